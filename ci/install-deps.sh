@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything the build and the tests need, idempotently:
+#   Debian packages (compiler, CMake, Ninja, Catch2, RapidCheck, fmt, TinyXML2, xmllint, stockfish)
+#   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+debs=(g++ cmake ninja-build git catch2 librapidcheck-dev libfmt-dev libtinyxml2-dev libxml2-utils
+      stockfish python3 python3-venv)
+missing=()
+for p in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "ci/install-deps: installing Debian packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+venv="$root/.venv"
+stamp="$venv/.stk-deps-v1"
+if [ ! -f "$stamp" ]; then
+  echo "ci/install-deps: creating Python environment in $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  "$venv/bin/python" -m pip install -q "chess>=1.10" "numpy>=1.24" "pytest>=7" "matplotlib>=3.6"
+  touch "$stamp"
+fi
+# The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
+if [ -f "$root/harness/python/pyproject.toml" ] && ! "$venv/bin/python" -c "import stkref" 2>/dev/null; then
+  "$venv/bin/python" -m pip install -q --no-deps -e "$root/harness/python"
+fi

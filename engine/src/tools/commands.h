@@ -1,0 +1,9 @@
+// Command-line tools of the stk binary (besides the UCI loop), one file per command family.
+#pragma once
+
+namespace stk::tools {
+
+// Each returns the process exit status: 0 success, 1 a check failed, 2 usage or input error.
+int perft_command(int argc, char** argv);
+
+}  // namespace stk::tools

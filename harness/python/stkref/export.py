@@ -1,0 +1,33 @@
+"""python -m stkref.export CHECKPOINT OUT.nnue: quantize a float checkpoint and write the net.
+
+Prints the clipped-value count of every tensor: clipping is reported, never silent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .checkpoint import load_checkpoint
+from .cli import run_tool
+from .netfile import sha256_file, write
+from .quantize import quantize_model
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m stkref.export", description=__doc__)
+    ap.add_argument("checkpoint", help=".npz (or torch .pt state_dict)")
+    ap.add_argument("out", help="output .nnue path")
+    args = ap.parse_args(argv)
+    model = quantize_model(load_checkpoint(args.checkpoint))
+    write(model, args.out)
+    print(f"hidden {model.hidden}")
+    for key, count in model.clipped.items():
+        print(f"clipped {key:12s} {count}")
+    print(f"total clipped {sum(model.clipped.values())}")
+    print(f"wrote {args.out} sha256 {sha256_file(args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_tool(main))

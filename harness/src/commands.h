@@ -1,0 +1,9 @@
+// One entry point per harness; each lives in its own folder under harness/src.
+#pragma once
+
+namespace stk::harness {
+
+// Each returns the process exit status: 0 all gates pass, 1 a gate failed, 2 usage/input error.
+int run_perft(int argc, char** argv);
+
+}  // namespace stk::harness

@@ -1,0 +1,54 @@
+// Minimal option parsing shared by the harnesses: --name value, --flag, repeated options.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stk::harness {
+
+// A usage error: the harness prints it and exits 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// An input error (unreadable file, malformed line): printed, exit 2.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Args {
+ public:
+  // `flags` take no value; every other --option takes exactly one. Unknown options throw.
+  Args(int argc, char** argv, const std::vector<std::string>& valued,
+       const std::vector<std::string>& flags);
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+  std::string get(const std::string& name, const std::string& fallback = "") const;
+  std::vector<std::string> all(const std::string& name) const;
+  long long get_int(const std::string& name, long long fallback, long long lo, long long hi) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+  // Every option as given, for the report's <properties>.
+  std::vector<std::pair<std::string, std::string>> echo() const;
+
+ private:
+  std::multimap<std::string, std::string> values_;
+  std::vector<std::string> positional_;
+};
+
+// "--shard K/N": this run takes items i with i % N == K-1 (1-based K).
+struct Shard {
+  int index = 1;
+  int count = 1;
+  bool takes(std::size_t item) const { return int(item % std::size_t(count)) == index - 1; }
+  std::string label() const { return std::to_string(index) + "/" + std::to_string(count); }
+};
+Shard parse_shard(const std::string& text);
+
+// Reads a whole text file into lines; throws InputError naming the file if unreadable.
+std::vector<std::string> read_lines(const std::string& path);
+
+// Root of the shared data (suites, schemas): $STK_SHARED, else ../shared beside the repository.
+std::string shared_dir();
+
+}  // namespace stk::harness

@@ -1,0 +1,38 @@
+// stk-harness <name> [options]: the validation harnesses, each writing JUnit XML.
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+#include "commands.h"
+#include "position.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"perft", stk::harness::run_perft, "move-generation counts against golden perft EPDs"},
+};
+
+int usage(std::ostream& out) {
+  out << "usage: stk-harness <harness> [options]   (stk-harness <harness> --help for options)\n\n";
+  for (const Command& c : kCommands) out << "  " << c.name << "\t" << c.summary << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  stk::init_engine();
+  if (argc < 2) return usage(std::cerr);
+  std::string_view name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") return usage(std::cout), 0;
+  for (const Command& c : kCommands)
+    if (name == c.name) return c.run(argc - 1, argv + 1);
+  std::cerr << "stk-harness: unknown harness '" << name << "'\n";
+  return usage(std::cerr);
+}

@@ -1,0 +1,191 @@
+// stk-harness perft: legal move counts against golden perft EPDs, make/unmake invariants
+// over the same trees, and, on a mismatch, bisection against a reference engine.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "common/cli.h"
+#include "movegen.h"
+#include "notation.h"
+#include "perft.h"
+#include "perft/divide_bisect.h"
+#include "perft/perft_epd.h"
+#include "position.h"
+#include "report/junit.h"
+#include "report/summary_files.h"
+
+namespace stk::harness {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: stk-harness perft [--epd FILE]... [--depth N] [--max-nodes N]\n"
+    "                         [--invariants-depth N] [--reference UCI_ENGINE]\n"
+    "                         [--config NAME] [--shard K/N] [--junit FILE] [--out-dir DIR]\n"
+    "  --epd FILE            perft EPD ('FEN ;D1 n ;D2 n ...'); default golden/perft.epd\n"
+    "  --depth N             deepest depth to run (default 5)\n"
+    "  --max-nodes N         skip depths whose expected count exceeds N (default: no limit)\n"
+    "  --invariants-depth N  walk each tree to N plies checking make/unmake invariants (default 3, 0 off)\n"
+    "  --reference PATH      UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish)\n"
+    "  --config NAME         report name suffix (default 'default')\n";
+
+// Walks the tree to `depth`, checking at every node that the position is internally
+// consistent and that unmake restores the exact FEN and key. Returns "" or the first failure.
+std::string check_invariants(Position& pos, int depth, std::vector<std::string>& line,
+                             std::uint64_t& nodes) {
+  ++nodes;
+  std::string why;
+  if (!pos.is_ok(&why)) return why;
+  if (depth == 0) return "";
+  std::string fen = pos.fen();
+  Key key = pos.key();
+  for (const ExtMove& e : MoveList(pos)) {
+    line.push_back(to_uci(e.move));
+    pos.make_move(e.move);
+    std::string r = check_invariants(pos, depth - 1, line, nodes);
+    pos.unmake_move();
+    if (!r.empty()) return r;
+    if (pos.fen() != fen || pos.key() != key) return "unmake did not restore FEN/key";
+    line.pop_back();
+  }
+  return "";
+}
+
+}  // namespace
+
+int run_perft(int argc, char** argv) {
+  try {
+    Args args(argc, argv,
+              {"epd", "depth", "max-nodes", "invariants-depth", "reference", "config", "shard",
+               "junit", "out-dir"},
+              {"help"});
+    if (args.has("help")) return std::cout << kUsage, 0;
+    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+    auto files = args.all("epd");
+    if (files.empty()) files.push_back("golden/perft.epd");
+    int max_depth = int(args.get_int("depth", 5, 1, 15));
+    auto max_nodes = std::uint64_t(args.get_int("max-nodes", -1, -1, 1LL << 62));
+    int inv_depth = int(args.get_int("invariants-depth", 3, 0, 6));
+    std::string config = args.get("config", "default");
+    Shard shard = parse_shard(args.get("shard", "1/1"));
+    std::string out_dir = args.get("out-dir", "reports");
+    std::string junit_path = args.get("junit", out_dir + "/junit/perft-" + config +
+                                                   (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "") +
+                                                   ".xml");
+
+    std::vector<PerftEntry> entries;
+    for (const auto& f : files)
+      for (auto& e : read_perft_epd(f)) entries.push_back(std::move(e));
+
+    std::unique_ptr<UciProcess> reference;
+    if (args.has("reference")) reference = std::make_unique<UciProcess>(args.get("reference"));
+
+    junit::TestSuite suite;
+    suite.name = "perft." + config;
+    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    suite.property("epd_files", fmt::format("{}", fmt::join(files, ",")));
+    suite.property("max_depth", std::to_string(max_depth));
+    suite.property("max_nodes", max_nodes == std::uint64_t(-1) ? "unlimited" : std::to_string(max_nodes));
+    suite.property("shard", shard.label());
+    if (reference) suite.property("reference_engine", reference->name() + " (" + reference->path() + ")");
+    junit::add_build_properties(suite);
+
+    std::uint64_t total_nodes = 0;
+    double total_time = 0;
+    int failures = 0;
+    std::ostringstream json, md;
+    json << "{\n  \"harness\": \"perft\",\n  \"config\": " << json_str(config)
+         << ",\n  \"cases\": [";
+    md << "# perft (" << config << ")\n\n| position | depth | expected | actual | result |\n|---|---|---|---|---|\n";
+    bool first_json = true;
+    auto t_suite = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (!shard.takes(i)) continue;
+      const PerftEntry& e = entries[i];
+      Position pos;
+      pos.set(e.fen, true);
+      std::string classname = "perft." + std::filesystem::path(e.file).stem().string();
+      for (auto [depth, expected] : e.counts) {
+        if (depth > max_depth || expected > max_nodes) continue;
+        junit::TestCase tc;
+        tc.classname = classname;
+        tc.name = fmt::format("{} d{}", e.id(), depth);
+        auto t0 = std::chrono::steady_clock::now();
+        std::uint64_t actual = perft(pos, depth);
+        tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        total_nodes += actual;
+        total_time += tc.time_s;
+        tc.facts = {{"fen", e.fen}, {"depth", std::to_string(depth)},
+                    {"expected", std::to_string(expected)}, {"actual", std::to_string(actual)}};
+        if (actual != expected) {
+          ++failures;
+          tc.outcome = junit::Outcome::Failed;
+          tc.message = fmt::format("expected {} nodes, got {}", expected, actual);
+          tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: expected {}, actual {}", e.id(), e.fen,
+                                  depth, expected, actual);
+          if (reference) {
+            BisectResult b = bisect_perft(e.fen, depth, *reference);
+            tc.detail += "\nbisected against " + reference->name() + ":\n" + b.describe();
+          }
+          std::cerr << "perft mismatch " << tc.name << ": " << tc.message << "\n";
+        }
+        json << (first_json ? "\n" : ",\n") << "    {\"id\": " << json_str(e.id())
+             << ", \"fen\": " << json_str(e.fen) << ", \"depth\": " << depth
+             << ", \"expected\": " << expected << ", \"actual\": " << actual
+             << ", \"passed\": " << (actual == expected ? "true" : "false") << "}";
+        first_json = false;
+        md << "| " << e.id() << " | " << depth << " | " << expected << " | " << actual << " | "
+           << (actual == expected ? "ok" : "**MISMATCH**") << " |\n";
+        suite.cases.push_back(std::move(tc));
+      }
+      if (inv_depth > 0) {
+        junit::TestCase tc;
+        tc.classname = classname + ".invariants";
+        tc.name = fmt::format("{} make/unmake d{}", e.id(), inv_depth);
+        auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::string> line;
+        std::uint64_t nodes = 0;
+        std::string why = check_invariants(pos, inv_depth, line, nodes);
+        tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        tc.facts = {{"fen", e.fen}, {"nodes_checked", std::to_string(nodes)}};
+        if (!why.empty()) {
+          ++failures;
+          tc.outcome = junit::Outcome::Failed;
+          tc.message = why;
+          tc.detail = "position fen " + e.fen + " moves " + fmt::format("{}", fmt::join(line, " "));
+          std::cerr << "invariant failure " << tc.name << ": " << why << "\n";
+        }
+        suite.cases.push_back(std::move(tc));
+      }
+    }
+    suite.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_suite).count();
+    double nps = total_time > 0 ? double(total_nodes) / total_time : 0;
+    suite.property("total_nodes", std::to_string(total_nodes));
+    suite.system_out = fmt::format("perft: {} checks, {} failed, {} nodes, {:.0f} nodes/s\n",
+                                   suite.cases.size(), failures, total_nodes, nps);
+    json << "\n  ],\n  \"checks\": " << suite.cases.size() << ",\n  \"failed\": " << failures
+         << ",\n  \"total_nodes\": " << total_nodes << ",\n  \"nodes_per_second\": " << std::uint64_t(nps)
+         << "\n}\n";
+    md << "\n" << suite.system_out;
+    std::string err;
+    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
+    std::string stem = out_dir + "/perft/" + config + (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "");
+    write_text_file(stem + ".json", json.str());
+    write_text_file(stem + ".md", md.str());
+    std::cout << suite.system_out << "report: " << junit_path << "\n";
+    return failures ? 1 : 0;
+  } catch (const UsageError& e) {
+    std::cerr << "stk-harness perft: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "stk-harness perft: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace stk::harness

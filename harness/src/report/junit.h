@@ -1,0 +1,52 @@
+// JUnit XML reporting shared by every harness (one <testsuite> per harness run).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stk::junit {
+
+enum class Outcome { Passed, Failed, Error, Skipped };
+
+struct TestCase {
+  std::string classname;  // "<harness>.<suite>"
+  std::string name;       // position id or check name
+  double time_s = 0.0;
+  Outcome outcome = Outcome::Passed;
+  std::string message;     // short reason for failure/error/skipped
+  std::string detail;      // element text: expected vs actual, bisected line, ...
+  std::string system_out;  // per-case log
+  // Case-level facts (expected/actual counts, ...) are written as lines of system-out,
+  // because the strict schema allows no properties on a testcase.
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+struct TestSuite {
+  std::string name;  // "<harness>.<config>"
+  std::vector<std::pair<std::string, std::string>> properties;
+  std::vector<TestCase> cases;
+  std::string system_out;
+  double time_s = 0.0;
+
+  void property(const std::string& key, const std::string& value) {
+    properties.emplace_back(key, value);
+  }
+  int count(Outcome o) const;
+  bool all_passed() const { return count(Outcome::Failed) == 0 && count(Outcome::Error) == 0; }
+};
+
+// Adds git revision, build type, CPU features and harness version, in that order.
+void add_build_properties(TestSuite& suite);
+
+// Serialises suites in the order given (cases keep their insertion order: callers add them
+// in a deterministic order). Writes atomically via a temporary file; on failure returns false
+// and sets *error. Parent directories are created.
+bool write_report(const std::string& path, const std::vector<TestSuite>& suites,
+                  std::string* error);
+std::string to_xml(const std::vector<TestSuite>& suites);
+
+// Formats seconds as the schema's SUREFIRE_TIME (plain decimal, no exponent).
+std::string format_time(double seconds);
+
+}  // namespace stk::junit
