@@ -1,0 +1,76 @@
+"""Command-line pieces and output paths shared by the harness tools.
+
+Default layout (HARNESS.md): reports/junit/<harness>-<config>.xml for JUnit, and
+reports/<harness>/ for JSON + Markdown summaries and plots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .junit import TestSuite
+from .positions import Position, load_corpora
+
+
+def add_corpus_args(ap: argparse.ArgumentParser, random_default: int) -> None:
+    ap.add_argument("--epd", action="append", default=[], metavar="FILE",
+                    help="EPD/FEN file (first 4 fields per line); repeatable")
+    ap.add_argument("--random", type=int, default=random_default, metavar="N",
+                    help=f"seeded random legal positions (default {random_default})")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the random corpus (default 1)")
+    ap.add_argument("--no-curated", action="store_true", help="leave out the curated corpus")
+    ap.add_argument("--no-spec", action="store_true", help="leave out the spec test vectors")
+
+
+def add_report_args(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--config", default="default",
+                    help="configuration name used in report names (default 'default')")
+    ap.add_argument("--reports-dir", default="reports", help="report root (default ./reports)")
+    ap.add_argument("--junit", default=None, metavar="OUT.xml",
+                    help="JUnit path (default <reports-dir>/junit/<harness>-<config>.xml)")
+
+
+def corpora_from_args(args: argparse.Namespace) -> dict[str, list[Position]]:
+    if args.random < 0:
+        from .errors import InputError
+        raise InputError(f"--random must be >= 0, got {args.random}")
+    return load_corpora(curated=not args.no_curated, random_count=args.random, seed=args.seed,
+                        epd_files=args.epd, spec=not args.no_spec)
+
+
+def echo_corpus_properties(suite: TestSuite, args: argparse.Namespace,
+                           corpora: dict[str, list[Position]]) -> None:
+    suite.property("seed", args.seed)
+    suite.property("random_count", args.random)
+    suite.property("curated", not args.no_curated)
+    suite.property("spec_vectors", not args.no_spec)
+    suite.property("epd_files", ";".join(os.path.abspath(f) for f in args.epd) or "none")
+    for name, positions in corpora.items():
+        suite.property(f"corpus.{name}.positions", len(positions))
+
+
+def junit_path(args: argparse.Namespace, harness: str) -> Path:
+    if args.junit:
+        return Path(args.junit)
+    return Path(args.reports_dir) / "junit" / f"{harness}-{args.config}.xml"
+
+
+def summary_dir(args: argparse.Namespace, harness: str) -> Path:
+    return Path(args.reports_dir) / harness
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
