@@ -5,5 +5,7 @@ namespace stk::harness {
 
 // Each returns the process exit status: 0 all gates pass, 1 a gate failed, 2 usage/input error.
 int run_perft(int argc, char** argv);
+int run_all(int argc, char** argv);
+int run_perft_speed(int argc, char** argv);
 
 }  // namespace stk::harness

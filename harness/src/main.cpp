@@ -1,4 +1,5 @@
 // stk-harness <name> [options]: the validation harnesses, each writing JUnit XML.
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <string_view>
@@ -16,6 +17,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"perft", stk::harness::run_perft, "move-generation counts against golden perft EPDs"},
+    {"perft-speed", stk::harness::run_perft_speed, "perft time as a ratio of stockfish's, side by side"},
+    {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 
 int usage(std::ostream& out) {

@@ -122,6 +122,7 @@ def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(to_xml(suites))
+    os.chmod(tmp, 0o644)  # mkstemp creates 0600; reports are meant to be read
     os.replace(tmp, target)
     return target
 

@@ -139,10 +139,17 @@ def write(model: QuantizedModel, path: str | os.PathLike[str]) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(encode(model))
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the usual file mode
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job (README): builds from nothing and runs every harness on its embedded defaults,
+# writing reports/ (JUnit under reports/junit/, summaries under reports/<harness>/).
+# usage: ci/main.sh [quick|full]     (default quick; full is the pre-merge tier)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd || echo "$root/../shared")}"
+export STK_PYTHON="${STK_PYTHON:-$root/.venv/bin/python}"
+ci/build.sh release
+exec ./build/release/harness/stk-harness all --tier "${1:-quick}"

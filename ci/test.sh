@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The test command (README, .ci/run): builds from nothing, then runs
+#   1. every C++ unit/property/CLI test (ctest, JUnit at reports/junit/ctest-release.xml),
+#   2. the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (debug preset),
+#   3. the Python reference's pytest suite (JUnit at reports/junit/pytest.xml),
+#   4. the quick tier of every harness (stk-harness all --tier quick, reports under reports/).
+# Exit status is nonzero if any of them fails.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd || echo "$root/../shared")}"
+export STK_PYTHON="${STK_PYTHON:-$root/.venv/bin/python}"
+mkdir -p reports/junit
+status=0
+step() { echo; echo "=== $*"; }
+
+step "build (release)"
+ci/build.sh release || exit 2
+
+step "ctest (release)"
+ctest --preset release -j "$(nproc)" --output-junit "$root/reports/junit/ctest-release.xml" || status=1
+
+if [ "${STK_SKIP_SANITIZERS:-0}" != 1 ]; then
+  step "ctest (debug + ASan/UBSan)"
+  cmake --preset debug >/dev/null && cmake --build --preset debug -j "$(nproc)" --target stk-tests stk stk-harness \
+    && ctest --preset debug -j "$(nproc)" --output-junit "$root/reports/junit/ctest-debug.xml" || status=1
+fi
+
+if [ -d harness/python/tests ]; then
+  step "pytest (stkref)"
+  "$STK_PYTHON" -m pytest harness/python/tests -q --junitxml="$root/reports/junit/pytest.xml"
+  rc=$?
+  # pytest exit 5 means no test ran: that is a failure here, not a pass.
+  [ $rc -eq 0 ] || { echo "pytest exit $rc"; status=1; }
+fi
+
+step "harnesses, quick tier"
+./build/release/harness/stk-harness all --tier quick || status=1
+
+echo
+[ $status -eq 0 ] && echo "ci/test.sh: all passed" || echo "ci/test.sh: FAILED"
+exit $status

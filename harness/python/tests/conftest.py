@@ -1,0 +1,85 @@
+"""Shared fixtures: one H=128 seeded checkpoint/net per session, the fake engine, the XSD."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from stkref.checkpoint import Checkpoint, generate_checkpoint
+from stkref.golden import write_golden
+from stkref.model import QuantizedModel
+from stkref.netfile import write as write_net
+from stkref.positions import shared_dir
+from stkref.quantize import checkpoint_shapes, quantize_model
+
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The H=1024 net costs real time and memory: only with STK_FULL=1 or an explicit -m slow.
+    if os.environ.get("STK_FULL") == "1" or "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow (H=1024): set STK_FULL=1 or select -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def ckpt128() -> Checkpoint:
+    return generate_checkpoint(128, 1)
+
+
+@pytest.fixture(scope="session")
+def model128(ckpt128: Checkpoint) -> QuantizedModel:
+    return quantize_model(ckpt128)
+
+
+@pytest.fixture(scope="session")
+def net128(tmp_path_factory: pytest.TempPathFactory, model128: QuantizedModel) -> Path:
+    path = tmp_path_factory.mktemp("net") / "h128.nnue"
+    write_net(model128, path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def golden_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("golden")
+    assert write_golden(d, update=False) == 0
+    return d
+
+
+@pytest.fixture(scope="session")
+def fake_engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An executable that behaves like `stk` for the features/eval batch commands."""
+    path = tmp_path_factory.mktemp("engine") / "fake-stk"
+    path.write_text(f"#!/bin/sh\nexec {sys.executable} {HERE / 'fake_stk.py'} \"$@\"\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+@pytest.fixture(scope="session")
+def junit_xsd() -> Path:
+    xsd = shared_dir() / "schemas" / "junit.xsd"
+    if not xsd.exists():
+        pytest.skip(f"JUnit schema not found at {xsd} (set STK_SHARED)")
+    if shutil.which("xmllint") is None:
+        pytest.skip("xmllint not installed")
+    return xsd
+
+
+def validate_junit(xsd: Path, report: Path) -> None:
+    proc = subprocess.run(["xmllint", "--schema", str(xsd), "--noout", str(report)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def zero_checkpoint(hidden: int = 128) -> Checkpoint:
+    return {k: np.zeros(s, np.float32) for k, s in checkpoint_shapes(hidden).items()}

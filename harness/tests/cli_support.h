@@ -1,0 +1,57 @@
+// Runs the built binaries from tests and captures their output.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace stk::test {
+
+struct RunResult {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+inline RunResult run_command(const std::string& cmd) {
+  RunResult r{-1, ""};
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+inline std::string harness_bin() { return env_or("STK_HARNESS", STK_BINARY_DIR "/harness/stk-harness"); }
+inline std::string engine_bin() { return env_or("STK_ENGINE", STK_BINARY_DIR "/engine/stk"); }
+inline std::string shared_dir() { return env_or("STK_SHARED", STK_SOURCE_DIR "/../shared"); }
+inline std::string junit_xsd() { return shared_dir() + "/schemas/junit.xsd"; }
+
+// A fresh scratch directory per call under the build tree.
+inline std::filesystem::path scratch_dir(const std::string& name) {
+  auto p = std::filesystem::path(STK_BINARY_DIR) / "test-scratch" / name;
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p;
+}
+
+inline void write_file(const std::filesystem::path& p, const std::string& content) {
+  std::ofstream(p) << content;
+}
+
+// xmllint schema validation; returns "" when valid, else xmllint's complaint.
+inline std::string validate_junit(const std::string& xml_path) {
+  if (!std::filesystem::exists(junit_xsd())) return "schema not found: " + junit_xsd() + " (set STK_SHARED)";
+  auto r = run_command("xmllint --noout --schema '" + junit_xsd() + "' '" + xml_path + "'");
+  return r.exit_code == 0 ? "" : r.output;
+}
+
+}  // namespace stk::test
