@@ -63,6 +63,12 @@ def clipped_relu(sums: np.ndarray) -> np.ndarray:
     return np.clip(sums >> 6, 0, 127)  # numpy >> on signed ints is an arithmetic shift
 
 
+def shift(value: int, bits: int) -> int:
+    """Arithmetic right shift = floor division by 2**bits (C++20 defines >> this way too);
+    truncation toward zero would be wrong by 1 cp on most negative values."""
+    return value >> bits
+
+
 def evaluate(model: QuantizedModel, board: chess.Board) -> EvalParts:
     stm, opp = board.turn, not board.turn
     acc_s, psqt_s, ov_s = accumulate(model, active_features(board, stm))
@@ -73,6 +79,6 @@ def evaluate(model: QuantizedModel, board: chess.Board) -> EvalParts:
     h2 = clipped_relu(dense(model.l2_weight[b], model.l2_bias[b], h1))
     out = int(model.out_bias[b]) + int(model.out_weight[b].astype(np.int64) @ h2)
     out = int(wrap(np.array([out]), 32)[0])
-    positional = out >> 4  # Python >> floors, as the C++20 arithmetic shift does
-    psqt = (int(psqt_s[b]) - int(psqt_o[b])) >> 4
+    positional = shift(out, 4)
+    psqt = shift(int(psqt_s[b]) - int(psqt_o[b]), 4)
     return EvalParts(positional + psqt, b, psqt, positional, ov_s + ov_o)
