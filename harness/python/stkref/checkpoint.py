@@ -111,7 +111,7 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Checkpoint:
 
 def _load_torch(name: str) -> Checkpoint:
     try:
-        import torch  # optional: only state_dict files need it
+        import torch  # type: ignore[import-not-found, unused-ignore]  # optional dependency
     except ImportError as e:
         raise InputError(f"{name}: reading a torch state_dict needs torch, which is not "
                          f"installed; install torch or save the checkpoint as .npz") from e

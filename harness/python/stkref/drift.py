@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -42,7 +43,7 @@ GATES: tuple[tuple[str, str], ...] = (
     ("p99", "max_p99_cp"), ("max", "max_max_cp"))
 
 
-def abs_delta_stats(deltas: Sequence[float]) -> dict[str, float]:
+def abs_delta_stats(deltas: Sequence[float] | np.ndarray) -> dict[str, float]:
     """|delta| statistics (percentiles by linear interpolation) plus the signed mean (bias)."""
     d = np.asarray(deltas, dtype=np.float64)
     if d.size == 0:
@@ -109,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         suite.property("net_sha256", sha256_file(args.net))
     suite.property("hidden", quantized.hidden)
     suite.property("engine", engine or "none")
+    suite.property("engine_args", args.engine_args or "none")
     if engine:
         suite.property("engine_sha256", sha256_file(engine))
     for _stat, opt in GATES:
@@ -221,7 +223,8 @@ def _engine_gates(suite: TestSuite, engine: str, args: argparse.Namespace,
                                     ("engine-vs-oracle-mirror", mirrors, oracle_m)):
             case = suite.add(TestCase("drift.parity", label))
             try:
-                got[label] = engine_evals(engine, os.path.abspath(net), plist, args.timeout)
+                got[label] = engine_evals(engine, os.path.abspath(net), plist, args.timeout,
+                                          shlex.split(args.engine_args))
             except EngineError as e:
                 got[label] = None
                 case.outcome, case.message, case.detail = Outcome.ERROR, "engine failed", str(e)
@@ -278,6 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--net", help="exported .nnue (default: quantize the checkpoint in memory)")
     ap.add_argument("--allow-trailing", action="store_true")
     ap.add_argument("--engine", help="stk binary: adds the exact engine-vs-oracle gates")
+    ap.add_argument("--engine-args", default="",
+                    help="extra arguments for `stk eval`, e.g. --engine-args='--impl scalar'")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per engine batch")
     for stat, opt in GATES:
         ap.add_argument("--" + opt.replace("_", "-"), dest=opt, type=float, default=None,

@@ -93,10 +93,11 @@ EVAL_KEYS = ("eval", "bucket", "psqt", "positional")
 
 
 def engine_evals(engine: str, net: str, positions: Sequence[Position],
-                 timeout_s: float = 600.0) -> list[dict[str, int]]:
+                 timeout_s: float = 600.0, extra: Sequence[str] = ()) -> list[dict[str, int]]:
+    """`extra` goes between `--net NET` and `--batch` (e.g. `--impl scalar`)."""
     out = []
-    for i, obj in enumerate(run_batch(engine, ["eval", "--net", net], positions, EVAL_KEYS,
-                                      timeout_s), start=1):
+    for i, obj in enumerate(run_batch(engine, ["eval", "--net", net, *extra], positions,
+                                      EVAL_KEYS, timeout_s), start=1):
         if not all(isinstance(obj[k], int) for k in EVAL_KEYS):
             raise EngineError(f"output line {i}: {list(EVAL_KEYS)} must be integers")
         out.append({k: int(obj[k]) for k in EVAL_KEYS})

@@ -37,7 +37,8 @@ class FloatModel:
         half = acc.shape[0] // 2
         x = np.clip(acc[:half], 0.0, 1.0)
         y = np.clip(acc[half:], 0.0, 1.0)
-        return x * y * 127.0 / 128.0
+        t: np.ndarray = x * y * 127.0 / 128.0
+        return t
 
     def evaluate(self, board: chess.Board) -> FloatEval:
         acc_s, p_s = self._accumulate(active_features(board, board.turn))

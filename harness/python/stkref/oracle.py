@@ -51,7 +51,8 @@ def transform(acc: np.ndarray) -> np.ndarray:
     half = acc.shape[0] // 2
     x = np.clip(acc[:half], 0, 127)
     y = np.clip(acc[half:], 0, 127)
-    return (x * y) >> 7
+    product: np.ndarray = (x * y) >> 7
+    return product
 
 
 def dense(weight: np.ndarray, bias: np.ndarray, inputs: np.ndarray) -> np.ndarray:
@@ -60,7 +61,8 @@ def dense(weight: np.ndarray, bias: np.ndarray, inputs: np.ndarray) -> np.ndarra
 
 
 def clipped_relu(sums: np.ndarray) -> np.ndarray:
-    return np.clip(sums >> 6, 0, 127)  # numpy >> on signed ints is an arithmetic shift
+    out: np.ndarray = np.clip(sums >> 6, 0, 127)  # numpy >> on signed ints: arithmetic shift
+    return out
 
 
 def shift(value: int, bits: int) -> int:

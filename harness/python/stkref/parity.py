@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -196,6 +197,7 @@ def run_eval(args: argparse.Namespace) -> int:
     suite.property("net_sha256", sha256_file(net))
     suite.property("net_hidden", model.hidden)
     suite.property("tolerance_cp", args.tolerance_cp)
+    suite.property("engine_args", args.engine_args or "none")
     echo_corpus_properties(suite, args, corpora)
     add_build_properties(suite)
     print(f"seed {args.seed}")
@@ -214,7 +216,8 @@ def run_eval(args: argparse.Namespace) -> int:
             t0 = time.monotonic()
             case = suite.add(TestCase(f"eval.{name}", label))
             try:
-                got = engine_evals(engine, net, plist, args.timeout)
+                got = engine_evals(engine, net, plist, args.timeout,
+                                   shlex.split(args.engine_args))
             except EngineError as e:
                 case.outcome, case.message, case.detail = Outcome.ERROR, "engine failed", str(e)
                 engine_sets[label] = None
@@ -293,6 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="accept trailing bytes in the net file")
             p.add_argument("--tolerance-cp", type=int, default=0,
                            help="allowed |engine - oracle| in cp (default 0: exact parity)")
+            p.add_argument("--engine-args", default="",
+                           help="extra arguments for `stk eval`, e.g. --engine-args='--impl "
+                                "scalar'")
         add_corpus_args(p, random_default=200)
         add_report_args(p)
         p.add_argument("--timeout", type=float, default=600.0,

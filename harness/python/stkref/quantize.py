@@ -85,7 +85,8 @@ def validate_checkpoint(checkpoint: Mapping[str, np.ndarray]) -> int:
 
 def _round(x: np.ndarray) -> np.ndarray:
     """Round half to even (np.rint): the spec's rounding rule."""
-    return np.rint(x)
+    rounded: np.ndarray = np.rint(x)
+    return rounded
 
 
 def _drop_padding_row(w: np.ndarray) -> np.ndarray:

@@ -56,6 +56,11 @@ def main(argv: list[str]) -> int:
             return 2
         model = read(rest[1])
         rest = rest[2:]
+        if rest[:1] == ["--impl"]:
+            if rest[1:2] not in (["scalar"], ["avx2"]):
+                print("fake stk eval: --impl scalar|avx2", file=sys.stderr)
+                return 2
+            rest = rest[2:]
     if rest and rest[0] == "--batch":
         path = rest[1]
         with open(path, encoding="utf-8") as f:
@@ -73,11 +78,11 @@ def main(argv: list[str]) -> int:
         if model is None:
             obj.update(features(board, n))
         else:
-            e = evaluate(model, board)
-            ev = e.eval + (1 if DEFECT == "eval-black-plus-one" and board.turn == chess.BLACK
-                           else 0)
-            obj.update({"eval": ev, "bucket": e.bucket, "psqt": e.psqt,
-                        "positional": e.positional})
+            parts = evaluate(model, board)
+            ev = parts.eval + (1 if DEFECT == "eval-black-plus-one" and board.turn == chess.BLACK
+                               else 0)
+            obj.update({"eval": ev, "bucket": parts.bucket, "psqt": parts.psqt,
+                        "positional": parts.positional})
         if DEFECT == "drop-line" and n == 2:
             continue
         out.append(json.dumps(obj))

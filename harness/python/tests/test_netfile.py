@@ -31,8 +31,7 @@ def test_round_trip(tmp_path: Path, model128: QuantizedModel) -> None:
 
 
 def test_explicit_little_endian_layout(model128: QuantizedModel) -> None:
-    m = QuantizedModel(**{k: v.copy() for k, v in model128.tensors().items()},
-                       hidden=model128.hidden)
+    m = decode(encode(model128))  # an independent copy
     m.ft_weight[0, 0] = 0x0102
     m.psqt_weight[0, 0] = -2
     m.out_bias[7] = 0x01020304

@@ -144,3 +144,12 @@ def test_parity_as_module(tmp_path: Path, fake_engine: Path) -> None:
                            "--reports-dir", str(tmp_path)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "seed 1" in proc.stdout and "PASS" in proc.stdout
+
+
+def test_engine_args_are_passed(tmp_path: Path, fake_engine: Path, net128: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run_parity(eval_args(fake_engine, net128, tmp_path, "--no-curated",
+                                "--engine-args=--impl scalar"), monkeypatch) == 0
+    # The fake engine rejects an unknown implementation: the batch errors, the gate fails.
+    assert run_parity(eval_args(fake_engine, net128, tmp_path, "--no-curated",
+                                "--engine-args=--impl bogus"), monkeypatch) == 1
