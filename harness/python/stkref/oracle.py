@@ -65,6 +65,17 @@ def clipped_relu(sums: np.ndarray) -> np.ndarray:
     return out
 
 
+def load_model(path: str) -> QuantizedModel:
+    """A net file as is, or a float checkpoint through the one quantizer (same as export)."""
+    from .checkpoint import load_checkpoint
+    from .netfile import read
+    from .quantize import quantize_model
+
+    if path.endswith(".nnue"):
+        return read(path)
+    return quantize_model(load_checkpoint(path))
+
+
 def shift(value: int, bits: int) -> int:
     """Arithmetic right shift = floor division by 2**bits (C++20 defines >> this way too);
     truncation toward zero would be wrong by 1 cp on most negative values."""

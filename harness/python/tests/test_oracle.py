@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -163,3 +165,13 @@ def test_evals_are_realistic(model128: QuantizedModel) -> None:
     assert np.std(positional) > 10  # not all clamped to one value
     assert np.median(np.abs(positional)) < 500
     assert sum(e.overflows for e in evals) == 0
+
+
+def test_load_model_from_checkpoint_equals_export(tmp_path: Path, net128: Path,
+                                                  ckpt128: Checkpoint) -> None:
+    from stkref.checkpoint import save_checkpoint
+    from stkref.oracle import load_model
+
+    path = tmp_path / "c.npz"
+    save_checkpoint(ckpt128, path)
+    assert load_model(str(path)).equals(load_model(str(net128)))

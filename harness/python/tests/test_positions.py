@@ -28,8 +28,8 @@ def test_curated_legal_unique_and_separating() -> None:
     assert any(b.castling_rights for b in boards)
     assert any(b.is_check() for b in boards)
     assert {b.turn for b in boards} == {chess.WHITE, chess.BLACK}
-    assert any(b.pawns & (chess.BB_RANK_7 | chess.BB_RANK_2) & b.occupied_co[chess.WHITE]
-               & chess.BB_RANK_7 for b in boards)  # a white pawn one step from promotion
+    assert any(b.pawns & b.occupied_co[chess.WHITE] & chess.BB_RANK_7 for b in boards)
+    assert any(b.pawns & b.occupied_co[chess.BLACK] & chess.BB_RANK_2 for b in boards)
 
 
 def test_random_positions_seeded() -> None:
