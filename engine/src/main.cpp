@@ -16,6 +16,9 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"perft", stk::tools::perft_command, "perft \"<FEN>\" <depth> [--divide]"},
+    {"bench", stk::tools::bench_command, "bench [depth]   (node-count signature and speed)"},
+    {"features", stk::tools::features_command, "features \"<FEN>\" | features --batch FILE"},
+    {"eval", stk::tools::eval_command, "eval --net FILE [--allow-trailing] [--impl scalar|avx2] (\"<FEN>\" | --batch FILE)"},
 };
 
 int usage(std::ostream& out) {

@@ -5,6 +5,8 @@ namespace stk::harness {
 
 // Each returns the process exit status: 0 all gates pass, 1 a gate failed, 2 usage/input error.
 int run_perft(int argc, char** argv);
+int run_checknet(int argc, char** argv);     // checknet/checknet_command.cpp
+int run_makenet(int argc, char** argv);      // checknet/checknet_command.cpp
 int run_all(int argc, char** argv);
 int run_perft_speed(int argc, char** argv);
 

@@ -17,6 +17,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"perft", stk::harness::run_perft, "move-generation counts against golden perft EPDs"},
+    {"checknet", stk::harness::run_checknet, "validate a .nnue net file: header, exact size, checksum"},
+    {"makenet", stk::harness::run_makenet, "write a deterministic synthetic .nnue net (--hidden 128|1024 --seed S)"},
     {"perft-speed", stk::harness::run_perft_speed, "perft time as a ratio of stockfish's, side by side"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };

@@ -5,5 +5,8 @@ namespace stk::tools {
 
 // Each returns the process exit status: 0 success, 1 a check failed, 2 usage or input error.
 int perft_command(int argc, char** argv);
+int bench_command(int argc, char** argv);
+int features_command(int argc, char** argv);  // nnue_commands.cpp
+int eval_command(int argc, char** argv);      // nnue_commands.cpp
 
 }  // namespace stk::tools
