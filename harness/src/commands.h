@@ -9,5 +9,8 @@ int run_checknet(int argc, char** argv);     // checknet/checknet_command.cpp
 int run_makenet(int argc, char** argv);      // checknet/checknet_command.cpp
 int run_all(int argc, char** argv);
 int run_perft_speed(int argc, char** argv);
+int run_epd(int argc, char** argv);          // epd/epd_harness.cpp
+int run_merge(int argc, char** argv);        // epd/epd_harness.cpp (epd shard results)
+int run_epd_compare(int argc, char** argv);  // epd/epd_harness.cpp
 
 }  // namespace stk::harness

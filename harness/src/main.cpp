@@ -20,6 +20,9 @@ constexpr Command kCommands[] = {
     {"checknet", stk::harness::run_checknet, "validate a .nnue net file: header, exact size, checksum"},
     {"makenet", stk::harness::run_makenet, "write a deterministic synthetic .nnue net (--hidden 128|1024 --seed S)"},
     {"perft-speed", stk::harness::run_perft_speed, "perft time as a ratio of stockfish's, side by side"},
+    {"epd", stk::harness::run_epd, "tactical EPD suite (bm/am) at fixed depth or nodes against a golden baseline"},
+    {"merge", stk::harness::run_merge, "combine 'epd --shard K/N' JSON results into one report"},
+    {"epd-compare", stk::harness::run_epd_compare, "in-process engine vs a UCI reference on one EPD suite, side by side"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 
