@@ -1,0 +1,23 @@
+// The bench: a fixed search over fixed positions from a cleared state. Its node count is the
+// search signature: any change to search or evaluation behaviour changes it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stk {
+
+constexpr int kBenchDefaultDepth = 9;
+
+struct BenchResult {
+  std::uint64_t nodes = 0;
+  double time_s = 0;
+  std::vector<std::uint64_t> nodes_per_position;
+};
+
+const std::vector<std::string>& bench_positions();
+// Searches every bench position to `depth` with a fresh 16 MB hash and cleared histories.
+BenchResult run_bench(int depth, bool use_nnue = false);
+
+}  // namespace stk

@@ -1,0 +1,75 @@
+#include "search/search.h"
+
+#include <cmath>
+
+#include "eval/evaluate.h"
+#include "search/worker.h"
+
+namespace stk::search {
+
+std::string score_to_uci(int score) {
+  if (score >= kValueMateInMaxPly) return "mate " + std::to_string((kValueMate - score + 1) / 2);
+  if (score <= -kValueMateInMaxPly) return "mate -" + std::to_string((kValueMate + score) / 2);
+  return "cp " + std::to_string(score);
+}
+
+struct Searcher::Impl {
+  TranspositionTable tt;
+  Heuristics heuristics;
+  eval::Evaluator evaluator;
+  NoPolicy policy;
+  Options options;
+};
+
+Searcher::Searcher(const Options& options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+  impl_->tt.resize(options.hash_mb);
+  impl_->heuristics.clear();
+}
+
+Searcher::~Searcher() = default;
+
+void Searcher::clear() {
+  impl_->tt.clear();
+  impl_->heuristics.clear();
+}
+
+void Searcher::resize_hash(std::size_t mb) {
+  impl_->options.hash_mb = mb;
+  impl_->tt.resize(mb);
+}
+
+void Searcher::set_use_nnue(bool on) { impl_->options.use_nnue = on; }
+
+namespace {
+
+// Time budget from the clock: a share of the remaining time plus most of the increment,
+// never more than a fifth of what is left (a safety margin for the move overhead).
+Budget make_budget(const Position& pos, const Limits& l) {
+  Budget b;
+  b.node_limit = l.nodes;
+  if (l.depth > 0) b.max_depth = std::min(l.depth, kMaxPly - 1);
+  if (l.movetime_ms > 0) b.soft_s = b.hard_s = l.movetime_ms / 1000.0;
+  Color us = pos.side_to_move();
+  if (!l.infinite && l.time_ms[us] > 0) {
+    double left = l.time_ms[us] / 1000.0, inc = l.inc_ms[us] / 1000.0;
+    int moves = l.movestogo > 0 ? std::min(l.movestogo, 40) : 30;
+    double opt = left / moves + 0.8 * inc;
+    double hard = std::min(left * 0.2 + inc * 0.5, opt * 4);
+    opt = std::min(opt, hard);
+    b.soft_s = b.soft_s > 0 ? std::min(b.soft_s, opt * 0.6) : opt * 0.6;
+    b.hard_s = b.hard_s > 0 ? std::min(b.hard_s, std::max(hard - 0.02, 0.005)) : std::max(hard - 0.02, 0.005);
+  }
+  return b;
+}
+
+}  // namespace
+
+Result Searcher::go(Position& pos, const Limits& limits,
+                    const std::function<void(const Iteration&)>& on_iteration) {
+  stop_requested_.store(false, std::memory_order_relaxed);
+  Worker<NoPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator, impl_->policy);
+  return worker.run(pos, make_budget(pos, limits), stop_requested_, on_iteration);
+}
+
+}  // namespace stk::search

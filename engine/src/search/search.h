@@ -1,0 +1,85 @@
+// Single-threaded alpha-beta search: the public interface used by UCI, bench and harnesses.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "position.h"
+
+namespace stk::search {
+
+constexpr int kValueInfinite = 32001;
+constexpr int kValueMate = 32000;
+constexpr int kMaxPly = 128;
+constexpr int kValueMateInMaxPly = kValueMate - kMaxPly;
+
+// Limits of one "go". Zero means "not set". With nothing set the search runs to kMaxPly.
+struct Limits {
+  int depth = 0;
+  std::uint64_t nodes = 0;  // exact: the search stops after exactly this many nodes at most
+  int movetime_ms = 0;
+  int time_ms[2] = {0, 0};  // wtime, btime
+  int inc_ms[2] = {0, 0};   // winc, binc
+  int movestogo = 0;
+  bool infinite = false;
+};
+
+// One completed iteration (or the final, partial one when a limit hit mid-iteration).
+struct Iteration {
+  int depth = 0;
+  int seldepth = 0;
+  int score = 0;  // side-to-move relative centipawns, or mate scores near +-kValueMate
+  std::uint64_t nodes = 0;
+  double time_s = 0;
+  int hashfull = 0;  // permille
+  std::vector<Move> pv;
+};
+
+struct Result {
+  Move best = Move::none();
+  Move ponder = Move::none();
+  int score = 0;
+  int depth = 0;  // deepest completed iteration
+  std::uint64_t nodes = 0;
+  double time_s = 0;
+  std::vector<Move> pv;
+  std::vector<Iteration> iterations;  // every completed iteration, in order
+};
+
+struct Options {
+  std::size_t hash_mb = 16;
+  bool use_nnue = false;
+};
+
+// UCI "score cp N" / "score mate N" text of a search score.
+std::string score_to_uci(int score);
+
+class Searcher {
+ public:
+  explicit Searcher(const Options& options = Options());
+  ~Searcher();
+  Searcher(const Searcher&) = delete;
+  Searcher& operator=(const Searcher&) = delete;
+
+  // Forgets everything learned (hash table, histories): "ucinewgame" / fresh state per position.
+  void clear();
+  void resize_hash(std::size_t mb);
+  void set_use_nnue(bool on);
+
+  // Searches `pos` (restored on return). `on_iteration` is called after each completed depth.
+  Result go(Position& pos, const Limits& limits,
+            const std::function<void(const Iteration&)>& on_iteration = nullptr);
+  // Asks a running go() to return as soon as possible (thread safe).
+  void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace stk::search

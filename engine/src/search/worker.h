@@ -1,0 +1,122 @@
+// The search proper: iterative deepening, aspiration windows, PVS, quiescence, and the usual
+// pruning and reductions, each decision going through one place (and one Policy hook).
+// A template on the instrumentation policy; the engine instantiates it with NoPolicy.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+
+#include "eval/evaluate.h"
+#include "movegen.h"
+#include "position.h"
+#include "search/heuristics.h"
+#include "search/policy.h"
+#include "search/search.h"
+#include "search/tt.h"
+
+namespace stk::search {
+
+constexpr int kValueNone = 32002;
+
+inline int mate_in(int ply) { return kValueMate - ply; }
+inline int mated_in(int ply) { return -kValueMate + ply; }
+// Mate scores are stored relative to the node, not the root.
+inline int value_to_tt(int v, int ply) {
+  return v >= kValueMateInMaxPly ? v + ply : v <= -kValueMateInMaxPly ? v - ply : v;
+}
+inline int value_from_tt(int v, int ply) {
+  return v >= kValueMateInMaxPly ? v - ply : v <= -kValueMateInMaxPly ? v + ply : v;
+}
+
+struct StackEntry {
+  Move pv[kMaxPly + 1];
+  int pv_length = 0;
+  Move killers[2];
+  Move move = Move::none();  // the move made at this ply
+  Piece moved_piece = NO_PIECE;
+  int static_eval = kValueNone;
+  int ply = 0;
+};
+
+// Time and node limits of one go().
+struct Budget {
+  std::uint64_t node_limit = 0;   // 0: none
+  double soft_s = 0, hard_s = 0;  // 0: none
+  int max_depth = kMaxPly - 1;
+};
+
+template <class Policy>
+class Worker {
+ public:
+  Worker(TranspositionTable& tt, Heuristics& h, eval::Evaluator& ev, Policy& policy)
+      : tt_(tt), heur_(h), eval_(ev), policy_(policy) {}
+
+  Result run(Position& pos, const Budget& budget, const std::atomic<bool>& stop_flag,
+             const std::function<void(const Iteration&)>& on_iteration);
+
+  // Entry points also used by audit policies (shadow searches).
+  template <bool PvNode>
+  int search(Position& pos, StackEntry* ss, int alpha, int beta, int depth, bool cut_node);
+  template <bool PvNode>
+  int qsearch(Position& pos, StackEntry* ss, int alpha, int beta);
+
+  std::uint64_t nodes() const { return nodes_; }
+  bool stopped() const { return stopped_; }
+  Policy& policy() { return policy_; }
+  Heuristics& heuristics() { return heur_; }
+  TranspositionTable& tt() { return tt_; }
+  eval::Evaluator& evaluator() { return eval_; }
+
+  void do_move(Position& pos, StackEntry* ss, Move m) {
+    ss->move = m;
+    ss->moved_piece = pos.moved_piece(m);
+    pos.make_move(m);
+    eval_.push(pos);
+  }
+  void undo_move(Position& pos) {
+    eval_.pop();
+    pos.unmake_move();
+  }
+  void do_null(Position& pos, StackEntry* ss) {
+    ss->move = Move::null();
+    ss->moved_piece = NO_PIECE;
+    pos.make_null();
+    eval_.push(pos);
+  }
+  void undo_null(Position& pos) {
+    eval_.pop();
+    pos.unmake_null();
+  }
+
+ private:
+  bool out_of_budget();
+  void score_moves(const Position& pos, ExtMove* begin, ExtMove* end, Move tt_move,
+                   const StackEntry* ss) const;
+  static Move pick_next(ExtMove* cur, ExtMove* end) {
+    ExtMove* best = std::max_element(cur, end, [](const ExtMove& a, const ExtMove& b) {
+      return a.score < b.score;
+    });
+    std::swap(*cur, *best);
+    return cur->move;
+  }
+  void update_quiet_stats(const Position& pos, StackEntry* ss, Move best, int depth,
+                          const Move* quiets, int quiet_count);
+
+  TranspositionTable& tt_;
+  Heuristics& heur_;
+  eval::Evaluator& eval_;
+  Policy& policy_;
+  Budget budget_;
+  const std::atomic<bool>* stop_flag_ = nullptr;
+  std::chrono::steady_clock::time_point start_;
+  std::uint64_t nodes_ = 0;
+  int seldepth_ = 0;
+  int root_depth_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace stk::search
+
+#include "search/worker_impl.h"

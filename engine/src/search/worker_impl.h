@@ -1,0 +1,398 @@
+// Implementation of Worker<Policy> (included from worker.h).
+#pragma once
+
+namespace stk::search {
+
+template <class Policy>
+bool Worker<Policy>::out_of_budget() {
+  if (stopped_) return true;
+  if (budget_.node_limit && nodes_ >= budget_.node_limit) return stopped_ = true;
+  if ((nodes_ & 1023) == 0) {
+    if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) return stopped_ = true;
+    if (budget_.hard_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= budget_.hard_s)
+      return stopped_ = true;
+  }
+  return false;
+}
+
+template <class Policy>
+void Worker<Policy>::score_moves(const Position& pos, ExtMove* begin, ExtMove* end, Move tt_move,
+                                 const StackEntry* ss) const {
+  Move counter = Move::none();
+  if ((ss - 1)->moved_piece != NO_PIECE)
+    counter = heur_.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()];
+  Color us = pos.side_to_move();
+  for (ExtMove* e = begin; e != end; ++e) {
+    Move m = e->move;
+    if (m == tt_move) {
+      e->score = 1 << 30;
+    } else if (pos.is_capture(m) || m.kind() == PROMOTION) {
+      PieceType victim = m.kind() == EN_PASSANT ? PAWN
+                         : pos.empty(m.to())    ? NO_PIECE_TYPE
+                                                : type_of(pos.piece_on(m.to()));
+      int mvv = kPieceValue[victim] + (m.kind() == PROMOTION ? kPieceValue[m.promotion()] : 0);
+      int lva = type_of(pos.moved_piece(m));
+      bool good = m.kind() == PROMOTION ? m.promotion() == QUEEN : pos.see_ge(m, 0);
+      e->score = (good ? 1 << 28 : -(1 << 28)) + mvv * 8 - lva;
+    } else if (m == ss->killers[0]) {
+      e->score = (1 << 27) + 2;
+    } else if (m == ss->killers[1]) {
+      e->score = (1 << 27) + 1;
+    } else if (m == counter) {
+      e->score = 1 << 27;
+    } else {
+      e->score = heur_.history[us][m.from()][m.to()];
+    }
+  }
+}
+
+template <class Policy>
+void Worker<Policy>::update_quiet_stats(const Position& pos, StackEntry* ss, Move best, int depth,
+                                        const Move* quiets, int quiet_count) {
+  Color us = pos.side_to_move();
+  if (ss->killers[0] != best) {
+    ss->killers[1] = ss->killers[0];
+    ss->killers[0] = best;
+  }
+  int bonus = std::min(16 * depth * depth + 32 * depth, 1600);
+  heur_.update_history(us, best, bonus);
+  for (int i = 0; i < quiet_count; ++i)
+    if (quiets[i] != best) heur_.update_history(us, quiets[i], -bonus);
+  if ((ss - 1)->moved_piece != NO_PIECE)
+    heur_.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()] = best;
+}
+
+template <class Policy>
+template <bool PvNode>
+int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) {
+  if (out_of_budget()) return 0;
+  ++nodes_;
+  if (PvNode) ss->pv_length = 0;
+  const int ply = ss->ply;
+  seldepth_ = std::max(seldepth_, ply);
+  const bool in_check = pos.in_check();
+  if (pos.is_draw(ply)) return 0;
+  if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
+
+  // 1. Transposition table: quiescence entries are stored at depth 0.
+  const TTEntry* tte = tt_.probe(pos.key());
+  Move tt_move = tte ? Move(tte->move) : Move::none();
+  int tt_score = tte ? value_from_tt(tte->score, ply) : kValueNone;
+  if (!PvNode && tte && tte->depth >= 0 &&
+      (tte->bound() == BOUND_EXACT || (tte->bound() == BOUND_LOWER && tt_score >= beta) ||
+       (tte->bound() == BOUND_UPPER && tt_score <= alpha)))
+    return tt_score;
+
+  // 2. Stand pat: the side to move may decline every capture (not when in check).
+  int best_score, static_eval = kValueNone;
+  if (in_check) {
+    best_score = -kValueInfinite;
+  } else {
+    static_eval = tte ? tte->eval : eval_.evaluate(pos);
+    best_score = static_eval;
+    if (best_score >= beta) {
+      if (!tte) tt_.store(pos.key(), Move::none(), value_to_tt(best_score, ply), static_eval, -1, BOUND_LOWER);
+      return best_score;
+    }
+    alpha = std::max(alpha, best_score);
+  }
+
+  // 3. Captures and queen promotions; every evasion when in check.
+  ExtMove list[256];
+  ExtMove* end = in_check ? generate<LEGAL>(pos, list) : generate<NOISY>(pos, list);
+  if (in_check && end == list) return mated_in(ply);
+  score_moves(pos, list, end, tt_move, ss);
+  Move best_move = Move::none();
+  const int old_alpha = alpha;
+  for (ExtMove* cur = list; cur != end; ++cur) {
+    Move m = pick_next(cur, end);
+    if (!in_check) {
+      if (m.kind() == PROMOTION && m.promotion() != QUEEN) continue;
+      // Losing captures cannot raise a stand-pat score in a quiet continuation.
+      if (!pos.see_ge(m, 0)) continue;
+      // Delta pruning: even winning the victim outright stays below alpha.
+      int gain = m.kind() == EN_PASSANT ? kPieceValue[PAWN]
+                 : pos.empty(m.to())    ? 0
+                                        : kPieceValue[type_of(pos.piece_on(m.to()))];
+      if (m.kind() != PROMOTION && static_eval + gain + 200 <= alpha) continue;
+    }
+    do_move(pos, ss, m);
+    (ss + 1)->ply = ply + 1;
+    int score = -qsearch<PvNode>(pos, ss + 1, -beta, -alpha);
+    undo_move(pos);
+    if (stopped_) return 0;
+    if (score > best_score) {
+      best_score = score;
+      if (score > alpha) {
+        best_move = m;
+        if (PvNode) {
+          ss->pv[0] = m;
+          std::copy_n((ss + 1)->pv, (ss + 1)->pv_length, ss->pv + 1);
+          ss->pv_length = (ss + 1)->pv_length + 1;
+        }
+        if (score >= beta) break;
+        alpha = score;
+      }
+    }
+  }
+  Bound b = best_score >= beta ? BOUND_LOWER : PvNode && best_score > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+  tt_.store(pos.key(), best_move, value_to_tt(best_score, ply), static_eval == kValueNone ? 0 : static_eval, 0, b);
+  return best_score;
+}
+
+template <class Policy>
+template <bool PvNode>
+int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, int depth, bool cut_node) {
+  if (depth <= 0) return qsearch<PvNode>(pos, ss, alpha, beta);
+  if (out_of_budget()) return 0;
+  ++nodes_;
+  const int ply = ss->ply;
+  const bool root = ply == 0;
+  if (PvNode) ss->pv_length = 0;
+  seldepth_ = std::max(seldepth_, ply);
+  const bool in_check = pos.in_check();
+  const Color us = pos.side_to_move();
+
+  if (!root) {
+    // 1. Draws, the ply horizon, and mate distance: no line can beat a mate already found.
+    if (pos.is_draw(ply)) return 0;
+    if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
+    alpha = std::max(mated_in(ply), alpha);
+    beta = std::min(mate_in(ply + 1), beta);
+    if (alpha >= beta) return alpha;
+  }
+  (ss + 1)->killers[0] = (ss + 1)->killers[1] = Move::none();
+
+  // 2. Transposition table cut-off (never at PV nodes, so the PV stays complete).
+  const TTEntry* tte = tt_.probe(pos.key());
+  Move tt_move = tte ? Move(tte->move) : Move::none();
+  int tt_score = tte ? value_from_tt(tte->score, ply) : kValueNone;
+  if (!PvNode && tte && tte->depth >= depth &&
+      (tte->bound() == BOUND_EXACT || (tte->bound() == BOUND_LOWER && tt_score >= beta) ||
+       (tte->bound() == BOUND_UPPER && tt_score <= alpha)))
+    return tt_score;
+
+  // 3. Static evaluation, refined by the table's bound when it is tighter.
+  int eval = kValueNone;
+  if (in_check) {
+    ss->static_eval = kValueNone;
+  } else {
+    ss->static_eval = eval = tte ? tte->eval : eval_.evaluate(pos);
+    if (tte && tt_score != kValueNone &&
+        (tte->bound() & (tt_score > eval ? BOUND_LOWER : BOUND_UPPER)))
+      eval = tt_score;
+  }
+  const bool improving = !in_check && ply >= 2 && (ss - 2)->static_eval != kValueNone &&
+                         ss->static_eval > (ss - 2)->static_eval;
+  const DecisionContext node_ctx{ply, depth, alpha, beta, ss->static_eval, 0};
+
+  if (!PvNode && !in_check) {
+    // 4. Reverse futility (static null move): far enough above beta, assume it holds.
+    if (depth <= 7 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
+      if constexpr (Policy::kEnabled) policy_.on_node_cutoff(*this, Mechanism::StaticNull, pos, node_ctx, eval);
+      return eval;
+    }
+    // 5. Null move: give the opponent a free move; if we still beat beta, the node is a cut.
+    if (depth >= 3 && eval >= beta && (ss - 1)->move != Move::null() && pos.has_non_pawn_material(us) &&
+        std::abs(beta) < kValueMateInMaxPly) {
+      int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+      do_null(pos, ss);
+      (ss + 1)->ply = ply + 1;
+      int score = -search<false>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
+      undo_null(pos);
+      if (stopped_) return 0;
+      if (score >= beta) {
+        if (score >= kValueMateInMaxPly) score = beta;  // an unproven mate is only a bound
+        if constexpr (Policy::kEnabled) policy_.on_node_cutoff(*this, Mechanism::NullMove, pos, node_ctx, score);
+        return score;
+      }
+    }
+  }
+
+  // 6. Internal iterative reduction: without a table move, ordering is poor; search shallower.
+  if (!tt_move.is_ok() && depth >= 4 && (PvNode || cut_node)) --depth;
+
+  ExtMove list[256];
+  ExtMove* end = generate<LEGAL>(pos, list);
+  if (end == list) return in_check ? mated_in(ply) : 0;
+  score_moves(pos, list, end, tt_move, ss);
+
+  const int old_alpha = alpha;
+  int best_score = -kValueInfinite, move_count = 0, quiet_count = 0;
+  Move best_move = Move::none();
+  Move quiets[64];
+  bool skip_quiets = false;
+
+  for (ExtMove* cur = list; cur != end; ++cur) {
+    Move m = pick_next(cur, end);
+    const bool quiet = !pos.is_capture_or_promotion(m);
+    if (quiet && skip_quiets) continue;
+    ++move_count;
+    const bool gives_check = pos.gives_check(m);
+    const int lmr_depth = std::max(depth - 1 - reductions().r[std::min(depth, 63)][std::min(move_count, 63)], 0);
+    const DecisionContext ctx{ply, depth, alpha, beta, ss->static_eval, move_count};
+
+    // 7. Move-level pruning, only once a non-losing score is secured.
+    if (!root && best_score > -kValueMateInMaxPly && pos.has_non_pawn_material(us)) {
+      if (quiet && !gives_check) {
+        // Late move pruning: late quiet moves at shallow depth are almost never best.
+        if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
+          if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::Lmp, pos, m, ctx, depth - 1);
+          skip_quiets = true;
+          continue;
+        }
+        // Futility: a quiet move cannot lift a static eval this far below alpha.
+        if (!in_check && lmr_depth <= 7 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) {
+          if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::Futility, pos, m, ctx, depth - 1);
+          continue;
+        }
+        if (lmr_depth <= 6 && !pos.see_ge(m, -30 * lmr_depth * lmr_depth)) {
+          if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::SeePrune, pos, m, ctx, depth - 1);
+          continue;
+        }
+      } else if (!quiet && depth <= 6 && !pos.see_ge(m, -90 * depth)) {
+        if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::SeePrune, pos, m, ctx, depth - 1);
+        continue;
+      }
+    }
+
+    // 8. Check extension, bounded so that perpetual checks cannot run away.
+    const int extension = gives_check && ply < 2 * root_depth_ ? 1 : 0;
+    const int new_depth = depth - 1 + extension;
+    const bool losing_capture = !quiet && !pos.see_ge(m, 0);
+
+    do_move(pos, ss, m);
+    (ss + 1)->ply = ply + 1;
+    int score;
+    if (PvNode && move_count == 1) {
+      score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
+    } else {
+      // 9. Late move reductions, then PVS re-searches as needed.
+      if (depth >= 3 && move_count > 1 + (PvNode ? 1 : 0) && (quiet || losing_capture)) {
+        int r = reductions().r[std::min(depth, 63)][std::min(move_count, 63)];
+        r += cut_node ? 1 : 0;
+        r += improving ? 0 : 1;
+        r -= PvNode ? 1 : 0;
+        r -= gives_check ? 1 : 0;
+        r -= (m == ss->killers[0] || m == ss->killers[1]) ? 1 : 0;
+        r -= quiet ? heur_.history[us][m.from()][m.to()] / 6000 : 0;
+        r = std::clamp(r, 0, new_depth - 1);
+        const int reduced = new_depth - r;
+        score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
+        if (score > alpha && reduced < new_depth) {
+          score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+        } else if constexpr (Policy::kEnabled) {
+          if (score <= alpha && r > 0 && !stopped_)
+            policy_.on_reduced_fail_low(*this, pos, m, ctx, reduced, new_depth, score);
+        }
+      } else {
+        score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+      }
+      if (PvNode && score > alpha && (root || score < beta))
+        score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
+    }
+    undo_move(pos);
+    if (stopped_) return 0;
+
+    if (score > best_score) {
+      best_score = score;
+      if (score > alpha) {
+        best_move = m;
+        if (PvNode) {
+          ss->pv[0] = m;
+          std::copy_n((ss + 1)->pv, (ss + 1)->pv_length, ss->pv + 1);
+          ss->pv_length = (ss + 1)->pv_length + 1;
+        }
+        if (score >= beta) break;
+        alpha = score;
+      }
+    }
+    if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
+  }
+
+  if (move_count == 0) return alpha;  // everything pruned: a fail-low bound, nothing stored
+  if (best_score >= beta && !pos.is_capture_or_promotion(best_move))
+    update_quiet_stats(pos, ss, best_move, depth, quiets, quiet_count);
+
+  Bound b = best_score >= beta ? BOUND_LOWER : PvNode && best_score > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+  tt_.store(pos.key(), best_move, value_to_tt(best_score, ply),
+            ss->static_eval == kValueNone ? 0 : ss->static_eval, depth, b);
+  return best_score;
+}
+
+template <class Policy>
+Result Worker<Policy>::run(Position& pos, const Budget& budget, const std::atomic<bool>& stop_flag,
+                           const std::function<void(const Iteration&)>& on_iteration) {
+  budget_ = budget;
+  stop_flag_ = &stop_flag;
+  start_ = std::chrono::steady_clock::now();
+  nodes_ = 0;
+  stopped_ = false;
+  tt_.new_search();
+  eval_.reset(pos);
+
+  Result result;
+  MoveList root_moves(pos);
+  if (root_moves.size() == 0) {
+    result.score = pos.in_check() ? -kValueMate : 0;
+    return result;
+  }
+  result.best = root_moves.begin()->move;  // fallback if not even depth 1 completes
+
+  static thread_local StackEntry stack[kMaxPly + 10];
+  StackEntry* ss = stack + 4;  // (ss-4)..(ss-1) are sentinels for history lookups
+  for (StackEntry& e : stack) e = StackEntry{};
+  for (int i = 0; i <= kMaxPly; ++i) ss[i].ply = i;
+
+  int prev_score = 0;
+  for (int depth = 1; depth <= budget.max_depth; ++depth) {
+    root_depth_ = depth;
+    seldepth_ = 0;
+    int delta = 20;
+    int alpha = -kValueInfinite, beta = kValueInfinite;
+    if (depth >= 5) {
+      alpha = std::max(prev_score - delta, -kValueInfinite);
+      beta = std::min(prev_score + delta, kValueInfinite);
+    }
+    int score;
+    while (true) {
+      score = search<true>(pos, ss, alpha, beta, depth, false);
+      if (stopped_) break;
+      // Aspiration: widen the failing side and search again.
+      if (score <= alpha) {
+        beta = (alpha + beta) / 2;
+        alpha = std::max(score - delta, -kValueInfinite);
+      } else if (score >= beta) {
+        beta = std::min(score + delta, kValueInfinite);
+      } else {
+        break;
+      }
+      delta += delta / 2;
+    }
+    if (stopped_) break;  // a partial iteration is discarded: results stay reproducible
+    prev_score = score;
+    Iteration it;
+    it.depth = depth;
+    it.seldepth = seldepth_;
+    it.score = score;
+    it.nodes = nodes_;
+    it.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    it.hashfull = tt_.hashfull();
+    it.pv.assign(ss->pv, ss->pv + ss->pv_length);
+    if (it.pv.empty()) it.pv.push_back(result.best);
+    result.best = it.pv[0];
+    result.ponder = it.pv.size() > 1 ? it.pv[1] : Move::none();
+    result.score = score;
+    result.depth = depth;
+    result.pv = it.pv;
+    result.iterations.push_back(it);
+    if (on_iteration) on_iteration(it);
+    if (budget.soft_s > 0 && it.time_s >= budget.soft_s) break;
+  }
+  result.nodes = nodes_;
+  result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return result;
+}
+
+}  // namespace stk::search
