@@ -8,7 +8,7 @@
 
 namespace stk {
 
-constexpr int kBenchDefaultDepth = 9;
+constexpr int kBenchDefaultDepth = 13;
 
 struct BenchResult {
   std::uint64_t nodes = 0;

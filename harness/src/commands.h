@@ -7,8 +7,12 @@ namespace stk::harness {
 int run_perft(int argc, char** argv);
 int run_checknet(int argc, char** argv);     // checknet/checknet_command.cpp
 int run_makenet(int argc, char** argv);      // checknet/checknet_command.cpp
+int run_accumulator(int argc, char** argv);  // accumulator/accumulator_harness.cpp
+int run_nnue_bench(int argc, char** argv);   // accumulator/nnue_bench.cpp
 int run_all(int argc, char** argv);
 int run_perft_speed(int argc, char** argv);
+int run_bench_harness(int argc, char** argv);  // bench/bench_harness.cpp
+int run_search_speed(int argc, char** argv);   // bench/search_speed.cpp
 int run_epd(int argc, char** argv);          // epd/epd_harness.cpp
 int run_merge(int argc, char** argv);        // epd/epd_harness.cpp (epd shard results)
 int run_epd_compare(int argc, char** argv);  // epd/epd_harness.cpp

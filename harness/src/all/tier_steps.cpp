@@ -13,6 +13,8 @@ std::vector<Step> tier_steps(const StepContext& c) {
   if (full)
     steps.push_back({"perft-suite", h + " perft --config perftsuite --depth 6 --epd '" + c.shared +
                                         "/suites/perftsuite.epd'" + out});
+  // 8. bench: the search signature (cheap, so both tiers).
+  steps.push_back({"bench", h + " bench --config " + c.tier + out});
   return steps;
 }
 
