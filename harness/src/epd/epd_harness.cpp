@@ -85,7 +85,7 @@ Budget parse_budget(const Args& args) {
   return b;
 }
 
-// "Nodes searched: N" from `stk bench`, the engine binary built beside this one.
+// "Nodes searched : N" from `stk bench`, the engine binary built beside this one.
 std::uint64_t run_bench() {
   namespace fs = std::filesystem;
   fs::path self = fs::canonical("/proc/self/exe");
@@ -97,10 +97,11 @@ std::uint64_t run_bench() {
   char buf[4096];
   while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
   pclose(p);
-  auto at = out.rfind("Nodes searched:");
-  if (at == std::string::npos)
-    throw InputError("--bench-signature auto: '" + stk.string() + " bench' printed no 'Nodes searched:'");
-  return std::stoull(out.substr(at + 15));
+  auto at = out.rfind("Nodes searched");
+  auto colon = at == std::string::npos ? at : out.find(':', at);
+  if (colon == std::string::npos)
+    throw InputError("--bench-signature auto: '" + stk.string() + " bench' printed no 'Nodes searched: N'");
+  return std::stoull(out.substr(colon + 1));
 }
 
 std::optional<std::uint64_t> bench_signature(const Args& args) {

@@ -1,0 +1,259 @@
+// stk-harness epd / merge / epd-compare, driven through the command line on tiny suites of
+// easy mates so that each test runs in well under a second.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <sstream>
+
+#include "cli_support.h"
+
+using namespace stk;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Mates in 1 and 2 (bm, several bm, black to move, a mate in 2 starting with a check) and two positions the engine cannot
+// solve by construction: a bm that is a bad move and an am naming the mate.
+const char* kMates =
+    "# easy mates for the epd harness tests\n"
+    "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"m1.backrank\";\n"
+    "7k/8/6K1/8/8/8/8/RR6 w - - bm Ra8# Rb8#; id \"m1.tworooks\"; c0 \"either rook\";\n"
+    "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#; id \"m1.black\";\n"
+    "\n"
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Kf1; id \"am.solved\";\n"
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Kf1; id \"bm.unsolvable\";\n"
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Ra8#; id \"am.unsolvable\";\n"
+    "6k1/3r1ppp/8/1R6/8/8/3Q1PPP/6K1 w - - bm Rb8+; id \"m2.rook\"; sd 3;\n";
+
+std::filesystem::path write_suite(const std::filesystem::path& dir, const std::string& text = kMates) {
+  test::write_file(dir / "mates.epd", text);
+  return dir / "mates.epd";
+}
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The JSON line of one position (the harness writes one position per line).
+std::string position_line(const std::string& json, const std::string& id) {
+  std::istringstream in(json);
+  for (std::string l; std::getline(in, l);)
+    if (l.find("\"id\": \"" + id + "\"") != std::string::npos) return l;
+  return "";
+}
+
+std::string mask_times(const std::string& json) {
+  return std::regex_replace(json, std::regex("\"time_s\": [0-9.eE+-]+"), "\"time_s\": T");
+}
+
+std::string epd_cmd(const std::filesystem::path& dir, const std::string& extra) {
+  return test::harness_bin() + " epd --quiet --epd " + (dir / "mates.epd").string() + " --out-dir " +
+         dir.string() + " " + extra;
+}
+
+}  // namespace
+
+TEST_CASE("epd rejects bad suites naming file and line", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-bad");
+  struct Case {
+    std::string content, expect;
+  };
+  const std::string ok = "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"a\";\n";
+  const Case cases[] = {
+      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; 1x \"b\";\n", "mates.epd:2: malformed operation: bad opcode '1x'"},
+      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"b\"\n", "mates.epd:2: operation 'id' is not terminated by ';'"},
+      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"b;\n", "mates.epd:2: unterminated quoted operand"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - bm Ra8#;\n", "mates.epd:1: illegal FEN"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 b - - bm Ra8#;\n", "mates.epd:1: bm move 'Ra8#' matches no legal move"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qa8#;\n", "mates.epd:1: bm move 'Qa8#' matches no legal move"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - am Rb9;\n", "mates.epd:1: am move 'Rb9' matches no legal move"},
+      {ok + "\n6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"c\";\n", "mates.epd:3: no 'bm' or 'am' operation"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm;\n", "mates.epd:1: operation 'bm' has no moves"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; sd x;\n", "mates.epd:1: operation 'sd' needs one positive integer"},
+      {ok + ok, "mates.epd:2: id \"a\" repeats the id of line 1"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1\n", "mates.epd:1: expected 4 FEN fields"},
+      {"# nothing here\n", "mates.epd: no EPD positions"},
+  };
+  for (const Case& c : cases) {
+    write_suite(dir, c.content);
+    auto r = test::run_command(epd_cmd(dir, "--depth 2"));
+    INFO(c.content << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains(c.expect));
+  }
+  write_suite(dir);
+  auto usage = test::run_command(epd_cmd(dir, "--depth 2 --nodes 100"));
+  CHECK(usage.exit_code == 2);
+  CHECK_THAT(usage.output, Contains("give exactly one of --depth N (sd) and --nodes N (sn)"));
+  auto missing = test::run_command(test::harness_bin() + " epd --depth 2 --epd /nonexistent.epd");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.output, Contains("/nonexistent.epd: cannot open file"));
+  auto bad_engine = test::run_command(epd_cmd(dir, "--depth 2 --engine /nonexistent-engine"));
+  CHECK(bad_engine.exit_code == 2);
+  CHECK_THAT(bad_engine.output, Contains("/nonexistent-engine"));
+}
+
+TEST_CASE("epd judges bm and am, records budget and depth found, writes valid JUnit", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-solve");
+  write_suite(dir);
+  auto r = test::run_command(epd_cmd(dir, "--depth 4 --config t"));
+  INFO(r.output);
+  // Without a baseline, unsolved positions are reported, not failed.
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("epd t: 5 solved of 7 (mates, sd 4)"));
+  CHECK(test::validate_junit((dir / "junit" / "epd-t.xml").string()) == "");
+  std::string json = read(dir / "epd" / "t.json");
+  CHECK_THAT(json, Contains("\"budget\": {\"kind\": \"sd\", \"value\": 4}"));
+  for (const char* id : {"m1.backrank", "m1.tworooks", "m1.black", "am.solved", "m2.rook"})
+    CHECK_THAT(position_line(json, id), Contains("\"solved\": true"));
+  for (const char* id : {"bm.unsolvable", "am.unsolvable"})
+    CHECK_THAT(position_line(json, id), Contains("\"solved\": false"));
+  CHECK_THAT(position_line(json, "m1.backrank"), Contains("\"best_san\": \"Ra8#\", \"solved\": true, \"score\": \"mate 1\""));
+  CHECK_THAT(position_line(json, "m1.backrank"), Contains("\"first_solved_depth\": 1"));
+  CHECK_THAT(position_line(json, "m2.rook"), Contains("\"score\": \"mate 2\""));
+  CHECK_THAT(position_line(json, "bm.unsolvable"), Contains("\"first_solved_depth\": null"));
+  std::string xml = read(dir / "junit" / "epd-t.xml");
+  CHECK_THAT(xml, Contains("classname=\"epd.mates\" name=\"m1.backrank\""));
+  CHECK_THAT(xml, Contains("status: unsolved"));
+  CHECK_THAT(xml, Contains("name=\"budget\" value=\"sd 4\""));
+  CHECK_THAT(read(dir / "epd" / "t.md"), Contains("| am.unsolvable | am Ra8# | Ra8# (a1a8) | no |"));
+
+  // Fixed nodes is recorded as sn; min-solved is a separate gate.
+  auto n = test::run_command(epd_cmd(dir, "--nodes 3000 --config n --min-solved 6"));
+  INFO(n.output);
+  CHECK(n.exit_code == 1);
+  CHECK_THAT(n.output, Contains("min-solved 6: MISSED"));
+  CHECK_THAT(read(dir / "epd" / "n.json"), Contains("\"budget\": {\"kind\": \"sn\", \"value\": 3000}"));
+  CHECK_THAT(read(dir / "junit" / "epd-n.xml"), Contains("name=\"min-solved\""));
+  CHECK(test::validate_junit((dir / "junit" / "epd-n.xml").string()) == "");
+  auto n5 = test::run_command(epd_cmd(dir, "--nodes 3000 --config n --min-solved 5"));
+  CHECK(n5.exit_code == 0);
+}
+
+TEST_CASE("epd baseline gate fails a planted regression and reports new solves", "[epd][harness][planted]") {
+  auto dir = test::scratch_dir("epd-baseline");
+  write_suite(dir);
+  REQUIRE(test::run_command(epd_cmd(dir, "--depth 4 --config base")).exit_code == 0);
+  std::string base = read(dir / "epd" / "base.json");
+
+  // The results of a run are a valid baseline: the same run against them passes.
+  auto same = test::run_command(epd_cmd(dir, "--depth 4 --config again --baseline " + (dir / "epd" / "base.json").string()));
+  INFO(same.output);
+  CHECK(same.exit_code == 0);
+  CHECK_THAT(same.output, Contains("0 regressions, 0 new solves"));
+
+  // Planted defect: a baseline claiming bm.unsolvable was solved. The engine fails it: exit 1,
+  // a <failure> naming the position.
+  std::string line = position_line(base, "bm.unsolvable");
+  std::string fake = base;
+  std::string planted = std::regex_replace(line, std::regex("\"solved\": false"), "\"solved\": true");
+  fake.replace(fake.find(line), line.size(), planted);
+  // And one claiming m1.black was not solved: a new solve, reported but not a failure.
+  line = position_line(fake, "m1.black");
+  fake.replace(fake.find(line), line.size(), std::regex_replace(line, std::regex("\"solved\": true"), "\"solved\": false"));
+  test::write_file(dir / "fake.json", fake);
+  auto r = test::run_command(epd_cmd(dir, "--depth 4 --config gate --baseline " + (dir / "fake.json").string()));
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("1 regressions (bm.unsolvable), 1 new solves (m1.black)"));
+  std::string xml = read(dir / "junit" / "epd-gate.xml");
+  CHECK(test::validate_junit((dir / "junit" / "epd-gate.xml").string()) == "");
+  CHECK_THAT(xml, Contains("name=\"bm.unsolvable\""));
+  CHECK_THAT(xml, Contains("<failure message=\"regression: solved in the baseline, now plays Ra8# (a1a8) (bm Kf1)\""));
+  CHECK_THAT(xml, Contains("name=\"new_solves\" value=\"m1.black\""));
+  CHECK_THAT(read(dir / "epd" / "gate.json"),
+             Contains("\"comparison\": {\"regressions\": [\"bm.unsolvable\"], \"new_solves\": [\"m1.black\"]"));
+
+  // A baseline made with another budget cannot be compared: input error before any search.
+  auto other = test::run_command(epd_cmd(dir, "--depth 5 --baseline " + (dir / "fake.json").string()));
+  CHECK(other.exit_code == 2);
+  CHECK_THAT(other.output, Contains("was made at sd 4, this run is sd 5"));
+  test::write_file(dir / "broken.json", "{\"harness\": \"epd\", ");
+  auto broken = test::run_command(epd_cmd(dir, "--depth 4 --baseline " + (dir / "broken.json").string()));
+  CHECK(broken.exit_code == 2);
+  CHECK_THAT(broken.output, Contains("broken.json: JSON error at byte"));
+}
+
+TEST_CASE("epd --update-golden writes the baseline and prints the diff", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-golden");
+  write_suite(dir);
+  auto golden = (dir / "golden.json").string();
+  auto created = test::run_command(epd_cmd(dir, "--depth 4 --update-golden --bench-signature 12345 --baseline " + golden));
+  INFO(created.output);
+  CHECK(created.exit_code == 0);
+  CHECK_THAT(created.output, Contains("created: 5 solved of 7"));
+  std::string g = read(golden);
+  CHECK_THAT(g, Contains("\"bench_signature\": 12345"));
+  CHECK_THAT(position_line(g, "m1.backrank"), Contains("\"time_s\": 0,"));
+  // Without --update-golden the file is never rewritten.
+  auto gated = test::run_command(epd_cmd(dir, "--depth 4 --baseline " + golden));
+  CHECK(gated.exit_code == 0);
+  CHECK(read(golden) == g);
+  auto updated = test::run_command(epd_cmd(dir, "--depth 3 --update-golden --baseline " + golden));
+  CHECK(updated.exit_code == 0);
+  CHECK_THAT(updated.output, Contains("budget sd 4 -> sd 3"));
+  CHECK_THAT(updated.output, Contains("bench signature 12345 -> unknown"));
+}
+
+TEST_CASE("epd shards merged equal the unsharded run apart from timings", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-shard");
+  write_suite(dir);
+  auto all = test::run_command(epd_cmd(dir, "--depth 4 --config whole --min-solved 5"));
+  REQUIRE(all.exit_code == 0);
+  auto s1 = test::run_command(epd_cmd(dir, "--depth 4 --config whole --min-solved 5 --shard 1/2"));
+  auto s2 = test::run_command(epd_cmd(dir, "--depth 4 --config whole --min-solved 5 --shard 2/2"));
+  INFO(s1.output << s2.output);
+  REQUIRE(s1.exit_code == 0);
+  REQUIRE(s2.exit_code == 0);
+  CHECK_THAT(s1.output, Contains("of 4"));
+  CHECK_THAT(s2.output, Contains("of 3"));
+  std::string whole = read(dir / "epd" / "whole.json");
+  auto out = dir / "merged";
+  auto m = test::run_command(test::harness_bin() + " merge whole " + (dir / "epd" / "whole-shard2.json").string() +
+                             " " + (dir / "epd" / "whole-shard1.json").string() + " --out-dir " + out.string());
+  INFO(m.output);
+  CHECK(m.exit_code == 0);
+  CHECK_THAT(m.output, Contains("epd whole: 5 solved of 7"));
+  CHECK(mask_times(read(out / "epd" / "whole.json")) == mask_times(whole));
+  CHECK(test::validate_junit((out / "junit" / "epd-whole.xml").string()) == "");
+
+  auto partial = test::run_command(test::harness_bin() + " merge x " + (dir / "epd" / "whole-shard1.json").string() +
+                                   " --out-dir " + out.string());
+  CHECK(partial.exit_code == 2);
+  CHECK_THAT(partial.output, Contains("1 of 2 shards given"));
+  auto twice = test::run_command(test::harness_bin() + " merge x " + (dir / "epd" / "whole-shard1.json").string() +
+                                 " " + (dir / "epd" / "whole-shard1.json").string() + " --out-dir " + out.string());
+  CHECK(twice.exit_code == 2);
+  CHECK_THAT(twice.output, Contains("shard 1/2 given twice"));
+}
+
+TEST_CASE("epd drives an external UCI engine (stockfish) through the same code", "[epd][harness][uci]") {
+  const std::string sf = "/usr/games/stockfish";
+  if (!std::filesystem::exists(sf)) {
+    WARN("skipped: " << sf << " not installed");
+    return;
+  }
+  auto dir = test::scratch_dir("epd-uci");
+  write_suite(dir);
+  auto r = test::run_command(epd_cmd(dir, "--depth 4 --config sf --engine " + sf + " --option 'Use NNUE=false'"));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("epd sf: 5 solved of 7 (mates, sd 4)"));
+  std::string json = read(dir / "epd" / "sf.json");
+  CHECK_THAT(json, Contains("\"Use NNUE\": \"false\""));
+  CHECK_THAT(position_line(json, "m1.backrank"), Contains("\"score\": \"mate 1\", \"depth\": 4, \"first_solved_depth\": 1"));
+  CHECK_THAT(position_line(json, "m2.rook"), Contains("\"pv\": [\"Rb8+\", \"Rd8\", \""));
+  CHECK(test::validate_junit((dir / "junit" / "epd-sf.xml").string()) == "");
+
+  auto cmp = test::run_command(test::harness_bin() + " epd-compare --quiet --epd " + (dir / "mates.epd").string() +
+                               " --depth 4 --reference " + sf + " --option 'Use NNUE=false' --config c --out-dir " +
+                               dir.string());
+  INFO(cmp.output);
+  CHECK(cmp.exit_code == 0);
+  CHECK_THAT(cmp.output, Contains("solved by both: 5"));
+  CHECK(std::filesystem::exists(dir / "epd" / "c-stk.json"));
+  CHECK(std::filesystem::exists(dir / "epd" / "c-reference.json"));
+}
