@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -52,7 +53,7 @@ class Writer {
 
 }  // namespace
 
-std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed) {
+std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed, NetStyle style) {
   using namespace nnue;
   if (!hidden_supported(hidden)) throw UsageError("hidden must be 128 or 1024, got " + std::to_string(hidden));
   Rng rng(seed ^ (std::uint64_t(hidden) << 32));
@@ -62,6 +63,15 @@ std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed) {
   w.u32(kNumFeatures);
   w.u32(std::uint32_t(hidden));
   w.u32(kNumOutputBuckets);
+  if (style == NetStyle::Extreme) {
+    // Raw random bytes are valid values of every field type; the header above stays valid.
+    const std::size_t body = net_file_size(std::uint64_t(hidden)) - kHeaderSize;
+    for (std::size_t i = 0; i < body; i += 8) {
+      std::uint64_t r = rng.next();
+      for (std::size_t k = 0; k < 8 && i + k < body; ++k) w.u8(std::uint8_t(r >> (8 * k)));
+    }
+    return std::move(w.bytes());
+  }
   // FT rows: four values per random draw keeps generation of the 47 MB net fast.
   const std::size_t ft_values = std::size_t(kNumFeatures) * std::size_t(hidden);
   for (std::size_t i = 0; i < ft_values; i += 4) {
@@ -87,15 +97,19 @@ std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed) {
   return std::move(w.bytes());
 }
 
-std::shared_ptr<const nnue::Network> synthetic_network(int hidden, std::uint64_t seed) {
+std::shared_ptr<const nnue::Network> synthetic_network(int hidden, std::uint64_t seed,
+                                                       NetStyle style) {
   static std::mutex mutex;
-  static std::map<std::pair<int, std::uint64_t>, std::shared_ptr<const nnue::Network>> cache;
+  static std::map<std::tuple<int, std::uint64_t, NetStyle>, std::shared_ptr<const nnue::Network>> cache;
   std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[{hidden, seed}];
+  auto& slot = cache[{hidden, seed, style}];
   if (!slot) {
     std::string error;
-    slot = nnue::Network::parse(make_synthetic_net(hidden, seed),
-                                fmt::format("synthetic-h{}-seed{}", hidden, seed), false, &error);
+    slot = nnue::Network::parse(make_synthetic_net(hidden, seed, style),
+                                fmt::format("synthetic-{}-h{}-seed{}",
+                                            style == NetStyle::Typical ? "typical" : "extreme",
+                                            hidden, seed),
+                                false, &error);
     if (!slot) throw InputError("synthetic net rejected by the loader: " + error);
   }
   return slot;

@@ -15,12 +15,19 @@ namespace stk::harness {
 
 constexpr std::uint64_t kDefaultNetSeed = 20240601;
 
+// Typical: activations spread as described above. Extreme: every parameter uniform over its whole
+// type range, so int16 accumulators wrap, clamps saturate and int32 sums wrap (modular-arithmetic
+// and SIMD-vs-scalar edge cases; the evaluations mean nothing).
+enum class NetStyle { Typical, Extreme };
+
 // The complete file image (exactly nnue::net_file_size(hidden) bytes).
-std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed);
+std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed,
+                                             NetStyle style = NetStyle::Typical);
 
 // Parsed once per process and cached (hidden 128 or 1024).
 std::shared_ptr<const nnue::Network> synthetic_network(int hidden,
-                                                       std::uint64_t seed = kDefaultNetSeed);
+                                                       std::uint64_t seed = kDefaultNetSeed,
+                                                       NetStyle style = NetStyle::Typical);
 // Written once per process into a temporary directory and cached; returns the path.
 std::string synthetic_net_file(int hidden, std::uint64_t seed = kDefaultNetSeed);
 

@@ -1,0 +1,232 @@
+// stk-harness nnue-bench: evaluations per second of the NNUE, full refresh vs incremental
+// update + forward, H=128 and H=1024 synthetic nets, scalar and AVX2 kernels.
+// Incremental timing replays a recorded random walk (make_move, push, evaluate / unmake, pop), the
+// access pattern of a search; a replay without NNUE work gives the make/unmake baseline.
+#include <chrono>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "accumulator/random_games.h"
+#include "checknet/synthetic_net.h"
+#include "commands.h"
+#include "common/cli.h"
+#include "nnue/accumulator.h"
+#include "report/junit.h"
+#include "report/summary_files.h"
+
+namespace stk::harness {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: stk-harness nnue-bench [--positions N] [--seed S] [--config NAME] [--junit FILE] [--out-dir DIR]\n"
+    "  --positions N  evaluations per measurement (default 100000)\n";
+
+struct Step {
+  WalkOp op;
+  Move move;
+};
+struct Trace {
+  std::string fen;
+  std::vector<Step> steps;
+};
+
+std::vector<Trace> record_walks(std::uint64_t seed, int evaluations) {
+  std::vector<Trace> traces;
+  SplitMix rng(seed);
+  WalkOptions opt;
+  opt.plies = 400;
+  opt.special_percent = 0;  // uniform moves: the stressing-move bias would inflate king-move refreshes
+  WalkCoverage cov;
+  int evals = 0;
+  for (std::size_t g = 0; evals < evaluations; ++g) {
+    Trace t;
+    t.fen = walk_start_fens()[g % walk_start_fens().size()];
+    random_walk(t.fen, rng, opt,
+                [&](WalkOp op, const Position& pos) {
+                  if (evals >= evaluations && (op == WalkOp::Make || op == WalkOp::MakeNull)) return;
+                  t.steps.push_back({op, op == WalkOp::Make ? pos.last_move() : Move::none()});
+                  evals += op == WalkOp::Make || op == WalkOp::MakeNull;
+                },
+                cov);
+    traces.push_back(std::move(t));
+  }
+  return traces;
+}
+
+// Replays the traces; with NNUE, every make is followed by evaluate() (update + forward).
+// Returns {seconds, evaluations, checksum of the evals (keeps the work observable)}.
+template <bool kNnue, nnue::Simd S>
+std::tuple<double, std::uint64_t, std::int64_t> replay(const std::vector<Trace>& traces,
+                                                       const nnue::Network& net) {
+  auto stack = std::make_unique<nnue::BasicAccumulatorStack<nnue::DefaultAccumulatorPolicy, S>>();
+  std::uint64_t evals = 0;
+  std::int64_t sum = 0;
+  std::vector<Position> roots(traces.size());
+  for (std::size_t i = 0; i < traces.size(); ++i) roots[i].set(traces[i].fen, true);
+  auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    Position& pos = roots[i];
+    if constexpr (kNnue) {
+      stack->reset(pos, net);
+      sum += stack->evaluate(pos).eval;
+    }
+    // Operations past a cut-off walk are only unmakes; the root position is restored at the end.
+    std::vector<bool> nulls;
+    for (const Step& s : traces[i].steps) {
+      switch (s.op) {
+        case WalkOp::Make:
+        case WalkOp::MakeNull:
+          if (s.op == WalkOp::Make) pos.make_move(s.move);
+          else pos.make_null();
+          ++evals;
+          if constexpr (kNnue) {
+            stack->push(pos.state().dirty);
+            sum += stack->evaluate(pos).eval;
+          } else {
+            sum += pos.key() & 1;
+          }
+          break;
+        case WalkOp::Unmake:
+        case WalkOp::UnmakeNull:
+          if (s.op == WalkOp::Unmake) pos.unmake_move();
+          else pos.unmake_null();
+          if constexpr (kNnue) stack->pop();
+          break;
+      }
+    }
+  }
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), evals, sum};
+}
+
+template <nnue::Simd S>
+std::pair<double, std::int64_t> refresh_all(const std::vector<Position>& positions, const nnue::Network& net) {
+  std::int64_t sum = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (const Position& p : positions) sum += nnue::evaluate_refresh<S>(net, p).eval;
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), sum};
+}
+
+// Hook for the comparison with a real search: when the search exists, run the bench positions at
+// a fixed depth in-process and return its nodes/s (and stockfish's through uci_client); until
+// then it reports nothing and the benchmark says so.
+std::optional<double> search_nodes_per_second() { return std::nullopt; }
+
+}  // namespace
+
+int run_nnue_bench(int argc, char** argv) {
+  try {
+    Args args(argc, argv, {"positions", "seed", "config", "junit", "out-dir"}, {"help"});
+    if (args.has("help")) return std::cout << kUsage, 0;
+    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+    const int n = int(args.get_int("positions", 100000, 1, 100000000));
+    const auto seed = std::uint64_t(args.get_int("seed", 1, 0, 1LL << 62));
+    const std::string config = args.get("config", "default");
+    const std::string out_dir = args.get("out-dir", "reports");
+    const std::string junit_path = args.get("junit", out_dir + "/junit/nnue-bench-" + config + ".xml");
+
+    std::vector<Trace> traces = record_walks(seed, n);
+    std::vector<Position> positions;
+    for (const Trace& t : traces) {  // the positions the incremental replay evaluates
+      Position p;
+      p.set(t.fen, true);
+      for (const Step& s : t.steps) {
+        if (s.op == WalkOp::Make) p.make_move(s.move);
+        else if (s.op == WalkOp::MakeNull) p.make_null();
+        else if (s.op == WalkOp::Unmake) p.unmake_move();
+        else p.unmake_null();
+        if ((s.op == WalkOp::Make || s.op == WalkOp::MakeNull) && int(positions.size()) < n) {
+          Position copy;
+          copy.set(p.fen());
+          positions.push_back(std::move(copy));
+        }
+      }
+    }
+
+    junit::TestSuite suite;
+    suite.name = "nnue-bench." + config;
+    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    suite.property("seed", std::to_string(seed));
+    suite.property("evaluations_per_measurement", std::to_string(n));
+    suite.property("net_seed", std::to_string(kDefaultNetSeed));
+    junit::add_build_properties(suite);
+
+    std::ostringstream table, json;
+    table << fmt::format("{:<8} {:<7} {:>16} {:>22} {:>9}\n", "hidden", "kernels", "refresh evals/s",
+                         "incremental evals/s", "speedup");
+    json << "{\n  \"harness\": \"nnue-bench\",\n  \"seed\": " << seed << ",\n  \"evaluations\": " << n
+         << ",\n  \"results\": [";
+    auto [base_s, base_n, base_sum] = replay<false, nnue::Simd::Scalar>(traces, *synthetic_network(128));
+    (void)base_sum;
+    const double base_rate = double(base_n) / base_s;
+    bool first = true;
+    for (int hidden : {128, 1024}) {
+      auto net = synthetic_network(hidden);
+      for (nnue::Simd s : {nnue::Simd::Scalar, nnue::Simd::Avx2}) {
+        if (s == nnue::Simd::Avx2 && !nnue::kHasAvx2) continue;
+        double rs, is;
+        std::int64_t rsum, isum;
+        std::uint64_t ievals;
+        if (s == nnue::Simd::Scalar) {
+          std::tie(rs, rsum) = refresh_all<nnue::Simd::Scalar>(positions, *net);
+          std::tie(is, ievals, isum) = replay<true, nnue::Simd::Scalar>(traces, *net);
+        } else {
+          std::tie(rs, rsum) = refresh_all<nnue::kBestSimd>(positions, *net);
+          std::tie(is, ievals, isum) = replay<true, nnue::kBestSimd>(traces, *net);
+        }
+        const char* kname = s == nnue::Simd::Scalar ? "scalar" : "avx2";
+        double refresh_rate = double(positions.size()) / rs, inc_rate = double(ievals) / is;
+        // The incremental replay includes make/unmake; the baseline rate is printed separately.
+        table << fmt::format("{:<8} {:<7} {:>16.0f} {:>22.0f} {:>8.1f}x\n", hidden, kname, refresh_rate,
+                             inc_rate, inc_rate / refresh_rate);
+        json << (first ? "\n" : ",\n") << fmt::format(
+                    "    {{\"hidden\": {}, \"kernels\": \"{}\", \"refresh_evals_per_s\": {:.0f}, "
+                    "\"incremental_evals_per_s\": {:.0f}, \"refresh_eval_sum\": {}, \"incremental_eval_sum\": {}}}",
+                    hidden, kname, refresh_rate, inc_rate, rsum, isum);
+        first = false;
+        junit::TestCase tc;
+        tc.classname = "nnue-bench.h" + std::to_string(hidden);
+        tc.name = kname;
+        tc.time_s = rs + is;
+        tc.facts = {{"refresh_evals_per_s", fmt::format("{:.0f}", refresh_rate)},
+                    {"incremental_evals_per_s", fmt::format("{:.0f}", inc_rate)},
+                    {"refresh_eval_sum", std::to_string(rsum)},
+                    {"incremental_eval_sum", std::to_string(isum)}};
+        // Refresh and incremental evaluate the same positions: the sums must agree.
+        if (rsum != isum) {
+          tc.outcome = junit::Outcome::Failed;
+          tc.message = "refresh and incremental evaluations differ";
+          tc.detail = fmt::format("sum of evals: refresh {}, incremental {}", rsum, isum);
+        }
+        suite.cases.push_back(tc);
+      }
+    }
+    auto search_nps = search_nodes_per_second();
+    std::string summary = fmt::format(
+        "nnue-bench: {} evaluations per measurement, seed {}; make/unmake replay alone: {:.0f} moves/s\n{}"
+        "search nodes/s: {}\n",
+        n, seed, base_rate, table.str(),
+        search_nps ? fmt::format("{:.0f}", *search_nps) : "n/a (hook search_nodes_per_second(): no search yet)");
+    json << "\n  ],\n  \"make_unmake_moves_per_s\": " << fmt::format("{:.0f}", base_rate)
+         << ",\n  \"search_nodes_per_s\": " << (search_nps ? fmt::format("{:.0f}", *search_nps) : "null") << "\n}\n";
+    suite.system_out = summary;
+    std::string err;
+    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
+    write_text_file(out_dir + "/nnue-bench/" + config + ".json", json.str());
+    write_text_file(out_dir + "/nnue-bench/" + config + ".md",
+                    "# nnue-bench (" + config + ")\n\n```\n" + summary + "```\n");
+    std::cout << summary << "report: " << junit_path << "\n";
+    return suite.all_passed() ? 0 : 1;
+  } catch (const UsageError& e) {
+    std::cerr << "stk-harness nnue-bench: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "stk-harness nnue-bench: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace stk::harness
