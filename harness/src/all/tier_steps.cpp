@@ -1,6 +1,17 @@
 #include "all/tier_steps.h"
 
+#include <cstdlib>
+#include <filesystem>
+
 namespace stk::harness {
+
+namespace {
+// The Python reference's interpreter: $STK_PYTHON, else the project venv (ci/install-deps.sh).
+std::string python() {
+  const char* env = std::getenv("STK_PYTHON");
+  return env && *env ? env : ".venv/bin/python";
+}
+}  // namespace
 
 std::vector<Step> tier_steps(const StepContext& c) {
   const bool full = c.tier == "full";
@@ -13,6 +24,26 @@ std::vector<Step> tier_steps(const StepContext& c) {
   if (full)
     steps.push_back({"perft-suite", h + " perft --config perftsuite --depth 6 --epd '" + c.shared +
                                         "/suites/perftsuite.epd'" + out});
+  // 2. features: Python reference encoder vs the engine's, bit for bit.
+  const std::string engine =
+      "'" + (std::filesystem::path(c.self).parent_path().parent_path() / "engine" / "stk").string() + "'";
+  const std::string py = "'" + python() + "' -m stkref.";
+  const std::string pyout = " --reports-dir '" + c.out_dir + "'";
+  const std::string ecm = " --epd '" + c.shared + "/suites/ECM.epd'";
+  steps.push_back({"features", py + "parity features --engine " + engine + " --seed 1 --random " +
+                                   (full ? "100000" : "10000") + ecm + " --config " + c.tier + pyout});
+  // 4. drift and integer parity on the golden H=128 net: oracle vs engine at 0 cp, mirrors, and
+  //    float-vs-quantized statistics; the golden check catches a change in any of the three paths.
+  const std::string net = " golden/nets/stk-h128-seed1.nnue";
+  steps.push_back({"golden-nets", py + "golden --check golden/nets --junit '" + c.out_dir +
+                                      "/junit/golden-nets-" + c.tier + ".xml'"});
+  steps.push_back({"eval-parity", py + "parity eval --engine " + engine + " --net" + net + " --seed 1 --random " +
+                                      (full ? "20000" : "2000") + ecm + " --config h128-" + c.tier + pyout});
+  steps.push_back({"drift", py + "drift --checkpoint golden/nets/stk-h128-seed1.npz --net" + net + " --engine " +
+                                engine + " --seed 1 --random " + (full ? "20000" : "2000") + ecm +
+                                " --max-p99-cp 40 --max-max-cp 80 --max-overflows 0 --config h128-" + c.tier + pyout});
+  // 3. accumulator: incremental vs recompute over random games, scalar vs SIMD, mirrors.
+  steps.push_back({"accumulator", h + " accumulator --config " + c.tier + (full ? " --games 2000" : "") + out});
   // 8. bench: the search signature (cheap, so both tiers).
   steps.push_back({"bench", h + " bench --config " + c.tier + out});
   return steps;
