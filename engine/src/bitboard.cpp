@@ -131,17 +131,6 @@ Bitboard sliding_attacks_reference(PieceType pt, Square s, Bitboard occ) {
   return result;
 }
 
-Bitboard attacks_bb(PieceType pt, Square s, Bitboard occ) {
-  switch (pt) {
-    case KNIGHT: return knight_attacks(s);
-    case BISHOP: return bishop_attacks(s, occ);
-    case ROOK: return rook_attacks(s, occ);
-    case QUEEN: return queen_attacks(s, occ);
-    case KING: return king_attacks(s);
-    default: return 0;
-  }
-}
-
 std::string square_name(Square s) {
   if (s < 0 || s >= 64) return "-";
   return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};

@@ -96,7 +96,26 @@ inline Bitboard between_bb(Square a, Square b) { return tables::between[a][b]; }
 inline Bitboard line_bb(Square a, Square b) { return tables::line[a][b]; }
 inline bool aligned(Square a, Square b, Square c) { return line_bb(a, b) & square_bb(c); }
 
-Bitboard attacks_bb(PieceType pt, Square s, Bitboard occ);
+template <PieceType Pt>
+inline Bitboard attacks_bb(Square s, Bitboard occ) {
+  if constexpr (Pt == KNIGHT) return knight_attacks(s);
+  else if constexpr (Pt == BISHOP) return bishop_attacks(s, occ);
+  else if constexpr (Pt == ROOK) return rook_attacks(s, occ);
+  else if constexpr (Pt == QUEEN) return queen_attacks(s, occ);
+  else if constexpr (Pt == KING) return king_attacks(s);
+  else return 0;
+}
+
+inline Bitboard attacks_bb(PieceType pt, Square s, Bitboard occ) {
+  switch (pt) {
+    case KNIGHT: return knight_attacks(s);
+    case BISHOP: return bishop_attacks(s, occ);
+    case ROOK: return rook_attacks(s, occ);
+    case QUEEN: return queen_attacks(s, occ);
+    case KING: return king_attacks(s);
+    default: return 0;
+  }
+}
 
 // Slow ray walk used to build and to test the tables.
 Bitboard sliding_attacks_reference(PieceType pt, Square s, Bitboard occ);

@@ -125,6 +125,21 @@ ExtMove* pawn_moves(const Position& pos, ExtMove* list, Bitboard targets, Bitboa
   return list;
 }
 
+// Knight and slider moves to `targets`; a pinned piece stays on the line through its king.
+template <PieceType Pt>
+ExtMove* piece_moves(const Position& pos, ExtMove* list, Bitboard targets, Bitboard pinned, Square ksq) {
+  Bitboard pcs = pos.pieces(pos.side_to_move(), Pt);
+  if constexpr (Pt == KNIGHT) pcs &= ~pinned;  // a pinned knight can never move
+  const Bitboard occ = pos.pieces();
+  while (pcs) {
+    Square from = pop_lsb(pcs);
+    Bitboard att = attacks_bb<Pt>(from, occ) & targets;
+    if (Pt != KNIGHT && (pinned & square_bb(from))) att &= line_bb(ksq, from);
+    while (att) *list++ = {Move(from, pop_lsb(att)), 0};
+  }
+  return list;
+}
+
 template <Color Us, GenType T>
 ExtMove* generate_all(const Position& pos, ExtMove* list) {
   constexpr Color Them = Us == WHITE ? BLACK : WHITE;
@@ -148,16 +163,10 @@ ExtMove* generate_all(const Position& pos, ExtMove* list) {
 
   list = pawn_moves<Us, T>(pos, list, check_mask, pinned, ksq);
 
-  for (PieceType pt : {KNIGHT, BISHOP, ROOK, QUEEN}) {
-    Bitboard pcs = pos.pieces(Us, pt);
-    if (pt == KNIGHT) pcs &= ~pinned;  // a pinned knight can never move
-    while (pcs) {
-      Square from = pop_lsb(pcs);
-      Bitboard att = attacks_bb(pt, from, occ) & targets;
-      if (pinned & square_bb(from)) att &= line_bb(ksq, from);
-      while (att) *list++ = {Move(from, pop_lsb(att)), 0};
-    }
-  }
+  list = piece_moves<KNIGHT>(pos, list, targets, pinned, ksq);
+  list = piece_moves<BISHOP>(pos, list, targets, pinned, ksq);
+  list = piece_moves<ROOK>(pos, list, targets, pinned, ksq);
+  list = piece_moves<QUEEN>(pos, list, targets, pinned, ksq);
 
   // Castling: not out of, through or into check; squares between king and rook empty.
   if (T != NOISY && !checkers) {
