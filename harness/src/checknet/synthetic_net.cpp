@@ -97,6 +97,16 @@ std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed, Net
   return std::move(w.bytes());
 }
 
+std::shared_ptr<const std::vector<std::uint8_t>> synthetic_net_bytes(int hidden, std::uint64_t seed,
+                                                                     NetStyle style) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, std::uint64_t, NetStyle>, std::shared_ptr<const std::vector<std::uint8_t>>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[{hidden, seed, style}];
+  if (!slot) slot = std::make_shared<const std::vector<std::uint8_t>>(make_synthetic_net(hidden, seed, style));
+  return slot;
+}
+
 std::shared_ptr<const nnue::Network> synthetic_network(int hidden, std::uint64_t seed,
                                                        NetStyle style) {
   static std::mutex mutex;
@@ -105,7 +115,7 @@ std::shared_ptr<const nnue::Network> synthetic_network(int hidden, std::uint64_t
   auto& slot = cache[{hidden, seed, style}];
   if (!slot) {
     std::string error;
-    slot = nnue::Network::parse(make_synthetic_net(hidden, seed, style),
+    slot = nnue::Network::parse(*synthetic_net_bytes(hidden, seed, style),
                                 fmt::format("synthetic-{}-h{}-seed{}",
                                             style == NetStyle::Typical ? "typical" : "extreme",
                                             hidden, seed),
@@ -122,12 +132,21 @@ std::string synthetic_net_file(int hidden, std::uint64_t seed) {
   auto& path = cache[{hidden, seed}];
   if (path.empty()) {
     namespace fs = std::filesystem;
-    fs::path dir = fs::temp_directory_path() / fmt::format("stk-nets-{}", ::getpid());
+    // Removed at exit: the H=1024 file is 47 MB and must not pile up in the temp folder.
+    struct RemoveAtExit {
+      fs::path dir;
+      ~RemoveAtExit() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+      }
+    };
+    static RemoveAtExit temp{fs::temp_directory_path() / fmt::format("stk-nets-{}", ::getpid())};
+    const fs::path& dir = temp.dir;
     fs::create_directories(dir);
     fs::path p = dir / fmt::format("synthetic-h{}-seed{}.nnue", hidden, seed);
-    auto bytes = make_synthetic_net(hidden, seed);
+    auto bytes = synthetic_net_bytes(hidden, seed);
     std::ofstream out(p, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    out.write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
     if (!out) throw InputError(p.string() + ": cannot write file");
     path = p.string();
   }

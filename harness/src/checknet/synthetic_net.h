@@ -24,6 +24,9 @@ enum class NetStyle { Typical, Extreme };
 std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed,
                                              NetStyle style = NetStyle::Typical);
 
+// Generated once per process and cached (the 47 MB image of H=1024 is made at most once).
+std::shared_ptr<const std::vector<std::uint8_t>> synthetic_net_bytes(
+    int hidden, std::uint64_t seed = kDefaultNetSeed, NetStyle style = NetStyle::Typical);
 // Parsed once per process and cached (hidden 128 or 1024).
 std::shared_ptr<const nnue::Network> synthetic_network(int hidden,
                                                        std::uint64_t seed = kDefaultNetSeed,
