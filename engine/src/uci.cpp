@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "nnue/evaluate.h"
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
@@ -20,6 +21,7 @@ class UciEngine {
  public:
   UciEngine(std::istream& in, std::ostream& out) : in_(in), out_(out) {
     pos_.set(Position::kStartFen);
+    searcher_.set_use_nnue(true);  // "Use NNUE" defaults on; it takes effect once EvalFile loads
   }
   ~UciEngine() { wait_search(); }
   int loop();
@@ -160,6 +162,20 @@ void UciEngine::cmd_setoption(std::istringstream& is) {
     if (value != "1") say("info string error: only Threads 1 is supported");
   } else if (name == "Clear Hash") {
     searcher_.clear();
+  } else if (name == "Use NNUE") {
+    if (value != "true" && value != "false") return say("info string error: Use NNUE must be true or false");
+    searcher_.set_use_nnue(value == "true");
+  } else if (name == "EvalFile") {
+    // Transactional: a bad file leaves the previous network active and intact.
+    std::string error;
+    if (value.empty() || value == "<empty>") {
+      nnue::set_network(nullptr);
+      say("info string NNUE network unloaded: classical evaluation");
+    } else if (!nnue::load_network(value, false, &error)) {
+      say("info string error: EvalFile not loaded: " + error);
+    } else {
+      say("info string NNUE network loaded: " + value);
+    }
   } else {
     say("info string error: unknown option '" + name + "'");
   }
@@ -185,7 +201,9 @@ int UciEngine::loop() {
       say("id name stk 0.1\nid author stk developers\n"
           "option name Hash type spin default 16 min 1 max 65536\n"
           "option name Threads type spin default 1 min 1 max 1\n"
-          "option name Clear Hash type button\nuciok");
+          "option name Clear Hash type button\n"
+          "option name Use NNUE type check default true\n"
+          "option name EvalFile type string default <empty>\nuciok");
       continue;
     }
     // Anything else waits for a running search to finish first.

@@ -25,6 +25,7 @@ Searcher::Searcher(const Options& options) : impl_(std::make_unique<Impl>()) {
   impl_->options = options;
   impl_->tt.resize(options.hash_mb);
   impl_->heuristics.clear();
+  impl_->evaluator.set_use_nnue(options.use_nnue);
 }
 
 Searcher::~Searcher() = default;
@@ -39,7 +40,10 @@ void Searcher::resize_hash(std::size_t mb) {
   impl_->tt.resize(mb);
 }
 
-void Searcher::set_use_nnue(bool on) { impl_->options.use_nnue = on; }
+void Searcher::set_use_nnue(bool on) {
+  impl_->options.use_nnue = on;
+  impl_->evaluator.set_use_nnue(on);
+}
 
 namespace {
 

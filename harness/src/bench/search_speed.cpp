@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench.h"
+#include "nnue/evaluate.h"
 #include "commands.h"
 #include "common/cli.h"
 #include "position.h"
@@ -17,17 +18,24 @@ namespace stk::harness {
 
 int run_search_speed(int argc, char** argv) {
   try {
-    Args args(argc, argv, {"reference", "nodes", "option", "hash"}, {"help", "nnue"});
+    Args args(argc, argv, {"reference", "nodes", "option", "hash", "net"}, {"help"});
     if (args.has("help")) {
       std::cout << "usage: stk-harness search-speed [--reference ENGINE] [--nodes N] [--hash MB]\n"
-                   "       [--option NAME=VALUE]... (default: --option 'Use NNUE=false')\n";
+                   "       [--option NAME=VALUE]... [--net FILE.nnue]\n"
+                   "  Without --net: our classical eval vs the reference with --option 'Use NNUE=false'.\n"
+                   "  With --net: our NNUE (that network) vs the reference's default NNUE.\n";
       return 0;
     }
     std::string ref_path = args.get("reference", "/usr/games/stockfish");
     auto nodes = std::uint64_t(args.get_int("nodes", 1000000, 1000, 1LL << 40));
     int hash = int(args.get_int("hash", 16, 1, 4096));
     auto options = args.all("option");
-    if (options.empty()) options.push_back("Use NNUE=false");
+    const bool nnue = args.has("net");
+    if (options.empty() && !nnue) options.push_back("Use NNUE=false");
+    if (nnue) {
+      std::string error;
+      if (!nnue::load_network(args.get("net"), false, &error)) throw InputError(error);
+    }
     UciProcess ref(ref_path);
     ref.set_option("Threads", "1");
     ref.set_option("Hash", std::to_string(hash));
@@ -38,6 +46,7 @@ int run_search_speed(int argc, char** argv) {
     }
     search::Options so;
     so.hash_mb = std::size_t(hash);
+    so.use_nnue = nnue;
     search::Searcher ours(so);
     double our_time = 0, ref_time = 0;
     std::uint64_t our_nodes = 0, ref_nodes = 0;
@@ -66,7 +75,9 @@ int run_search_speed(int argc, char** argv) {
       ref_nodes += searched;
     }
     double a = our_nodes / our_time, b = ref_nodes / ref_time;
-    std::cout << fmt::format("reference: {} ({}), options: {}\n", ref.name(), ref_path, fmt::join(options, ", "));
+    std::cout << fmt::format("reference: {} ({}), options: {}\nstk evaluation: {}\n", ref.name(), ref_path,
+                             options.empty() ? "defaults" : fmt::format("{}", fmt::join(options, ", ")),
+                             nnue ? "NNUE " + args.get("net") : std::string("classical"));
     std::cout << fmt::format("{:<10} {:>12} {:>9} {:>12}\n", "engine", "nodes", "time s", "nodes/s");
     std::cout << fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "stk", our_nodes, our_time, a);
     std::cout << fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "reference", ref_nodes, ref_time, b);
