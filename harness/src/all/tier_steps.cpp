@@ -44,6 +44,12 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                 " --max-p99-cp 40 --max-max-cp 80 --max-overflows 0 --config h128-" + c.tier + pyout});
   // 3. accumulator: incremental vs recompute over random games, scalar vs SIMD, mirrors.
   steps.push_back({"accumulator", h + " accumulator --config " + c.tier + (full ? " --games 2000" : "") + out});
+  // 5. epd: ECM against its golden solved set (a position solved in the golden and failed now
+  //    fails). Quick: every 20th position at sd 16; full: all 879 at sn 1000000.
+  steps.push_back({"epd-ecm", h + " epd --quiet" + ecm + " --bench-signature auto" +
+                                  (full ? " --nodes 1000000 --config ecm-full --baseline golden/epd/ecm-full.json"
+                                        : " --stride 20 --depth 16 --config ecm-quick --baseline golden/epd/ecm-quick.json") +
+                                  out});
   // 8. bench: the search signature (cheap, so both tiers).
   steps.push_back({"bench", h + " bench --config " + c.tier + out});
   return steps;
