@@ -32,6 +32,9 @@ struct DecisionContext {
 // even the argument set-up of every hook with `if constexpr`.
 struct NoPolicy {
   static constexpr bool kEnabled = false;
+  // Every node (search and quiescence), after it is counted; the position is the node's.
+  template <class W, class P>
+  void on_node(W&, P&) {}
   // A reduced null-window search of `move` failed low (position: after the move).
   template <class W, class P, class M>
   void on_reduced_fail_low(W&, P&, M, const DecisionContext&, int reduced_depth, int full_depth,

@@ -68,6 +68,7 @@ template <bool PvNode>
 int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) {
   if (out_of_budget()) return 0;
   ++nodes_;
+  if constexpr (Policy::kEnabled) policy_.on_node(*this, pos);
   if (PvNode) ss->pv_length = 0;
   const int ply = ss->ply;
   seldepth_ = std::max(seldepth_, ply);
@@ -147,6 +148,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   if (depth <= 0) return qsearch<PvNode>(pos, ss, alpha, beta);
   if (out_of_budget()) return 0;
   ++nodes_;
+  if constexpr (Policy::kEnabled) policy_.on_node(*this, pos);
   const int ply = ss->ply;
   const bool root = ply == 0;
   if (PvNode) ss->pv_length = 0;
