@@ -257,3 +257,21 @@ TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
   CHECK(std::filesystem::exists(dir / "epd" / "c-stk.json"));
   CHECK(std::filesystem::exists(dir / "epd" / "c-reference.json"));
 }
+
+TEST_CASE("epd names positions without id by line and --stride selects every S-th", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-stride");
+  write_suite(dir, std::string(kMates) + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n");
+  auto r = test::run_command(epd_cmd(dir, "--depth 3 --config s --stride 2"));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("of 4"));
+  std::string json = read(dir / "epd" / "s.json");
+  for (const char* id : {"m1.backrank", "m1.black", "bm.unsolvable", "m2.rook"})
+    CHECK(position_line(json, id) != "");
+  CHECK(position_line(json, "m1.tworooks") == "");
+  CHECK_THAT(json, Contains("\"stride\": 2,\n  \"selected\": 4,"));
+  auto r7 = test::run_command(epd_cmd(dir, "--depth 3 --config s7 --stride 7"));
+  CHECK(r7.exit_code == 0);
+  CHECK(position_line(read(dir / "epd" / "s7.json"), "line 10") != "");
+  CHECK_THAT(read(dir / "junit" / "epd-s7.xml"), Contains("name=\"line 10\""));
+}
