@@ -59,7 +59,7 @@ class Network {
     alignas(64) std::uint8_t h1[32] = {};  // padded to 32 inputs with zeros
     alignas(64) std::int32_t s2[kL2Out];
     alignas(64) std::uint8_t h2[kL2Out];
-    std::int32_t s3;
+    alignas(16) std::int32_t s3[4];  // one output; sized so the 4-row kernel path is visibly in bounds
     const Bucket& layers = buckets_[std::size_t(bucket)];
     pairwise_product<S>(acc_stm, hidden_, input);
     pairwise_product<S>(acc_opp, hidden_, input + hidden_ / 2);
@@ -67,10 +67,10 @@ class Network {
     clipped_relu(s1, kL1Out, h1);
     layers.l2.propagate<S>(h1, s2);
     clipped_relu(s2, kL2Out, h2);
-    layers.out.propagate<S>(h2, &s3);
+    layers.out.propagate<S>(h2, s3);
     EvalParts e;
     e.bucket = bucket;
-    e.positional = s3 >> 4;
+    e.positional = s3[0] >> 4;
     e.psqt = int((std::int64_t(psqt_stm[bucket]) - std::int64_t(psqt_opp[bucket])) >> 4);
     e.eval = e.positional + e.psqt;
     return e;

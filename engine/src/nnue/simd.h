@@ -40,6 +40,11 @@ inline std::int32_t hsum_32(vec_t v) {
   s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
   return _mm_cvtsi128_si32(s);
 }
+// The four horizontal sums of a, b, c, d as one int32x4 (wrapping).
+inline __m128i hsum_32x4(vec_t a, vec_t b, vec_t c, vec_t d) {
+  vec_t s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
+  return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+}
 #endif
 
 }  // namespace stk::nnue::simd

@@ -13,7 +13,7 @@ nnue::EvalParts forward_with(const nnue::Network& net, const Position& pos,
   Color us = pos.side_to_move(), them = ~us;
   int b = output_bucket(pos);
   alignas(64) std::uint8_t input[kMaxHidden];
-  alignas(64) std::int32_t s1[kL1Out], s2[kL2Out], s3;
+  alignas(64) std::int32_t s1[kL1Out], s2[kL2Out], s3[4];
   alignas(64) std::uint8_t h1[32] = {}, h2[kL2Out];
   transform(acc[us], input);
   transform(acc[them], input + net.hidden() / 2);
@@ -21,10 +21,10 @@ nnue::EvalParts forward_with(const nnue::Network& net, const Position& pos,
   clipped_relu(s1, kL1Out, h1);
   net.bucket(b).l2.propagate<kBestSimd>(h1, s2);
   clipped_relu(s2, kL2Out, h2);
-  net.bucket(b).out.propagate<kBestSimd>(h2, &s3);
+  net.bucket(b).out.propagate<kBestSimd>(h2, s3);
   EvalParts e;
   e.bucket = b;
-  e.positional = s3 >> 4;
+  e.positional = s3[0] >> 4;
   e.psqt = int((std::int64_t(psqt[us][b]) - std::int64_t(psqt[them][b])) >> 4);
   e.eval = e.positional + e.psqt;
   return e;

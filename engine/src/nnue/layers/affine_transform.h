@@ -35,7 +35,23 @@ class AffineTransform {
   void propagate(const std::uint8_t* in, std::int32_t* out) const {
     if constexpr (S == Simd::Avx2) {
 #if defined(__AVX2__)
-      for (int i = 0; i < out_; ++i) {
+      int i = 0;
+      // Four rows per pass share each input load; hadd folds the four sums into one vector.
+      for (; i + 4 <= out_; i += 4) {
+        const std::int8_t* w = weights_.data() + std::size_t(i) * padded_in_;
+        simd::vec_t s0 = simd::zero(), s1 = simd::zero(), s2 = simd::zero(), s3 = simd::zero();
+        for (int j = 0; j < padded_in_; j += simd::kU8PerVec) {
+          simd::vec_t x = simd::load(in + j);
+          s0 = simd::add_32(s0, simd::dot_u8i8_32(x, simd::load(w + j)));
+          s1 = simd::add_32(s1, simd::dot_u8i8_32(x, simd::load(w + padded_in_ + j)));
+          s2 = simd::add_32(s2, simd::dot_u8i8_32(x, simd::load(w + 2 * padded_in_ + j)));
+          s3 = simd::add_32(s3, simd::dot_u8i8_32(x, simd::load(w + 3 * padded_in_ + j)));
+        }
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm_add_epi32(simd::hsum_32x4(s0, s1, s2, s3),
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(biases_.data() + i))));
+      }
+      for (; i < out_; ++i) {
         const std::int8_t* w = weights_.data() + std::size_t(i) * padded_in_;
         simd::vec_t sum = simd::zero();
         for (int j = 0; j < padded_in_; j += simd::kU8PerVec)
