@@ -144,6 +144,7 @@ Published publish(const RunResults& run, const RunResults* baseline,
   std::string summary = fmt::format("epd {}: {} solved of {} ({}, {}), {} engine errors", stem,
                                     solved, n, m.suite, m.budget.label(), errors);
   bool gate_failed = errors > 0;
+  std::vector<std::string> notes;
   if (cmp) {
     summary += fmt::format("\n  against baseline {}: {} regressions{}, {} new solves{}",
                            m.baseline_file, cmp->regressions.size(),
@@ -153,6 +154,17 @@ Published publish(const RunResults& run, const RunResults* baseline,
     if (!cmp->not_in_baseline.empty())
       summary += fmt::format(", {} not in the baseline", cmp->not_in_baseline.size());
     gate_failed |= !cmp->regressions.empty();
+    // Why a baseline may no longer fit: another search (bench signature) or other settings.
+    const auto& bb = baseline->meta.bench_signature;
+    if (bb && m.bench_signature && *bb != *m.bench_signature)
+      notes.push_back(fmt::format("the bench signature changed ({} in the baseline, {} now): the search "
+                                  "changed; if that is intended, regenerate the baseline with --update-golden",
+                                  *bb, *m.bench_signature));
+    if (baseline->meta.engine != m.engine)
+      notes.push_back("the baseline was made by another engine (" + baseline->meta.engine + ")");
+    else if (baseline->meta.engine_settings != m.engine_settings)
+      notes.push_back("the baseline was made with other engine settings than this run's");
+    for (const std::string& n : notes) summary += "\n  note: " + n;
   }
   if (m.min_solved >= 0) {
     junit::TestCase tc;
@@ -183,6 +195,7 @@ Published publish(const RunResults& run, const RunResults* baseline,
        << (cmp->regressions.empty() ? "" : " (" + joined(cmp->regressions, ", ") + ")")
        << ", new solves " << cmp->new_solves.size()
        << (cmp->new_solves.empty() ? "" : " (" + joined(cmp->new_solves, ", ") + ")") << "\n";
+  for (const std::string& n : notes) md << "- note: " << n << "\n";
   if (m.min_solved >= 0) md << "- min-solved: " << m.min_solved << "\n";
   md << "- gate: " << (gate_failed ? "**FAILED**" : "passed") << "\n" << table.str();
 
