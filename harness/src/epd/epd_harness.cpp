@@ -317,6 +317,8 @@ int run_merge(int argc, char** argv) {
       differs("stride", std::to_string(first.stride), std::to_string(m.stride));
       differs("git revision", first.git_revision, m.git_revision);
       differs("baseline", first.baseline_file, m.baseline_file);
+      differs("min-solved", std::to_string(first.min_solved), std::to_string(m.min_solved));
+      differs("selected count", std::to_string(first.selected), std::to_string(m.selected));
       auto settings = [](const RunMeta& r) {
         std::string s;
         for (const auto& [k, v] : r.engine_settings) s += k + "=" + v + ",";
