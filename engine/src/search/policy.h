@@ -6,6 +6,7 @@
 namespace stk::search {
 
 enum class Mechanism { Lmr, Lmp, Futility, SeePrune, NullMove, StaticNull };
+constexpr int kMechanismCount = 6;
 
 constexpr const char* mechanism_name(Mechanism m) {
   switch (m) {
@@ -29,22 +30,52 @@ struct DecisionContext {
 };
 
 // The normal build. A policy provides the same members; `kEnabled` false lets the search skip
-// even the argument set-up of every hook with `if constexpr`.
+// even the argument set-up of every hook, and every shadow-search guard, with `if constexpr`.
+//
+// Hook arguments common to the decision hooks: `W` the worker, `S` a ShadowAccess (worker_impl.h:
+// references to the worker's node count, stop state, seldepth and budget, which an audit saves
+// and restores around a shadow search), `ss` the stack entry of the deciding node, `cut_node`
+// the node type the move's (or the node's) full search would be given.
 struct NoPolicy {
   static constexpr bool kEnabled = false;
+  // Planted defect for the shadow audit's own tests (never true in a real policy): a null-move
+  // "bailout" that fabricates alpha-1 at a node reached by a reduced move, to make the parent
+  // re-search at full depth. The fabricated score is a signal to the caller, not a value.
+  static constexpr bool kNullBailout = false;
+
   // Every node (search and quiescence), after it is counted; the position is the node's.
   template <class W, class P>
   void on_node(W&, P&) {}
-  // A reduced null-window search of `move` failed low (position: after the move).
-  template <class W, class P, class M>
-  void on_reduced_fail_low(W&, P&, M, const DecisionContext&, int reduced_depth, int full_depth,
-                           int score) {}
+  // A reduced null-window search of `move` failed low (position: after the move; `ss + 1` is
+  // the child). `score` is the parent's view; `child_cut_node` is what the full-depth re-search
+  // would pass.
+  template <class W, class S, class P, class E, class M>
+  void on_reduced_fail_low(W&, S&, P&, E* ss, M, const DecisionContext&, int reduction,
+                           int reduced_depth, int full_depth, int score, bool child_cut_node) {}
   // `move` is skipped by LMP, futility or SEE pruning (position: before the move).
-  template <class W, class P, class M>
-  void on_pruned(W&, Mechanism, P&, M, const DecisionContext&, int would_be_depth) {}
-  // The node returns early on a null-move or static-null-move cut-off.
-  template <class W, class P>
-  void on_node_cutoff(W&, Mechanism, P&, const DecisionContext&, int score) {}
+  // `would_be_depth` is the depth its full search would have had.
+  template <class W, class S, class P, class E, class M>
+  void on_pruned(W&, S&, Mechanism, P&, E* ss, M, const DecisionContext&, int would_be_depth,
+                 bool child_cut_node) {}
+  // The node returns early on a null-move or static-null-move cut-off (position: the node's).
+  template <class W, class S, class P, class E>
+  void on_node_cutoff(W&, S&, Mechanism, P&, E* ss, const DecisionContext&, int score, bool cut_node) {}
+
+  // Shadow-search guards, consulted only when kEnabled (see worker_impl.h, "Shadow searches").
+  // True while a shadow search runs: disables every mechanism that fabricates a bound.
+  bool in_shadow() const { return false; }
+  // A shadow search reached a path that fabricates a bound (see worker_impl.h): discard it.
+  void shadow_fabricated() {}
+  // True at the shadow search's own root `ply`: no null-move / static-null cut-off there
+  // (node-cutoff audits), no internal iterative reduction (the depth is the unreduced one).
+  bool shadow_root(int ply) const { return false; }
+  bool shadow_skip_node_cutoffs(int ply) const { return false; }
+  // The table a search uses: the real one, or the shadow search's private one.
+  template <class T>
+  T& table(T& real) { return real; }
+  // kNullBailout only: is the node at `ply` reached by a reduced move? (set by note_reduction)
+  bool reduced_at(int ply) const { return false; }
+  void note_reduction(int ply, int reduction) {}
 };
 
 }  // namespace stk::search

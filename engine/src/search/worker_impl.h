@@ -3,6 +3,38 @@
 
 namespace stk::search {
 
+// Shadow searches (audit policies only; every guard below sits behind `if constexpr
+// (Policy::kEnabled)` and costs the normal build nothing). An audit re-searches a decision
+// with the same worker, so:
+//   - it saves and restores the worker's node count, stop state, seldepth and budget through
+//     ShadowAccess (its nodes are counted apart and never reach the real node or time limit);
+//   - the search reads and writes the policy's table(): a private table while in_shadow(), so
+//     the real table is neither written nor read (the real search's entries carry bounds
+//     derived with the very pruning being audited: stale for the shadow search);
+//   - mechanisms that fabricate a bound score to signal the caller are disabled or tainted
+//     while in_shadow(): (a) the value returned by a stopped search (0): the audit sets its own
+//     node cap and discards a stopped shadow search; (b) mate-distance clamping (returns alpha
+//     when no mate can beat it): off; (c) the "everything pruned: return alpha" path: reported
+//     through shadow_fabricated(), and the audit discards that shadow search (unreachable today:
+//     move pruning needs a searched move); (d) TT cut-offs on the real search's entries: the
+//     private table; (e) the null-move bailout (planted only, kNullBailout): a shadow root is
+//     never "reached by a reduced move" (reduced_at is false there), so no caller-less signal.
+//   - at the shadow search's root, null-move / static-null cut-offs are off for node-cutoff
+//     audits, and internal iterative reduction is off (the audited depth is the unreduced one).
+struct ShadowAccess {
+  std::uint64_t& nodes;
+  bool& stopped;
+  int& seldepth;
+  Budget& budget;
+};
+
+// The table a search uses: always the real one in the normal build.
+template <class Policy>
+TranspositionTable& search_table(TranspositionTable& real, Policy& policy) {
+  if constexpr (Policy::kEnabled) return policy.table(real);
+  else return real;
+}
+
 template <class Policy>
 bool Worker<Policy>::out_of_budget() {
   if (stopped_) return true;
@@ -75,9 +107,10 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
   const bool in_check = pos.in_check();
   if (pos.is_draw(ply)) return 0;
   if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
+  TranspositionTable& tt = search_table(tt_, policy_);
 
   // 1. Transposition table: quiescence entries are stored at depth 0.
-  const TTEntry* tte = tt_.probe(pos.key());
+  const TTEntry* tte = tt.probe(pos.key());
   Move tt_move = tte ? Move(tte->move) : Move::none();
   int tt_score = tte ? value_from_tt(tte->score, ply) : kValueNone;
   if (!PvNode && tte && tte->depth >= 0 &&
@@ -93,7 +126,7 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
     static_eval = tte ? tte->eval : eval_.evaluate(pos);
     best_score = static_eval;
     if (best_score >= beta) {
-      if (!tte) tt_.store(pos.key(), Move::none(), value_to_tt(best_score, ply), static_eval, -1, BOUND_LOWER);
+      if (!tte) tt.store(pos.key(), Move::none(), value_to_tt(best_score, ply), static_eval, -1, BOUND_LOWER);
       return best_score;
     }
     alpha = std::max(alpha, best_score);
@@ -138,7 +171,7 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
     }
   }
   Bound b = best_score >= beta ? BOUND_LOWER : PvNode && best_score > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-  tt_.store(pos.key(), best_move, value_to_tt(best_score, ply), static_eval == kValueNone ? 0 : static_eval, 0, b);
+  tt.store(pos.key(), best_move, value_to_tt(best_score, ply), static_eval == kValueNone ? 0 : static_eval, 0, b);
   return best_score;
 }
 
@@ -160,14 +193,19 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     // 1. Draws, the ply horizon, and mate distance: no line can beat a mate already found.
     if (pos.is_draw(ply)) return 0;
     if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
-    alpha = std::max(mated_in(ply), alpha);
-    beta = std::min(mate_in(ply + 1), beta);
-    if (alpha >= beta) return alpha;
+    bool mate_distance = true;
+    if constexpr (Policy::kEnabled) mate_distance = !policy_.in_shadow();  // fabricates alpha
+    if (mate_distance) {
+      alpha = std::max(mated_in(ply), alpha);
+      beta = std::min(mate_in(ply + 1), beta);
+      if (alpha >= beta) return alpha;
+    }
   }
   (ss + 1)->killers[0] = (ss + 1)->killers[1] = Move::none();
+  TranspositionTable& tt = search_table(tt_, policy_);
 
   // 2. Transposition table cut-off (never at PV nodes, so the PV stays complete).
-  const TTEntry* tte = tt_.probe(pos.key());
+  const TTEntry* tte = tt.probe(pos.key());
   Move tt_move = tte ? Move(tte->move) : Move::none();
   int tt_score = tte ? value_from_tt(tte->score, ply) : kValueNone;
   if (!PvNode && tte && tte->depth >= depth &&
@@ -188,11 +226,16 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   const bool improving = !in_check && ply >= 2 && (ss - 2)->static_eval != kValueNone &&
                          ss->static_eval > (ss - 2)->static_eval;
   const DecisionContext node_ctx{ply, depth, alpha, beta, ss->static_eval, 0};
+  bool node_cutoffs = true;
+  if constexpr (Policy::kEnabled) node_cutoffs = !policy_.shadow_skip_node_cutoffs(ply);
 
-  if (!PvNode && !in_check) {
+  if (!PvNode && !in_check && node_cutoffs) {
     // 4. Reverse futility (static null move): far enough above beta, assume it holds.
     if (depth <= 7 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
-      if constexpr (Policy::kEnabled) policy_.on_node_cutoff(*this, Mechanism::StaticNull, pos, node_ctx, eval);
+      if constexpr (Policy::kEnabled) {
+        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+        policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node);
+      }
       return eval;
     }
     // 5. Null move: give the opponent a free move; if we still beat beta, the node is a cut.
@@ -201,19 +244,29 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
       do_null(pos, ss);
       (ss + 1)->ply = ply + 1;
+      if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
       int score = -search<false>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       undo_null(pos);
       if (stopped_) return 0;
       if (score >= beta) {
         if (score >= kValueMateInMaxPly) score = beta;  // an unproven mate is only a bound
-        if constexpr (Policy::kEnabled) policy_.on_node_cutoff(*this, Mechanism::NullMove, pos, node_ctx, score);
+        if constexpr (Policy::kEnabled) {
+          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+          policy_.on_node_cutoff(*this, access, Mechanism::NullMove, pos, ss, node_ctx, score, cut_node);
+        }
         return score;
       }
+      // Planted defect (kNullBailout policies only): a big threat under a reduced move
+      // fabricates alpha - 1 so that the parent re-searches the move at full depth.
+      if constexpr (Policy::kNullBailout)
+        if (score < beta - 100 && policy_.reduced_at(ply)) return alpha - 1;
     }
   }
 
   // 6. Internal iterative reduction: without a table move, ordering is poor; search shallower.
-  if (!tt_move.is_ok() && depth >= 4 && (PvNode || cut_node)) --depth;
+  bool iir = true;
+  if constexpr (Policy::kEnabled) iir = !policy_.shadow_root(ply);
+  if (iir && !tt_move.is_ok() && depth >= 4 && (PvNode || cut_node)) --depth;
 
   ExtMove list[256];
   ExtMove* end = generate<LEGAL>(pos, list);
@@ -225,11 +278,21 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   Move best_move = Move::none();
   Move quiets[64];
   bool skip_quiets = false;
+  [[maybe_unused]] int lmp_skipped = 0;  // audits only: ordinals of the quiets LMP skipped
 
   for (ExtMove* cur = list; cur != end; ++cur) {
     Move m = pick_next(cur, end);
     const bool quiet = !pos.is_capture_or_promotion(m);
-    if (quiet && skip_quiets) continue;
+    if (quiet && skip_quiets) {
+      if constexpr (Policy::kEnabled) {
+        // Every quiet after the LMP decision is pruned by it too.
+        const DecisionContext lmp_ctx{ply, depth, alpha, beta, ss->static_eval, move_count + ++lmp_skipped};
+        const int would_be = depth - 1 + (pos.gives_check(m) && ply < 2 * root_depth_ ? 1 : 0);
+        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+        policy_.on_pruned(*this, access, Mechanism::Lmp, pos, ss, m, lmp_ctx, would_be, !cut_node);
+      }
+      continue;
+    }
     ++move_count;
     const bool gives_check = pos.gives_check(m);
     const int lmr_depth = std::max(depth - 1 - reductions().r[std::min(depth, 63)][std::min(move_count, 63)], 0);
@@ -240,21 +303,37 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       if (quiet && !gives_check) {
         // Late move pruning: late quiet moves at shallow depth are almost never best.
         if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
-          if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::Lmp, pos, m, ctx, depth - 1);
+          if constexpr (Policy::kEnabled) {
+            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+            const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
+            policy_.on_pruned(*this, access, Mechanism::Lmp, pos, ss, m, ctx, would_be, !cut_node);
+          }
           skip_quiets = true;
           continue;
         }
         // Futility: a quiet move cannot lift a static eval this far below alpha.
         if (!in_check && lmr_depth <= 7 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) {
-          if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::Futility, pos, m, ctx, depth - 1);
+          if constexpr (Policy::kEnabled) {
+            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+            const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
+            policy_.on_pruned(*this, access, Mechanism::Futility, pos, ss, m, ctx, would_be, !cut_node);
+          }
           continue;
         }
         if (lmr_depth <= 6 && !pos.see_ge(m, -30 * lmr_depth * lmr_depth)) {
-          if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::SeePrune, pos, m, ctx, depth - 1);
+          if constexpr (Policy::kEnabled) {
+            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+            const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
+            policy_.on_pruned(*this, access, Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+          }
           continue;
         }
       } else if (!quiet && depth <= 6 && !pos.see_ge(m, -90 * depth)) {
-        if constexpr (Policy::kEnabled) policy_.on_pruned(*this, Mechanism::SeePrune, pos, m, ctx, depth - 1);
+        if constexpr (Policy::kEnabled) {
+          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+          const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
+          policy_.on_pruned(*this, access, Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+        }
         continue;
       }
     }
@@ -266,6 +345,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
 
     do_move(pos, ss, m);
     (ss + 1)->ply = ply + 1;
+    if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
     int score;
     if (PvNode && move_count == 1) {
       score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
@@ -281,12 +361,16 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         r -= quiet ? heur_.history[us][m.from()][m.to()] / 6000 : 0;
         r = std::clamp(r, 0, new_depth - 1);
         const int reduced = new_depth - r;
+        if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, r);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
         if (score > alpha && reduced < new_depth) {
+          if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
           score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
         } else if constexpr (Policy::kEnabled) {
-          if (score <= alpha && r > 0 && !stopped_)
-            policy_.on_reduced_fail_low(*this, pos, m, ctx, reduced, new_depth, score);
+          if (score <= alpha && r > 0 && !stopped_) {
+            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+            policy_.on_reduced_fail_low(*this, access, pos, ss, m, ctx, r, reduced, new_depth, score, !cut_node);
+          }
         }
       } else {
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
@@ -313,13 +397,17 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
   }
 
-  if (move_count == 0) return alpha;  // everything pruned: a fail-low bound, nothing stored
+  if (move_count == 0) {  // everything pruned: a fail-low bound, nothing stored
+    if constexpr (Policy::kEnabled)
+      if (policy_.in_shadow()) policy_.shadow_fabricated();  // the audit discards this shadow
+    return alpha;
+  }
   if (best_score >= beta && !pos.is_capture_or_promotion(best_move))
     update_quiet_stats(pos, ss, best_move, depth, quiets, quiet_count);
 
   Bound b = best_score >= beta ? BOUND_LOWER : PvNode && best_score > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-  tt_.store(pos.key(), best_move, value_to_tt(best_score, ply),
-            ss->static_eval == kValueNone ? 0 : ss->static_eval, depth, b);
+  tt.store(pos.key(), best_move, value_to_tt(best_score, ply),
+           ss->static_eval == kValueNone ? 0 : ss->static_eval, depth, b);
   return best_score;
 }
 
