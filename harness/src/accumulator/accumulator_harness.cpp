@@ -1,7 +1,7 @@
 // stk-harness accumulator: the incremental NNUE accumulator against a full recompute over seeded
 // random walks (a), the scalar and AVX2 kernels against each other (c), and the colour/horizontal
-// mirror symmetries of the evaluation (d). Part (b), a per-node audit inside a real search, belongs
-// to the search's audit policy (nnue::accumulator_matches_recompute) and is reported as skipped.
+// mirror symmetries of the evaluation (d). Part (b) searches the bench positions with the search's
+// accumulator audit policy (harness/src/search_audit), comparing with a recompute at every node.
 #include <chrono>
 #include <iostream>
 #include <sstream>
@@ -11,10 +11,13 @@
 #include "accumulator/accumulator_checks.h"
 #include "accumulator/planted_defects.h"
 #include "checknet/synthetic_net.h"
+#include "bench.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "nnue/evaluate.h"
 #include "report/junit.h"
 #include "report/summary_files.h"
+#include "search_audit/accumulator_audit.h"
 
 namespace stk::harness {
 
@@ -27,6 +30,7 @@ constexpr const char* kUsage =
     "  --games N       random walks (default 24), each --plies N forward steps (default 300)\n"
     "  --seed S        walk and sample seed (default 1)\n"
     "  --positions N   sampled positions for the SIMD and mirror checks (default 1000)\n"
+    "  --search-depth N  depth of the audited search over the bench positions (default 8)\n"
     "  --net FILE      net to check; default a synthetic net of --hidden (default 128)\n"
     "  --plant DEFECT  run with a planted defect to see the gates fail: king-refresh, index-bit,\n"
     "                  two-dirty (part a), no-low-clamp (c), white-relative, no-file-mirror (d)\n";
@@ -72,7 +76,7 @@ Facts compare_facts(const CompareResult& r) {
 int run_accumulator(int argc, char** argv) {
   try {
     Args args(argc, argv,
-              {"games", "plies", "seed", "positions", "net", "hidden", "net-seed", "plant", "config",
+              {"games", "plies", "seed", "positions", "net", "hidden", "net-seed", "plant", "config", "search-depth",
                "junit", "out-dir"},
               {"allow-trailing", "help"});
     if (args.has("help")) return std::cout << kUsage, 0;
@@ -83,6 +87,7 @@ int run_accumulator(int argc, char** argv) {
     opt.walk.plies = int(args.get_int("plies", 300, 1, 100000));
     opt.seed = std::uint64_t(args.get_int("seed", 1, 0, 1LL << 62));
     const int positions = int(args.get_int("positions", 1000, 0, 10000000));
+    const int search_depth = int(args.get_int("search-depth", 8, 1, 64));
     const int hidden = int(args.get_int("hidden", 128, 1, 1 << 20));
     if (!nnue::hidden_supported(hidden)) throw UsageError("--hidden must be 128 or 1024");
     const auto net_seed = std::uint64_t(args.get_int("net-seed", std::int64_t(kDefaultNetSeed), 0, 1LL << 62));
@@ -112,6 +117,7 @@ int run_accumulator(int argc, char** argv) {
     suite.property("games", std::to_string(opt.games));
     suite.property("plies", std::to_string(opt.walk.plies));
     suite.property("positions", std::to_string(positions));
+    suite.property("search_depth", std::to_string(search_depth));
     suite.property("net", net->source());
     suite.property("net_hidden", std::to_string(net->hidden()));
     suite.property("net_fnv1a64", fmt::format("{:016x}", net->checksum()));
@@ -162,9 +168,22 @@ int run_accumulator(int argc, char** argv) {
       suite.cases.push_back(tc);
     }
     {
-      auto tc = make_case("search", "per-node audit during a real search");
-      tc.outcome = junit::Outcome::Skipped;
-      tc.message = "needs the search: its audit policy calls nnue::accumulator_matches_recompute at every node";
+      // (b) a real search (the bench positions) whose compile-time audit policy compares the live
+      // accumulators with a recompute at every node.
+      auto tc = make_case("search", fmt::format("per-node audit during a real search (depth {})", search_depth));
+      t0 = std::chrono::steady_clock::now();
+      auto previous = nnue::network();
+      nnue::set_network(net);
+      AccumulatorAuditResult audit = audit_accumulators_in_search(bench_positions(), search_depth, 0);
+      nnue::set_network(previous);
+      tc.time_s = seconds_since(t0);
+      tc.facts = {{"positions", std::to_string(bench_positions().size())},
+                  {"depth", std::to_string(search_depth)},
+                  {"nodes_checked", std::to_string(audit.nodes_checked)},
+                  {"mismatches", std::to_string(audit.mismatches)}};
+      fail_if(tc, audit.mismatches > 0 || audit.nodes_checked == 0,
+              fmt::format("{} of {} audited nodes differ from a recompute", audit.mismatches, audit.nodes_checked),
+              audit.first_mismatch);
       suite.cases.push_back(tc);
     }
 

@@ -43,7 +43,11 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                 engine + " --seed 1 --random " + (full ? "20000" : "2000") + ecm +
                                 " --max-p99-cp 40 --max-max-cp 80 --max-overflows 0 --config h128-" + c.tier + pyout});
   // 3. accumulator: incremental vs recompute over random games, scalar vs SIMD, mirrors.
-  steps.push_back({"accumulator", h + " accumulator --config " + c.tier + (full ? " --games 2000" : "") + out});
+  steps.push_back({"accumulator", h + " accumulator --config " + c.tier +
+                                       (full ? " --games 400 --search-depth 11" : "") + out});
+  if (full)  // the big net too: >= 100,000 walk steps and >= 1,000,000 audited search nodes
+    steps.push_back({"accumulator-h1024", h + " accumulator --config full-h1024 --hidden 1024 --games 400"
+                                             " --search-depth 11" + out});
   // 5. epd: ECM against its golden solved set (a position solved in the golden and failed now
   //    fails). Quick: every 20th position at sd 16; full: all 879 at sn 1000000.
   steps.push_back({"epd-ecm", h + " epd --quiet" + ecm + " --bench-signature auto" +
