@@ -28,6 +28,8 @@ fi
 
 if [ -d harness/python/tests ]; then
   step "pytest (stkref)"
+  # The real-engine tests (parity, loader agreement) run against this build.
+  STK_ENGINE="$root/build/release/engine/stk" STK_HARNESS="$root/build/release/harness/stk-harness" \
   "$STK_PYTHON" -m pytest harness/python/tests -q --junitxml="$root/reports/junit/pytest.xml"
   rc=$?
   # pytest exit 5 means no test ran: that is a failure here, not a pass.
