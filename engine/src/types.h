@@ -48,7 +48,7 @@ enum MoveKind : int { NORMAL = 0, PROMOTION = 1, EN_PASSANT = 2, CASTLING = 3 };
 
 class Move {
  public:
-  constexpr Move() : data_(0) {}
+  Move() = default;  // trivial, so move lists cost nothing to declare; use Move::none() for "no move"
   constexpr explicit Move(std::uint16_t d) : data_(d) {}
   constexpr Move(Square from, Square to, MoveKind kind = NORMAL, PieceType promo = KNIGHT)
       : data_(std::uint16_t(from | (to << 6) | ((promo - KNIGHT) << 12) | (kind << 14))) {}
@@ -61,7 +61,7 @@ class Move {
   constexpr bool is_ok() const { return data_ != 0 && from() != to(); }
   constexpr bool operator==(const Move&) const = default;
 
-  static constexpr Move none() { return Move(); }
+  static constexpr Move none() { return Move(std::uint16_t(0)); }
   static constexpr Move null() { return Move(std::uint16_t(65)); }  // b1b1: never legal
 
  private:
