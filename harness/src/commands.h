@@ -16,5 +16,6 @@ int run_search_speed(int argc, char** argv);   // bench/search_speed.cpp
 int run_epd(int argc, char** argv);          // epd/epd_harness.cpp
 int run_merge(int argc, char** argv);        // epd/epd_harness.cpp (epd shard results)
 int run_epd_compare(int argc, char** argv);  // epd/epd_harness.cpp
+int run_shadow(int argc, char** argv);       // shadow/shadow_harness.cpp
 
 }  // namespace stk::harness

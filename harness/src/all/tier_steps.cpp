@@ -54,6 +54,10 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                   (full ? " --nodes 1000000 --config ecm-full --baseline golden/epd/ecm-full.json"
                                         : " --stride 20 --depth 16 --config ecm-quick --baseline golden/epd/ecm-quick.json") +
                                   out});
+  // 7. shadow: silent-miss audit with the invariant gate (audit on == off), loose rate gates and
+  //    the fabricated-bound gate. Quick: every 80th ECM position (11) at sd 7; full: all 879 at sd 8.
+  steps.push_back({"shadow", h + " shadow --quiet" + ecm +
+                                 (full ? " --depth 8 --config ecm-full" : " --stride 80 --depth 7 --config ecm-quick") + out});
   // 8. bench: the search signature (cheap, so both tiers).
   steps.push_back({"bench", h + " bench --config " + c.tier + out});
   return steps;

@@ -1,0 +1,61 @@
+"""python -m stkref.shadowplot SUMMARY.json OUT.png: miss rate by remaining depth, one line per
+mechanism, with the Wilson 95% interval as a band (the summary of `stk-harness shadow`).
+
+Exit 0 when the PNG is written; 2 with the reason on a bad input (the harness reports it).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def plot(summary: dict, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    by_mech: dict[str, list[dict]] = {}
+    for cell in summary["cells"]:
+        if cell["audited"] > 0:
+            by_mech.setdefault(cell["mechanism"], []).append(cell)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for mech, cells in sorted(by_mech.items()):
+        cells.sort(key=lambda c: c["depth"])
+        d = [c["depth"] for c in cells]
+        line = ax.plot(d, [c["rate"] for c in cells], marker="o", label=f"{mech} (n={sum(c['audited'] for c in cells)})")
+        ax.fill_between(d, [c["wilson_lo"] for c in cells], [c["wilson_hi"] for c in cells],
+                        color=line[0].get_color(), alpha=0.15)
+    ax.set_xlabel("remaining depth at the deciding node")
+    ax.set_ylabel("miss rate (Wilson 95% band)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"shadow audit {summary['config']}: {summary['positions']} positions, {summary['budget']}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or args[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if args and args[0] in ("-h", "--help") else 2
+    src, out = Path(args[0]), Path(args[1])
+    try:
+        summary = json.loads(src.read_text())
+        summary["cells"], summary["config"]  # noqa: B018 - the fields the plot needs
+    except (OSError, ValueError, KeyError) as e:
+        print(f"shadowplot: cannot read {src}: {e}", file=sys.stderr)
+        return 2
+    plot(summary, out)
+    print(f"shadowplot: wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
