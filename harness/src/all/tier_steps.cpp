@@ -42,6 +42,19 @@ std::vector<Step> tier_steps(const StepContext& c) {
   steps.push_back({"drift", py + "drift --checkpoint golden/nets/stk-h128-seed1.npz --net" + net + " --engine " +
                                 engine + " --seed 1 --random " + (full ? "20000" : "2000") + ecm +
                                 " --max-p99-cp 40 --max-max-cp 80 --max-overflows 0 --config h128-" + c.tier + pyout});
+  if (full) {
+    // The big net: a seeded H=1024 checkpoint is generated and exported at run time (47 MB, never
+    // committed), then engine vs oracle at 0 cp and the drift statistics.
+    const std::string dir = c.out_dir + "/nets";
+    const std::string ckpt = "'" + dir + "/stk-h1024-seed2.npz'", big = "'" + dir + "/stk-h1024-seed2.nnue'";
+    steps.push_back({"eval-parity-h1024", "mkdir -p '" + dir + "' && " + py + "checkpoint --hidden 1024 --seed 2 " +
+                                              ckpt + " && " + py + "export " + ckpt + " " + big + " && " + py +
+                                              "parity eval --engine " + engine + " --net " + big +
+                                              " --seed 1 --random 10000" + ecm + " --config h1024-full" + pyout});
+    steps.push_back({"drift-h1024", py + "drift --checkpoint " + ckpt + " --net " + big + " --engine " + engine +
+                                        " --seed 1 --random 5000" + ecm +
+                                        " --max-p99-cp 40 --max-max-cp 80 --config h1024-full" + pyout});
+  }
   // 3. accumulator: incremental vs recompute over random games, scalar vs SIMD, mirrors.
   steps.push_back({"accumulator", h + " accumulator --config " + c.tier +
                                        (full ? " --games 400 --search-depth 11" : "") + out});
