@@ -41,6 +41,7 @@ constexpr const char* kUsage =
     "                      fabricated-bound signature (default 0.3)\n"
     "  --classify-depths K open-window re-searches of each miss at d..d+K (default 4)\n"
     "  --classify-nodes N  node cap per miss re-search (default 2000000)\n"
+    "  --classify-max N    misses classified, same quota per mechanism x depth cell (default 3000)\n"
     "  --shadow-nodes N    node cap per shadow search; a capped one is discarded (default 5000000)\n"
     "  $STK_PYTHON (else .venv/bin/python) draws the rate-by-depth PNG (stkref.shadowplot).\n";
 
@@ -118,7 +119,7 @@ std::string python() {
 int run_shadow(int argc, char** argv) {
   try {
     Args args(argc, argv,
-              {"epd", "depth", "nodes", "stride", "shard", "max-rate", "max-artifact-share", "classify-depths",
+              {"epd", "depth", "nodes", "stride", "shard", "max-rate", "max-artifact-share", "classify-depths", "classify-max",
                "classify-nodes", "shadow-nodes", "hash", "config", "out-dir"},
               {"help", "quiet"});
     if (args.has("help")) return std::cout << kUsage, 0;
@@ -133,6 +134,7 @@ int run_shadow(int argc, char** argv) {
     const Shard shard = parse_shard(args.get("shard", "1/1"));
     const int classify_depths = int(args.get_int("classify-depths", 4, 0, 16));
     const std::uint64_t classify_nodes = std::uint64_t(args.get_int("classify-nodes", 2'000'000, 1000, 1LL << 40));
+    const std::size_t classify_max = std::size_t(args.get_int("classify-max", 3000, 0, 1LL << 40));
     double max_artifact = kDefaultMaxArtifactShare;
     if (args.has("max-artifact-share")) max_artifact = std::stod(args.get("max-artifact-share"));
     std::vector<RateGate> gates;
@@ -202,8 +204,25 @@ int run_shadow(int argc, char** argv) {
       for (auto& m : a.misses) misses.push_back(std::move(m));
     }
 
+    // Classification sample, depth-aware (LESSONS: uniform subsampling starves the rare deep
+    // cells): up to --classify-max misses, the same quota per mechanism x depth cell, evenly
+    // spaced within a cell. Misses left out get the verdict "unsampled".
     auto t0 = std::chrono::steady_clock::now();
-    classify(misses, classify_depths, classify_nodes);
+    {
+      std::map<std::pair<int, int>, std::vector<std::size_t>> cells;
+      for (std::size_t i = 0; i < misses.size(); ++i) cells[{int(misses[i].mechanism), misses[i].depth}].push_back(i);
+      std::size_t quota = cells.empty() ? 0 : std::max<std::size_t>(1, classify_max / cells.size());
+      std::vector<std::size_t> chosen;
+      for (auto& [key, idx] : cells) {
+        if (idx.size() <= quota) chosen.insert(chosen.end(), idx.begin(), idx.end());
+        else for (std::size_t k = 0; k < quota; ++k) chosen.push_back(idx[k * idx.size() / quota]);
+      }
+      std::vector<Miss> sample;
+      for (std::size_t i : chosen) sample.push_back(misses[i]);
+      classify(sample, classify_depths, classify_nodes);
+      for (Miss& m : misses) m.verdict = "unsampled";
+      for (std::size_t k = 0; k < chosen.size(); ++k) misses[chosen[k]] = std::move(sample[k]);
+    }
     const double classify_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     // Tables.
@@ -245,9 +264,10 @@ int run_shadow(int argc, char** argv) {
     first = true;
     std::string md_verdicts;
     for (auto& [mech, v] : verdicts) {
-      json += fmt::format("{}\n    \"{}\": {{\"genuine\": {}, \"noise\": {}, \"mixed\": {}, \"unclassified\": {}}}",
-                          first ? "" : ",", mech, v["genuine"], v["noise"], v["mixed"], v["unclassified"]);
-      md_verdicts += fmt::format("| {} | {} | {} | {} | {} |\n", mech, v["genuine"], v["noise"], v["mixed"], v["unclassified"]);
+      json += fmt::format("{}\n    \"{}\": {{\"genuine\": {}, \"noise\": {}, \"mixed\": {}, \"unclassified\": {}, \"unsampled\": {}}}",
+                          first ? "" : ",", mech, v["genuine"], v["noise"], v["mixed"], v["unclassified"], v["unsampled"]);
+      md_verdicts += fmt::format("| {} | {} | {} | {} | {} | {} |\n", mech, v["genuine"], v["noise"], v["mixed"],
+                                 v["unclassified"], v["unsampled"]);
       first = false;
     }
     json += "\n  },\n  \"misses_per_position\": {";
@@ -365,7 +385,7 @@ int run_shadow(int argc, char** argv) {
                       art.signature, art.misses, art.share(), max_artifact);
     md += "## Miss rates (mechanism x remaining depth, Wilson 95%)\n\n| mechanism | depth | audited | misses | rate | 95% | discarded |\n|---|---|---|---|---|---|---|\n" + md_rates;
     md += "\n## Gates\n\n| gate | audited | misses | rate | 95% | max (lower bound) | result |\n|---|---|---|---|---|---|---|\n" + md_gates;
-    md += fmt::format("\n## Genuine vs noise (open window at d..d+{})\n\n| mechanism | genuine | noise | mixed | unclassified |\n|---|---|---|---|---|\n",
+    md += fmt::format("\n## Genuine vs noise (open window at d..d+{})\n\n| mechanism | genuine | noise | mixed | unclassified | unsampled |\n|---|---|---|---|---|---|\n",
                       classify_depths) + md_verdicts;
     md += "\n## Misses per root position\n\n";
     for (auto& [id, n] : per_position) md += fmt::format("- {}: {}\n", id, n);
