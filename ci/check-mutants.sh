@@ -12,8 +12,8 @@ trap 'rm -rf "$work"' EXIT
 status=0
 declare -A built
 while IFS='|' read -r patch check; do
-  patch="$(echo "$patch" | xargs)"; check="$(echo "$check" | sed 's/^ *//')"
-  [[ -z "$patch" || "$patch" == \#* ]] && continue
+  [[ "$patch" =~ ^[[:space:]]*(#|$) ]] && continue
+  patch="${patch//[[:space:]]/}"; check="${check#"${check%%[![:space:]]*}"}"
   [[ -n "$pattern" && "$patch" != *"$pattern"* ]] && continue
   tree="$work/${patch%.patch}"
   if [[ -z "${built[$patch]:-}" ]]; then
