@@ -186,9 +186,11 @@ std::optional<std::string> Position::set(const std::string& fen, bool allow_miss
   return std::nullopt;
 }
 
-std::string Position::fen() const {
+// FEN piece placement, rank 8 first; `colour_mirror` swaps colours and flips ranks.
+std::string Position::placement(bool colour_mirror) const {
   std::string out;
-  for (int r = 7; r >= 0; --r) {
+  for (int i = 0; i < 8; ++i) {
+    int r = colour_mirror ? i : 7 - i;
     int empty_run = 0;
     for (int f = 0; f < 8; ++f) {
       Piece pc = board_[make_square(f, r)];
@@ -197,11 +199,16 @@ std::string Position::fen() const {
         continue;
       }
       if (empty_run) out += char('0' + empty_run), empty_run = 0;
-      out += kPieceChars[pc];
+      out += kPieceChars[colour_mirror ? (pc + 6) % 12 : pc];
     }
     if (empty_run) out += char('0' + empty_run);
-    if (r) out += '/';
+    if (i < 7) out += '/';
   }
+  return out;
+}
+
+std::string Position::fen() const {
+  std::string out = placement(false);
   out += side_ == WHITE ? " w " : " b ";
   int cr = st().castling;
   if (!cr) out += '-';
@@ -587,31 +594,16 @@ bool Position::is_ok(std::string* why) const {
 
 Position Position::mirrored() const {
   // Rebuild through FEN so the mirror goes through the same validation as any input.
-  std::string placement;
-  for (int r = 0; r < 8; ++r) {  // ranks in reverse: rank 1 of the mirror is our rank 8
-    int empty_run = 0;
-    for (int f = 0; f < 8; ++f) {
-      Piece pc = board_[make_square(f, r)];
-      if (pc == NO_PIECE) {
-        ++empty_run;
-        continue;
-      }
-      if (empty_run) placement += char('0' + empty_run), empty_run = 0;
-      placement += kPieceChars[(pc + 6) % 12];
-    }
-    if (empty_run) placement += char('0' + empty_run);
-    if (r < 7) placement += '/';
-  }
   int cr = st().castling;
   std::string castle;
   if (cr & BLACK_OO) castle += 'K';
   if (cr & BLACK_OOO) castle += 'Q';
   if (cr & WHITE_OO) castle += 'k';
   if (cr & WHITE_OOO) castle += 'q';
-  if (castle.empty()) castle = "-";
+  if (castle.empty()) castle.push_back('-');  // (push_back: GCC 12 warns falsely on = "-")
   std::string ep = st().ep_square == NO_SQUARE ? "-" : square_name(flip_rank(st().ep_square));
   Position m;
-  auto err = m.set(placement + (side_ == WHITE ? " b " : " w ") + castle + " " + ep + " " +
+  auto err = m.set(placement(true) + (side_ == WHITE ? " b " : " w ") + castle + " " + ep + " " +
                    std::to_string(st().rule50) + " " + std::to_string(1 + game_ply_ / 2));
   (void)err;
   return m;

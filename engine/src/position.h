@@ -121,6 +121,7 @@ class Position {
   Position mirrored() const;
 
  private:
+  std::string placement(bool colour_mirror) const;
   const StateInfo& st() const { return states_.back(); }
   StateInfo& st() { return states_.back(); }
   void put_piece(Piece p, Square s);

@@ -38,6 +38,13 @@ struct StackEntry {
   Piece moved_piece = NO_PIECE;
   int static_eval = kValueNone;
   int ply = 0;
+
+  // The principal variation here becomes `m` followed by the child's.
+  void update_pv(Move m) {
+    pv[0] = m;
+    std::copy_n(this[1].pv, this[1].pv_length, pv + 1);
+    pv_length = this[1].pv_length + 1;
+  }
 };
 
 // Time and node limits of one go().

@@ -160,11 +160,7 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
       best_score = score;
       if (score > alpha) {
         best_move = m;
-        if (PvNode) {
-          ss->pv[0] = m;
-          std::copy_n((ss + 1)->pv, (ss + 1)->pv_length, ss->pv + 1);
-          ss->pv_length = (ss + 1)->pv_length + 1;
-        }
+        if (PvNode) ss->update_pv(m);
         if (score >= beta) break;
         alpha = score;
       }
@@ -385,11 +381,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       best_score = score;
       if (score > alpha) {
         best_move = m;
-        if (PvNode) {
-          ss->pv[0] = m;
-          std::copy_n((ss + 1)->pv, (ss + 1)->pv_length, ss->pv + 1);
-          ss->pv_length = (ss + 1)->pv_length + 1;
-        }
+        if (PvNode) ss->update_pv(m);
         if (score >= beta) break;
         alpha = score;
       }
