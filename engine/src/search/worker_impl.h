@@ -227,7 +227,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
 
   if (!PvNode && !in_check && node_cutoffs) {
     // 4. Reverse futility (static null move): far enough above beta, assume it holds.
-    if (depth <= 7 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
+    if (depth <= 5 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
       if constexpr (Policy::kEnabled) {
         ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
         policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node);
@@ -324,7 +324,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
           }
           continue;
         }
-      } else if (!quiet && depth <= 6 && !pos.see_ge(m, -90 * depth)) {
+      } else if (!quiet && depth <= 4 && !pos.see_ge(m, -100 * depth)) {
         if constexpr (Policy::kEnabled) {
           ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
           const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
@@ -353,6 +353,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         r += improving ? 0 : 1;
         r -= PvNode ? 1 : 0;
         r -= gives_check ? 1 : 0;
+        r -= quiet ? 0 : 1;
         r -= (m == ss->killers[0] || m == ss->killers[1]) ? 1 : 0;
         r -= quiet ? heur_.history[us][m.from()][m.to()] / 6000 : 0;
         r = std::clamp(r, 0, new_depth - 1);
