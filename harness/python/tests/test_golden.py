@@ -77,3 +77,14 @@ def test_planted_truncating_shift_fails_golden(golden_dir: Path,
 
     monkeypatch.setattr(o, "shift", lambda value, bits: int(value / (1 << bits)))
     assert check_golden(golden_dir, None) == 1
+
+
+def test_planted_perspective_swap_fails_golden(golden_dir: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """An oracle that feeds the transformer output in [opponent, side to move] order instead of
+    [side to move, opponent]: the golden evals must catch it."""
+    import stkref.oracle as o
+
+    real = o.active_features
+    monkeypatch.setattr(o, "active_features", lambda board, colour: real(board, not colour))
+    assert check_golden(golden_dir, None) == 1
