@@ -164,7 +164,7 @@ Published publish(const RunResults& run, const RunResults* baseline,
       notes.push_back("the baseline was made by another engine (" + baseline->meta.engine + ")");
     else if (baseline->meta.engine_settings != m.engine_settings)
       notes.push_back("the baseline was made with other engine settings than this run's");
-    for (const std::string& n : notes) summary += "\n  note: " + n;
+    for (const std::string& note : notes) summary += "\n  note: " + note;
   }
   if (m.min_solved >= 0) {
     junit::TestCase tc;
@@ -195,7 +195,7 @@ Published publish(const RunResults& run, const RunResults* baseline,
        << (cmp->regressions.empty() ? "" : " (" + joined(cmp->regressions, ", ") + ")")
        << ", new solves " << cmp->new_solves.size()
        << (cmp->new_solves.empty() ? "" : " (" + joined(cmp->new_solves, ", ") + ")") << "\n";
-  for (const std::string& n : notes) md << "- note: " << n << "\n";
+  for (const std::string& note : notes) md << "- note: " << note << "\n";
   if (m.min_solved >= 0) md << "- min-solved: " << m.min_solved << "\n";
   md << "- gate: " << (gate_failed ? "**FAILED**" : "passed") << "\n" << table.str();
 

@@ -1,5 +1,7 @@
 #include "build_info.h"
 
+#include "stk_git_revision.h"  // generated at every build by engine/cmake/GitRevision.cmake
+
 namespace stk::build_info {
 
 std::string git_revision() { return STK_GIT_REV; }
