@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 
 #include "eval/evaluate.h"
 #include "movegen.h"
@@ -124,6 +125,33 @@ class Worker {
   bool stopped_ = false;
 };
 
+// A search from scratch with a caller's policy: its own table, heuristics and evaluator, as
+// Searcher::go starts from after clear(). For audits that instantiate Worker<Policy> themselves.
+struct FreshSearch {
+  TranspositionTable tt;
+  std::unique_ptr<Heuristics> heuristics = std::make_unique<Heuristics>();  // 32 KB: off the stack
+  eval::Evaluator evaluator;
+
+  explicit FreshSearch(std::size_t hash_mb, bool use_nnue = false) {
+    tt.resize(hash_mb);
+    heuristics->clear();
+    evaluator.set_use_nnue(use_nnue);
+  }
+  // Searches to `depth` (0: no depth limit) or `nodes` (0: no node limit).
+  template <class Policy>
+  Result run(Position& pos, Policy& policy, int depth, std::uint64_t nodes);
+};
+
 }  // namespace stk::search
 
 #include "search/worker_impl.h"
+
+template <class Policy>
+stk::search::Result stk::search::FreshSearch::run(Position& pos, Policy& policy, int depth, std::uint64_t nodes) {
+  Budget budget;
+  if (depth > 0) budget.max_depth = depth;
+  budget.node_limit = nodes;
+  std::atomic<bool> stop{false};
+  Worker<Policy> worker(tt, *heuristics, evaluator, policy);
+  return worker.run(pos, budget, stop, nullptr);
+}

@@ -34,22 +34,11 @@ AccumulatorAuditResult audit_accumulators_in_search(const std::vector<std::strin
   AccumulatorAuditResult result;
   AccumulatorAuditPolicy policy;
   policy.out = &result;
-  search::TranspositionTable tt;
-  tt.resize(16);
-  search::Heuristics heuristics;
-  eval::Evaluator evaluator;
-  evaluator.set_use_nnue(true);
-  std::atomic<bool> stop{false};
   for (const std::string& fen : fens) {
     Position pos;
     if (auto err = pos.set(fen, true)) throw std::runtime_error("bad FEN '" + fen + "': " + *err);
-    tt.clear();
-    heuristics.clear();
-    search::Budget budget;
-    budget.max_depth = depth > 0 ? depth : search::kMaxPly - 1;
-    budget.node_limit = nodes;
-    search::Worker<AccumulatorAuditPolicy> worker(tt, heuristics, evaluator, policy);
-    worker.run(pos, budget, stop, nullptr);
+    search::FreshSearch fresh(16, /*use_nnue=*/true);
+    fresh.run(pos, policy, depth, nodes);
   }
   return result;
 }

@@ -7,19 +7,10 @@ namespace stk::harness::shadow {
 search::Result plain_search(const std::string& fen, const SearchSettings& s, double* time_s) {
   Position pos;
   if (auto err = pos.set(fen, true)) throw std::runtime_error("bad FEN '" + fen + "': " + *err);
-  search::TranspositionTable tt;
-  tt.resize(s.hash_mb);
-  auto heuristics = std::make_unique<search::Heuristics>();
-  heuristics->clear();
-  eval::Evaluator evaluator;
+  search::FreshSearch fresh(s.hash_mb);
   search::NoPolicy policy;
-  search::Budget budget;
-  if (s.depth > 0) budget.max_depth = s.depth;
-  budget.node_limit = s.nodes;
-  std::atomic<bool> stop{false};
-  search::Worker<search::NoPolicy> worker(tt, *heuristics, evaluator, policy);
   auto t0 = std::chrono::steady_clock::now();
-  search::Result r = worker.run(pos, budget, stop, nullptr);
+  search::Result r = fresh.run(pos, policy, s.depth, s.nodes);
   if (time_s) *time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -288,24 +288,15 @@ PositionAudit audit_position(const std::string& fen, const std::string& id, cons
                              bool audit = true) {
   Position pos;
   if (auto err = pos.set(fen, true)) throw std::runtime_error("bad FEN '" + fen + "': " + *err);
-  search::TranspositionTable tt;
-  tt.resize(s.hash_mb);
-  auto heuristics = std::make_unique<search::Heuristics>();
-  heuristics->clear();
-  eval::Evaluator evaluator;
+  search::FreshSearch fresh(s.hash_mb);
   auto policy = std::make_unique<ShadowPolicy<V>>(s.shadow_hash_mb);
   policy->audit = audit;
   policy->shadow_node_cap = s.shadow_node_cap;
   policy->root_id = id;
   policy->root_fen = fen;
-  search::Budget budget;
-  if (s.depth > 0) budget.max_depth = s.depth;
-  budget.node_limit = s.nodes;
-  std::atomic<bool> stop{false};
-  search::Worker<ShadowPolicy<V>> worker(tt, *heuristics, evaluator, *policy);
   auto t0 = std::chrono::steady_clock::now();
   PositionAudit out;
-  out.result = worker.run(pos, budget, stop, nullptr);
+  out.result = fresh.run(pos, *policy, s.depth, s.nodes);
   out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out.counts = policy->counts;
   out.misses = std::move(policy->misses);
