@@ -270,12 +270,8 @@ int run_accumulator(int argc, char** argv) {
     write_text_file(out_dir + "/accumulator/" + config + ".md", md.str());
     std::cout << suite.system_out << "report: " << junit_path << "\n";
     return failed ? 1 : 0;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness accumulator: " << e.what() << "\n" << kUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness accumulator: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness accumulator", kUsage);
   }
 }
 

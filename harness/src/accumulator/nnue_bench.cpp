@@ -260,12 +260,8 @@ int run_nnue_bench(int argc, char** argv) {
                     "# nnue-bench (" + config + ")\n\n```\n" + summary + "```\n");
     std::cout << summary << "report: " << junit_path << "\n";
     return suite.all_passed() ? 0 : 1;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness nnue-bench: " << e.what() << "\n" << kUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness nnue-bench: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness nnue-bench", kUsage);
   }
 }
 

@@ -80,12 +80,8 @@ int run_all(int argc, char** argv) {
     std::cout << fmt::format("all {}: {} steps, {} failed, {} errors\n", tier, suite.cases.size(),
                              suite.count(junit::Outcome::Failed), suite.count(junit::Outcome::Error));
     return worst;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness all: " << e.what() << "\n" << kUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness all: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness all", kUsage);
   }
 }
 

@@ -120,12 +120,8 @@ int run_bench_harness(int argc, char** argv) {
                                 config, depth, expected.nodes, r.nodes, ok ? "ok" : "**CHANGED**", nps));
     std::cout << "report: " << junit_path << "\n";
     return ok ? 0 : 1;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness bench: " << e.what() << "\n" << kUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness bench: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness bench", kUsage);
   }
 }
 

@@ -83,12 +83,8 @@ int run_search_speed(int argc, char** argv) {
     std::cout << fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "reference", ref_nodes, ref_time, b);
     std::cout << fmt::format("speed ratio stk/reference (nodes/s): {:.2f}x (above 1.0 means faster)\n", a / b);
     return 0;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness search-speed: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness search-speed: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness search-speed");
   }
 }
 

@@ -100,12 +100,8 @@ int run_checknet(int argc, char** argv) {
       if (!junit::write_report(args.get("junit"), {suite}, &err)) throw InputError(err);
     }
     return ok ? 0 : 2;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness checknet: " << e.what() << "\n" << kCheckUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness checknet: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness checknet", kCheckUsage);
   }
 }
 
@@ -133,12 +129,8 @@ int run_makenet(int argc, char** argv) {
                              out_path, hidden, seed, bytes.size(), net->checksum(), gen_s)
               << measure_activations(*net, kSampleFens).describe() << "\n";
     return 0;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness makenet: " << e.what() << "\n" << kMakeUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness makenet: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness makenet", kMakeUsage);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 
 namespace stk::harness {
 
@@ -81,6 +82,19 @@ Shard parse_shard(const std::string& text) {
   if (s.count < 1 || s.index < 1 || s.index > s.count)
     throw UsageError("--shard K/N needs 1 <= K <= N, got '" + text + "'");
   return s;
+}
+
+int input_failure(const char* name, const char* usage) {
+  try {
+    throw;
+  } catch (const UsageError& e) {
+    std::cerr << name << ": " << e.what() << "\n" << (usage ? usage : "");
+  } catch (const std::exception& e) {
+    std::cerr << name << ": " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << name << ": unknown error\n";
+  }
+  return 2;
 }
 
 std::vector<std::string> read_lines(const std::string& path) {

@@ -45,6 +45,10 @@ struct Shard {
 };
 Shard parse_shard(const std::string& text);
 
+// For a harness's outermost catch (...): prints the exception in flight as "<name>: <what>"
+// (plus `usage` for a UsageError) and returns exit status 2 (usage or input error).
+int input_failure(const char* name, const char* usage = nullptr);
+
 // Reads a whole text file into lines; throws InputError naming the file if unreadable.
 std::vector<std::string> read_lines(const std::string& path);
 

@@ -280,12 +280,8 @@ int run_epd(int argc, char** argv) {
       return pub.exit_code;
     }
     return pub.exit_code;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness epd: " << e.what() << "\n" << kUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness epd: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness epd", kUsage);
   }
 }
 
@@ -361,12 +357,8 @@ int run_merge(int argc, char** argv) {
     Published pub = publish(run, baseline ? &*baseline : nullptr, props, args.get("out-dir", "reports"), config);
     std::cout << pub.summary << "\nreports: " << pub.junit_path << ", " << pub.json_path << "\n";
     return pub.exit_code;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness merge: " << e.what() << "\n" << kMergeUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness merge: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness merge", kMergeUsage);
   }
 }
 
@@ -438,12 +430,8 @@ int run_epd_compare(int argc, char** argv) {
               << fmt::format("solved by both: {}\nreports: {}, {}\n", both, sides[0].pub.json_path,
                              sides[1].pub.json_path);
     return worst;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness epd-compare: " << e.what() << "\n" << kCompareUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness epd-compare: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness epd-compare", kCompareUsage);
   }
 }
 

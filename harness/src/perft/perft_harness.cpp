@@ -179,12 +179,8 @@ int run_perft(int argc, char** argv) {
     write_text_file(stem + ".md", md.str());
     std::cout << suite.system_out << "report: " << junit_path << "\n";
     return failures ? 1 : 0;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness perft: " << e.what() << "\n" << kUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness perft: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness perft", kUsage);
   }
 }
 

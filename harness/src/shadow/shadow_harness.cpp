@@ -407,12 +407,8 @@ int run_shadow(int argc, char** argv) {
                              nps_off, nps_on, nps_on_all, real_nodes ? double(shadow_nodes) / real_nodes : 0.0);
     std::cout << "report: " << junit_path << "\n";
     return suite.all_passed() ? 0 : 1;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness shadow: " << e.what() << "\n" << kUsage;
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness shadow: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness shadow", kUsage);
   }
 }
 

@@ -70,12 +70,8 @@ int run_perft_speed(int argc, char** argv) {
     std::cout << fmt::format("total time ratio stk/reference: {:.2f}x (below 1.0 means faster)\n",
                              sum_ours / sum_ref);
     return 0;
-  } catch (const UsageError& e) {
-    std::cerr << "stk-harness perft-speed: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "stk-harness perft-speed: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return input_failure("stk-harness perft-speed");
   }
 }
 
