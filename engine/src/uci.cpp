@@ -165,6 +165,26 @@ void UciEngine::cmd_setoption(std::istringstream& is) {
   } else if (name == "Use NNUE") {
     if (value != "true" && value != "false") return say("info string error: Use NNUE must be true or false");
     searcher_.set_use_nnue(value == "true");
+  } else if (name == "FHPredictor") {
+    if (value != "true" && value != "false") return say("info string error: FHPredictor must be true or false");
+    searcher_.fh_settings().enabled = value == "true";
+  } else if (name == "FHModel") {
+    std::string error;  // transactional: a bad file keeps the previous model
+    if (!searcher_.load_fh_model(value == "<builtin>" ? "" : value, &error))
+      say("info string error: FHModel not loaded: " + error);
+    else
+      say("info string fail-high model: " + (value.empty() ? std::string("<builtin>") : value));
+  } else if (name == "FHLmrTier1" || name == "FHLmrTier2" || name == "FHStaticNull") {
+    int v = -1;
+    try {
+      std::size_t used = 0;
+      v = std::stoi(value, &used);
+      if (used != value.size()) v = -1;
+    } catch (...) {
+    }
+    if (v < 0 || v > 10000) return say("info string error: " + name + " must be 0..10000 (1/10000 of probability)");
+    search::fh::Settings& f = searcher_.fh_settings();
+    (name == "FHLmrTier1" ? f.lmr_tier1 : name == "FHLmrTier2" ? f.lmr_tier2 : f.static_null) = v;
   } else if (name == "EvalFile") {
     // Transactional: a bad file leaves the previous network active and intact.
     std::string error;
@@ -203,7 +223,13 @@ int UciEngine::loop() {
           "option name Threads type spin default 1 min 1 max 1\n"
           "option name Clear Hash type button\n"
           "option name Use NNUE type check default true\n"
-          "option name EvalFile type string default <empty>\nuciok");
+          "option name EvalFile type string default <empty>\n"
+          "option name FHPredictor type check default " + std::string(search::fh::Settings{}.enabled ? "true" : "false") + "\n"
+          "option name FHModel type string default <builtin>\n"
+          "option name FHLmrTier1 type spin default " + std::to_string(search::fh::Settings{}.lmr_tier1) + " min 0 max 10000\n"
+          "option name FHLmrTier2 type spin default " + std::to_string(search::fh::Settings{}.lmr_tier2) + " min 0 max 10000\n"
+          "option name FHStaticNull type spin default " + std::to_string(search::fh::Settings{}.static_null) + " min 0 max 10000\n"
+          "uciok");
       continue;
     }
     // Anything else waits for a running search to finish first.

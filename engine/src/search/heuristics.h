@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -13,9 +14,15 @@ namespace stk::search {
 struct Heuristics {
   int history[2][64][64];        // [side][from][to] quiet-move fail-high score
   Move countermove[12][64];      // [piece][to] of the previous move -> refutation
+  // [side][from][to] tries and fail-highs at null-window nodes: the fail-high predictor's
+  // per-move evidence, kept only while the predictor (or its collection) is on.
+  std::uint16_t fh_tries[2][64][64];
+  std::uint16_t fh_cuts[2][64][64];
 
   void clear() {
     std::memset(history, 0, sizeof history);
+    std::memset(fh_tries, 0, sizeof fh_tries);
+    std::memset(fh_cuts, 0, sizeof fh_cuts);
     for (auto& row : countermove)
       for (Move& m : row) m = Move::none();
   }
@@ -23,6 +30,14 @@ struct Heuristics {
   void update_history(Color c, Move m, int bonus) {
     int& h = history[c][m.from()][m.to()];
     h += bonus - h * std::abs(bonus) / 16384;
+  }
+  // Halving at saturation keeps the rate and forgets the oldest evidence.
+  void update_fh(Color c, Move m, bool cut) {
+    std::uint16_t& t = fh_tries[c][m.from()][m.to()];
+    std::uint16_t& k = fh_cuts[c][m.from()][m.to()];
+    if (t == 65535) t >>= 1, k >>= 1;
+    ++t;
+    k += cut;
   }
 };
 

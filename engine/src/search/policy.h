@@ -61,6 +61,17 @@ struct NoPolicy {
   template <class W, class S, class P, class E>
   void on_node_cutoff(W&, S&, Mechanism, P&, E* ss, const DecisionContext&, int score, bool cut_node) {}
 
+  // Fail-high collection (harness/docs/fail-high-predictor.md). kCollectFh policies see every
+  // gate-1 node: fh_begin_node decides (sampling) whether the node is logged and returns its id,
+  // or -1. A logged node is searched without static-null / null-move cut-offs and move pruning,
+  // its eligible moves without reduction, so labels are full-depth results; fh_record receives
+  // each record (a move's after its search, the whole node's at the end).
+  static constexpr bool kCollectFh = false;
+  long fh_begin_node(int depth) { return -1; }
+  template <class P, class I>
+  void fh_record(const P& pos, long node_id, const I& inputs, bool label, int prediction, int ply,
+                 int static_eval) {}
+
   // Shadow-search guards, consulted only when kEnabled (see worker_impl.h, "Shadow searches").
   // True while a shadow search runs: disables every mechanism that fabricates a bound.
   bool in_shadow() const { return false; }

@@ -19,6 +19,8 @@ struct Searcher::Impl {
   eval::Evaluator evaluator;
   NoPolicy policy;
   Options options;
+  fh::Settings fh;
+  std::unique_ptr<fh::Model> fh_model;  // a loaded model; null: the built-in one
 };
 
 Searcher::Searcher(const Options& options) : impl_(std::make_unique<Impl>()) {
@@ -43,6 +45,25 @@ void Searcher::resize_hash(std::size_t mb) {
 void Searcher::set_use_nnue(bool on) {
   impl_->options.use_nnue = on;
   impl_->evaluator.set_use_nnue(on);
+}
+
+fh::Settings& Searcher::fh_settings() { return impl_->fh; }
+
+bool Searcher::load_fh_model(const std::string& path, std::string* error) {
+  if (path.empty() || path == "<builtin>") {
+    impl_->fh.model = nullptr;
+    impl_->fh_model.reset();
+    return true;
+  }
+  try {
+    auto m = std::make_unique<fh::Model>(fh::Model::load_file(path));
+    impl_->fh_model = std::move(m);
+    impl_->fh.model = impl_->fh_model.get();
+    return true;
+  } catch (const fh::ModelError& e) {
+    if (error) *error = e.what();
+    return false;
+  }
 }
 
 namespace {
@@ -73,6 +94,7 @@ Result Searcher::go(Position& pos, const Limits& limits,
                     const std::function<void(const Iteration&)>& on_iteration) {
   stop_requested_.store(false, std::memory_order_relaxed);
   Worker<NoPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator, impl_->policy);
+  worker.set_fh(impl_->fh);
   return worker.run(pos, make_budget(pos, limits), stop_requested_, on_iteration);
 }
 

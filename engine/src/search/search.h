@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "position.h"
+#include "search/fhmodel.h"
 
 namespace stk::search {
 
@@ -69,6 +70,11 @@ class Searcher {
   void clear();
   void resize_hash(std::size_t mb);
   void set_use_nnue(bool on);
+  // The fail-high predictor: on/off and thresholds (UCI FHPredictor, FHLmrTier1/2, FHStaticNull).
+  fh::Settings& fh_settings();
+  // Loads a model file ("" or "<builtin>": the built-in model). Transactional: on failure the
+  // previous model stays and `error` says file:line and why.
+  bool load_fh_model(const std::string& path, std::string* error);
 
   // Searches `pos` (restored on return). `on_iteration` is called after each completed depth.
   Result go(Position& pos, const Limits& limits,

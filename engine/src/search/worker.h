@@ -12,6 +12,7 @@
 #include "eval/evaluate.h"
 #include "movegen.h"
 #include "position.h"
+#include "search/fhmodel.h"
 #include "search/heuristics.h"
 #include "search/policy.h"
 #include "search/search.h"
@@ -70,6 +71,14 @@ class Worker {
   template <bool PvNode>
   int qsearch(Position& pos, StackEntry* ss, int alpha, int beta);
 
+  // The fail-high predictor's settings (off by default); `s` must outlive the searches.
+  void set_fh(const fh::Settings& s) {
+    fh_ = &s;
+    fh_lmr_tier1_p16_ = fh::threshold_p16(s.lmr_tier1);
+    fh_lmr_tier2_p16_ = fh::threshold_p16(s.lmr_tier2);
+    fh_static_null_p16_ = fh::threshold_p16(s.static_null);
+  }
+
   std::uint64_t nodes() const { return nodes_; }
   bool stopped() const { return stopped_; }
   Policy& policy() { return policy_; }
@@ -111,11 +120,20 @@ class Worker {
   }
   void update_quiet_stats(const Position& pos, StackEntry* ss, Move best, int depth,
                           const Move* quiets, int quiet_count);
+  // The predictor's node-level inputs (side, depth, gap, trends, parent's node-type guess, phase).
+  static fh::Inputs node_inputs(const StackEntry* ss, fh::Side side, int depth, int gap, bool improving,
+                                bool cut_node, const Position& pos);
+  // A gate-1 move's inputs, before it is searched.
+  fh::Inputs move_inputs(const fh::Inputs& node, const Position& pos, const StackEntry* ss, Move m, Move tt_move,
+                         bool losing_capture, int ordinal, int good_captures) const;
 
   TranspositionTable& tt_;
   Heuristics& heur_;
   eval::Evaluator& eval_;
   Policy& policy_;
+  const fh::Settings* fh_ = &kFhOff;
+  int fh_lmr_tier1_p16_ = 0, fh_lmr_tier2_p16_ = 0, fh_static_null_p16_ = 0;
+  static inline const fh::Settings kFhOff{};
   Budget budget_;
   const std::atomic<bool>* stop_flag_ = nullptr;
   std::chrono::steady_clock::time_point start_;
@@ -129,8 +147,9 @@ class Worker {
 // Searcher::go starts from after clear(). For audits that instantiate Worker<Policy> themselves.
 struct FreshSearch {
   TranspositionTable tt;
-  std::unique_ptr<Heuristics> heuristics = std::make_unique<Heuristics>();  // 32 KB: off the stack
+  std::unique_ptr<Heuristics> heuristics = std::make_unique<Heuristics>();  // 64 KB: off the stack
   eval::Evaluator evaluator;
+  fh::Settings fh;  // the fail-high predictor: off unless the caller turns it on
 
   explicit FreshSearch(std::size_t hash_mb, bool use_nnue = false) {
     tt.resize(hash_mb);
@@ -153,5 +172,6 @@ stk::search::Result stk::search::FreshSearch::run(Position& pos, Policy& policy,
   budget.node_limit = nodes;
   std::atomic<bool> stop{false};
   Worker<Policy> worker(tt, *heuristics, evaluator, policy);
+  worker.set_fh(fh);
   return worker.run(pos, budget, stop, nullptr);
 }

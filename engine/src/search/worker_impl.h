@@ -96,6 +96,47 @@ void Worker<Policy>::update_quiet_stats(const Position& pos, StackEntry* ss, Mov
 }
 
 template <class Policy>
+fh::Inputs Worker<Policy>::node_inputs(const StackEntry* ss, fh::Side side, int depth, int gap, bool improving,
+                                       bool cut_node, const Position& pos) {
+  fh::Inputs in;
+  in.side = side;
+  in.depth = std::min(depth, 255);
+  in.gap = std::min(gap, 65535);
+  in.improving = improving;
+  in.opp_improving = ss->ply >= 3 && (ss - 1)->static_eval != kValueNone && (ss - 3)->static_eval != kValueNone &&
+                     (ss - 1)->static_eval > (ss - 3)->static_eval;
+  in.cut_node = cut_node;
+  in.phase = std::min(popcount(pos.pieces(KNIGHT, BISHOP)) + 2 * popcount(pos.pieces(ROOK)) +
+                          4 * popcount(pos.pieces(QUEEN)), 24);
+  return in;
+}
+
+// The SEE ladder of the contract: the largest of 0, -100, -300, -500, -900 the move is worth
+// at least, else -1200 (a hang estimate for quiets, the loss for losing captures).
+inline int see_ladder(const Position& pos, Move m) {
+  for (int t : {0, -100, -300, -500, -900})
+    if (pos.see_ge(m, t)) return t;
+  return -1200;
+}
+
+template <class Policy>
+fh::Inputs Worker<Policy>::move_inputs(const fh::Inputs& node, const Position& pos, const StackEntry* ss, Move m,
+                                       Move tt_move, bool losing_capture, int ordinal, int good_captures) const {
+  fh::Inputs in = node;
+  Move counter = (ss - 1)->moved_piece != NO_PIECE ? heur_.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()]
+                                                   : Move::none();
+  in.tier = m == tt_move ? fh::kTableMove : losing_capture ? fh::kLosingCapture
+            : m == counter ? fh::kCountermove : fh::kQuiet;
+  in.ordinal = std::min(ordinal, 255);
+  in.good_captures = std::min(good_captures, 255);
+  in.move_value = see_ladder(pos, m);
+  Color us = pos.side_to_move();
+  in.fh_cuts = heur_.fh_cuts[us][m.from()][m.to()];
+  in.fh_tries = heur_.fh_tries[us][m.from()][m.to()];
+  return in;
+}
+
+template <class Policy>
 template <bool PvNode>
 int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) {
   if (out_of_budget()) return 0;
@@ -225,9 +266,33 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   bool node_cutoffs = true;
   if constexpr (Policy::kEnabled) node_cutoffs = !policy_.shadow_skip_node_cutoffs(ply);
 
-  if (!PvNode && !in_check && node_cutoffs) {
-    // 4. Reverse futility (static null move): far enough above beta, assume it holds.
-    if (depth <= 5 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
+  // 3b. Fail-high predictor population (harness/docs/fail-high-predictor.md): null-window
+  // nodes outside the mate window; `eval` is either <= alpha (alpha side) or >= beta.
+  const bool fh_use = fh_ && fh_->enabled;
+  fh::Inputs fh_node{};
+  bool fh_gate = false;
+  [[maybe_unused]] long fh_id = -1;  // collection only: the logged node's id
+  if ((Policy::kCollectFh || fh_use) && !PvNode && !in_check && std::abs(alpha) < kValueMateInMaxPly &&
+      std::abs(beta) < kValueMateInMaxPly) {
+    fh_gate = true;
+    fh_node = node_inputs(ss, eval >= beta ? fh::kBeta : fh::kAlpha, depth,
+                          eval >= beta ? eval - beta : alpha - eval, improving, cut_node, pos);
+    if constexpr (Policy::kCollectFh) fh_id = policy_.fh_begin_node(depth);
+  }
+
+  if (!PvNode && !in_check && node_cutoffs && fh_id < 0) {
+    // 4. Static null move: far enough above beta, assume it holds. The predictor, when on,
+    // replaces the margin rule with its beta-side probability.
+    if (fh_use) {
+      if (fh_gate && fh_node.side == fh::kBeta && depth <= fh::Settings::kStaticNullDepth &&
+          fh_->active().predict(fh_node) >= fh_static_null_p16_) {
+        if constexpr (Policy::kEnabled) {
+          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+          policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node);
+        }
+        return eval;
+      }
+    } else if (depth <= 5 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
       if constexpr (Policy::kEnabled) {
         ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
         policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node);
@@ -275,6 +340,11 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   Move quiets[64];
   bool skip_quiets = false;
   [[maybe_unused]] int lmp_skipped = 0;  // audits only: ordinals of the quiets LMP skipped
+  // The predictor's alpha side: per-move predictions need more than one legal move.
+  const bool fh_alpha = fh_gate && fh_node.side == fh::kAlpha && end - list > 1;
+  fh_node.legal = int(end - list);
+  const bool fh_logged = fh_id >= 0 && (fh_alpha || fh_node.side == fh::kBeta);
+  int good_captures_tried = 0;
 
   for (ExtMove* cur = list; cur != end; ++cur) {
     Move m = pick_next(cur, end);
@@ -294,8 +364,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     const int lmr_depth = std::max(depth - 1 - reductions().r[std::min(depth, 63)][std::min(move_count, 63)], 0);
     const DecisionContext ctx{ply, depth, alpha, beta, ss->static_eval, move_count};
 
-    // 7. Move-level pruning, only once a non-losing score is secured.
-    if (!root && best_score > -kValueMateInMaxPly && pos.has_non_pawn_material(us)) {
+    // 7. Move-level pruning, only once a non-losing score is secured (never at a logged node).
+    if (!root && fh_id < 0 && best_score > -kValueMateInMaxPly && pos.has_non_pawn_material(us)) {
       if (quiet && !gives_check) {
         // Late move pruning: late quiet moves at shallow depth are almost never best.
         if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
@@ -338,6 +408,11 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     const int extension = gives_check && ply < 2 * root_depth_ ? 1 : 0;
     const int new_depth = depth - 1 + extension;
     const bool losing_capture = !quiet && !pos.see_ge(m, 0);
+    // Gate 1: a quiet or losing capture, no check (so no extension), not a killer.
+    const bool fh_move = fh_alpha && (quiet || losing_capture) && !gives_check && m != ss->killers[0] &&
+                         m != ss->killers[1];
+    fh::Inputs fh_in{};
+    if (fh_move) fh_in = move_inputs(fh_node, pos, ss, m, tt_move, losing_capture, move_count, good_captures_tried);
 
     do_move(pos, ss, m);
     (ss + 1)->ply = ply + 1;
@@ -347,7 +422,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
     } else {
       // 9. Late move reductions, then PVS re-searches as needed.
-      if (depth >= 3 && move_count > 1 + (PvNode ? 1 : 0) && (quiet || losing_capture)) {
+      if (depth >= 3 && move_count > 1 + (PvNode ? 1 : 0) && (quiet || losing_capture) &&
+          !(fh_move && fh_id >= 0)) {
         int r = reductions().r[std::min(depth, 63)][std::min(move_count, 63)];
         r += cut_node ? 1 : 0;
         r += improving ? 0 : 1;
@@ -356,6 +432,10 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         r -= quiet ? 0 : 1;
         r -= (m == ss->killers[0] || m == ss->killers[1]) ? 1 : 0;
         r -= quiet ? heur_.history[us][m.from()][m.to()] / 6000 : 0;
+        if (fh_use && fh_move) {  // extra tiers where the move is predicted not to fail high
+          const int p = fh_->active().predict(fh_in);
+          r += (p < fh_lmr_tier1_p16_) + (p < fh_lmr_tier2_p16_);
+        }
         r = std::clamp(r, 0, new_depth - 1);
         const int reduced = new_depth - r;
         if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, r);
@@ -378,6 +458,13 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     undo_move(pos);
     if (stopped_) return 0;
 
+    if (fh_gate) {
+      if constexpr (Policy::kCollectFh)
+        if (fh_logged && fh_move)
+          policy_.fh_record(pos, fh_id, fh_in, score >= beta, fh_->active().predict(fh_in), ply, eval);
+      heur_.update_fh(us, m, score >= beta);
+      good_captures_tried += !quiet && !losing_capture && score < beta;
+    }
     if (score > best_score) {
       best_score = score;
       if (score > alpha) {
@@ -389,6 +476,12 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     }
     if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
   }
+  if constexpr (Policy::kCollectFh)
+    if (fh_logged && move_count > 0) {
+      fh::Inputs whole = fh_node;
+      whole.whole_node = true;
+      policy_.fh_record(pos, fh_id, whole, best_score >= beta, fh_->active().predict(whole), ply, eval);
+    }
 
   if (move_count == 0) {  // everything pruned: a fail-low bound, nothing stored
     if constexpr (Policy::kEnabled)
