@@ -202,3 +202,35 @@ TEST_CASE("the collection build searches exactly like the normal build where it 
     CHECK(silent.nodes_seen == 0);  // the silent policy's own counter is never touched
   }
 }
+
+TEST_CASE("the predictor changes the search only when on; its thresholds matter", "[fhmodel]") {
+  // Wiring check (fails if the LMR tiers or the static null move ignore the predictor).
+  const char* fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+  auto nodes = [&](bool on, int tier1, int tier2, int static_null) {
+    search::Searcher s;
+    s.fh_settings().enabled = on;
+    s.fh_settings().lmr_tier1 = tier1, s.fh_settings().lmr_tier2 = tier2, s.fh_settings().static_null = static_null;
+    Position pos;
+    pos.set(fen);
+    search::Limits l;
+    l.depth = 9;
+    return s.go(pos, l).nodes;
+  };
+  const auto off = nodes(false, 200, 50, 9900);
+  CHECK(nodes(false, 10000, 10000, 0) == off);  // thresholds are inert while off
+  const auto on = nodes(true, 200, 50, 9900);
+  CHECK(on != off);
+  CHECK(nodes(true, 10000, 10000, 9900) < nodes(true, 0, 0, 9900));  // every move reduced 2 more plies
+  CHECK(nodes(true, 0, 0, 0) < nodes(true, 0, 0, 10000));  // static null at p >= 0: every beta node cut
+
+  auto dir = test::scratch_dir("fh-options");
+  test::write_file(dir / "one.epd", "k7/8/2K5/8/8/8/8/1R6 w - - bm Kb6; id \"m\";\n");
+  auto bad = test::run_command(test::harness_bin() + " epd --epd " + (dir / "one.epd").string() +
+                               " --depth 3 --option FHPredictor=maybe --out-dir " + dir.string());
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("FHPredictor must be true or false"));
+  auto unknown = test::run_command(test::harness_bin() + " epd --epd " + (dir / "one.epd").string() +
+                                   " --depth 3 --option Contempt=3 --out-dir " + dir.string());
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.output, Contains("takes no --option 'Contempt'"));
+}

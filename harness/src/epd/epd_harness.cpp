@@ -34,7 +34,8 @@ constexpr const char* kUsage =
     "  --depth N         fixed depth per position (sd: tests tree shape at fixed effort)\n"
     "  --nodes N         fixed node budget per position (sn: tests accuracy at fixed cost)\n"
     "  --engine E        'inprocess' (default) or the path of a UCI engine\n"
-    "  --option N=V      UCI option for an external engine (repeatable), e.g. 'Use NNUE=false'\n"
+    "  --option N=V      UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes\n"
+    "                    FHPredictor, FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull\n"
     "  --hash MB         hash size (default 16); Threads is always 1; state is cleared per position\n"
     "  --baseline FILE   results JSON of an earlier run: a position solved there and failed now fails\n"
     "  --min-solved N    without a baseline gate: fail if fewer than N positions are solved\n"
@@ -53,12 +54,15 @@ constexpr const char* kMergeUsage =
     "  used unless given here.\n";
 
 constexpr const char* kCompareUsage =
-    "usage: stk-harness epd-compare --epd FILE (--nodes N | --depth N) --reference UCI_ENGINE\n"
-    "                               [--option NAME=VALUE]... [--hash MB] [--stride S]\n"
-    "                               [--config NAME] [--out-dir DIR] [--quiet]\n"
+    "usage: stk-harness epd-compare --epd FILE (--nodes N | --depth N) --reference UCI_ENGINE|inprocess\n"
+    "                               [--option NAME=VALUE]... [--stk-option NAME=VALUE]... [--hash MB]\n"
+    "                               [--stride S] [--config NAME] [--out-dir DIR] [--quiet]\n"
     "  Runs the in-process engine and the reference through the same harness code and prints\n"
-    "  both solved counts side by side; writes both JSON/Markdown/JUnit reports\n"
-    "  (<config>-stk, <config>-reference). A measurement, not a gate.\n";
+    "  both solved counts and total nodes side by side; writes both JSON/Markdown/JUnit reports\n"
+    "  (<config>-stk, <config>-reference). A measurement, not a gate.\n"
+    "  --option applies to the reference, --stk-option to the in-process side. The in-process\n"
+    "  engine takes the fail-high predictor's options, so '--reference inprocess --option\n"
+    "  FHPredictor=true' compares the predictor on (reference) with off (stk).\n";
 
 std::vector<std::pair<std::string, std::string>> parse_options(const std::vector<std::string>& raw) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -365,7 +369,7 @@ int run_merge(int argc, char** argv) {
 int run_epd_compare(int argc, char** argv) {
   try {
     Args args(argc, argv,
-              {"epd", "depth", "nodes", "reference", "option", "hash", "stride", "config", "out-dir"},
+              {"epd", "depth", "nodes", "reference", "option", "stk-option", "hash", "stride", "config", "out-dir"},
               {"help", "quiet"});
     if (args.has("help")) return std::cout << kCompareUsage, 0;
     if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
@@ -391,7 +395,7 @@ int run_epd_compare(int argc, char** argv) {
     };
     Side sides[2];
     sides[0].label = "stk";
-    sides[0].engine = open_engine("inprocess", hash_mb, {});
+    sides[0].engine = open_engine("inprocess", hash_mb, parse_options(args.all("stk-option")));
     sides[1].label = "reference";
     sides[1].engine = open_engine(args.get("reference"), hash_mb, options);
     int worst = 0;

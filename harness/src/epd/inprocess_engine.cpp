@@ -12,15 +12,23 @@ namespace {
 
 class InProcessEngine : public EngineDriver {
  public:
-  explicit InProcessEngine(std::size_t hash_mb) : hash_mb_(hash_mb) {
+  InProcessEngine(std::size_t hash_mb, const std::vector<std::pair<std::string, std::string>>& options)
+      : hash_mb_(hash_mb), options_(options) {
     search::Options o;
     o.hash_mb = hash_mb;
     searcher_ = std::make_unique<search::Searcher>(o);
+    for (const auto& [name, value] : options) apply(name, value);
   }
 
-  std::string name() const override { return "stk (in-process)"; }
+  std::string name() const override {
+    std::string n = "stk (in-process";
+    for (const auto& [k, v] : options_) n += ", " + k + "=" + v;
+    return n + ")";
+  }
   std::vector<std::pair<std::string, std::string>> settings() const override {
-    return {{"Threads", "1"}, {"Hash", std::to_string(hash_mb_)}};
+    std::vector<std::pair<std::string, std::string>> s = {{"Threads", "1"}, {"Hash", std::to_string(hash_mb_)}};
+    s.insert(s.end(), options_.begin(), options_.end());
+    return s;
   }
 
   SearchOutcome search(const Position& start, const std::string&, const Budget& budget) override {
@@ -48,7 +56,33 @@ class InProcessEngine : public EngineDriver {
   }
 
  private:
+  // The fail-high predictor's options, as the UCI front end takes them.
+  void apply(const std::string& name, const std::string& value) {
+    search::fh::Settings& fh = searcher_->fh_settings();
+    if (name == "FHPredictor") {
+      if (value != "true" && value != "false") throw UsageError("--option FHPredictor must be true or false");
+      fh.enabled = value == "true";
+    } else if (name == "FHModel") {
+      std::string error;
+      if (!searcher_->load_fh_model(value == "<builtin>" ? "" : value, &error)) throw InputError(error);
+    } else if (name == "FHLmrTier1" || name == "FHLmrTier2" || name == "FHStaticNull") {
+      int v = -1;
+      try {
+        std::size_t used = 0;
+        v = std::stoi(value, &used);
+        if (used != value.size()) v = -1;
+      } catch (...) {
+      }
+      if (v < 0 || v > 10000) throw UsageError("--option " + name + " must be 0..10000");
+      (name == "FHLmrTier1" ? fh.lmr_tier1 : name == "FHLmrTier2" ? fh.lmr_tier2 : fh.static_null) = v;
+    } else {
+      throw UsageError("the in-process engine takes no --option '" + name +
+                       "' (it takes FHPredictor, FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull; --hash for Hash)");
+    }
+  }
+
   std::size_t hash_mb_;
+  std::vector<std::pair<std::string, std::string>> options_;
   std::unique_ptr<search::Searcher> searcher_;
 };
 
@@ -56,10 +90,7 @@ class InProcessEngine : public EngineDriver {
 
 std::unique_ptr<EngineDriver> make_inprocess_engine(
     std::size_t hash_mb, const std::vector<std::pair<std::string, std::string>>& options) {
-  if (!options.empty())
-    throw UsageError("the in-process engine takes no --option '" + options[0].first +
-                     "' (use --hash; --option is for UCI engines)");
-  return std::make_unique<InProcessEngine>(hash_mb);
+  return std::make_unique<InProcessEngine>(hash_mb, options);
 }
 
 }  // namespace stk::harness::epd
