@@ -17,5 +17,6 @@ int run_epd(int argc, char** argv);          // epd/epd_harness.cpp
 int run_merge(int argc, char** argv);        // epd/epd_harness.cpp (epd shard results)
 int run_epd_compare(int argc, char** argv);  // epd/epd_harness.cpp
 int run_shadow(int argc, char** argv);       // shadow/shadow_harness.cpp
+int run_fhgen(int argc, char** argv);        // fhgen/fhgen_command.cpp
 
 }  // namespace stk::harness

@@ -28,6 +28,7 @@ constexpr Command kCommands[] = {
     {"merge", stk::harness::run_merge, "combine 'epd --shard K/N' JSON results into one report"},
     {"epd-compare", stk::harness::run_epd_compare, "in-process engine vs a UCI reference on one EPD suite, side by side"},
     {"shadow", stk::harness::run_shadow, "shadow-search silent-miss audit: pruned/reduced moves re-searched, miss rates by depth"},
+    {"fhgen", stk::harness::run_fhgen, "fail-high predictor position sets: seeded self-play + ECM, split by position"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 
