@@ -18,5 +18,7 @@ int run_merge(int argc, char** argv);        // epd/epd_harness.cpp (epd shard r
 int run_epd_compare(int argc, char** argv);  // epd/epd_harness.cpp
 int run_shadow(int argc, char** argv);       // shadow/shadow_harness.cpp
 int run_fhgen(int argc, char** argv);        // fhgen/fhgen_command.cpp
+int run_fhcollect(int argc, char** argv);    // fhcollect/fhcollect_command.cpp
+int run_fhdump(int argc, char** argv);       // fhcollect/fhcollect_command.cpp
 
 }  // namespace stk::harness

@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
     {"epd-compare", stk::harness::run_epd_compare, "in-process engine vs a UCI reference on one EPD suite, side by side"},
     {"shadow", stk::harness::run_shadow, "shadow-search silent-miss audit: pruned/reduced moves re-searched, miss rates by depth"},
     {"fhgen", stk::harness::run_fhgen, "fail-high predictor position sets: seeded self-play + ECM, split by position"},
+    {"fhcollect", stk::harness::run_fhcollect, "fail-high predictor collection: gate-1 records (.fhr) at fixed depth"},
+    {"fhdump", stk::harness::run_fhdump, "print a .fhr record file as JSON lines (the C++ reader)"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 
