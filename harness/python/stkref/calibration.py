@@ -1,0 +1,498 @@
+"""python -m stkref.calibration --records HELDOUT.fhr [...] --model MODEL.txt [options]
+
+Calibration of the fail-high predictor on held-out records (harness/docs/fail-high-predictor.md):
+the integer model's predictions are recomputed (and with --check-recorded compared bit for bit
+with the records' prediction field). Every statistic is volume-weighted by the record `weight`
+(the inverse of the depth-aware sampling probability); Wilson intervals use the effective
+sample size n_eff = (sum w)^2 / sum w^2.
+
+Reported per slice (all; alpha, beta; each side by remaining depth 1-2, 3-4, 5-6, 7+):
+equal-weight deciles of predicted probability (mean prediction, realized rate, Wilson 95%),
+ECE, the part of the ECE that sampling noise cannot explain, maximum calibration error, Brier,
+log-loss and AUC. Per search decision (LMR tier 1/2 on alpha moves with depth >= 3 and
+ordinal > 1; static null on beta nodes with depth <= 7): the flagged population's realized
+rate against its own mean prediction (never against the threshold) and the firing rate.
+Outputs: <out-dir>/calibration.{md,json}, reliability.png and JUnit (default
+<out-dir>/../junit/calibration-<tier>.xml). Exit 0 pass, 1 a gate failed, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .cli import run_tool
+from .errors import InputError
+from .fhmodel import predict, read_model
+from .fhrecords import labels, read_many, whole_node
+from .junit import Outcome, TestCase, TestSuite, add_build_properties, write_report
+from .netfile import sha256_file
+from .report import write_json, write_text_atomic
+
+Z95 = 1.96
+P_EPS = 0.5 / 65536  # log-loss clamps p into [P_EPS, 1 - P_EPS] (the LUT can hold 0)
+DEPTH_BANDS: tuple[tuple[str, int, int], ...] = (
+    ("d1-2", 1, 2), ("d3-4", 3, 4), ("d5-6", 5, 6), ("d7+", 7, 255))
+
+
+@dataclass(frozen=True)
+class Tier:
+    tolerance: float  # absolute: ECE beyond noise, and the widening of Wilson intervals
+    relative_tolerance: float  # widening capped at this fraction of min(m, 1 - m)
+    min_neff: float  # slices / flagged populations with a smaller n_eff are skipped
+
+
+TIERS = {"quick": Tier(0.05, 0.5, 200.0), "full": Tier(0.02, 0.25, 500.0)}
+
+
+# ---- weighted statistics ---------------------------------------------------------------------
+
+def effective_n(w: np.ndarray) -> float:
+    s2 = float(np.square(w, dtype=np.float64).sum())
+    return float(w.sum(dtype=np.float64)) ** 2 / s2 if s2 > 0 else 0.0
+
+
+def wilson(rate: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a rate observed over n (possibly effective, fractional) trials."""
+    if n <= 0:
+        return 0.0, 1.0
+    den = 1 + z * z / n
+    centre = (rate + z * z / (2 * n)) / den
+    half = z * math.sqrt(max(rate * (1 - rate), 0.0) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def weighted_mean(x: np.ndarray, w: np.ndarray) -> float:
+    return float((x * w).sum() / w.sum())
+
+
+def log_loss(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    q = np.clip(p, P_EPS, 1 - P_EPS)
+    return weighted_mean(-(y * np.log(q) + (1 - y) * np.log1p(-q)), w)
+
+
+def weighted_auc(score: np.ndarray, y: np.ndarray, w: np.ndarray) -> float | None:
+    """P(score of a positive > score of a negative) by weight, ties counted half; None when a
+    class is absent."""
+    order = np.argsort(score, kind="stable")
+    s, pos_w = score[order], (w * y)[order].astype(np.float64)
+    neg_w = (w * (1 - y))[order].astype(np.float64)
+    total_pos, total_neg = pos_w.sum(), neg_w.sum()
+    if total_pos <= 0 or total_neg <= 0:
+        return None
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    pos_g, neg_g = np.add.reduceat(pos_w, starts), np.add.reduceat(neg_w, starts)
+    neg_below = np.cumsum(neg_g) - neg_g
+    return float((pos_g * (neg_below + 0.5 * neg_g)).sum() / (total_pos * total_neg))
+
+
+def _cell(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, float | int]:
+    n_eff = effective_n(w)
+    realized, mean_pred = weighted_mean(y, w), weighted_mean(p, w)
+    lo, hi = wilson(realized, n_eff)
+    return {"records": int(len(p)), "weight": float(w.sum()), "n_eff": n_eff,
+            "mean_prediction": mean_pred, "realized_rate": realized, "wilson_lo": lo,
+            "wilson_hi": hi, "positives_weight": float((w * y).sum())}
+
+
+def deciles(p: np.ndarray, y: np.ndarray, w: np.ndarray, bins: int = 10) -> list[dict]:
+    """Equal-weight bins of predicted probability: sorted by p (stable), a record goes to the
+    bin holding the midpoint of its weight on the cumulative axis; empty bins are omitted."""
+    order = np.argsort(p, kind="stable")
+    cum = np.cumsum(w[order], dtype=np.float64)
+    mid = cum - w[order] / 2
+    b = np.minimum((bins * mid / cum[-1]).astype(np.int64), bins - 1)
+    out = []
+    for k in range(bins):
+        idx = order[b == k]
+        if len(idx):
+            out.append({"bin": k, **_cell(p[idx], y[idx], w[idx])})
+    return out
+
+
+def interval_distance(value: float, lo: float, hi: float) -> float:
+    return max(lo - value, value - hi, 0.0)
+
+
+def slice_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, object]:
+    if len(p) == 0:
+        return {"records": 0, "weight": 0.0, "n_eff": 0.0}
+    stats: dict[str, object] = dict(_cell(p, y, w))
+    dec = deciles(p, y, w)
+    total = float(w.sum())
+    gaps = [abs(d["realized_rate"] - d["mean_prediction"]) for d in dec]
+    stats["ece"] = sum(d["weight"] / total * g for d, g in zip(dec, gaps))
+    stats["ece_beyond_noise"] = sum(
+        d["weight"] / total * interval_distance(d["mean_prediction"], d["wilson_lo"],
+                                                 d["wilson_hi"]) for d in dec)
+    stats["mce"] = max(gaps)
+    stats["brier"] = weighted_mean(np.square(p - y), w)
+    stats["log_loss"] = log_loss(p, y, w)
+    stats["auc"] = weighted_auc(p, y, w)
+    stats["deciles"] = dec
+    return stats
+
+
+# ---- populations -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Thresholds:
+    """In 1/10000 of probability, as the UCI options."""
+    lmr_tier1: int = 200
+    lmr_tier2: int = 50
+    static_null: int = 9900
+
+
+def below(pred: np.ndarray, t: int) -> np.ndarray:
+    """p < t/10000 with p = pred/65536, exactly (integers)."""
+    return pred.astype(np.int64) * 10000 < t * 65536
+
+
+def slices(records: np.ndarray) -> dict[str, np.ndarray]:
+    side, depth = records["side"], records["depth"]
+    out = {"all": np.ones(len(records), bool)}
+    for s, name in ((0, "alpha"), (1, "beta")):
+        out[name] = side == s
+        for band, lo, hi in DEPTH_BANDS:
+            out[f"{name}/{band}"] = (side == s) & (depth >= lo) & (depth <= hi)
+    return out
+
+
+def decisions(records: np.ndarray, pred: np.ndarray,
+              t: Thresholds) -> dict[str, tuple[str, np.ndarray, np.ndarray]]:
+    """name -> (rule, eligible mask, flagged mask)."""
+    alpha_lmr = ((records["side"] == 0) & ~whole_node(records) & (records["depth"] >= 3)
+                 & (records["ordinal"] > 1))
+    beta_node = (records["side"] == 1) & (records["depth"] <= 7)
+    return {
+        "alpha/lmr-tier1": (f"p < {t.lmr_tier1 / 10000:g} (alpha moves, depth >= 3, ordinal > 1)",
+                            alpha_lmr, alpha_lmr & below(pred, t.lmr_tier1)),
+        "alpha/lmr-tier2": (f"p < {t.lmr_tier2 / 10000:g} (alpha moves, depth >= 3, ordinal > 1)",
+                            alpha_lmr, alpha_lmr & below(pred, t.lmr_tier2)),
+        "beta/static-null": (f"p >= {t.static_null / 10000:g} (beta nodes, depth <= 7)",
+                             beta_node, beta_node & ~below(pred, t.static_null)),
+    }
+
+
+def decision_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray, rule: str, eligible: np.ndarray,
+                   flagged: np.ndarray) -> dict[str, object]:
+    ew, fw = float(w[eligible].sum()), float(w[flagged].sum())
+    out: dict[str, object] = {"rule": rule, "eligible_records": int(eligible.sum()),
+                              "eligible_weight": ew, "firing_rate": fw / ew if ew > 0 else None}
+    out["flagged"] = (_cell(p[flagged], y[flagged], w[flagged]) if flagged.any()
+                      else {"records": 0, "weight": 0.0, "n_eff": 0.0})
+    return out
+
+
+# ---- gates -----------------------------------------------------------------------------------
+
+def allowance(tier: Tier, mean_prediction: float) -> float:
+    """How far beyond the Wilson interval a mean prediction may lie: the tier tolerance, capped
+    by the relative tolerance of the rarer outcome (a 1% prediction cannot be off by 5%)."""
+    return min(tier.tolerance,
+               tier.relative_tolerance * min(mean_prediction, 1 - mean_prediction))
+
+
+def _skip_reason(cell: dict, tier: Tier) -> str:
+    if cell["records"] == 0:
+        return "no records"
+    if cell["n_eff"] < tier.min_neff:
+        return f"effective n {cell['n_eff']:.1f} < {tier.min_neff:g} (minimum for this tier)"
+    return ""
+
+
+def _mean_check(cell: dict, tier: Tier) -> tuple[bool, str]:
+    m, lo, hi = cell["mean_prediction"], cell["wilson_lo"], cell["wilson_hi"]
+    a = allowance(tier, m)
+    text = (f"mean prediction {m:.5f} vs realized {cell['realized_rate']:.5f} (Wilson 95% "
+            f"[{lo:.5f}, {hi:.5f}], widened by {a:.5f}; n_eff {cell['n_eff']:.1f}, records "
+            f"{cell['records']})")
+    return lo - a <= m <= hi + a, text
+
+
+def slice_case(name: str, cell: dict, tier: Tier) -> TestCase:
+    case = TestCase("calibration.slice", name)
+    reason = _skip_reason(cell, tier)
+    if reason:
+        case.outcome, case.message = Outcome.SKIPPED, reason
+        return case
+    inside, text = _mean_check(cell, tier)
+    ece = (f"ECE {cell['ece']:.5f}, beyond noise {cell['ece_beyond_noise']:.5f} (limit "
+           f"{tier.tolerance}), MCE {cell['mce']:.5f}")
+    case.system_out = f"{ece}\n{text}\n"
+    failures = []
+    if cell["ece_beyond_noise"] > tier.tolerance:
+        failures.append(f"ECE beyond noise {cell['ece_beyond_noise']:.4f} > {tier.tolerance}")
+    if not inside:
+        failures.append(f"mean prediction {cell['mean_prediction']:.4f} outside realized "
+                        f"[{cell['wilson_lo']:.4f}, {cell['wilson_hi']:.4f}] +- "
+                        f"{allowance(tier, cell['mean_prediction']):.4f}")
+    if failures:
+        case.outcome, case.message = Outcome.FAILED, "; ".join(failures)
+        case.detail = case.system_out + "\n".join(
+            f"decile {d['bin']}: predicted {d['mean_prediction']:.4f} realized "
+            f"{d['realized_rate']:.4f} [{d['wilson_lo']:.4f}, {d['wilson_hi']:.4f}] n_eff "
+            f"{d['n_eff']:.1f}" for d in cell["deciles"])
+    return case
+
+
+def decision_case(name: str, d: dict, tier: Tier) -> TestCase:
+    case = TestCase("calibration.threshold", name)
+    cell = d["flagged"]
+    reason = _skip_reason(cell, tier)
+    if reason:
+        case.outcome, case.message = Outcome.SKIPPED, f"flagged population: {reason}"
+        return case
+    inside, text = _mean_check(cell, tier)
+    case.system_out = f"{d['rule']}\n{text}\nfiring rate {d['firing_rate']:.5f}\n"
+    if not inside:
+        case.outcome = Outcome.FAILED
+        case.message = (f"flagged: realized {cell['realized_rate']:.4f} vs mean prediction "
+                        f"{cell['mean_prediction']:.4f}")
+        case.detail = case.system_out
+    return case
+
+
+def recorded_case(records: np.ndarray, pred: np.ndarray) -> tuple[TestCase, dict[str, object]]:
+    case = TestCase("calibration.records", "recorded-predictions")
+    bad = np.flatnonzero(records["prediction"] != pred)
+    first = [{"index": int(i), "position_id": int(records["position_id"][i]),
+              "node_id": int(records["node_id"][i]), "recorded": int(records["prediction"][i]),
+              "recomputed": int(pred[i])} for i in bad[:20]]
+    if len(bad):
+        case.outcome = Outcome.FAILED
+        case.message = f"{len(bad)} of {len(records)} recorded predictions differ from the model"
+        case.detail = "\n".join(str(x) for x in first)
+    return case, {"checked": True, "mismatches": int(len(bad)), "first": first}
+
+
+# ---- reports ---------------------------------------------------------------------------------
+
+def _fmt(v: object, spec: str = ".4f") -> str:
+    return "n/a" if v is None else format(v, spec)
+
+
+def plot(path: Path, by_slice: dict[str, dict], title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5))
+    for ax, side in zip(axes, ("alpha", "beta")):
+        ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
+        cell = by_slice[side]
+        dec = cell.get("deciles", [])
+        if dec:
+            x = [d["mean_prediction"] for d in dec]
+            y = [d["realized_rate"] for d in dec]
+            err = [[max(d["realized_rate"] - d["wilson_lo"], 0) for d in dec],
+                   [max(d["wilson_hi"] - d["realized_rate"], 0) for d in dec]]
+            ax.errorbar(x, y, yerr=err, fmt="o-", capsize=3,
+                        label=f"deciles (Wilson 95%), ECE {cell['ece']:.4f}")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("mean predicted P(fail high)")
+        ax.set_ylabel("realized fail-high rate")
+        ax.set_title(f"{side}: {cell['records']} records, n_eff {cell['n_eff']:.0f}")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def markdown(suite: TestSuite, s: dict, tier_name: str, tier: Tier) -> str:
+    lines = [f"# {suite.name}", "", f"Result: **{'PASS' if suite.all_passed() else 'FAIL'}**", "",
+             f"Model `{s['model']['path']}`; {s['records']} held-out records, volume weight "
+             f"{s['weight']:.0f}. Every statistic is weighted by the record weight (inverse "
+             "sampling probability); Wilson 95% intervals use n_eff = (sum w)^2 / sum w^2.", "",
+             f"## Gates (tier {tier_name})", "",
+             f"- Slice (side, and side x depth band): fails when the ECE beyond sampling noise "
+             f"(weight-averaged distance from each decile's mean prediction to that decile's "
+             f"Wilson interval) exceeds {tier.tolerance}, or when the slice's mean prediction "
+             f"lies outside its realized rate's Wilson interval widened by "
+             f"min({tier.tolerance}, {tier.relative_tolerance} x min(m, 1 - m)).",
+             "- Threshold: the flagged population's mean prediction must lie inside the same "
+             "widened interval of its realized rate (never compared with the threshold).",
+             f"- Skipped with the reason: slices and flagged populations with n_eff < "
+             f"{tier.min_neff:g}. Tiers: quick tolerance 0.05, relative 0.5, min n_eff 200; "
+             "full tolerance 0.02, relative 0.25, min n_eff 500.", "",
+             "## Slices", "",
+             "| slice | records | weight | n_eff | mean pred | realized | Wilson 95% | ECE | "
+             "ECE beyond noise | MCE | Brier | log-loss | AUC |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, c in s["slices"].items():
+        if not c["records"]:
+            lines.append(f"| {name} | 0 | | | | | | | | | | | |")
+            continue
+        lines.append(
+            f"| {name} | {c['records']} | {c['weight']:.0f} | {c['n_eff']:.0f} | "
+            f"{c['mean_prediction']:.4f} | {c['realized_rate']:.4f} | [{c['wilson_lo']:.4f}, "
+            f"{c['wilson_hi']:.4f}] | {c['ece']:.4f} | {c['ece_beyond_noise']:.4f} | "
+            f"{c['mce']:.4f} | {c['brier']:.4f} | {c['log_loss']:.4f} | {_fmt(c['auc'])} |")
+    for side in ("alpha", "beta"):
+        lines += ["", f"### Deciles: {side}", "",
+                  "| decile | records | weight | n_eff | mean pred | realized | Wilson 95% |",
+                  "|---|---|---|---|---|---|---|"]
+        lines += [f"| {d['bin']} | {d['records']} | {d['weight']:.0f} | {d['n_eff']:.0f} | "
+                  f"{d['mean_prediction']:.4f} | {d['realized_rate']:.4f} | "
+                  f"[{d['wilson_lo']:.4f}, {d['wilson_hi']:.4f}] |"
+                  for d in s["slices"][side].get("deciles", [])]
+    lines += ["", "## Search decisions (flagged population vs its own mean prediction)", "",
+              "| decision | rule | eligible weight | firing rate | flagged records | n_eff | "
+              "mean pred | realized | Wilson 95% |", "|---|---|---|---|---|---|---|---|---|"]
+    for name, d in s["decisions"].items():
+        f = d["flagged"]
+        cols = (f"{f['n_eff']:.0f} | {f['mean_prediction']:.5f} | {f['realized_rate']:.5f} | "
+                f"[{f['wilson_lo']:.5f}, {f['wilson_hi']:.5f}]" if f["records"] else "0 | | |")
+        lines.append(f"| {name} | {d['rule']} | {d['eligible_weight']:.0f} | "
+                     f"{_fmt(d['firing_rate'], '.5f')} | {f['records']} | {cols} |")
+    rec = s["recorded_predictions"]
+    lines += ["", "Recorded predictions: " + (f"{rec['mismatches']} mismatches" if rec["checked"]
+                                              else "not checked (use --check-recorded)"),
+              "", "![reliability](reliability.png)", "", "## Testcases", "",
+              "| check | outcome | message |", "|---|---|---|"]
+    lines += [f"| {c.classname} / {c.name} | {c.outcome.value} | {c.message} |"
+              for c in suite.cases]
+    lines += ["", "## Inputs", ""] + [f"- {k}: `{v}`" for k, v in suite.properties]
+    return "\n".join(lines) + "\n"
+
+
+# ---- command line ----------------------------------------------------------------------------
+
+def _threshold(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer (1/10000 units)") from None
+    if not 0 <= v <= 10000:
+        raise argparse.ArgumentTypeError(f"{v} outside 0..10000")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m stkref.calibration", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", nargs="+", required=True, metavar="FILE",
+                    help="held-out .fhr files (concatenated)")
+    ap.add_argument("--model", required=True, help="fhmodel text file")
+    ap.add_argument("--out-dir", default="reports/calibration")
+    ap.add_argument("--junit",
+                    help="JUnit path (default <out-dir>/../junit/calibration-<tier>.xml)")
+    ap.add_argument("--tier", choices=sorted(TIERS), default="quick")
+    ap.add_argument("--lmr-tier1", type=_threshold, default=200, help="1/10000 (default 200)")
+    ap.add_argument("--lmr-tier2", type=_threshold, default=50, help="1/10000 (default 50)")
+    ap.add_argument("--static-null", type=_threshold, default=9900, help="1/10000 (default 9900)")
+    ap.add_argument("--check-recorded", action="store_true",
+                    help="the records' prediction field must equal the model's, bit for bit")
+    ap.add_argument("--tolerance", type=float, help="override the tier's absolute tolerance")
+    ap.add_argument("--min-neff", type=float, help="override the tier's minimum n_eff")
+    return ap
+
+
+def run(args: argparse.Namespace) -> int:
+    t0 = time.monotonic()
+    tier = TIERS[args.tier]
+    if args.tolerance is not None or args.min_neff is not None:
+        tier = Tier(tier.tolerance if args.tolerance is None else args.tolerance,
+                    tier.relative_tolerance,
+                    tier.min_neff if args.min_neff is None else args.min_neff)
+    model = read_model(args.model)
+    records, _src = read_many(args.records)
+    if len(records) == 0:
+        raise InputError(f"{', '.join(args.records)}: no records")
+    thresholds = Thresholds(args.lmr_tier1, args.lmr_tier2, args.static_null)
+    pred = predict(model, records)
+    p = pred.astype(np.float64) / 65536.0
+    y = labels(records).astype(np.float64)
+    w = records["weight"].astype(np.float64)
+
+    suite = TestSuite(f"calibration.{args.tier}")
+    suite.property("records", ";".join(os.path.abspath(f) for f in args.records))
+    for i, f in enumerate(args.records):
+        suite.property(f"records_sha256.{i}", sha256_file(f))
+    suite.property("model", os.path.abspath(args.model))
+    suite.property("model_sha256", sha256_file(args.model))
+    suite.property("tier", args.tier)
+    suite.property("tolerance", tier.tolerance)
+    suite.property("relative_tolerance", tier.relative_tolerance)
+    suite.property("min_neff", tier.min_neff)
+    for k in ("lmr_tier1", "lmr_tier2", "static_null"):
+        suite.property(k, getattr(thresholds, k))
+    suite.property("check_recorded", args.check_recorded)
+    add_build_properties(suite)
+
+    recorded: dict[str, object] = {"checked": False}
+    if args.check_recorded:
+        case, recorded = recorded_case(records, pred)
+        suite.add(case)
+    by_slice = {name: slice_stats(p[m], y[m], w[m]) for name, m in slices(records).items()}
+    for name, cell in by_slice.items():
+        if name != "all":
+            suite.add(slice_case(name, cell, tier))
+    by_decision = {name: decision_stats(p, y, w, rule, e, f)
+                   for name, (rule, e, f) in decisions(records, pred, thresholds).items()}
+    for name, d in by_decision.items():
+        suite.add(decision_case(name, d, tier))
+    suite.time_s = time.monotonic() - t0
+
+    out = Path(args.out_dir)
+    summary = {"harness": "calibration", "tier": args.tier, "tolerance": tier.tolerance,
+               "relative_tolerance": tier.relative_tolerance, "min_neff": tier.min_neff,
+               "thresholds": vars(thresholds),
+               "model": {"path": os.path.abspath(args.model), "sha256": sha256_file(args.model)},
+               "record_files": [os.path.abspath(f) for f in args.records],
+               "records": int(len(records)), "weight": float(w.sum()),
+               "recorded_predictions": recorded, "slices": by_slice, "decisions": by_decision,
+               "passed": suite.all_passed(),
+               "testcases": [{"classname": c.classname, "name": c.name,
+                              "outcome": c.outcome.value, "message": c.message}
+                             for c in suite.cases]}
+    plot(out / "reliability.png", by_slice, f"{suite.name}: {len(records)} records")
+    write_json(out / "calibration.json", summary)
+    write_text_atomic(out / "calibration.md", markdown(suite, summary, args.tier, tier))
+    junit = (Path(args.junit) if args.junit
+             else out.parent / "junit" / f"calibration-{args.tier}.xml")
+    write_report(junit, [suite])
+
+    print(f"records {len(records)} weight {w.sum():.0f} tier {args.tier} tolerance "
+          f"{tier.tolerance}")
+    for name in ("all", "alpha", "beta"):
+        c = by_slice[name]
+        if c["records"]:
+            print(f"{name:<6} n {c['records']:>8} mean pred {c['mean_prediction']:.4f} realized "
+                  f"{c['realized_rate']:.4f} ECE {c['ece']:.4f} (beyond noise "
+                  f"{c['ece_beyond_noise']:.4f}) MCE {c['mce']:.4f} Brier {c['brier']:.4f} "
+                  f"log-loss {c['log_loss']:.4f} AUC {_fmt(c['auc'])}")
+    for name, d in by_decision.items():
+        f = d["flagged"]
+        rates = (f"mean pred {f['mean_prediction']:.5f} realized {f['realized_rate']:.5f}"
+                 if f["records"] else "nothing flagged")
+        print(f"{name}: firing rate {_fmt(d['firing_rate'], '.5f')}, flagged {f['records']}, "
+              f"{rates}")
+    if recorded["checked"]:
+        print(f"recorded predictions: {recorded['mismatches']} mismatches")
+    ok = suite.all_passed()
+    print("\n".join([f"{c.classname}/{c.name}: {c.outcome.value}: {c.message}"
+                     for c in suite.cases if c.outcome != Outcome.PASSED]
+                    + [f"junit {junit}", f"summary {out}", "PASS" if ok else "FAIL"]))
+    return 0 if ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(run_tool(main))
