@@ -62,8 +62,9 @@ class Model {
   std::vector<std::uint16_t> lut_;
 };
 
-// A probability threshold given in 1/10000 (UCI units) as a 1/65536 fixed-point value.
-constexpr int threshold_p16(int per10000) { return int((std::int64_t(per10000) * 65536 + 5000) / 10000); }
+// A threshold T in 1/10000 (UCI units) as the least 1/65536 value p with p * 10000 >= T * 65536,
+// so that `p < threshold_p16(T)` is exactly p/65536 < T/10000 (stkref.calibration compares so).
+constexpr int threshold_p16(int per10000) { return int((std::int64_t(per10000) * 65536 + 9999) / 10000); }
 
 // How the search uses the predictor (UCI options FHPredictor, FHLmrTier1/2, FHStaticNull).
 struct Settings {
