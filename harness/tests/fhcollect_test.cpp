@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <iterator>
 #include <set>
+#include <sstream>
 
 #include "cli_support.h"
 #include "common/cli.h"
@@ -79,14 +81,18 @@ TEST_CASE("model files are rejected with file:line and loads are transactional",
   auto beta_at = good.find("\nbeta ");
   auto beta_end = good.find('\n', beta_at + 1);
   std::string beta_line = good.substr(beta_at, beta_end - beta_at);
-  std::string bad_beta = beta_line.substr(0, beta_line.rfind(' ')) + " 7";
+  std::istringstream words(beta_line);
+  std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+  w[2 + fh::kLegalLg] = "7";  // "beta", the bias, then the weights
+  std::string bad_beta = "\n";
+  for (const auto& x : w) bad_beta += (bad_beta.size() > 1 ? " " : "") + x;
   CHECK_THROWS_WITH(fh::Model::parse(replace_once(good, beta_line, bad_beta), "bad.txt"),
                     Contains("bad.txt:") && Contains("beta legal_lg weight must be 0"));
 
   search::Searcher s;
   auto dir = test::scratch_dir("fhmodel");
   test::write_file(dir / "ok.txt", replace_once(good, "\nalpha ", "\n# a loaded copy\nalpha "));
-  test::write_file(dir / "bad.txt", replace_once(good, "shift 18", "shift 99"));
+  test::write_file(dir / "bad.txt", replace_once(good, "\nshift 18\n", "\nshift 99\n"));
   std::string error;
   REQUIRE(s.load_fh_model((dir / "ok.txt").string(), &error));
   const fh::Model* loaded = s.fh_settings().model;

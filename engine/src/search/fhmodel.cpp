@@ -13,7 +13,9 @@ namespace stk::search::fh {
 const std::array<const char*, kFeatureCount> kFeatureNames = {
     "depth_lg",      "gap_lg",   "ordinal_lg", "ordinal_frac", "whole_node",  "tier_tt",
     "tier_counter",  "tier_losing_capture", "move_value", "improving", "opp_improving", "cut_node",
-    "phase",         "fh_rate",  "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg"};
+    "phase",         "fh_rate",  "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg",
+    "gap_sq",        "ordinal_sq", "gap_x_ordinal", "value_x_gap", "value_x_ordinal", "rate_x_tries",
+    "whole_x_depth", "whole_x_gap", "depth_sq"};
 
 void features(const Inputs& in, std::int32_t f[kFeatureCount]) {
   const int good = 32 * std::min(in.good_captures, 8);
@@ -35,6 +37,17 @@ void features(const Inputs& in, std::int32_t f[kFeatureCount]) {
   f[15] = good;
   f[16] = in.cut_node ? good : 0;
   f[17] = lg(unsigned(in.legal) + 1);
+  // Cross terms measured on held-out records (the low-probability tail of the LMR population and
+  // the depth bands): products of the features above, >> 8 (arithmetic in C++20: floor).
+  f[18] = (f[1] * f[1]) >> 8;
+  f[19] = (f[2] * f[2]) >> 8;
+  f[20] = (f[1] * f[2]) >> 8;
+  f[21] = (f[8] * f[1]) >> 8;
+  f[22] = (f[8] * f[2]) >> 8;
+  f[23] = (f[13] * f[14]) >> 8;
+  f[24] = in.whole_node ? f[0] : 0;
+  f[25] = in.whole_node ? f[1] : 0;
+  f[26] = (f[0] * f[0]) >> 8;
 }
 
 std::uint16_t Model::predict(const Inputs& in) const {
@@ -109,7 +122,7 @@ Model Model::parse(std::string_view text, const std::string& source) {
     for (int i = 0; i <= kFeatureCount; ++i)
       m.w_[s][i] = std::int32_t(tk.integer(i == 0 ? "bias" : kFeatureNames[i - 1], lo, hi));
   }
-  if (m.w_[kBeta][kFeatureCount] != 0)  // legal_lg: unknown at the beta-side decision
+  if (m.w_[kBeta][1 + kLegalLg] != 0)  // the move count is unknown at the beta-side decision
     tk.fail(tk.line(), "beta legal_lg weight must be 0 (the move count is unknown at the static null move)");
   tk.expect("lut");
   tk.integer("lut size", kLutSize, kLutSize);

@@ -15,7 +15,8 @@ namespace stk::search::fh {
 enum Side : std::uint8_t { kAlpha = 0, kBeta = 1 };
 enum Tier : std::uint8_t { kNoMove = 0, kTableMove = 1, kCountermove = 2, kQuiet = 3, kLosingCapture = 4 };
 
-constexpr int kFeatureCount = 18;
+constexpr int kFeatureCount = 27;
+constexpr int kLegalLg = 17;  // the feature index of legal_lg
 constexpr int kLutSize = 2048;
 extern const std::array<const char*, kFeatureCount> kFeatureNames;
 
@@ -70,7 +71,7 @@ constexpr int threshold_p16(int per10000) { return int((std::int64_t(per10000) *
 struct Settings {
   bool enabled = false;
   const Model* model = nullptr;  // nullptr: the built-in model
-  int lmr_tier1 = 200, lmr_tier2 = 50;  // 1/10000: p below adds one / two plies of reduction
+  int lmr_tier1 = 20, lmr_tier2 = 5;  // 1/10000: p below adds one / two plies of reduction
   int static_null = 9900;                // 1/10000: p at or above cuts at depth <= kStaticNullDepth
   static constexpr int kStaticNullDepth = 7;
 

@@ -146,8 +146,8 @@ def slice_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, object
 @dataclass(frozen=True)
 class Thresholds:
     """In 1/10000 of probability, as the UCI options."""
-    lmr_tier1: int = 200
-    lmr_tier2: int = 50
+    lmr_tier1: int = 20
+    lmr_tier2: int = 5
     static_null: int = 9900
 
 
@@ -391,8 +391,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--junit",
                     help="JUnit path (default <out-dir>/../junit/calibration-<tier>.xml)")
     ap.add_argument("--tier", choices=sorted(TIERS), default="quick")
-    ap.add_argument("--lmr-tier1", type=_threshold, default=200, help="1/10000 (default 200)")
-    ap.add_argument("--lmr-tier2", type=_threshold, default=50, help="1/10000 (default 50)")
+    # Defaults: the engine's UCI defaults (FHLmrTier1/2, FHStaticNull); a test holds them equal.
+    ap.add_argument("--lmr-tier1", type=_threshold, default=20, help="1/10000 (default 20)")
+    ap.add_argument("--lmr-tier2", type=_threshold, default=5, help="1/10000 (default 5)")
     ap.add_argument("--static-null", type=_threshold, default=9900, help="1/10000 (default 9900)")
     ap.add_argument("--check-recorded", action="store_true",
                     help="the records' prediction field must equal the model's, bit for bit")

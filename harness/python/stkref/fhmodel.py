@@ -1,4 +1,4 @@
-"""Fail-high predictor reference: lg(), the 18 integer features, the model text file and the
+"""Fail-high predictor reference: lg(), the 27 integer features, the model text file and the
 integer inference of harness/docs/fail-high-predictor.md, bit-exact with the engine.
 
 All feature and inference arithmetic is int64 (the contract's integer arithmetic); floats
@@ -21,13 +21,15 @@ from .fhrecords import CUT_NODE, IMPROVING, OPP_IMPROVING, WHOLE_NODE
 FEATURE_NAMES: tuple[str, ...] = (
     "depth_lg", "gap_lg", "ordinal_lg", "ordinal_frac", "whole_node", "tier_tt", "tier_counter",
     "tier_losing_capture", "move_value", "improving", "opp_improving", "cut_node", "phase",
-    "fh_rate", "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg")
+    "fh_rate", "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg", "gap_sq", "ordinal_sq",
+    "gap_x_ordinal", "value_x_gap", "value_x_ordinal", "rate_x_tries", "whole_x_depth",
+    "whole_x_gap", "depth_sq")
 NUM_FEATURES = len(FEATURE_NAMES)
 LEGAL_LG = FEATURE_NAMES.index("legal_lg")
 # The beta side is whole-node only and decided before move generation: every other feature is
 # a constant there (whole_node 256, the move features 0, legal unknown).
 BETA_FEATURES: tuple[str, ...] = ("depth_lg", "gap_lg", "improving", "opp_improving", "cut_node",
-                                  "phase")
+                                  "phase", "gap_sq", "depth_sq")
 MODEL_MAGIC = "stk-fhmodel"
 MODEL_VERSION = 1
 LUT_SIZE = 2048
@@ -60,7 +62,7 @@ def lg_array(v: np.ndarray) -> np.ndarray:
 
 
 def features(records: np.ndarray) -> np.ndarray:
-    """The 18 features of every record, int64, shape (N, 18), columns in FEATURE_NAMES order."""
+    """The 27 features of every record, int64, shape (N, 27), columns in FEATURE_NAMES order."""
     r = records
     i64 = lambda name: r[name].astype(np.int64)  # noqa: E731
     flags = i64("flags")
@@ -88,6 +90,17 @@ def features(records: np.ndarray) -> np.ndarray:
     f[:, 15] = 32 * good
     f[:, 16] = cut * 32 * good
     f[:, 17] = lg_array(legal + 1)
+    # Cross terms measured on held-out records (the low-probability tail of the LMR population
+    # and the depth bands): products of the features above, >> 8 (arithmetic: floor).
+    f[:, 18] = (f[:, 1] * f[:, 1]) >> 8
+    f[:, 19] = (f[:, 2] * f[:, 2]) >> 8
+    f[:, 20] = (f[:, 1] * f[:, 2]) >> 8
+    f[:, 21] = (f[:, 8] * f[:, 1]) >> 8
+    f[:, 22] = (f[:, 8] * f[:, 2]) >> 8
+    f[:, 23] = (f[:, 13] * f[:, 14]) >> 8
+    f[:, 24] = np.where(f[:, 4] != 0, f[:, 0], 0)
+    f[:, 25] = np.where(f[:, 4] != 0, f[:, 1], 0)
+    f[:, 26] = (f[:, 0] * f[:, 0]) >> 8
     return f
 
 

@@ -16,6 +16,9 @@ from stkref.fhmodel import FEATURE_NAMES, Model, SideParams, write_model
 from stkref.fhrecords import LABEL, WHOLE_NODE, make_records, write_records
 from stkref.fhsynth import quantized_model, synthesize
 
+# The synthetic sets were built for these thresholds (the engine defaults are lower).
+SYNTH_THRESHOLDS = ["--lmr-tier1", "200", "--lmr-tier2", "50"]
+
 
 def calibrate(argv: list[str]) -> int:
     return run_tool(lambda: calibration_main(argv))
@@ -85,7 +88,7 @@ def fitted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_fitted_model_passes_and_shifted_intercept_fails(fitted: dict[str, Path],
                                                           tmp_path: Path) -> None:
     good, bad = tmp_path / "good", tmp_path / "bad"
-    base = ["--records", str(fitted["held"]), "--tier", "quick"]
+    base = SYNTH_THRESHOLDS + ["--records", str(fitted["held"]), "--tier", "quick"]
     assert calibrate(base + ["--model", str(fitted["model"]), "--out-dir", str(good)]) == 0
     summary = json.loads((good / "calibration.json").read_text())
     assert summary["passed"] and summary["tolerance"] == 0.05
@@ -113,7 +116,7 @@ def test_fitted_model_passes_and_shifted_intercept_fails(fitted: dict[str, Path]
 def test_full_tier_and_junit_schema(fitted: dict[str, Path], tmp_path: Path,
                                     junit_xsd: Path) -> None:
     junit = tmp_path / "full.xml"
-    rc = calibrate(["--records", str(fitted["held"]), "--model", str(fitted["model"]),
+    rc = calibrate(SYNTH_THRESHOLDS + ["--records", str(fitted["held"]), "--model", str(fitted["model"]),
                     "--tier", "full", "--out-dir", str(tmp_path), "--junit", str(junit)])
     validate_junit(junit_xsd, junit)
     got = cases(junit)
@@ -175,7 +178,7 @@ def test_flagged_population_by_hand(tmp_path: Path) -> None:
     write_records(path, r)
     write_model(model, _stairs_model())
     out = tmp_path / "out"
-    assert calibrate(["--records", str(path), "--model", str(model), "--out-dir", str(out)]) == 0
+    assert calibrate(SYNTH_THRESHOLDS + ["--records", str(path), "--model", str(model), "--out-dir", str(out)]) == 0
     d = json.loads((out / "calibration.json").read_text())["decisions"]
     t1, t2, sn = d["alpha/lmr-tier1"], d["alpha/lmr-tier2"], d["beta/static-null"]
     assert t1["eligible_weight"] == 10 and t1["firing_rate"] == pytest.approx(0.7)
@@ -200,7 +203,7 @@ def test_flagged_population_by_hand(tmp_path: Path) -> None:
     # With the minimum lifted, tier 1 fails: 57% realized against a 0.5% mean prediction,
     # while the static null passes (mean 99.9% inside the Wilson interval of 3/3, n_eff 1.8).
     junit = tmp_path / "lifted.xml"
-    assert calibrate(["--records", str(path), "--model", str(model), "--out-dir", str(out),
+    assert calibrate(SYNTH_THRESHOLDS + ["--records", str(path), "--model", str(model), "--out-dir", str(out),
                       "--min-neff", "1", "--junit", str(junit)]) == 1
     got = cases(junit)
     assert outcome(got["calibration.threshold/alpha/lmr-tier1"]) == "failure"
@@ -227,7 +230,7 @@ def test_bad_inputs_exit_2(fitted: dict[str, Path], tmp_path: Path,
                            capsys: pytest.CaptureFixture[str]) -> None:
     bad_model = tmp_path / "bad.txt"
     bad_model.write_text(fitted["model"].read_text().replace("shift 18", "shift 3"))
-    assert calibrate(["--records", str(fitted["held"]), "--model", str(bad_model),
+    assert calibrate(SYNTH_THRESHOLDS + ["--records", str(fitted["held"]), "--model", str(bad_model),
                       "--out-dir", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert f"{bad_model}:" in err and "shift" in err

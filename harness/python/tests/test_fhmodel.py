@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from stkref.fhmodel import (FEATURE_NAMES, LUT_SIZE, Model, ModelFormatError, ModelSlot,
+from stkref.fhmodel import (FEATURE_NAMES, NUM_FEATURES, LUT_SIZE, Model, ModelFormatError, ModelSlot,
                             SideParams, features, float_logit, format_model, lg, lg_array,
                             make_lut, parse_model, predict, quantize, read_model, sigmoid,
                             write_model)
@@ -45,16 +45,22 @@ def _hand_records() -> np.ndarray:
 
 def test_features_hand_example() -> None:
     f = features(_hand_records())
-    assert f.dtype == np.int64 and f.shape == (2, 18)
+    assert f.dtype == np.int64 and f.shape == (2, NUM_FEATURES)
     move = {"depth_lg": 576, "gap_lg": 512, "ordinal_lg": 576, "ordinal_frac": 1024 // 30,
             "whole_node": 0, "tier_tt": 0, "tier_counter": 256, "tier_losing_capture": 0,
             "move_value": -75, "improving": 256, "opp_improving": 0, "cut_node": 256,
             "phase": 130, "fh_rate": (256 * 7 + 32) // 22, "fh_tries_lg": 1024 + 80,
-            "good_captures": 256, "cut_x_good": 256, "legal_lg": 1024 + 240}
+            "good_captures": 256, "cut_x_good": 256, "legal_lg": 1024 + 240,
+            "gap_sq": 1024, "ordinal_sq": 1296, "gap_x_ordinal": 1152, "value_x_gap": -150,
+            "value_x_ordinal": -169, "rate_x_tries": ((256 * 7 + 32) // 22 * 1104) >> 8, "whole_x_depth": 0,
+            "whole_x_gap": 0, "depth_sq": 1296}
     node = {"depth_lg": 800, "gap_lg": 0, "ordinal_lg": 0, "ordinal_frac": 0, "whole_node": 256,
             "tier_tt": 0, "tier_counter": 0, "tier_losing_capture": 0, "move_value": 0,
             "improving": 0, "opp_improving": 256, "cut_node": 0, "phase": 240, "fh_rate": 16,
-            "fh_tries_lg": 0, "good_captures": 0, "cut_x_good": 0, "legal_lg": 0}
+            "fh_tries_lg": 0, "good_captures": 0, "cut_x_good": 0, "legal_lg": 0,
+            "gap_sq": 0, "ordinal_sq": 0, "gap_x_ordinal": 0, "value_x_gap": 0,
+            "value_x_ordinal": 0, "rate_x_tries": 0, "whole_x_depth": 800, "whole_x_gap": 0,
+            "depth_sq": 2500}
     assert dict(zip(FEATURE_NAMES, f[0].tolist())) == move
     assert dict(zip(FEATURE_NAMES, f[1].tolist())) == node
 
@@ -119,13 +125,13 @@ def test_quantized_model_tracks_float_model() -> None:
 
 
 def test_quantize_scales_and_rounding() -> None:
-    q = quantize(0.5, [1.0, -0.25] + [0.0] * 16, 18)
+    q = quantize(0.5, [1.0, -0.25] + [0.0] * (NUM_FEATURES - 2), 18)
     assert q.bias == 1 << 23 and q.weights[:2] == (1 << 16, -(1 << 14))
     # shift 8: weights scale by 64, bias by 16384; halves round to even
-    q = quantize(1.5 / 16384, [0.5 / 64, 1.5 / 64, -2.5 / 64] + [0.0] * 15, 8)
+    q = quantize(1.5 / 16384, [0.5 / 64, 1.5 / 64, -2.5 / 64] + [0.0] * (NUM_FEATURES - 3), 8)
     assert q.bias == 2 and q.weights[:3] == (0, 2, -2)
     with pytest.raises(ValueError, match="int32"):
-        quantize(200.0, [0.0] * 18, 18)
+        quantize(200.0, [0.0] * NUM_FEATURES, 18)
 
 
 def test_make_lut() -> None:
@@ -166,22 +172,24 @@ def _replace_line(n: int, new: str) -> Callable[[str], str]:
     return edit
 
 
-ZEROS = " ".join(["0"] * 18)
+ZEROS = " ".join(["0"] * NUM_FEATURES)
 LUT_LAST = 6 + 128  # the LUT takes lines 7..134 (16 values a line), "end" is line 135
 MALFORMED_MODELS: list[tuple[str, Callable[[str], str], int, str]] = [
     ("magic", _replace_line(1, "stk-model 1"), 1, "expected 'stk-fhmodel 1'"),
     ("version", _replace_line(1, "stk-fhmodel 2"), 1, "expected 'stk-fhmodel 1'"),
     ("feature_order", lambda t: t.replace("depth_lg gap_lg", "gap_lg depth_lg"), 2, "in order"),
-    ("feature_count", lambda t: t.replace(" legal_lg\n", "\n"), 2, "expected 'features"),
+    ("feature_count", lambda t: t.replace(" depth_sq\n", "\n"), 2, "expected 'features"),
     ("shift_low", _replace_line(3, "shift 7"), 3, "outside 8..30"),
     ("shift_high", _replace_line(3, "shift 31"), 3, "outside 8..30"),
     ("shift_text", _replace_line(3, "shift 1e1"), 3, "not an integer"),
-    ("alpha_short", _replace_line(4, "alpha 1 " + " ".join(["0"] * 17)), 4, "expected 'alpha"),
+    ("alpha_short", _replace_line(4, "alpha 1 " + " ".join(["0"] * (NUM_FEATURES - 1))), 4,
+     "expected 'alpha"),
     ("alpha_float", _replace_line(4, "alpha 1.5 " + ZEROS), 4, "not an integer"),
     ("alpha_int32", _replace_line(4, "alpha 2147483648 " + ZEROS), 4, "outside"),
     ("beta_int32", _replace_line(5, "beta -2147483649 " + ZEROS), 5, "outside"),
     ("sides_swapped", _replace_line(4, "beta 0 " + ZEROS), 4, "expected 'alpha"),
-    ("beta_legal_lg", _replace_line(5, "beta 0 " + " ".join(["0"] * 17) + " 1"), 5, "legal_lg"),
+    ("beta_legal_lg", _replace_line(5, "beta 0 " + " ".join(["0"] * 17) + " 1 " +
+                                    " ".join(["0"] * (NUM_FEATURES - 18))), 5, "legal_lg"),
     ("lut_size", _replace_line(6, "lut 1024"), 6, "lut size must be 2048"),
     ("lut_range", _replace_line(LUT_LAST, " ".join(["65536"] * 16)), LUT_LAST, "0..65535"),
     ("lut_negative", _replace_line(7, "-1 " + " ".join(["0"] * 15)), 7, "0..65535"),
