@@ -15,7 +15,7 @@ const std::array<const char*, kFeatureCount> kFeatureNames = {
     "tier_counter",  "tier_losing_capture", "move_value", "improving", "opp_improving", "cut_node",
     "phase",         "fh_rate",  "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg",
     "gap_sq",        "ordinal_sq", "gap_x_ordinal", "value_x_gap", "value_x_ordinal", "rate_x_tries",
-    "whole_x_depth", "whole_x_gap", "depth_sq"};
+    "whole_x_depth", "whole_x_gap", "depth_sq", "depth_x_gap"};
 
 void features(const Inputs& in, std::int32_t f[kFeatureCount]) {
   const int good = 32 * std::min(in.good_captures, 8);
@@ -48,6 +48,7 @@ void features(const Inputs& in, std::int32_t f[kFeatureCount]) {
   f[24] = in.whole_node ? f[0] : 0;
   f[25] = in.whole_node ? f[1] : 0;
   f[26] = (f[0] * f[0]) >> 8;
+  f[27] = (f[0] * f[1]) >> 8;
 }
 
 std::uint16_t Model::predict(const Inputs& in) const {

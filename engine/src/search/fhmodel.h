@@ -15,7 +15,7 @@ namespace stk::search::fh {
 enum Side : std::uint8_t { kAlpha = 0, kBeta = 1 };
 enum Tier : std::uint8_t { kNoMove = 0, kTableMove = 1, kCountermove = 2, kQuiet = 3, kLosingCapture = 4 };
 
-constexpr int kFeatureCount = 27;
+constexpr int kFeatureCount = 28;
 constexpr int kLegalLg = 17;  // the feature index of legal_lg
 constexpr int kLutSize = 2048;
 extern const std::array<const char*, kFeatureCount> kFeatureNames;

@@ -45,12 +45,15 @@ DEPTH_BANDS: tuple[tuple[str, int, int], ...] = (
 
 @dataclass(frozen=True)
 class Tier:
-    tolerance: float  # absolute: ECE beyond noise, and the widening of Wilson intervals
-    relative_tolerance: float  # widening capped at this fraction of min(m, 1 - m)
+    # In log-odds: the search's decisions live at p ~ 1e-4..1e-2 and p ~ 0.99, where an absolute
+    # probability tolerance means nothing (0.02 would pass a model 10x off at p = 0.002). A
+    # logit tolerance t allows a factor e^t on the odds: 0.25 ~ 28%, 0.5 ~ 65%.
+    tolerance: float  # logit units: allowed distance from the realized rate's Wilson interval
     min_neff: float  # slices / flagged populations with a smaller n_eff are skipped
 
 
-TIERS = {"quick": Tier(0.05, 0.5, 200.0), "full": Tier(0.02, 0.25, 500.0)}
+TIERS = {"quick": Tier(0.5, 200.0), "full": Tier(0.25, 500.0)}
+LOGIT_EPS = 1e-7  # Wilson bounds are clamped into [eps, 1 - eps] before the logit
 
 
 # ---- weighted statistics ---------------------------------------------------------------------
@@ -122,6 +125,16 @@ def interval_distance(value: float, lo: float, hi: float) -> float:
     return max(lo - value, value - hi, 0.0)
 
 
+def _logit(p: float) -> float:
+    p = min(max(p, LOGIT_EPS), 1 - LOGIT_EPS)
+    return math.log(p / (1 - p))
+
+
+def logit_distance(value: float, lo: float, hi: float) -> float:
+    """How far `value` lies outside [lo, hi], in log-odds (0 inside)."""
+    return interval_distance(_logit(value), _logit(lo), _logit(hi))
+
+
 def slice_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, object]:
     if len(p) == 0:
         return {"records": 0, "weight": 0.0, "n_eff": 0.0}
@@ -133,6 +146,11 @@ def slice_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, object
     stats["ece_beyond_noise"] = sum(
         d["weight"] / total * interval_distance(d["mean_prediction"], d["wilson_lo"],
                                                  d["wilson_hi"]) for d in dec)
+    # The gated quantity: the weight-averaged log-odds distance of each decile's mean
+    # prediction from its realized rate's Wilson interval (sampling noise is not an error).
+    for d in dec:
+        d["logit_error"] = logit_distance(d["mean_prediction"], d["wilson_lo"], d["wilson_hi"])
+    stats["logit_ece_beyond_noise"] = sum(d["weight"] / total * d["logit_error"] for d in dec)
     stats["mce"] = max(gaps)
     stats["brier"] = weighted_mean(np.square(p - y), w)
     stats["log_loss"] = log_loss(p, y, w)
@@ -194,13 +212,6 @@ def decision_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray, rule: str, eligi
 
 # ---- gates -----------------------------------------------------------------------------------
 
-def allowance(tier: Tier, mean_prediction: float) -> float:
-    """How far beyond the Wilson interval a mean prediction may lie: the tier tolerance, capped
-    by the relative tolerance of the rarer outcome (a 1% prediction cannot be off by 5%)."""
-    return min(tier.tolerance,
-               tier.relative_tolerance * min(mean_prediction, 1 - mean_prediction))
-
-
 def _skip_reason(cell: dict, tier: Tier) -> str:
     if cell["records"] == 0:
         return "no records"
@@ -211,11 +222,12 @@ def _skip_reason(cell: dict, tier: Tier) -> str:
 
 def _mean_check(cell: dict, tier: Tier) -> tuple[bool, str]:
     m, lo, hi = cell["mean_prediction"], cell["wilson_lo"], cell["wilson_hi"]
-    a = allowance(tier, m)
+    dist = logit_distance(m, lo, hi)
+    cell["logit_error"] = dist
     text = (f"mean prediction {m:.5f} vs realized {cell['realized_rate']:.5f} (Wilson 95% "
-            f"[{lo:.5f}, {hi:.5f}], widened by {a:.5f}; n_eff {cell['n_eff']:.1f}, records "
-            f"{cell['records']})")
-    return lo - a <= m <= hi + a, text
+            f"[{lo:.5f}, {hi:.5f}]; log-odds distance {dist:.3f}, limit {tier.tolerance}; "
+            f"n_eff {cell['n_eff']:.1f}, records {cell['records']})")
+    return dist <= tier.tolerance, text
 
 
 def slice_case(name: str, cell: dict, tier: Tier) -> TestCase:
@@ -225,22 +237,24 @@ def slice_case(name: str, cell: dict, tier: Tier) -> TestCase:
         case.outcome, case.message = Outcome.SKIPPED, reason
         return case
     inside, text = _mean_check(cell, tier)
-    ece = (f"ECE {cell['ece']:.5f}, beyond noise {cell['ece_beyond_noise']:.5f} (limit "
-           f"{tier.tolerance}), MCE {cell['mce']:.5f}")
+    ece = (f"ECE {cell['ece']:.5f} (beyond noise {cell['ece_beyond_noise']:.5f}), MCE "
+           f"{cell['mce']:.5f}; log-odds ECE beyond noise {cell['logit_ece_beyond_noise']:.3f} "
+           f"(limit {tier.tolerance})")
     case.system_out = f"{ece}\n{text}\n"
     failures = []
-    if cell["ece_beyond_noise"] > tier.tolerance:
-        failures.append(f"ECE beyond noise {cell['ece_beyond_noise']:.4f} > {tier.tolerance}")
+    if cell["logit_ece_beyond_noise"] > tier.tolerance:
+        failures.append(f"log-odds ECE beyond noise {cell['logit_ece_beyond_noise']:.3f} > "
+                        f"{tier.tolerance}")
     if not inside:
         failures.append(f"mean prediction {cell['mean_prediction']:.4f} outside realized "
-                        f"[{cell['wilson_lo']:.4f}, {cell['wilson_hi']:.4f}] +- "
-                        f"{allowance(tier, cell['mean_prediction']):.4f}")
+                        f"[{cell['wilson_lo']:.4f}, {cell['wilson_hi']:.4f}] by "
+                        f"{cell['logit_error']:.3f} log-odds > {tier.tolerance}")
     if failures:
         case.outcome, case.message = Outcome.FAILED, "; ".join(failures)
         case.detail = case.system_out + "\n".join(
             f"decile {d['bin']}: predicted {d['mean_prediction']:.4f} realized "
             f"{d['realized_rate']:.4f} [{d['wilson_lo']:.4f}, {d['wilson_hi']:.4f}] n_eff "
-            f"{d['n_eff']:.1f}" for d in cell["deciles"])
+            f"{d['n_eff']:.1f} log-odds error {d['logit_error']:.3f}" for d in cell["deciles"])
     return case
 
 
@@ -255,8 +269,9 @@ def decision_case(name: str, d: dict, tier: Tier) -> TestCase:
     case.system_out = f"{d['rule']}\n{text}\nfiring rate {d['firing_rate']:.5f}\n"
     if not inside:
         case.outcome = Outcome.FAILED
-        case.message = (f"flagged: realized {cell['realized_rate']:.4f} vs mean prediction "
-                        f"{cell['mean_prediction']:.4f}")
+        case.message = (f"flagged: realized {cell['realized_rate']:.5f} vs mean prediction "
+                        f"{cell['mean_prediction']:.5f} ({cell['logit_error']:.3f} log-odds "
+                        f"beyond the Wilson interval > {tier.tolerance})")
         case.detail = case.system_out
     return case
 
@@ -318,16 +333,20 @@ def markdown(suite: TestSuite, s: dict, tier_name: str, tier: Tier) -> str:
              f"{s['weight']:.0f}. Every statistic is weighted by the record weight (inverse "
              "sampling probability); Wilson 95% intervals use n_eff = (sum w)^2 / sum w^2.", "",
              f"## Gates (tier {tier_name})", "",
-             f"- Slice (side, and side x depth band): fails when the ECE beyond sampling noise "
-             f"(weight-averaged distance from each decile's mean prediction to that decile's "
-             f"Wilson interval) exceeds {tier.tolerance}, or when the slice's mean prediction "
-             f"lies outside its realized rate's Wilson interval widened by "
-             f"min({tier.tolerance}, {tier.relative_tolerance} x min(m, 1 - m)).",
-             "- Threshold: the flagged population's mean prediction must lie inside the same "
-             "widened interval of its realized rate (never compared with the threshold).",
+             "All gates are in log-odds: the search decides at p ~ 1e-4..1e-2 and p ~ 0.99, "
+             "where an absolute probability tolerance would pass a model off by a factor of ten.",
+             "",
+             f"- Slice (side, and side x depth band): fails when the log-odds ECE beyond sampling "
+             f"noise (weight-averaged log-odds distance from each decile's mean prediction to "
+             f"that decile's Wilson interval) exceeds {tier.tolerance}, or when the slice's mean "
+             f"prediction lies more than {tier.tolerance} log-odds outside its realized rate's "
+             f"Wilson interval.",
+             f"- Threshold: the flagged population's mean prediction must lie within "
+             f"{tier.tolerance} log-odds of its realized rate's Wilson interval (never compared "
+             "with the threshold).",
              f"- Skipped with the reason: slices and flagged populations with n_eff < "
-             f"{tier.min_neff:g}. Tiers: quick tolerance 0.05, relative 0.5, min n_eff 200; "
-             "full tolerance 0.02, relative 0.25, min n_eff 500.", "",
+             f"{tier.min_neff:g}. Tiers: quick tolerance 0.5 log-odds (odds within x1.65), min "
+             "n_eff 200; full 0.25 (x1.28), min n_eff 500.", "",
              "## Slices", "",
              "| slice | records | weight | n_eff | mean pred | realized | Wilson 95% | ECE | "
              "ECE beyond noise | MCE | Brier | log-loss | AUC |",
@@ -397,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--static-null", type=_threshold, default=9900, help="1/10000 (default 9900)")
     ap.add_argument("--check-recorded", action="store_true",
                     help="the records' prediction field must equal the model's, bit for bit")
-    ap.add_argument("--tolerance", type=float, help="override the tier's absolute tolerance")
+    ap.add_argument("--tolerance", type=float, help="override the tier's log-odds tolerance")
     ap.add_argument("--min-neff", type=float, help="override the tier's minimum n_eff")
     return ap
 
@@ -407,7 +426,6 @@ def run(args: argparse.Namespace) -> int:
     tier = TIERS[args.tier]
     if args.tolerance is not None or args.min_neff is not None:
         tier = Tier(tier.tolerance if args.tolerance is None else args.tolerance,
-                    tier.relative_tolerance,
                     tier.min_neff if args.min_neff is None else args.min_neff)
     model = read_model(args.model)
     records, _src = read_many(args.records)
@@ -427,7 +445,6 @@ def run(args: argparse.Namespace) -> int:
     suite.property("model_sha256", sha256_file(args.model))
     suite.property("tier", args.tier)
     suite.property("tolerance", tier.tolerance)
-    suite.property("relative_tolerance", tier.relative_tolerance)
     suite.property("min_neff", tier.min_neff)
     for k in ("lmr_tier1", "lmr_tier2", "static_null"):
         suite.property(k, getattr(thresholds, k))
@@ -450,7 +467,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out_dir)
     summary = {"harness": "calibration", "tier": args.tier, "tolerance": tier.tolerance,
-               "relative_tolerance": tier.relative_tolerance, "min_neff": tier.min_neff,
+               "min_neff": tier.min_neff,
                "thresholds": vars(thresholds),
                "model": {"path": os.path.abspath(args.model), "sha256": sha256_file(args.model)},
                "record_files": [os.path.abspath(f) for f in args.records],

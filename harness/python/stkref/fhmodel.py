@@ -1,4 +1,4 @@
-"""Fail-high predictor reference: lg(), the 27 integer features, the model text file and the
+"""Fail-high predictor reference: lg(), the 28 integer features, the model text file and the
 integer inference of harness/docs/fail-high-predictor.md, bit-exact with the engine.
 
 All feature and inference arithmetic is int64 (the contract's integer arithmetic); floats
@@ -23,13 +23,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "tier_losing_capture", "move_value", "improving", "opp_improving", "cut_node", "phase",
     "fh_rate", "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg", "gap_sq", "ordinal_sq",
     "gap_x_ordinal", "value_x_gap", "value_x_ordinal", "rate_x_tries", "whole_x_depth",
-    "whole_x_gap", "depth_sq")
+    "whole_x_gap", "depth_sq", "depth_x_gap")
 NUM_FEATURES = len(FEATURE_NAMES)
 LEGAL_LG = FEATURE_NAMES.index("legal_lg")
 # The beta side is whole-node only and decided before move generation: every other feature is
 # a constant there (whole_node 256, the move features 0, legal unknown).
 BETA_FEATURES: tuple[str, ...] = ("depth_lg", "gap_lg", "improving", "opp_improving", "cut_node",
-                                  "phase", "gap_sq", "depth_sq")
+                                  "phase", "gap_sq", "depth_sq", "depth_x_gap")
 MODEL_MAGIC = "stk-fhmodel"
 MODEL_VERSION = 1
 LUT_SIZE = 2048
@@ -62,7 +62,7 @@ def lg_array(v: np.ndarray) -> np.ndarray:
 
 
 def features(records: np.ndarray) -> np.ndarray:
-    """The 27 features of every record, int64, shape (N, 27), columns in FEATURE_NAMES order."""
+    """The 28 features of every record, int64, shape (N, 28), columns in FEATURE_NAMES order."""
     r = records
     i64 = lambda name: r[name].astype(np.int64)  # noqa: E731
     flags = i64("flags")
@@ -101,6 +101,7 @@ def features(records: np.ndarray) -> np.ndarray:
     f[:, 24] = np.where(f[:, 4] != 0, f[:, 0], 0)
     f[:, 25] = np.where(f[:, 4] != 0, f[:, 1], 0)
     f[:, 26] = (f[:, 0] * f[:, 0]) >> 8
+    f[:, 27] = (f[:, 0] * f[:, 1]) >> 8
     return f
 
 

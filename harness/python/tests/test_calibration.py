@@ -91,7 +91,7 @@ def test_fitted_model_passes_and_shifted_intercept_fails(fitted: dict[str, Path]
     base = SYNTH_THRESHOLDS + ["--records", str(fitted["held"]), "--tier", "quick"]
     assert calibrate(base + ["--model", str(fitted["model"]), "--out-dir", str(good)]) == 0
     summary = json.loads((good / "calibration.json").read_text())
-    assert summary["passed"] and summary["tolerance"] == 0.05
+    assert summary["passed"] and summary["tolerance"] == 0.5
     assert summary["slices"]["alpha"]["ece"] < 0.02
     got = cases(tmp_path / "junit" / "calibration-quick.xml")
     assert {"calibration.slice/alpha", "calibration.slice/beta/d7+",
@@ -100,14 +100,14 @@ def test_fitted_model_passes_and_shifted_intercept_fails(fitted: dict[str, Path]
     assert outcome(got["calibration.slice/alpha"]) == "passed"
     assert outcome(got["calibration.threshold/alpha/lmr-tier1"]) == "passed"
     assert (good / "reliability.png").stat().st_size > 10_000
-    assert "tolerance 0.05" in (good / "calibration.md").read_text()
+    assert "quick tolerance 0.5 log-odds" in (good / "calibration.md").read_text()
 
     assert calibrate(base + ["--model", str(fitted["shifted"]), "--out-dir", str(bad),
                              "--junit", str(tmp_path / "bad.xml")]) == 1
     got = cases(tmp_path / "bad.xml")
     for name in ("slice/alpha", "slice/beta", "slice/alpha/d5-6", "slice/beta/d7+"):
         assert outcome(got[f"calibration.{name}"]) == "failure", name
-    assert "ECE beyond noise" in got["calibration.slice/alpha"].find("failure").get("message")
+    assert "log-odds" in got["calibration.slice/alpha"].find("failure").get("message")
     summary = json.loads((bad / "calibration.json").read_text())
     alpha = summary["slices"]["alpha"]
     assert not summary["passed"] and alpha["mean_prediction"] > alpha["wilson_hi"] + 0.05

@@ -53,14 +53,14 @@ def test_features_hand_example() -> None:
             "good_captures": 256, "cut_x_good": 256, "legal_lg": 1024 + 240,
             "gap_sq": 1024, "ordinal_sq": 1296, "gap_x_ordinal": 1152, "value_x_gap": -150,
             "value_x_ordinal": -169, "rate_x_tries": ((256 * 7 + 32) // 22 * 1104) >> 8, "whole_x_depth": 0,
-            "whole_x_gap": 0, "depth_sq": 1296}
+            "whole_x_gap": 0, "depth_sq": 1296, "depth_x_gap": 1152}
     node = {"depth_lg": 800, "gap_lg": 0, "ordinal_lg": 0, "ordinal_frac": 0, "whole_node": 256,
             "tier_tt": 0, "tier_counter": 0, "tier_losing_capture": 0, "move_value": 0,
             "improving": 0, "opp_improving": 256, "cut_node": 0, "phase": 240, "fh_rate": 16,
             "fh_tries_lg": 0, "good_captures": 0, "cut_x_good": 0, "legal_lg": 0,
             "gap_sq": 0, "ordinal_sq": 0, "gap_x_ordinal": 0, "value_x_gap": 0,
             "value_x_ordinal": 0, "rate_x_tries": 0, "whole_x_depth": 800, "whole_x_gap": 0,
-            "depth_sq": 2500}
+            "depth_sq": 2500, "depth_x_gap": 0}
     assert dict(zip(FEATURE_NAMES, f[0].tolist())) == move
     assert dict(zip(FEATURE_NAMES, f[1].tolist())) == node
 
@@ -178,7 +178,7 @@ MALFORMED_MODELS: list[tuple[str, Callable[[str], str], int, str]] = [
     ("magic", _replace_line(1, "stk-model 1"), 1, "expected 'stk-fhmodel 1'"),
     ("version", _replace_line(1, "stk-fhmodel 2"), 1, "expected 'stk-fhmodel 1'"),
     ("feature_order", lambda t: t.replace("depth_lg gap_lg", "gap_lg depth_lg"), 2, "in order"),
-    ("feature_count", lambda t: t.replace(" depth_sq\n", "\n"), 2, "expected 'features"),
+    ("feature_count", lambda t: t.replace(" depth_x_gap\n", "\n"), 2, "expected 'features"),
     ("shift_low", _replace_line(3, "shift 7"), 3, "outside 8..30"),
     ("shift_high", _replace_line(3, "shift 31"), 3, "outside 8..30"),
     ("shift_text", _replace_line(3, "shift 1e1"), 3, "not an integer"),

@@ -67,6 +67,25 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                   (full ? " --nodes 1000000 --config ecm-full --baseline golden/epd/ecm-full.json"
                                         : " --stride 20 --depth 16 --config ecm-quick --baseline golden/epd/ecm-quick.json") +
                                   out});
+  // 6. calibration: the fail-high predictor's built-in model on held-out positions (seeded
+  //    self-play + ECM, seed 2; the position split is a hash of the position, so no held-out
+  //    position was ever in the fit set of ci/make-fhmodel.sh). The records carry the engine's
+  //    predictions; --check-recorded holds the Python recompute from fhmodel_default.txt to them,
+  //    bit for bit. Quick: 40 games, depth 8, loose gates; full: 500 games (> 2,000 held-out
+  //    positions), depth 10, strict gates.
+  {
+    const std::string dir = c.out_dir + "/fhcollect";
+    const std::string records = "'" + dir + "/heldout-" + c.tier + ".fhr'";
+    steps.push_back(
+        {"calibration", h + " fhgen --seed 2 --out-dir '" + dir + "/sets-" + c.tier + "'" +
+                            (full ? " --games 500" : " --games 40") + " --ecm '" + c.shared + "/suites/ECM.epd'" + " && " + h +
+                            " fhcollect --positions '" + dir + "/sets-" + c.tier + "/heldout.epd' --seed 1" +
+                            (full ? " --depth 10 --full-depth 9" : " --depth 8 --full-depth 7") + " --out " + records +
+                            " --config heldout-" + c.tier + out + " && " + py + "calibration --records " + records +
+                            " --model engine/src/search/fhmodel_default.txt --check-recorded --tier " + c.tier +
+                            " --out-dir '" + c.out_dir + "/calibration' --junit '" + c.out_dir +
+                            "/junit/calibration-" + c.tier + ".xml'"});
+  }
   // 7. shadow: silent-miss audit with the invariant gate (audit on == off), loose rate gates and
   //    the fabricated-bound gate. Quick: every 80th ECM position (11) at sd 7; full: all 879 at sd 8.
   steps.push_back({"shadow", h + " shadow --quiet" + ecm +
