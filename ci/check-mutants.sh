@@ -6,6 +6,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd)}"
+export STK_PYTHON="${STK_PYTHON:-$root/.venv/bin/python}"  # the project venv (ci/install-deps.sh)
 pattern="${1:-}"
 work="$(mktemp -d /tmp/stk-mutants.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
