@@ -183,12 +183,22 @@ def _normalized(line: str) -> dict[str, object]:
     return {k: int(v) if isinstance(v, bool) else v for k, v in json.loads(line).items()}
 
 
-@pytest.mark.skipif(not (os.environ.get("STK_HARNESS") and os.environ.get("STK_FHR_SAMPLE")),
-                    reason="set STK_HARNESS (stk-harness binary) and STK_FHR_SAMPLE (.fhr file)")
+@pytest.mark.skipif(not os.environ.get("STK_HARNESS"), reason="set STK_HARNESS (stk-harness binary)")
 def test_engine_dump_agrees(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`stk-harness fhdump` and this reader agree on every record, feature and prediction
-    (the model: STK_FHMODEL if set, else a quantized synthetic model written here)."""
-    sample = os.environ["STK_FHR_SAMPLE"]
+    (the model: STK_FHMODEL if set, else a quantized synthetic model written here). The
+    records: STK_FHR_SAMPLE if set, else a small collection run by the engine here."""
+    sample = os.environ.get("STK_FHR_SAMPLE") or str(tmp_path / "sample.fhr")
+    if "STK_FHR_SAMPLE" not in os.environ:
+        positions = tmp_path / "positions.epd"
+        positions.write_text(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id \"kiwipete\";\n"
+            "k7/8/2K5/8/8/8/8/1R6 w - - id \"mate-in-2\";\n"
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - id \"qgd\";\n")
+        proc = subprocess.run([os.environ["STK_HARNESS"], "fhcollect", "--positions", str(positions),
+                               "--depth", "7", "--out", sample, "--out-dir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
     model = os.environ.get("STK_FHMODEL") or str(tmp_path / "m.txt")
     if "STK_FHMODEL" not in os.environ:
         write_model(model, quantized_model())
