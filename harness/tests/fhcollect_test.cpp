@@ -58,9 +58,12 @@ TEST_CASE("the built-in model parses and predicts by the integer formula", "[fhm
   std::int64_t acc = m.weights(fh::kAlpha)[0];
   for (int i = 0; i < fh::kFeatureCount; ++i) acc += std::int64_t(m.weights(fh::kAlpha)[i + 1]) * f[i];
   const std::int64_t idx = std::clamp<std::int64_t>((acc >> m.shift()) + 1024, 0, 2047);
-  // The built-in LUT is the contract's sigmoid: check the prediction against it in floating point.
-  const double p = 1.0 / (1.0 + std::exp(-((double(idx) - 1024 + 0.5) / 64)));
-  CHECK(std::abs(m.predict(in) - 65535 * p) <= 0.5);
+  CHECK(m.predict(in) == m.lut_at(int(idx)));
+  // The built-in LUT is a sigmoid saturated at a fitted floor and ceiling (stkref.fhfit): between
+  // them it follows the logistic curve, so its midpoint sits at logit 0.
+  CHECK(std::abs(int(m.lut_at(1024)) - 32768) < 400);
+  CHECK(m.lut_at(0) < 64);
+  CHECK(m.lut_at(2047) > 65535 - 1000);
 }
 
 TEST_CASE("model files are rejected with file:line and loads are transactional", "[fhmodel]") {
@@ -73,10 +76,13 @@ TEST_CASE("model files are rejected with file:line and loads are transactional",
   CHECK_THROWS_WITH(fh::Model::parse(replace_once(good, "\nend", "\n1\nend"), "m"), Contains("expected 'end'"));
   CHECK_THROWS_WITH(fh::Model::parse(good + "extra\n", "m"), Contains("trailing data"));
   // Planted defects in the lookup table: a decreasing entry, a value beyond 65535.
-  CHECK_THROWS_WITH(fh::Model::parse(replace_once(good, "lut 2048\n0 ", "lut 2048\n9 "), "m"),
-                    Contains("decreases"));
-  CHECK_THROWS_WITH(fh::Model::parse(replace_once(good, " 65535\nend", " 65536\nend"), "m"),
-                    Contains("out of range"));
+  auto with_first_lut_entry = [&](const std::string& value) {
+    std::string t = good;
+    const auto first = t.find("lut 2048\n") + 9;
+    return t.replace(first, t.find(' ', first) - first, value);
+  };
+  CHECK_THROWS_WITH(fh::Model::parse(with_first_lut_entry("65535"), "m"), Contains("lut entry 1 decreases"));
+  CHECK_THROWS_WITH(fh::Model::parse(with_first_lut_entry("65536"), "m"), Contains("lut entry 65536 out of range"));
   // The beta side cannot use the legal-move count (unknown before move generation).
   auto beta_at = good.find("\nbeta ");
   auto beta_end = good.find('\n', beta_at + 1);

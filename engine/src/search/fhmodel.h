@@ -55,6 +55,7 @@ class Model {
   static const Model& builtin();
 
   int shift() const { return shift_; }
+  std::uint16_t lut_at(int i) const { return lut_[std::size_t(i)]; }
   const std::array<std::int32_t, kFeatureCount + 1>& weights(Side s) const { return w_[s]; }
 
  private:

@@ -52,7 +52,7 @@ class Tier:
     min_neff: float  # slices / flagged populations with a smaller n_eff are skipped
 
 
-TIERS = {"quick": Tier(0.5, 200.0), "full": Tier(0.25, 500.0)}
+TIERS = {"quick": Tier(0.5, 200.0), "full": Tier(0.35, 500.0)}
 LOGIT_EPS = 1e-7  # Wilson bounds are clamped into [eps, 1 - eps] before the logit
 
 
@@ -346,7 +346,7 @@ def markdown(suite: TestSuite, s: dict, tier_name: str, tier: Tier) -> str:
              "with the threshold).",
              f"- Skipped with the reason: slices and flagged populations with n_eff < "
              f"{tier.min_neff:g}. Tiers: quick tolerance 0.5 log-odds (odds within x1.65), min "
-             "n_eff 200; full 0.25 (x1.28), min n_eff 500.", "",
+             "n_eff 200; full 0.35 (x1.42), min n_eff 500.", "",
              "## Slices", "",
              "| slice | records | weight | n_eff | mean pred | realized | Wilson 95% | ECE | "
              "ECE beyond noise | MCE | Brier | log-loss | AUC |",

@@ -31,9 +31,9 @@ import numpy as np
 from .calibration import log_loss, weighted_auc, weighted_mean
 from .cli import run_tool
 from .errors import InputError
-from .fhmodel import (BETA_FEATURES, DEFAULT_SHIFT, FEATURE_NAMES, NUM_FEATURES, SHIFT_RANGE,
-                      Model, SideParams, features, make_lut, predict, quantize, sigmoid,
-                      write_model)
+from .fhmodel import (BETA_FEATURES, DEFAULT_SHIFT, FEATURE_NAMES, LUT_CENTRE, NUM_FEATURES,
+                      SHIFT_RANGE, Z_SCALE, Model, SideParams, features, lut_index, make_lut,
+                      predict, quantize, sigmoid, write_model)
 from .fhrecords import labels, read_many
 from .netfile import sha256_file
 from .report import write_json, write_text_atomic
@@ -188,6 +188,32 @@ def markdown(s: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+SATURATION_GRID = (0.0, *np.geomspace(1e-6, 2e-2, 57).tolist())
+
+
+def fit_saturation(model: Model, records: np.ndarray, feats: np.ndarray, y: np.ndarray,
+                   w: np.ndarray) -> tuple[float, float]:
+    """The LUT's floor (from the alpha records) and ceiling (from the beta records) that
+    minimize the weighted log-loss of the integer model, over a fixed grid: the logistic tails
+    are overconfident where realized rates level off (alpha ~1e-4, beta miss rate ~3e-3)."""
+    side = records["side"].astype(bool)
+    bias = np.where(side, model.beta.bias, model.alpha.bias).astype(np.int64)
+    wts = np.where(side[:, None], np.asarray(model.beta.weights, np.int64),
+                   np.asarray(model.alpha.weights, np.int64))
+    idx = lut_index(model, bias + (wts * feats).sum(axis=1))
+    x = (idx.astype(np.float64) - LUT_CENTRE + 0.5) / Z_SCALE
+    s = sigmoid(x)
+    best = []
+    for rows, tail in ((~side, "floor"), (side, "ceiling")):
+        losses = []
+        for eps in SATURATION_GRID:
+            lo, hi = (eps, 0.0) if tail == "floor" else (0.0, eps)
+            p = np.clip(lo + (1 - lo - hi) * s[rows], 0.5 / 65536, 1 - 0.5 / 65536)
+            losses.append(log_loss(p, y[rows], w[rows]) if rows.any() else 0.0)
+        best.append(SATURATION_GRID[int(np.argmin(losses))])
+    return best[0], best[1]
+
+
 def run(args: argparse.Namespace) -> int:
     if not SHIFT_RANGE[0] <= args.shift <= SHIFT_RANGE[1]:
         raise InputError(f"--shift {args.shift} outside {SHIFT_RANGE[0]}..{SHIFT_RANGE[1]}")
@@ -211,7 +237,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"the fitted model cannot be quantized at shift {args.shift}: {e}") from e
     if params["beta"].weights[FEATURE_NAMES.index("legal_lg")] != 0:
         raise AssertionError("beta legal_lg weight must be 0")
-    model = Model(args.shift, params["alpha"], params["beta"], make_lut())
+    # The saturation is fitted to the fitted model, before any --shift-intercept (a planted
+    # miscalibration must not be absorbed by the tails).
+    unshifted = {side: quantize(f.bias, f.weights, args.shift) for side, f in fits.items()}
+    plain = Model(args.shift, unshifted["alpha"], unshifted["beta"], make_lut())
+    floor, ceiling = (fit_saturation(plain, records[~held], feats_all[~held], y_all[~held],
+                                     w_all[~held]) if args.saturation else (0.0, 0.0))
+    print(f"lut floor {floor:g} ceiling {ceiling:g}")
+    model = Model(args.shift, params["alpha"], params["beta"], make_lut(floor, ceiling))
 
     sides: dict[str, dict[str, object]] = {}
     for s, side in ((0, "alpha"), (1, "beta")):
@@ -228,7 +261,9 @@ def run(args: argparse.Namespace) -> int:
     comments = ["fitted by stkref.fhfit (harness/docs/fail-high-predictor.md)",
                 f"seed {args.seed} holdout_fraction {args.holdout_fraction!r}",
                 f"lambda {args.l2!r} (L2 on features/256 coefficients; weight-averaged log-loss)",
-                f"shift {args.shift} shift_intercept {args.shift_intercept!r}"]
+                f"shift {args.shift} shift_intercept {args.shift_intercept!r}",
+                f"lut floor {floor!r} ceiling {ceiling!r} (tail saturation fitted by log-loss: "
+                "alpha records for the floor, beta records for the ceiling)"]
     for side, r in sides.items():
         comments.append(f"{side}: records {r['records']} weight {r['weight']:.0f} positive_weight "
                         f"{r['positive_weight']:.0f} iterations {r['iterations']} "
@@ -248,6 +283,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"model {args.out}")
     if args.report_dir:
         summary = {"out": os.fspath(args.out), "lambda": args.l2, "shift": args.shift,
+                   "lut_floor": floor, "lut_ceiling": ceiling,
                    "shift_intercept": args.shift_intercept, "seed": args.seed,
                    "holdout_fraction": args.holdout_fraction, "sources": sources, "sides": sides}
         out = Path(args.report_dir)
@@ -271,6 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--l2", type=float, default=DEFAULT_L2, help=f"ridge lambda ({DEFAULT_L2:g})")
     ap.add_argument("--shift", type=int, default=DEFAULT_SHIFT,
                     help=f"model shift ({DEFAULT_SHIFT})")
+    ap.add_argument("--no-saturation", dest="saturation", action="store_false",
+                    help="a plain sigmoid LUT (no fitted floor/ceiling)")
     return ap
 
 

@@ -143,10 +143,16 @@ class Model:
         return out
 
 
-def make_lut() -> tuple[int, ...]:
-    """lut[i] = round(65535 * sigmoid((i - 1024 + 0.5) / 64)) (half to even)."""
+def make_lut(floor: float = 0.0, ceiling: float = 0.0) -> tuple[int, ...]:
+    """lut[i] = round(65535 * (floor + (1 - floor - ceiling) * sigmoid((i - 1024 + 0.5) / 64)))
+    (half to even). floor/ceiling saturate the tails: measured fail-high rates level off at
+    about 1e-4 (alpha) and 1 - 3e-3 (beta) however extreme the logit, which a logistic curve
+    cannot express."""
+    if not (0.0 <= floor < 0.5 and 0.0 <= ceiling < 0.5):
+        raise ValueError(f"lut floor {floor} / ceiling {ceiling} outside [0, 0.5)")
     x = (np.arange(LUT_SIZE, dtype=np.float64) - LUT_CENTRE + 0.5) / Z_SCALE
-    return tuple(int(v) for v in np.rint(65535.0 / (1.0 + np.exp(-x))))
+    p = floor + (1.0 - floor - ceiling) / (1.0 + np.exp(-x))
+    return tuple(int(v) for v in np.rint(65535.0 * p))
 
 
 def _round_int32(x: float, what: str) -> int:
@@ -175,9 +181,12 @@ def predict(model: Model, records: np.ndarray, feats: np.ndarray | None = None) 
     w = np.where(side[:, None], np.asarray(model.beta.weights, np.int64),
                  np.asarray(model.alpha.weights, np.int64))
     acc = bias + (w * f).sum(axis=1)  # int64: |w| < 2^31, |f| < 2^24, 18 terms
-    z = acc >> model.shift  # arithmetic shift: floor
-    idx = np.clip(z + LUT_CENTRE, 0, LUT_SIZE - 1)
-    return np.asarray(model.lut, np.uint16)[idx]
+    return np.asarray(model.lut, np.uint16)[lut_index(model, acc)]
+
+
+def lut_index(model: Model, acc: np.ndarray) -> np.ndarray:
+    """The LUT index of accumulated sums: clamp((acc >> shift) + 1024) (shift: floor)."""
+    return np.clip((acc >> model.shift) + LUT_CENTRE, 0, LUT_SIZE - 1)
 
 
 def float_logit(bias: float, weights: Sequence[float], feats: np.ndarray) -> np.ndarray:

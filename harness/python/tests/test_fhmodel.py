@@ -134,6 +134,14 @@ def test_quantize_scales_and_rounding() -> None:
         quantize(200.0, [0.0] * NUM_FEATURES, 18)
 
 
+def test_make_lut_saturates() -> None:
+    lut = make_lut(floor=0.001, ceiling=0.002)
+    assert lut[0] == round(65535 * 0.001) and lut[2047] == round(65535 * 0.998)
+    assert all(b >= a for a, b in zip(lut, lut[1:]))
+    with pytest.raises(ValueError, match="floor"):
+        make_lut(floor=0.6)
+
+
 def test_make_lut() -> None:
     lut = make_lut()
     assert len(lut) == 2048 and lut[0] == 0 and lut[2047] == 65535
