@@ -86,6 +86,10 @@ std::vector<Step> tier_steps(const StepContext& c) {
                             " --out-dir '" + c.out_dir + "/calibration' --junit '" + c.out_dir +
                             "/junit/calibration-" + c.tier + ".xml'"});
   }
+  if (full)  // what the predictor buys: tree size and solved counts, on vs off at equal depth
+    steps.push_back({"fh-compare", h + " epd-compare --quiet" + ecm +
+                                       " --depth 10 --reference inprocess --option FHPredictor=true"
+                                       " --config fh-onoff-sd10" + out});
   // 7. shadow: silent-miss audit with the invariant gate (audit on == off), loose rate gates and
   //    the fabricated-bound gate. Quick: every 80th ECM position (11) at sd 7; full: all 879 at sd 8.
   steps.push_back({"shadow", h + " shadow --quiet" + ecm +
