@@ -67,6 +67,10 @@ struct NoPolicy {
   // its eligible moves without reduction, so labels are full-depth results; fh_record receives
   // each record (a move's after its search, the whole node's at the end).
   static constexpr bool kCollectFh = false;
+  // The fail-high predictor's decisions are compiled in only where kPredictor is true: the
+  // searcher runs Worker<PredictorPolicy> while the FHPredictor option is on, so the normal
+  // build's search (predictor off) contains none of its code.
+  static constexpr bool kPredictor = false;
   long fh_begin_node(int depth) { return -1; }
   template <class P, class I>
   void fh_record(const P& pos, long node_id, const I& inputs, bool label, int prediction, int ply,
@@ -87,6 +91,11 @@ struct NoPolicy {
   // kNullBailout only: is the node at `ply` reached by a reduced move? (set by note_reduction)
   bool reduced_at(int ply) const { return false; }
   void note_reduction(int ply, int reduction) {}
+};
+
+// The normal build with the fail-high predictor's decisions compiled in (FHPredictor on).
+struct PredictorPolicy : NoPolicy {
+  static constexpr bool kPredictor = true;
 };
 
 }  // namespace stk::search

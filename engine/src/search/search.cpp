@@ -18,6 +18,7 @@ struct Searcher::Impl {
   Heuristics heuristics;
   eval::Evaluator evaluator;
   NoPolicy policy;
+  PredictorPolicy predictor_policy;  // the search while FHPredictor is on
   Options options;
   fh::Settings fh;
   std::unique_ptr<fh::Model> fh_model;  // a loaded model; null: the built-in one
@@ -93,8 +94,12 @@ Budget make_budget(const Position& pos, const Limits& l) {
 Result Searcher::go(Position& pos, const Limits& limits,
                     const std::function<void(const Iteration&)>& on_iteration) {
   stop_requested_.store(false, std::memory_order_relaxed);
+  if (impl_->fh.enabled) {
+    Worker<PredictorPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator, impl_->predictor_policy);
+    worker.set_fh(impl_->fh);
+    return worker.run(pos, make_budget(pos, limits), stop_requested_, on_iteration);
+  }
   Worker<NoPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator, impl_->policy);
-  worker.set_fh(impl_->fh);
   return worker.run(pos, make_budget(pos, limits), stop_requested_, on_iteration);
 }
 

@@ -269,11 +269,12 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   // 3b. Fail-high predictor population (harness/docs/fail-high-predictor.md): null-window
   // nodes outside the mate window (bounds and the table-refined eval); `eval` is either <= alpha
   // (alpha side) or >= beta.
-  const bool fh_use = fh_ && fh_->enabled;
+  constexpr bool kFh = Policy::kPredictor || Policy::kCollectFh;  // else none of this is compiled
+  const bool fh_use = Policy::kPredictor && fh_->enabled;
   fh::Inputs fh_node{};
   bool fh_gate = false;
   [[maybe_unused]] long fh_id = -1;  // collection only: the logged node's id
-  if ((Policy::kCollectFh || fh_use) && !PvNode && !in_check && std::abs(alpha) < kValueMateInMaxPly &&
+  if (kFh && (Policy::kCollectFh || fh_use) && !PvNode && !in_check && std::abs(alpha) < kValueMateInMaxPly &&
       std::abs(beta) < kValueMateInMaxPly && std::abs(eval) < kValueMateInMaxPly) {
     fh_gate = true;
     fh_node = node_inputs(ss, eval >= beta ? fh::kBeta : fh::kAlpha, depth,

@@ -11,8 +11,12 @@
 
 namespace stk::harness::fhcollect {
 
-struct CollectPolicy : search::NoPolicy {
+// `Predictor`: the search being collected runs with the predictor's decisions (fhcollect
+// --predictor on), as the engine does with FHPredictor on.
+template <bool Predictor>
+struct CollectPolicyT : search::NoPolicy {
   static constexpr bool kCollectFh = true;
+  static constexpr bool kPredictor = Predictor;
 
   RecordWriter* writer = nullptr;
   std::uint32_t position_id = 0;
@@ -59,5 +63,7 @@ struct CollectPolicy : search::NoPolicy {
     writer->write(r);
   }
 };
+
+using CollectPolicy = CollectPolicyT<false>;
 
 }  // namespace stk::harness::fhcollect

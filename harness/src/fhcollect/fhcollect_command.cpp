@@ -41,6 +41,38 @@ constexpr const char* kDumpUsage =
 using fhcollect::Record;
 namespace fh = search::fh;
 
+struct Collected {
+  std::uint64_t nodes = 0, nodes_logged = 0, nodes_seen = 0;
+  int searched = 0;
+};
+
+// One fresh search per position of this shard, logging through the collection policy (with the
+// predictor's decisions compiled in when `Predictor`: fhcollect --predictor on).
+template <bool Predictor>
+Collected collect(const std::vector<fhcollect::ListedPosition>& positions, const Shard& shard, long long limit,
+                  std::size_t hash, const fh::Model* model, std::uint32_t seed, int full_depth, int depth,
+                  fhcollect::RecordWriter& writer) {
+  fhcollect::CollectPolicyT<Predictor> policy;
+  policy.writer = &writer;
+  policy.full_depth = full_depth;
+  Collected out;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    if (!shard.takes(i)) continue;
+    if (limit && out.searched >= limit) break;
+    Position pos;
+    pos.set(positions[i].fen);
+    search::FreshSearch fresh(hash);
+    fresh.fh.enabled = Predictor;
+    fresh.fh.model = model;
+    policy.start_position(std::uint32_t(i), seed);
+    out.nodes += fresh.run(pos, policy, depth, 0).nodes;
+    ++out.searched;
+  }
+  out.nodes_logged = policy.nodes_logged;
+  out.nodes_seen = policy.nodes_seen;
+  return out;
+}
+
 // --model FILE: a loaded model, or null (the built-in one). A bad file is an input error.
 std::unique_ptr<fh::Model> model_option(const Args& args) {
   if (!args.has("model")) return nullptr;
@@ -84,25 +116,12 @@ int run_fhcollect(int argc, char** argv) {
     header.shard_index = shard.index - 1;
     header.shard_count = shard.count;
     fhcollect::RecordWriter writer(out_path, header);
-    fhcollect::CollectPolicy policy;
-    policy.writer = &writer;
-    policy.full_depth = full_depth;
-
     const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t nodes = 0;
-    int searched = 0;
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-      if (!shard.takes(i)) continue;
-      if (limit && searched >= limit) break;
-      Position pos;
-      pos.set(positions[i].fen);
-      search::FreshSearch fresh(hash);
-      fresh.fh.enabled = predictor == "on";
-      fresh.fh.model = model.get();
-      policy.start_position(std::uint32_t(i), seed);
-      nodes += fresh.run(pos, policy, depth, 0).nodes;
-      ++searched;
-    }
+    Collected got = predictor == "on"
+                        ? collect<true>(positions, shard, limit, hash, model.get(), seed, full_depth, depth, writer)
+                        : collect<false>(positions, shard, limit, hash, model.get(), seed, full_depth, depth, writer);
+    const std::uint64_t nodes = got.nodes;
+    const int searched = got.searched;
     writer.close();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -120,7 +139,7 @@ int run_fhcollect(int argc, char** argv) {
       mate_window += std::abs(r.static_eval) >= search::kValueMateInMaxPly;
     }
     std::cout << fmt::format("{} records from {} positions, {} nodes, {:.1f} s; logged {} of {} gate nodes\n",
-                             records.size(), searched, nodes, secs, policy.nodes_logged, policy.nodes_seen);
+                             records.size(), searched, nodes, secs, got.nodes_logged, got.nodes_seen);
     for (auto& [kind, nk] : by_kind)
       std::cout << fmt::format("  {:<11} {:>9} records, fail-high rate {:.4f}\n", kind, nk.first,
                                nk.first ? double(nk.second) / double(nk.first) : 0.0);
