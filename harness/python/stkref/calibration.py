@@ -296,30 +296,44 @@ def _fmt(v: object, spec: str = ".4f") -> str:
 
 
 def plot(path: Path, by_slice: dict[str, dict], title: str) -> None:
+    """Reliability diagram in log-odds (the decisions live at p ~ 1e-4..1e-2 and ~0.99, which a
+    linear axis squeezes into its corners): each side's deciles with Wilson bars, and each depth
+    band's deciles as a lighter line; ticks are labelled in probability."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 5))
+    lim = (-10.0, 8.0)
+    ticks = [1e-4, 1e-3, 1e-2, 0.1, 0.5, 0.9, 0.99, 0.999]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5.5))
     for ax, side in zip(axes, ("alpha", "beta")):
-        ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
+        ax.plot(lim, lim, color="grey", lw=1, ls="--", label="perfect calibration")
+        for band, _, _ in DEPTH_BANDS:
+            dec = by_slice.get(f"{side}/{band}", {}).get("deciles", [])
+            if dec:
+                ax.plot([_logit(d["mean_prediction"]) for d in dec],
+                        [_logit(d["realized_rate"]) for d in dec], "-", lw=1, alpha=0.5,
+                        label=f"{band}")
         cell = by_slice[side]
         dec = cell.get("deciles", [])
         if dec:
-            x = [d["mean_prediction"] for d in dec]
-            y = [d["realized_rate"] for d in dec]
-            err = [[max(d["realized_rate"] - d["wilson_lo"], 0) for d in dec],
-                   [max(d["wilson_hi"] - d["realized_rate"], 0) for d in dec]]
-            ax.errorbar(x, y, yerr=err, fmt="o-", capsize=3,
-                        label=f"deciles (Wilson 95%), ECE {cell['ece']:.4f}")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.set_xlabel("mean predicted P(fail high)")
-        ax.set_ylabel("realized fail-high rate")
-        ax.set_title(f"{side}: {cell['records']} records, n_eff {cell['n_eff']:.0f}")
+            x = [_logit(d["mean_prediction"]) for d in dec]
+            y = [_logit(d["realized_rate"]) for d in dec]
+            err = [[max(yy - _logit(d["wilson_lo"]), 0) for yy, d in zip(y, dec)],
+                   [max(_logit(d["wilson_hi"]) - yy, 0) for yy, d in zip(y, dec)]]
+            ax.errorbar(x, y, yerr=err, fmt="o", color="black", capsize=3,
+                        label=f"{side} deciles (Wilson 95%)")
+        ax.set_xlim(*lim)
+        ax.set_ylim(*lim)
+        ax.set_xticks([_logit(t) for t in ticks], [f"{t:g}" for t in ticks], fontsize=7)
+        ax.set_yticks([_logit(t) for t in ticks], [f"{t:g}" for t in ticks], fontsize=7)
+        ax.set_xlabel("mean predicted P(fail high) (log-odds axis)")
+        ax.set_ylabel("realized fail-high rate (log-odds axis)")
+        ax.set_title(f"{side}: {cell['records']} records, n_eff {cell.get('n_eff', 0):.0f}, "
+                     f"ECE {cell.get('ece', 0):.4f}")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="upper left")
+        ax.legend(fontsize=7, loc="upper left")
     fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
