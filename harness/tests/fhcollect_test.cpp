@@ -12,6 +12,7 @@
 #include "fhcollect/collect_policy.h"
 #include "fhcollect/record_file.h"
 #include "search/search.h"
+#include "notation.h"
 #include "search/worker.h"
 
 using namespace stk;
@@ -35,6 +36,27 @@ std::string replace_once(std::string s, const std::string& from, const std::stri
 // A policy that logs nothing: the collection build must then search exactly like the normal one.
 struct SilentCollect : fc::CollectPolicy {
   long fh_begin_node(int) { return -1; }
+};
+
+// A policy that logs every gate node and checks each move record's move against gate 1 (the
+// population the model is consulted on; a broader one overstates fail-high risk many times).
+struct GateCheckingCollect : fc::CollectPolicy {
+  long fh_begin_node(int) { return long(next_node++); }
+  long moves = 0, nodes = 0;
+  std::vector<std::string> violations;
+  template <class P, class I>
+  void fh_record(const P& pos, long, Move m, const I& in, bool, int, int, int) {
+    if (m == Move::none()) {
+      ++nodes;
+      return;
+    }
+    ++moves;
+    auto bad = [&](const char* why) { violations.push_back(pos.fen() + " " + to_uci(m) + ": " + why); };
+    if (pos.in_check()) bad("node in check");
+    if (pos.gives_check(m)) bad("move gives check");
+    if (pos.is_capture_or_promotion(m) && pos.see_ge(m, 0)) bad("not quiet and not a losing capture");
+    if (in.side != fh::kAlpha || in.legal < 2 || in.ordinal < 1) bad("not an alpha-side node with a choice");
+  }
 };
 
 }  // namespace
@@ -245,4 +267,22 @@ TEST_CASE("the predictor changes the search only when on; its thresholds matter"
                                    " --depth 3 --option Contempt=3 --out-dir " + dir.string());
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.output, Contains("takes no --option 'Contempt'"));
+}
+
+TEST_CASE("collection logs only the gate-1 population", "[fhcollect]") {
+  // Planted defect (ci/mutants/fhcollect-logs-checks.patch): a gate that forgets "no check".
+  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                          "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 1",
+                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
+    Position pos;
+    pos.set(fen);
+    search::FreshSearch fresh(16);
+    GateCheckingCollect policy;
+    fresh.run(pos, policy, 7, 0);
+    INFO(fen);
+    CHECK(policy.moves > 100);
+    CHECK(policy.nodes > 10);
+    CHECK(policy.violations.empty());
+    if (!policy.violations.empty()) WARN(policy.violations.front());
+  }
 }

@@ -65,15 +65,16 @@ struct NoPolicy {
   // gate-1 node: fh_begin_node decides (sampling) whether the node is logged and returns its id,
   // or -1. A logged node is searched without static-null / null-move cut-offs and move pruning,
   // its eligible moves without reduction, so labels are full-depth results; fh_record receives
-  // each record (a move's after its search, the whole node's at the end).
+  // each record (a move's after its search, the whole node's at the end with Move::none()),
+  // with the node's position.
   static constexpr bool kCollectFh = false;
   // The fail-high predictor's decisions are compiled in only where kPredictor is true: the
   // searcher runs Worker<PredictorPolicy> while the FHPredictor option is on, so the normal
   // build's search (predictor off) contains none of its code.
   static constexpr bool kPredictor = false;
   long fh_begin_node(int depth) { return -1; }
-  template <class P, class I>
-  void fh_record(const P& pos, long node_id, const I& inputs, bool label, int prediction, int ply,
+  template <class P, class M, class I>
+  void fh_record(const P& pos, long node_id, M move, const I& inputs, bool label, int prediction, int ply,
                  int static_eval) {}
 
   // Shadow-search guards, consulted only when kEnabled (see worker_impl.h, "Shadow searches").

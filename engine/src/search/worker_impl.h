@@ -463,7 +463,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     if (fh_gate) {
       if constexpr (Policy::kCollectFh)
         if (fh_logged && fh_move)
-          policy_.fh_record(pos, fh_id, fh_in, score >= beta, fh_->active().predict(fh_in), ply, eval);
+          policy_.fh_record(pos, fh_id, m, fh_in, score >= beta, fh_->active().predict(fh_in), ply, eval);
       heur_.update_fh(us, m, score >= beta);
       good_captures_tried += !quiet && !losing_capture && score < beta;
     }
@@ -482,7 +482,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     if (fh_logged && move_count > 0) {
       fh::Inputs whole = fh_node;
       whole.whole_node = true;
-      policy_.fh_record(pos, fh_id, whole, best_score >= beta, fh_->active().predict(whole), ply, eval);
+      policy_.fh_record(pos, fh_id, Move::none(), whole, best_score >= beta, fh_->active().predict(whole), ply, eval);
     }
 
   if (move_count == 0) {  // everything pruned: a fail-low bound, nothing stored

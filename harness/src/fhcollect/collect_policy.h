@@ -48,8 +48,8 @@ struct CollectPolicyT : search::NoPolicy {
     return long(next_node++);
   }
 
-  template <class P, class I>
-  void fh_record(const P& pos, long node_id, const I& in, bool label, int prediction, int ply, int static_eval) {
+  template <class P, class M, class I>
+  void fh_record(const P& pos, long node_id, M, const I& in, bool label, int prediction, int ply, int static_eval) {
     Record r;
     r.position_id = position_id;
     r.node_id = std::uint32_t(node_id);
