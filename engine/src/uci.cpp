@@ -165,26 +165,12 @@ void UciEngine::cmd_setoption(std::istringstream& is) {
   } else if (name == "Use NNUE") {
     if (value != "true" && value != "false") return say("info string error: Use NNUE must be true or false");
     searcher_.set_use_nnue(value == "true");
-  } else if (name == "FHPredictor") {
-    if (value != "true" && value != "false") return say("info string error: FHPredictor must be true or false");
-    searcher_.fh_settings().enabled = value == "true";
-  } else if (name == "FHModel") {
-    std::string error;  // transactional: a bad file keeps the previous model
-    if (!searcher_.load_fh_model(value == "<builtin>" ? "" : value, &error))
-      say("info string error: FHModel not loaded: " + error);
-    else
+  } else if (search::Searcher::is_fh_option(name)) {
+    // Transactional: a refused value (a bad model file included) changes nothing.
+    if (std::string error = searcher_.set_fh_option(name, value); !error.empty())
+      say("info string error: " + error);
+    else if (name == "FHModel")
       say("info string fail-high model: " + (value.empty() ? std::string("<builtin>") : value));
-  } else if (name == "FHLmrTier1" || name == "FHLmrTier2" || name == "FHStaticNull") {
-    int v = -1;
-    try {
-      std::size_t used = 0;
-      v = std::stoi(value, &used);
-      if (used != value.size()) v = -1;
-    } catch (...) {
-    }
-    if (v < 0 || v > 10000) return say("info string error: " + name + " must be 0..10000 (1/10000 of probability)");
-    search::fh::Settings& f = searcher_.fh_settings();
-    (name == "FHLmrTier1" ? f.lmr_tier1 : name == "FHLmrTier2" ? f.lmr_tier2 : f.static_null) = v;
   } else if (name == "EvalFile") {
     // Transactional: a bad file leaves the previous network active and intact.
     std::string error;

@@ -1,6 +1,7 @@
 #include "search/search.h"
 
 #include <cmath>
+#include <string>
 
 #include "eval/evaluate.h"
 #include "search/worker.h"
@@ -65,6 +66,35 @@ bool Searcher::load_fh_model(const std::string& path, std::string* error) {
     if (error) *error = e.what();
     return false;
   }
+}
+
+bool Searcher::is_fh_option(const std::string& name) {
+  return name == "FHPredictor" || name == "FHModel" || name == "FHLmrTier1" || name == "FHLmrTier2" ||
+         name == "FHStaticNull";
+}
+
+std::string Searcher::set_fh_option(const std::string& name, const std::string& value) {
+  fh::Settings& f = impl_->fh;
+  if (name == "FHPredictor") {
+    if (value != "true" && value != "false") return "FHPredictor must be true or false";
+    f.enabled = value == "true";
+  } else if (name == "FHModel") {
+    std::string error;
+    if (!load_fh_model(value, &error)) return "FHModel not loaded: " + error;
+  } else if (is_fh_option(name)) {
+    int v = -1;
+    try {
+      std::size_t used = 0;
+      v = std::stoi(value, &used);
+      if (used != value.size()) v = -1;
+    } catch (...) {
+    }
+    if (v < 0 || v > 10000) return name + " must be 0..10000 (1/10000 of probability)";
+    (name == "FHLmrTier1" ? f.lmr_tier1 : name == "FHLmrTier2" ? f.lmr_tier2 : f.static_null) = v;
+  } else {
+    return "'" + name + "' is not a fail-high predictor option";
+  }
+  return "";
 }
 
 namespace {

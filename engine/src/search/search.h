@@ -75,6 +75,10 @@ class Searcher {
   // Loads a model file ("" or "<builtin>": the built-in model). Transactional: on failure the
   // previous model stays and `error` says file:line and why.
   bool load_fh_model(const std::string& path, std::string* error);
+  // The predictor's options as UCI names them: FHPredictor, FHModel, FHLmrTier1, FHLmrTier2,
+  // FHStaticNull. set_fh_option returns "" or why the value was refused (nothing changed then).
+  static bool is_fh_option(const std::string& name);
+  std::string set_fh_option(const std::string& name, const std::string& value);
 
   // Searches `pos` (restored on return). `on_iteration` is called after each completed depth.
   Result go(Position& pos, const Limits& limits,

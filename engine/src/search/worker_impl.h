@@ -112,10 +112,11 @@ fh::Inputs Worker<Policy>::node_inputs(const StackEntry* ss, fh::Side side, int 
 }
 
 // The SEE ladder of the contract: the largest of 0, -100, -300, -500, -900 the move is worth
-// at least, else -1200 (a hang estimate for quiets, the loss for losing captures).
-inline int see_ladder(const Position& pos, Move m) {
+// at least, else -1200 (a hang estimate for quiets, the loss for losing captures). `below_zero`:
+// the caller already knows SEE < 0 (a losing capture), so the first rung is skipped.
+inline int see_ladder(const Position& pos, Move m, bool below_zero) {
   for (int t : {0, -100, -300, -500, -900})
-    if (pos.see_ge(m, t)) return t;
+    if ((t < 0 || !below_zero) && pos.see_ge(m, t)) return t;
   return -1200;
 }
 
@@ -129,7 +130,7 @@ fh::Inputs Worker<Policy>::move_inputs(const fh::Inputs& node, const Position& p
             : m == counter ? fh::kCountermove : fh::kQuiet;
   in.ordinal = std::min(ordinal, 255);
   in.good_captures = std::min(good_captures, 255);
-  in.move_value = see_ladder(pos, m);
+  in.move_value = see_ladder(pos, m, losing_capture);
   Color us = pos.side_to_move();
   in.fh_cuts = heur_.fh_cuts[us][m.from()][m.to()];
   in.fh_tries = heur_.fh_tries[us][m.from()][m.to()];
@@ -413,8 +414,11 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     // Gate 1: a quiet or losing capture, no check (so no extension), not a killer.
     const bool fh_move = fh_alpha && (quiet || losing_capture) && !gives_check && m != ss->killers[0] &&
                          m != ss->killers[1];
+    // The inputs (an SEE ladder among them) only where they are used: every eligible move of a
+    // logged node, and where late-move reduction consults the predictor.
     fh::Inputs fh_in{};
-    if (fh_move) fh_in = move_inputs(fh_node, pos, ss, m, tt_move, losing_capture, move_count, good_captures_tried);
+    if (fh_move && (fh_logged || (depth >= 3 && move_count > 1)))
+      fh_in = move_inputs(fh_node, pos, ss, m, tt_move, losing_capture, move_count, good_captures_tried);
 
     do_move(pos, ss, m);
     (ss + 1)->ply = ply + 1;

@@ -197,11 +197,7 @@ def fit_saturation(model: Model, records: np.ndarray, feats: np.ndarray, y: np.n
     minimize the weighted log-loss of the integer model, over a fixed grid: the logistic tails
     are overconfident where realized rates level off (alpha ~1e-4, beta miss rate ~3e-3)."""
     side = records["side"].astype(bool)
-    bias = np.where(side, model.beta.bias, model.alpha.bias).astype(np.int64)
-    wts = np.where(side[:, None], np.asarray(model.beta.weights, np.int64),
-                   np.asarray(model.alpha.weights, np.int64))
-    idx = lut_index(model, bias + (wts * feats).sum(axis=1))
-    x = (idx.astype(np.float64) - LUT_CENTRE + 0.5) / Z_SCALE
+    x = (lut_index(model, records, feats).astype(np.float64) - LUT_CENTRE + 0.5) / Z_SCALE
     s = sigmoid(x)
     best = []
     for rows, tail in ((~side, "floor"), (side, "ceiling")):

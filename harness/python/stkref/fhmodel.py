@@ -175,17 +175,18 @@ def quantize(float_bias: float, float_weights: Sequence[float], shift: int) -> S
 
 def predict(model: Model, records: np.ndarray, feats: np.ndarray | None = None) -> np.ndarray:
     """P(fail high) x 65536 per record (uint16), each record with its side's parameters."""
+    return np.asarray(model.lut, np.uint16)[lut_index(model, records, feats)]
+
+
+def lut_index(model: Model, records: np.ndarray, feats: np.ndarray | None = None) -> np.ndarray:
+    """Each record's LUT index: clamp((bias + sum(w_i * f_i)) >> shift + 1024), its side's
+    parameters, int64 throughout (|w| < 2^31, |f| < 2^24, 28 terms; the shift floors)."""
     f = features(records) if feats is None else feats
     side = records["side"].astype(bool)
     bias = np.where(side, model.beta.bias, model.alpha.bias).astype(np.int64)
     w = np.where(side[:, None], np.asarray(model.beta.weights, np.int64),
                  np.asarray(model.alpha.weights, np.int64))
-    acc = bias + (w * f).sum(axis=1)  # int64: |w| < 2^31, |f| < 2^24, 18 terms
-    return np.asarray(model.lut, np.uint16)[lut_index(model, acc)]
-
-
-def lut_index(model: Model, acc: np.ndarray) -> np.ndarray:
-    """The LUT index of accumulated sums: clamp((acc >> shift) + 1024) (shift: floor)."""
+    acc = bias + (w * f).sum(axis=1)
     return np.clip((acc >> model.shift) + LUT_CENTRE, 0, LUT_SIZE - 1)
 
 

@@ -10,26 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "common/splitmix.h"
 #include "movegen.h"
 #include "position.h"
 
 namespace stk::harness {
-
-class SplitMix {
- public:
-  explicit SplitMix(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t n) { return std::size_t(next() % n); }
-  bool chance(int percent) { return int(next() % 100) < percent; }
-
- private:
-  std::uint64_t s_;
-};
 
 enum class WalkOp { Make, Unmake, MakeNull, UnmakeNull };
 

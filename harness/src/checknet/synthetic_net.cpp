@@ -10,27 +10,12 @@
 #include <unistd.h>
 
 #include "common/cli.h"
+#include "common/splitmix.h"
 #include "nnue/features.h"
 
 namespace stk::harness {
 
 namespace {
-
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {  // splitmix64
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in lo..hi (inclusive); the tiny modulo bias is irrelevant for synthetic weights.
-  int uniform(int lo, int hi) { return lo + int(next() % std::uint64_t(hi - lo + 1)); }
-
- private:
-  std::uint64_t s_;
-};
 
 class Writer {
  public:
@@ -56,7 +41,7 @@ class Writer {
 std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed, NetStyle style) {
   using namespace nnue;
   if (!hidden_supported(hidden)) throw UsageError("hidden must be 128 or 1024, got " + std::to_string(hidden));
-  Rng rng(seed ^ (std::uint64_t(hidden) << 32));
+  SplitMix rng(seed ^ (std::uint64_t(hidden) << 32));
   Writer w(net_file_size(std::uint64_t(hidden)));
   for (char c : kMagic) w.u8(std::uint8_t(c));
   w.u32(kVersion);

@@ -17,7 +17,13 @@ class InProcessEngine : public EngineDriver {
     search::Options o;
     o.hash_mb = hash_mb;
     searcher_ = std::make_unique<search::Searcher>(o);
-    for (const auto& [name, value] : options) apply(name, value);
+    for (const auto& [name, value] : options) {
+      if (!search::Searcher::is_fh_option(name))
+        throw UsageError("the in-process engine takes no --option '" + name +
+                         "' (it takes FHPredictor, FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull; --hash for Hash)");
+      if (std::string error = searcher_->set_fh_option(name, value); !error.empty())
+        throw UsageError("--option " + error);
+    }
   }
 
   std::string name() const override {
@@ -56,31 +62,6 @@ class InProcessEngine : public EngineDriver {
   }
 
  private:
-  // The fail-high predictor's options, as the UCI front end takes them.
-  void apply(const std::string& name, const std::string& value) {
-    search::fh::Settings& fh = searcher_->fh_settings();
-    if (name == "FHPredictor") {
-      if (value != "true" && value != "false") throw UsageError("--option FHPredictor must be true or false");
-      fh.enabled = value == "true";
-    } else if (name == "FHModel") {
-      std::string error;
-      if (!searcher_->load_fh_model(value == "<builtin>" ? "" : value, &error)) throw InputError(error);
-    } else if (name == "FHLmrTier1" || name == "FHLmrTier2" || name == "FHStaticNull") {
-      int v = -1;
-      try {
-        std::size_t used = 0;
-        v = std::stoi(value, &used);
-        if (used != value.size()) v = -1;
-      } catch (...) {
-      }
-      if (v < 0 || v > 10000) throw UsageError("--option " + name + " must be 0..10000");
-      (name == "FHLmrTier1" ? fh.lmr_tier1 : name == "FHLmrTier2" ? fh.lmr_tier2 : fh.static_null) = v;
-    } else {
-      throw UsageError("the in-process engine takes no --option '" + name +
-                       "' (it takes FHPredictor, FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull; --hash for Hash)");
-    }
-  }
-
   std::size_t hash_mb_;
   std::vector<std::pair<std::string, std::string>> options_;
   std::unique_ptr<search::Searcher> searcher_;

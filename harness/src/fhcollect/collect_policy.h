@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "common/splitmix.h"
 #include "fhcollect/record_file.h"
 #include "position.h"
 #include "search/policy.h"
@@ -21,7 +22,7 @@ struct CollectPolicyT : search::NoPolicy {
   RecordWriter* writer = nullptr;
   std::uint32_t position_id = 0;
   int full_depth = 6;  // K: nodes at depth d < K are kept with probability 2^-(K-d)
-  std::uint64_t rng = 0;
+  SplitMix rng;
   std::uint32_t next_node = 0;
   std::uint64_t nodes_seen = 0, nodes_logged = 0;
 
@@ -29,21 +30,15 @@ struct CollectPolicyT : search::NoPolicy {
   // reproduces its positions' records whatever else runs.
   void start_position(std::uint32_t id, std::uint32_t seed) {
     position_id = id;
-    rng = (std::uint64_t(seed) << 32 | id) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    rng = SplitMix((std::uint64_t(seed) << 32 | id) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull);
     next_node = 0;
-  }
-  std::uint64_t next_random() {  // splitmix64
-    std::uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
   }
   static int weight_at(int depth, int full_depth) { return depth >= full_depth ? 1 : 1 << (full_depth - depth); }
 
   long fh_begin_node(int depth) {
     ++nodes_seen;
     const int w = weight_at(depth, full_depth);
-    if (w > 1 && next_random() % std::uint64_t(w) != 0) return -1;
+    if (w > 1 && rng.below(std::size_t(w)) != 0) return -1;
     ++nodes_logged;
     return long(next_node++);
   }

@@ -12,13 +12,6 @@ constexpr Bitboard kDarkSquares = 0xAA55AA55AA55AA55ULL;
 
 }  // namespace
 
-std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 const char* game_end_name(GameEnd end) {
   switch (end) {
     case GameEnd::Checkmate: return "checkmate";

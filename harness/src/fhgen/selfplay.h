@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/splitmix.h"
 #include "position.h"
 #include "search/search.h"
 
@@ -48,8 +49,6 @@ std::string canonical_fen(const Position& pos);
 std::optional<GameEnd> game_over(const Position& pos);
 bool insufficient_material(const Position& pos);
 
-// SplitMix64 finalizer: a well-mixed 64-bit function of x.
-std::uint64_t mix64(std::uint64_t x);
 // Per-game generator: std::mt19937_64 seeded from the run seed and the game index.
 std::mt19937_64 game_rng(std::uint64_t seed, int game);
 // Uniform integer in [0, n) from a 64-bit generator, the same on every standard library.
