@@ -21,6 +21,9 @@ std::vector<Step> tier_steps(const StepContext& c) {
   // 1. perft: the project's golden set always; the shared 126-position suite in the full tier.
   steps.push_back({"perft-golden", h + " perft --config golden-" + c.tier +
                                        (full ? " --depth 6" : " --depth 5") + out});
+  // Rare geometries at every depth of their golden counts (5.1 M nodes, under a second): pinned
+  // pawns that capture and promote, en passant along pins, castling past attacked squares.
+  steps.push_back({"perft-rare", h + " perft --config rare-" + c.tier + " --epd golden/perft-rare.epd --depth 15" + out});
   if (full)
     steps.push_back({"perft-suite", h + " perft --config perftsuite --depth 6 --epd '" + c.shared +
                                         "/suites/perftsuite.epd'" + out});
