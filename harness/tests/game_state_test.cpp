@@ -56,7 +56,7 @@ Position at(const std::string& fen, std::initializer_list<const char*> moves = {
 
 }  // namespace
 
-TEST_CASE("game state follows the rules after every move, and make/unmake/null restore it",
+TEST_CASE("game state follows the rules after every move and make/unmake/null restore it",
           "[gamestate][property]") {
   rc::prop("oracle agreement, key and consistency after every move; unmake and unmake_null restore all", [] {
     const std::string start = *rc::gen::elementOf(state_fens());
