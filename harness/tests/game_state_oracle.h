@@ -25,7 +25,11 @@ struct GameStateOracle {
     in >> placement >> side >> castle >> ep >> o.rule50 >> o.fullmove;
     o.side = side == "b" ? BLACK : WHITE;
     for (char c : castle)
-      o.castling |= c == 'K' ? WHITE_OO : c == 'Q' ? WHITE_OOO : c == 'k' ? BLACK_OO : c == 'q' ? BLACK_OOO : 0;
+      o.castling |= c == 'K'   ? WHITE_OO
+                    : c == 'Q' ? WHITE_OOO
+                    : c == 'k' ? BLACK_OO
+                    : c == 'q' ? BLACK_OOO
+                               : 0;
     o.ep = ep == "-" ? NO_SQUARE : make_square(ep[0] - 'a', ep[1] - '1');
     return o;
   }

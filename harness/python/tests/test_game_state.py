@@ -85,8 +85,8 @@ def repro(fen: str, moves: list[str], ply: int) -> str:
 def random_game(board: chess.Board, rng: random.Random) -> list[str]:
     """Random legal moves biased toward reversible ones: a third of the time the side to move takes
     back its previous move when it can (repetitions), otherwise mostly a quiet non-pawn move (long
-    clocks); now and then a mate in one when there is one, or a capture check or castling (mates, rooks
-    captured on their corners). Stops at mate or stalemate."""
+    clocks); now and then a mate in one when there is one, or a capture, check or castling (mates,
+    rooks captured on their corners). Stops at mate or stalemate."""
     moves: list[str] = []
     for _ in range(MAX_PLIES):
         legal = list(board.legal_moves)
@@ -102,7 +102,8 @@ def random_game(board: chess.Board, rng: random.Random) -> list[str]:
         elif r < 0.40:
             move = next((m for m in legal if mates(board, m)), None)
         elif r < 0.50:
-            sharp = [m for m in legal if board.is_capture(m) or board.gives_check(m) or board.is_castling(m)]
+            sharp = [m for m in legal
+                     if board.is_capture(m) or board.gives_check(m) or board.is_castling(m)]
             move = rng.choice(sharp) if sharp else None
         if move is None:
             quiet = [m for m in legal if not board.is_zeroing(m)]
@@ -330,7 +331,8 @@ def test_ep_square_validity_agrees_with_python_chess(tmp_path: Path) -> None:
     verdicts = fen_verdicts(fens, tmp_path)
     assert len(verdicts) == len(fens)
     for fen, ok, v in zip(fens, valid, verdicts):
-        assert v["valid"] == ok, f"{fen}: engine {'accepts' if v['valid'] else 'rejects'} ({v['error']}), python-chess {'accepts' if ok else 'rejects'}"
+        verdict = "accepts" if v["valid"] else f"rejects ({v['error']})"
+        assert v["valid"] == ok, f"{fen}: engine {verdict}, python-chess {'accepts' if ok else 'rejects'}"
         if ok:
             assert v["fen"] == fen  # written back as read
     assert 0 < sum(valid) < len(valid)
