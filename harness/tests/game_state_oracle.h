@@ -7,6 +7,7 @@
 #include <string>
 
 #include "position.h"
+#include "test_support.h"
 
 namespace stk::test {
 
@@ -74,5 +75,18 @@ struct GameStateOracle {
     return s == 0 ? WHITE_OOO : s == 7 ? WHITE_OO : s == 56 ? BLACK_OOO : s == 63 ? BLACK_OO : 0;
   }
 };
+
+// Start positions for walks checked against the oracle: the tricky set plus rooks that can be
+// captured on their corners while the rights stand (rare from the tricky set alone).
+inline const std::vector<std::string>& oracle_start_fens() {
+  static const std::vector<std::string> fens = [] {
+    auto v = tricky_fens();
+    v.push_back("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    v.push_back("r3k2r/1B6/8/8/8/8/6b1/R3K2R w KQkq - 7 31");
+    v.push_back("r3k2r/6N1/8/8/8/8/1n6/R3K2R b KQkq - 0 12");
+    return v;
+  }();
+  return fens;
+}
 
 }  // namespace stk::test

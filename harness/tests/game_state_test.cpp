@@ -14,19 +14,6 @@ using namespace stk;
 
 namespace {
 
-// Start positions for the oracle walks: the tricky set plus rooks that can be captured on their
-// corners while the rights stand.
-const std::vector<std::string>& state_fens() {
-  static const std::vector<std::string> fens = [] {
-    auto v = test::tricky_fens();
-    v.push_back("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    v.push_back("r3k2r/1B6/8/8/8/8/6b1/R3K2R w KQkq - 7 31");
-    v.push_back("r3k2r/6N1/8/8/8/8/1n6/R3K2R b KQkq - 0 12");
-    return v;
-  }();
-  return fens;
-}
-
 // Everything make/unmake must give back.
 struct Snapshot {
   std::string fen;
@@ -59,7 +46,7 @@ Position at(const std::string& fen, std::initializer_list<const char*> moves = {
 TEST_CASE("game state follows the rules after every move and make/unmake/null restore it",
           "[gamestate][property]") {
   rc::prop("oracle agreement, key and consistency after every move; unmake and unmake_null restore all", [] {
-    const std::string start = *rc::gen::elementOf(state_fens());
+    const std::string start = *rc::gen::elementOf(test::oracle_start_fens());
     Position pos;
     RC_ASSERT(!pos.set(start));
     auto state = test::GameStateOracle::from_fen(start);

@@ -117,7 +117,7 @@ TEST_CASE("properties of make/unmake and the legal generator", "[movegen][proper
 
   rc::prop("legal moves equal pseudo-legal moves filtered by king safety", [] {
     Position pos;
-    const std::string start = *gen_start;
+    const std::string start = *rc::gen::elementOf(test::oracle_start_fens());
     RC_ASSERT(!pos.set(start));
     auto state = test::GameStateOracle::from_fen(start);
     for (int c : *gen_choices) {  // test::play_random, with the oracle following every move
