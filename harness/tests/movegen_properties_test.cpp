@@ -3,6 +3,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include "game_state_oracle.h"
 #include "perft.h"
 #include "test_support.h"
 
@@ -11,8 +12,10 @@ using namespace stk;
 namespace {
 
 // Pseudo-legal moves: every move whose piece moves by its rules, ignoring king safety.
-// Written independently of the legal generator, as the reference it is filtered against.
-std::vector<Move> pseudo_legal(const Position& pos) {
+// Written independently of the legal generator, as the reference it is filtered against; the
+// castling rights and en-passant square come from the oracle (tracked from the moves played),
+// not from the engine under test.
+std::vector<Move> pseudo_legal(const Position& pos, const test::GameStateOracle& state) {
   std::vector<Move> out;
   Color us = pos.side_to_move();
   Bitboard own = pos.pieces(us), occ = pos.pieces();
@@ -35,14 +38,14 @@ std::vector<Move> pseudo_legal(const Position& pos) {
       for (Bitboard t = pawn_attacks(us, from); t;) {
         Square to = pop_lsb(t);
         if (pos.pieces(~us) & square_bb(to)) add(to);
-        else if (to == pos.ep_square()) add(to, EN_PASSANT);
+        else if (to == state.ep) add(to, EN_PASSANT);
       }
     } else {
       for (Bitboard t = attacks_bb(pt, from, occ) & ~own; t;) out.emplace_back(from, pop_lsb(t));
     }
   }
   // Castling by the rules (rights, empty path, no attacked square on the king's way).
-  int cr = pos.castling_rights();
+  int cr = state.castling;
   Square k = us == WHITE ? 4 : 60;
   auto safe = [&](Square s) { return !pos.is_attacked_by(~us, s, occ); };
   if ((cr & (us == WHITE ? WHITE_OO : BLACK_OO)) && pos.empty(k + 1) && pos.empty(k + 2) &&
@@ -114,10 +117,19 @@ TEST_CASE("properties of make/unmake and the legal generator", "[movegen][proper
 
   rc::prop("legal moves equal pseudo-legal moves filtered by king safety", [] {
     Position pos;
-    RC_ASSERT(!pos.set(*gen_start));
-    test::play_random(pos, *gen_choices);
+    const std::string start = *rc::gen::elementOf(test::oracle_start_fens());
+    RC_ASSERT(!pos.set(start));
+    auto state = test::GameStateOracle::from_fen(start);
+    for (int c : *gen_choices) {  // test::play_random, with the oracle following every move
+      MoveList list(pos);
+      if (list.size() == 0) break;
+      Move m = list.begin()[std::size_t(c) % list.size()].move;
+      state.play(pos, m);
+      pos.make_move(m);
+      RC_ASSERT(state.differs(pos) == "");
+    }
     std::vector<Move> filtered;
-    for (Move m : pseudo_legal(pos)) {
+    for (Move m : pseudo_legal(pos, state)) {
       pos.make_move(m);
       bool legal = !pos.is_attacked_by(pos.side_to_move(), pos.king_square(~pos.side_to_move()),
                                        pos.pieces());

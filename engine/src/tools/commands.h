@@ -8,5 +8,6 @@ int perft_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
 int features_command(int argc, char** argv);  // nnue_commands.cpp
 int eval_command(int argc, char** argv);      // nnue_commands.cpp
+int game_command(int argc, char** argv);      // game_command.cpp
 
 }  // namespace stk::tools

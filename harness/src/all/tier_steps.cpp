@@ -21,6 +21,9 @@ std::vector<Step> tier_steps(const StepContext& c) {
   // 1. perft: the project's golden set always; the shared 126-position suite in the full tier.
   steps.push_back({"perft-golden", h + " perft --config golden-" + c.tier +
                                        (full ? " --depth 6" : " --depth 5") + out});
+  // Rare geometries at every depth of their golden counts (5.1 M nodes, under a second): pinned
+  // pawns that capture and promote, en passant along pins, castling past attacked squares.
+  steps.push_back({"perft-rare", h + " perft --config rare-" + c.tier + " --epd golden/perft-rare.epd --depth 15" + out});
   if (full)
     steps.push_back({"perft-suite", h + " perft --config perftsuite --depth 6 --epd '" + c.shared +
                                         "/suites/perftsuite.epd'" + out});
@@ -67,6 +70,10 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                   (full ? " --nodes 1000000 --config ecm-full --baseline golden/epd/ecm-full.json"
                                         : " --stride 20 --depth 16 --config ecm-quick --baseline golden/epd/ecm-quick.json") +
                                   out});
+  //    The avoid-move path too (ECM has no 'am'): golden/epd/am-quick.epd, clear blunders to
+  //    avoid and bm+am pairs, at sd 8 against its golden solved set (6 positions, well under 1 s).
+  steps.push_back({"epd-am", h + " epd --quiet --epd golden/epd/am-quick.epd --depth 8 --config am-" + c.tier +
+                                 " --baseline golden/epd/am-quick.json" + out});
   // 6. calibration: the fail-high predictor's built-in model on held-out positions (seeded
   //    self-play + ECM, seed 2; the position split is a hash of the position, so no held-out
   //    position was ever in the fit set of ci/make-fhmodel.sh). The records carry the engine's

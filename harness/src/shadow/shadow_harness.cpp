@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "common/cli.h"
+#include "common/stats.h"
 #include "epd/epd_suite.h"
 #include "report/junit.h"
 #include "report/summary_files.h"
@@ -83,14 +84,6 @@ RateGate parse_gate(const std::string& t) {
   g.hi = std::min(g.hi, kDepthCells - 1);
   if (g.lo < 0 || g.lo > g.hi || g.rate < 0 || g.rate > 1) throw UsageError("--max-rate: bad band or rate in '" + t + "'");
   return g;
-}
-
-std::pair<double, double> wilson(std::uint64_t k, std::uint64_t n) {
-  if (n == 0) return {0, 1};
-  const double z = 1.96, p = double(k) / double(n), nn = double(n);
-  const double den = 1 + z * z / nn, centre = (p + z * z / (2 * nn)) / den;
-  const double half = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den;
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
 std::string opt_int(const std::optional<int>& v) { return v ? std::to_string(*v) : "null"; }

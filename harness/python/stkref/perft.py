@@ -1,0 +1,74 @@
+"""Perft counts of a golden perft EPD ('FEN ;D1 n ;D2 n ...') recomputed with python-chess: the
+second, independent reference beside the UCI engine that generated them (ci/make-golden-perft.sh).
+Depths whose count is above --max-nodes are left to the engine reference (python-chess is slow).
+Exit status: 0 all recomputed counts agree, 1 a count differs, 2 bad input."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import chess
+
+from .cli import run_tool
+from .errors import InputError
+
+
+def perft(board: chess.Board, depth: int) -> int:
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
+    """(line number, FEN, [(depth, count)]) per position; comment and blank lines skipped."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from e
+    out = []
+    for n, text in enumerate(lines, 1):
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        fen, *fields = text.split(";")
+        try:
+            board = chess.Board(fen.strip())
+            counts = [(int(d.split()[0][1:]), int(d.split()[1])) for d in fields]
+        except (ValueError, IndexError) as e:
+            raise InputError(f"{path}:{n}: {e}") from e
+        if not board.is_valid() or not counts:
+            raise InputError(f"{path}:{n}: invalid position or no ';D<depth> <count>' fields")
+        out.append((n, fen.strip(), counts))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m stkref.perft", description=__doc__)
+    ap.add_argument("--epd", type=Path, required=True, help="perft EPD with golden counts")
+    ap.add_argument("--max-nodes", type=int, default=200_000, help="recompute counts up to this many nodes")
+    args = ap.parse_args(argv)
+    checked = skipped = failed = 0
+    for n, fen, counts in read_perft_epd(args.epd):
+        for depth, expected in counts:
+            if expected > args.max_nodes:
+                skipped += 1
+                continue
+            actual = perft(chess.Board(fen), depth)
+            checked += 1
+            if actual != expected:
+                failed += 1
+                print(f"{args.epd}:{n}: D{depth} golden {expected}, python-chess {actual}: {fen}")
+    print(f"perft {args.epd}: {checked} counts recomputed with python-chess, {failed} differ, "
+          f"{skipped} above {args.max_nodes} nodes left to the engine reference")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_tool(lambda: main()))
