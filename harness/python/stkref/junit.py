@@ -167,6 +167,37 @@ def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     return target
 
 
+# Reports this run owes (declare_report): written as an <error> report if the run fails on input.
+_declared: list[tuple[Path, str]] = []
+
+
+def declare_report(path: str | os.PathLike[str], suite_name: str) -> None:
+    """Declares a report this run owes, as soon as its path is known (before inputs are checked).
+
+    Any previous file there is removed at once, and write_error_reports (called by
+    cli.run_tool when the run fails: exit 2) replaces it by a report whose one testcase is an
+    <error>, so a failed run never leaves an old passing report behind. `suite_name` is
+    "<harness>.<config>". The C++ harnesses do the same (common/cli declare_report).
+    """
+    target = Path(path)
+    target.unlink(missing_ok=True)
+    _declared.append((target, suite_name))
+
+
+def write_error_reports(why: str) -> list[Path]:
+    """Writes the <error> report to every declared path (and forgets them); returns the paths."""
+    written = []
+    while _declared:
+        path, suite_name = _declared.pop(0)
+        suite = TestSuite(suite_name)
+        suite.property("exit_status", 2)
+        add_build_properties(suite)
+        suite.add(TestCase(suite_name.split(".")[0] + ".input", "inputs", Outcome.ERROR,
+                           "usage or input error: the tool did not run", why))
+        written.append(write_report(path, [suite]))
+    return written
+
+
 def git_revision() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,

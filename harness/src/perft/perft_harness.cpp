@@ -65,18 +65,19 @@ int run_perft(int argc, char** argv) {
                "junit", "out-dir"},
               {"help"});
     if (args.has("help")) return std::cout << kUsage, 0;
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    auto files = args.all("epd");
-    if (files.empty()) files.push_back("golden/perft.epd");
-    int max_depth = int(args.get_int("depth", 5, 1, 15));
-    auto max_nodes = std::uint64_t(args.get_int("max-nodes", -1, -1, 1LL << 62));
-    int inv_depth = int(args.get_int("invariants-depth", 3, 0, 6));
     std::string config = args.get("config", "default");
     Shard shard = parse_shard(args.get("shard", "1/1"));
     std::string out_dir = args.get("out-dir", "reports");
     std::string junit_path = args.get("junit", out_dir + "/junit/perft-" + config +
                                                    (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "") +
                                                    ".xml");
+    declare_report(junit_path, "perft." + config);
+    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+    auto files = args.all("epd");
+    if (files.empty()) files.push_back("golden/perft.epd");
+    int max_depth = int(args.get_int("depth", 5, 1, 15));
+    auto max_nodes = std::uint64_t(args.get_int("max-nodes", -1, -1, 1LL << 62));
+    int inv_depth = int(args.get_int("invariants-depth", 3, 0, 6));
 
     std::vector<PerftEntry> entries;
     for (const auto& f : files)
