@@ -275,3 +275,26 @@ TEST_CASE("epd names positions without id by line and --stride selects every S-t
   CHECK(position_line(read(dir / "epd" / "s7.json"), "line 10") != "");
   CHECK_THAT(read(dir / "junit" / "epd-s7.xml"), Contains("name=\"line 10\""));
 }
+
+TEST_CASE("epd testcase names are unique in their class", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-unique");
+  // A line without id is named "line N": an explicit id "line 2" elsewhere would repeat it.
+  write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 2\";\n"
+                   "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n");
+  auto r = test::run_command(epd_cmd(dir, "--depth 2"));
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("mates.epd:2: this line has no id and its name 'line 2' is the id of line 1"));
+  // The order reversed: the id repeats the name an earlier line without id already has.
+  write_suite(dir, "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n"
+                   "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 1\";\n");
+  r = test::run_command(epd_cmd(dir, "--depth 2"));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("mates.epd:2: id \"line 1\" is the name of line 1, which has no id"));
+  // A position with id "min-solved" beside the min-solved gate.
+  write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"min-solved\";\n");
+  r = test::run_command(epd_cmd(dir, "--depth 2 --config ms --min-solved 1"));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(test::validate_junit((dir / "junit" / "epd-ms.xml").string()) == "");
+}

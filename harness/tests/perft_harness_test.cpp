@@ -81,3 +81,18 @@ TEST_CASE("stk command line and UCI loop answer bad input without crashing", "[u
   CHECK_THAT(uci.output, Contains("illegal move 'e2e5'"));
   CHECK_THAT(uci.output, Contains("Nodes searched: 835"));
 }
+
+TEST_CASE("perft testcase names are unique in their class", "[perft][harness]") {
+  auto dir = test::scratch_dir("perft-unique");
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  test::write_file(dir / "a" / "x.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n");
+  test::write_file(dir / "b" / "x.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n");
+  for (const std::string& second : {(dir / "b" / "x.epd").string(), (dir / "a" / "x.epd").string()}) {
+    auto r = test::run_command(test::harness_bin() + " perft --epd " + (dir / "a" / "x.epd").string() + " --epd " +
+                               second + " --out-dir " + dir.string());
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("share the name 'x'"));
+  }
+}

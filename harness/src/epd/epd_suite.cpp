@@ -128,17 +128,26 @@ EpdPosition parse_epd_line(const std::string& text, const std::string& file, int
 std::vector<EpdPosition> read_epd_file(const std::string& path) {
   std::vector<std::string> lines = read_lines(path);
   std::vector<EpdPosition> out;
-  std::map<std::string, int> id_line;
+  // Every name (an id, or "line N" for a line without one) once: names are baseline keys and
+  // testcase names, unique in their class.
+  struct Named {
+    int line;
+    bool explicit_id;
+  };
+  std::map<std::string, Named> names;
   for (std::size_t n = 0; n < lines.size(); ++n) {
     const std::string& l = lines[n];
     auto first = l.find_first_not_of(" \t");
     if (first == std::string::npos || l[first] == '#') continue;
     EpdPosition p = parse_epd_line(l, path, int(n + 1));
-    if (!p.id.empty()) {
-      auto [it, fresh] = id_line.emplace(p.id, p.line);
-      if (!fresh)
-        throw InputError(path + ":" + std::to_string(p.line) + ": id \"" + p.id +
-                         "\" repeats the id of line " + std::to_string(it->second));
+    auto [it, fresh] = names.emplace(p.name(), Named{p.line, !p.id.empty()});
+    if (!fresh) {
+      const std::string where = path + ":" + std::to_string(p.line) + ": ", earlier = std::to_string(it->second.line);
+      if (p.id.empty())
+        throw InputError(where + "this line has no id and its name '" + p.name() + "' is the id of line " + earlier);
+      if (!it->second.explicit_id)
+        throw InputError(where + "id \"" + p.id + "\" is the name of line " + earlier + ", which has no id");
+      throw InputError(where + "id \"" + p.id + "\" repeats the id of line " + earlier);
     }
     p.index = int(out.size());
     out.push_back(std::move(p));

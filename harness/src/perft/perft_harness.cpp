@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -78,6 +79,13 @@ int run_perft(int argc, char** argv) {
     int max_depth = int(args.get_int("depth", 5, 1, 15));
     auto max_nodes = std::uint64_t(args.get_int("max-nodes", -1, -1, 1LL << 62));
     int inv_depth = int(args.get_int("invariants-depth", 3, 0, 6));
+
+    // A file's stem names its testcase class: two files of one stem would repeat testcase names.
+    std::map<std::string, std::string> stems;
+    for (const auto& f : files)
+      if (auto [it, fresh] = stems.emplace(std::filesystem::path(f).stem().string(), f); !fresh)
+        throw UsageError("--epd " + it->second + " and --epd " + f + " share the name '" + it->first +
+                         "' (testcase class perft." + it->first + "): give files of different names");
 
     std::vector<PerftEntry> entries;
     for (const auto& f : files)
