@@ -39,6 +39,10 @@ std::vector<Step> tier_steps(const StepContext& c) {
   // 4. drift and integer parity on the golden H=128 net: oracle vs engine at 0 cp, mirrors, and
   //    float-vs-quantized statistics; the golden check catches a change in any of the three paths.
   const std::string net = " golden/nets/stk-h128-seed1.nnue";
+  // The golden net's bytes against the SHA-256 recorded beside it (a flipped weight byte fails).
+  steps.push_back({"checknet-golden", h + " checknet golden/nets/stk-h128-seed1.nnue --manifest golden/nets/manifest.json"
+                                          " --junit '" + junit("checknet-golden-" + c.tier) + "'",
+                   {junit("checknet-golden-" + c.tier)}});
   steps.push_back({"golden-nets", py + "golden --check golden/nets --junit '" + c.out_dir +
                                       "/junit/golden-nets-" + c.tier + ".xml'",
                    {junit("golden-nets-" + c.tier)}});
