@@ -122,10 +122,10 @@ std::vector<PositionResult> run_positions(EngineDriver& engine, const std::vecto
   for (std::size_t i = 0; i < todo.size(); ++i) {
     const EpdPosition& p = *todo[i];
     Position pos;
-    pos.set(p.fen, true);
+    pos.set(p.full_fen());
     PositionResult r;
     try {
-      r = judge(p, engine.search(pos, p.fen, budget));
+      r = judge(p, engine.search(pos, p.full_fen(), budget));
     } catch (const std::runtime_error& e) {
       r = judge(p, SearchOutcome{});
       r.error = std::string("engine failed: ") + e.what();

@@ -175,8 +175,8 @@ int run_shadow(int argc, char** argv) {
     for (std::size_t i = 0; i < todo.size(); ++i) {
       const auto& p = *todo[i];
       double t_plain = 0;
-      search::Result ref = plain_search(p.fen, s, &t_plain);
-      PositionAudit a = audit_position<Variant{}>(p.fen, p.name(), s);
+      search::Result ref = plain_search(p.full_fen(), s, &t_plain);
+      PositionAudit a = audit_position<Variant{}>(p.full_fen(), p.name(), s);
       std::string diff = compare_results(ref, a.result);
       junit::TestCase tc;
       tc.classname = "shadow.invariant";
