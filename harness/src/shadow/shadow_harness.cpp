@@ -116,6 +116,10 @@ int run_shadow(int argc, char** argv) {
                "classify-nodes", "shadow-nodes", "hash", "config", "out-dir"},
               {"help", "quiet"});
     if (args.has("help")) return std::cout << kUsage, 0;
+    const std::string out_dir = args.get("out-dir", "reports");
+    auto junit_path_of = [&](const std::string& config) { return out_dir + "/junit/shadow-" + config + ".xml"; };
+    // The report is owed as soon as its name is known: now with --config, else once the budget is.
+    if (args.has("config")) declare_report(junit_path_of(args.get("config")), "shadow." + args.get("config"));
     if (!args.has("epd")) throw UsageError("--epd FILE is required");
     if (args.has("depth") == args.has("nodes")) throw UsageError("give exactly one of --depth N and --nodes N");
     SearchSettings s;
@@ -138,7 +142,7 @@ int run_shadow(int argc, char** argv) {
     const std::string epd_file = args.get("epd");
     const std::string config =
         args.get("config", std::filesystem::path(epd_file).stem().string() + "-" + budget);
-    const std::string out_dir = args.get("out-dir", "reports");
+    if (!args.has("config")) declare_report(junit_path_of(config), "shadow." + config);
     const bool quiet = args.has("quiet");
 
     const auto all = epd::read_epd_file(epd_file);
@@ -164,8 +168,8 @@ int run_shadow(int argc, char** argv) {
     for (std::size_t i = 0; i < todo.size(); ++i) {
       const auto& p = *todo[i];
       double t_plain = 0;
-      search::Result ref = plain_search(p.fen, s, &t_plain);
-      PositionAudit a = audit_position<Variant{}>(p.fen, p.name(), s);
+      search::Result ref = plain_search(p.full_fen(), s, &t_plain);
+      PositionAudit a = audit_position<Variant{}>(p.full_fen(), p.name(), s);
       std::string diff = compare_results(ref, a.result);
       junit::TestCase tc;
       tc.classname = "shadow.invariant";
@@ -389,7 +393,7 @@ int run_shadow(int argc, char** argv) {
     suite.time_s = audit_time + plain_time + classify_time;
     suite.system_out = fmt::format("nodes/s audit off {:.0f}, audit on {:.0f} (real), {:.0f} (real+shadow)\n", nps_off, nps_on, nps_on_all);
     std::string err;
-    const std::string junit_path = out_dir + "/junit/shadow-" + config + ".xml";
+    const std::string junit_path = junit_path_of(config);
     if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
 
     std::cout << fmt::format("shadow {}: {} positions, {} misses ({} genuine), invariant {}, artifact share {:.3f}\n", config,
