@@ -25,7 +25,7 @@ std::string run_uci_script_in_process(const std::string& script) {
 
 }  // namespace
 
-TEST_CASE("uci: a directory as a net or model is an error; the previous net stays", "[uci][nnue]") {
+TEST_CASE("uci: a directory as a net or model is an error, the previous net stays", "[uci][nnue]") {
   const auto dir = test::scratch_dir("uci-net-dir");
   const std::string net = harness::synthetic_net_file(128);
   std::string out;
