@@ -4,10 +4,17 @@
 
 namespace stk::search {
 
-void TranspositionTable::resize(std::size_t mb) {
-  std::size_t n = std::max<std::size_t>(1, mb) * 1024 * 1024 / sizeof(TTEntry);
-  table_.assign(n, TTEntry{});
+bool TranspositionTable::resize(std::size_t mb) {
+  const std::size_t n = std::max<std::size_t>(1, mb) * 1024 * 1024 / sizeof(TTEntry);
+  std::vector<TTEntry> fresh;  // allocated beside the old table, which stays on failure
+  try {
+    fresh.resize(n);
+  } catch (const std::exception&) {  // bad_alloc (a memory limit), length_error
+    return false;
+  }
+  table_.swap(fresh);
   generation_ = 0;
+  return true;
 }
 
 void TranspositionTable::clear() {

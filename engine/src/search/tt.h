@@ -24,7 +24,8 @@ static_assert(sizeof(TTEntry) == 16);
 
 class TranspositionTable {
  public:
-  void resize(std::size_t mb);
+  // Transactional: false when the memory cannot be had; the previous table is kept then.
+  bool resize(std::size_t mb);
   void clear();
   void new_search() { generation_ = std::uint8_t((generation_ + 1) & 63); }
   // Returns the entry for `key` if present, else nullptr.

@@ -16,6 +16,7 @@
 #include "search/heuristics.h"
 #include "search/policy.h"
 #include "search/search.h"
+#include "search/time_budget.h"
 #include "search/tt.h"
 
 namespace stk::search {
@@ -47,13 +48,6 @@ struct StackEntry {
     std::copy_n(this[1].pv, this[1].pv_length, pv + 1);
     pv_length = this[1].pv_length + 1;
   }
-};
-
-// Time and node limits of one go().
-struct Budget {
-  std::uint64_t node_limit = 0;   // 0: none
-  double soft_s = 0, hard_s = 0;  // 0: none
-  int max_depth = kMaxPly - 1;
 };
 
 template <class Policy>

@@ -422,6 +422,9 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
 
     do_move(pos, ss, m);
     (ss + 1)->ply = ply + 1;
+    // A null-window child leaves its PV untouched: never let update_pv copy a sibling's stale
+    // line (a fail-high at the mate-distance bound is accepted without a PV re-search).
+    if (PvNode) (ss + 1)->pv_length = 0;
     if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
     int score;
     if (PvNode && move_count == 1) {

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "common/cli.h"
 #include "common/sha256.h"
+#include "file_bytes.h"
 #include "nnue/network.h"
 #include "report/junit.h"
 
@@ -37,14 +38,9 @@ constexpr const char* kMakeUsage =
     "  writes a deterministic synthetic net (default seed 20240601) and prints its checksum\n";
 
 std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  in.seekg(0, std::ios::end);
-  auto size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  std::vector<std::uint8_t> bytes(size > 0 ? std::size_t(size) : 0);
-  if (!bytes.empty()) in.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (!in) throw InputError(path + ": read error");
+  std::vector<std::uint8_t> bytes;
+  std::string error;
+  if (!read_file_bytes(path, &bytes, &error)) throw InputError(error);
   return bytes;
 }
 
