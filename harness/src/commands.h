@@ -20,5 +20,6 @@ int run_shadow(int argc, char** argv);       // shadow/shadow_harness.cpp
 int run_fhgen(int argc, char** argv);        // fhgen/fhgen_command.cpp
 int run_fhcollect(int argc, char** argv);    // fhcollect/fhcollect_command.cpp
 int run_fhdump(int argc, char** argv);       // fhcollect/fhcollect_command.cpp
+int run_uci_check(int argc, char** argv);    // ucicheck/ucicheck_command.cpp
 
 }  // namespace stk::harness
