@@ -96,6 +96,9 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                  (full ? " --depth 8 --config ecm-full" : " --stride 80 --depth 7 --config ecm-quick") + out});
   // 8. bench: the search signature (cheap, so both tiers).
   steps.push_back({"bench", h + " bench --config " + c.tier + out});
+  // 9. uci-check: the engine driven as a GUI drives it (commands during a search, zero limits,
+  //    clocks, PVs, notation, games with the table kept, garbage), about 20 s (both tiers).
+  steps.push_back({"uci-check", h + " uci-check --engine " + engine + " --config stk-" + c.tier + out});
   return steps;
 }
 

@@ -46,6 +46,8 @@ std::vector<CheckPosition> pv_positions(std::uint64_t seed) {
       {"mated1", "7k/1R6/8/8/8/8/R7/6K1 b - - 1 1", "side to move mated in 1"},
       {"mated2", "8/8/8/4Q3/6k1/8/5K2/8 b - - 5 3", "side to move mated in 2"},
       {"mated3", "8/8/8/3Q4/5k2/8/5K2/8 b - - 3 2", "side to move mated in 3"},
+      {"checkmated-root", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1", "no legal move, in check: bestmove 0000 or (none)"},
+      {"stalemated-root", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "no legal move, stalemate: bestmove 0000 or (none)"},
   };
   std::vector<CheckPosition> out;
   std::set<std::string> seen;

@@ -1,6 +1,6 @@
 // Positions the PV scenarios search: the start, tactical middlegames, forced mates of several
-// lengths for the side to move and against it, each with its colour mirror (both colours to
-// move), plus seeded random-walk positions.
+// lengths for the side to move and against it, positions without a legal move, each with its
+// colour mirror (both colours to move), plus seeded random-walk positions.
 #pragma once
 
 #include <cstdint>

@@ -14,6 +14,15 @@
 //   nodes-overshoot    info lines report N/2 + 2000 nodes more than go nodes N allows
 //   block-during-search  commands other than isready/stop wait for the search to end (so stop
 //                      sent after them is never read: the engine wedges)
+//   no-author          no "id author" line
+//   noisy-setoption    every setoption, even a valid one, answers an info string
+//   early-bestmove     go infinite answers bestmove at once, without waiting for stop
+//   double-bestmove    stop answers bestmove twice
+//   drop-position      a position command during a search is dropped without a word
+//   illegal-ponder     bestmove carries "ponder a1a1"
+//   stale-pv           each search first prints the previous search's PV
+//   prefix-position    a moves list stops at its first illegal move (the legal prefix is kept)
+//   queen-promotion    every promotion is played as a queen
 #include <poll.h>
 #include <unistd.h>
 
@@ -70,6 +79,7 @@ class FakeEngine {
   stk::Position pos_;
   bool pos_valid_ = true;
   std::optional<Search> search_;
+  std::string previous_pv_;  // stale-pv
   std::deque<std::string> held_;  // block-during-search: commands waiting for the search
 };
 
@@ -96,11 +106,15 @@ void FakeEngine::finish() {
       break;
     }
   }
+  if (has("queen-promotion") && best.kind() == stk::PROMOTION)
+    best = stk::Move(best.from(), best.to(), stk::PROMOTION, stk::QUEEN);
   std::string pv = move_text(s.root, best);
   if (mate && has("pv-past-mate")) pv += " " + move_text(s.root, list.begin()->move);
+  if (has("stale-pv") && !previous_pv_.empty()) say("info depth 1 score cp 0 nodes 1 time 0 pv " + previous_pv_);
+  previous_pv_ = pv;
   say("info depth 1 score " + std::string(mate ? "mate 1" : "cp 0") + " nodes " + std::to_string(nodes) + " time " +
       std::to_string(ms) + " pv " + pv);
-  say("bestmove " + move_text(s.root, best));
+  say("bestmove " + move_text(s.root, best) + (has("illegal-ponder") ? " ponder a1a1" : ""));
 }
 
 void FakeEngine::position(std::istringstream& is) {
@@ -123,6 +137,7 @@ void FakeEngine::position(std::istringstream& is) {
   if (token == "moves")
     while (is >> token) {
       auto m = stk::parse_uci(next, token);
+      if (!m && has("prefix-position")) break;
       if (!m) return refuse("illegal move " + token);
       next.make_move(*m);
     }
@@ -160,6 +175,7 @@ void FakeEngine::go(std::istringstream& is) {
   if (has("nodes0-endless") && s.nodes_set && s.nodes_limit == 0) s.infinite = s.endless = true;
   if (!s.infinite) s.deadline = s.started + std::chrono::milliseconds(budget);
   search_ = s;
+  if (has("early-bestmove") && s.infinite) finish();
 }
 
 void FakeEngine::command(const std::string& line) {
@@ -176,7 +192,7 @@ void FakeEngine::command(const std::string& line) {
   }
   if (cmd == "uci") {
     say("id name fake-uci" + (defect.empty() ? std::string() : " (defect " + defect + ")"));
-    say("id author stk tests");
+    if (!has("no-author")) say("id author stk tests");
     say("option name Hash type spin default 16 min 1 max 1024");
     say("option name Threads type spin default 1 min 1 max 1");
     say("option name Ponder type check default false");
@@ -193,13 +209,18 @@ void FakeEngine::command(const std::string& line) {
     bool ok = (name == "Hash" && !value.empty() && *end == 0 && v >= 1 && v <= 1024) ||
               (name == "Threads" && value == "1") || (name == "Ponder" && (value == "true" || value == "false"));
     if (!ok) say("info string error: setoption " + name + " = '" + value + "' refused");
+    else if (has("noisy-setoption")) say("info string " + name + " set to " + value);
   } else if (cmd == "ucinewgame") {
   } else if (cmd == "position") {
-    position(is);
+    if (!(search_ && has("drop-position"))) position(is);
   } else if (cmd == "go") {
     go(is);
   } else if (cmd == "stop") {
-    if (search_ && !search_->endless && !has("ignore-stop")) finish();
+    if (search_ && !search_->endless && !has("ignore-stop")) {
+      stk::Position root = search_->root;
+      finish();
+      if (has("double-bestmove")) say("bestmove " + stk::to_uci(stk::MoveList(root).begin()->move));
+    }
   } else if (cmd == "quit") {
     std::exit(0);
   } else {
