@@ -21,5 +21,6 @@ int run_fhgen(int argc, char** argv);        // fhgen/fhgen_command.cpp
 int run_fhcollect(int argc, char** argv);    // fhcollect/fhcollect_command.cpp
 int run_fhdump(int argc, char** argv);       // fhcollect/fhcollect_command.cpp
 int run_ctest_junit(int argc, char** argv);  // ctest_junit/ctest_junit_command.cpp
+int run_uci_check(int argc, char** argv);    // ucicheck/ucicheck_command.cpp
 
 }  // namespace stk::harness

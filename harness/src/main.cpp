@@ -32,6 +32,7 @@ constexpr Command kCommands[] = {
     {"fhcollect", stk::harness::run_fhcollect, "fail-high predictor collection: gate-1 records (.fhr) at fixed depth"},
     {"fhdump", stk::harness::run_fhdump, "print a .fhr record file as JSON lines (the C++ reader)"},
     {"ctest-junit", stk::harness::run_ctest_junit, "rewrite CTest's --output-junit report in the project's JUnit form"},
+    {"uci-check", stk::harness::run_uci_check, "UCI conformance of any engine (--engine CMD): commands during a search, limits, clocks, PVs, notation, games, garbage"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 

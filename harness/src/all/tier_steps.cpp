@@ -124,6 +124,10 @@ std::vector<Step> tier_steps(const StepContext& c) {
                    {junit(full ? "shadow-ecm-full" : "shadow-ecm-quick")}});
   // 8. bench: the search signature (cheap, so both tiers).
   steps.push_back({"bench", h + " bench --config " + c.tier + out, {junit("bench-" + c.tier)}});
+  // 9. uci-check: the engine driven as a GUI drives it (commands during a search, zero limits,
+  //    clocks, PVs, notation, games with the table kept, garbage), about 20 s (both tiers).
+  steps.push_back({"uci-check", h + " uci-check --engine " + engine + " --config stk-" + c.tier + out,
+                   {junit("uci-check-stk-" + c.tier)}});
   return steps;
 }
 
