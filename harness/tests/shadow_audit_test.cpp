@@ -41,7 +41,7 @@ std::string first_invariant_break(int depth, bool against_engine) {
 
 std::uint64_t total(const Counts& c, Mechanism m, std::uint64_t Cell::*field) {
   std::uint64_t n = 0;
-  for (const Cell& cell : c[int(m)]) n += cell.*field;
+  for (const Cell& cell : c.decisions[int(m)]) n += cell.*field;
   return n;
 }
 
@@ -61,7 +61,7 @@ TEST_CASE("shadow audit: every mechanism is audited and misses are well formed",
   std::vector<Miss> misses;
   for (const auto& fen : fens()) {
     PositionAudit a = audit_position<Variant{}>(fen, "t", settings(8));
-    add(all, a.counts);
+    all.add(a.counts);
     misses.insert(misses.end(), a.misses.begin(), a.misses.end());
   }
   for (Mechanism m : {Mechanism::Lmr, Mechanism::Lmp, Mechanism::Futility, Mechanism::SeePrune,
