@@ -16,7 +16,7 @@ void Counts::add(const Counts& o) {
     for (int d = 0; d < kDepthCells; ++d) {
       ControlCell& a = controls[c][d];
       const ControlCell& b = o.controls[c][d];
-      a.audited += b.audited, a.hits += b.hits, a.discarded += b.discarded;
+      a.audited += b.audited, a.hits += b.hits, a.replayed += b.replayed, a.discarded += b.discarded;
       a.depth_mismatches += b.depth_mismatches;
     }
     candidates[c] += o.candidates[c];

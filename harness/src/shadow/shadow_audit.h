@@ -96,11 +96,13 @@ struct ShadowPolicy : search::NoPolicy {
   template <class T>
   AuditTable table(T& real) {
     using M = AuditTable::Mode;
-    if (!in_shadow_)
-      return {journal_table() ? M::Journaled : M::Real, real, nullptr, nullptr, &journal_.table()};
-    if constexpr (!V.private_table) return {M::Real, real, nullptr, nullptr, nullptr};
-    if (settings.isolation >= Isolation::Table) return {M::Overlay, real, nullptr, &overlay_, nullptr};
-    return {M::Private, real, &private_tt_, nullptr, nullptr};
+    if (!in_shadow_) {
+      const bool journaled = audit && settings.isolation >= Isolation::Table;
+      return {journaled ? M::Journaled : M::Real, real, nullptr, nullptr, &journal_.table(), &marks_open_};
+    }
+    if constexpr (!V.private_table) return {M::Real, real, nullptr, nullptr, nullptr, nullptr};
+    if (settings.isolation >= Isolation::Table) return {M::Overlay, real, nullptr, &overlay_, nullptr, nullptr};
+    return {M::Private, real, &private_tt_, nullptr, nullptr, nullptr};
   }
   void shadow_fabricated() { fabricated_ = true; }
   bool reduced_at(int ply) const {
@@ -136,7 +138,7 @@ struct ShadowPolicy : search::NoPolicy {
     if ((ss - 1)->moved_piece != NO_PIECE) journal_.countermove(&h.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()]);
   }
   template <class W>
-  void on_search_begin(W&, JS kind, E* ss, int depth) {
+  void on_search_begin(W& w, JS kind, E* ss, int depth) {
     if (in_shadow_ || !audit || (!settings.controls && (kind == JS::FullMove || kind == JS::Node))) return;
     drop_stale_marks(ss->ply, kind);
     if (kind == JS::FullMove || kind == JS::Node) {
@@ -145,7 +147,8 @@ struct ShadowPolicy : search::NoPolicy {
       if (counts.candidates[int(c)]++ % settings.control_every != 0) return;
       ++counts.sampled[int(c)];
     }
-    marks_.push_back(journal_.mark(ss->ply, kind));
+    marks_.push_back(journal_.mark(ss->ply, kind, w.nodes()));
+    marks_open_ = true;
   }
   template <class W>
   void on_search_end(W&, JS kind, E* ss) {
@@ -155,6 +158,7 @@ struct ShadowPolicy : search::NoPolicy {
     if (marks_.empty()) {
       journal_peak = std::max(journal_peak, journal_.size());
       journal_.clear();
+      marks_open_ = false;
     }
   }
 
@@ -184,7 +188,7 @@ struct ShadowPolicy : search::NoPolicy {
                           return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, reduced_depth,
                                                            reduced_cut);
                         });
-    if (record(Mechanism::Lmr, true, ctx, c)) {
+    if (record(Mechanism::Lmr, true, ctx, c, judged_nodes(w, mark))) {
       pos.unmake_move();
       Miss& x = add_miss(control_hits, Mechanism::Lmr, true, pos, ss, ctx, *c, reduced_cut);
       pos.make_move(m);
@@ -231,7 +235,7 @@ struct ShadowPolicy : search::NoPolicy {
       w.undo_null(pos);
       return s;
     });
-    if (record(mech, true, ctx, c)) add_miss(control_hits, mech, true, pos, ss, ctx, *c, !cut_node).real_score = score;
+    if (record(mech, true, ctx, c, judged_nodes(w, mark))) add_miss(control_hits, mech, true, pos, ss, ctx, *c, !cut_node).real_score = score;
   }
 
   // --- controls of the pruning mechanisms ---
@@ -246,7 +250,7 @@ struct ShadowPolicy : search::NoPolicy {
                         [&](E* pss) {
                           return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, depth, child_cut);
                         });
-    if (record(Mechanism::Lmp, true, ctx, c)) {
+    if (record(Mechanism::Lmp, true, ctx, c, judged_nodes(w, mark))) {
       pos.unmake_move();
       Miss& x = add_miss(control_hits, Mechanism::Lmp, true, pos, ss, ctx, *c, child_cut);
       pos.make_move(m);
@@ -262,7 +266,8 @@ struct ShadowPolicy : search::NoPolicy {
     if (!mark) return;  // not sampled, or deeper than the static null move acts
     auto c = run_shadow(w, access, pos, ss, {Mechanism::StaticNull, true, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr},
                         [&](E* pss) { return w.template search<false>(pos, pss, ctx.alpha, ctx.beta, ctx.depth, cut_node); });
-    if (record(Mechanism::StaticNull, true, ctx, c))
+    // The shadow counts the node itself, which the real search counted before the mark.
+    if (record(Mechanism::StaticNull, true, ctx, c, judged_nodes(w, mark) + 1))
       add_miss(control_hits, Mechanism::StaticNull, true, pos, ss, ctx, *c, cut_node).real_score = score;
   }
 
@@ -283,7 +288,6 @@ struct ShadowPolicy : search::NoPolicy {
   bool journal_heuristics() const {
     return !marks_.empty() && settings.isolation >= Isolation::Heuristics;
   }
-  bool journal_table() const { return !marks_.empty() && settings.isolation >= Isolation::Table; }
   int index_of(const E* e) const { return e->ply + 4; }
 
   // A judged search at `ply` begins: marks left open deeper (a stopped search unwinds without
@@ -292,6 +296,7 @@ struct ShadowPolicy : search::NoPolicy {
     while (!marks_.empty() && (marks_.back().ply > ply ||
                                (marks_.back().ply == ply && (kind == JS::Node || marks_.back().kind != JS::Node))))
       marks_.pop_back();
+    marks_open_ = !marks_.empty();
   }
   const Mark* open_mark(int ply, JS kind) const {
     for (auto it = marks_.rbegin(); it != marks_.rend() && it->ply >= ply; ++it)
@@ -299,14 +304,23 @@ struct ShadowPolicy : search::NoPolicy {
     return nullptr;
   }
 
+  // Nodes of the judged search since `mark` opened (a null mark: none known).
+  template <class W>
+  static std::uint64_t judged_nodes(const W& w, const Mark* mark) {
+    return mark ? w.nodes() - mark->nodes : 0;
+  }
+
   // Counts a completed (or discarded) shadow search; true when it is a miss / control hit.
-  bool record(Mechanism mech, bool control, const search::DecisionContext& ctx, const std::optional<int>& v) {
+  // `real_nodes`: a control's real search size, to count the controls that replayed it exactly.
+  bool record(Mechanism mech, bool control, const search::DecisionContext& ctx, const std::optional<int>& v,
+              std::uint64_t real_nodes = 0) {
     const bool hit = v && (node_level(mech) ? *v < ctx.beta : *v > ctx.alpha);
     if (control) {
       ControlCell& c = counts.at(control_of(mech), ctx.depth);
       if (!v) return ++c.discarded, false;
       ++c.audited;
       c.hits += hit;
+      c.replayed += last_shadow_nodes_ == real_nodes;
     } else {
       Cell& c = counts.at(mech, ctx.depth);
       if (!v) return ++c.discarded, false;
@@ -435,6 +449,7 @@ struct ShadowPolicy : search::NoPolicy {
   int dirty_extent_ = 0;   // private stack entries a shadow search may have written
   std::array<bool, search::kMaxPly + 2> reduced_{};
   std::vector<Mark> marks_;
+  bool marks_open_ = false;  // !marks_.empty(), where AuditTable can see it
   Journal journal_;
   SlotOverlay overlay_;
   search::TranspositionTable private_tt_;

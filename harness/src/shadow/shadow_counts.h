@@ -57,6 +57,7 @@ struct Cell {
 struct ControlCell {
   std::uint64_t audited = 0;  // control searches completed
   std::uint64_t hits = 0;     // ... that disagreed with the real search's result
+  std::uint64_t replayed = 0;  // ... that searched exactly as many nodes as the real search did
   std::uint64_t discarded = 0;
   std::uint64_t depth_mismatches = 0;
 };

@@ -44,7 +44,7 @@ constexpr const char* kUsage =
     "  --isolation LEVEL   what a shadow search starts from: legacy | heuristics | table | exact\n"
     "                      (default exact; see README \"Shadow-search audit\")\n"
     "  --control-every N   control of LMP/futility/SEE and of the static null move: every N-th\n"
-    "                      candidate search, in the real search's order (default 2)\n"
+    "                      candidate search, in the real search's order (default 1: all)\n"
     "  --no-controls       no control searches (the excess and control gates then fail)\n"
     "  --max-excess G      gate: miss rate minus control rate of a mechanism (all if no MECH:) in a\n"
     "                      remaining-depth band (LO-HI, LO+ or D) fails when the lower bound of its\n"
@@ -67,7 +67,7 @@ constexpr const char* kUsage =
     "  --shadow-nodes N    node cap per shadow search; a capped one is discarded (default 5000000)\n"
     "  $STK_PYTHON (else .venv/bin/python) draws the rate-by-depth PNG (stkref.shadowplot).\n";
 
-constexpr std::uint64_t kDefaultControlEvery = 2;
+constexpr std::uint64_t kDefaultControlEvery = 1;
 
 // Everything one run saw, summed and per root position (the bootstrap's clusters).
 struct RunTotals {
@@ -337,11 +337,15 @@ int run_shadow(int argc, char** argv) {
       const Excess e = band_excess(m, 0, kDepthCells - 1);
       Json j = {{"mechanism", search::mechanism_name(m)}, {"control", control_name(control_of(m))}};
       j.update(excess_json(e));
+      std::uint64_t replayed = 0;
+      for (const ControlCell& cc : t.counts.controls[int(control_of(m))]) replayed += cc.replayed;
+      j["control_replayed"] = replayed;
       json["mechanisms"].push_back(j);
-      md_mech += fmt::format("| {} | {} | {} / {} = {} | {} | {} / {} = {} {} | {:+.2f}% [{:+.2f}, {:+.2f}]% | "
+      md_mech += fmt::format("| {} | {} | {} / {} = {} | {} | {} / {} = {} {} | {} | {:+.2f}% [{:+.2f}, {:+.2f}]% | "
                              "[{:+.2f}, {:+.2f}]% |\n",
                              search::mechanism_name(m), control_name(control_of(m)), e.k1, e.n1, pct(e.miss_rate),
                              pct_interval(e.miss_wilson), e.k2, e.n2, pct(e.control_rate), pct_interval(e.control_wilson),
+                             replayed,
                              100 * e.excess, 100 * e.bootstrap.lo, 100 * e.bootstrap.hi, 100 * e.newcombe.lo,
                              100 * e.newcombe.hi);
     }
@@ -357,6 +361,7 @@ int run_shadow(int argc, char** argv) {
         j.update(excess_json(e));
         j["discarded"] = c.discarded;
         j["control"] = control_name(control_of(m));
+        j["control_replayed"] = cc.replayed;
         j["control_discarded"] = cc.discarded;
         j["depth_mismatches"] = c.depth_mismatches + cc.depth_mismatches;
         json["cells"].push_back(j);
@@ -373,7 +378,8 @@ int run_shadow(int argc, char** argv) {
         const ControlCell& cc = t.counts.controls[ci][d];
         if (!cc.audited && !cc.discarded) continue;
         const Interval w = wilson(cc.hits, cc.audited);
-        cells.push_back({{"depth", d}, {"audited", cc.audited}, {"hits", cc.hits}, {"discarded", cc.discarded},
+        cells.push_back({{"depth", d}, {"audited", cc.audited}, {"hits", cc.hits}, {"replayed", cc.replayed},
+                         {"discarded", cc.discarded},
                          {"rate", cc.audited ? double(cc.hits) / double(cc.audited) : 0.0}, {"wilson_lo", w.lo},
                          {"wilson_hi", w.hi}});
       }
@@ -600,8 +606,8 @@ int run_shadow(int argc, char** argv) {
     md += fmt::format("- depth check: {} shadow roots entered at another depth than recomputed\n", mismatches);
     md += fmt::format("- fabricated-bound signature: {} of {} classified misses at depth >= 3 ({:.3f}, gate <= {})\n\n",
                       art.signature, art.misses, art.share(), max_artifact);
-    md += "## Per mechanism (all depths)\n\n| mechanism | control | misses | Wilson 95% | control hits | excess "
-          "[bootstrap 95%] | Newcombe 95% |\n|---|---|---|---|---|---|---|\n" +
+    md += "## Per mechanism (all depths)\n\n| mechanism | control | misses | Wilson 95% | control hits | controls "
+          "replayed node for node | excess [bootstrap 95%] | Newcombe 95% |\n|---|---|---|---|---|---|---|---|\n" +
           md_mech;
     md += "\n## Miss and control rates (mechanism x remaining depth)\n\n| mechanism | depth | audited | misses | rate "
           "[Wilson 95%] | controls | hits | control rate [Wilson 95%] | excess [bootstrap 95%] | discarded |\n"

@@ -80,15 +80,16 @@ struct TableUndo {
   search::TTEntry old;
 };
 
-// The table a search of the audit build uses (search_table() returns it by value): the real
-// table, the real table with every store journaled (slot, previous entry), the legacy private
-// table, or the slot overlay over the real table (read-only).
+// The table a search of the audit build uses (search_table() returns it by value, once per node):
+// the real table, the real table with every store journaled (slot, previous entry) while a mark is
+// open (decided at the store: a node's own store may come after a mark opened in its move loop),
+// the legacy private table, or the slot overlay over the real table (read-only).
 class AuditTable {
  public:
   enum class Mode : std::uint8_t { Real, Journaled, Private, Overlay };
   AuditTable(Mode mode, search::TranspositionTable& real, search::TranspositionTable* priv, SlotOverlay* overlay,
-             std::vector<TableUndo>* journal)
-      : mode_(mode), real_(real), priv_(priv), overlay_(overlay), journal_(journal) {}
+             std::vector<TableUndo>* journal, const bool* journal_open)
+      : mode_(mode), real_(real), priv_(priv), overlay_(overlay), journal_(journal), journal_open_(journal_open) {}
 
   const search::TTEntry* probe(Key key) const {
     switch (mode_) {
@@ -106,7 +107,7 @@ class AuditTable {
       case Mode::Real: real_.store(key, move, score, eval, depth, bound); break;
       case Mode::Journaled: {
         const std::size_t s = real_.slot(key);
-        journal_->push_back({s, real_.at(s)});
+        if (*journal_open_) journal_->push_back({s, real_.at(s)});
         real_.store(key, move, score, eval, depth, bound);
         break;
       }
@@ -127,6 +128,7 @@ class AuditTable {
   search::TranspositionTable* priv_;
   SlotOverlay* overlay_;
   std::vector<TableUndo>* journal_;
+  const bool* journal_open_;
 };
 
 // Where the journals stood when a judged search began.
@@ -134,6 +136,7 @@ struct Mark {
   int ply = 0;
   search::JudgedSearch kind = search::JudgedSearch::Node;
   std::size_t history = 0, counter = 0, killers = 0, table = 0;
+  std::uint64_t nodes = 0;  // the real search's node count (the judged search's size follows)
 };
 
 // Undo journals of the real search's writes to move-ordering memory and to the table, recorded
@@ -146,8 +149,8 @@ class Journal {
   void killers(int index, const Move* k) { killers_.push_back({index, {k[0], k[1]}}); }
   std::vector<TableUndo>& table() { return table_; }
 
-  Mark mark(int ply, search::JudgedSearch kind) const {
-    return {ply, kind, history_.size(), counter_.size(), killers_.size(), table_.size()};
+  Mark mark(int ply, search::JudgedSearch kind, std::uint64_t nodes = 0) const {
+    return {ply, kind, history_.size(), counter_.size(), killers_.size(), table_.size(), nodes};
   }
   Mark now() const { return mark(0, search::JudgedSearch::Node); }
   void clear() {
