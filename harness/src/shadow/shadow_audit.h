@@ -54,7 +54,9 @@ struct Variant {
   int pruned_depth_offset = 0;        // added to a pruned move's shadow depth (-1: one ply short)
 };
 
-constexpr int kNodeControlMaxDepth = 7;  // the static null move acts at depth <= 5 (<= 7 with the predictor)
+// The static null move's margin rule acts at depth <= 5 (the audit runs with the fail-high
+// predictor off; with it on the rule would reach depth 7).
+constexpr int kNodeControlMaxDepth = 5;
 
 struct AuditSettings {
   Isolation isolation = Isolation::Exact;

@@ -48,6 +48,16 @@ BandGate parse_band_gate(const std::string& option, const std::string& t) {
   return g;
 }
 
+bool excess_gate_fails(const Excess& e, double max) {
+  return (e.n1 > 0 && e.n2 == 0) || (e.defined() && e.bootstrap.lo > max);
+}
+
+bool control_gate_fails(const Excess& e, double max) {
+  return (e.n1 > 0 && e.n2 == 0) || (e.n2 > 0 && e.control_wilson.lo > max);
+}
+
+bool sensitivity_gate_fails(const Excess& e) { return !e.defined() || e.bootstrap.lo <= 0; }
+
 std::vector<ClusterCounts> band_clusters(const std::vector<Counts>& per_position, Mechanism m, int lo, int hi) {
   std::vector<ClusterCounts> out;
   out.reserve(per_position.size());

@@ -28,6 +28,14 @@ int parse_mechanism(const std::string& option, const std::string& name);
 constexpr const char* kDefaultMaxExcess[] = {"1-3=0.3", "4-6=0.3", "7+=0.3"};
 constexpr double kDefaultMaxControl = 0.01;
 
+// The verdicts (true: the gate fails), shared by the harness and its tests.
+// Excess gate: the excess's bootstrap lower bound above `max`, or decisions without a control.
+bool excess_gate_fails(const Excess& e, double max);
+// Control gate: the control rate's Wilson lower bound above `max`, or decisions without a control.
+bool control_gate_fails(const Excess& e, double max);
+// Sensitivity gate: the excess not significantly above 0 (bootstrap lower bound <= 0).
+bool sensitivity_gate_fails(const Excess& e);
+
 // Per-root-position counts of one mechanism over a depth band (decisions and their control).
 std::vector<ClusterCounts> band_clusters(const std::vector<Counts>& per_position, Mechanism m, int lo, int hi);
 

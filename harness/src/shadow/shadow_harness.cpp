@@ -106,6 +106,9 @@ std::string python() {
 }
 
 std::string pct(double x) { return fmt::format("{:.2f}%", 100 * x); }
+std::string excess_text(const Excess& e) {
+  return fmt::format("{:+.3f}% [{:+.3f}, {:+.3f}]%", 100 * e.excess, 100 * e.bootstrap.lo, 100 * e.bootstrap.hi);
+}
 std::string pct_interval(const Interval& i) { return fmt::format("[{:.2f}, {:.2f}]%", 100 * i.lo, 100 * i.hi); }
 
 junit::TestCase failed_case(junit::TestCase tc, const std::string& message, const std::string& detail = "") {
@@ -419,13 +422,12 @@ int run_shadow(int argc, char** argv) {
                     {"excess", fmt::format("{:.5f}", e.excess)},
                     {"excess_bootstrap_95", fmt::format("[{:.5f}, {:.5f}]", e.bootstrap.lo, e.bootstrap.hi)},
                     {"excess_newcombe_95", fmt::format("[{:.5f}, {:.5f}]", e.newcombe.lo, e.newcombe.hi)}};
-        if (e.n1 > 0 && !e.defined())
+        if (excess_gate_fails(e, g.value) && !e.defined())
           tc = failed_case(tc, fmt::format("{} decisions and no control in this band: the excess is undefined", e.n1));
-        else if (e.defined() && e.bootstrap.lo > g.value)
+        else if (excess_gate_fails(e, g.value))
           tc = failed_case(tc, fmt::format("excess {:.4f} (miss {}/{}, control {}/{}; 95% lower bound {:.4f}) above {}",
                                            e.excess, e.k1, e.n1, e.k2, e.n2, e.bootstrap.lo, g.value));
-        gate_row(tc, fmt::format("{:+.4f} [{:+.4f}, {:+.4f}]", e.excess, e.bootstrap.lo, e.bootstrap.hi),
-                 fmt::format("lower bound <= {}", g.value));
+        gate_row(tc, e.n1 == 0 ? std::string("no decisions") : excess_text(e), fmt::format("lower bound <= {}", g.value));
         suite.cases.push_back(tc);
       }
     for (int mi = 0; mi < search::kMechanismCount; ++mi) {
@@ -436,13 +438,14 @@ int run_shadow(int argc, char** argv) {
       tc.name = fmt::format("{} control ({})", search::mechanism_name(m), control_name(control_of(m)));
       tc.facts = {{"control_hits", fmt::format("{}/{}", e.k2, e.n2)},
                   {"wilson_95", fmt::format("[{:.5f}, {:.5f}]", e.control_wilson.lo, e.control_wilson.hi)}};
-      if (e.n1 > 0 && e.n2 == 0)
+      if (control_gate_fails(e, max_control) && e.n2 == 0)
         tc = failed_case(tc, fmt::format("{} decisions audited and no control search completed", e.n1));
-      else if (e.n2 > 0 && e.control_wilson.lo > max_control)
+      else if (control_gate_fails(e, max_control))
         tc = failed_case(tc, fmt::format("control rate {}/{} = {:.4f} (Wilson lower bound {:.4f}) above {}: the "
                                          "shadow search is not isolated as claimed (isolation {})",
                                          e.k2, e.n2, e.control_rate, e.control_wilson.lo, max_control, isolation));
-      gate_row(tc, fmt::format("{:.4f} [{:.4f}, {:.4f}]", e.control_rate, e.control_wilson.lo, e.control_wilson.hi),
+      gate_row(tc, fmt::format("{:.4f}% [{:.4f}, {:.4f}]%", 100 * e.control_rate, 100 * e.control_wilson.lo,
+                               100 * e.control_wilson.hi),
                fmt::format("lower bound <= {}", max_control));
       suite.cases.push_back(tc);
     }
@@ -454,12 +457,12 @@ int run_shadow(int argc, char** argv) {
       tc.name = fmt::format("{} excess over all depths > 0", search::mechanism_name(m));
       tc.facts = {{"excess", fmt::format("{:.5f}", e.excess)},
                   {"excess_bootstrap_95", fmt::format("[{:.5f}, {:.5f}]", e.bootstrap.lo, e.bootstrap.hi)}};
-      if (!e.defined() || e.bootstrap.lo <= 0)
+      if (sensitivity_gate_fails(e))
         tc = failed_case(tc, fmt::format("excess {:.4f} (miss {}/{}, control {}/{}; 95% interval [{:.4f}, {:.4f}]) not "
                                          "significantly above 0: the miss searches find no more than their controls "
                                          "(a shadow at the decision's own depth?)",
                                          e.excess, e.k1, e.n1, e.k2, e.n2, e.bootstrap.lo, e.bootstrap.hi));
-      gate_row(tc, fmt::format("{:+.4f} [{:+.4f}, {:+.4f}]", e.excess, e.bootstrap.lo, e.bootstrap.hi), "lower bound > 0");
+      gate_row(tc, excess_text(e), "lower bound > 0");
       suite.cases.push_back(tc);
     }
     for (int mi = 0; mi < search::kMechanismCount; ++mi)
