@@ -25,7 +25,7 @@ const std::vector<std::string>& fens() {
   return f;
 }
 
-SearchSettings settings(int depth, Isolation level = Isolation::Exact) {
+SearchSettings settings(int depth, Isolation level = kExact) {
   SearchSettings s;
   s.depth = depth;
   s.hash_mb = 4;
@@ -52,7 +52,7 @@ struct SuiteAudit {
   std::vector<Miss> misses, control_hits;
 };
 template <Variant V = Variant{}>
-SuiteAudit audit_suite(int depth, Isolation level = Isolation::Exact) {
+SuiteAudit audit_suite(int depth, Isolation level = kExact) {
   SuiteAudit out;
   for (const auto& fen : fens()) {
     PositionAudit a = audit_position<V>(fen, "t", settings(depth, level));
@@ -83,7 +83,7 @@ constexpr Mechanism kAll[] = {Mechanism::Lmr,      Mechanism::Lmp,      Mechanis
 }  // namespace
 
 TEST_CASE("shadow audit: real search identical with the audit on and off", "[shadow]") {
-  for (Isolation level : {Isolation::Legacy, Isolation::Heuristics, Isolation::Table, Isolation::Exact})
+  for (Isolation level : {kLegacy, kHeuristicsLevel, kTableLevel, kExact})
     for (const auto& fen : fens()) {
       PositionAudit on = audit_position<Variant{}>(fen, "t", settings(7, level));
       INFO(isolation_name(level) << " " << fen);
@@ -120,7 +120,7 @@ TEST_CASE("shadow audit: every mechanism is audited beside its control, and reco
 
 TEST_CASE("shadow audit: under exact isolation every control replays the real search; under legacy it does not",
           "[shadow]") {
-  SuiteAudit exact = audit_suite(8, Isolation::Exact);
+  SuiteAudit exact = audit_suite(8, kExact);
   for (int k = 0; k < kControlCount; ++k) {
     const Control c = Control(k);
     INFO(control_name(c));
@@ -131,7 +131,7 @@ TEST_CASE("shadow audit: under exact isolation every control replays the real se
     if (c == Control::SearchedNode) CHECK(controls(exact.total, c, &ControlCell::replayed) * 100 >= n * 99);
     else CHECK(controls(exact.total, c, &ControlCell::replayed) == n);
   }
-  SuiteAudit legacy = audit_suite(8, Isolation::Legacy);
+  SuiteAudit legacy = audit_suite(8, kLegacy);
   std::uint64_t hits = 0;
   for (int k = 0; k < kControlCount; ++k) hits += controls(legacy.total, Control(k), &ControlCell::hits);
   CHECK(hits > 0);

@@ -3,24 +3,32 @@
 
 namespace stk::search {
 
-// Shadow searches (audit policies only; every guard below sits behind `if constexpr
+// Shadow searches (audit policies only; every guard and hook below sits behind `if constexpr
 // (Policy::kEnabled)` and costs the normal build nothing). An audit re-searches a decision
 // with the same worker, so:
 //   - it saves and restores the worker's node count, stop state, seldepth and budget through
 //     ShadowAccess (its nodes are counted apart and never reach the real node or time limit);
-//   - the search reads and writes the policy's table(): a private table while in_shadow(), so
-//     the real table is neither written nor read (the real search's entries carry bounds
-//     derived with the very pruning being audited: stale for the shadow search);
+//   - the search reads and writes the policy's table(), whatever type that returns: the audit's
+//     own while in_shadow(), so the real table is never written by a shadow search (an audit may
+//     let it read the real table as it was before the decision's search: the entries that search
+//     wrote are the answer under audit);
+//   - on_search_begin/on_search_end bracket each judged search (the LMR reduced search, the
+//     null-move search, unreduced null-window move searches and the move loop of non-PV nodes),
+//     and on_quiet_stats / on_killers_reset precede every write to history, countermoves and
+//     killers: an audit journals them to start a shadow or control search from the state of
+//     the mark; on_search_entry lets it check the depth each shadow root was entered with;
 //   - mechanisms that fabricate a bound score to signal the caller are disabled or tainted
 //     while in_shadow(): (a) the value returned by a stopped search (0): the audit sets its own
 //     node cap and discards a stopped shadow search; (b) mate-distance clamping (returns alpha
-//     when no mate can beat it): off; (c) the "everything pruned: return alpha" path: reported
+//     when no mate can beat it): off unless the audit replays the real search exactly
+//     (shadow_skip_mate_distance); (c) the "everything pruned: return alpha" path: reported
 //     through shadow_fabricated(), and the audit discards that shadow search (unreachable today:
-//     move pruning needs a searched move); (d) TT cut-offs on the real search's entries: the
-//     private table; (e) the null-move bailout (planted only, kNullBailout): a shadow root is
-//     never "reached by a reduced move" (reduced_at is false there), so no caller-less signal.
+//     move pruning needs a searched move); (d) TT cut-offs on entries the decision's own search
+//     wrote: the audit's table; (e) the null-move bailout (planted only, kNullBailout): a shadow
+//     root is never "reached by a reduced move" (reduced_at is false there).
 //   - at the shadow search's root, null-move / static-null cut-offs are off for node-cutoff
-//     audits, and internal iterative reduction is off (the audited depth is the unreduced one).
+//     audits, and internal iterative reduction is off unless the audit replays the real search
+//     exactly (shadow_skip_iir).
 struct ShadowAccess {
   std::uint64_t& nodes;
   bool& stopped;

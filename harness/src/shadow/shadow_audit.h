@@ -59,7 +59,7 @@ struct Variant {
 constexpr int kNodeControlMaxDepth = 5;
 
 struct AuditSettings {
-  Isolation isolation = Isolation::Exact;
+  Isolation isolation = kExact;
   bool controls = true;
   std::uint64_t control_every = 1;  // SearchedMove / SearchedNode: every N-th candidate
   std::uint64_t shadow_node_cap = 5'000'000;
@@ -93,17 +93,17 @@ struct ShadowPolicy : search::NoPolicy {
   bool in_shadow() const { return in_shadow_; }
   bool shadow_root(int ply) const { return in_shadow_ && ply == shadow_root_ply_; }
   bool shadow_skip_node_cutoffs(int ply) const { return shadow_root(ply) && skip_node_cutoffs_; }
-  bool shadow_skip_iir(int ply) const { return shadow_root(ply) && settings.isolation != Isolation::Exact; }
-  bool shadow_skip_mate_distance() const { return in_shadow_ && settings.isolation != Isolation::Exact; }
+  bool shadow_skip_iir(int ply) const { return shadow_root(ply) && !settings.isolation.iir; }
+  bool shadow_skip_mate_distance() const { return in_shadow_ && !settings.isolation.mate; }
   template <class T>
   AuditTable table(T& real) {
     using M = AuditTable::Mode;
     if (!in_shadow_) {
-      const bool journaled = audit && settings.isolation >= Isolation::Table;
+      const bool journaled = audit && settings.isolation.table;
       return {journaled ? M::Journaled : M::Real, real, nullptr, nullptr, &journal_.table(), &marks_open_};
     }
     if constexpr (!V.private_table) return {M::Real, real, nullptr, nullptr, nullptr, nullptr};
-    if (settings.isolation >= Isolation::Table) return {M::Overlay, real, nullptr, &overlay_, nullptr, nullptr};
+    if (settings.isolation.table) return {M::Overlay, real, nullptr, &overlay_, nullptr, nullptr};
     return {M::Private, real, &private_tt_, nullptr, nullptr, nullptr};
   }
   void shadow_fabricated() { fabricated_ = true; }
@@ -288,7 +288,7 @@ struct ShadowPolicy : search::NoPolicy {
   };
 
   bool journal_heuristics() const {
-    return !marks_.empty() && settings.isolation >= Isolation::Heuristics;
+    return !marks_.empty() && (settings.isolation.heuristics || settings.isolation.stack);
   }
   int index_of(const E* e) const { return e->ply + 4; }
 
@@ -384,28 +384,27 @@ struct ShadowPolicy : search::NoPolicy {
     access.budget.node_limit = settings.shadow_node_cap;
     access.budget.hard_s = access.budget.soft_s = 0;
     const auto saved_reduced = reduced_;
-    const Isolation level = settings.isolation;
+    const Isolation& level = settings.isolation;
 
     // Private stack: the ancestors (history lookups, "improving", the null-move rule) and the
     // deciding node's child entry (its killers) are copied; deeper entries start fresh, except
-    // their killers under Exact (a quiescence node reads killers its parent did not reset).
+    // their killers with `stack` (a quiescence node reads killers its parent did not reset).
     const int ply = ss->ply;
     E* real_base = ss - ply - 4;
     const int copied = ply + 4 + 2;
-    const int deep = level == Isolation::Exact ? std::max(copied, killer_extent_) : copied;
+    const int deep = level.stack ? std::max(copied, killer_extent_) : copied;
     for (int i = copied; i < std::max(dirty_extent_, deep); ++i) stack_[i] = E{}, stack_[i].ply = i - 4;
     std::copy(real_base, real_base + copied, stack_.begin());
     for (int i = copied; i < deep; ++i) std::copy_n(real_base[i].killers, 2, stack_[i].killers);
     E* pss = stack_.data() + 4 + ply;
 
-    // Move-ordering memory and the table as they were at the mark (Heuristics and up).
+    // Move-ordering memory and the table as they were at the mark.
     const Mark shadow_start = journal_.now();
-    const bool rewind = job.mark && level >= Isolation::Heuristics;
-    if (rewind) {
-      journal_.rewind_killers(*job.mark, stack_.data(), deep);
-      journal_.rewind_heuristics(*job.mark);
-    }
-    if (level >= Isolation::Table) {
+    const bool rewind = job.mark && level.heuristics;
+    if (job.mark && (level.heuristics || level.stack))
+      journal_.rewind_killers(*job.mark, stack_.data(), level.heuristics ? 0 : copied, level.stack ? deep : copied);
+    if (rewind) journal_.rewind_heuristics(*job.mark);
+    if (level.table) {
       overlay_.clear();
       if (job.mark) journal_.table_before(*job.mark, overlay_);
     } else if constexpr (V.private_table) {

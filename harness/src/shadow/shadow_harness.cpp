@@ -31,7 +31,7 @@ using Json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
     "usage: stk-harness shadow --epd FILE (--depth N | --nodes N) [--stride S] [--shard K/N]\n"
-    "                          [--isolation LEVEL] [--control-every N] [--no-controls]\n"
+    "                          [--isolation LEVEL|PARTS] [--control-every N] [--no-controls]\n"
     "                          [--max-excess [MECH:]BAND=X]... [--max-control X] [--require-excess MECH]...\n"
     "                          [--max-rate [MECH:]BAND=RATE]... [--max-artifact-share X]\n"
     "                          [--bootstrap-seed S] [--bootstrap-resamples B]\n"
@@ -42,7 +42,8 @@ constexpr const char* kUsage =
     "  --stride S          every S-th position (index % S == 0), default 1\n"
     "  --shard K/N         the selected positions i with i % N == K-1\n"
     "  --isolation LEVEL   what a shadow search starts from: legacy | heuristics | table | exact\n"
-    "                      (default exact; see README \"Shadow-search audit\")\n"
+    "                      (default exact; see README \"Shadow-search audit\"), or components\n"
+    "                      joined by '+': heuristics, table, stack, mate, iir (exact = all five)\n"
     "  --control-every N   control of LMP/futility/SEE and of the static null move: every N-th\n"
     "                      candidate search, in the real search's order (default 1: all)\n"
     "  --no-controls       no control searches (the excess and control gates then fail)\n"
@@ -176,7 +177,8 @@ int run_shadow(int argc, char** argv) {
     s.audit.controls = !args.has("no-controls");
     s.audit.control_every = std::uint64_t(args.get_int("control-every", kDefaultControlEvery, 1, 1 << 20));
     if (auto level = parse_isolation(args.get("isolation", "exact"))) s.audit.isolation = *level;
-    else throw UsageError("--isolation must be legacy, heuristics, table or exact, got '" + args.get("isolation") + "'");
+    else throw UsageError("--isolation must be legacy, heuristics, table, exact or components joined by '+' "
+                          "(heuristics, table, stack, mate, iir), got '" + args.get("isolation") + "'");
     const int stride = int(args.get_int("stride", 1, 1, 1 << 20));
     const Shard shard = parse_shard(args.get("shard", "1/1"));
     const int classify_depths = int(args.get_int("classify-depths", 4, 0, 16));

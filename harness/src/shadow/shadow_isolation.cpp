@@ -4,10 +4,47 @@
 
 namespace stk::harness::shadow {
 
-std::optional<Isolation> parse_isolation(std::string_view name) {
-  for (int i = 0; i < kIsolationCount; ++i)
-    if (name == isolation_name(Isolation(i))) return Isolation(i);
-  return std::nullopt;
+namespace {
+
+struct Component {
+  const char* name;
+  bool Isolation::*flag;
+};
+constexpr Component kComponents[] = {{"heuristics", &Isolation::heuristics},
+                                     {"table", &Isolation::table},
+                                     {"stack", &Isolation::stack},
+                                     {"mate", &Isolation::mate},
+                                     {"iir", &Isolation::iir}};
+constexpr std::pair<const char*, Isolation> kLevels[] = {
+    {"legacy", kLegacy}, {"heuristics", kHeuristicsLevel}, {"table", kTableLevel}, {"exact", kExact}};
+
+}  // namespace
+
+std::string isolation_name(const Isolation& i) {
+  for (const auto& [name, level] : kLevels)
+    if (i == level) return name;
+  std::string out;
+  for (const Component& c : kComponents)
+    if (i.*c.flag) out += (out.empty() ? "" : "+") + std::string(c.name);
+  return out.empty() ? "none" : out;
+}
+
+std::optional<Isolation> parse_isolation(std::string_view text) {
+  for (const auto& [name, level] : kLevels)
+    if (text == name) return level;
+  Isolation out;
+  while (!text.empty()) {
+    const std::size_t plus = text.find('+');
+    const std::string_view part = text.substr(0, plus);
+    bool known = false;
+    for (const Component& c : kComponents)
+      if (part == c.name) out.*c.flag = known = true;
+    if (!known) return std::nullopt;
+    if (plus == std::string_view::npos) break;
+    text.remove_prefix(plus + 1);
+    if (text.empty()) return std::nullopt;
+  }
+  return out;
 }
 
 search::TTEntry* SlotOverlay::find(std::size_t slot) {
@@ -85,10 +122,10 @@ void Journal::undo_since(const Mark& m) {
   counter_.resize(m.counter);
 }
 
-void Journal::rewind_killers(const Mark& m, search::StackEntry* stack, int upto) const {
+void Journal::rewind_killers(const Mark& m, search::StackEntry* stack, int from, int to) const {
   for (std::size_t i = killers_.size(); i-- > m.killers;) {
     const KillerUndo& k = killers_[i];
-    if (k.index < upto) stack[k.index].killers[0] = k.old[0], stack[k.index].killers[1] = k.old[1];
+    if (k.index >= from && k.index < to) stack[k.index].killers[0] = k.old[0], stack[k.index].killers[1] = k.old[1];
   }
 }
 

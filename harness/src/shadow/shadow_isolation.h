@@ -7,7 +7,7 @@
 // AFTER that search, it would read back the search's own answer (the table entry it stored at
 // the child, with the same depth and bound) and measure nothing; the miss search would start
 // with move ordering learnt from the search it is meant to replace. Started from the state
-// BEFORE it, the control is a replay: under Isolation::Exact it repeats the real search node
+// BEFORE it, the control is a replay: under the exact level it repeats the real search node
 // for node, so any control hit means the shadow is not isolated the way this file claims.
 #pragma once
 
@@ -24,30 +24,31 @@
 
 namespace stk::harness::shadow {
 
-// Cumulative: each level keeps what the previous one does.
-enum class Isolation {
-  Legacy,      // the first audit: history, countermoves and killers as the real search left them
-               // (after the decision's search), a private table (fresh per position, aged per shadow
-               // search), a fresh stack beyond ply+1, no mate-distance pruning, no IIR at the root
-  Heuristics,  // history, countermoves and the killers of the copied stack entries as they were
-               // when the decision's search began (undo journal)
-  Table,       // the real table as it was when the decision's search began, read-only, under a
-               // private overlay of the shadow's writes keyed by the real table's slots (same
-               // replacement rule): the shadow sees exactly what a copy of that table would hold
-  Exact,       // also the killers of every deeper stack entry as they were, and mate-distance
-               // pruning and internal iterative reduction at the shadow root as in the real search
+// What a shadow search takes from the real search, component by component. With none of them
+// ("legacy", the first audit): history, countermoves and killers as the real search left them
+// (after the decision's search), a private table (fresh per position, aged per shadow search), a
+// fresh stack beyond ply+1, no mate-distance pruning, no IIR at the shadow root.
+struct Isolation {
+  bool heuristics = false;  // history, countermoves and the killers of the copied stack entries
+                            // (up to ply+1) as they were when the decision's search began
+  bool table = false;       // the real table as it was when the decision's search began, read-only,
+                            // under a private overlay of the shadow's writes keyed by the real
+                            // table's slots (same replacement rule): exactly what a copy would hold
+  bool stack = false;       // the killers of every deeper stack entry too (a quiescence node reads
+                            // killers its parent did not reset)
+  bool mate = false;        // mate-distance pruning in shadow searches, as in the real search
+  bool iir = false;         // internal iterative reduction at the shadow root, as in the real search
+  bool operator==(const Isolation&) const = default;
 };
-constexpr int kIsolationCount = 4;
-constexpr const char* isolation_name(Isolation i) {
-  switch (i) {
-    case Isolation::Legacy: return "legacy";
-    case Isolation::Heuristics: return "heuristics";
-    case Isolation::Table: return "table";
-    case Isolation::Exact: return "exact";
-  }
-  return "?";
-}
-std::optional<Isolation> parse_isolation(std::string_view name);
+// The levels, each keeping what the previous one does; "exact" has every component.
+constexpr Isolation kLegacy{}, kHeuristicsLevel{.heuristics = true},
+    kTableLevel{.heuristics = true, .table = true},
+    kExact{.heuristics = true, .table = true, .stack = true, .mate = true, .iir = true};
+// A level's name, else its components joined by '+' ("none" for legacy's empty set).
+std::string isolation_name(const Isolation& i);
+// A level (legacy, heuristics, table, exact) or components joined by '+' (heuristics, table, stack,
+// mate, iir; e.g. "table+stack" for exact without mate and iir): nullopt if malformed.
+std::optional<Isolation> parse_isolation(std::string_view text);
 
 // A map from real-table slot to entry with stable addresses (a probe's pointer stays valid while
 // later stores add slots). Cleared per shadow search in time proportional to its size.
@@ -162,8 +163,8 @@ class Journal {
   void replay_heuristics();
   // Undoes (and forgets) the history/countermove writes made since `m` (a shadow search's).
   void undo_since(const Mark& m);
-  // Killers of stack entries with index < `upto` back to `m`, in the copy `stack` of the stack.
-  void rewind_killers(const Mark& m, search::StackEntry* stack, int upto) const;
+  // Killers of stack entries with index in [from, to) back to `m`, in the copy `stack` of the stack.
+  void rewind_killers(const Mark& m, search::StackEntry* stack, int from, int to) const;
   // Fills `overlay` with the entries the real table held at `m` in the slots written since.
   void table_before(const Mark& m, SlotOverlay& overlay) const;
 
