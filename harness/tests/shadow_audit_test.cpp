@@ -71,7 +71,9 @@ std::uint64_t total(const std::array<C, kDepthCells>& cells, F C::*field) {
   return n;
 }
 std::uint64_t decisions(const Counts& c, Mechanism m, std::uint64_t Cell::*f) { return total(c.decisions[int(m)], f); }
-std::uint64_t controls(const Counts& c, Control k, std::uint64_t ControlCell::*f) { return total(c.controls[int(k)], f); }
+std::uint64_t controls(const Counts& c, Control k, std::uint64_t ControlCell::*f) {
+  return total(c.controls[int(k)], f);
+}
 
 Excess all_depths(const SuiteAudit& a, Mechanism m) {
   return excess_of(band_clusters(a.per_position, m, 0, kDepthCells - 1), BootstrapSettings{});

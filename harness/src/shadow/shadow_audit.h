@@ -137,7 +137,8 @@ struct ShadowPolicy : search::NoPolicy {
     journal_.history(&h.history[us][best.from()][best.to()]);
     for (int i = 0; i < quiet_count; ++i)
       if (quiets[i] != best) journal_.history(&h.history[us][quiets[i].from()][quiets[i].to()]);
-    if ((ss - 1)->moved_piece != NO_PIECE) journal_.countermove(&h.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()]);
+    if ((ss - 1)->moved_piece != NO_PIECE)
+      journal_.countermove(&h.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()]);
   }
   template <class W>
   void on_search_begin(W& w, JS kind, E* ss, int depth) {
@@ -175,7 +176,8 @@ struct ShadowPolicy : search::NoPolicy {
     const int unreduced = ctx.depth - 1 + (pos.in_check() && ctx.ply < 2 * w.root_depth() ? 1 : 0);
     const char* why = full_depth != reduced_depth + reduction ? "engine: full depth != reduced + reduction" : nullptr;
     const int miss_depth = V.lmr_at_reduced_depth ? reduced_depth : full_depth;
-    auto v = run_shadow(w, access, pos, ss, {Mechanism::Lmr, false, ctx.depth, ctx.ply + 1, false, unreduced, mark, why}, [&](E* pss) {
+    const Job miss{Mechanism::Lmr, false, ctx.depth, ctx.ply + 1, false, unreduced, mark, why};
+    auto v = run_shadow(w, access, pos, ss, miss, [&](E* pss) {
       return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, miss_depth, child_cut);
     });
     if (record(Mechanism::Lmr, false, ctx, v)) {
@@ -185,11 +187,10 @@ struct ShadowPolicy : search::NoPolicy {
       x.move = m, x.reduction = reduction, x.real_score = score;
     }
     if (!settings.controls) return;
-    auto c = run_shadow(w, access, pos, ss, {Mechanism::Lmr, true, ctx.depth, ctx.ply + 1, false, unreduced - reduction, mark, nullptr},
-                        [&](E* pss) {
-                          return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, reduced_depth,
-                                                           reduced_cut);
-                        });
+    const Job control{Mechanism::Lmr, true, ctx.depth, ctx.ply + 1, false, unreduced - reduction, mark, nullptr};
+    auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
+      return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, reduced_depth, reduced_cut);
+    });
     if (record(Mechanism::Lmr, true, ctx, c, judged_nodes(w, mark))) {
       pos.unmake_move();
       Miss& x = add_miss(control_hits, Mechanism::Lmr, true, pos, ss, ctx, *c, reduced_cut);
@@ -204,7 +205,8 @@ struct ShadowPolicy : search::NoPolicy {
     if (in_shadow_ || !audit) return;
     const int expected = ctx.depth - 1 + (pos.gives_check(m) && ctx.ply < 2 * w.root_depth() ? 1 : 0);
     const int depth = would_be_depth + V.pruned_depth_offset;
-    auto v = run_shadow(w, access, pos, ss, {mech, false, ctx.depth, ctx.ply + 1, false, expected, nullptr, nullptr}, [&](E* pss) {
+    const Job miss{mech, false, ctx.depth, ctx.ply + 1, false, expected, nullptr, nullptr};
+    auto v = run_shadow(w, access, pos, ss, miss, [&](E* pss) {
       w.do_move(pos, pss, m);
       (pss + 1)->ply = ctx.ply + 1;
       int s = -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, depth, child_cut);
@@ -221,15 +223,18 @@ struct ShadowPolicy : search::NoPolicy {
                       int score, bool cut_node, int null_depth) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = mech == Mechanism::NullMove ? open_mark(ctx.ply, JS::NullMove) : nullptr;
-    auto v = run_shadow(w, access, pos, ss, {mech, false, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr}, [&](E* pss) {
+    const Job miss{mech, false, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr};
+    auto v = run_shadow(w, access, pos, ss, miss, [&](E* pss) {
       return w.template search<false>(pos, pss, ctx.alpha, ctx.beta, ctx.depth, cut_node);
     });
-    if (record(mech, false, ctx, v)) add_miss(misses, mech, false, pos, ss, ctx, *v, cut_node).real_score = score;
+    if (record(mech, false, ctx, v))
+      add_miss(misses, mech, false, pos, ss, ctx, *v, cut_node).real_score = score;
     if (mech != Mechanism::NullMove || !settings.controls) return;
     // The engine's null depth is depth - R with R = 3 + depth/3 + min((eval - beta)/200, 3).
     const int r = ctx.depth - null_depth;
     const char* why = r < 3 || r > 6 + ctx.depth / 3 ? "engine: null-move reduction out of range" : nullptr;
-    auto c = run_shadow(w, access, pos, ss, {mech, true, ctx.depth, ctx.ply + 1, false, null_depth, mark, why}, [&](E* pss) {
+    const Job control{mech, true, ctx.depth, ctx.ply + 1, false, null_depth, mark, why};
+    auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
       w.do_null(pos, pss);
       (pss + 1)->ply = ctx.ply + 1;
       if constexpr (kNullBailout) note_reduction(ctx.ply + 1, 0);
@@ -237,7 +242,8 @@ struct ShadowPolicy : search::NoPolicy {
       w.undo_null(pos);
       return s;
     });
-    if (record(mech, true, ctx, c, judged_nodes(w, mark))) add_miss(control_hits, mech, true, pos, ss, ctx, *c, !cut_node).real_score = score;
+    if (record(mech, true, ctx, c, judged_nodes(w, mark)))
+      add_miss(control_hits, mech, true, pos, ss, ctx, *c, !cut_node).real_score = score;
   }
 
   // --- controls of the pruning mechanisms ---
@@ -248,10 +254,10 @@ struct ShadowPolicy : search::NoPolicy {
     const Mark* mark = open_mark(ctx.ply, JS::FullMove);
     if (!mark) return;  // not sampled
     const int expected = ctx.depth - 1 + (pos.in_check() && ctx.ply < 2 * w.root_depth() ? 1 : 0);
-    auto c = run_shadow(w, access, pos, ss, {Mechanism::Lmp, true, ctx.depth, ctx.ply + 1, false, expected, mark, nullptr},
-                        [&](E* pss) {
-                          return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, depth, child_cut);
-                        });
+    const Job control{Mechanism::Lmp, true, ctx.depth, ctx.ply + 1, false, expected, mark, nullptr};
+    auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
+      return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, depth, child_cut);
+    });
     if (record(Mechanism::Lmp, true, ctx, c, judged_nodes(w, mark))) {
       pos.unmake_move();
       Miss& x = add_miss(control_hits, Mechanism::Lmp, true, pos, ss, ctx, *c, child_cut);
@@ -266,8 +272,10 @@ struct ShadowPolicy : search::NoPolicy {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::Node);
     if (!mark) return;  // not sampled, or deeper than the static null move acts
-    auto c = run_shadow(w, access, pos, ss, {Mechanism::StaticNull, true, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr},
-                        [&](E* pss) { return w.template search<false>(pos, pss, ctx.alpha, ctx.beta, ctx.depth, cut_node); });
+    const Job control{Mechanism::StaticNull, true, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr};
+    auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
+      return w.template search<false>(pos, pss, ctx.alpha, ctx.beta, ctx.depth, cut_node);
+    });
     // The shadow counts the node itself, which the real search counted before the mark.
     if (record(Mechanism::StaticNull, true, ctx, c, judged_nodes(w, mark) + 1))
       add_miss(control_hits, Mechanism::StaticNull, true, pos, ss, ctx, *c, cut_node).real_score = score;
@@ -367,7 +375,8 @@ struct ShadowPolicy : search::NoPolicy {
     if (job.control) ++counts.at(control_of(job.mech), depth).depth_mismatches;
     else ++counts.at(job.mech, depth).depth_mismatches;
     if (depth_mismatches.size() < settings.max_depth_mismatches)
-      depth_mismatches.push_back({job.mech, job.control, depth, job.expected_depth, entered_depth_, pos.fen(), root_id, why});
+      depth_mismatches.push_back(
+          {job.mech, job.control, depth, job.expected_depth, entered_depth_, pos.fen(), root_id, why});
   }
 
   // Runs `body(private_ss)` as an isolated shadow search rooted at `job.root_ply`; nullopt when

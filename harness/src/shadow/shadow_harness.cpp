@@ -292,7 +292,9 @@ int run_shadow(int argc, char** argv) {
       for (const Cell& c : t.counts.decisions[mi]) mismatches += c.depth_mismatches;
     for (int ci = 0; ci < kControlCount; ++ci)
       for (const ControlCell& c : t.counts.controls[ci]) mismatches += c.depth_mismatches;
-    auto band_excess = [&](Mechanism m, int lo, int hi) { return excess_of(band_clusters(t.per_position, m, lo, hi), boot); };
+    auto band_excess = [&](Mechanism m, int lo, int hi) {
+      return excess_of(band_clusters(t.per_position, m, lo, hi), boot);
+    };
 
     // --- the summary JSON (key names documented in README "Shadow-search audit") ---
     Json json;
@@ -429,7 +431,8 @@ int run_shadow(int argc, char** argv) {
         else if (excess_gate_fails(e, g.value))
           tc = failed_case(tc, fmt::format("excess {:.4f} (miss {}/{}, control {}/{}; 95% lower bound {:.4f}) above {}",
                                            e.excess, e.k1, e.n1, e.k2, e.n2, e.bootstrap.lo, g.value));
-        gate_row(tc, e.n1 == 0 ? std::string("no decisions") : excess_text(e), fmt::format("lower bound <= {}", g.value));
+        gate_row(tc, e.n1 == 0 ? std::string("no decisions") : excess_text(e),
+                 fmt::format("lower bound <= {}", g.value));
         suite.cases.push_back(tc);
       }
     for (int mi = 0; mi < search::kMechanismCount; ++mi) {
@@ -505,7 +508,8 @@ int run_shadow(int argc, char** argv) {
       for (int mi = 0; mi < search::kMechanismCount; ++mi) {
         if (!g.covers(mi)) continue;
         std::uint64_t n = 0, k = 0;
-        for (int d = g.lo; d <= g.hi; ++d) n += t.counts.decisions[mi][d].audited, k += t.counts.decisions[mi][d].misses;
+        for (int d = g.lo; d <= g.hi; ++d)
+          n += t.counts.decisions[mi][d].audited, k += t.counts.decisions[mi][d].misses;
         const Interval w = wilson(k, n);
         junit::TestCase tc;
         tc.classname = "shadow.rate";
@@ -513,7 +517,8 @@ int run_shadow(int argc, char** argv) {
         tc.facts = {{"audited", std::to_string(n)}, {"misses", std::to_string(k)},
                     {"wilson_lo", fmt::format("{:.4f}", w.lo)}, {"wilson_hi", fmt::format("{:.4f}", w.hi)}};
         if (n > 0 && w.lo > g.value)
-          tc = failed_case(tc, fmt::format("miss rate {}/{} (Wilson lower bound {:.3f}) above {}", k, n, w.lo, g.value));
+          tc = failed_case(tc,
+                           fmt::format("miss rate {}/{} (Wilson lower bound {:.3f}) above {}", k, n, w.lo, g.value));
         gate_row(tc, fmt::format("{:.4f} [{:.4f}, {:.4f}]", n ? double(k) / n : 0.0, w.lo, w.hi),
                  fmt::format("lower bound <= {}", g.value));
         suite.cases.push_back(tc);
@@ -538,7 +543,9 @@ int run_shadow(int argc, char** argv) {
     // Top misses: genuine first, then by distance beyond the window.
     std::vector<const Miss*> top;
     for (const Miss& m : t.misses) top.push_back(&m);
-    auto gap = [](const Miss* m) { return node_level(m->mechanism) ? m->beta - m->shadow_score : m->shadow_score - m->alpha; };
+    auto gap = [](const Miss* m) {
+      return node_level(m->mechanism) ? m->beta - m->shadow_score : m->shadow_score - m->alpha;
+    };
     std::stable_sort(top.begin(), top.end(), [&](const Miss* a, const Miss* b) {
       bool ga = a->verdict == "genuine", gb = b->verdict == "genuine";
       return ga != gb ? ga : gap(a) > gap(b);
