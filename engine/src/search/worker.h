@@ -75,6 +75,7 @@ class Worker {
 
   std::uint64_t nodes() const { return nodes_; }
   bool stopped() const { return stopped_; }
+  int root_depth() const { return root_depth_; }  // the iteration's depth (check extensions)
   Policy& policy() { return policy_; }
   Heuristics& heuristics() { return heur_; }
   TranspositionTable& tt() { return tt_; }

@@ -117,8 +117,10 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                        " --depth 10 --reference inprocess --option FHPredictor=true"
                                        " --config fh-onoff-sd10" + out,
                      {junit("epd-fh-onoff-sd10-stk"), junit("epd-fh-onoff-sd10-reference")}});
-  // 7. shadow: silent-miss audit with the invariant gate (audit on == off), loose rate gates and
-  //    the fabricated-bound gate. Quick: every 80th ECM position (11) at sd 7; full: all 879 at sd 8.
+  // 7. shadow: silent-miss audit (isolation exact) with the invariant gate (audit on == off), gates on
+  //    the excess of each miss rate over its control, the control rate, LMR sensitivity, the depth of
+  //    every shadow root, and the fabricated-bound share. Quick: every 80th ECM position (11) at sd 7;
+  //    full: all 879 at sd 8.
   steps.push_back({"shadow", h + " shadow --quiet" + ecm +
                                  (full ? " --depth 8 --config ecm-full" : " --stride 80 --depth 7 --config ecm-quick") + out,
                    {junit(full ? "shadow-ecm-full" : "shadow-ecm-quick")}});
