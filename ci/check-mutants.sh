@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd)}"
 export STK_PYTHON="${STK_PYTHON:-$root/.venv/bin/python}"  # the project venv (ci/install-deps.sh)
 pattern="${1:-}"
-work="$(mktemp -d /tmp/stk-mutants.XXXXXX)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/stk-mutants.XXXXXX")"  # TMPDIR under ccache's base_dir reuses objects
 trap 'rm -rf "$work"' EXIT
 status=0
 declare -A built
