@@ -35,7 +35,7 @@ EloEstimate estimate_from(const ScoreDistribution& d, const char* kind, std::uin
   const double standard_error = std::sqrt(e.variance / d.count);
 
   // Elo: the interval of the mean score, mapped through the logistic curve.
-  e.elo = elo_from_score(e.score);
+  e.elo = elo_from_score(e.score) + 0.0;  // + 0.0 turns -0 into 0
   e.elo_lower = elo_from_score(e.score - z * standard_error);
   e.elo_upper = elo_from_score(e.score + z * standard_error);
   e.elo_error = (e.elo_upper - e.elo_lower) / 2;
@@ -47,7 +47,7 @@ EloEstimate estimate_from(const ScoreDistribution& d, const char* kind, std::uin
   const double t = (e.score - 0.5) / std::sqrt(e.variance);
   const double var_t = std::max(1 - t * d.skewness() + 0.25 * t * t * (d.excess_kurtosis() + 2), 0.0);
   const double per_game = kNeloPerT / std::sqrt(games_per_sample);
-  e.nelo = per_game * t;
+  e.nelo = per_game * t + 0.0;
   e.nelo_error = per_game * z * std::sqrt(var_t / d.count);
   return e;
 }

@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -50,10 +53,24 @@ ojson pair_json(const PairRecord& p) {
   return {{"opening", p.opening}, {"score", p.score()}, {"games", games}};
 }
 
-// Indents every line after the first of a multi-line dump by `pad`.
+// A multi-line dump indented by `pad` after its first line, with arrays of numbers on one line.
 std::string indented(const std::string& text, const std::string& pad) {
+  static const std::regex number_array(R"(\[\s*\n([-0-9.eE+,\s]*?)\n\s*\])");
+  std::string flat;
+  auto begin = std::sregex_iterator(text.begin(), text.end(), number_array);
+  std::size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    flat.append(text, last, std::size_t(it->position()) - last);
+    std::string items = (*it)[1].str();
+    items.erase(std::remove_if(items.begin(), items.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+                items.end());
+    for (std::size_t i = 0; (i = items.find(',', i)) != std::string::npos; i += 2) items.insert(i + 1, " ");
+    flat += "[" + items + "]";
+    last = std::size_t(it->position() + it->length());
+  }
+  flat.append(text, last);
   std::string out;
-  for (char c : text) {
+  for (char c : flat) {
     out += c;
     if (c == '\n') out += pad;
   }
