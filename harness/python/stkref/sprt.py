@@ -136,20 +136,23 @@ def fit_mean(pdf: Pdf, s: float) -> list[float]:
     return _fit(pdf, [a - s for a in pdf.outcomes])
 
 
-def fit_t_value(pdf: Pdf, ref: float, t: float, max_rounds: int = 500, tol: float = 1e-12) -> list[float]:
-    """Linearize the t-value constraint around the current fit and refit, from the uniform law."""
+def fit_t_value(pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: float = 1e-10) -> list[float]:
+    """Linearize the t-value constraint around the current fit and refit, from the uniform law, until
+    no probability moves by more than tol of itself (or the change stops shrinking: rounding floor)."""
     n = len(pdf.outcomes)
     current = [1.0 / n] * n
+    previous = math.inf
     for _ in range(max_rounds):
         cur = Pdf(pdf.outcomes, tuple(current), pdf.total)
         mu = cur.mean()
         sd = math.sqrt(cur.moment(2))
         weights = [a - ref - t * sd * (1.0 + ((mu - a) / sd) ** 2) / 2.0 for a in pdf.outcomes]
         nxt = _fit(pdf, weights)
-        moved = max(abs(u - v) for u, v in zip(nxt, current))
+        moved = max(abs(u - v) / u for u, v in zip(nxt, current))
         current = nxt
-        if moved < tol:
+        if moved < tol or (moved >= previous and moved < 1e-7):
             return current
+        previous = moved
     raise InputError("the t-value fit did not converge")
 
 

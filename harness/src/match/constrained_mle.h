@@ -22,8 +22,9 @@ ScoreDistribution mle_with_mean(const ScoreDistribution& observed, double s);
 
 // The MLE with t-value (mean - ref) / sd = t. The constraint is not linear; as in the reference, it is
 // linearized around the current fit, phi_i = a_i - ref - t sd (1 + ((mean - a_i) / sd)^2) / 2, and the
-// fit repeated from the uniform distribution until it moves less than 1e-12 (fishtest stops at 1e-9 or
-// 10 rounds; where that converged the results agree). Throws std::domain_error if it cannot converge.
+// fit repeated from the uniform distribution until no probability moves by more than 1e-10 of itself
+// (or the change stops shrinking below 1e-7: the rounding floor). fishtest stops at an absolute 1e-9 or
+// after 10 rounds; where that converged the results agree. Throws std::domain_error if it cannot converge.
 ScoreDistribution mle_with_t_value(const ScoreDistribution& observed, double ref, double t);
 
 }  // namespace stk::harness::match
