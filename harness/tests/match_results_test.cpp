@@ -89,6 +89,13 @@ TEST_CASE("match counts follow the pairs, from engine A's side", "[match]") {
   CHECK_THROWS_WITH(r.add_pair(same), Contains("same colour"));
   CHECK(r.counts().penta.pairs() == 2);  // refused pairs changed nothing
   CHECK(r.remaining().size() == 38);
+  // A statistic that cannot be computed (a bound no pair score can express) does not stop the saving.
+  MatchDefinition far = definition();
+  far.sprt = SprtParams{0, 300, 0.05, 0.05, EloModel::Normalized};
+  MatchResult f(far, {1});
+  f.add_pair(pair(0, GameScore::Win, GameScore::Draw));
+  CHECK_THAT(to_json_text(f), Contains("\"error\": \"SPRT bound nElo 300 is out of reach"));
+  CHECK(parse_match_result(to_json_text(f), "far.json").counts() == f.counts());
 }
 
 TEST_CASE("a killed run resumes from its state file without double counting", "[match]") {
@@ -270,6 +277,7 @@ TEST_CASE("stk-harness sprt rechecks a report from its counts", "[match][harness
       {"sprt --pentanomial 1,2,3,4,5 --elo0 0", "give both --elo0 and --elo1"},
       {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --model bayes", "'normalized' or 'logistic'"},
       {"sprt --pentanomial 0,0,0,0,0", "no pairs"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 300", "SPRT bound nElo 300 is out of reach of these counts"},
       {"sprt --pentanomial 1,2,3,4,5 --wdl 1,2,3", "the pentanomial counts hold 30 games"},
       {"sprt", "give --pentanomial"},
       {"sprt --elo", "--elo"},

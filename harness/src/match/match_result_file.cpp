@@ -194,10 +194,13 @@ std::string to_json_text(const MatchResult& r) {
   head["counts"] = {{"pairs", c.penta.pairs()},
                     {"wdl", {{"w", c.wdl.wins}, {"d", c.wdl.draws}, {"l", c.wdl.losses}}},
                     {"pentanomial", c.penta.n}};
-  if (c.penta.pairs() > 0)
-    head["summary"] = to_json(analyse(c.penta, c.wdl, r.definition().sprt));
-  else
-    head["summary"] = nullptr;
+  // Derived, for people: a statistic that cannot be computed must not stop the runner saving its pairs.
+  head["summary"] = nullptr;
+  if (c.penta.pairs() > 0) try {
+      head["summary"] = to_json(analyse(c.penta, c.wdl, r.definition().sprt));
+    } catch (const std::exception& e) {
+      head["summary"] = {{"error", e.what()}};
+    }
   // Top-level fields indented, one line per pair: readable, and linear in the number of pairs.
   std::string out = "{\n";
   for (auto it = head.begin(); it != head.end(); ++it)
@@ -295,28 +298,24 @@ void save_match_result(const std::string& path, const MatchResult& r) {
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   const std::string tmp = path + ".tmp";
-  auto fail = [&](const std::string& what) {
+  // On failure: the reason (errno, taken first), the temporary file removed, the old file untouched.
+  auto fail = [&](const std::string& what, int fd) {
     const std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
     ::unlink(tmp.c_str());
     throw InputError(path + ": " + what + ": " + why);
   };
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot create " + tmp);
+  if (fd < 0) fail("cannot create " + tmp, -1);
   for (std::size_t done = 0; done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      fail("cannot write " + tmp);
-    }
+    if (n <= 0) fail("cannot write " + tmp, fd);
     done += std::size_t(n);
   }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    fail("cannot flush " + tmp);
-  }
+  if (::fsync(fd) != 0) fail("cannot flush " + tmp, fd);
   ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename " + tmp + " over it");
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename " + tmp + " over it", -1);
   // The rename itself reaches the disk with the folder's entry.
   const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
   if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {

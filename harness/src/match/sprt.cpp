@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "match/constrained_mle.h"
 #include "match/elo.h"
 #include "match/score_distribution.h"
@@ -44,15 +46,17 @@ namespace {
 // `games_per_sample`: 2 for pentanomial counts (a pair is one sample), 1 for trinomial counts.
 double llr_of(const ScoreDistribution& observed, const SprtParams& p, double games_per_sample) {
   if (auto why = p.problem(); !why.empty()) throw std::invalid_argument("SPRT: " + why);
-  ScoreDistribution fit0, fit1;
-  if (p.model == EloModel::Normalized) {
-    const double scale = std::sqrt(games_per_sample) / kNeloPerT;  // nElo per game -> t-value per sample
-    fit0 = mle_with_t_value(observed, 0.5, p.elo0 * scale);
-    fit1 = mle_with_t_value(observed, 0.5, p.elo1 * scale);
-  } else {
-    fit0 = mle_with_mean(observed, score_from_elo(p.elo0));
-    fit1 = mle_with_mean(observed, score_from_elo(p.elo1));
-  }
+  auto fit = [&](double elo) {
+    try {
+      if (p.model == EloModel::Logistic) return mle_with_mean(observed, score_from_elo(elo));
+      const double scale = std::sqrt(games_per_sample) / kNeloPerT;  // nElo per game -> t-value per sample
+      return mle_with_t_value(observed, 0.5, elo * scale);
+    } catch (const std::domain_error& e) {
+      throw std::domain_error(fmt::format("SPRT bound {} {:g} is out of reach of these counts ({})",
+                                          p.model == EloModel::Logistic ? "Elo" : "nElo", elo, e.what()));
+    }
+  };
+  const ScoreDistribution fit0 = fit(p.elo0), fit1 = fit(p.elo1);
   double sum = 0;
   for (int i = 0; i < observed.k; ++i) sum += observed.p[i] * (std::log(fit1.p[i]) - std::log(fit0.p[i]));
   return observed.count * sum;
