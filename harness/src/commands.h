@@ -22,5 +22,8 @@ int run_fhcollect(int argc, char** argv);    // fhcollect/fhcollect_command.cpp
 int run_fhdump(int argc, char** argv);       // fhcollect/fhcollect_command.cpp
 int run_ctest_junit(int argc, char** argv);  // ctest_junit/ctest_junit_command.cpp
 int run_uci_check(int argc, char** argv);    // ucicheck/ucicheck_command.cpp
+int run_sprt(int argc, char** argv);         // match/sprt_command.cpp
+int run_sprt_sim(int argc, char** argv);     // match/sprt_sim_command.cpp
+int run_match_merge(int argc, char** argv);  // match/match_merge_command.cpp
 
 }  // namespace stk::harness

@@ -16,6 +16,7 @@
 #include "epd/epd_report.h"
 #include "epd/epd_results.h"
 #include "epd/epd_suite.h"
+#include "match/match_result_file.h"
 #include "report/build_info.h"
 #include "report/summary_files.h"
 
@@ -48,6 +49,7 @@ constexpr const char* kUsage =
 constexpr const char* kMergeUsage =
     "usage: stk-harness merge OUT_CONFIG SHARD.json... [--out-dir DIR] [--baseline FILE]\n"
     "                         [--min-solved N]\n"
+    "  (Given match result files instead, runs 'stk-harness match-merge'.)\n"
     "  Combines the JSON results of 'stk-harness epd --shard K/N' runs (every K of one N) into the\n"
     "  report an unsharded run would have written: reports/epd/OUT_CONFIG.json/.md and\n"
     "  reports/junit/epd-OUT_CONFIG.xml. The baseline and min-solved recorded by the shards are\n"
@@ -296,6 +298,9 @@ int run_epd(int argc, char** argv) {
 }
 
 int run_merge(int argc, char** argv) {
+  // Match result files (kind "stk-match-result") are merged by the match harness.
+  for (int i = 1; i < argc; ++i)
+    if (std::filesystem::is_regular_file(argv[i]) && match::is_match_result_file(argv[i])) return run_match_merge(argc, argv);
   try {
     Args args(argc, argv, {"out-dir", "baseline", "min-solved"}, {"help"});
     if (args.has("help")) return std::cout << kMergeUsage, 0;
