@@ -16,7 +16,6 @@
 
 #include "commands.h"
 #include "common/cli.h"
-#include "common/stats.h"
 #include "epd/epd_suite.h"
 #include "report/junit.h"
 #include "report/summary_files.h"
