@@ -120,7 +120,7 @@ TEST_CASE("shadow audit: every mechanism is audited beside its control, and reco
   for (const Miss& x : a.misses) CHECK(x.verdict != "");
 }
 
-TEST_CASE("shadow audit: under exact isolation every control replays the real search; under legacy it does not",
+TEST_CASE("shadow audit: under exact isolation every control replays the real search, under legacy it does not",
           "[shadow]") {
   SuiteAudit exact = audit_suite(8, kExact);
   for (int k = 0; k < kControlCount; ++k) {
