@@ -39,7 +39,17 @@ LAYERS = {
     "fhmodel": "calibration", "fhcollect": "calibration", "calibration": "calibration",
     "shadow": "shadow", "stkref": "stkref", "perft": "perft", "bench": "bench", "stats": "statistics",
     "match": "match", "sprt": "statistics", "harness": "harness", "checknet": "NNUE",
+    "mate": "search", "pv": "search", "elo": "statistics", "pentanomial": "statistics", "golden": "NNUE",
+    "catch": "harness", "drift": "stkref",
+    # two-word prefixes win over one-word ones
+    "gamestate-zobrist": "Zobrist", "nnue-features": "NNUE features", "nnue-relu": "NNUE kernels",
+    "nnue-loader": "NNUE loader", "nnue-skip": "NNUE accumulator",
 }
+
+
+def layer_of(patch: str) -> str:
+    words = patch.removesuffix(".patch").split("-")
+    return LAYERS.get("-".join(words[:2]), LAYERS.get(words[0], words[0]))
 
 
 @dataclass
@@ -80,7 +90,7 @@ def read_manifest(path: Path) -> list[Mutant]:
             raise SystemExit(f"{path}:{lineno}: expected '<name>.patch | <check>', got {raw!r}")
         if not (path.parent / patch).is_file():
             raise SystemExit(f"{path}:{lineno}: no such patch: ci/mutants/{patch}")
-        m = by_patch.setdefault(patch, Mutant(patch, [], LAYERS.get(patch.split("-")[0], patch.split("-")[0])))
+        m = by_patch.setdefault(patch, Mutant(patch, [], layer_of(patch)))
         m.checks.append(check)
     return list(by_patch.values())
 
