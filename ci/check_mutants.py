@@ -227,7 +227,7 @@ def write_junit(mutants: list[Mutant], config: str, path: Path, seconds: float) 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pattern", nargs="?", default="", help="only patches whose name contains PATTERN")
+    ap.add_argument("pattern", nargs="?", default="", help="only patches whose name matches PATTERN (a regular expression, e.g. see-|tt-)")
     ap.add_argument("--jobs", type=int, default=1, help="scratch clones built and checked in parallel (default 1)")
     ap.add_argument("--shard", default="1/1", help="K/N: every N-th patch starting at the K-th (1-based)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per check; a hang counts as caught")
@@ -246,7 +246,7 @@ def main() -> int:
     if a.jobs < 1:
         print("check-mutants: --jobs must be >= 1", file=sys.stderr)
         return 2
-    mutants = [m for m in read_manifest(ROOT / "ci" / "mutants" / "MANIFEST") if a.pattern in m.patch]
+    mutants = [m for m in read_manifest(ROOT / "ci" / "mutants" / "MANIFEST") if re.search(a.pattern, m.patch)]
     mutants = [m for i, m in enumerate(mutants) if i % n == k - 1]
     if not mutants:
         print(f"check-mutants: no planted defect matches '{a.pattern}' (shard {a.shard})", file=sys.stderr)
