@@ -162,6 +162,16 @@ void mistyped_go(Session& s, ScenarioResult& r) {
   auto sent = SteadyClock::now();
   s.send("go depht 5");
   Reply reply = s.wait_bestmove(s.timeout(Timeouts::kPrompt), sent);
+  // An explicit refusal: an error message and 'bestmove 0000' (never a search of unknown limits).
+  const bool refused = reply.found && reply.match()->text.rfind("bestmove 0000", 0) == 0 &&
+                       std::any_of(reply.lines.begin(), reply.lines.end(), [](const TimedLine& l) {
+                         return l.text.rfind("info string", 0) == 0 && l.text.find("error") != std::string::npos;
+                       });
+  if (refused) {
+    r.facts["mistyped_go"] = "refused with an error message and bestmove 0000";
+    r.facts["bestmove_ms"] = reply.ms;
+    return search_again(s, r, root);
+  }
   if (reply.found) {
     r.facts["mistyped_go"] = "searched with its defaults";
     r.facts["bestmove_ms"] = reply.ms;
