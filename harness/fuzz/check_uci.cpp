@@ -1,0 +1,113 @@
+// UCI target: stk::uci_loop reading the input as command lines. The input is made cheap and
+// local first, so that the fuzzer tests parsing rather than timing or the file system:
+//   - at most kMaxLines lines;
+//   - go: "infinite"/"ponder" dropped (they wait for a stop), "perft N" capped at 2, and
+//     " nodes 256" appended (the last limit wins), so every search ends after 256 nodes;
+//   - setoption Hash: a value above 8 MB becomes 8;
+//   - setoption EvalFile / FHModel: a value other than ""/<empty>/<builtin> becomes the path of a
+//     scratch file holding that value ('|' for newline): the loaders read fuzzed bytes, never
+//     the machine's files.
+// Checks: uci_loop returns 0; every isready before quit is answered by exactly one readyok; every
+// bestmove names a well-formed UCI move (or 0000).
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fuzz_checks.h"
+#include "nnue/evaluate.h"
+#include "uci.h"
+
+namespace stk::fuzz {
+
+namespace {
+
+constexpr int kMaxLines = 64;
+
+std::vector<std::string> tokens_of(const std::string& line) {
+  std::istringstream is(line);
+  std::vector<std::string> t;
+  for (std::string s; is >> s;) t.push_back(s);
+  return t;
+}
+
+std::string join(const std::vector<std::string>& t, std::size_t from, std::size_t to) {
+  std::string s;
+  for (std::size_t i = from; i < to && i < t.size(); ++i) s += (s.empty() ? "" : " ") + t[i];
+  return s;
+}
+
+// The leading integer of `s` as `istream >> long long` would read it, when there is one.
+bool leading_int(const std::string& s, long long& v) {
+  std::istringstream is(s);
+  return bool(is >> v);
+}
+
+std::string make_local(const std::string& line) {
+  std::vector<std::string> t = tokens_of(line);
+  if (t.empty()) return line;
+  if (t[0] == "go") {
+    std::vector<std::string> out;
+    for (const std::string& tok : t) {
+      long long v;
+      if (tok == "infinite" || tok == "ponder") continue;
+      if (!out.empty() && out.back() == "perft" && leading_int(tok, v) && v > 2)
+        out.push_back("2");
+      else
+        out.push_back(tok);
+    }
+    return join(out, 0, out.size()) + " nodes 256";
+  }
+  if (t[0] == "setoption" && t.size() > 1) {
+    // The engine's reading: t[1] is "name", the name runs to "value", the value to the end.
+    std::size_t v = 2;
+    while (v < t.size() && t[v] != "value") ++v;
+    if (v == t.size()) return line;
+    const std::string name = join(t, 2, v), value = join(t, v + 1, t.size());
+    std::string local = value;
+    long long mb;
+    if (name == "Hash" && leading_int(value, mb) && mb > 8) local = "8";
+    if ((name == "EvalFile" || name == "FHModel") && !value.empty() && value != "<empty>" && value != "<builtin>") {
+      std::string content = value;
+      for (char& c : content)
+        if (c == '|') c = '\n';
+      local = scratch_file("option-file", content);
+    }
+    return "setoption " + t[1] + " " + name + " value " + local;
+  }
+  return line;
+}
+
+}  // namespace
+
+void check_uci(const std::uint8_t* data, std::size_t size) {
+  std::istringstream raw(std::string(reinterpret_cast<const char*>(data), size));
+  std::string commands, line;
+  int isready = 0;
+  bool quit = false;
+  for (int n = 0; n < kMaxLines && std::getline(raw, line); ++n) {
+    const std::vector<std::string> t = tokens_of(line);
+    if (!quit && !t.empty()) quit = t[0] == "quit", isready += t[0] == "isready";
+    commands += make_local(line) + "\n";
+  }
+  nnue::set_network(nullptr);
+  std::istringstream in(commands);
+  std::ostringstream out;
+  require(uci_loop(in, out) == 0, "uci_loop returned nonzero");
+  nnue::set_network(nullptr);
+
+  static const std::regex move(R"((0000|[a-h][1-8][a-h][1-8][nbrq]?))");
+  std::istringstream answers(out.str());
+  int readyok = 0;
+  while (std::getline(answers, line)) {
+    readyok += line == "readyok";
+    const std::vector<std::string> t = tokens_of(line);
+    if (!t.empty() && t[0] == "bestmove")
+      require(t.size() >= 2 && std::regex_match(t[1], move), "malformed answer: " + line);
+  }
+  require(readyok == isready, std::to_string(isready) + " isready answered by " + std::to_string(readyok) +
+                                  " readyok; commands:\n" + commands + "answers:\n" + out.str());
+}
+
+}  // namespace stk::fuzz
