@@ -10,7 +10,7 @@
 
 namespace stk::fuzz {
 
-void check_epd(const std::uint8_t* data, std::size_t size) {
+bool check_epd(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   const std::string where = "fuzz.epd:7: ";
   harness::epd::EpdPosition p;
@@ -18,7 +18,7 @@ void check_epd(const std::uint8_t* data, std::size_t size) {
     p = harness::epd::parse_epd_line(text, "fuzz.epd", 7);
   } catch (const harness::InputError& e) {
     require(std::string(e.what()).rfind(where, 0) == 0, std::string("error does not name file:line: ") + e.what());
-    return;
+    return false;
   }
   Position pos;
   auto err = pos.set(p.fen, true);
@@ -36,6 +36,7 @@ void check_epd(const std::uint8_t* data, std::size_t size) {
   // The best move solves it, an avoid move does not.
   for (Move m : p.bm) require(p.solved_by(m) == !std::count(p.am.begin(), p.am.end(), m), "solved_by(bm)");
   for (Move m : p.am) require(!p.solved_by(m), "solved_by(am) is true");
+  return true;
 }
 
 }  // namespace stk::fuzz

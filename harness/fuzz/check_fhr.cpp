@@ -10,7 +10,7 @@ namespace stk::fuzz {
 
 namespace fc = harness::fhcollect;
 
-void check_fhr(const std::uint8_t* data, std::size_t size) {
+bool check_fhr(const std::uint8_t* data, std::size_t size) {
   const std::vector<unsigned char> bytes(data, data + size);
   std::vector<fc::Record> records;
   std::vector<fc::SegmentHeader> segments;
@@ -22,7 +22,7 @@ void check_fhr(const std::uint8_t* data, std::size_t size) {
     require(msg.rfind(prefix, 0) == 0, "error does not name the byte: " + msg);
     const unsigned long long at = std::stoull(msg.substr(prefix.size()));
     require(at < std::max<std::size_t>(size, 1), "error offset past the end of the file: " + msg);
-    return;
+    return false;
   }
   // Accepted: the segments tile the file and every header and record re-encodes byte for byte.
   std::uint64_t pos = 0, count = 0;
@@ -46,6 +46,7 @@ void check_fhr(const std::uint8_t* data, std::size_t size) {
   require(!segments.empty(), "accepted a file with no segment");
   require(pos == size, "segments end at byte " + std::to_string(pos) + " of " + std::to_string(size));
   require(count == records.size(), "record count differs from the headers' sum");
+  return true;
 }
 
 }  // namespace stk::fuzz

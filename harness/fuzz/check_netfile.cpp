@@ -46,7 +46,7 @@ void use_network(const nnue::Network& net) {
   }
 }
 
-void check_raw(const std::vector<std::uint8_t>& bytes, bool allow_trailing) {
+bool check_raw(const std::vector<std::uint8_t>& bytes, bool allow_trailing) {
   static const std::shared_ptr<const nnue::Network> sentinel = harness::synthetic_network(128);
   nnue::set_network(sentinel);
   const std::string path = scratch_file("fuzz.nnue", std::string(bytes.begin(), bytes.end()));
@@ -61,9 +61,10 @@ void check_raw(const std::vector<std::uint8_t>& bytes, bool allow_trailing) {
     use_network(*nnue::network());
   }
   nnue::set_network(nullptr);
+  return loaded;
 }
 
-void check_patched(const std::uint8_t* data, std::size_t size) {
+bool check_patched(const std::uint8_t* data, std::size_t size) {
   const auto style = data[0] & 2 ? harness::NetStyle::Extreme : harness::NetStyle::Typical;
   const bool allow_trailing = data[0] & 4;
   std::vector<std::uint8_t> bytes = *harness::synthetic_net_bytes(128, harness::kDefaultNetSeed, style);
@@ -89,18 +90,19 @@ void check_patched(const std::uint8_t* data, std::size_t size) {
   require(header_ok == (net != nullptr), "parse_header and parse disagree: " + error);
   if (!net) {
     require(error.rfind("fuzz.nnue: ", 0) == 0, "error does not name the file: " + error);
-    return;
+    return false;
   }
   require(net->hidden() == int(header.hidden) && bytes.size() >= nnue::net_file_size(header.hidden),
           "parsed net disagrees with its header");
   use_network(*net);
+  return true;
 }
 
 }  // namespace
 
-void check_netfile(const std::uint8_t* data, std::size_t size) {
+bool check_netfile(const std::uint8_t* data, std::size_t size) {
   if (size > 0 && (data[0] & 1)) return check_patched(data, size);
-  check_raw(std::vector<std::uint8_t>(data + (size > 0), data + size), size > 0 && (data[0] & 2));
+  return check_raw(std::vector<std::uint8_t>(data + (size > 0), data + size), size > 0 && (data[0] & 2));
 }
 
 }  // namespace stk::fuzz

@@ -5,8 +5,8 @@
 //     " nodes 256" appended (the last limit wins), so every search ends after 256 nodes;
 //   - setoption Hash: a value above 8 MB becomes 8;
 //   - setoption EvalFile / FHModel: a value other than ""/<empty>/<builtin> becomes the path of a
-//     scratch file holding that value ('|' for newline): the loaders read fuzzed bytes, never
-//     the machine's files.
+//     scratch file of its own holding that value ('|' for newline): the loaders read fuzzed
+//     bytes, never the machine's files.
 // Checks: uci_loop returns 0; every isready before quit is answered by exactly one readyok; every
 // bestmove names a well-formed UCI move (or 0000).
 #include <cstdlib>
@@ -44,7 +44,7 @@ bool leading_int(const std::string& s, long long& v) {
   return bool(is >> v);
 }
 
-std::string make_local(const std::string& line) {
+std::string make_local(const std::string& line, int number) {
   std::vector<std::string> t = tokens_of(line);
   if (t.empty()) return line;
   if (t[0] == "go") {
@@ -72,7 +72,7 @@ std::string make_local(const std::string& line) {
       std::string content = value;
       for (char& c : content)
         if (c == '|') c = '\n';
-      local = scratch_file("option-file", content);
+      local = scratch_file("option-file-" + std::to_string(number), content);
     }
     return "setoption " + t[1] + " " + name + " value " + local;
   }
@@ -81,7 +81,7 @@ std::string make_local(const std::string& line) {
 
 }  // namespace
 
-void check_uci(const std::uint8_t* data, std::size_t size) {
+bool check_uci(const std::uint8_t* data, std::size_t size) {
   std::istringstream raw(std::string(reinterpret_cast<const char*>(data), size));
   std::string commands, line;
   int isready = 0;
@@ -89,7 +89,7 @@ void check_uci(const std::uint8_t* data, std::size_t size) {
   for (int n = 0; n < kMaxLines && std::getline(raw, line); ++n) {
     const std::vector<std::string> t = tokens_of(line);
     if (!quit && !t.empty()) quit = t[0] == "quit", isready += t[0] == "isready";
-    commands += make_local(line) + "\n";
+    commands += make_local(line, n) + "\n";
   }
   nnue::set_network(nullptr);
   std::istringstream in(commands);
@@ -99,15 +99,17 @@ void check_uci(const std::uint8_t* data, std::size_t size) {
 
   static const std::regex move(R"((0000|[a-h][1-8][a-h][1-8][nbrq]?))");
   std::istringstream answers(out.str());
-  int readyok = 0;
+  int readyok = 0, bestmoves = 0;
   while (std::getline(answers, line)) {
     readyok += line == "readyok";
     const std::vector<std::string> t = tokens_of(line);
-    if (!t.empty() && t[0] == "bestmove")
-      require(t.size() >= 2 && std::regex_match(t[1], move), "malformed answer: " + line);
+    if (t.empty() || t[0] != "bestmove") continue;
+    require(t.size() >= 2 && std::regex_match(t[1], move), "malformed answer: " + line);
+    ++bestmoves;
   }
   require(readyok == isready, std::to_string(isready) + " isready answered by " + std::to_string(readyok) +
                                   " readyok; commands:\n" + commands + "answers:\n" + out.str());
+  return bestmoves > 0;
 }
 
 }  // namespace stk::fuzz

@@ -110,7 +110,7 @@ for p in kiwipete endgame; do
   [ -s "$tmp/$p.fhr" ] || { echo "make-corpus: fhcollect wrote no $p.fhr" >&2; exit 2; }
 done
 head -c $((32 + 32 * 16)) "$tmp/endgame.fhr" | seed fhr endgame-cut-16
-cat "$tmp/kiwipete.fhr" | head -c 2048 | seed fhr kiwipete-truncated
+head -c -10 "$tmp/kiwipete.fhr" | seed fhr kiwipete-cut-mid-record
 cat "$tmp/endgame.fhr" | seed fhr endgame
 cat "$tmp/kiwipete.fhr" "$tmp/endgame.fhr" | head -c 8192 | seed fhr two-segments
 { head -c 24 "$tmp/endgame.fhr"; printf '\0\0\0\0\0\0\0\0'; } | seed fhr empty-segment
