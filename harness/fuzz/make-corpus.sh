@@ -8,7 +8,7 @@
 #            patch-mode inputs over the synthetic H=128 image (see check_netfile.cpp)
 #   fhr      record files made by `stk-harness fhcollect` (needs build/release), cut and joined
 # With --ecm DIR it instead writes every 8th line of $STK_SHARED/suites/ECM.epd as extra fen and
-# epd seeds into DIR/<target>/ (ci/fuzz.sh does so into its build-directory copy; suites are never
+# epd seeds into DIR/<target>/ (ci/fuzz.py does so into build/fuzz/run/ecm-seeds; suites are never
 # copied into the repository).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -72,7 +72,7 @@ printf '%s\n' '4k3/8/8/8/8/8/8/R3K2R w KQ - bm Rh8+ ; am Ra8#; ce 100; pv Rh8+ K
 printf '%s\n' '4k3/8/8/8/8/8/8/4K3 w - - id "no-op";' | seed epd no-bm
 printf '%s\n' '4k3/8/8/8/8/8/8/4K3 w - - bm Kd2; id "a' | seed epd unterminated-quote
 
-# --- uci: short sessions (ci/fuzz.sh's target caps searches and redirects option files).
+# --- uci: short sessions (check_uci.cpp caps searches and redirects option files).
 printf 'uci\nisready\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 3\nisready\nquit\n' | seed uci session
 printf 'position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 moves e1g1 e8c8\ngo perft 2\nd\n' | seed uci perft-castled
 printf 'setoption name Hash value 1\nsetoption name Clear Hash\nsetoption name Use NNUE value false\nucinewgame\ngo nodes 100\nstop\nisready\n' | seed uci options
