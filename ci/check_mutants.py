@@ -39,7 +39,17 @@ LAYERS = {
     "fhmodel": "calibration", "fhcollect": "calibration", "calibration": "calibration",
     "shadow": "shadow", "stkref": "stkref", "perft": "perft", "bench": "bench", "stats": "statistics",
     "match": "match", "sprt": "statistics", "harness": "harness", "checknet": "NNUE",
+    "mate": "search", "pv": "search", "elo": "statistics", "pentanomial": "statistics", "golden": "NNUE",
+    "catch": "harness", "drift": "stkref",
+    # two-word prefixes win over one-word ones
+    "gamestate-zobrist": "Zobrist", "nnue-features": "NNUE features", "nnue-relu": "NNUE kernels",
+    "nnue-loader": "NNUE loader", "nnue-skip": "NNUE accumulator",
 }
+
+
+def layer_of(patch: str) -> str:
+    words = patch.removesuffix(".patch").split("-")
+    return LAYERS.get("-".join(words[:2]), LAYERS.get(words[0], words[0]))
 
 
 @dataclass
@@ -80,7 +90,7 @@ def read_manifest(path: Path) -> list[Mutant]:
             raise SystemExit(f"{path}:{lineno}: expected '<name>.patch | <check>', got {raw!r}")
         if not (path.parent / patch).is_file():
             raise SystemExit(f"{path}:{lineno}: no such patch: ci/mutants/{patch}")
-        m = by_patch.setdefault(patch, Mutant(patch, [], LAYERS.get(patch.split("-")[0], patch.split("-")[0])))
+        m = by_patch.setdefault(patch, Mutant(patch, [], layer_of(patch)))
         m.checks.append(check)
     return list(by_patch.values())
 
@@ -217,7 +227,7 @@ def write_junit(mutants: list[Mutant], config: str, path: Path, seconds: float) 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pattern", nargs="?", default="", help="only patches whose name contains PATTERN")
+    ap.add_argument("pattern", nargs="?", default="", help="only patches whose name matches PATTERN (a regular expression, e.g. see-|tt-)")
     ap.add_argument("--jobs", type=int, default=1, help="scratch clones built and checked in parallel (default 1)")
     ap.add_argument("--shard", default="1/1", help="K/N: every N-th patch starting at the K-th (1-based)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per check; a hang counts as caught")
@@ -236,7 +246,7 @@ def main() -> int:
     if a.jobs < 1:
         print("check-mutants: --jobs must be >= 1", file=sys.stderr)
         return 2
-    mutants = [m for m in read_manifest(ROOT / "ci" / "mutants" / "MANIFEST") if a.pattern in m.patch]
+    mutants = [m for m in read_manifest(ROOT / "ci" / "mutants" / "MANIFEST") if re.search(a.pattern, m.patch)]
     mutants = [m for i, m in enumerate(mutants) if i % n == k - 1]
     if not mutants:
         print(f"check-mutants: no planted defect matches '{a.pattern}' (shard {a.shard})", file=sys.stderr)

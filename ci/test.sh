@@ -3,7 +3,8 @@
 #   1. every C++ unit/property/CLI test (ctest, JUnit at reports/junit/ctest-release.xml),
 #   2. the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (debug preset),
 #   3. the Python reference's pytest suite (JUnit at reports/junit/pytest.xml),
-#   4. the quick tier of every harness (stk-harness all --tier quick, reports under reports/).
+#   4. the quick tier of every harness (stk-harness all --tier quick, reports under reports/),
+#   5. every report under reports/junit validated against the JUnit schema (ci/validate-reports.sh).
 # Exit status is nonzero if any of them fails.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,13 +18,23 @@ step() { echo; echo "=== $*"; }
 step "build (release)"
 ci/build.sh release || exit 2
 
+# CTest's own --output-junit does not validate against the schema: ctest-junit rewrites it.
+ctest_junit() {  # PRESET
+  local raw="$root/build/ctest-$1.raw.xml"
+  [ -f "$raw" ] || { echo "ctest wrote no JUnit report ($raw)"; return 2; }
+  ./build/release/harness/stk-harness ctest-junit "$raw" "$root/reports/junit/ctest-$1.xml" --name "$1"
+}
+
 step "ctest (release)"
-ctest --preset release -j "$(nproc)" --output-junit "$root/reports/junit/ctest-release.xml" || status=1
+rm -f build/ctest-*.raw.xml
+ctest --preset release -j "$(nproc)" --output-junit "$root/build/ctest-release.raw.xml" || status=1
+ctest_junit release || status=1
 
 if [ "${STK_SKIP_SANITIZERS:-0}" != 1 ]; then
   step "ctest (debug + ASan/UBSan)"
   cmake --preset debug >/dev/null && cmake --build --preset debug -j "$(nproc)" --target stk-tests stk stk-harness \
-    && ctest --preset debug -j "$(nproc)" --output-junit "$root/reports/junit/ctest-debug.xml" || status=1
+    && ctest --preset debug -j "$(nproc)" --output-junit "$root/build/ctest-debug.raw.xml" || status=1
+  ctest_junit debug || status=1
 fi
 
 if [ -d harness/python/tests ]; then
@@ -38,6 +49,9 @@ fi
 
 step "harnesses, quick tier"
 ./build/release/harness/stk-harness all --tier quick || status=1
+
+step "every report validates against the JUnit schema"
+ci/validate-reports.sh reports/junit || status=1
 
 echo
 [ $status -eq 0 ] && echo "ci/test.sh: all passed" || echo "ci/test.sh: FAILED"

@@ -1,190 +1,198 @@
 #include "uci.h"
 
+#include <algorithm>
 #include <atomic>
-#include <iostream>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 
-#include "nnue/evaluate.h"
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
 #include "search/search.h"
+#include "uci/go_command.h"
+#include "uci/options.h"
+#include "uci/position_command.h"
 
 namespace stk {
 
 namespace {
 
+// Two threads. The input thread (the caller of loop()) reads every line and answers "stop",
+// "ponderhit", "uci" and "quit" at once, whatever runs. A "go" runs on the search thread; while
+// that thread is busy, every other command (position, ucinewgame, setoption, go, ...) is
+// deferred: queued and run in order on the search thread once the search has answered.
+// A "stop" stops the running search and every "go" queued before it (each still answers).
+// "isready" is answered at once while a search runs or waits in the queue (UCI: readyok without
+// stopping it), otherwise once every command read before it is done.
 class UciEngine {
  public:
-  UciEngine(std::istream& in, std::ostream& out) : in_(in), out_(out) {
-    pos_.set(Position::kStartFen);
-    searcher_.set_use_nnue(true);  // "Use NNUE" defaults on; it takes effect once EvalFile loads
-  }
-  ~UciEngine() { wait_search(); }
+  UciEngine(std::istream& in, std::ostream& out) : in_(in), out_(out) { pos_.set(Position::kStartFen); }
+  ~UciEngine() { shut_down(); }
   int loop();
 
  private:
+  struct Deferred {
+    std::string line;
+    bool go = false;       // a "go" command
+    bool stopped = false;  // a "stop" came after it was read
+  };
+
   void say(const std::string& s) {
     std::lock_guard<std::mutex> lock(out_mutex_);
     out_ << s << std::endl;
   }
-  void wait_search() {
-    if (search_thread_.joinable()) {
-      searcher_.stop();
-      stop_received_ = true;
-      search_thread_.join();
-    }
+  void request_stop();
+  bool queued_go() const {  // with mutex_ held
+    return std::any_of(queue_.begin(), queue_.end(), [](const Deferred& d) { return d.go; });
   }
+  void shut_down();
+  void search_thread_main(std::string line);
+  // Commands that touch the engine's state: only ever run by one thread at a time (the input
+  // thread while no search thread runs, else the search thread). Returns a "go"'s answer (its
+  // last lines, "bestmove" included), which the caller prints.
+  std::string execute(const std::string& line);
   void cmd_position(std::istringstream& is);
-  void cmd_go(std::istringstream& is);
-  void cmd_setoption(std::istringstream& is);
+  std::string cmd_go(std::istringstream& is);
 
   std::istream& in_;
   std::ostream& out_;
   std::mutex out_mutex_;
-  Position pos_;
-  search::Searcher searcher_;
+
+  std::mutex mutex_;  // guards busy_, queue_ and the stop protocol
+  std::condition_variable stop_cv_;
+  bool busy_ = false;       // the search thread runs
+  bool searching_ = false;  // ... and is inside a search (not a deferred command)
+  std::deque<Deferred> queue_;
+  std::atomic<bool> stop_{false};  // the running search's stop flag (Searcher::go never resets it)
   std::thread search_thread_;
-  std::atomic<bool> stop_received_{false};
+
+  Position pos_;
+  bool pos_valid_ = true;  // false after a refused "position": nothing to search until a good one
+  search::Searcher searcher_{search::Options{16, true}};  // "Use NNUE" on: used once EvalFile loads
 };
 
-// "position startpos|fen <6 fields> [moves m1 m2 ...]". On any error the previous position
-// stays and the reason is reported as an info string.
-void UciEngine::cmd_position(std::istringstream& is) {
-  std::string token, fen;
-  is >> token;
-  if (token == "startpos") {
-    fen = Position::kStartFen;
-    is >> token;
-  } else if (token == "fen") {
-    while (is >> token && token != "moves") fen += token + " ";
-  } else {
-    say("info string error: expected 'startpos' or 'fen', got '" + token + "'");
-    return;
-  }
-  Position next;
-  if (auto err = next.set(fen)) {
-    say("info string error: bad FEN: " + *err);
-    return;
-  }
-  if (token == "moves") {
-    while (is >> token) {
-      auto m = parse_uci(next, token);
-      if (!m) {
-        say("info string error: illegal move '" + token + "' in " + next.fen());
-        return;
-      }
-      next.make_move(*m);
-    }
-  }
-  pos_ = next;
+void UciEngine::request_stop() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stop_ = true;
+  for (Deferred& d : queue_) d.stopped = true;
+  stop_cv_.notify_all();
 }
 
-void UciEngine::cmd_go(std::istringstream& is) {
-  search::Limits limits;
-  std::string token;
-  auto read_int = [&](auto& target) {
-    long long v;
-    if (is >> v && v >= 0) {
-      target = static_cast<std::remove_reference_t<decltype(target)>>(v);
-      return true;
-    }
-    say("info string error: 'go " + token + "' needs a non-negative integer");
-    return false;
-  };
-  while (is >> token) {
-    bool ok = true;
-    if (token == "perft") {
-      int depth = 0;
-      if (!read_int(depth)) return;
-      std::uint64_t total = 0;
-      std::ostringstream o;
-      for (auto& [m, n] : perft_divide(pos_, std::max(depth, 1))) {
-        o << to_uci(m) << ": " << n << "\n";
-        total += n;
-      }
-      o << "\nNodes searched: " << (depth == 0 ? 1 : total) << "\n";
-      say(o.str());
+void UciEngine::shut_down() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.clear();
+    stop_ = true;
+    stop_cv_.notify_all();
+  }
+  if (search_thread_.joinable()) search_thread_.join();
+}
+
+void UciEngine::search_thread_main(std::string line) {
+  while (true) {
+    const std::string answer = execute(line);
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Printed under the lock, with busy_ updated: a command sent after the GUI read the
+    // bestmove finds the engine idle (an "isready" then follows what came before it).
+    if (!answer.empty()) say(answer);
+    if (queue_.empty()) {
+      busy_ = false;
       return;
     }
-    if (token == "depth") ok = read_int(limits.depth);
-    else if (token == "nodes") ok = read_int(limits.nodes);
-    else if (token == "movetime") ok = read_int(limits.movetime_ms);
-    else if (token == "wtime") ok = read_int(limits.time_ms[WHITE]);
-    else if (token == "btime") ok = read_int(limits.time_ms[BLACK]);
-    else if (token == "winc") ok = read_int(limits.inc_ms[WHITE]);
-    else if (token == "binc") ok = read_int(limits.inc_ms[BLACK]);
-    else if (token == "movestogo") ok = read_int(limits.movestogo);
-    else if (token == "infinite") limits.infinite = true;
-    else if (token == "ponder") limits.infinite = true;
-    else say("info string warning: ignoring unknown go parameter '" + token + "'");
-    if (!ok) return;
+    line = queue_.front().line;
+    stop_ = queue_.front().stopped;  // under the lock: a later "stop" cannot be lost
+    queue_.pop_front();
   }
-  stop_received_ = false;
-  search_thread_ = std::thread([this, limits, pos = pos_]() mutable {
-    search::Result r = searcher_.go(pos, limits, [this](const search::Iteration& it) {
-      std::ostringstream o;
-      std::uint64_t nps = it.time_s > 0 ? std::uint64_t(double(it.nodes) / it.time_s) : 0;
-      o << "info depth " << it.depth << " seldepth " << it.seldepth << " score "
-        << search::score_to_uci(it.score) << " nodes " << it.nodes << " nps " << nps
-        << " hashfull " << it.hashfull << " time " << std::uint64_t(it.time_s * 1000) << " pv";
-      for (Move m : it.pv) o << " " << to_uci(m);
-      say(o.str());
-    });
-    // UCI: after "go infinite" the best move is only sent once "stop" has arrived.
-    while (limits.infinite && !stop_received_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    // The whole search, partial last iteration included (exact under "go nodes N").
-    say("info depth " + std::to_string(r.depth) + " score " + search::score_to_uci(r.score) + " nodes " +
-        std::to_string(r.nodes) + " time " + std::to_string(std::uint64_t(r.time_s * 1000)));
-    std::string line = "bestmove " + to_uci(r.best);
-    if (r.ponder != Move::none()) line += " ponder " + to_uci(r.ponder);
-    say(line);
-  });
 }
 
-void UciEngine::cmd_setoption(std::istringstream& is) {
-  std::string token, name, value;
-  is >> token;  // "name"
-  while (is >> token && token != "value") name += (name.empty() ? "" : " ") + token;
-  while (is >> token) value += (value.empty() ? "" : " ") + token;
-  if (name == "Hash") {
-    int mb = 0;
-    try {
-      mb = std::stoi(value);
-    } catch (...) {
-    }
-    if (mb < 1 || mb > 65536) return say("info string error: Hash must be 1..65536 MB");
-    searcher_.resize_hash(std::size_t(mb));
-  } else if (name == "Threads") {
-    if (value != "1") say("info string error: only Threads 1 is supported");
-  } else if (name == "Clear Hash") {
-    searcher_.clear();
-  } else if (name == "Use NNUE") {
-    if (value != "true" && value != "false") return say("info string error: Use NNUE must be true or false");
-    searcher_.set_use_nnue(value == "true");
-  } else if (search::Searcher::is_fh_option(name)) {
-    // Transactional: a refused value (a bad model file included) changes nothing.
-    if (std::string error = searcher_.set_fh_option(name, value); !error.empty())
-      say("info string error: " + error);
-    else if (name == "FHModel")
-      say("info string fail-high model: " + (value.empty() ? std::string("<builtin>") : value));
-  } else if (name == "EvalFile") {
-    // Transactional: a bad file leaves the previous network active and intact.
-    std::string error;
-    if (value.empty() || value == "<empty>") {
-      nnue::set_network(nullptr);
-      say("info string NNUE network unloaded: classical evaluation");
-    } else if (!nnue::load_network(value, false, &error)) {
-      say("info string error: EvalFile not loaded: " + error);
-    } else {
-      say("info string NNUE network loaded: " + value);
-    }
-  } else {
-    say("info string error: unknown option '" + name + "'");
+void UciEngine::cmd_position(std::istringstream& is) {
+  Position next;
+  if (auto err = uci::parse_position(is, next)) {
+    pos_valid_ = false;
+    say("info string error: " + *err + "; no position until a valid 'position' command");
+    return;
   }
+  pos_ = next;
+  pos_valid_ = true;
+}
+
+// Every "go" but "go perft" is answered by exactly one "bestmove" line: "bestmove 0000" when
+// the command is refused or there is no position to search.
+std::string UciEngine::cmd_go(std::istringstream& is) {
+  const uci::GoCommand go = uci::parse_go(is);
+  const std::string refused = !go.error.empty() ? go.error
+                              : !pos_valid_ ? "no position to search: the last 'position' command was refused"
+                                            : "";
+  if (!refused.empty()) {
+    say("info string error: " + refused + "; go ignored");
+    return go.perft_depth < 0 ? "bestmove 0000" : "";
+  }
+  if (go.perft_depth >= 0) {
+    std::uint64_t total = 0;
+    std::ostringstream o;
+    for (auto& [m, n] : perft_divide(pos_, std::max(go.perft_depth, 1))) {
+      o << to_uci(m) << ": " << n << "\n";
+      total += n;
+    }
+    o << "\nNodes searched: " << (go.perft_depth == 0 ? 1 : total) << "\n";
+    return o.str();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    searching_ = true;
+  }
+  Position pos = pos_;
+  search::Result r = searcher_.go(
+      pos, go.limits,
+      [this](const search::Iteration& it) {
+        std::ostringstream o;
+        std::uint64_t nps = it.time_s > 0 ? std::uint64_t(double(it.nodes) / it.time_s) : 0;
+        o << "info depth " << it.depth << " seldepth " << it.seldepth << " score " << search::score_to_uci(it.score)
+          << " nodes " << it.nodes << " nps " << nps << " hashfull " << it.hashfull << " time "
+          << std::uint64_t(it.time_s * 1000) << " pv";
+        for (Move m : it.pv) o << " " << to_uci(m);
+        say(o.str());
+      },
+      &stop_);
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    // UCI: after "go infinite" the best move waits for "stop".
+    if (go.limits.infinite) stop_cv_.wait(lock, [this] { return stop_.load(); });
+    searching_ = false;
+  }
+  // The whole search, partial last iteration included (exact under "go nodes N").
+  std::string answer = "info depth " + std::to_string(r.depth) + " score " + search::score_to_uci(r.score) +
+                       " nodes " + std::to_string(r.nodes) + " time " +
+                       std::to_string(std::uint64_t(r.time_s * 1000)) + "\nbestmove " + to_uci(r.best);
+  if (r.ponder != Move::none()) answer += " ponder " + to_uci(r.ponder);
+  return answer;
+}
+
+std::string UciEngine::execute(const std::string& line) {
+  std::istringstream is(line);
+  std::string cmd;
+  is >> cmd;
+  if (cmd == "go") return cmd_go(is);
+  if (cmd == "isready") {  // deferred behind commands that were not done yet
+    say("readyok");
+  } else if (cmd == "ucinewgame") {
+    searcher_.clear();
+    pos_.set(Position::kStartFen);
+    pos_valid_ = true;
+  } else if (cmd == "position") {
+    cmd_position(is);
+  } else if (cmd == "setoption") {
+    if (std::string report = uci::set_option(is, searcher_); !report.empty()) say(report);
+  } else if (cmd == "d") {
+    say(pos_valid_ ? pos_.pretty() : "info string no position (the last 'position' command was refused)");
+  } else {
+    say("info string unknown command: " + line);
+  }
+  return "";
 }
 
 int UciEngine::loop() {
@@ -193,51 +201,36 @@ int UciEngine::loop() {
     std::istringstream is(line);
     std::string cmd;
     if (!(is >> cmd)) continue;
+    // Answered at once, even during a search.
     if (cmd == "quit") break;
-    if (cmd == "stop") {
-      searcher_.stop();
-      stop_received_ = true;
-      continue;
-    }
-    if (cmd == "isready") {
-      say("readyok");
+    if (cmd == "stop" || cmd == "ponderhit") {  // no ponder mode: ponderhit ends the search too
+      request_stop();
       continue;
     }
     if (cmd == "uci") {
-      say("id name stk 0.1\nid author stk developers\n"
-          "option name Hash type spin default 16 min 1 max 65536\n"
-          "option name Threads type spin default 1 min 1 max 1\n"
-          "option name Clear Hash type button\n"
-          "option name Use NNUE type check default true\n"
-          "option name EvalFile type string default <empty>\n"
-          "option name FHPredictor type check default " + std::string(search::fh::Settings{}.enabled ? "true" : "false") + "\n"
-          "option name FHModel type string default <builtin>\n"
-          "option name FHLmrTier1 type spin default " + std::to_string(search::fh::Settings{}.lmr_tier1) + " min 0 max 10000\n"
-          "option name FHLmrTier2 type spin default " + std::to_string(search::fh::Settings{}.lmr_tier2) + " min 0 max 10000\n"
-          "option name FHStaticNull type spin default " + std::to_string(search::fh::Settings{}.static_null) + " min 0 max 10000\n"
-          "uciok");
+      say("id name stk 0.1\nid author stk developers\n" + uci::option_lines() + "\nuciok");
       continue;
     }
-    // Anything else waits for a running search to finish first.
-    if (cmd == "go" || cmd == "position" || cmd == "ucinewgame" || cmd == "setoption") {
-      if (search_thread_.joinable()) search_thread_.join();
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (cmd == "isready" && (!busy_ || searching_ || queued_go())) {
+      say("readyok");
+      continue;
     }
-    if (cmd == "ucinewgame") {
-      searcher_.clear();
-      pos_.set(Position::kStartFen);
-    } else if (cmd == "position") {
-      cmd_position(is);
-    } else if (cmd == "go") {
-      cmd_go(is);
-    } else if (cmd == "setoption") {
-      cmd_setoption(is);
-    } else if (cmd == "d") {
-      say(pos_.pretty());
-    } else {
-      say("info string unknown command: " + line);
+    if (busy_) {  // deferred until the search thread has answered
+      queue_.push_back({line, cmd == "go", false});
+      continue;
     }
+    if (cmd == "go") {
+      if (search_thread_.joinable()) search_thread_.join();  // finished: it cleared busy_
+      busy_ = true;
+      stop_ = false;
+      search_thread_ = std::thread(&UciEngine::search_thread_main, this, line);
+      continue;
+    }
+    lock.unlock();
+    execute(line);  // no search thread runs: this thread owns the engine's state (never a "go")
   }
-  wait_search();
+  shut_down();  // "quit" or end of input: stop the search, drop what was deferred
   return 0;
 }
 

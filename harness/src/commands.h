@@ -20,5 +20,10 @@ int run_shadow(int argc, char** argv);       // shadow/shadow_harness.cpp
 int run_fhgen(int argc, char** argv);        // fhgen/fhgen_command.cpp
 int run_fhcollect(int argc, char** argv);    // fhcollect/fhcollect_command.cpp
 int run_fhdump(int argc, char** argv);       // fhcollect/fhcollect_command.cpp
+int run_ctest_junit(int argc, char** argv);  // ctest_junit/ctest_junit_command.cpp
+int run_uci_check(int argc, char** argv);    // ucicheck/ucicheck_command.cpp
+int run_sprt(int argc, char** argv);         // match/sprt_command.cpp
+int run_sprt_sim(int argc, char** argv);     // match/sprt_sim_command.cpp
+int run_match_merge(int argc, char** argv);  // match/match_merge_command.cpp
 
 }  // namespace stk::harness

@@ -25,12 +25,17 @@ constexpr Command kCommands[] = {
     {"search-speed", stk::harness::run_search_speed, "search nodes/s against stockfish's, side by side"},
     {"perft-speed", stk::harness::run_perft_speed, "perft time as a ratio of stockfish's, side by side"},
     {"epd", stk::harness::run_epd, "tactical EPD suite (bm/am) at fixed depth or nodes against a golden baseline"},
-    {"merge", stk::harness::run_merge, "combine 'epd --shard K/N' JSON results into one report"},
+    {"merge", stk::harness::run_merge, "combine shard results into one report: 'epd --shard K/N' JSON or match result files"},
     {"epd-compare", stk::harness::run_epd_compare, "in-process engine vs a UCI reference on one EPD suite, side by side"},
     {"shadow", stk::harness::run_shadow, "shadow-search silent-miss audit: pruned/reduced moves re-searched, miss rates by depth"},
     {"fhgen", stk::harness::run_fhgen, "fail-high predictor position sets: seeded self-play + ECM, split by position"},
     {"fhcollect", stk::harness::run_fhcollect, "fail-high predictor collection: gate-1 records (.fhr) at fixed depth"},
     {"fhdump", stk::harness::run_fhdump, "print a .fhr record file as JSON lines (the C++ reader)"},
+    {"ctest-junit", stk::harness::run_ctest_junit, "rewrite CTest's --output-junit report in the project's JUnit form"},
+    {"uci-check", stk::harness::run_uci_check, "UCI conformance of any engine (--engine CMD): commands during a search, limits, clocks, PVs, notation, games, garbage"},
+    {"sprt", stk::harness::run_sprt, "match statistics from counts: Elo, nElo, LOS, pentanomial GSPRT (recheck a report)"},
+    {"sprt-sim", stk::harness::run_sprt_sim, "simulate the SPRT at elo0 and elo1: measured error rates and sample sizes"},
+    {"match-merge", stk::harness::run_match_merge, "add match result files (shards) exactly, recompute the SPRT, apply the gate"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 

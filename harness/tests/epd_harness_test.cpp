@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "cli_support.h"
+#include "common/cli.h"
+#include "epd/epd_suite.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;
@@ -274,4 +276,87 @@ TEST_CASE("epd names positions without id by line and --stride selects every S-t
   CHECK(r7.exit_code == 0);
   CHECK(position_line(read(dir / "epd" / "s7.json"), "line 10") != "");
   CHECK_THAT(read(dir / "junit" / "epd-s7.xml"), Contains("name=\"line 10\""));
+}
+
+TEST_CASE("epd testcase names are unique in their class", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-unique");
+  // A line without id is named "line N": an explicit id "line 2" elsewhere would repeat it.
+  write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 2\";\n"
+                   "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n");
+  auto r = test::run_command(epd_cmd(dir, "--depth 2"));
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("mates.epd:2: this line has no id and its name 'line 2' is the id of line 1"));
+  // The order reversed: the id repeats the name an earlier line without id already has.
+  write_suite(dir, "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n"
+                   "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 1\";\n");
+  r = test::run_command(epd_cmd(dir, "--depth 2"));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("mates.epd:2: id \"line 1\" is the name of line 1, which has no id"));
+  // A position with id "min-solved" beside the min-solved gate.
+  write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"min-solved\";\n");
+  r = test::run_command(epd_cmd(dir, "--depth 2 --config ms --min-solved 1"));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(test::validate_junit((dir / "junit" / "epd-ms.xml").string()) == "");
+}
+
+TEST_CASE("EPD lines: 4 fields with hmvc/fmvn and the 6-field variant set the move counters", "[epd]") {
+  using harness::epd::parse_epd_line;
+  const std::string board = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";
+  auto four = parse_epd_line(board + " bm Ra8#; hmvc 12; fmvn 40; id \"a\";", "s.epd", 1);
+  CHECK(four.fen == board);  // the baseline key stays the four fields
+  CHECK(four.halfmove == 12);
+  CHECK(four.fullmove == 40);
+  CHECK(four.full_fen() == board + " 12 40");
+  CHECK(four.id == "a");
+  auto six = parse_epd_line(board + " 3 17 bm Ra8#; id \"b\";", "s.epd", 2);
+  CHECK(six.fen == board);
+  CHECK(six.full_fen() == board + " 3 17");
+  auto agree = parse_epd_line(board + " 3 17 bm Ra8#; hmvc 3; fmvn 17;", "s.epd", 3);
+  CHECK(agree.full_fen() == board + " 3 17");
+  auto plain = parse_epd_line(board + " bm Ra8#;", "s.epd", 4);
+  CHECK(plain.full_fen() == board + " 0 1");
+}
+
+TEST_CASE("EPD lines the parser still rejects name file, line and the column or opcode", "[epd]") {
+  using harness::epd::parse_epd_line;
+  const std::string board = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";  // 29 characters
+  struct Case {
+    std::string line, expect;
+  };
+  const Case cases[] = {
+      {board + " 3 bm Ra8#;", "s.epd:7: the halfmove clock '3' must be followed by the fullmove number, found 'bm' (column 33)"},
+      {board + " 3 0 bm Ra8#;", "s.epd:7: bad fullmove number '0' (column 33)"},
+      {board + " 3 17x bm Ra8#;", "s.epd:7: bad fullmove number '17x' (column 33)"},
+      {board + " 3x 1 bm Ra8#;", "s.epd:7: bad halfmove clock '3x' (column 31)"},
+      {board + " bm Ra8#; hmvc x;", "s.epd:7: operation 'hmvc' needs one integer >= 0"},
+      {board + " bm Ra8#; fmvn 0;", "s.epd:7: operation 'fmvn' needs one positive integer"},
+      {board + " bm Ra8#; hmvc 1; hmvc 2;", "s.epd:7: operation 'hmvc' given more than once"},
+      {board + " 3 17 bm Ra8#; hmvc 4;", "s.epd:7: operation 'hmvc' says 4 but the FEN fields say halfmove clock 3"},
+      {board + " 3 17 bm Ra8#; fmvn 2;", "s.epd:7: operation 'fmvn' says 2 but the FEN fields say fullmove number 17"},
+      {board + " bm Ra8#; 1x \"b\";", "s.epd:7: malformed operation: bad opcode '1x' (column 40)"},
+      {board + " bm Ra8#; id \"b;", "s.epd:7: unterminated quoted operand (column 43)"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w -", "s.epd:7: expected 4 FEN fields (board, side, castling, en passant), found 3 (column 28)"},
+      {"6k1/5ppp/8/8/8/8/8/R5K2 w - - bm Ra8#;", "s.epd:7: illegal FEN (columns 1-29)"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.line);
+    try {
+      parse_epd_line(c.line, "s.epd", 7);
+      FAIL("accepted");
+    } catch (const harness::InputError& e) {
+      CHECK_THAT(e.what(), Contains(c.expect));
+    }
+  }
+}
+
+TEST_CASE("epd runs a suite of 6-field lines and hmvc/fmvn lines", "[epd][harness]") {
+  auto dir = test::scratch_dir("epd-forms");
+  write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 bm Ra8#; id \"six\";\n"
+                   "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#; hmvc 7; fmvn 30; id \"four\";\n");
+  auto r = test::run_command(epd_cmd(dir, "--depth 2 --config forms"));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("2 solved of 2"));
 }

@@ -130,7 +130,7 @@ TEST_CASE("model files are rejected with file:line and loads are transactional",
   CHECK(s.fh_settings().model == loaded);  // the previous model stays
 }
 
-TEST_CASE("collection records a tiny run with a forced mate; the C++ reader reads it back", "[fhcollect]") {
+TEST_CASE("collection records a tiny run with a forced mate, the C++ reader reads it back", "[fhcollect]") {
   auto dir = test::scratch_dir("fhcollect");
   test::write_file(dir / "pos.epd",
                    "# a forced mate (Kc7 Ka7 Ra1#: mate in 2) and two middlegames\n"
@@ -237,7 +237,7 @@ TEST_CASE("the collection build searches exactly like the normal build where it 
   }
 }
 
-TEST_CASE("the predictor changes the search only when on; its thresholds matter", "[fhmodel]") {
+TEST_CASE("the predictor changes the search only when on, its thresholds matter", "[fhmodel]") {
   // Wiring check (fails if the LMR tiers or the static null move ignore the predictor).
   const char* fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
   auto nodes = [&](bool on, int tier1, int tier2, int static_null) {

@@ -63,7 +63,7 @@ TEST_CASE("hand-computed indices on positions that separate the perspectives", "
   CHECK(features_of(fen, BLACK) == b);
 }
 
-TEST_CASE("feature counts and ranges on tricky positions; colour mirror swaps the perspectives",
+TEST_CASE("feature counts and ranges on tricky positions, colour mirror swaps the perspectives",
           "[nnue][features]") {
   for (const auto& fen : test::tricky_fens()) {
     Position p;
@@ -89,7 +89,7 @@ TEST_CASE("output bucket counts kings", "[nnue][features]") {
   CHECK(output_bucket(p) == 1);
 }
 
-TEST_CASE("stk features: JSON lines for FEN and EPD batches; a bad line names file and line",
+TEST_CASE("stk features: JSON lines for FEN and EPD batches, a bad line names file and line",
           "[nnue][features][cli]") {
   auto dir = test::scratch_dir("nnue-features");
   test::write_file(dir / "ok.epd",

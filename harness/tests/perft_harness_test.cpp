@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "cli_support.h"
 
 using namespace stk;
@@ -80,4 +82,64 @@ TEST_CASE("stk command line and UCI loop answer bad input without crashing", "[u
   CHECK_THAT(uci.output, Contains("bad FEN"));
   CHECK_THAT(uci.output, Contains("illegal move 'e2e5'"));
   CHECK_THAT(uci.output, Contains("Nodes searched: 835"));
+}
+
+TEST_CASE("perft testcase names are unique in their class", "[perft][harness]") {
+  auto dir = test::scratch_dir("perft-unique");
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  test::write_file(dir / "a" / "x.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n");
+  test::write_file(dir / "b" / "x.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n");
+  for (const std::string& second : {(dir / "b" / "x.epd").string(), (dir / "a" / "x.epd").string()}) {
+    auto r = test::run_command(test::harness_bin() + " perft --epd " + (dir / "a" / "x.epd").string() + " --epd " +
+                               second + " --out-dir " + dir.string());
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("share the name 'x'"));
+  }
+}
+
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Black plays Ra8 and white's b7 pawn can then take it promoting: the planted subject crashes (or
+// hangs) generating the moves after a2a8, found at depth 2 from the root.
+const char* kUnderpromotionCapture = "4k3/1P6/8/8/8/8/r7/4K3 b - - 0 1";
+
+}  // namespace
+
+TEST_CASE("perft survives a crashing subject: a failure naming position, depth, signal and the line",
+          "[perft][harness][planted]") {
+  auto dir = test::scratch_dir("perft-crash");
+  // Two positions: the one that crashes and a clean one after it, which must still be checked.
+  test::write_file(dir / "c.epd", std::string(kUnderpromotionCapture) + " ;D1 19 ;D2 130 ;D3 1857\n"
+                                  "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n");
+  auto r = test::run_command(test::harness_bin() + " perft --plant crash-underpromotion-capture --epd " +
+                             (dir / "c.epd").string() + " --depth 3 --config t --out-dir " + dir.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  const std::string xml = slurp(dir / "junit" / "perft-t.xml");
+  CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
+  CHECK_THAT(xml, Contains("name=\"c:1 d2\"") && Contains("perft crashed: killed by signal 11"));
+  CHECK_THAT(xml, Contains("moves a2a8") && Contains("generating the moves after a2a8 killed by signal 11"));
+  CHECK_THAT(xml, Contains("<skipped message=\"not run: perft crashed at depth 2"));  // c:1 d3
+  CHECK_THAT(xml, Contains("name=\"c:2 d2\""));  // the next position still ran
+  CHECK_THAT(r.output, Contains("a2a8"));        // the bisected line is printed
+}
+
+TEST_CASE("perft survives a hanging subject: the check times out and the line is found",
+          "[perft][harness][planted]") {
+  auto dir = test::scratch_dir("perft-hang");
+  test::write_file(dir / "h.epd", std::string(kUnderpromotionCapture) + " ;D1 19 ;D2 130\n");
+  auto r = test::run_command(test::harness_bin() + " perft --plant hang-underpromotion-capture --timeout 1 --epd " +
+                             (dir / "h.epd").string() + " --invariants-depth 0 --config t --out-dir " + dir.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  const std::string xml = slurp(dir / "junit" / "perft-t.xml");
+  CHECK_THAT(xml, Contains("perft hung: timed out after 1 s") && Contains("moves a2a8"));
+  CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
 }

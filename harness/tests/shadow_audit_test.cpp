@@ -1,9 +1,14 @@
 // Shadow-search audit: the audit never changes the real search (invariant), it sees every
-// mechanism, and its own checks catch planted defects (shadow writes to the real table, leaked
-// history, a fabricated-bound null-move bailout left active in the shadow search).
+// mechanism and its control, under exact isolation every control replays the real search, and
+// its own checks catch planted defects (shadow writes to the real table, leaked history, a
+// fabricated-bound null-move bailout left active, shadow searches at the wrong depth).
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
 #include "shadow/shadow_audit.h"
+#include "shadow/shadow_gates.h"
 
 using namespace stk;
 using namespace stk::harness::shadow;
@@ -20,10 +25,11 @@ const std::vector<std::string>& fens() {
   return f;
 }
 
-SearchSettings settings(int depth) {
+SearchSettings settings(int depth, Isolation level = kExact) {
   SearchSettings s;
   s.depth = depth;
   s.hash_mb = 4;
+  s.audit.isolation = level;
   return s;
 }
 
@@ -39,38 +45,70 @@ std::string first_invariant_break(int depth, bool against_engine) {
   return "";
 }
 
-std::uint64_t total(const Counts& c, Mechanism m, std::uint64_t Cell::*field) {
+// Every test position audited with variant V: the per-position counts and all records.
+struct SuiteAudit {
+  Counts total{};
+  std::vector<Counts> per_position;
+  std::vector<Miss> misses, control_hits;
+};
+template <Variant V = Variant{}>
+SuiteAudit audit_suite(int depth, Isolation level = kExact) {
+  SuiteAudit out;
+  for (const auto& fen : fens()) {
+    PositionAudit a = audit_position<V>(fen, "t", settings(depth, level));
+    out.total.add(a.counts);
+    out.per_position.push_back(a.counts);
+    out.misses.insert(out.misses.end(), a.misses.begin(), a.misses.end());
+    out.control_hits.insert(out.control_hits.end(), a.control_hits.begin(), a.control_hits.end());
+  }
+  return out;
+}
+
+template <class C, class F>
+std::uint64_t total(const std::array<C, kDepthCells>& cells, F C::*field) {
   std::uint64_t n = 0;
-  for (const Cell& cell : c[int(m)]) n += cell.*field;
+  for (const C& cell : cells) n += cell.*field;
   return n;
 }
+std::uint64_t decisions(const Counts& c, Mechanism m, std::uint64_t Cell::*f) { return total(c.decisions[int(m)], f); }
+std::uint64_t controls(const Counts& c, Control k, std::uint64_t ControlCell::*f) {
+  return total(c.controls[int(k)], f);
+}
+
+Excess all_depths(const SuiteAudit& a, Mechanism m) {
+  return excess_of(band_clusters(a.per_position, m, 0, kDepthCells - 1), BootstrapSettings{});
+}
+
+constexpr Mechanism kAll[] = {Mechanism::Lmr,      Mechanism::Lmp,      Mechanism::Futility,
+                              Mechanism::SeePrune, Mechanism::NullMove, Mechanism::StaticNull};
 
 }  // namespace
 
 TEST_CASE("shadow audit: real search identical with the audit on and off", "[shadow]") {
-  for (const auto& fen : fens()) {
-    PositionAudit on = audit_position<Variant{}>(fen, "t", settings(7));
-    INFO(fen);
-    CHECK(compare_results(plain_search(fen, settings(7)), on.result) == "");
-    CHECK(on.shadow_nodes > 0);
-  }
+  for (Isolation level : {kLegacy, kHeuristicsLevel, kTableLevel, kExact})
+    for (const auto& fen : fens()) {
+      PositionAudit on = audit_position<Variant{}>(fen, "t", settings(7, level));
+      INFO(isolation_name(level) << " " << fen);
+      CHECK(compare_results(plain_search(fen, settings(7)), on.result) == "");
+      CHECK(on.shadow_nodes > 0);
+      CHECK(on.control_nodes > 0);
+    }
 }
 
-TEST_CASE("shadow audit: every mechanism is audited and misses are well formed", "[shadow]") {
-  Counts all{};
-  std::vector<Miss> misses;
-  for (const auto& fen : fens()) {
-    PositionAudit a = audit_position<Variant{}>(fen, "t", settings(8));
-    add(all, a.counts);
-    misses.insert(misses.end(), a.misses.begin(), a.misses.end());
-  }
-  for (Mechanism m : {Mechanism::Lmr, Mechanism::Lmp, Mechanism::Futility, Mechanism::SeePrune,
-                      Mechanism::NullMove, Mechanism::StaticNull}) {
+TEST_CASE("shadow audit: every mechanism is audited beside its control, and records are well formed", "[shadow]") {
+  SuiteAudit a = audit_suite(8);
+  for (Mechanism m : kAll) {
     INFO(search::mechanism_name(m));
-    CHECK(total(all, m, &Cell::audited) > 0);
-    CHECK(total(all, m, &Cell::misses) <= total(all, m, &Cell::audited));
+    CHECK(decisions(a.total, m, &Cell::audited) > 0);
+    CHECK(decisions(a.total, m, &Cell::misses) <= decisions(a.total, m, &Cell::audited));
+    CHECK(controls(a.total, control_of(m), &ControlCell::audited) > 0);
+    CHECK(decisions(a.total, m, &Cell::depth_mismatches) == 0);
+    CHECK(controls(a.total, control_of(m), &ControlCell::depth_mismatches) == 0);
   }
-  for (const Miss& x : misses) {
+  for (int k = 0; k < kControlCount; ++k) CHECK(a.total.sampled[k] <= a.total.candidates[k]);
+  std::vector<Miss> all = a.misses;
+  all.insert(all.end(), a.control_hits.begin(), a.control_hits.end());
+  for (const Miss& x : all) {
     CHECK(on_miss_side(x, x.shadow_score));
     // The path replays from the root to the deciding node.
     Position pos;
@@ -78,8 +116,54 @@ TEST_CASE("shadow audit: every mechanism is audited and misses are well formed",
     for (Move p : x.path) p == Move::null() ? pos.make_null() : pos.make_move(p);
     CHECK(pos.fen() == x.fen);
   }
-  classify(misses, 2, 2'000'000);
-  for (const Miss& x : misses) CHECK(x.verdict != "");
+  classify(a.misses, 2, 2'000'000);
+  for (const Miss& x : a.misses) CHECK(x.verdict != "");
+}
+
+TEST_CASE("shadow audit: under exact isolation every control replays the real search, under legacy it does not",
+          "[shadow]") {
+  SuiteAudit exact = audit_suite(8, kExact);
+  for (int k = 0; k < kControlCount; ++k) {
+    const Control c = Control(k);
+    INFO(control_name(c));
+    const std::uint64_t n = controls(exact.total, c, &ControlCell::audited);
+    CHECK(controls(exact.total, c, &ControlCell::hits) == 0);
+    // The searched-node control skips the null move at its root (as the static-null miss search
+    // does); the killers that null-move search left at ply+1 can change a node count, never more.
+    if (c == Control::SearchedNode) CHECK(controls(exact.total, c, &ControlCell::replayed) * 100 >= n * 99);
+    else CHECK(controls(exact.total, c, &ControlCell::replayed) == n);
+  }
+  SuiteAudit legacy = audit_suite(8, kLegacy);
+  std::uint64_t hits = 0;
+  for (int k = 0; k < kControlCount; ++k) hits += controls(legacy.total, Control(k), &ControlCell::hits);
+  CHECK(hits > 0);
+  CHECK(control_gate_fails(all_depths(legacy, Mechanism::Lmr), kDefaultMaxControl));
+  CHECK_FALSE(control_gate_fails(all_depths(exact, Mechanism::Lmr), kDefaultMaxControl));
+}
+
+TEST_CASE("shadow audit planted defect: an LMR shadow at the reduced depth fails the depth and sensitivity gates",
+          "[shadow][planted]") {
+  SuiteAudit ok = audit_suite(8);
+  SuiteAudit bad = audit_suite<Variant{.lmr_at_reduced_depth = true}>(8);
+  CHECK(decisions(ok.total, Mechanism::Lmr, &Cell::depth_mismatches) == 0);
+  CHECK(decisions(bad.total, Mechanism::Lmr, &Cell::depth_mismatches) ==
+        decisions(bad.total, Mechanism::Lmr, &Cell::audited));
+  // At the reduced depth the miss search is its own control: no excess at all.
+  const Excess e_ok = all_depths(ok, Mechanism::Lmr), e_bad = all_depths(bad, Mechanism::Lmr);
+  INFO("LMR excess " << e_ok.excess << " [" << e_ok.bootstrap.lo << ", " << e_ok.bootstrap.hi << "]; at the reduced "
+                     "depth " << e_bad.excess << " (misses " << e_bad.k1 << ", control hits " << e_bad.k2 << ")");
+  CHECK(e_bad.k1 == e_bad.k2);
+  CHECK_FALSE(sensitivity_gate_fails(e_ok));
+  CHECK(sensitivity_gate_fails(e_bad));
+}
+
+TEST_CASE("shadow audit planted defect: pruned-move shadows one ply short fail the depth gate", "[shadow][planted]") {
+  SuiteAudit bad = audit_suite<Variant{.pruned_depth_offset = -1}>(7);
+  for (Mechanism m : {Mechanism::Lmp, Mechanism::Futility, Mechanism::SeePrune}) {
+    INFO(search::mechanism_name(m));
+    CHECK(decisions(bad.total, m, &Cell::depth_mismatches) > 0);
+  }
+  CHECK(decisions(bad.total, Mechanism::Lmr, &Cell::depth_mismatches) == 0);
 }
 
 TEST_CASE("shadow audit planted defect: shadow search writing the real table breaks the invariant",
@@ -120,4 +204,74 @@ TEST_CASE("shadow audit planted defect: a fabricated-bound null-move bailout lef
   // search and fails on the defect.
   CHECK(ok.share() <= kDefaultMaxArtifactShare);
   CHECK(bad.share() > kDefaultMaxArtifactShare);
+}
+
+TEST_CASE("shadow excess intervals on hand-computed examples", "[shadow]") {
+  // Wilson 81/263 and Newcombe's method 10 for 56/70 - 48/80 (Newcombe 1998, both papers' examples).
+  const Interval w = wilson(81, 263);
+  CHECK(w.lo == Approx(0.2553).margin(5e-5));
+  CHECK(w.hi == Approx(0.3662).margin(5e-5));
+  const Interval d = newcombe_difference(56, 70, 48, 80);
+  CHECK(d.lo == Approx(0.0524).margin(5e-5));
+  CHECK(d.hi == Approx(0.3339).margin(5e-5));
+  CHECK(newcombe_difference(1, 0, 0, 5).lo == -1);
+
+  // Cluster bootstrap, two positions: A has 1 miss in 10 decisions and 0 control hits in 10,
+  // B nothing in either. Resamples AA, AB/BA, BB give 0.10, 0.05, 0 with probabilities 1/4, 1/2,
+  // 1/4: the 95% percentile interval is [0, 0.10]; the point estimate is 1/20.
+  const std::vector<ClusterCounts> two = {{1, 10, 0, 10}, {0, 10, 0, 10}};
+  int used = 0;
+  const Interval b = cluster_bootstrap_difference(two, BootstrapSettings{7, 2000}, &used);
+  CHECK(used == 2000);
+  CHECK(b.lo == 0.0);
+  CHECK(b.hi == Approx(0.1));
+  const Excess e = excess_of(two, BootstrapSettings{7, 2000});
+  CHECK(e.excess == Approx(0.05));
+  CHECK(e.k1 == 1);
+  CHECK(e.n2 == 20);
+  // One position: every resample is that position.
+  const Interval one = cluster_bootstrap_difference({{3, 40, 1, 40}}, BootstrapSettings{});
+  CHECK(one.lo == Approx(0.05));
+  CHECK(one.hi == Approx(0.05));
+  // Same seed, same interval.
+  const std::vector<ClusterCounts> many = {{3, 50, 1, 60}, {0, 20, 2, 30}, {5, 70, 0, 10}, {1, 5, 1, 8}};
+  CHECK(cluster_bootstrap_difference(many, {11, 500}).lo == cluster_bootstrap_difference(many, {11, 500}).lo);
+  // The gates on the same numbers.
+  CHECK_FALSE(excess_gate_fails(e, 0.0));  // lower bound 0 is not above 0
+  CHECK(sensitivity_gate_fails(e));        // ... nor significantly above 0
+  CHECK(excess_gate_fails(excess_of({{1, 10, 0, 0}}, BootstrapSettings{}), 0.5));  // no control
+}
+
+TEST_CASE("stk-harness shadow: reports with controls, JUnit valid, gates on isolation", "[shadow][cli]") {
+  auto dir = stk::test::scratch_dir("shadow-cli");
+  std::string epd;
+  const char* kBest[] = {"Nd5", "O-O", "Rc2"};  // any legal move: the harness reads no bm
+  for (std::size_t i = 0; i < 3; ++i) {  // EPD: the FEN's first four fields, then operations
+    const std::string& f = fens()[i];
+    epd += f.substr(0, f.rfind(' ', f.rfind(' ') - 1)) + " bm " + kBest[i] + "; id \"t" + std::to_string(i) + "\";\n";
+  }
+  stk::test::write_file(dir / "t.epd", epd);
+  const std::string base = stk::test::harness_bin() + " shadow --quiet --epd '" + (dir / "t.epd").string() +
+                           "' --depth 7 --classify-max 50 --out-dir '" + dir.string() + "'";
+  // Three positions are too few clusters for the sensitivity gate (one has no LMR miss).
+  auto r = stk::test::run_command(base + " --config exact --require-excess none");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(stk::test::validate_junit((dir / "junit/shadow-exact.xml").string()) == "");
+  std::ifstream in(dir / "shadow/exact.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["isolation"] == "exact");
+  CHECK(j["bootstrap"]["seed"] == 1);
+  for (const auto& c : j["cells"]) {
+    CHECK(c.contains("control_rate"));
+    CHECK(c.contains("excess_lo"));
+  }
+  CHECK(j["mechanisms"].size() == 6);
+  // The legacy shadow's noise fails the control gate; everything else still runs.
+  auto legacy = stk::test::run_command(base + " --config legacy --isolation legacy");
+  CHECK(legacy.exit_code == 1);
+  CHECK(legacy.output.find("control rate") != std::string::npos);
+  CHECK(stk::test::validate_junit((dir / "junit/shadow-legacy.xml").string()) == "");
+  CHECK(stk::test::run_command(base + " --isolation nonsense").exit_code == 2);
+  CHECK(stk::test::run_command(base + " --max-excess lmr:3-x=0.1").exit_code == 2);
 }

@@ -1,7 +1,8 @@
 #include "nnue/network.h"
 
 #include <cstring>
-#include <fstream>
+
+#include "file_bytes.h"
 
 namespace stk::nnue {
 
@@ -115,20 +116,8 @@ std::unique_ptr<Network> Network::parse(const std::vector<std::uint8_t>& bytes,
 
 std::unique_ptr<Network> Network::load(const std::string& path, bool allow_trailing,
                                        std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = path + ": cannot open file";
-    return nullptr;
-  }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  std::vector<std::uint8_t> bytes(size > 0 ? std::size_t(size) : 0);
-  if (size > 0) in.read(reinterpret_cast<char*>(bytes.data()), size);  // raw bytes, decoded later
-  if (!in) {
-    if (error) *error = path + ": read error after " + std::to_string(bytes.size()) + " bytes";
-    return nullptr;
-  }
+  std::vector<std::uint8_t> bytes;  // raw bytes, decoded by parse()
+  if (!read_file_bytes(path, &bytes, error)) return nullptr;
   return parse(bytes, path, allow_trailing, error);
 }
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
+#include "file_bytes.h"
 #include "stk_fhmodel_default.h"  // generated from fhmodel_default.txt: kFhModelDefaultText
 
 namespace stk::search::fh {
@@ -139,11 +139,9 @@ Model Model::parse(std::string_view text, const std::string& source) {
 }
 
 Model Model::load_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw ModelError(path + ": cannot open");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse(ss.str(), path);
+  std::string text, error;
+  if (!read_file_text(path, &text, &error)) throw ModelError(error);
+  return parse(text, path);
 }
 
 const Model& Model::builtin() {

@@ -20,6 +20,16 @@ constexpr const char* mechanism_name(Mechanism m) {
   return "?";
 }
 
+// Searches whose result a decision or an audit's control is judged against (audit policies mark
+// their undo journals when one begins; see "Control searches" below).
+enum class JudgedSearch {
+  ReducedMove,  // the reduced null-window search of a late move (LMR)
+  NullMove,     // the null-move search
+  FullMove,     // an unreduced null-window search of a move at a non-PV node
+  Node,         // a non-PV node's move loop (not in check)
+};
+constexpr int kJudgedSearchCount = 4;
+
 // What a hook sees of the node that made the decision.
 struct DecisionContext {
   int ply;
@@ -47,19 +57,53 @@ struct NoPolicy {
   template <class W, class P>
   void on_node(W&, P&) {}
   // A reduced null-window search of `move` failed low (position: after the move; `ss + 1` is
-  // the child). `score` is the parent's view; `child_cut_node` is what the full-depth re-search
-  // would pass.
+  // the child). `score` is the parent's view; `reduced_cut_node` is what the reduced search was
+  // given, `child_cut_node` what the full-depth re-search would pass.
   template <class W, class S, class P, class E, class M>
   void on_reduced_fail_low(W&, S&, P&, E* ss, M, const DecisionContext&, int reduction,
-                           int reduced_depth, int full_depth, int score, bool child_cut_node) {}
+                           int reduced_depth, int full_depth, int score, bool reduced_cut_node,
+                           bool child_cut_node) {}
   // `move` is skipped by LMP, futility or SEE pruning (position: before the move).
   // `would_be_depth` is the depth its full search would have had.
   template <class W, class S, class P, class E, class M>
   void on_pruned(W&, S&, Mechanism, P&, E* ss, M, const DecisionContext&, int would_be_depth,
                  bool child_cut_node) {}
   // The node returns early on a null-move or static-null-move cut-off (position: the node's).
+  // `null_depth`: the depth the null-move search was given (0 for the static null move).
   template <class W, class S, class P, class E>
-  void on_node_cutoff(W&, S&, Mechanism, P&, E* ss, const DecisionContext&, int score, bool cut_node) {}
+  void on_node_cutoff(W&, S&, Mechanism, P&, E* ss, const DecisionContext&, int score, bool cut_node,
+                      int null_depth) {}
+
+  // Control searches (audits only): a decision's own search, or a search the real search did
+  // and whose outcome is known, repeated under the audit's isolation. The engine brackets each
+  // judged search with on_search_begin/on_search_end (an audit marks its undo journals there, so
+  // a shadow search can start from the state the judged search started from); the hooks between
+  // them (on_reduced_fail_low, on_node_cutoff for the null move, on_full_fail_low,
+  // on_node_fail_high) run while the mark is open. `depth`: the remaining depth of the node that
+  // starts the judged search (the cell its decisions are counted in).
+  template <class W, class E>
+  void on_search_begin(W&, JudgedSearch, E* ss, int depth) {}
+  template <class W, class E>
+  void on_search_end(W&, JudgedSearch, E* ss) {}
+  // An unreduced null-window search of `move` at a non-PV node failed low (position: after the
+  // move; `score` the parent's view, `child_cut_node` what the search was given).
+  template <class W, class S, class P, class E, class M>
+  void on_full_fail_low(W&, S&, P&, E* ss, M, const DecisionContext&, int depth, int score,
+                        bool child_cut_node) {}
+  // A non-PV node (not in check) searched its moves and failed high (position: the node's).
+  template <class W, class S, class P, class E>
+  void on_node_fail_high(W&, S&, P&, E* ss, const DecisionContext&, int score, bool cut_node) {}
+  // Writes to move-ordering memory, before they happen: the quiet-move statistics of a cut
+  // (killers of `ss`, history of `best` and `quiets`, the countermove slot), and the reset of the
+  // killers of `entry` at a node's start. Audits journal them to restore the state of a mark.
+  template <class W, class P, class E, class M>
+  void on_quiet_stats(W&, const P&, E* ss, M best, const M* quiets, int quiet_count) {}
+  template <class E>
+  void on_killers_reset(E* entry) {}
+  // Every search() call, before the depth <= 0 hand-over to quiescence: audits record the depth a
+  // shadow search's root was entered with.
+  template <class E>
+  void on_search_entry(E* ss, int depth) {}
 
   // Fail-high collection (harness/docs/fail-high-predictor.md). kCollectFh policies see every
   // gate-1 node: fh_begin_node decides (sampling) whether the node is logged and returns its id,
@@ -86,7 +130,12 @@ struct NoPolicy {
   // (node-cutoff audits), no internal iterative reduction (the depth is the unreduced one).
   bool shadow_root(int ply) const { return false; }
   bool shadow_skip_node_cutoffs(int ply) const { return false; }
-  // The table a search uses: the real one, or the shadow search's private one.
+  // Internal iterative reduction off at `ply` (a shadow root, unless the audit replays the real
+  // search exactly); mate-distance pruning off (a shadow search, same exception).
+  bool shadow_skip_iir(int ply) const { return false; }
+  bool shadow_skip_mate_distance() const { return false; }
+  // The table a search uses: the real one, or what an audit puts in its place (any type with
+  // probe(key) and store(...) of TranspositionTable; search_table() returns it by value).
   template <class T>
   T& table(T& real) { return real; }
   // kNullBailout only: is the node at `ply` reached by a reduced move? (set by note_reduction)

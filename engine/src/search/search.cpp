@@ -39,10 +39,13 @@ void Searcher::clear() {
   impl_->heuristics.clear();
 }
 
-void Searcher::resize_hash(std::size_t mb) {
+bool Searcher::resize_hash(std::size_t mb) {
+  if (!impl_->tt.resize(mb)) return false;
   impl_->options.hash_mb = mb;
-  impl_->tt.resize(mb);
+  return true;
 }
+
+std::size_t Searcher::hash_mb() const { return impl_->options.hash_mb; }
 
 void Searcher::set_use_nnue(bool on) {
   impl_->options.use_nnue = on;
@@ -97,40 +100,19 @@ std::string Searcher::set_fh_option(const std::string& name, const std::string& 
   return "";
 }
 
-namespace {
-
-// Time budget from the clock: a share of the remaining time plus most of the increment,
-// never more than a fifth of what is left (a safety margin for the move overhead).
-Budget make_budget(const Position& pos, const Limits& l) {
-  Budget b;
-  b.node_limit = l.nodes;
-  if (l.depth > 0) b.max_depth = std::min(l.depth, kMaxPly - 1);
-  if (l.movetime_ms > 0) b.soft_s = b.hard_s = l.movetime_ms / 1000.0;
-  Color us = pos.side_to_move();
-  if (!l.infinite && l.time_ms[us] > 0) {
-    double left = l.time_ms[us] / 1000.0, inc = l.inc_ms[us] / 1000.0;
-    int moves = l.movestogo > 0 ? std::min(l.movestogo, 40) : 30;
-    double opt = left / moves + 0.8 * inc;
-    double hard = std::min(left * 0.2 + inc * 0.5, opt * 4);
-    opt = std::min(opt, hard);
-    b.soft_s = b.soft_s > 0 ? std::min(b.soft_s, opt * 0.6) : opt * 0.6;
-    b.hard_s = b.hard_s > 0 ? std::min(b.hard_s, std::max(hard - 0.02, 0.005)) : std::max(hard - 0.02, 0.005);
-  }
-  return b;
-}
-
-}  // namespace
-
 Result Searcher::go(Position& pos, const Limits& limits,
-                    const std::function<void(const Iteration&)>& on_iteration) {
-  stop_requested_.store(false, std::memory_order_relaxed);
+                    const std::function<void(const Iteration&)>& on_iteration, const std::atomic<bool>* stop) {
+  if (!stop) {
+    stop_requested_.store(false, std::memory_order_relaxed);
+    stop = &stop_requested_;
+  }
   if (impl_->fh.enabled) {
     Worker<PredictorPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator, impl_->predictor_policy);
     worker.set_fh(impl_->fh);
-    return worker.run(pos, make_budget(pos, limits), stop_requested_, on_iteration);
+    return worker.run(pos, time_budget(pos, limits), *stop, on_iteration);
   }
   Worker<NoPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator, impl_->policy);
-  return worker.run(pos, make_budget(pos, limits), stop_requested_, on_iteration);
+  return worker.run(pos, time_budget(pos, limits), *stop, on_iteration);
 }
 
 }  // namespace stk::search

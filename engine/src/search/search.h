@@ -18,13 +18,14 @@ constexpr int kValueMate = 32000;
 constexpr int kMaxPly = 128;
 constexpr int kValueMateInMaxPly = kValueMate - kMaxPly;
 
-// Limits of one "go". Zero means "not set". With nothing set the search runs to kMaxPly.
+// Limits of one "go". Zero means "not set", except for the clocks (-1: not given; 0: no time
+// left). With nothing set the search runs to kMaxPly. The rules: time_budget() (time_budget.h).
 struct Limits {
   int depth = 0;
   std::uint64_t nodes = 0;  // exact: the search stops after exactly this many nodes at most
   int movetime_ms = 0;
-  int time_ms[2] = {0, 0};  // wtime, btime
-  int inc_ms[2] = {0, 0};   // winc, binc
+  int time_ms[2] = {-1, -1};  // wtime, btime
+  int inc_ms[2] = {0, 0};     // winc, binc
   int movestogo = 0;
   bool infinite = false;
 };
@@ -68,7 +69,9 @@ class Searcher {
 
   // Forgets everything learned (hash table, histories): "ucinewgame" / fresh state per position.
   void clear();
-  void resize_hash(std::size_t mb);
+  // False when that much memory cannot be allocated: the previous table stays, intact.
+  bool resize_hash(std::size_t mb);
+  std::size_t hash_mb() const;
   void set_use_nnue(bool on);
   // The fail-high predictor: on/off and thresholds (UCI FHPredictor, FHLmrTier1/2, FHStaticNull).
   fh::Settings& fh_settings();
@@ -81,9 +84,12 @@ class Searcher {
   std::string set_fh_option(const std::string& name, const std::string& value);
 
   // Searches `pos` (restored on return). `on_iteration` is called after each completed depth.
+  // `stop`: the caller's stop flag, read instead of stop()'s and never reset by go() (so a stop
+  // that arrives before the search starts is not lost).
   Result go(Position& pos, const Limits& limits,
-            const std::function<void(const Iteration&)>& on_iteration = nullptr);
-  // Asks a running go() to return as soon as possible (thread safe).
+            const std::function<void(const Iteration&)>& on_iteration = nullptr,
+            const std::atomic<bool>* stop = nullptr);
+  // Asks a running go() without a caller's stop flag to return as soon as possible (thread safe).
   void stop() { stop_requested_.store(true, std::memory_order_relaxed); }
 
  private:

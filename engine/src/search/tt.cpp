@@ -4,10 +4,17 @@
 
 namespace stk::search {
 
-void TranspositionTable::resize(std::size_t mb) {
-  std::size_t n = std::max<std::size_t>(1, mb) * 1024 * 1024 / sizeof(TTEntry);
-  table_.assign(n, TTEntry{});
+bool TranspositionTable::resize(std::size_t mb) {
+  const std::size_t n = std::max<std::size_t>(1, mb) * 1024 * 1024 / sizeof(TTEntry);
+  std::vector<TTEntry> fresh;  // allocated beside the old table, which stays on failure
+  try {
+    fresh.resize(n);
+  } catch (const std::exception&) {  // bad_alloc (a memory limit), length_error
+    return false;
+  }
+  table_.swap(fresh);
   generation_ = 0;
+  return true;
 }
 
 void TranspositionTable::clear() {
@@ -15,11 +22,11 @@ void TranspositionTable::clear() {
   generation_ = 0;
 }
 
-void TranspositionTable::store(Key key, Move move, int score, int eval, int depth, Bound bound) {
-  TTEntry& e = table_[index(key)];
+void TranspositionTable::store_entry(TTEntry& e, std::uint8_t generation, Key key, Move move, int score,
+                                     int eval, int depth, Bound bound) {
   bool same = e.key == key;
   // Keep a deeper entry of the current search for another position; replace anything else.
-  if (!same && (e.gen_bound >> 2) == generation_ && e.depth > depth + 2 && bound != BOUND_EXACT)
+  if (!same && (e.gen_bound >> 2) == generation && e.depth > depth + 2 && bound != BOUND_EXACT)
     return;
   if (same && bound != BOUND_EXACT && depth + 3 < e.depth) return;
   if (move != Move::none() || !same) e.move = move.raw();
@@ -27,7 +34,7 @@ void TranspositionTable::store(Key key, Move move, int score, int eval, int dept
   e.score = std::int16_t(score);
   e.eval = std::int16_t(eval);
   e.depth = std::int8_t(std::clamp(depth, -1, 127));
-  e.gen_bound = std::uint8_t(generation_ << 2 | bound);
+  e.gen_bound = std::uint8_t(generation << 2 | bound);
 }
 
 int TranspositionTable::hashfull() const {

@@ -24,17 +24,28 @@ static_assert(sizeof(TTEntry) == 16);
 
 class TranspositionTable {
  public:
-  void resize(std::size_t mb);
+  // Transactional: false when the memory cannot be had; the previous table is kept then.
+  bool resize(std::size_t mb);
   void clear();
   void new_search() { generation_ = std::uint8_t((generation_ + 1) & 63); }
   // Returns the entry for `key` if present, else nullptr.
-  const TTEntry* probe(Key key) const {
-    const TTEntry& e = table_[index(key)];
-    return e.key == key && e.bound() != BOUND_NONE ? &e : nullptr;
+  const TTEntry* probe(Key key) const { return hit(table_[index(key)], key); }
+  void store(Key key, Move move, int score, int eval, int depth, Bound bound) {
+    store_entry(table_[index(key)], generation_, key, move, score, eval, depth, bound);
   }
-  void store(Key key, Move move, int score, int eval, int depth, Bound bound);
   int hashfull() const;  // permille of the first 1000 slots written in this search
   void prefetch(Key key) const { __builtin_prefetch(&table_[index(key)]); }
+
+  // The rules of probe() and store() on one slot's entry, and read-only slot access: audits
+  // (the shadow search's undo journal and slot overlay) reproduce the table without writing it.
+  static const TTEntry* hit(const TTEntry& e, Key key) {
+    return e.key == key && e.bound() != BOUND_NONE ? &e : nullptr;
+  }
+  static void store_entry(TTEntry& e, std::uint8_t generation, Key key, Move move, int score, int eval,
+                          int depth, Bound bound);
+  std::size_t slot(Key key) const { return index(key); }
+  const TTEntry& at(std::size_t slot) const { return table_[slot]; }
+  std::uint8_t generation() const { return generation_; }
 
  private:
   std::size_t index(Key key) const { return std::size_t((__uint128_t(key) * table_.size()) >> 64); }

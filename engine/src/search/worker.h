@@ -16,6 +16,7 @@
 #include "search/heuristics.h"
 #include "search/policy.h"
 #include "search/search.h"
+#include "search/time_budget.h"
 #include "search/tt.h"
 
 namespace stk::search {
@@ -49,13 +50,6 @@ struct StackEntry {
   }
 };
 
-// Time and node limits of one go().
-struct Budget {
-  std::uint64_t node_limit = 0;   // 0: none
-  double soft_s = 0, hard_s = 0;  // 0: none
-  int max_depth = kMaxPly - 1;
-};
-
 template <class Policy>
 class Worker {
  public:
@@ -81,6 +75,7 @@ class Worker {
 
   std::uint64_t nodes() const { return nodes_; }
   bool stopped() const { return stopped_; }
+  int root_depth() const { return root_depth_; }  // the iteration's depth (check extensions)
   Policy& policy() { return policy_; }
   Heuristics& heuristics() { return heur_; }
   TranspositionTable& tt() { return tt_; }

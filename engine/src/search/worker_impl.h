@@ -3,24 +3,32 @@
 
 namespace stk::search {
 
-// Shadow searches (audit policies only; every guard below sits behind `if constexpr
+// Shadow searches (audit policies only; every guard and hook below sits behind `if constexpr
 // (Policy::kEnabled)` and costs the normal build nothing). An audit re-searches a decision
 // with the same worker, so:
 //   - it saves and restores the worker's node count, stop state, seldepth and budget through
 //     ShadowAccess (its nodes are counted apart and never reach the real node or time limit);
-//   - the search reads and writes the policy's table(): a private table while in_shadow(), so
-//     the real table is neither written nor read (the real search's entries carry bounds
-//     derived with the very pruning being audited: stale for the shadow search);
+//   - the search reads and writes the policy's table(), whatever type that returns: the audit's
+//     own while in_shadow(), so the real table is never written by a shadow search (an audit may
+//     let it read the real table as it was before the decision's search: the entries that search
+//     wrote are the answer under audit);
+//   - on_search_begin/on_search_end bracket each judged search (the LMR reduced search, the
+//     null-move search, unreduced null-window move searches and the move loop of non-PV nodes),
+//     and on_quiet_stats / on_killers_reset precede every write to history, countermoves and
+//     killers: an audit journals them to start a shadow or control search from the state of
+//     the mark; on_search_entry lets it check the depth each shadow root was entered with;
 //   - mechanisms that fabricate a bound score to signal the caller are disabled or tainted
 //     while in_shadow(): (a) the value returned by a stopped search (0): the audit sets its own
 //     node cap and discards a stopped shadow search; (b) mate-distance clamping (returns alpha
-//     when no mate can beat it): off; (c) the "everything pruned: return alpha" path: reported
+//     when no mate can beat it): off unless the audit replays the real search exactly
+//     (shadow_skip_mate_distance); (c) the "everything pruned: return alpha" path: reported
 //     through shadow_fabricated(), and the audit discards that shadow search (unreachable today:
-//     move pruning needs a searched move); (d) TT cut-offs on the real search's entries: the
-//     private table; (e) the null-move bailout (planted only, kNullBailout): a shadow root is
-//     never "reached by a reduced move" (reduced_at is false there), so no caller-less signal.
+//     move pruning needs a searched move); (d) TT cut-offs on entries the decision's own search
+//     wrote: the audit's table; (e) the null-move bailout (planted only, kNullBailout): a shadow
+//     root is never "reached by a reduced move" (reduced_at is false there).
 //   - at the shadow search's root, null-move / static-null cut-offs are off for node-cutoff
-//     audits, and internal iterative reduction is off (the audited depth is the unreduced one).
+//     audits, and internal iterative reduction is off unless the audit replays the real search
+//     exactly (shadow_skip_iir).
 struct ShadowAccess {
   std::uint64_t& nodes;
   bool& stopped;
@@ -28,11 +36,12 @@ struct ShadowAccess {
   Budget& budget;
 };
 
-// The table a search uses: always the real one in the normal build.
+// The table a search uses: always the real one in the normal build. An audit policy may return
+// its own table type (same probe/store interface) by value.
 template <class Policy>
-TranspositionTable& search_table(TranspositionTable& real, Policy& policy) {
+decltype(auto) search_table(TranspositionTable& real, Policy& policy) {
   if constexpr (Policy::kEnabled) return policy.table(real);
-  else return real;
+  else return static_cast<TranspositionTable&>(real);
 }
 
 template <class Policy>
@@ -82,6 +91,7 @@ void Worker<Policy>::score_moves(const Position& pos, ExtMove* begin, ExtMove* e
 template <class Policy>
 void Worker<Policy>::update_quiet_stats(const Position& pos, StackEntry* ss, Move best, int depth,
                                         const Move* quiets, int quiet_count) {
+  if constexpr (Policy::kEnabled) policy_.on_quiet_stats(*this, pos, ss, best, quiets, quiet_count);
   Color us = pos.side_to_move();
   if (ss->killers[0] != best) {
     ss->killers[1] = ss->killers[0];
@@ -149,7 +159,7 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
   const bool in_check = pos.in_check();
   if (pos.is_draw(ply)) return 0;
   if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
-  TranspositionTable& tt = search_table(tt_, policy_);
+  auto&& tt = search_table(tt_, policy_);
 
   // 1. Transposition table: quiescence entries are stored at depth 0.
   const TTEntry* tte = tt.probe(pos.key());
@@ -216,6 +226,7 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
 template <class Policy>
 template <bool PvNode>
 int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, int depth, bool cut_node) {
+  if constexpr (Policy::kEnabled) policy_.on_search_entry(ss, depth);
   if (depth <= 0) return qsearch<PvNode>(pos, ss, alpha, beta);
   if (out_of_budget()) return 0;
   ++nodes_;
@@ -232,15 +243,16 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     if (pos.is_draw(ply)) return 0;
     if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
     bool mate_distance = true;
-    if constexpr (Policy::kEnabled) mate_distance = !policy_.in_shadow();  // fabricates alpha
+    if constexpr (Policy::kEnabled) mate_distance = !policy_.shadow_skip_mate_distance();
     if (mate_distance) {
       alpha = std::max(mated_in(ply), alpha);
       beta = std::min(mate_in(ply + 1), beta);
       if (alpha >= beta) return alpha;
     }
   }
+  if constexpr (Policy::kEnabled) policy_.on_killers_reset(ss + 1);
   (ss + 1)->killers[0] = (ss + 1)->killers[1] = Move::none();
-  TranspositionTable& tt = search_table(tt_, policy_);
+  auto&& tt = search_table(tt_, policy_);
 
   // 2. Transposition table cut-off (never at PV nodes, so the PV stays complete).
   const TTEntry* tte = tt.probe(pos.key());
@@ -291,14 +303,14 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
           fh_->active().predict(fh_node) >= fh_static_null_p16_) {
         if constexpr (Policy::kEnabled) {
           ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-          policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node);
+          policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
         }
         return eval;
       }
     } else if (depth <= 5 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
       if constexpr (Policy::kEnabled) {
         ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-        policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node);
+        policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
       }
       return eval;
     }
@@ -309,6 +321,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       do_null(pos, ss);
       (ss + 1)->ply = ply + 1;
       if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
+      if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::NullMove, ss, depth);
       int score = -search<false>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       undo_null(pos);
       if (stopped_) return 0;
@@ -316,10 +329,12 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         if (score >= kValueMateInMaxPly) score = beta;  // an unproven mate is only a bound
         if constexpr (Policy::kEnabled) {
           ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-          policy_.on_node_cutoff(*this, access, Mechanism::NullMove, pos, ss, node_ctx, score, cut_node);
+          policy_.on_node_cutoff(*this, access, Mechanism::NullMove, pos, ss, node_ctx, score, cut_node, depth - r);
+          policy_.on_search_end(*this, JudgedSearch::NullMove, ss);
         }
         return score;
       }
+      if constexpr (Policy::kEnabled) policy_.on_search_end(*this, JudgedSearch::NullMove, ss);
       // Planted defect (kNullBailout policies only): a big threat under a reduced move
       // fabricates alpha - 1 so that the parent re-searches the move at full depth.
       if constexpr (Policy::kNullBailout)
@@ -329,7 +344,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
 
   // 6. Internal iterative reduction: without a table move, ordering is poor; search shallower.
   bool iir = true;
-  if constexpr (Policy::kEnabled) iir = !policy_.shadow_root(ply);
+  if constexpr (Policy::kEnabled) iir = !policy_.shadow_skip_iir(ply);
   if (iir && !tt_move.is_ok() && depth >= 4 && (PvNode || cut_node)) --depth;
 
   ExtMove list[256];
@@ -348,6 +363,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   fh_node.legal = int(end - list);
   const bool fh_logged = fh_id >= 0 && (fh_alpha || fh_node.side == fh::kBeta);
   int good_captures_tried = 0;
+  if constexpr (Policy::kEnabled)
+    if (!PvNode && !in_check) policy_.on_search_begin(*this, JudgedSearch::Node, ss, node_ctx.depth);
 
   for (ExtMove* cur = list; cur != end; ++cur) {
     Move m = pick_next(cur, end);
@@ -422,6 +439,9 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
 
     do_move(pos, ss, m);
     (ss + 1)->ply = ply + 1;
+    // A null-window child leaves its PV untouched: never let update_pv copy a sibling's stale
+    // line (a fail-high at the mate-distance bound is accepted without a PV re-search).
+    if (PvNode) (ss + 1)->pv_length = 0;
     if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
     int score;
     if (PvNode && move_count == 1) {
@@ -445,18 +465,32 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         r = std::clamp(r, 0, new_depth - 1);
         const int reduced = new_depth - r;
         if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, r);
+        if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::ReducedMove, ss, depth);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
+        if constexpr (Policy::kEnabled) {
+          if (score <= alpha && r > 0 && !stopped_) {
+            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+            policy_.on_reduced_fail_low(*this, access, pos, ss, m, ctx, r, reduced, new_depth, score, true,
+                                        !cut_node);
+          }
+          policy_.on_search_end(*this, JudgedSearch::ReducedMove, ss);
+        }
         if (score > alpha && reduced < new_depth) {
           if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
           score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
-        } else if constexpr (Policy::kEnabled) {
-          if (score <= alpha && r > 0 && !stopped_) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-            policy_.on_reduced_fail_low(*this, access, pos, ss, m, ctx, r, reduced, new_depth, score, !cut_node);
-          }
         }
       } else {
+        if constexpr (Policy::kEnabled)
+          if (!PvNode) policy_.on_search_begin(*this, JudgedSearch::FullMove, ss, depth);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+        if constexpr (Policy::kEnabled)
+          if (!PvNode) {
+            if (score <= alpha && !stopped_) {
+              ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+              policy_.on_full_fail_low(*this, access, pos, ss, m, ctx, new_depth, score, !cut_node);
+            }
+            policy_.on_search_end(*this, JudgedSearch::FullMove, ss);
+          }
       }
       if (PvNode && score > alpha && (root || score < beta))
         score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
@@ -490,8 +524,10 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     }
 
   if (move_count == 0) {  // everything pruned: a fail-low bound, nothing stored
-    if constexpr (Policy::kEnabled)
+    if constexpr (Policy::kEnabled) {
       if (policy_.in_shadow()) policy_.shadow_fabricated();  // the audit discards this shadow
+      if (!PvNode && !in_check) policy_.on_search_end(*this, JudgedSearch::Node, ss);
+    }
     return alpha;
   }
   if (best_score >= beta && !pos.is_capture_or_promotion(best_move))
@@ -500,6 +536,14 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   Bound b = best_score >= beta ? BOUND_LOWER : PvNode && best_score > old_alpha ? BOUND_EXACT : BOUND_UPPER;
   tt.store(pos.key(), best_move, value_to_tt(best_score, ply),
            ss->static_eval == kValueNone ? 0 : ss->static_eval, depth, b);
+  if constexpr (Policy::kEnabled)
+    if (!PvNode && !in_check) {
+      if (best_score >= beta) {
+        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
+        policy_.on_node_fail_high(*this, access, pos, ss, node_ctx, best_score, cut_node);
+      }
+      policy_.on_search_end(*this, JudgedSearch::Node, ss);
+    }
   return best_score;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "file_bytes.h"
 #include "nnue/accumulator.h"
 #include "nnue/features.h"
 #include "nnue/network.h"
@@ -72,6 +73,10 @@ bool read_inputs(const char* cmd, const std::string& fen_arg, const std::string&
     }
     out.push_back(std::move(in));
     return true;
+  }
+  if (std::string why = regular_file_error(batch); !why.empty()) {  // a directory, a missing file
+    std::cerr << "stk " << cmd << ": " << why << "\n";
+    return false;
   }
   std::ifstream f(batch);
   if (!f) {

@@ -33,7 +33,8 @@ from .cli import run_tool
 from .errors import InputError
 from .fhmodel import predict, read_model
 from .fhrecords import labels, read_many, whole_node
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, write_report
+from .junit import (Outcome, TestCase, TestSuite, add_build_properties, declare_report,
+                    write_report)
 from .netfile import sha256_file
 from .report import write_json, write_text_atomic
 
@@ -494,8 +495,7 @@ def run(args: argparse.Namespace) -> int:
     plot(out / "reliability.png", by_slice, f"{suite.name}: {len(records)} records")
     write_json(out / "calibration.json", summary)
     write_text_atomic(out / "calibration.md", markdown(suite, summary, args.tier, tier))
-    junit = (Path(args.junit) if args.junit
-             else out.parent / "junit" / f"calibration-{args.tier}.xml")
+    junit = junit_path(args)
     write_report(junit, [suite])
 
     print(f"records {len(records)} weight {w.sum():.0f} tier {args.tier} tolerance "
@@ -522,8 +522,15 @@ def run(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def junit_path(args: argparse.Namespace) -> Path:
+    return (Path(args.junit) if args.junit
+            else Path(args.out_dir).parent / "junit" / f"calibration-{args.tier}.xml")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return run(build_parser().parse_args(argv))
+    args = build_parser().parse_args(argv)
+    declare_report(junit_path(args), f"calibration.{args.tier}")
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ from .checkpoint import checkpoint_digest, load_checkpoint
 from .cli import run_tool
 from .engine import EngineError, check_engine, engine_evals
 from .floatmodel import FloatModel
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, write_report
+from .junit import (Outcome, TestCase, TestSuite, add_build_properties, declare_report,
+                    write_report)
 from .model import TENSOR_LAYOUT, QuantizedModel
 from .netfile import read as read_net
 from .netfile import sha256_file, write as write_net
@@ -297,7 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(build_parser().parse_args(argv))
+    args = build_parser().parse_args(argv)
+    declare_report(junit_path(args, "drift"), f"drift.{args.config}")
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,8 @@ from .checkpoint import checkpoint_digest, generate_checkpoint, load_checkpoint,
 from .cli import run_tool
 from .errors import InputError
 from .floatmodel import FloatModel
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, write_report
+from .junit import (Outcome, TestCase, TestSuite, add_build_properties, declare_report,
+                    write_report)
 from .model import TENSOR_LAYOUT, QuantizedModel
 from .netfile import read as read_net
 from .netfile import sha256_file, write as write_net
@@ -195,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --out: allow rewriting existing golden files (prints the diff)")
     ap.add_argument("--junit", type=Path, default=None, help="with --check: JUnit XML path")
     args = ap.parse_args(argv)
+    if args.junit is not None:
+        declare_report(args.junit, "golden.nets")
     if args.out is not None:
         return write_golden(args.out, args.update_golden)
     return check_golden(args.check, args.junit)

@@ -69,9 +69,44 @@ def format_time(seconds: float) -> str:
     return f"{max(seconds, 0.0):.3f}"
 
 
-def _clean(text: str) -> str:
-    """Drops characters XML 1.0 cannot carry (engine output may contain anything)."""
-    return "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
+def _xml_char(cp: int) -> bool:
+    """XML 1.0's Char production."""
+    return (cp in (0x9, 0xA, 0xD) or 0x20 <= cp <= 0xD7FF or 0xE000 <= cp <= 0xFFFD
+            or 0x10000 <= cp <= 0x10FFFF)
+
+
+def xml_safe(text: str) -> str:
+    """Text as XML 1.0 can carry it (engine output may contain anything), like the C++ writer.
+
+    Characters XML allows pass unchanged; a control character becomes "\\xNN", an undecodable
+    byte kept by errors="surrogateescape" (U+DC80..U+DCFF) "\\xNN" of that byte, and any other
+    surrogate or U+FFFE/U+FFFF "\\uXXXX".
+    """
+    if all(_xml_char(ord(ch)) for ch in text):
+        return text
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if _xml_char(cp):
+            out.append(ch)
+        elif cp < 0x100:
+            out.append(f"\\x{cp:02X}")
+        elif 0xDC80 <= cp <= 0xDCFF:
+            out.append(f"\\x{cp - 0xDC00:02X}")
+        else:
+            out.append(f"\\u{cp:04X}")
+    return "".join(out)
+
+
+def duplicate_testcase(suites: list[TestSuite]) -> str | None:
+    """None when every testcase name is unique within its classname, else which repeats."""
+    seen: set[tuple[str, str]] = set()
+    for s in suites:
+        for c in s.cases:
+            if (c.classname, c.name) in seen:
+                return f"testcase '{c.name}' appears twice in class '{c.classname}'"
+            seen.add((c.classname, c.name))
+    return None
 
 
 def to_element(suites: list[TestSuite]) -> ET.Element:
@@ -80,7 +115,7 @@ def to_element(suites: list[TestSuite]) -> ET.Element:
     total_time = 0.0
     for s in suites:
         el = ET.SubElement(root, "testsuite", {
-            "name": s.name, "tests": str(len(s.cases)),
+            "name": xml_safe(s.name), "tests": str(len(s.cases)),
             "failures": str(s.count(Outcome.FAILED)), "errors": str(s.count(Outcome.ERROR)),
             "skipped": str(s.count(Outcome.SKIPPED)), "time": format_time(s.time_s)})
         totals["tests"] += len(s.cases)
@@ -89,19 +124,19 @@ def to_element(suites: list[TestSuite]) -> ET.Element:
         total_time += s.time_s
         props = ET.SubElement(el, "properties")
         for k, v in s.properties:
-            ET.SubElement(props, "property", {"name": _clean(k), "value": _clean(v)})
+            ET.SubElement(props, "property", {"name": xml_safe(k), "value": xml_safe(v)})
         for c in s.cases:
-            ce = ET.SubElement(el, "testcase", {"classname": c.classname, "name": _clean(c.name),
+            ce = ET.SubElement(el, "testcase", {"classname": xml_safe(c.classname), "name": xml_safe(c.name),
                                                 "time": format_time(c.time_s)})
             if c.outcome != Outcome.PASSED:
                 tag = {Outcome.FAILED: "failure", Outcome.ERROR: "error",
                        Outcome.SKIPPED: "skipped"}[c.outcome]
-                oe = ET.SubElement(ce, tag, {"message": _clean(c.message)})
-                oe.text = _clean(c.detail) or None
+                oe = ET.SubElement(ce, tag, {"message": xml_safe(c.message)})
+                oe.text = xml_safe(c.detail) or None
             if c.system_out:
-                ET.SubElement(ce, "system-out").text = _clean(c.system_out)
+                ET.SubElement(ce, "system-out").text = xml_safe(c.system_out)
         if s.system_out:
-            ET.SubElement(el, "system-out").text = _clean(s.system_out)
+            ET.SubElement(el, "system-out").text = xml_safe(s.system_out)
     root.set("tests", str(totals["tests"]))
     root.set("failures", str(totals["failures"]))
     root.set("errors", str(totals["errors"]))
@@ -116,8 +151,13 @@ def to_xml(suites: list[TestSuite]) -> str:
 
 
 def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
-    """Writes atomically (temporary file + rename); parent directories are created."""
+    """Writes atomically (temporary file + rename); parent directories are created.
+
+    Raises ValueError (naming the path) for a testcase name repeated in its class.
+    """
     target = Path(path)
+    if (dup := duplicate_testcase(suites)) is not None:
+        raise ValueError(f"{target}: {dup}")
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -125,6 +165,37 @@ def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     os.chmod(tmp, 0o644)  # mkstemp creates 0600; reports are meant to be read
     os.replace(tmp, target)
     return target
+
+
+# Reports this run owes (declare_report): written as an <error> report if the run fails on input.
+_declared: list[tuple[Path, str]] = []
+
+
+def declare_report(path: str | os.PathLike[str], suite_name: str) -> None:
+    """Declares a report this run owes, as soon as its path is known (before inputs are checked).
+
+    Any previous file there is removed at once, and write_error_reports (called by
+    cli.run_tool when the run fails: exit 2) replaces it by a report whose one testcase is an
+    <error>, so a failed run never leaves an old passing report behind. `suite_name` is
+    "<harness>.<config>". The C++ harnesses do the same (common/cli declare_report).
+    """
+    target = Path(path)
+    target.unlink(missing_ok=True)
+    _declared.append((target, suite_name))
+
+
+def write_error_reports(why: str) -> list[Path]:
+    """Writes the <error> report to every declared path (and forgets them); returns the paths."""
+    written = []
+    while _declared:
+        path, suite_name = _declared.pop(0)
+        suite = TestSuite(suite_name)
+        suite.property("exit_status", 2)
+        add_build_properties(suite)
+        suite.add(TestCase(suite_name.split(".")[0] + ".input", "inputs", Outcome.ERROR,
+                           "usage or input error: the tool did not run", why))
+        written.append(write_report(path, [suite]))
+    return written
 
 
 def git_revision() -> str:
@@ -154,3 +225,4 @@ def add_build_properties(suite: TestSuite) -> None:
     suite.property("numpy", numpy.__version__)
     suite.property("platform", f"{platform.system()} {platform.machine()}")
     suite.property("command", " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]))
+

@@ -26,7 +26,8 @@ from .cli import run_tool
 from .engine import EngineError, check_engine, engine_evals, engine_features
 from .errors import InputError
 from .features import active_features, decode
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, write_report
+from .junit import (Outcome, TestCase, TestSuite, add_build_properties, declare_report,
+                    write_report)
 from .netfile import read as read_net
 from .netfile import sha256_file
 from .oracle import EvalParts, evaluate
@@ -308,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    declare_report(junit_path(args, args.mode), f"{args.mode}.{args.config}")
     return run_features(args) if args.mode == "features" else run_eval(args)
 
 

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import validate_junit
-from stkref.junit import Outcome, TestCase, TestSuite, add_build_properties, format_time, write_report
+from stkref.junit import (Outcome, TestCase, TestSuite, add_build_properties, duplicate_testcase,
+                          format_time, to_xml, write_report, xml_safe)
 
 
 def test_all_outcomes_validate(tmp_path: Path, junit_xsd: Path) -> None:
@@ -35,3 +39,84 @@ def test_all_outcomes_validate(tmp_path: Path, junit_xsd: Path) -> None:
 def test_time_format() -> None:
     assert format_time(1e-7) == "0.000" and format_time(12.3456) == "12.346"
     assert format_time(-1) == "0.000"
+
+
+# Strings the writer must survive: random code points, surrogates (lone, and the
+# surrogateescape form of undecodable bytes), U+FFFE/U+FFFF, controls, markup characters.
+_TRICKY = ["\ud800", "\udcff", "\udc80", "\ufffe", "\uffff", "\x00", "\x1b[31m", "\r\n", "]]>", "&",
+           "<", '"', "'", "\U0001d11e", "é", "\t"]
+
+
+def _random_text(rng: random.Random) -> str:
+    parts = []
+    for _ in range(rng.randrange(0, 12)):
+        kind = rng.randrange(3)
+        if kind == 0:
+            parts.append(rng.choice(_TRICKY))
+        elif kind == 1:
+            parts.append(chr(rng.randrange(0, 0x110000)))
+        else:
+            parts.append(bytes([rng.randrange(256)]).decode("utf-8", errors="surrogateescape"))
+    return "".join(parts)
+
+
+def _random_suites(rng: random.Random, text: Callable[[], str]) -> list[TestSuite]:
+    suites, serial = [], 0
+    for _ in range(rng.randrange(1, 4)):
+        s = TestSuite(text(), system_out=text(), time_s=rng.randrange(100000) / 1000)
+        for _ in range(rng.randrange(4)):
+            s.property(text(), text())
+        for _ in range(rng.randrange(12)):
+            s.add(TestCase(text(), f"{serial}:{text()}", rng.choice(list(Outcome)), text(), text(),
+                           system_out=text()))
+            serial += 1
+        suites.append(s)
+    return suites
+
+
+def test_random_text_in_every_field_parses_and_validates(tmp_path: Path, junit_xsd: Path) -> None:
+    rng = random.Random(20261130)  # fixed seed: the same 200 reports every run
+    for i in range(200):
+        suites = _random_suites(rng, lambda: _random_text(rng))
+        path = write_report(tmp_path / f"r{i}.xml", suites)
+        ET.parse(path)  # well-formed (expat is strict about characters)
+        if i % 10 == 0:
+            validate_junit(junit_xsd, path)
+
+
+def test_xml_safe_keeps_valid_text_and_escapes_the_rest() -> None:
+    valid = "plain <&> \"q\" é \U0001d11e \ufffd\t\n"
+    assert xml_safe(valid) == valid
+    assert xml_safe("a\x01b") == "a\\x01b"
+    assert xml_safe("\ufffe\uffff") == "\\uFFFE\\uFFFF"
+    assert xml_safe(b"\xff".decode("utf-8", errors="surrogateescape")) == "\\xFF"  # an undecodable byte
+    assert xml_safe("\ud800") == "\\uD800"
+
+
+def test_totals_are_the_sums_of_the_testcases() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        root = ET.fromstring(to_xml(_random_suites(rng, lambda: "t")))
+        sums = {"tests": 0, "failures": 0, "errors": 0}
+        for s in root.findall("testsuite"):
+            cases = s.findall("testcase")
+            counts = {"tests": len(cases), "failures": sum(c.find("failure") is not None for c in cases),
+                      "errors": sum(c.find("error") is not None for c in cases),
+                      "skipped": sum(c.find("skipped") is not None for c in cases)}
+            assert {k: int(s.get(k, -1)) for k in counts} == counts
+            for k in sums:
+                sums[k] += counts[k]
+        # The schema allows no 'skipped' on <testsuites>: the suites carry it.
+        assert {k: int(root.get(k, -1)) for k in sums} == sums
+
+
+def test_writer_refuses_a_name_repeated_in_its_class(tmp_path: Path) -> None:
+    s = TestSuite("demo.dup")
+    s.add(TestCase("demo.a", "line 3"))
+    s.add(TestCase("demo.b", "line 3"))
+    assert duplicate_testcase([s]) is None
+    s.add(TestCase("demo.a", "line 3", Outcome.FAILED))
+    assert duplicate_testcase([s]) == "testcase 'line 3' appears twice in class 'demo.a'"
+    with pytest.raises(ValueError, match="appears twice"):
+        write_report(tmp_path / "d.xml", [s])
+    assert not (tmp_path / "d.xml").exists()

@@ -80,6 +80,10 @@ int run_accumulator(int argc, char** argv) {
                "junit", "out-dir"},
               {"allow-trailing", "help"});
     if (args.has("help")) return std::cout << kUsage, 0;
+    const std::string config = args.get("config", "default");
+    const std::string out_dir = args.get("out-dir", "reports");
+    const std::string junit_path = args.get("junit", out_dir + "/junit/accumulator-" + config + ".xml");
+    declare_report(junit_path, "accumulator." + config);
     if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
     if (args.has("net") && args.has("hidden")) throw UsageError("give --net or --hidden, not both");
     GameCheckOptions opt;
@@ -94,9 +98,6 @@ int run_accumulator(int argc, char** argv) {
     const std::string plant = args.get("plant", "none");
     if (std::find(kPlants.begin(), kPlants.end(), plant) == kPlants.end())
       throw UsageError("unknown --plant '" + plant + "'");
-    const std::string config = args.get("config", "default");
-    const std::string out_dir = args.get("out-dir", "reports");
-    const std::string junit_path = args.get("junit", out_dir + "/junit/accumulator-" + config + ".xml");
 
     std::shared_ptr<const nnue::Network> net;
     if (args.has("net")) {

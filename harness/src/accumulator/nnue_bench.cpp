@@ -151,12 +151,13 @@ int run_nnue_bench(int argc, char** argv) {
   try {
     Args args(argc, argv, {"positions", "seed", "config", "junit", "out-dir"}, {"help"});
     if (args.has("help")) return std::cout << kUsage, 0;
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    const int n = int(args.get_int("positions", 100000, 1, 100000000));
-    const auto seed = std::uint64_t(args.get_int("seed", 1, 0, 1LL << 62));
     const std::string config = args.get("config", "default");
     const std::string out_dir = args.get("out-dir", "reports");
     const std::string junit_path = args.get("junit", out_dir + "/junit/nnue-bench-" + config + ".xml");
+    declare_report(junit_path, "nnue-bench." + config);
+    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+    const int n = int(args.get_int("positions", 100000, 1, 100000000));
+    const auto seed = std::uint64_t(args.get_int("seed", 1, 0, 1LL << 62));
 
     std::vector<Trace> traces = record_walks(seed, n);
     std::vector<Position> positions;

@@ -1,7 +1,5 @@
 // stk-harness all --tier quick|full: every harness in order, each writing its own reports.
 // Steps run as child processes so one harness's crash cannot take the others' reports with it.
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -12,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "all/step_runner.h"
 #include "all/tier_steps.h"
 #include "commands.h"
 #include "common/cli.h"
@@ -43,6 +42,9 @@ int run_all(int argc, char** argv) {
       for (const auto& s : steps) std::cout << s.name << ": " << s.command << "\n";
       return 0;
     }
+    const std::string junit_path = out_dir + "/junit/all-" + tier + ".xml";
+    declare_report(junit_path, "all." + tier);
+    const std::vector<Step> selected = select_steps(steps, only);
     junit::TestSuite suite;
     suite.name = "all." + tier;
     suite.property("tier", tier);
@@ -50,32 +52,18 @@ int run_all(int argc, char** argv) {
     junit::add_build_properties(suite);
     int worst = 0;
     auto t_all = std::chrono::steady_clock::now();
-    for (const auto& s : steps) {
-      if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
+    for (const auto& s : selected) {
       std::cout << "== " << s.name << ": " << s.command << std::endl;
-      auto t0 = std::chrono::steady_clock::now();
-      int status = std::system(s.command.c_str());
-      int code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
-      junit::TestCase tc;
-      tc.classname = "all." + tier;
-      tc.name = s.name;
-      tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      tc.facts = {{"command", s.command}, {"exit_code", std::to_string(code)}};
-      if (code == 1) {
-        tc.outcome = junit::Outcome::Failed;
-        tc.message = "a gate failed (see its own report)";
-      } else if (code != 0) {
-        tc.outcome = junit::Outcome::Error;
-        tc.message = fmt::format("the harness could not run (exit {})", code);
-      }
-      worst = std::max(worst, code == 0 ? 0 : code == 1 ? 1 : 2);
-      std::cout << "== " << s.name << ": exit " << code << fmt::format(" ({:.1f} s)", tc.time_s)
-                << std::endl;
+      junit::TestCase tc = run_step(s, "all." + tier);
+      const int code = tc.outcome == junit::Outcome::Passed ? 0 : tc.outcome == junit::Outcome::Failed ? 1 : 2;
+      worst = std::max(worst, code);
+      std::cout << "== " << s.name << ": " << (code == 0 ? "passed" : code == 1 ? "FAILED" : "ERROR")
+                << (code == 2 ? " (" + tc.message + ")" : "") << fmt::format(" ({:.1f} s)", tc.time_s) << std::endl;
       suite.cases.push_back(std::move(tc));
     }
     suite.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
     std::string err;
-    if (!junit::write_report(out_dir + "/junit/all-" + tier + ".xml", {suite}, &err))
+    if (!junit::write_report(junit_path, {suite}, &err))
       throw InputError(err);
     std::cout << fmt::format("all {}: {} steps, {} failed, {} errors\n", tier, suite.cases.size(),
                              suite.count(junit::Outcome::Failed), suite.count(junit::Outcome::Error));

@@ -15,7 +15,8 @@ struct StepContext {
 
 struct Step {
   std::string name;
-  std::string command;  // a shell command line
+  std::string command;               // a shell command line
+  std::vector<std::string> reports;  // the JUnit files it must write (stk-harness all checks them)
 };
 
 std::vector<Step> tier_steps(const StepContext& ctx);

@@ -56,7 +56,9 @@ int run_bench_harness(int argc, char** argv) {
     std::string golden = args.get("golden", "golden/bench.txt");
     std::string config = args.get("config", "default");
     std::string out_dir = args.get("out-dir", "reports");
+    std::string junit_path = out_dir + "/junit/bench-" + config + ".xml";
     bool update = args.has("update-golden");
+    if (!update) declare_report(junit_path, "bench." + config);  // --update-golden writes no report
     Signature expected;
     if (!update || std::ifstream(golden)) expected = read_signature(golden);
     int depth = int(args.get_int("depth", expected.depth ? expected.depth : kBenchDefaultDepth, 1, 64));
@@ -108,7 +110,6 @@ int run_bench_harness(int argc, char** argv) {
     suite.cases.push_back(tc);
     suite.time_s = r.time_s;
     std::string err;
-    std::string junit_path = out_dir + "/junit/bench-" + config + ".xml";
     if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
     write_text_file(out_dir + "/bench/" + config + ".json",
                     fmt::format("{{\n  \"depth\": {},\n  \"expected_nodes\": {},\n  \"nodes\": {},\n  \"passed\": {},\n"

@@ -1,15 +1,23 @@
-// stk-harness checknet FILE [--allow-trailing]: validates a net file (header fields, exact size,
-// full parse) and prints its header, size and FNV-1a 64 checksum. Exit 0 valid, 2 invalid.
+// stk-harness checknet FILE [--allow-trailing] [--sha256 HEX | --manifest FILE]: validates a net
+// file (header fields, exact size, full parse), prints its header, size, FNV-1a 64 checksum and
+// SHA-256, and compares the SHA-256 with the expected digest. Exit 0 valid (and the digest
+// matches), 1 the digest differs, 2 invalid.
 // stk-harness makenet --hidden 128|1024 --seed S OUT.nnue: writes a deterministic synthetic net.
+#include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "checknet/synthetic_net.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/sha256.h"
+#include "file_bytes.h"
 #include "nnue/network.h"
 #include "report/junit.h"
 
@@ -18,24 +26,50 @@ namespace stk::harness {
 namespace {
 
 constexpr const char* kCheckUsage =
-    "usage: stk-harness checknet FILE [--allow-trailing] [--junit FILE]\n"
-    "  validates a STKHALFKA .nnue file; prints header, size and FNV-1a 64 checksum\n"
-    "  exit 0 valid, 2 invalid (the reason names the field and byte offset, or the sizes)\n";
+    "usage: stk-harness checknet FILE [--allow-trailing] [--sha256 HEX | --manifest FILE] [--junit FILE]\n"
+    "  validates a STKHALFKA .nnue file; prints header, size, FNV-1a 64 checksum and SHA-256\n"
+    "  --sha256 HEX     the expected SHA-256 of FILE\n"
+    "  --manifest FILE  take it from a golden manifest (JSON with \"net\" = FILE's name, \"net_sha256\")\n"
+    "  exit 0 valid (digest matches), 1 the digest differs, 2 invalid (the reason names the field\n"
+    "  and byte offset, or the sizes)\n";
 
 constexpr const char* kMakeUsage =
     "usage: stk-harness makenet --hidden 128|1024 [--seed S] OUT.nnue\n"
     "  writes a deterministic synthetic net (default seed 20240601) and prints its checksum\n";
 
 std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  in.seekg(0, std::ios::end);
-  auto size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  std::vector<std::uint8_t> bytes(size > 0 ? std::size_t(size) : 0);
-  if (!bytes.empty()) in.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (!in) throw InputError(path + ": read error");
+  std::vector<std::uint8_t> bytes;
+  std::string error;
+  if (!read_file_bytes(path, &bytes, &error)) throw InputError(error);
   return bytes;
+}
+
+// The expected digest of `net_path` in a golden manifest (stkref.golden writes golden/nets/manifest.json).
+std::string manifest_digest(const std::string& manifest_path, const std::string& net_path) {
+  std::ifstream in(manifest_path);
+  if (!in) throw InputError(manifest_path + ": cannot open file");
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(manifest_path + ": not JSON: " + e.what());
+  }
+  const std::string name = std::filesystem::path(net_path).filename().string();
+  if (!m.is_object() || m.value("net", "") != name || !m.contains("net_sha256") || !m["net_sha256"].is_string())
+    throw InputError(manifest_path + ": no net_sha256 for " + name);
+  const std::string digest = m["net_sha256"];
+  if (!is_sha256_hex(digest)) throw InputError(manifest_path + ": net_sha256 is not 64 hex digits");
+  return digest;
+}
+
+// The digest FILE must have: --sha256, --manifest, or "" when neither is given.
+std::string expected_digest(const Args& args, const std::string& net_path) {
+  if (args.has("sha256") && args.has("manifest")) throw UsageError("give --sha256 or --manifest, not both");
+  std::string digest = args.has("manifest") ? manifest_digest(args.get("manifest"), net_path) : args.get("sha256");
+  if (args.has("sha256") && !is_sha256_hex(digest))
+    throw UsageError("--sha256 must be 64 hex digits, got '" + digest + "'");
+  std::transform(digest.begin(), digest.end(), digest.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return digest;
 }
 
 const std::vector<std::string> kSampleFens = {
@@ -51,11 +85,13 @@ const std::vector<std::string> kSampleFens = {
 
 int run_checknet(int argc, char** argv) {
   try {
-    Args args(argc, argv, {"junit"}, {"allow-trailing", "help"});
+    Args args(argc, argv, {"junit", "sha256", "manifest"}, {"allow-trailing", "help"});
     if (args.has("help")) return std::cout << kCheckUsage, 0;
+    if (args.has("junit")) declare_report(args.get("junit"), "checknet.default");
     if (args.positional().size() != 1) throw UsageError("expected exactly one net file");
     const std::string path = args.positional()[0];
     const bool allow_trailing = args.has("allow-trailing");
+    const std::string expected = expected_digest(args, path);
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> bytes = read_bytes(path);
     std::string error;
@@ -64,42 +100,55 @@ int run_checknet(int argc, char** argv) {
     std::unique_ptr<nnue::Network> net;
     if (ok) ok = (net = nnue::Network::parse(bytes, path, allow_trailing, &error)) != nullptr;
     const std::uint64_t checksum = nnue::fnv1a64(bytes.data(), bytes.size());
+    const std::string digest = sha256_hex(bytes);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::string report = fmt::format("file {}\nsize {} bytes\nfnv1a64 {:016x}\n", path, bytes.size(), checksum);
-    if (ok) {
-      report += fmt::format(
-          "magic STKHALFKA\nversion {}\nfeatures {}\nhidden {}\nbuckets {}\nexpected_size {}\n",
-          header.version, header.features, header.hidden, header.buckets,
-          nnue::net_file_size(header.hidden));
-      if (bytes.size() > nnue::net_file_size(header.hidden))
-        report += fmt::format("trailing {} bytes (accepted: --allow-trailing)\n",
-                              bytes.size() - nnue::net_file_size(header.hidden));
-      report += "valid yes\n";
-    } else {
-      report += "valid no\nerror " + error + "\n";
+    std::string report =
+        fmt::format("file {}\nsize {} bytes\nfnv1a64 {:016x}\nsha256 {}\n", path, bytes.size(), checksum, digest);
+    if (!ok) {
+      std::cout << report << "valid no\n";
+      throw InputError(error);  // an invalid net is an input error: exit 2, <error> report
     }
+    report += fmt::format(
+        "magic STKHALFKA\nversion {}\nfeatures {}\nhidden {}\nbuckets {}\nexpected_size {}\n",
+        header.version, header.features, header.hidden, header.buckets,
+        nnue::net_file_size(header.hidden));
+    if (bytes.size() > nnue::net_file_size(header.hidden))
+      report += fmt::format("trailing {} bytes (accepted: --allow-trailing)\n",
+                            bytes.size() - nnue::net_file_size(header.hidden));
+    report += "valid yes\n";
     std::cout << report;
-    if (!ok) std::cerr << "stk-harness checknet: " << error << "\n";
+    const bool digest_differs = !expected.empty() && digest != expected;
+    const std::string mismatch =
+        fmt::format("{}: SHA-256 differs: expected sha256 {}, actual sha256 {}", path, expected, digest);
+    if (digest_differs) std::cerr << "stk-harness checknet: " << mismatch << "\n";
 
     if (args.has("junit")) {
       junit::TestSuite suite;
       suite.name = "checknet.default";
       for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
       suite.property("fnv1a64", fmt::format("{:016x}", checksum));
+      suite.property("sha256", digest);
       junit::add_build_properties(suite);
       junit::TestCase tc;
       tc.classname = "checknet.file";
       tc.name = path;
       tc.time_s = secs;
       tc.system_out = report;
-      if (!ok) tc.outcome = junit::Outcome::Failed, tc.message = "invalid net file", tc.detail = error;
       suite.cases.push_back(tc);
+      if (!expected.empty()) {
+        junit::TestCase dc;
+        dc.classname = "checknet.sha256";
+        dc.name = path;
+        dc.facts = {{"expected", expected}, {"actual", digest}};
+        if (digest_differs) dc.outcome = junit::Outcome::Failed, dc.message = "SHA-256 differs", dc.detail = mismatch;
+        suite.cases.push_back(dc);
+      }
       suite.time_s = secs;
       std::string err;
       if (!junit::write_report(args.get("junit"), {suite}, &err)) throw InputError(err);
     }
-    return ok ? 0 : 2;
+    return digest_differs ? 1 : 0;
   } catch (...) {
     return input_failure("stk-harness checknet", kCheckUsage);
   }

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+
+#include "report/junit.h"
 
 namespace stk::harness {
 
@@ -84,16 +87,62 @@ Shard parse_shard(const std::string& text) {
   return s;
 }
 
+namespace {
+
+struct DeclaredReport {
+  std::string path, suite_name;
+};
+std::vector<DeclaredReport>& declared_reports() {
+  static std::vector<DeclaredReport> reports;
+  return reports;
+}
+
+// The report of a run that could not run: one <error> testcase in class "<harness>.input".
+junit::TestSuite input_error_suite(const std::string& suite_name, const std::string& why) {
+  junit::TestSuite suite;
+  suite.name = suite_name;
+  suite.property("exit_status", "2");
+  junit::add_build_properties(suite);
+  junit::TestCase tc;
+  tc.classname = suite_name.substr(0, suite_name.find('.')) + ".input";
+  tc.name = "inputs";
+  tc.outcome = junit::Outcome::Error;
+  tc.message = "usage or input error: the harness did not run";
+  tc.detail = why;
+  suite.cases.push_back(std::move(tc));
+  return suite;
+}
+
+}  // namespace
+
+void declare_report(const std::string& junit_path, const std::string& suite_name) {
+  std::error_code ec;
+  std::filesystem::remove(junit_path, ec);  // a missing file is fine; an unwritable one fails later
+  declared_reports().push_back({junit_path, suite_name});
+}
+
 int input_failure(const char* name, const char* usage) {
+  std::string why;
   try {
     throw;
   } catch (const UsageError& e) {
-    std::cerr << name << ": " << e.what() << "\n" << (usage ? usage : "");
+    why = e.what();
+    std::cerr << name << ": " << why << "\n" << (usage ? usage : "");
   } catch (const std::exception& e) {
-    std::cerr << name << ": " << e.what() << "\n";
+    why = e.what();
+    std::cerr << name << ": " << why << "\n";
   } catch (...) {
-    std::cerr << name << ": unknown error\n";
+    why = "unknown error";
+    std::cerr << name << ": " << why << "\n";
   }
+  for (const DeclaredReport& r : declared_reports()) {
+    std::string err;
+    if (junit::write_report(r.path, {input_error_suite(r.suite_name, why)}, &err))
+      std::cerr << name << ": error report " << r.path << "\n";
+    else
+      std::cerr << name << ": " << err << "\n";
+  }
+  declared_reports().clear();
   return 2;
 }
 

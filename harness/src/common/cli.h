@@ -45,8 +45,15 @@ struct Shard {
 };
 Shard parse_shard(const std::string& text);
 
+// Declares a JUnit report this run owes, as soon as its path is known (before the inputs are
+// checked): any previous file there is removed at once, and input_failure replaces it by a report
+// whose one testcase is an <error> with the reason, so a failed run never leaves an old passing
+// report behind. `suite_name` is "<harness>.<config>". A run may owe several reports.
+void declare_report(const std::string& junit_path, const std::string& suite_name);
+
 // For a harness's outermost catch (...): prints the exception in flight as "<name>: <what>"
-// (plus `usage` for a UsageError) and returns exit status 2 (usage or input error).
+// (plus `usage` for a UsageError), writes the <error> report to every declared path, and
+// returns exit status 2 (usage or input error).
 int input_failure(const char* name, const char* usage = nullptr);
 
 // Reads a whole text file into lines; throws InputError naming the file if unreadable.

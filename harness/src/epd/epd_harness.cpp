@@ -16,6 +16,7 @@
 #include "epd/epd_report.h"
 #include "epd/epd_results.h"
 #include "epd/epd_suite.h"
+#include "match/match_result_file.h"
 #include "report/build_info.h"
 #include "report/summary_files.h"
 
@@ -48,6 +49,7 @@ constexpr const char* kUsage =
 constexpr const char* kMergeUsage =
     "usage: stk-harness merge OUT_CONFIG SHARD.json... [--out-dir DIR] [--baseline FILE]\n"
     "                         [--min-solved N]\n"
+    "  (Given match result files instead, runs 'stk-harness match-merge'.)\n"
     "  Combines the JSON results of 'stk-harness epd --shard K/N' runs (every K of one N) into the\n"
     "  report an unsharded run would have written: reports/epd/OUT_CONFIG.json/.md and\n"
     "  reports/junit/epd-OUT_CONFIG.xml. The baseline and min-solved recorded by the shards are\n"
@@ -122,10 +124,10 @@ std::vector<PositionResult> run_positions(EngineDriver& engine, const std::vecto
   for (std::size_t i = 0; i < todo.size(); ++i) {
     const EpdPosition& p = *todo[i];
     Position pos;
-    pos.set(p.fen, true);
+    pos.set(p.full_fen());
     PositionResult r;
     try {
-      r = judge(p, engine.search(pos, p.fen, budget));
+      r = judge(p, engine.search(pos, p.full_fen(), budget));
     } catch (const std::runtime_error& e) {
       r = judge(p, SearchOutcome{});
       r.error = std::string("engine failed: ") + e.what();
@@ -229,26 +231,32 @@ int run_epd(int argc, char** argv) {
                "stride", "shard", "config", "out-dir", "bench-signature"},
               {"help", "update-golden", "quiet"});
     if (args.has("help")) return std::cout << kUsage, 0;
+    const std::string out_dir = args.get("out-dir", "reports");
+    const Shard shard = parse_shard(args.get("shard", "1/1"));
+    auto stem_of = [&](const std::string& config) {
+      return config + (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "");
+    };
+    // The report is owed as soon as its name is known: now with --config, else once the budget is.
+    if (args.has("config")) declare_junit_report(out_dir, stem_of(args.get("config")));
     if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
     if (!args.has("epd")) throw UsageError("--epd FILE is required");
     const std::string epd_file = args.get("epd");
     const Budget budget = parse_budget(args);
+    const std::string config =
+        args.get("config", std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() +
+                               std::to_string(budget.value));
+    if (!args.has("config")) declare_junit_report(out_dir, stem_of(config));
     const auto options = parse_options(args.all("option"));
     const auto hash_mb = std::size_t(args.get_int("hash", 16, 1, 65536));
     const int stride = int(args.get_int("stride", 1, 1, 1000000));
-    const Shard shard = parse_shard(args.get("shard", "1/1"));
     const int min_solved = int(args.get_int("min-solved", -1, 0, 1000000));
     const bool update = args.has("update-golden");
     const std::string baseline_path = args.get("baseline");
-    const std::string out_dir = args.get("out-dir", "reports");
     if (update && baseline_path.empty()) throw UsageError("--update-golden needs --baseline FILE (the golden file to write)");
     if (update && shard.count > 1) throw UsageError("--update-golden needs the whole suite, not a shard");
 
     // 1. Inputs, all checked before any search: suite, baseline, engine.
     const std::vector<EpdPosition> suite = read_epd_file(epd_file);
-    const std::string config =
-        args.get("config", std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() +
-                               std::to_string(budget.value));
     std::optional<RunResults> baseline;
     if (!baseline_path.empty() && (!update || std::filesystem::exists(baseline_path))) {
       baseline = read_results(baseline_path);
@@ -275,7 +283,7 @@ int run_epd(int argc, char** argv) {
     run.positions = run_positions(*engine, todo, budget, args.has("quiet"));
 
     // 4. Reports and the gate.
-    const std::string stem = config + (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "");
+    const std::string stem = stem_of(config);
     Published pub = publish(run, update ? nullptr : baseline ? &*baseline : nullptr, echo(args), out_dir, stem);
     std::cout << pub.summary << "\nreports: " << pub.junit_path << ", " << pub.json_path << "\n";
     if (update) {
@@ -290,12 +298,17 @@ int run_epd(int argc, char** argv) {
 }
 
 int run_merge(int argc, char** argv) {
+  // Match result files (kind "stk-match-result") are merged by the match harness.
+  for (int i = 1; i < argc; ++i)
+    if (std::filesystem::is_regular_file(argv[i]) && match::is_match_result_file(argv[i])) return run_match_merge(argc, argv);
   try {
     Args args(argc, argv, {"out-dir", "baseline", "min-solved"}, {"help"});
     if (args.has("help")) return std::cout << kMergeUsage, 0;
     const auto& pos = args.positional();
-    if (pos.size() < 2) throw UsageError("need OUT_CONFIG and at least one shard JSON file");
+    if (pos.empty()) throw UsageError("need OUT_CONFIG and at least one shard JSON file");
     const std::string config = pos[0];
+    declare_junit_report(args.get("out-dir", "reports"), config);
+    if (pos.size() < 2) throw UsageError("need OUT_CONFIG and at least one shard JSON file");
     std::vector<RunResults> parts;
     for (std::size_t i = 1; i < pos.size(); ++i) parts.push_back(read_results(pos[i]));
 
@@ -372,19 +385,24 @@ int run_epd_compare(int argc, char** argv) {
               {"epd", "depth", "nodes", "reference", "option", "stk-option", "hash", "stride", "config", "out-dir"},
               {"help", "quiet"});
     if (args.has("help")) return std::cout << kCompareUsage, 0;
+    const std::string out_dir = args.get("out-dir", "reports");
+    auto declare_both = [&](const std::string& config) {
+      for (const char* side : {"-stk", "-reference"}) declare_junit_report(out_dir, config + side);
+    };
+    if (args.has("config")) declare_both(args.get("config"));
     if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
     if (!args.has("epd")) throw UsageError("--epd FILE is required");
     if (!args.has("reference")) throw UsageError("--reference UCI_ENGINE is required");
     const std::string epd_file = args.get("epd");
     const Budget budget = parse_budget(args);
-    const auto options = parse_options(args.all("option"));
-    const auto hash_mb = std::size_t(args.get_int("hash", 16, 1, 65536));
-    const int stride = int(args.get_int("stride", 1, 1, 1000000));
-    const std::string out_dir = args.get("out-dir", "reports");
-    const std::vector<EpdPosition> suite = read_epd_file(epd_file);
     const std::string config = args.get(
         "config", "compare-" + std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() +
                       std::to_string(budget.value));
+    if (!args.has("config")) declare_both(config);
+    const auto options = parse_options(args.all("option"));
+    const auto hash_mb = std::size_t(args.get_int("hash", 16, 1, 65536));
+    const int stride = int(args.get_int("stride", 1, 1, 1000000));
+    const std::vector<EpdPosition> suite = read_epd_file(epd_file);
     auto selected = select(suite, stride);
 
     struct Side {

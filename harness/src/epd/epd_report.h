@@ -16,6 +16,11 @@ struct Published {
   std::string junit_path, json_path, md_path;
 };
 
+// reports/junit/epd-<stem>.xml under `out_dir`.
+std::string junit_path(const std::string& out_dir, const std::string& stem);
+// Declares that report (common/cli declare_report), suite "epd.<stem>".
+void declare_junit_report(const std::string& out_dir, const std::string& stem);
+
 // Judges `run` against `baseline` (may be null) and run.meta.min_solved (checked only on a
 // complete run, shard 1/1), then writes reports/junit/epd-<stem>.xml and reports/epd/<stem>.json
 // and .md under `out_dir`. `properties` (inputs as given) go first into <properties>.

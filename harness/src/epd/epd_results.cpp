@@ -32,7 +32,7 @@ PositionResult judge(const EpdPosition& p, const SearchOutcome& o) {
   r.nodes = o.nodes;
   r.time_s = o.time_s;
   Position pos;
-  pos.set(p.fen, true);
+  pos.set(p.full_fen());
   r.best_uci = o.best == Move::none() ? o.best_text : to_uci(o.best);
   if (o.best == Move::none()) {
     r.error = "the engine's best move '" + o.best_text + "' is not a legal move here";

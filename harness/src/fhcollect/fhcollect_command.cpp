@@ -92,6 +92,9 @@ int run_fhcollect(int argc, char** argv) {
                "config", "out-dir"},
               {"help"});
     if (args.has("help")) return std::cout << kCollectUsage, 0;
+    const std::string config = args.get("config", "default"), out_dir = args.get("out-dir", "reports");
+    const std::string junit_path = out_dir + "/junit/fhcollect-" + config + ".xml";
+    declare_report(junit_path, "fhcollect." + config);
     if (!args.has("positions") || !args.has("depth") || !args.has("out"))
       throw UsageError("--positions, --depth and --out are required");
     const std::string positions_path = args.get("positions"), out_path = args.get("out");
@@ -103,7 +106,6 @@ int run_fhcollect(int argc, char** argv) {
     const std::string predictor = args.get("predictor", "off");
     if (predictor != "on" && predictor != "off") throw UsageError("--predictor must be on or off");
     const Shard shard = args.has("shard") ? parse_shard(args.get("shard")) : Shard{};
-    const std::string config = args.get("config", "default"), out_dir = args.get("out-dir", "reports");
     const std::unique_ptr<fh::Model> model = model_option(args);
     const auto positions = fhcollect::read_position_list(positions_path);
     std::cout << fmt::format("fhcollect: {} positions from {}, depth {}, full-depth {}, seed {}, shard {}, predictor {}\n",
@@ -167,7 +169,6 @@ int run_fhcollect(int argc, char** argv) {
         fmt::format("{} record kinds", by_kind.size()));
     suite.time_s = secs;
     std::string err;
-    const std::string junit_path = out_dir + "/junit/fhcollect-" + config + ".xml";
     if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
     std::cout << "records: " << out_path << "\nreport: " << junit_path << "\n";
     return suite.all_passed() ? 0 : 1;

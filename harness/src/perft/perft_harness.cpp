@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -13,7 +14,9 @@
 #include "movegen.h"
 #include "notation.h"
 #include "perft.h"
+#include "perft/crash_bisect.h"
 #include "perft/divide_bisect.h"
+#include "perft/isolated.h"
 #include "perft/perft_epd.h"
 #include "position.h"
 #include "report/junit.h"
@@ -27,12 +30,17 @@ constexpr const char* kUsage =
     "usage: stk-harness perft [--epd FILE]... [--depth N] [--max-nodes N]\n"
     "                         [--invariants-depth N] [--reference UCI_ENGINE]\n"
     "                         [--config NAME] [--shard K/N] [--junit FILE] [--out-dir DIR]\n"
+    "                         [--timeout S] [--plant NAME]\n"
     "  --epd FILE            perft EPD ('FEN ;D1 n ;D2 n ...'); default golden/perft.epd\n"
     "  --depth N             deepest depth to run (default 5)\n"
     "  --max-nodes N         skip depths whose expected count exceeds N (default: no limit)\n"
     "  --invariants-depth N  walk each tree to N plies checking make/unmake invariants (default 3, 0 off)\n"
     "  --reference PATH      UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish)\n"
-    "  --config NAME         report name suffix (default 'default')\n";
+    "  --config NAME         report name suffix (default 'default')\n"
+    "  --timeout S           seconds per check; each check runs in a child process, so a crash or a\n"
+    "                        hang of the move generator is a failure naming position, depth and\n"
+    "                        signal, bisected (in children again) to the line that crashes (default 600)\n"
+    "  --plant NAME          test policy: crash-underpromotion-capture | hang-underpromotion-capture\n";
 
 // Walks the tree to `depth`, checking at every node that the position is internally
 // consistent and that unmake restores the exact FEN and key. Returns "" or the first failure.
@@ -56,27 +64,66 @@ std::string check_invariants(Position& pos, int depth, std::vector<std::string>&
   return "";
 }
 
+// The invariants walk's answer from its child: nodes, then the failure and its line ("" when none).
+struct InvariantsAnswer {
+  std::uint64_t nodes = 0;
+  std::string why, line;
+};
+InvariantsAnswer parse_invariants(const std::string& out) {
+  InvariantsAnswer a;
+  std::istringstream in(out);
+  std::string nodes;
+  std::getline(in, nodes);
+  std::getline(in, a.why);
+  std::getline(in, a.line);
+  a.nodes = std::stoull(nodes);
+  return a;
+}
+
+// A check whose child crashed or hung: a failure of the subject naming position, depth, the
+// signal (or the time limit) and the line the bisection narrowed it to.
+void fail_crashed(junit::TestCase& tc, const PerftEntry& e, int depth, const ChildResult& run, const BisectResult& b) {
+  const bool hung = run.kind == ChildResult::Kind::TimedOut;
+  tc.outcome = junit::Outcome::Failed;
+  tc.message = fmt::format("perft {}: {}", hung ? "hung" : "crashed", run.describe());
+  tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: {}\nbisected in child processes:\n{}", e.id(), e.fen, depth,
+                          run.describe(), b.describe());
+  tc.facts.emplace_back("crash", run.describe());
+  std::cerr << "perft " << (hung ? "hung" : "crashed") << " " << tc.name << ": " << run.describe() << "\n"
+            << b.describe() << "\n";
+}
+
 }  // namespace
 
 int run_perft(int argc, char** argv) {
   try {
     Args args(argc, argv,
               {"epd", "depth", "max-nodes", "invariants-depth", "reference", "config", "shard",
-               "junit", "out-dir"},
+               "junit", "out-dir", "timeout", "plant"},
               {"help"});
     if (args.has("help")) return std::cout << kUsage, 0;
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    auto files = args.all("epd");
-    if (files.empty()) files.push_back("golden/perft.epd");
-    int max_depth = int(args.get_int("depth", 5, 1, 15));
-    auto max_nodes = std::uint64_t(args.get_int("max-nodes", -1, -1, 1LL << 62));
-    int inv_depth = int(args.get_int("invariants-depth", 3, 0, 6));
     std::string config = args.get("config", "default");
     Shard shard = parse_shard(args.get("shard", "1/1"));
     std::string out_dir = args.get("out-dir", "reports");
     std::string junit_path = args.get("junit", out_dir + "/junit/perft-" + config +
                                                    (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "") +
                                                    ".xml");
+    declare_report(junit_path, "perft." + config);
+    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+    auto files = args.all("epd");
+    if (files.empty()) files.push_back("golden/perft.epd");
+    int max_depth = int(args.get_int("depth", 5, 1, 15));
+    auto max_nodes = std::uint64_t(args.get_int("max-nodes", -1, -1, 1LL << 62));
+    int inv_depth = int(args.get_int("invariants-depth", 3, 0, 6));
+    const double timeout_s = double(args.get_int("timeout", 600, 1, 1 << 20));
+    const PerftFn subject = perft_subject(args.get("plant", "none"));
+
+    // A file's stem names its testcase class: two files of one stem would repeat testcase names.
+    std::map<std::string, std::string> stems;
+    for (const auto& f : files)
+      if (auto [it, fresh] = stems.emplace(std::filesystem::path(f).stem().string(), f); !fresh)
+        throw UsageError("--epd " + it->second + " and --epd " + f + " share the name '" + it->first +
+                         "' (testcase class perft." + it->first + "): give files of different names");
 
     std::vector<PerftEntry> entries;
     for (const auto& f : files)
@@ -93,6 +140,8 @@ int run_perft(int argc, char** argv) {
     suite.property("max_nodes", max_nodes == std::uint64_t(-1) ? "unlimited" : std::to_string(max_nodes));
     suite.property("shard", shard.label());
     if (reference) suite.property("reference_engine", reference->name() + " (" + reference->path() + ")");
+    suite.property("timeout_s", fmt::format("{}", timeout_s));
+    suite.property("isolation", "each check in a child process (fork)");
     junit::add_build_properties(suite);
 
     std::uint64_t total_nodes = 0;
@@ -110,18 +159,39 @@ int run_perft(int argc, char** argv) {
       Position pos;
       pos.set(e.fen, true);
       std::string classname = "perft." + std::filesystem::path(e.file).stem().string();
+      int crashed_depth = 0;  // deeper checks of a position whose perft crashed are not run
       for (auto [depth, expected] : e.counts) {
         if (depth > max_depth || expected > max_nodes) continue;
         junit::TestCase tc;
         tc.classname = classname;
         tc.name = fmt::format("{} d{}", e.id(), depth);
+        tc.facts = {{"fen", e.fen}, {"depth", std::to_string(depth)}, {"expected", std::to_string(expected)}};
+        if (crashed_depth) {
+          tc.outcome = junit::Outcome::Skipped;
+          tc.message = fmt::format("not run: perft crashed at depth {} ({} d{})", crashed_depth, e.id(), crashed_depth);
+          suite.cases.push_back(std::move(tc));
+          continue;
+        }
         auto t0 = std::chrono::steady_clock::now();
-        std::uint64_t actual = perft(pos, depth);
+        ChildResult run = run_isolated([&](const ChildWriter& write) { write(std::to_string(subject(pos, depth))); },
+                                       timeout_s);
         tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!run.ok()) {
+          ++failures;
+          crashed_depth = depth;
+          fail_crashed(tc, e, depth, run, bisect_crash(e.fen, depth, subject, timeout_s));
+          json << (first_json ? "\n" : ",\n") << "    {\"id\": " << json_str(e.id()) << ", \"fen\": " << json_str(e.fen)
+               << ", \"depth\": " << depth << ", \"expected\": " << expected
+               << ", \"actual\": null, \"crashed\": " << json_str(run.describe()) << ", \"passed\": false}";
+          first_json = false;
+          md << "| " << e.id() << " | " << depth << " | " << expected << " | - | **" << run.describe() << "** |\n";
+          suite.cases.push_back(std::move(tc));
+          continue;
+        }
+        std::uint64_t actual = std::stoull(run.output);
         total_nodes += actual;
         total_time += tc.time_s;
-        tc.facts = {{"fen", e.fen}, {"depth", std::to_string(depth)},
-                    {"expected", std::to_string(expected)}, {"actual", std::to_string(actual)}};
+        tc.facts.emplace_back("actual", std::to_string(actual));
         if (actual != expected) {
           ++failures;
           tc.outcome = junit::Outcome::Failed;
@@ -148,17 +218,28 @@ int run_perft(int argc, char** argv) {
         tc.classname = classname + ".invariants";
         tc.name = fmt::format("{} make/unmake d{}", e.id(), inv_depth);
         auto t0 = std::chrono::steady_clock::now();
-        std::vector<std::string> line;
-        std::uint64_t nodes = 0;
-        std::string why = check_invariants(pos, inv_depth, line, nodes);
+        ChildResult run = run_isolated(
+            [&](const ChildWriter& write) {
+              std::vector<std::string> line;
+              std::uint64_t nodes = 0;
+              std::string why = check_invariants(pos, inv_depth, line, nodes);
+              write(std::to_string(nodes) + "\n" + why + "\n" + fmt::format("{}", fmt::join(line, " ")));
+            },
+            timeout_s);
         tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        tc.facts = {{"fen", e.fen}, {"nodes_checked", std::to_string(nodes)}};
-        if (!why.empty()) {
+        tc.facts = {{"fen", e.fen}};
+        if (!run.ok()) {
           ++failures;
+          fail_crashed(tc, e, inv_depth, run, bisect_crash(e.fen, inv_depth, subject, timeout_s));
+        } else if (InvariantsAnswer a = parse_invariants(run.output); !a.why.empty()) {
+          ++failures;
+          tc.facts.emplace_back("nodes_checked", std::to_string(a.nodes));
           tc.outcome = junit::Outcome::Failed;
-          tc.message = why;
-          tc.detail = "position fen " + e.fen + " moves " + fmt::format("{}", fmt::join(line, " "));
-          std::cerr << "invariant failure " << tc.name << ": " << why << "\n";
+          tc.message = a.why;
+          tc.detail = "position fen " + e.fen + " moves " + a.line;
+          std::cerr << "invariant failure " << tc.name << ": " << a.why << "\n";
+        } else {
+          tc.facts.emplace_back("nodes_checked", std::to_string(a.nodes));
         }
         suite.cases.push_back(std::move(tc));
       }

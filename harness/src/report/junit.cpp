@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,59 @@ std::string format_time(double seconds) {
   return fmt::format("{:.3f}", seconds);
 }
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence at `s` (RFC 3629: no overlong forms, no surrogates,
+// nothing above U+10FFFF) and its code point; 0 when the bytes there are not one.
+int utf8_sequence(std::string_view s, char32_t* cp) {
+  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char lead = b(0);
+  if (lead < 0x80) return *cp = lead, 1;
+  const int len = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
+                  : lead >= 0xF0 && lead <= 0xF4                                  ? 4
+                                                                                  : 0;
+  if (len == 0 || s.size() < std::size_t(len)) return 0;
+  char32_t c = lead & (0x7F >> len);
+  for (int i = 1; i < len; ++i) {
+    if ((b(i) & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (b(i) & 0x3F);
+  }
+  const char32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+  return *cp = c, len;
+}
+
+// XML 1.0's Char production.
+bool xml_char(char32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+}  // namespace
+
+std::string xml_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    char32_t c = 0;
+    const int len = utf8_sequence(text, &c);
+    if (len > 0 && xml_char(c)) out.append(text.substr(0, std::size_t(len)));
+    else if (len == 3) out += fmt::format("\\u{:04X}", std::uint32_t(c));  // U+FFFE, U+FFFF
+    else out += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[0]));
+    text.remove_prefix(std::size_t(std::max(len, 1)));
+  }
+  return out;
+}
+
+std::string duplicate_testcase(const std::vector<TestSuite>& suites) {
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const TestSuite& s : suites)
+    for (const TestCase& c : s.cases)
+      if (!seen.emplace(c.classname, c.name).second)
+        return fmt::format("testcase '{}' appears twice in class '{}'", c.name, c.classname);
+  return "";
+}
+
 std::string to_xml(const std::vector<TestSuite>& suites) {
   tinyxml2::XMLDocument doc;
   doc.InsertFirstChild(doc.NewDeclaration());
@@ -39,7 +93,7 @@ std::string to_xml(const std::vector<TestSuite>& suites) {
   double time = 0;
   for (const TestSuite& s : suites) {
     auto* se = doc.NewElement("testsuite");
-    se->SetAttribute("name", s.name.c_str());
+    se->SetAttribute("name", xml_safe(s.name).c_str());
     se->SetAttribute("tests", int(s.cases.size()));
     se->SetAttribute("failures", s.count(Outcome::Failed));
     se->SetAttribute("errors", s.count(Outcome::Error));
@@ -52,15 +106,15 @@ std::string to_xml(const std::vector<TestSuite>& suites) {
     auto* props = doc.NewElement("properties");
     for (const auto& [k, v] : s.properties) {
       auto* p = doc.NewElement("property");
-      p->SetAttribute("name", k.c_str());
-      p->SetAttribute("value", v.c_str());
+      p->SetAttribute("name", xml_safe(k).c_str());
+      p->SetAttribute("value", xml_safe(v).c_str());
       props->InsertEndChild(p);
     }
     se->InsertEndChild(props);
     for (const TestCase& c : s.cases) {
       auto* ce = doc.NewElement("testcase");
-      ce->SetAttribute("classname", c.classname.c_str());
-      ce->SetAttribute("name", c.name.c_str());
+      ce->SetAttribute("classname", xml_safe(c.classname).c_str());
+      ce->SetAttribute("name", xml_safe(c.name).c_str());
       ce->SetAttribute("time", format_time(c.time_s).c_str());
       const char* tag = c.outcome == Outcome::Failed    ? "failure"
                         : c.outcome == Outcome::Error   ? "error"
@@ -68,8 +122,8 @@ std::string to_xml(const std::vector<TestSuite>& suites) {
                                                         : nullptr;
       if (tag) {
         auto* fe = doc.NewElement(tag);
-        fe->SetAttribute("message", c.message.c_str());
-        if (!c.detail.empty()) fe->SetText(c.detail.c_str());
+        fe->SetAttribute("message", xml_safe(c.message).c_str());
+        if (!c.detail.empty()) fe->SetText(xml_safe(c.detail).c_str());
         ce->InsertEndChild(fe);
       }
       std::string out;
@@ -77,14 +131,14 @@ std::string to_xml(const std::vector<TestSuite>& suites) {
       out += c.system_out;
       if (!out.empty()) {
         auto* so = doc.NewElement("system-out");
-        so->SetText(out.c_str());
+        so->SetText(xml_safe(out).c_str());
         ce->InsertEndChild(so);
       }
       se->InsertEndChild(ce);
     }
     if (!s.system_out.empty()) {
       auto* so = doc.NewElement("system-out");
-      so->SetText(s.system_out.c_str());
+      so->SetText(xml_safe(s.system_out).c_str());
       se->InsertEndChild(so);
     }
     root->InsertEndChild(se);
@@ -101,6 +155,10 @@ std::string to_xml(const std::vector<TestSuite>& suites) {
 bool write_report(const std::string& path, const std::vector<TestSuite>& suites,
                   std::string* error) {
   namespace fs = std::filesystem;
+  if (std::string dup = duplicate_testcase(suites); !dup.empty()) {
+    if (error) *error = path + ": " + dup;
+    return false;
+  }
   std::error_code ec;
   fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,8 +40,17 @@ struct TestSuite {
 // Adds git revision, build type, CPU features and harness version, in that order.
 void add_build_properties(TestSuite& suite);
 
+// Text as XML 1.0 can carry it. Valid UTF-8 made of XML characters passes unchanged; a byte that
+// is not part of valid UTF-8 (a lone surrogate's, an overlong or truncated sequence's) becomes
+// "\xNN", a forbidden character (controls other than tab/LF/CR, U+FFFE, U+FFFF) "\xNN" or "\uFFFE".
+std::string xml_safe(std::string_view text);
+
+// "" when every testcase name is unique within its classname across `suites`, else which repeats.
+std::string duplicate_testcase(const std::vector<TestSuite>& suites);
+
 // Serialises suites in the order given (cases keep their insertion order: callers add them
-// in a deterministic order). Writes atomically via a temporary file; on failure returns false
+// in a deterministic order); every text goes through xml_safe. Refuses (false, *error naming the
+// path and the name) a report with a duplicate testcase. Writes atomically via a temporary file; on failure returns false
 // and sets *error. Parent directories are created.
 bool write_report(const std::string& path, const std::vector<TestSuite>& suites,
                   std::string* error);

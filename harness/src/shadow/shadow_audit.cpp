@@ -4,6 +4,26 @@
 
 namespace stk::harness::shadow {
 
+void Counts::add(const Counts& o) {
+  for (int m = 0; m < search::kMechanismCount; ++m)
+    for (int d = 0; d < kDepthCells; ++d) {
+      Cell& a = decisions[m][d];
+      const Cell& b = o.decisions[m][d];
+      a.audited += b.audited, a.misses += b.misses, a.discarded += b.discarded;
+      a.depth_mismatches += b.depth_mismatches;
+    }
+  for (int c = 0; c < kControlCount; ++c) {
+    for (int d = 0; d < kDepthCells; ++d) {
+      ControlCell& a = controls[c][d];
+      const ControlCell& b = o.controls[c][d];
+      a.audited += b.audited, a.hits += b.hits, a.replayed += b.replayed, a.discarded += b.discarded;
+      a.depth_mismatches += b.depth_mismatches;
+    }
+    candidates[c] += o.candidates[c];
+    sampled[c] += o.sampled[c];
+  }
+}
+
 search::Result plain_search(const std::string& fen, const SearchSettings& s, double* time_s) {
   Position pos;
   if (auto err = pos.set(fen, true)) throw std::runtime_error("bad FEN '" + fen + "': " + *err);
@@ -85,8 +105,7 @@ void classify(std::vector<Miss>& misses, int extra_depths, std::uint64_t node_ca
 }
 
 bool has_artifact_signature(const Miss& m) {
-  const bool node_level = m.mechanism == Mechanism::NullMove || m.mechanism == Mechanism::StaticNull;
-  const int gap = node_level ? m.beta - m.shadow_score : m.shadow_score - m.alpha;
+  const int gap = node_level(m.mechanism) ? m.beta - m.shadow_score : m.shadow_score - m.alpha;
   return m.refuted_at_depth && gap <= 2;
 }
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,100 +13,208 @@
 
 namespace stk::harness {
 
+namespace {
+
+int millis_until(SteadyClock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
+  return int(std::max<long long>(0, std::min<long long>(left, 1000)));
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+std::string ChildExit::describe() const {
+  if (!exited) return "still running";
+  if (signal) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  return "exit status " + std::to_string(code);
+}
+
 UciProcess::UciProcess(const std::string& path, std::chrono::seconds timeout) : path_(path) {
   if (access(path.c_str(), X_OK) != 0)
     throw std::runtime_error("UCI engine '" + path + "' is not an executable file: " +
                              std::strerror(errno));
-  int in[2], out[2];
-  if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe() failed");
-  pid_ = fork();
-  if (pid_ < 0) throw std::runtime_error("fork() failed");
-  if (pid_ == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    close(in[1]);
-    close(out[0]);
-    execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(in[0]);
-  close(out[1]);
-  to_child_ = in[1];
-  from_child_ = out[0];
-  signal(SIGPIPE, SIG_IGN);
+  start(false);
   send("uci");
   for (const std::string& l :
        read_until([](const std::string& s) { return s == "uciok"; }, timeout))
     if (l.rfind("id name ", 0) == 0) id_name_ = l.substr(8);
 }
 
+UciProcess::UciProcess(NoHandshake, const std::string& command, const std::string& stderr_path)
+    : path_(command), stderr_path_(stderr_path) {
+  start(!is_executable_file(command));
+}
+
+void UciProcess::start(bool via_shell) {
+  via_shell_ = via_shell;
+  int in[2], out[2];
+  // Close-on-exec: a second engine (or a restart) must not inherit this one's pipe ends, or
+  // neither would ever see end-of-file.
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe() failed");
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error("fork() failed");
+  if (pid_ == 0) {
+    setpgid(0, 0);
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    if (!stderr_path_.empty()) {
+      int err = open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (err >= 0) dup2(err, 2);
+    }
+    if (via_shell) {
+      std::string line = "exec " + path_;
+      execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+    } else {
+      execl(path_.c_str(), path_.c_str(), static_cast<char*>(nullptr));
+    }
+    _exit(127);
+  }
+  setpgid(pid_, pid_);  // also here: no race with the child's own call
+  close(in[0]);
+  close(out[1]);
+  to_child_ = in[1];
+  from_child_ = out[0];
+  fcntl(to_child_, F_SETFL, fcntl(to_child_, F_GETFL) | O_NONBLOCK);
+  fcntl(from_child_, F_SETFL, fcntl(from_child_, F_GETFL) | O_NONBLOCK);
+  signal(SIGPIPE, SIG_IGN);
+  eof_ = false;
+  exit_ = ChildExit{};
+  buffer_.clear();
+}
+
+void UciProcess::close_pipes() {
+  if (to_child_ >= 0) close(to_child_);
+  if (from_child_ >= 0) close(from_child_);
+  to_child_ = from_child_ = -1;
+}
+
 UciProcess::~UciProcess() {
-  if (pid_ > 0) {
-    send("quit");
+  if (pid_ > 0 && running()) {
+    send("quit", std::chrono::milliseconds(100));
     close(to_child_);
+    to_child_ = -1;
     // Give the engine a moment to exit on its own, then make sure it is gone.
-    for (int i = 0; i < 50; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
-      usleep(10000);
-    }
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    close(from_child_);
+    wait_exit(SteadyClock::now() + std::chrono::milliseconds(500));
+  }
+  kill_child();
+  close_pipes();
+}
+
+bool UciProcess::running() {
+  if (pid_ <= 0) return false;
+  int status = 0;
+  pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r != pid_) return true;
+  exit_.exited = true;
+  exit_.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  exit_.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  kill(-pid_, SIGKILL);  // anything the engine left behind in its group
+  pid_ = -1;
+  return false;
+}
+
+bool UciProcess::wait_exit(SteadyClock::time_point deadline) {
+  while (running()) {
+    if (SteadyClock::now() >= deadline) return false;
+    usleep(2000);
+  }
+  return true;
+}
+
+void UciProcess::kill_child() {
+  if (pid_ <= 0) return;
+  if (running()) {
+    kill(-pid_, SIGKILL);
+    kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    exit_.exited = true;
+    exit_.code = -1;
+    exit_.signal = SIGKILL;
+    pid_ = -1;
   }
 }
 
-void UciProcess::send(const std::string& line) {
+void UciProcess::restart() {
+  kill_child();
+  close_pipes();
+  start(via_shell_);
+}
+
+bool UciProcess::send(const std::string& line, std::chrono::milliseconds timeout) {
+  if (to_child_ < 0) return false;
+  auto deadline = SteadyClock::now() + timeout;
   std::string l = line + "\n";
   const char* p = l.data();
   std::size_t left = l.size();
   while (left) {
     ssize_t n = write(to_child_, p, left);
-    if (n <= 0) {
-      if (errno == EINTR) continue;
-      return;  // the engine died; the next read reports it
+    if (n > 0) {
+      p += n, left -= std::size_t(n);
+      continue;
     }
-    p += n, left -= std::size_t(n);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno != EAGAIN) return false;  // the engine died; the next read reports it
+    if (SteadyClock::now() >= deadline) return false;
+    pollfd pfd{to_child_, POLLOUT, 0};
+    poll(&pfd, 1, millis_until(deadline));
+  }
+  return true;
+}
+
+std::optional<TimedLine> UciProcess::read_line(SteadyClock::time_point deadline) {
+  while (true) {
+    if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
+      TimedLine line{buffer_.substr(0, nl), chunk_time_};
+      if (!line.text.empty() && line.text.back() == '\r') line.text.pop_back();
+      buffer_.erase(0, nl + 1);
+      return line;
+    }
+    if (eof_) return std::nullopt;
+    pollfd pfd{from_child_, POLLIN, 0};
+    int r = poll(&pfd, 1, millis_until(deadline));
+    if (r < 0 && errno != EINTR) return std::nullopt;
+    if (r > 0) {
+      char buf[65536];
+      ssize_t n = read(from_child_, buf, sizeof buf);
+      if (n > 0) {
+        chunk_time_ = SteadyClock::now();
+        buffer_.append(buf, std::size_t(n));
+        continue;
+      }
+      if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+        eof_ = true;
+        if (!buffer_.empty()) buffer_ += '\n';  // a last line without its newline
+        continue;
+      }
+    }
+    if (SteadyClock::now() >= deadline) return std::nullopt;
   }
 }
 
-bool UciProcess::read_line(std::string& line, std::chrono::steady_clock::time_point deadline) {
-  while (true) {
-    if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-      line = buffer_.substr(0, nl);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      buffer_.erase(0, nl + 1);
-      return true;
-    }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd pfd{from_child_, POLLIN, 0};
-    int r = poll(&pfd, 1, int(std::min<long long>(left.count(), 1000)));
-    if (r < 0 && errno != EINTR) return false;
-    if (r <= 0) continue;
-    char buf[65536];
-    ssize_t n = read(from_child_, buf, sizeof buf);
-    if (n <= 0) throw std::runtime_error("UCI engine '" + path_ + "' exited unexpectedly");
-    buffer_.append(buf, std::size_t(n));
-  }
+std::vector<TimedLine> UciProcess::read_available() {
+  std::vector<TimedLine> lines;
+  while (auto l = read_line(SteadyClock::now())) lines.push_back(std::move(*l));
+  return lines;
 }
 
 std::vector<std::string> UciProcess::read_until(
     const std::function<bool(const std::string&)>& stop, std::chrono::seconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto deadline = SteadyClock::now() + timeout;
   std::vector<std::string> lines;
-  std::string line;
   while (true) {
-    if (!read_line(line, deadline))
+    auto line = read_line(deadline);
+    if (!line) {
+      if (eof_) throw std::runtime_error("UCI engine '" + path_ + "' exited unexpectedly");
       throw std::runtime_error("UCI engine '" + path_ + "' did not answer within " +
                                std::to_string(timeout.count()) + " s");
-    lines.push_back(line);
-    if (stop(line)) return lines;
+    }
+    lines.push_back(line->text);
+    if (stop(line->text)) return lines;
   }
 }
 

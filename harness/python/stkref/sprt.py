@@ -1,0 +1,221 @@
+"""Independent reference for the pre-merge gate's statistics (pure Python, no numpy/scipy).
+
+Re-derived from the definitions, written apart from the C++ (harness/src/match/) so that the two
+can check each other: `stk-harness sprt --json` and `python -m stkref.sprt` must agree.
+
+Definitions (cited in harness/docs/match-results.md):
+  * a sample is a game pair (pentanomial, pair score k/4 for k half points) or a game (trinomial);
+    a zero count becomes 1e-3 (fishtest LLRcalc.regularize);
+  * Elo interval: mean score +- z * sqrt(var / N), mapped through elo(s) = -400 log10(1/s - 1)
+    with s clamped to [0.001, 0.999] (fishtest stat_util.get_elo); LOS = Phi((mean - 1/2) / se);
+  * nElo = 800/ln10 * t / sqrt(games per sample), t = (mean - 1/2) / sd; its interval from the
+    delta-method variance 1 - t*skew + t^2 (exkurt + 2) / 4 (fishtest templates/elo_results.mak);
+  * GSPRT: LLR = N * sum p^ log(p1 / p0), p0/p1 the likelihood maximizers on the same outcomes with
+    mean L(elo) (logistic) or t-value nelo * sqrt(games per sample) / (800/ln10) (normalized)
+    (fishtest LLRcalc.LLR_logistic / LLR_normalized; M. Van den Bergh's notes).
+
+The constrained maximizers are found here by bisection on the Lagrange multiplier (the C++ uses a
+safeguarded Newton iteration), and the normal quantile by bisection on erf.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from .cli import run_tool
+from .errors import InputError
+
+NELO_PER_T = 800.0 / math.log(10.0)
+EPSILON_COUNT = 1e-3
+
+
+@dataclass(frozen=True)
+class Pdf:
+    outcomes: tuple[float, ...]
+    probs: tuple[float, ...]
+    total: float
+
+    def moment(self, m: int, centre: float | None = None) -> float:
+        c = self.mean() if centre is None else centre
+        return sum(p * (a - c) ** m for a, p in zip(self.outcomes, self.probs))
+
+    def mean(self) -> float:
+        return sum(p * a for a, p in zip(self.outcomes, self.probs))
+
+
+def to_pdf(counts: Sequence[int]) -> Pdf:
+    """Counts, lowest outcome first (L,D,W or LL,LD,DD/WL,DW,WW), to the regularized distribution."""
+    reg = [float(c) if c > 0 else EPSILON_COUNT for c in counts]
+    total = math.fsum(reg)
+    n = len(reg)
+    return Pdf(tuple(i / (n - 1) for i in range(n)), tuple(r / total for r in reg), total)
+
+
+def phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def phi_inv(p: float) -> float:
+    lo, hi = -40.0, 40.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if phi(mid) < p:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def elo(score: float) -> float:
+    s = min(max(score, 1e-3), 1 - 1e-3)
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+def logistic(e: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-e / 400.0))
+
+
+@dataclass
+class Estimate:
+    score: float
+    variance: float
+    elo: float
+    elo_lower: float
+    elo_upper: float
+    elo_error: float
+    nelo: float
+    nelo_error: float
+    los: float
+
+
+def estimate(counts: Sequence[int], confidence: float = 0.95) -> Estimate:
+    pdf = to_pdf(counts)
+    per_sample_games = 2.0 if len(counts) == 5 else 1.0
+    mu = pdf.mean()
+    var = pdf.moment(2)
+    se = math.sqrt(var / pdf.total)
+    z = phi_inv(0.5 + confidence / 2)
+    lo, hi = elo(mu - z * se), elo(mu + z * se)
+    t = (mu - 0.5) / math.sqrt(var)
+    skew = pdf.moment(3) / var**1.5
+    exkurt = pdf.moment(4) / var**2 - 3.0
+    var_t = max(1.0 - t * skew + 0.25 * t * t * (exkurt + 2.0), 0.0)
+    k = NELO_PER_T / math.sqrt(per_sample_games)
+    return Estimate(mu, var, elo(mu), lo, hi, (hi - lo) / 2, k * t, k * z * math.sqrt(var_t / pdf.total),
+                    phi((mu - 0.5) / se))
+
+
+def _fit(pdf: Pdf, weights: Sequence[float]) -> list[float]:
+    """p_i = p^_i / (1 + x w_i), x the multiplier with sum p^_i w_i / (1 + x w_i) = 0, by bisection."""
+    wmin, wmax = min(weights), max(weights)
+    if not (wmin < 0 < wmax):
+        raise InputError("the SPRT bound lies outside what the observed outcomes can express")
+    lo, hi = -1.0 / wmax, -1.0 / wmin
+
+    def g(x: float) -> float:
+        return sum(p * w / (1.0 + x * w) for p, w in zip(pdf.probs, weights))
+
+    for _ in range(300):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if g(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    x = 0.5 * (lo + hi)
+    return [p / (1.0 + x * w) for p, w in zip(pdf.probs, weights)]
+
+
+def fit_mean(pdf: Pdf, s: float) -> list[float]:
+    return _fit(pdf, [a - s for a in pdf.outcomes])
+
+
+def fit_t_value(pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: float = 1e-10) -> list[float]:
+    """Linearize the t-value constraint around the current fit and refit, from the uniform law, until
+    no probability moves by more than tol of itself (or the change stops shrinking: rounding floor)."""
+    n = len(pdf.outcomes)
+    current = [1.0 / n] * n
+    previous = math.inf
+    for _ in range(max_rounds):
+        cur = Pdf(pdf.outcomes, tuple(current), pdf.total)
+        mu = cur.mean()
+        sd = math.sqrt(cur.moment(2))
+        weights = [a - ref - t * sd * (1.0 + ((mu - a) / sd) ** 2) / 2.0 for a in pdf.outcomes]
+        nxt = _fit(pdf, weights)
+        moved = max(abs(u - v) / u for u, v in zip(nxt, current))
+        current = nxt
+        if moved < tol or (moved >= previous and moved < 1e-7):
+            return current
+        previous = moved
+    raise InputError("the t-value fit did not converge")
+
+
+def llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalized") -> float:
+    if sum(counts) == 0:
+        return 0.0
+    pdf = to_pdf(counts)
+    if model == "normalized":
+        scale = math.sqrt(2.0 if len(counts) == 5 else 1.0) / NELO_PER_T
+        p0 = fit_t_value(pdf, 0.5, elo0 * scale)
+        p1 = fit_t_value(pdf, 0.5, elo1 * scale)
+    elif model == "logistic":
+        p0 = fit_mean(pdf, logistic(elo0))
+        p1 = fit_mean(pdf, logistic(elo1))
+    else:
+        raise InputError(f"model must be normalized or logistic, got {model!r}")
+    return pdf.total * math.fsum(p * (math.log(b) - math.log(a)) for p, a, b in zip(pdf.probs, p0, p1))
+
+
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def _counts(text: str, n: int, what: str) -> list[int]:
+    parts = text.split(",")
+    if len(parts) != n:
+        raise InputError(f"{what} needs {n} comma-separated counts, got {len(parts)}")
+    try:
+        values = [int(p) for p in parts]
+    except ValueError as e:
+        raise InputError(f"{what}: {e}") from e
+    if any(v < 0 for v in values):
+        raise InputError(f"{what}: counts must not be negative")
+    return values
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m stkref.sprt", description=__doc__.splitlines()[0])
+    ap.add_argument("--pentanomial", help="LL,LD,DD,DW,WW pair counts for engine A")
+    ap.add_argument("--wdl", help="W,D,L game counts for engine A")
+    ap.add_argument("--elo0", type=float)
+    ap.add_argument("--elo1", type=float)
+    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--beta", type=float, default=0.05)
+    ap.add_argument("--model", default="normalized", choices=["normalized", "logistic"])
+    args = ap.parse_args(argv)
+    out: dict[str, object] = {}
+    if args.pentanomial:
+        penta = _counts(args.pentanomial, 5, "--pentanomial")
+        out["pentanomial"] = asdict(estimate(penta))
+        if args.elo0 is not None:
+            out["pentanomial"]["llr"] = llr(penta, args.elo0, args.elo1, args.model)  # type: ignore[index]
+    if args.wdl:
+        w, d, l = _counts(args.wdl, 3, "--wdl")
+        out["trinomial"] = asdict(estimate([l, d, w]))
+        if args.elo0 is not None:
+            out["trinomial"]["llr"] = llr([l, d, w], args.elo0, args.elo1, args.model)  # type: ignore[index]
+    lower, upper = bounds(args.alpha, args.beta)
+    out["bounds"] = [lower, upper]
+    json.dump(out, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_tool(main))

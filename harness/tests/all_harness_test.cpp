@@ -1,0 +1,87 @@
+// stk-harness all: a step counts as passed only when it exits 0 AND writes the reports it owes,
+// fresh, saying what its exit status says; an --only naming no step is a usage error.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "all/step_runner.h"
+#include "all/tier_steps.h"
+#include "cli_support.h"
+
+using namespace stk;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kPassing =
+    "<?xml version=\"1.0\"?>\n<testsuites tests=\"1\" failures=\"0\" errors=\"0\"><testsuite name=\"s.t\" tests=\"1\" "
+    "failures=\"0\" errors=\"0\"><testcase classname=\"s.x\" name=\"ok\"/></testsuite></testsuites>\n";
+const char* kFailing =
+    "<?xml version=\"1.0\"?>\n<testsuites tests=\"1\" failures=\"1\" errors=\"0\"><testsuite name=\"s.t\" tests=\"1\" "
+    "failures=\"1\" errors=\"0\"><testcase classname=\"s.x\" name=\"bad\"><failure message=\"m\"/></testcase>"
+    "</testsuite></testsuites>\n";
+
+// A step whose command writes `content` to the report (or nothing) and exits with `code`.
+harness::Step fake_step(const std::filesystem::path& report, const char* content, int code) {
+  std::string cmd = content ? "printf '%s' '" + std::string(content) + "' > '" + report.string() + "'; " : "";
+  return {"fake", cmd + "exit " + std::to_string(code), {report.string()}};
+}
+
+}  // namespace
+
+TEST_CASE("all: a step's outcome needs its fresh report, agreeing with its exit status", "[all][harness]") {
+  auto dir = test::scratch_dir("all-steps");
+  const auto report = dir / "junit" / "fake.xml";
+  std::filesystem::create_directories(report.parent_path());
+  auto run = [&](const harness::Step& s) { return harness::run_step(s, "all.test"); };
+
+  auto ok = run(fake_step(report, kPassing, 0));
+  CHECK(ok.outcome == junit::Outcome::Passed);
+  auto failed = run(fake_step(report, kFailing, 1));
+  CHECK(failed.outcome == junit::Outcome::Failed);
+
+  // Exit 0 without writing the report: an error, also when an old passing report is in place.
+  test::write_file(report, kPassing);
+  auto silent = run(fake_step(report, nullptr, 0));
+  CHECK(silent.outcome == junit::Outcome::Error);
+  CHECK_THAT(silent.message, Contains("wrote no report") && Contains("fake.xml"));
+
+  // Exit status and report disagree: an error either way.
+  auto lies_green = run(fake_step(report, kFailing, 0));
+  CHECK(lies_green.outcome == junit::Outcome::Error);
+  CHECK_THAT(lies_green.message, Contains("exit 0 but its report") );
+  auto lies_red = run(fake_step(report, kPassing, 1));
+  CHECK(lies_red.outcome == junit::Outcome::Error);
+  CHECK_THAT(lies_red.message, Contains("exit 1 but no report records a failure"));
+
+  auto garbage = run(fake_step(report, "not xml", 0));
+  CHECK(garbage.outcome == junit::Outcome::Error);
+  CHECK_THAT(garbage.message, Contains("does not parse"));
+
+  auto input = run(fake_step(report, nullptr, 2));
+  CHECK(input.outcome == junit::Outcome::Error);
+}
+
+TEST_CASE("all: every step of both tiers declares the reports it writes", "[all]") {
+  for (const char* tier : {"quick", "full"}) {
+    harness::StepContext ctx{tier, "R", "/x/harness/stk-harness", "S"};
+    for (const auto& s : harness::tier_steps(ctx)) {
+      INFO(tier << " " << s.name);
+      CHECK_FALSE(s.reports.empty());
+      for (const auto& r : s.reports) CHECK(r.rfind("R/junit/", 0) == 0);
+    }
+  }
+}
+
+TEST_CASE("all: --only naming no step is a usage error with an error report", "[all][harness]") {
+  auto dir = test::scratch_dir("all-only");
+  auto r = test::run_command(test::harness_bin() + " all --tier quick --only no-such-step --out-dir " + dir.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("--only: no step named 'no-such-step'") && Contains("perft-golden"));
+  std::ifstream in(dir / "junit" / "all-quick.xml");
+  std::stringstream xml;
+  xml << in.rdbuf();
+  CHECK_THAT(xml.str(), Contains("<error message="));
+}

@@ -1,0 +1,291 @@
+// Match result files: the runner's resumable state, exact merging of shards, the gate and its JUnit,
+// and the `sprt` / `match-merge` / `merge` commands.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+#include "common/cli.h"
+#include "match/match_merge.h"
+#include "match/match_report.h"
+#include "match/match_result_file.h"
+
+using namespace stk;
+using namespace stk::harness::match;
+using Catch::Matchers::Contains;
+using stk::harness::InputError;
+
+namespace {
+
+MatchDefinition definition(int shard_count = 1, std::uint64_t pairs = 40) {
+  MatchDefinition d;
+  d.config = "candidate-vs-main";
+  d.engines[0] = {"candidate", "/bin/stk-new", {{"Hash", "16"}, {"Threads", "1"}}};
+  d.engines[1] = {"main", "/bin/stk-old", {{"Hash", "16"}, {"Threads", "1"}}};
+  d.time_control = "10+0.1";
+  d.settings = {{"adjudication", "none"}};
+  d.openings_file = "books/8moves.epd";
+  d.openings_seed = 7;
+  d.pairs_planned = pairs;
+  d.shard_count = shard_count;
+  d.sprt = SprtParams{0, 10, 0.05, 0.05, EloModel::Normalized};
+  d.gate.mode = GateMode::Gain;
+  return d;
+}
+
+GameRecord game(Color a, GameScore s) {
+  const bool white_won = (s == GameScore::Win) == (a == Color::White);
+  return {a, s == GameScore::Draw ? "1/2-1/2" : white_won ? "1-0" : "0-1", s == GameScore::Draw ? "threefold repetition" : "checkmate",
+          60};
+}
+
+PairRecord pair(std::uint64_t opening, GameScore first, GameScore second) {
+  return {opening, {game(Color::White, first), game(Color::Black, second)}};
+}
+
+// A deterministic mix of outcomes: pair i scores pattern[i % size] half points.
+GameScore first_of(int score) { return score >= 3 ? GameScore::Win : score >= 1 ? GameScore::Draw : GameScore::Loss; }
+GameScore second_of(int score) { return GameScore(score - int(first_of(score))); }
+
+MatchResult played(const MatchDefinition& d, std::set<int> shards, const std::vector<int>& pattern) {
+  MatchResult r(d, shards);
+  for (std::uint64_t i : r.remaining()) {
+    const int s = pattern[i % pattern.size()];
+    r.add_pair(pair(i, first_of(s), second_of(s)));
+  }
+  return r;
+}
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string stk_harness(const std::string& args) { return test::harness_bin() + " " + args; }
+
+}  // namespace
+
+TEST_CASE("match counts follow the pairs, from engine A's side", "[match]") {
+  CHECK(game(Color::Black, GameScore::Win).result == "0-1");
+  CHECK(game(Color::Black, GameScore::Win).score_for_a() == GameScore::Win);
+  CHECK(GameRecord{Color::White, "0-1", "", 0}.score_for_a() == GameScore::Loss);
+  CHECK_THROWS_AS((GameRecord{Color::White, "1-1", "", 0}.score_for_a()), std::invalid_argument);
+  MatchResult r(definition(), {1});
+  r.add_pair(pair(3, GameScore::Win, GameScore::Draw));
+  r.add_pair(pair(5, GameScore::Loss, GameScore::Win));
+  CHECK(r.counts().penta == PentanomialCounts{{0, 0, 1, 1, 0}});
+  CHECK(r.counts().wdl == WdlCounts{2, 1, 1});
+  CHECK(r.pairs()[0].score() == 3);
+  CHECK_THROWS_WITH(r.add_pair(pair(3, GameScore::Win, GameScore::Win)), Contains("already recorded"));
+  CHECK_THROWS_WITH(r.add_pair(pair(40, GameScore::Win, GameScore::Win)), Contains("not planned"));
+  PairRecord same = pair(6, GameScore::Win, GameScore::Win);
+  same.games[1].a_color = Color::White;
+  CHECK_THROWS_WITH(r.add_pair(same), Contains("same colour"));
+  CHECK(r.counts().penta.pairs() == 2);  // refused pairs changed nothing
+  CHECK(r.remaining().size() == 38);
+  // A statistic that cannot be computed (a bound no pair score can express) does not stop the saving.
+  MatchDefinition far = definition();
+  far.sprt = SprtParams{0, 300, 0.05, 0.05, EloModel::Normalized};
+  MatchResult f(far, {1});
+  f.add_pair(pair(0, GameScore::Win, GameScore::Draw));
+  CHECK_THAT(to_json_text(f), Contains("\"error\": \"SPRT bound nElo 300 is out of reach"));
+  CHECK(parse_match_result(to_json_text(f), "far.json").counts() == f.counts());
+}
+
+TEST_CASE("a killed run resumes from its state file without double counting", "[match]") {
+  auto dir = test::scratch_dir("match-resume");
+  const std::string state = (dir / "state.json").string();
+  const MatchDefinition d = definition(2, 20);  // this runner is shard 2 of 2: pairs 1, 3, .., 19
+  MatchResult r = resume_or_start(state, d, 2);
+  CHECK(r.remaining().front() == 1);
+  for (int k = 0; k < 4; ++k) {
+    const std::uint64_t next = r.remaining().front();
+    r.add_pair(pair(next, GameScore::Win, GameScore::Draw));
+    save_match_result(state, r);  // after each completed pair
+  }
+  CHECK_FALSE(std::filesystem::exists(state + ".tmp"));
+  // "Killed" here: a new process starts from the file.
+  MatchResult resumed = resume_or_start(state, d, 2);
+  CHECK(resumed.pairs() == r.pairs());
+  CHECK(resumed.counts() == r.counts());
+  CHECK(resumed.remaining().front() == 9);
+  CHECK_THROWS_WITH(resumed.add_pair(pair(1, GameScore::Win, GameScore::Win)), Contains("already recorded"));
+  // A different match or shard is refused, naming what differs.
+  MatchDefinition other = d;
+  other.engines[0].options["Hash"] = "64";
+  CHECK_THROWS_WITH(resume_or_start(state, other, 2), Contains("engines[0].options.Hash: '16' vs '64'"));
+  CHECK_THROWS_WITH(resume_or_start(state, d, 1), Contains("not shard 1"));
+  // The file round-trips exactly.
+  CHECK(to_json_text(read_match_result(state)) == read(state));
+}
+
+TEST_CASE("reading a match result refuses bad files, naming file and field", "[match]") {
+  auto dir = test::scratch_dir("match-bad");
+  const MatchResult good = played(definition(), {1}, {0, 2, 3, 4, 1});
+  const std::string text = to_json_text(good);
+  auto refused = [&](const std::string& bad) {
+    try {
+      parse_match_result(bad, "f.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+  };
+  CHECK_THAT(refused(text.substr(0, 100)), Contains("f.json: not valid JSON at byte"));
+  CHECK_THAT(refused("{\"kind\": \"epd\"}"), Contains("not a match result file"));
+  CHECK_THAT(refused(replaced("\"time_control\"", "\"tc\"")), Contains("field 'definition.time_control' is missing"));
+  nlohmann::json edited = nlohmann::json::parse(text);
+  edited["counts"]["pentanomial"][0] = 1;
+  CHECK_THAT(refused(edited.dump()), Contains("field 'counts' (W 24 D 32 L 24, ptnml 1,8,8,8,8) differ from the 40 pairs listed (W 24 D 32 L 24, ptnml 8,8,8,8,8)"));
+  CHECK_THAT(refused(replaced("{\"opening\":1,", "{\"opening\":0,")),
+             Contains("field 'pairs[1]' is refused: opening pair 0 is already recorded"));
+  CHECK_THAT(refused(replaced("{\"opening\":1,", "{\"opening\":99,")), Contains("not planned"));
+  CHECK_THAT(refused(replaced("\"a\":\"black\"", "\"a\":\"white\"")), Contains("same colour"));
+  CHECK_THAT(refused(replaced("\"model\": \"normalized\"", "\"model\": \"bayes\"")), Contains("definition.sprt.model"));
+  CHECK_THAT(refused(replaced("\"mode\": \"gain\"", "\"mode\": \"gain\", \"x\": 1")), Contains("accepted"));  // extra fields ok
+  CHECK(refused(text) == "accepted");
+  CHECK_THROWS_WITH(read_match_result((dir / "missing.json").string()), Contains("missing.json: cannot open file"));
+}
+
+TEST_CASE("merging shards adds their pairs exactly, in any order", "[match]") {
+  const MatchDefinition d = definition(3, 30);
+  const std::vector<int> pattern{2, 3, 1, 4, 2, 0, 3, 2};
+  const MatchResult whole(played(d, {1, 2, 3}, pattern));
+  const MatchResult s1 = played(d, {1}, pattern), s2 = played(d, {2}, pattern), s3 = played(d, {3}, pattern);
+  const MatchResult m = merge_match_results({{"s1.json", s1}, {"s2.json", s2}, {"s3.json", s3}});
+  CHECK(m.counts() == whole.counts());
+  CHECK(m.counts() == MatchCounts(s1.counts()) + s2.counts() + s3.counts());
+  CHECK(m.complete());
+  CHECK(to_json_text(m) == to_json_text(merge_match_results({{"s3.json", s3}, {"s1.json", s1}, {"s2.json", s2}})));
+  // Associative: merging a merge gives the same.
+  const MatchResult m12 = merge_match_results({{"s1.json", s1}, {"s2.json", s2}});
+  CHECK(to_json_text(merge_match_results({{"m12.json", m12}, {"s3.json", s3}})) == to_json_text(m));
+  // Refusals name both files.
+  CHECK_THROWS_WITH(merge_match_results({{"a.json", s1}, {"b.json", s1}}),
+                    Contains("b.json: shard 1/3 is also in a.json"));
+  MatchDefinition slower = d;
+  slower.time_control = "60+0.6";
+  const MatchResult other = played(slower, {2}, pattern);
+  CHECK_THROWS_WITH(merge_match_results({{"a.json", s1}, {"b.json", other}}),
+                    Contains("b.json: not a shard of the match in a.json (time_control: '10+0.1' vs '60+0.6'"));
+  MatchDefinition book = d;
+  book.openings_seed = 8;
+  CHECK_THROWS_WITH(merge_match_results({{"a.json", s1}, {"b.json", played(book, {2}, pattern)}}),
+                    Contains("openings.seed"));
+  // Overlapping pairs cannot come from valid shards; a merged file and one of its shards can overlap.
+  CHECK_THROWS_WITH(merge_match_results({{"m12.json", m12}, {"s2.json", s2}}), Contains("shard 2/3 is also in m12.json"));
+}
+
+TEST_CASE("the gate decides on the SPRT or the Elo interval recorded in the definition", "[match]") {
+  MatchDefinition d = definition(1, 400);
+  const MatchResult strong = played(d, {1}, {3, 4, 2, 3});  // A wins clearly
+  const MatchResult weak = played(d, {1}, {1, 0, 2, 1});
+  const MatchResult even = played(d, {1}, {2, 1, 3, 2});
+  CHECK(evaluate_gate(strong).passed);
+  CHECK(evaluate_gate(strong).verdict == "SPRT H1 accepted");
+  CHECK_FALSE(evaluate_gate(weak).passed);
+  CHECK(evaluate_gate(weak).verdict == "SPRT H0 accepted");
+  MatchResult few(d, {1});
+  few.add_pair(pair(0, GameScore::Win, GameScore::Draw));
+  CHECK(evaluate_gate(few).verdict == "SPRT undecided");
+  CHECK_THROWS_AS(evaluate_gate(MatchResult(d, {1})), InputError);
+
+  d.sprt.reset();
+  d.gate = {GateMode::NonRegression, -20.0};
+  CHECK(evaluate_gate(played(d, {1}, {2, 1, 3, 2})).passed);
+  CHECK_THAT(evaluate_gate(played(d, {1}, {1, 0, 2, 1})).verdict, Contains("Elo lower95"));
+  CHECK_FALSE(evaluate_gate(played(d, {1}, {1, 0, 2, 1})).passed);
+  d.gate = {GateMode::AAControl, std::nullopt};
+  CHECK(evaluate_gate(played(d, {1}, {2, 1, 3, 2})).passed);
+  CHECK_FALSE(evaluate_gate(played(d, {1}, {3, 4, 2, 3})).passed);
+  MatchDefinition no_sprt = definition();
+  no_sprt.sprt.reset();
+  CHECK_THROWS_WITH(MatchResult(no_sprt, {1}), Contains("the gain gate needs SPRT parameters"));
+  (void)even;
+}
+
+TEST_CASE("stk-harness merge dispatches match result files and writes a valid JUnit", "[match][harness]") {
+  auto dir = test::scratch_dir("match-merge-cli");
+  const MatchDefinition d = definition(2, 200);
+  for (int s = 1; s <= 2; ++s)
+    save_match_result((dir / ("shard" + std::to_string(s) + ".json")).string(), played(d, {s}, {3, 4, 2, 3, 1}));
+  const std::string files = (dir / "shard1.json").string() + " " + (dir / "shard2.json").string();
+  auto r = test::run_command(stk_harness("merge gain-test " + files + " --out-dir " + dir.string()));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("gain gate passed: SPRT H1 accepted"));
+  CHECK_THAT(r.output, Contains("200 pairs"));
+  const auto junit = dir / "junit" / "match-gain-test.xml";
+  CHECK(test::validate_junit(junit.string()).empty());
+  CHECK_THAT(read(junit), Contains("classname=\"match.gain-test\""));
+  // The merged report is itself a match result: the same counts as the shards.
+  const MatchResult merged = read_match_result((dir / "match" / "gain-test.json").string());
+  CHECK(merged.counts() == read_match_result((dir / "shard1.json").string()).counts() +
+                               read_match_result((dir / "shard2.json").string()).counts());
+
+  // A losing match fails the gate: exit 1, the failure message carries counts, Elo and LLR.
+  const MatchDefinition d2 = definition(1, 200);
+  save_match_result((dir / "losing.json").string(), played(d2, {1}, {1, 0, 2, 1}));
+  r = test::run_command(stk_harness("match-merge " + (dir / "losing.json").string() + " --out-dir " + dir.string()));
+  CHECK(r.exit_code == 1);
+  const std::string xml = read(dir / "junit" / "match-candidate-vs-main.xml");
+  CHECK(test::validate_junit((dir / "junit" / "match-candidate-vs-main.xml").string()).empty());
+  CHECK_THAT(xml, Contains("failure message=\"SPRT H0 accepted: 200 pairs (ptnml"));
+  CHECK_THAT(xml, Contains("Elo -"));
+  CHECK_THAT(xml, Contains("LLR -"));
+
+  // Bad input: exit 2 naming the files.
+  r = test::run_command(stk_harness("match-merge " + (dir / "shard1.json").string() + " " + (dir / "shard1.json").string()));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("shard 1/2 is also in"));
+  r = test::run_command(stk_harness("match-merge " + (dir / "shard1.json").string() + " " + (dir / "losing.json").string()));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("not a shard of the match in"));
+}
+
+TEST_CASE("stk-harness sprt rechecks a report from its counts", "[match][harness][stats]") {
+  auto r = test::run_command(stk_harness("sprt --pentanomial 200,4860,10023,4742,175 --elo0 0 --elo1 2"));
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("Elo          -1.46 +- 1.79"));
+  CHECK_THAT(r.output, Contains("nElo         -2.77 +- 3.40"));
+  CHECK_THAT(r.output, Contains("LLR          -2.50  bounds [-2.94, 2.94]"));
+  CHECK_THAT(r.output, Contains("verdict      continue"));
+  r = test::run_command(stk_harness("sprt --pentanomial 1,1941,6275,2194,2 --elo0 0 --elo1 2 --json"));
+  CHECK_THAT(r.output, Contains("\"verdict\": \"H1 accepted\""));
+  r = test::run_command(stk_harness("sprt --wdl 36433,68692,36027 --elo0 0 --elo1 2"));
+  CHECK_THAT(r.output, Contains("trinomial GSPRT"));
+  CHECK_THAT(r.output, Contains("LLR          0.92"));
+  const std::pair<const char*, const char*> bad[] = {
+      {"sprt --pentanomial=-1,2,3,4,5", "non-negative integer counts"},
+      {"sprt --pentanomial 1,2,3,4", "takes 5 counts LL,LD,DD,DW,WW, got 4"},
+      {"sprt --wdl 1,2", "takes 3 counts W,D,L, got 2"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 2 --elo1 1", "elo0 must be below elo1"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --alpha 1", "alpha must be in (0, 1)"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --beta 0", "beta must be in (0, 1)"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0", "give both --elo0 and --elo1"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --model bayes", "'normalized' or 'logistic'"},
+      {"sprt --pentanomial 0,0,0,0,0", "no pairs"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 300", "SPRT bound nElo 300 is out of reach of these counts"},
+      {"sprt --pentanomial 1,2,3,4,5 --wdl 1,2,3", "the pentanomial counts hold 30 games"},
+      {"sprt", "give --pentanomial"},
+      {"sprt --elo", "--elo"},
+  };
+  for (const auto& [args, message] : bad) {
+    r = test::run_command(stk_harness(args));
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains(message));
+  }
+}

@@ -1,0 +1,51 @@
+// Paths that are not net or model files (a directory above all) are clear errors everywhere a
+// net is loaded: UCI EvalFile / FHModel (the previous net and model stay), stk eval, checknet.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "checknet/synthetic_net.h"
+#include "cli_support.h"
+#include "nnue/evaluate.h"
+#include "nnue/network.h"
+#include "position.h"
+#include "uci.h"
+
+using namespace stk;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string run_uci_script_in_process(const std::string& script) {
+  std::istringstream in(script);
+  std::ostringstream out;
+  stk::uci_loop(in, out);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("uci: a directory as a net or model is an error, the previous net stays", "[uci][nnue]") {
+  const auto dir = test::scratch_dir("uci-net-dir");
+  const std::string net = harness::synthetic_net_file(128);
+  std::string out;
+  REQUIRE_NOTHROW(out = run_uci_script_in_process("setoption name EvalFile value " + net + "\n" +
+                                       "setoption name EvalFile value " + dir.string() + "\n" +
+                                       "setoption name FHModel value " + dir.string() + "\n" + "isready\n"));
+  CHECK_THAT(out, Contains("info string NNUE network loaded: " + net));
+  CHECK_THAT(out, Contains("info string error: EvalFile not loaded: " + dir.string() + ": is a directory"));
+  CHECK_THAT(out, Contains("info string error: FHModel not loaded: " + dir.string() + ": is a directory"));
+  CHECK_THAT(out, Contains("readyok"));
+  auto active = nnue::network();
+  REQUIRE(active);
+  CHECK(active->source() == net);
+  nnue::set_network(nullptr);
+
+  auto eval = test::run_command("'" + test::engine_bin() + "' eval --net '" + dir.string() + "' '" +
+                                Position::kStartFen + "'");
+  CHECK(eval.exit_code == 2);
+  CHECK_THAT(eval.output, Contains(dir.string() + ": is a directory"));
+  auto check = test::run_command("'" + test::harness_bin() + "' checknet '" + dir.string() + "'");
+  CHECK(check.exit_code == 2);
+  CHECK_THAT(check.output, Contains(dir.string() + ": is a directory"));
+}
