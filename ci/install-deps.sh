@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need, idempotently:
 #   Debian packages (compiler, CMake, Ninja, Catch2, RapidCheck, fmt, TinyXML2, CLI11, nlohmann-json,
-#   OpenSSL's libcrypto for SHA-256, xmllint, stockfish)
+#   OpenSSL's libcrypto for SHA-256, xmllint, stockfish; with STK_FUZZ_DEPS=1 also clang and
+#   libclang-rt-14-dev for ci/fuzz.sh)
 #   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 debs=(g++ cmake ninja-build git catch2 librapidcheck-dev libfmt-dev libtinyxml2-dev libxml2-utils
       libcli11-dev nlohmann-json3-dev libssl-dev stockfish python3 python3-venv)
+# ci/fuzz.sh: clang with libFuzzer and the sanitizer runtimes.
+[ "${STK_FUZZ_DEPS:-0}" != 1 ] || debs+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

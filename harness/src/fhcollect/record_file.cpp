@@ -17,7 +17,9 @@ unsigned get16(const unsigned char* p) { return p[0] | (p[1] << 8); }
 std::uint32_t get32(const unsigned char* p) { return p[0] | (p[1] << 8) | (p[2] << 16) | (std::uint32_t(p[3]) << 24); }
 std::uint64_t get64(const unsigned char* p) { return get32(p) | (std::uint64_t(get32(p + 4)) << 32); }
 
-void encode_header(const SegmentHeader& h, unsigned char out[kHeaderSize]) {
+}  // namespace
+
+void encode(const SegmentHeader& h, unsigned char out[kHeaderSize]) {
   std::memset(out, 0, kHeaderSize);
   std::memcpy(out, kMagic, 8);
   put16(out + 8, kVersion);
@@ -29,8 +31,6 @@ void encode_header(const SegmentHeader& h, unsigned char out[kHeaderSize]) {
   put16(out + 22, unsigned(h.shard_count));
   put64(out + 24, h.record_count);
 }
-
-}  // namespace
 
 void encode(const Record& r, unsigned char out[kRecordSize]) {
   using namespace search::fh;
@@ -60,7 +60,7 @@ RecordWriter::RecordWriter(const std::string& path, const SegmentHeader& header)
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw InputError(path + ": cannot open for writing");
   unsigned char h[kHeaderSize];
-  encode_header(header_, h);  // count 0 until close(): a crashed run is detectably incomplete
+  encode(header_, h);  // count 0 until close(): a crashed run is detectably incomplete
   if (std::fwrite(h, 1, kHeaderSize, f_) != kHeaderSize) throw InputError(path + ": write failed");
 }
 
@@ -79,7 +79,7 @@ void RecordWriter::close() {
   if (!f_) return;
   header_.record_count = count_;
   unsigned char h[kHeaderSize];
-  encode_header(header_, h);
+  encode(header_, h);
   bool ok = std::fseek(f_, 0, SEEK_SET) == 0 && std::fwrite(h, 1, kHeaderSize, f_) == kHeaderSize;
   ok = std::fclose(f_) == 0 && ok;
   f_ = nullptr;
@@ -87,10 +87,15 @@ void RecordWriter::close() {
 }
 
 std::vector<Record> read_records(const std::string& path, std::vector<SegmentHeader>* segments) {
-  using namespace search::fh;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
   const std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_records(data, path, segments);
+}
+
+std::vector<Record> parse_records(const std::vector<unsigned char>& data, const std::string& path,
+                                  std::vector<SegmentHeader>* segments) {
+  using namespace search::fh;
   auto fail = [&](std::uint64_t off, const std::string& why) -> void {
     throw InputError(path + ": byte " + std::to_string(off) + ": " + why);
   };

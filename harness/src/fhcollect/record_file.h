@@ -37,6 +37,7 @@ struct Record {
 };
 
 void encode(const Record& r, unsigned char out[kRecordSize]);
+void encode(const SegmentHeader& h, unsigned char out[kHeaderSize]);  // h.offset is not stored
 
 // Appends one segment to `path` (created or truncated); the record count is patched in on close.
 class RecordWriter {
@@ -59,5 +60,8 @@ class RecordWriter {
 // Reads every segment of `path`. Throws InputError "path: byte N: reason" on any malformed
 // header or record (the checks of the contract); nothing is returned on error.
 std::vector<Record> read_records(const std::string& path, std::vector<SegmentHeader>* segments = nullptr);
+// The same on a whole file image; `name` stands for the path in the errors.
+std::vector<Record> parse_records(const std::vector<unsigned char>& data, const std::string& name,
+                                  std::vector<SegmentHeader>* segments = nullptr);
 
 }  // namespace stk::harness::fhcollect

@@ -173,7 +173,8 @@ int run_perft(int argc, char** argv) {
           continue;
         }
         auto t0 = std::chrono::steady_clock::now();
-        ChildResult run = run_isolated([&](const ChildWriter& write) { write(std::to_string(subject(pos, depth))); },
+        // The binding is copied: clang 14 cannot capture a structured binding (C++20 allows it).
+        ChildResult run = run_isolated([&, d = depth](const ChildWriter& write) { write(std::to_string(subject(pos, d))); },
                                        timeout_s);
         tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!run.ok()) {
