@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "common/cli.h"
 #include "report/junit.h"
+#include "review/review.h"
 
 namespace stk::harness {
 
@@ -67,6 +68,10 @@ int run_all(int argc, char** argv) {
       throw InputError(err);
     std::cout << fmt::format("all {}: {} steps, {} failed, {} errors\n", tier, suite.cases.size(),
                              suite.count(junit::Outcome::Failed), suite.count(junit::Outcome::Error));
+    // The review page over everything now under the reports directory (exit 1 if an input is bad).
+    review::ReviewOptions page;
+    page.reports = out_dir;
+    worst = std::max(worst, review::write_review_page(page, std::cout));
     return worst;
   } catch (...) {
     return input_failure("stk-harness all", kUsage);
