@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need, idempotently:
 #   Debian packages (compiler, CMake, Ninja, Catch2, RapidCheck, fmt, TinyXML2, CLI11, nlohmann-json,
-#   OpenSSL's libcrypto for SHA-256, xmllint, stockfish; with STK_FUZZ_DEPS=1 also clang and
-#   libclang-rt-14-dev for ci/fuzz.sh)
-#   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib).
+#   OpenSSL's libcrypto for SHA-256, SQLite for reports/history.sqlite, xmllint, stockfish, and chromium
+#   for the review page's browser test; STK_SKIP_CHROMIUM=1 leaves chromium out on a developer machine)
+#   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib,
+#   PyYAML for the CI-template test); with STK_FUZZ_DEPS=1 also clang and libclang-rt-14-dev for ci/fuzz.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 debs=(g++ cmake ninja-build git catch2 librapidcheck-dev libfmt-dev libtinyxml2-dev libxml2-utils
-      libcli11-dev nlohmann-json3-dev libssl-dev stockfish python3 python3-venv)
+      libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev stockfish python3 python3-venv)
+[ "${STK_SKIP_CHROMIUM:-0}" = 1 ] || debs+=(chromium)
 # ci/fuzz.sh: clang with libFuzzer and the sanitizer runtimes.
 [ "${STK_FUZZ_DEPS:-0}" != 1 ] || debs+=(clang libclang-rt-14-dev)
 missing=()
@@ -32,6 +34,8 @@ if [ ! -f "$stamp" ]; then
   "$venv/bin/python" -m pip install -q "chess>=1.10" "numpy>=1.24" "pytest>=7" "matplotlib>=3.6"
   touch "$stamp"
 fi
+# Added after the stamp: PyYAML (tests/test_ci_templates.py reads the CI templates).
+"$venv/bin/python" -c "import yaml" 2>/dev/null || "$venv/bin/python" -m pip install -q "pyyaml>=6"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] && ! "$venv/bin/python" -c "import stkref" 2>/dev/null; then
   "$venv/bin/python" -m pip install -q --no-deps -e "$root/harness/python"

@@ -40,8 +40,9 @@ fi
 if [ -d harness/python/tests ]; then
   step "pytest (stkref)"
   # The real-engine tests (parity, loader agreement) run against this build.
+  # STK_REQUIRE_CHROMIUM: the review page's browser test fails instead of skipping without chromium.
   STK_ENGINE="$root/build/release/engine/stk" STK_HARNESS="$root/build/release/harness/stk-harness" \
-  "$STK_PYTHON" -m pytest harness/python/tests -q --junitxml="$root/reports/junit/pytest.xml"
+  STK_REQUIRE_CHROMIUM=1 "$STK_PYTHON" -m pytest harness/python/tests -q --junitxml="$root/reports/junit/pytest.xml"
   rc=$?
   # pytest exit 5 means no test ran: that is a failure here, not a pass.
   [ $rc -eq 0 ] || { echo "pytest exit $rc"; status=1; }

@@ -36,6 +36,8 @@ constexpr Command kCommands[] = {
     {"sprt", stk::harness::run_sprt, "match statistics from counts: Elo, nElo, LOS, pentanomial GSPRT (recheck a report)"},
     {"sprt-sim", stk::harness::run_sprt_sim, "simulate the SPRT at elo0 and elo1: measured error rates and sample sizes"},
     {"match-merge", stk::harness::run_match_merge, "add match result files (shards) exactly, recompute the SPRT, apply the gate"},
+    {"review", stk::harness::run_review, "the static review page over reports/ (index.html): counts, headline figures, calibration, history"},
+    {"history", stk::harness::run_history, "headline figures of every 'all' run (reports/history.sqlite): print, --csv, --append"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 

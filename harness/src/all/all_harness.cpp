@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "common/cli.h"
 #include "report/junit.h"
+#include "review/review.h"
 
 namespace stk::harness {
 
@@ -67,6 +68,17 @@ int run_all(int argc, char** argv) {
       throw InputError(err);
     std::cout << fmt::format("all {}: {} steps, {} failed, {} errors\n", tier, suite.cases.size(),
                              suite.count(junit::Outcome::Failed), suite.count(junit::Outcome::Error));
+    // This run's headline figures appended to the history (one transaction), then the review page
+    // over everything now under the reports directory (exit 1 if an input is bad).
+    try {
+      review::record_history(out_dir, out_dir + "/history.sqlite", tier, std::cout);
+    } catch (const InputError& e) {
+      std::cerr << "stk-harness all: " << e.what() << " (nothing appended)\n";
+      worst = 2;
+    }
+    review::ReviewOptions page;
+    page.reports = out_dir;
+    worst = std::max(worst, review::write_review_page(page, std::cout));
     return worst;
   } catch (...) {
     return input_failure("stk-harness all", kUsage);
