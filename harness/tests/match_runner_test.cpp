@@ -54,7 +54,7 @@ std::vector<std::string> tag_values(const std::string& pgn, const std::string& t
 
 }  // namespace
 
-TEST_CASE("match: each opening is played twice, A White then A Black", "[matchrun][harness]") {
+TEST_CASE("match: each opening is played twice with A White then A Black", "[matchrun][harness]") {
   const auto dir = test::scratch_dir("match-colours");
   // A answers every search with an illegal move: it must lose every game, so every pair is LL.
   // Playing A as White twice would turn the second loss into a recorded win.
@@ -72,7 +72,7 @@ TEST_CASE("match: each opening is played twice, A White then A Black", "[matchru
   CHECK(tag_values(pgn, "Termination") == std::vector<std::string>(6, "rules infraction"));
 }
 
-TEST_CASE("match: a crash, a hang or an illegal move loses with its reason and the engine restarts",
+TEST_CASE("match: a crash or hang or illegal move loses with its reason and the engine restarts",
           "[matchrun][harness]") {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"crash-after-2", "crash: A (a) crashed (killed by signal 6"},
@@ -150,7 +150,7 @@ TEST_CASE("match: a fixed-nodes match with stk replays bit for bit at any concur
   CHECK(state(back, "r")["pairs"] == state(one, "r")["pairs"]);
 }
 
-TEST_CASE("match: a killed run resumes from its state, every pair once", "[matchrun][harness][stk]") {
+TEST_CASE("match: a killed run resumes from its state and plays every pair once", "[matchrun][harness][stk]") {
   const auto fresh = test::scratch_dir("match-resume-fresh"), killed = test::scratch_dir("match-resume-killed");
   const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
                            " name=y --nodes 2000 --pairs 6 --seed 3 --maxmoves 40";
@@ -189,7 +189,7 @@ TEST_CASE("match: a killed run resumes from its state, every pair once", "[match
   CHECK(read_text(killed / "match" / "k.pgn") == read_text(fresh / "match" / "k.pgn"));
 }
 
-TEST_CASE("match: bad input is refused before the first game, named, exit 2", "[matchrun][harness][input]") {
+TEST_CASE("match: bad input is refused before the first game with its name and exit 2", "[matchrun][harness][input]") {
   const auto dir = test::scratch_dir("match-bad");
   auto expect = [&](const std::string& args, const std::string& message) {
     auto r = match(dir, "b", args + " --nodes 50 --pairs 1 --timeout-ms 300");
