@@ -27,5 +27,6 @@ int run_sprt_sim(int argc, char** argv);     // match/sprt_sim_command.cpp
 int run_match_merge(int argc, char** argv);  // match/match_merge_command.cpp
 int run_review(int argc, char** argv);       // review/review_command.cpp
 int run_history(int argc, char** argv);      // review/review_command.cpp
+int run_match(int argc, char** argv);        // selfplay/match_command.cpp
 
 }  // namespace stk::harness

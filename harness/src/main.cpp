@@ -38,6 +38,7 @@ constexpr Command kCommands[] = {
     {"match-merge", stk::harness::run_match_merge, "add match result files (shards) exactly, recompute the SPRT, apply the gate"},
     {"review", stk::harness::run_review, "the static review page over reports/ (index.html): counts, headline figures, calibration, history"},
     {"history", stk::harness::run_history, "headline figures of every 'all' run (reports/history.sqlite): print, --csv, --append"},
+    {"match", stk::harness::run_match, "self-play match A vs B: colour-reversed opening pairs, adjudication, PGN, SPRT, gate (resumable, sharded)"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 

@@ -23,6 +23,12 @@
 //   stale-pv           each search first prints the previous search's PV
 //   prefix-position    a moves list stops at its first illegal move (the legal prefix is kept)
 //   queen-promotion    every promotion is played as a queen
+// For the match runner (N = the number of searches answered normally before the defect):
+//   crash-after-N      the (N+1)th go aborts the process
+//   illegal-after-N    the (N+1)th go answers at once with an illegal move (a1h8)
+//   hang-after-N       the (N+1)th go never answers (stop included)
+//   no-uciok           uci is never answered
+//   no-readyok         isready is never answered
 #include <poll.h>
 #include <unistd.h>
 
@@ -44,6 +50,11 @@ using Clock = std::chrono::steady_clock;
 std::string defect;
 
 bool has(const char* d) { return defect == d; }
+int gos = 0;  // searches started
+bool after(const char* prefix) {
+  const std::string p = prefix;
+  return defect.rfind(p, 0) == 0 && gos > std::atoi(defect.c_str() + p.size());
+}
 
 void say(const std::string& s) { std::cout << s << std::endl; }
 
@@ -148,6 +159,15 @@ void FakeEngine::position(std::istringstream& is) {
 void FakeEngine::go(std::istringstream& is) {
   if (search_) return say("info string error: already searching");
   if (!pos_valid_) return say("info string error: no valid position");
+  ++gos;
+  if (after("crash-after-")) std::abort();
+  if (after("illegal-after-")) return say("info depth 1 score cp 0\nbestmove a1h8");
+  if (after("hang-after-")) {
+    Search endless;
+    endless.infinite = endless.endless = true;
+    search_ = endless;
+    return;
+  }
   Search s;
   s.root = pos_;
   s.started = Clock::now();
@@ -190,6 +210,7 @@ void FakeEngine::command(const std::string& line) {
     held_.push_back(line);
     return;
   }
+  if ((cmd == "uci" && has("no-uciok")) || (cmd == "isready" && has("no-readyok"))) return;
   if (cmd == "uci") {
     say("id name fake-uci" + (defect.empty() ? std::string() : " (defect " + defect + ")"));
     if (!has("no-author")) say("id author stk tests");

@@ -1,0 +1,214 @@
+// stk-harness match end to end: colour reversal, faults that lose and restart, adjudication,
+// bit-identical fixed-nodes replays, resuming a killed run, and bad input (exit 2, named).
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <regex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+#include "selfplay/adjudicator.h"
+
+using namespace stk;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fake_bin() { return test::env_or("STK_FAKE_UCI", STK_BINARY_DIR "/harness/stk-fake-uci"); }
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+nlohmann::json state(const fs::path& dir, const std::string& config) {
+  return nlohmann::json::parse(read_text(dir / "match" / (config + "-state.json")));
+}
+
+// A match in `dir` (its reports under dir), gate non-regression with a bar nothing fails by accident.
+test::RunResult match(const fs::path& dir, const std::string& config, const std::string& args) {
+  return test::run_command(test::harness_bin() + " match --config " + config + " --out-dir " + dir.string() +
+                           " --gate non-regression --min-elo-lower95 -100000 --quiet " + args);
+}
+
+std::string fake(const std::string& defect = "", const std::string& name = "") {
+  std::string cmd = "--engine 'cmd=" + fake_bin() + (defect.empty() ? "" : " --defect " + defect) + "'";
+  return cmd + (name.empty() ? "" : " name=" + name);
+}
+
+std::vector<std::string> tag_values(const std::string& pgn, const std::string& tag) {
+  std::vector<std::string> out;
+  std::regex re("\\[" + tag + " \"([^\"]*)\"\\]");
+  for (auto it = std::sregex_iterator(pgn.begin(), pgn.end(), re); it != std::sregex_iterator(); ++it)
+    out.push_back((*it)[1]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("match: each opening is played twice with A White then A Black", "[matchrun][harness]") {
+  const auto dir = test::scratch_dir("match-colours");
+  // A answers every search with an illegal move: it must lose every game, so every pair is LL.
+  // Playing A as White twice would turn the second loss into a recorded win.
+  auto run = match(dir, "c", fake("illegal-after-0", "a") + " " + fake("", "b") + " --nodes 50 --pairs 3");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto s = state(dir, "c");
+  CHECK(s["counts"]["pentanomial"] == nlohmann::json({3, 0, 0, 0, 0}));
+  const std::string pgn = read_text(dir / "match" / "c.pgn");
+  CHECK(tag_values(pgn, "White") == std::vector<std::string>{"a", "b", "a", "b", "a", "b"});
+  CHECK(tag_values(pgn, "Result") == std::vector<std::string>{"0-1", "1-0", "0-1", "1-0", "0-1", "1-0"});
+  const auto fens = tag_values(pgn, "FEN");
+  REQUIRE(fens.size() == 6);
+  for (std::size_t i = 0; i < 6; i += 2) CHECK(fens[i] == fens[i + 1]);
+  CHECK(tag_values(pgn, "Termination") == std::vector<std::string>(6, "rules infraction"));
+}
+
+TEST_CASE("match: a crash or hang or illegal move loses with its reason and the engine restarts",
+          "[matchrun][harness]") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"crash-after-2", "crash: A (a) crashed (killed by signal 6"},
+      {"hang-after-2", "time forfeit: A (a) gave no bestmove within 300 ms"},
+      {"illegal-after-2", "illegal move: A (a) played 'a1h8'"}};
+  for (const auto& [defect, reason] : cases) {
+    const auto dir = test::scratch_dir("match-fault-" + defect);
+    auto run = match(dir, "f", fake(defect, "a") + " " + fake("", "b") + " --nodes 50 --pairs 2 --timeout-ms 300");
+    INFO(defect << "\n" << run.output);
+    CHECK(run.exit_code == 0);
+    const auto s = state(dir, "f");
+    REQUIRE(s["pairs"].size() == 2);
+    for (const auto& pair : s["pairs"])
+      for (const auto& g : pair["games"]) {
+        // Every game: A played its two good moves (so it was restarted after the previous fault), then lost.
+        CHECK(g["reason"].get<std::string>().rfind(reason, 0) == 0);
+        CHECK(g["result"] == (g["a"] == "white" ? "0-1" : "1-0"));
+        CHECK(g["plies"].get<int>() >= 4);
+      }
+  }
+}
+
+TEST_CASE("match: adjudication needs both engines for movecount moves each", "[matchrun][adjudication]") {
+  harness::selfplay::Adjudication a;
+  a.resign = harness::selfplay::Adjudication::Resign{3, 500};
+  a.draw = harness::selfplay::Adjudication::Draw{10, 2, 5};
+  harness::selfplay::Adjudicator adj(a);
+  // White is winning by its own and by Black's account: 6 plies (3 moves each) are needed.
+  for (int ply = 1; ply <= 5; ++ply) {
+    const bool white = ply % 2 == 1;
+    CHECK_FALSE(adj.after_move(white ? 600 : -600, white, 20, ply));
+  }
+  auto v = adj.after_move(600, true, 20, 6);
+  REQUIRE(v);
+  CHECK(v->result == "1-0");
+  // One engine's optimism is not enough: Black disagrees every time.
+  harness::selfplay::Adjudicator lone(a);
+  for (int ply = 1; ply <= 20; ++ply) CHECK_FALSE(lone.after_move(ply % 2 ? 900 : 100, ply % 2 == 1, 20, ply));
+  // Draw: within 5 cp for 2 moves each, only from move 10 on.
+  harness::selfplay::Adjudicator early(a);
+  for (int ply = 1; ply <= 6; ++ply) CHECK_FALSE(early.after_move(0, ply % 2 == 1, 5, ply));
+  harness::selfplay::Adjudicator late(a);
+  for (int ply = 1; ply <= 3; ++ply) CHECK_FALSE(late.after_move(0, ply % 2 == 1, 12, ply));
+  auto d = late.after_move(0, false, 12, 4);
+  REQUIRE(d);
+  CHECK(d->result == "1/2-1/2");
+}
+
+TEST_CASE("match: the move cap adjudicates a draw, marked in the PGN", "[matchrun][adjudication][harness]") {
+  const auto dir = test::scratch_dir("match-maxmoves");
+  auto run = match(dir, "m", fake("", "a") + " " + fake("", "b") + " --nodes 50 --pairs 2 --maxmoves 3");
+  INFO(run.output);
+  CHECK(run.exit_code == 0);
+  const std::string pgn = read_text(dir / "match" / "m.pgn");
+  CHECK(tag_values(pgn, "Termination") == std::vector<std::string>(4, "adjudication"));
+  CHECK(pgn.find("{adjudication: draw (move cap of 3 moves)} 1/2-1/2") != std::string::npos);
+}
+
+TEST_CASE("match: a fixed-nodes match with stk replays bit for bit at any concurrency", "[matchrun][harness][stk]") {
+  const auto one = test::scratch_dir("match-replay-1"), two = test::scratch_dir("match-replay-2");
+  const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+                           " name=y option.Hash=8 --nodes 2000 --pairs 3 --seed 7 --maxmoves 40";
+  auto r1 = match(one, "r", args + " --concurrency 1");
+  auto r2 = match(two, "r", args + " --concurrency 2");
+  INFO(r1.output << r2.output);
+  REQUIRE(r1.exit_code == 0);
+  REQUIRE(r2.exit_code == 0);
+  CHECK(read_text(one / "match" / "r.pgn") == read_text(two / "match" / "r.pgn"));
+  CHECK(state(one, "r")["pairs"] == state(two, "r")["pairs"]);
+  CHECK(read_text(one / "match" / "r-openings.epd") == read_text(two / "match" / "r-openings.epd"));
+  // The generated openings given back reproduce the match.
+  const auto back = test::scratch_dir("match-replay-back");
+  auto r3 = match(back, "r", args + " --openings " + (one / "match" / "r-openings.epd").string());
+  REQUIRE(r3.exit_code == 0);
+  CHECK(state(back, "r")["pairs"] == state(one, "r")["pairs"]);
+}
+
+TEST_CASE("match: a killed run resumes from its state and plays every pair once", "[matchrun][harness][stk]") {
+  const auto fresh = test::scratch_dir("match-resume-fresh"), killed = test::scratch_dir("match-resume-killed");
+  const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+                           " name=y --nodes 2000 --pairs 6 --seed 3 --maxmoves 40";
+  REQUIRE(match(fresh, "k", args).exit_code == 0);
+  // Start, wait for two recorded pairs, kill -9 (no chance to tidy up), then run the same command again.
+  const std::string cmd = test::harness_bin() + " match --config k --out-dir " + killed.string() +
+                          " --gate non-regression --min-elo-lower95 -100000 --quiet " + args;
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd + " >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto state_file = killed / "match" / "k-state.json";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::size_t seen = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (fs::exists(state_file)) {
+      try {
+        seen = nlohmann::json::parse(read_text(state_file))["pairs"].size();
+      } catch (const std::exception&) {
+      }
+    }
+    if (seen >= 2) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  REQUIRE(seen >= 2);
+  const std::size_t at_kill = state(killed, "k")["pairs"].size();
+  REQUIRE(at_kill < 6);
+  auto resumed = match(killed, "k", args);
+  INFO(resumed.output);
+  REQUIRE(resumed.exit_code == 0);
+  // Only the pairs the killed run had not recorded are played again.
+  CHECK(resumed.output.find("this run: " + std::to_string(2 * (6 - at_kill)) + " games") != std::string::npos);
+  CHECK(state(killed, "k")["counts"] == state(fresh, "k")["counts"]);
+  CHECK(state(killed, "k")["pairs"].size() == 6);
+  CHECK(read_text(killed / "match" / "k.pgn") == read_text(fresh / "match" / "k.pgn"));
+}
+
+TEST_CASE("match: bad input is refused before the first game with its name and exit 2", "[matchrun][harness][input]") {
+  const auto dir = test::scratch_dir("match-bad");
+  auto expect = [&](const std::string& args, const std::string& message) {
+    auto r = match(dir, "b", args + " --nodes 50 --pairs 1 --timeout-ms 300");
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(message) != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "match" / "b.pgn"));
+  };
+  expect(fake("no-uciok", "a") + " " + fake(), "engine A (a)");
+  expect(fake("no-uciok", "a") + " " + fake(), "did not answer 'uci' with 'uciok' within 300 ms");
+  expect(fake() + " " + fake("no-readyok", "b"), "engine B (b)");
+  expect(fake() + " " + fake("", "b") + " option.Foo=1", "option 'Foo' is not one the engine advertises");
+  test::write_file(dir / "bad.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nxx/yy w - -\n");
+  expect(fake() + " " + fake() + " --openings " + (dir / "bad.epd").string(), "bad.epd:2:");
+  test::write_file(dir / "bad.pgn", "[Event \"x\"]\n\n1. e4 e5 *\n\n[Event \"y\"]\n\n1. e4 e5 2. Ke3 *\n");
+  expect(fake() + " " + fake() + " --openings " + (dir / "bad.pgn").string(), "bad.pgn:7: 'Ke3' is not a legal move");
+  expect(fake(), "exactly two --engine");
+  expect(fake() + " " + fake() + " --engine cmd=x", "exactly two --engine");
+}
