@@ -25,5 +25,6 @@ int run_uci_check(int argc, char** argv);    // ucicheck/ucicheck_command.cpp
 int run_sprt(int argc, char** argv);         // match/sprt_command.cpp
 int run_sprt_sim(int argc, char** argv);     // match/sprt_sim_command.cpp
 int run_match_merge(int argc, char** argv);  // match/match_merge_command.cpp
+int run_compare(int argc, char** argv);      // compare/compare_command.cpp
 
 }  // namespace stk::harness

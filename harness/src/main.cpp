@@ -36,6 +36,7 @@ constexpr Command kCommands[] = {
     {"sprt", stk::harness::run_sprt, "match statistics from counts: Elo, nElo, LOS, pentanomial GSPRT (recheck a report)"},
     {"sprt-sim", stk::harness::run_sprt_sim, "simulate the SPRT at elo0 and elo1: measured error rates and sample sizes"},
     {"match-merge", stk::harness::run_match_merge, "add match result files (shards) exactly, recompute the SPRT, apply the gate"},
+    {"compare", stk::harness::run_compare, "two revisions or engines side by side: bench, nodes/s, solved-set diff, tree size, audits; gates"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 
