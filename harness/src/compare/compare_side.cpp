@@ -73,10 +73,14 @@ Side resolve_side(const std::string& role, const std::string& given,
   return s;
 }
 
+std::string revision_dir(const std::string& commit) {
+  return (repository_root() / "build" / "compare" / commit).string();
+}
+
 double build_revision(Side& side) {
   if (side.kind != Side::Kind::Revision) return 0;
   const auto t0 = std::chrono::steady_clock::now();
-  const fs::path dir = repository_root() / "build" / "compare" / side.commit;
+  const fs::path dir = revision_dir(side.commit);
   const fs::path built = dir / "build" / "release" / ".compare-built";
   side.engine = (dir / "build" / "release" / "engine" / "stk").string();
   side.harness = (dir / "build" / "release" / "harness" / "stk-harness").string();

@@ -29,6 +29,9 @@ std::string file_label(const std::string& given);
 Side resolve_side(const std::string& role, const std::string& given,
                   const std::vector<std::pair<std::string, std::string>>& options);
 
+// build/compare/<commit> in the repository of the current directory: where a revision is built.
+std::string revision_dir(const std::string& commit);
+
 // For a Revision: `git worktree add --detach build/compare/<commit>` (once), then the release
 // preset's stk and stk-harness built there with -j2 (skipped when a finished build is recorded).
 // Sets engine and harness. Throws InputError naming the log on a failed build. Returns seconds spent.
