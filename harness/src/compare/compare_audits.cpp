@@ -77,7 +77,8 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
                           shell_quote(py && *py ? py : ".venv/bin/python"), shell_quote(records), shell_quote(model),
                           shell_quote(dir + "/calibration"), shell_quote(dir + "/junit/calibration.xml")));
   Json cal = read_json(s, dir + "/calibration/calibration.json", "stkref.calibration");
-  for (const auto& [name, d] : cal.value("decisions", Json::object()).items())
+  const Json decisions = cal.value("decisions", Json::object());
+  for (const auto& [name, d] : decisions.items())
     if (d.contains("firing_rate") && d["firing_rate"].is_number()) out.firing_rate[name] = d["firing_rate"].get<double>();
   out.raw = {{"shadow_json", dir + "/shadow/" + s.role + ".json"},
              {"calibration_json", dir + "/calibration/calibration.json"},

@@ -70,6 +70,7 @@ int run_compare(int argc, char** argv) {
   app.add_option("--out-dir", out_dir, "reports root")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
+    const std::string self = std::filesystem::canonical("/proc/self/exe").string();
     if (config.empty()) config = file_label(base_arg) + ".." + file_label(cand_arg);
     const std::string junit_file = compare::junit_path(out_dir, config);
     declare_report(junit_file, "compare." + config);
@@ -89,6 +90,8 @@ int run_compare(int argc, char** argv) {
     r.candidate = resolve_side("candidate", cand_arg, parse_options(cand_opts, "--candidate-option"));
     if (audits && (!r.base.is_stk() || !r.candidate.is_stk()))
       throw UsageError("--audits needs git revisions or 'worktree' on both sides (each side's own stk-harness)");
+    if (audits && (!r.base.options.empty() || !r.candidate.options.empty()))
+      throw UsageError("--audits audits each side's defaults: the shadow and collection runs take no UCI options");
     if (nodes || depth) epd::read_epd_file(epd_file);  // a bad suite fails before any build
 
     // 1. Builds (reused when already built), then every measurement side by side.
@@ -107,8 +110,8 @@ int run_compare(int argc, char** argv) {
       if (value == 0) continue;
       const epd::Budget budget{kind, value};
       const std::string tag = budget.tag() + std::to_string(value);
-      auto a = run_suite(r.base, epd_file, stride, budget, runs_dir, "base-" + tag);
-      auto b = run_suite(r.candidate, epd_file, stride, budget, runs_dir, "candidate-" + tag);
+      auto a = run_suite(self, r.base, epd_file, stride, budget, runs_dir, "base-" + tag);
+      auto b = run_suite(self, r.candidate, epd_file, stride, budget, runs_dir, "candidate-" + tag);
       r.suites.push_back(diff_suites(budget, std::move(a), std::move(b)));
     }
     audit.epd_file = epd_file;

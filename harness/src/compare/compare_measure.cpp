@@ -69,9 +69,9 @@ SpeedRuns speed_runs(const Side& base, const Side& candidate, int runs, std::uin
   return out;
 }
 
-epd::RunResults run_suite(const Side& side, const std::string& epd_file, int stride, const epd::Budget& budget,
-                          const std::string& out_dir, const std::string& config) {
-  std::string cmd = shell_quote(std::filesystem::canonical("/proc/self/exe").string()) +
+epd::RunResults run_suite(const std::string& harness, const Side& side, const std::string& epd_file, int stride,
+                          const epd::Budget& budget, const std::string& out_dir, const std::string& config) {
+  std::string cmd = shell_quote(harness) +
                     " epd --quiet --epd " + shell_quote(epd_file) + " --stride " + std::to_string(stride) +
                     (budget.kind == epd::Budget::Kind::Depth ? " --depth " : " --nodes ") +
                     std::to_string(budget.value) + " --engine " + shell_quote(side.engine) + " --config " +

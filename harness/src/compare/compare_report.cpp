@@ -164,14 +164,14 @@ junit::TestSuite judge(const CompareResult& r, const Gates& g) {
     if (d.budget.kind == epd::Budget::Kind::Depth) suite.cases.push_back(tree_case(d, g));
   suite.cases.push_back(speed_case(r, g));
   for (const SuiteDiff& d : r.suites) suite.cases.push_back(suite_case(d, g));
-  if (!r.audits.is_null())
-    for (const auto& c : r.audits.value("cases", nlohmann::json::array())) {
-      junit::TestCase tc;
-      tc.classname = "compare.audits";
-      tc.name = c.at("name").get<std::string>();
-      for (const auto& [k, v] : c.at("facts").items()) tc.facts.emplace_back(k, v.get<std::string>());
-      suite.cases.push_back(tc);
-    }
+  const nlohmann::json audit_cases = r.audits.is_null() ? nlohmann::json::array() : r.audits.value("cases", nlohmann::json::array());
+  for (const auto& c : audit_cases) {
+    junit::TestCase tc;
+    tc.classname = "compare.audits";
+    tc.name = c.at("name").get<std::string>();
+    for (const auto& [k, v] : c.at("facts").items()) tc.facts.emplace_back(k, v.get<std::string>());
+    suite.cases.push_back(tc);
+  }
   suite.time_s = r.build_s + r.measure_s;
   return suite;
 }
@@ -250,10 +250,10 @@ std::string console_table(const CompareResult& r) {
     if (!d.gained.empty()) o << "  gained " << d.budget.label() << ": " << names(d.gained) << "\n";
     if (!d.lost.empty()) o << "  lost " << d.budget.label() << ": " << names(d.lost) << "\n";
   }
-  if (!r.audits.is_null())
-    for (const auto& row_j : r.audits.value("rows", nlohmann::json::array()))
-      row(row_j.at("what").get<std::string>(), row_j.at("base").get<std::string>(),
-          row_j.at("candidate").get<std::string>(), row_j.at("delta").get<std::string>());
+  const nlohmann::json audit_rows = r.audits.is_null() ? nlohmann::json::array() : r.audits.value("rows", nlohmann::json::array());
+  for (const auto& row_j : audit_rows)
+    row(row_j.at("what").get<std::string>(), row_j.at("base").get<std::string>(),
+        row_j.at("candidate").get<std::string>(), row_j.at("delta").get<std::string>());
   return o.str();
 }
 
