@@ -28,5 +28,6 @@ int run_match_merge(int argc, char** argv);  // match/match_merge_command.cpp
 int run_review(int argc, char** argv);       // review/review_command.cpp
 int run_history(int argc, char** argv);      // review/review_command.cpp
 int run_match(int argc, char** argv);        // selfplay/match_command.cpp
+int run_compare(int argc, char** argv);      // compare/compare_command.cpp
 
 }  // namespace stk::harness

@@ -39,6 +39,7 @@ constexpr Command kCommands[] = {
     {"review", stk::harness::run_review, "the static review page over reports/ (index.html): counts, headline figures, calibration, history"},
     {"history", stk::harness::run_history, "headline figures of every 'all' run (reports/history.sqlite): print, --csv, --append"},
     {"match", stk::harness::run_match, "self-play match A vs B: colour-reversed opening pairs, adjudication, PGN, SPRT, gate (resumable, sharded)"},
+    {"compare", stk::harness::run_compare, "two revisions or engines side by side: bench, nodes/s, solved-set diff, tree size, audits; gates"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 

@@ -85,3 +85,25 @@ TEST_CASE("all: --only naming no step is a usage error with an error report", "[
   xml << in.rdbuf();
   CHECK_THAT(xml.str(), Contains("<error message="));
 }
+
+TEST_CASE("all: the premerge tier compares --base with this build, then a non-regression match", "[all][harness]") {
+  auto dir = test::scratch_dir("all-premerge");
+  auto list = test::run_command(test::harness_bin() + " all --tier premerge --base HEAD --list");
+  INFO(list.output);
+  CHECK(list.exit_code == 0);
+  CHECK_THAT(list.output, Contains("compare: ") && Contains("compare --base 'HEAD' --candidate worktree") &&
+                              Contains("match --engine cmd=") && Contains("--gate non-regression"));
+  harness::StepContext ctx{"premerge", "R", "/x/harness/stk-harness", "S", "HEAD~1", "abc"};
+  auto steps = harness::tier_steps(ctx);
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD~1..worktree.xml"});
+  CHECK(steps[1].reports == std::vector<std::string>{"R/junit/match-premerge.xml"});
+  CHECK_THAT(steps[1].command, Contains("/build/compare/abc/build/release/engine/stk"));
+  // Without --base (or with one that is no revision) the tier is a usage error with an error report.
+  auto missing = test::run_command(test::harness_bin() + " all --tier premerge --out-dir " + dir.string());
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.output, Contains("--tier premerge needs --base REV"));
+  CHECK_THAT(test::read_file(dir / "junit" / "all-premerge.xml"), Contains("<error"));
+  CHECK(test::run_command(test::harness_bin() + " all --tier premerge --base no-such-rev --list").exit_code == 2);
+  CHECK(test::run_command(test::harness_bin() + " all --tier quick --base HEAD --list").exit_code == 2);
+}

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace stk::test {
@@ -45,6 +46,12 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
 
 inline void write_file(const std::filesystem::path& p, const std::string& content) {
   std::ofstream(p) << content;
+}
+
+// The whole file, "" when it cannot be read.
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // xmllint schema validation; returns "" when valid, else xmllint's complaint.

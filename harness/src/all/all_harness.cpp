@@ -14,6 +14,7 @@
 #include "all/tier_steps.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "compare/compare_side.h"
 #include "report/junit.h"
 #include "review/review.h"
 
@@ -22,21 +23,30 @@ namespace stk::harness {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: stk-harness all [--tier quick|full] [--out-dir DIR] [--only NAME]... [--list]\n"
+    "usage: stk-harness all [--tier quick|full|premerge] [--base REV] [--out-dir DIR] [--only NAME]... [--list]\n"
     "  Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED\n"
-    "  (default ../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n";
+    "  (default ../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
+    "  premerge (needs --base REV): compare REV with this build, then a non-regression match.\n";
 
 }  // namespace
 
 int run_all(int argc, char** argv) {
   try {
-    Args args(argc, argv, {"tier", "out-dir", "only"}, {"help", "list"});
+    Args args(argc, argv, {"tier", "out-dir", "only", "base"}, {"help", "list"});
     if (args.has("help")) return std::cout << kUsage, 0;
     std::string tier = args.get("tier", "quick");
-    if (tier != "quick" && tier != "full") throw UsageError("--tier must be quick or full");
+    if (tier != "quick" && tier != "full" && tier != "premerge") throw UsageError("--tier must be quick, full or premerge");
     std::string out_dir = args.get("out-dir", "reports");
+    if (!args.has("list")) declare_report(out_dir + "/junit/all-" + tier + ".xml", "all." + tier);
+    if (tier == "premerge" && !args.has("base")) throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
+    if (tier != "premerge" && args.has("base")) throw UsageError("--base is for --tier premerge only");
     std::string self = std::filesystem::canonical("/proc/self/exe").string();
     StepContext ctx{tier, out_dir, self, shared_dir()};
+    if (tier == "premerge") {
+      ctx.base = args.get("base");
+      ctx.base_commit = compare::resolve_side("base", ctx.base, {}).commit;
+      if (ctx.base_commit.empty()) throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
+    }
     auto steps = tier_steps(ctx);
     auto only = args.all("only");
     if (args.has("list")) {
@@ -44,12 +54,12 @@ int run_all(int argc, char** argv) {
       return 0;
     }
     const std::string junit_path = out_dir + "/junit/all-" + tier + ".xml";
-    declare_report(junit_path, "all." + tier);
     const std::vector<Step> selected = select_steps(steps, only);
     junit::TestSuite suite;
     suite.name = "all." + tier;
     suite.property("tier", tier);
     suite.property("shared_dir", ctx.shared);
+    if (!ctx.base.empty()) suite.property("base", ctx.base + " (" + ctx.base_commit + ")");
     junit::add_build_properties(suite);
     int worst = 0;
     auto t_all = std::chrono::steady_clock::now();

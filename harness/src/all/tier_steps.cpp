@@ -14,6 +14,7 @@ std::string python() {
 }  // namespace
 
 std::vector<Step> tier_steps(const StepContext& c) {
+  if (c.tier == "premerge") return premerge_steps(c);
   const bool full = c.tier == "full";
   const std::string h = "'" + c.self + "'";
   const std::string out = " --out-dir '" + c.out_dir + "'";

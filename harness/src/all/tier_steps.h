@@ -7,10 +7,12 @@
 namespace stk::harness {
 
 struct StepContext {
-  std::string tier;     // "quick" or "full"
+  std::string tier;     // "quick", "full" or "premerge"
   std::string out_dir;  // reports root
   std::string self;     // path of this stk-harness binary
   std::string shared;   // shared data root (suites, schemas)
+  std::string base;     // premerge: the base revision as given (--base)
+  std::string base_commit;  // premerge: its full commit
 };
 
 struct Step {
@@ -20,5 +22,8 @@ struct Step {
 };
 
 std::vector<Step> tier_steps(const StepContext& ctx);
+// The premerge tier (all/premerge_steps.cpp): compare base vs the working tree's build, then a
+// non-regression match between them.
+std::vector<Step> premerge_steps(const StepContext& ctx);
 
 }  // namespace stk::harness

@@ -1,0 +1,37 @@
+// The premerge tier: what a developer runs before merging an engine change, against the revision it
+// branched from. About 30 minutes on 2 cores (compare a few minutes once the base is built, the
+// match most of it).
+#include <filesystem>
+
+#include "all/tier_steps.h"
+#include "compare/compare_side.h"
+
+namespace stk::harness {
+
+std::vector<Step> premerge_steps(const StepContext& c) {
+  const std::string h = "'" + c.self + "'";
+  const std::string out = " --out-dir '" + c.out_dir + "'";
+  const std::string candidate_engine =
+      (std::filesystem::path(c.self).parent_path().parent_path() / "engine" / "stk").string();
+  const std::string base_engine = compare::revision_dir(c.base_commit) + "/build/release/engine/stk";
+  const std::string config = compare::file_label(c.base) + "..worktree";
+  std::vector<Step> steps;
+  // 1. compare: the base built once in build/compare/<commit>, this build as the candidate; every
+  //    4th ECM position at equal nodes and equal depth, 5 alternating speed runs, the audits. A
+  //    measurement (no gate): a change claimed speed-only is judged with
+  //    `stk-harness compare --base REV --candidate worktree --gate bench-unchanged`.
+  steps.push_back({"compare", h + " compare --base '" + c.base + "' --candidate worktree --epd '" + c.shared +
+                                  "/suites/ECM.epd' --stride 4 --nodes 100000 --depth 9 --speed-runs 5 --audits"
+                                  " --audit-stride 40 --config '" + config + "'" + out,
+                   {c.out_dir + "/junit/compare-" + config + ".xml"}});
+  // 2. A non-regression SPRT between the two engines at 20,000 nodes per move (stk-harness match),
+  //    with its A/B colour control. The base's engine is the one the compare step built.
+  steps.push_back({"match", h + " match --engine cmd='" + candidate_engine + "' name=candidate --engine cmd='" +
+                                base_engine + "' name=base --nodes 20000 --pairs 300 --concurrency 2"
+                                " --sprt elo0=-3 elo1=1 alpha=0.05 beta=0.05 --gate non-regression --ab-control"
+                                " --config premerge" + out,
+                   {c.out_dir + "/junit/match-premerge.xml"}});
+  return steps;
+}
+
+}  // namespace stk::harness

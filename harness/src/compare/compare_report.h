@@ -1,0 +1,26 @@
+// compare's writers: the gates as JUnit testcases, the JSON and Markdown summaries, the console table.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/compare_result.h"
+#include "report/junit.h"
+
+namespace stk::harness::compare {
+
+// reports/junit/compare-<config>.xml and reports/compare/<config>.{json,md} under `out_dir`.
+std::string junit_path(const std::string& out_dir, const std::string& config);
+std::string summary_path(const std::string& out_dir, const std::string& config, const std::string& ext);
+
+// One testcase per measurement (bench, tree size, speed, solved set per budget, audits); a case
+// fails only under a gate that was asked for. Properties: inputs, sides, build facts.
+junit::TestSuite judge(const CompareResult& r, const Gates& gates);
+
+nlohmann::json to_json(const CompareResult& r, const junit::TestSuite& verdict);
+std::string to_markdown(const CompareResult& r, const junit::TestSuite& verdict);
+// The side-by-side table printed at the end of a run.
+std::string console_table(const CompareResult& r);
+
+}  // namespace stk::harness::compare

@@ -1,0 +1,152 @@
+// stk-harness compare on two engine paths and a tiny suite of mates (seconds per run), with planted
+// defects that must fail each gate: a wrapper whose bench differs, a wrapper that searches only
+// depth 1 (loses the mate in 2, other trees), and a speed bar no equal engine can reach.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+#include "compare/compare_side.h"
+
+using namespace stk;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kMates =
+    "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"m1.backrank\";\n"
+    "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#; id \"m1.black\";\n"
+    "6k1/3r1ppp/8/1R6/8/8/3Q1PPP/6K1 w - - bm Rb8+; id \"m2.rook\";\n"
+    // ECM.361: found from depth 2 on, missed at depth 1.
+    "r3r1k1/p4ppp/2pp1b2/8/q2n1P2/2BQ3P/PPP3P1/1K1R2NR b - - bm Re3; id \"ecm.361\";\n";
+
+// An executable /bin/sh script `name` in `dir`.
+std::string write_script(const std::filesystem::path& dir, const std::string& name, const std::string& body) {
+  const auto path = dir / name;
+  test::write_file(path, "#!/bin/sh\n" + body + "\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path.string();
+}
+
+struct Run {
+  test::RunResult result;
+  nlohmann::json json;
+  std::string junit;
+};
+
+// compare --base A --candidate B on the mates at sn 2000 and sd 6, one short speed run per side.
+Run compare(const std::filesystem::path& dir, const std::string& base, const std::string& candidate,
+            const std::string& extra, const std::string& budgets = "--nodes 2000 --depth 6") {
+  test::write_file(dir / "mates.epd", kMates);
+  const std::string out = (dir / "out").string();
+  Run r;
+  r.result = test::run_command(test::harness_bin() + " compare --base '" + base + "' --candidate '" + candidate +
+                               "' --epd " + (dir / "mates.epd").string() + " " + budgets + " --speed-runs 1"
+                               " --speed-nodes 2000 --config t --out-dir " + out + " " + extra);
+  r.junit = out + "/junit/compare-t.xml";
+  std::ifstream in(out + "/compare/t.json");
+  if (in) r.json = nlohmann::json::parse(in);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("compare: two engine paths side by side, every gate passing on equal engines", "[compare][harness]") {
+  auto dir = test::scratch_dir("compare-equal");
+  auto r = compare(dir, test::engine_bin(), test::engine_bin(),
+                   "--gate bench-unchanged --max-regressions 0 --min-speed-ratio 0.2");
+  INFO(r.result.output);
+  CHECK(r.result.exit_code == 0);
+  CHECK(test::validate_junit(r.junit) == "");
+  REQUIRE(r.json.is_object());
+  CHECK(r.json["bench_signature"] == "unchanged");
+  CHECK(r.json["base"]["bench_nodes"] == r.json["candidate"]["bench_nodes"]);
+  CHECK(r.json["speed"]["runs"] == 1);
+  REQUIRE(r.json["suite"]["budgets"].size() == 2);
+  for (const auto& b : r.json["suite"]["budgets"]) {
+    CHECK(b["base_solved"] == 4);
+    CHECK(b["lost"].empty());
+    CHECK(b["base_nodes"] == b["candidate_nodes"]);
+  }
+  CHECK_THAT(r.result.output, Contains("bench signature") && Contains("solved sd 6") && Contains("nodes/s"));
+}
+
+TEST_CASE("compare: an engine path with options has no bench signature, its trees still judge the gate",
+          "[compare][harness]") {
+  auto dir = test::scratch_dir("compare-options");
+  auto r = compare(dir, test::engine_bin(), test::engine_bin(), "--candidate-option Hash=8 --gate bench-unchanged");
+  INFO(r.result.output);
+  CHECK(r.result.exit_code == 0);
+  CHECK(r.json["bench_signature"] == "n/a");
+  CHECK_THAT(r.json["candidate"]["bench_note"].get<std::string>(), Contains("UCI options"));
+  // Without the depth run nothing can judge the gate: a usage error, not a pass.
+  auto none = compare(dir, test::engine_bin(), test::engine_bin(),
+                      "--candidate-option Hash=8 --gate bench-unchanged", "--nodes 2000 --depth 0");
+  CHECK(none.result.exit_code == 2);
+  CHECK_THAT(none.result.output, Contains("nothing to judge the gate on"));
+}
+
+TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted]") {
+  auto dir = test::scratch_dir("compare-planted");
+  const std::string stk = "'" + test::engine_bin() + "'";
+  SECTION("a candidate whose bench searches more nodes fails bench-unchanged") {
+    auto more = write_script(dir, "more-nodes", "[ \"$1\" = bench ] && exec " + stk + " bench 14\nexec " + stk + " \"$@\"");
+    auto r = compare(dir, test::engine_bin(), more, "--gate bench-unchanged");
+    INFO(r.result.output);
+    CHECK(r.result.exit_code == 1);
+    CHECK(r.json["bench_signature"] == "changed");
+    CHECK_THAT(test::read_file(r.junit), Contains("bench signature changed: 1595000 -&gt; "));
+    CHECK(test::validate_junit(r.junit) == "");
+    // Without the gate the same run is a measurement and passes.
+    CHECK(compare(dir, test::engine_bin(), more, "").result.exit_code == 0);
+  }
+  SECTION("a candidate that searches depth 1 loses a position: max-regressions and bench-unchanged fail") {
+    auto shallow = write_script(dir, "depth-one", "sed -u 's/^go .*/go depth 1/' | exec " + stk + " \"$@\"");
+    auto r = compare(dir, test::engine_bin(), shallow, "--max-regressions 0");
+    INFO(r.result.output);
+    CHECK(r.result.exit_code == 1);
+    for (const auto& b : r.json["suite"]["budgets"]) CHECK(b["lost"] == nlohmann::json::array({"ecm.361"}));
+    CHECK_THAT(test::read_file(r.junit), Contains("gate max-regressions 0: 1 positions lost at sn 2000"));
+    CHECK(compare(dir, test::engine_bin(), shallow, "--max-regressions 1").result.exit_code == 0);
+    // Its bench is stk's own (the wrapper passes 'bench' through): the equal-depth trees catch it.
+    auto trees = compare(dir, test::engine_bin(), shallow, "--gate bench-unchanged");
+    CHECK(trees.result.exit_code == 1);
+    CHECK(trees.json["bench_signature"] == "unchanged");
+    CHECK_THAT(test::read_file(trees.junit), Contains("gate bench-unchanged: 4 of 4 positions searched other node counts at sd 6"));
+  }
+  SECTION("a speed bar that equal engines cannot reach fails min-speed-ratio") {
+    auto r = compare(dir, test::engine_bin(), test::engine_bin(), "--min-speed-ratio 50");
+    INFO(r.result.output);
+    CHECK(r.result.exit_code == 1);
+    CHECK_THAT(test::read_file(r.junit), Contains("gate min-speed-ratio 50: median nodes/s ratio"));
+  }
+}
+
+TEST_CASE("compare: bad sides and inputs are exit 2 with an error report", "[compare][harness]") {
+  auto dir = test::scratch_dir("compare-bad");
+  auto unknown = compare(dir, "no-such-revision-or-file", test::engine_bin(), "");
+  CHECK(unknown.result.exit_code == 2);
+  CHECK_THAT(unknown.result.output, Contains("--base no-such-revision-or-file: neither an executable engine file nor a git revision"));
+  CHECK_THAT(test::read_file(unknown.junit), Contains("<error"));
+  CHECK(test::validate_junit(unknown.junit) == "");
+  auto audits = compare(dir, test::engine_bin(), test::engine_bin(), "--audits");
+  CHECK(audits.result.exit_code == 2);
+  CHECK_THAT(audits.result.output, Contains("--audits needs git revisions"));
+  auto speed = compare(dir, test::engine_bin(), test::engine_bin(), "--min-speed-ratio 1 --speed-runs 0");
+  CHECK(speed.result.exit_code == 2);
+  test::write_file(dir / "bad.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qa8#; id \"x\";\n");
+  auto epd = test::run_command(test::harness_bin() + " compare --base '" + test::engine_bin() + "' --candidate '" +
+                               test::engine_bin() + "' --epd " + (dir / "bad.epd").string() + " --out-dir " +
+                               (dir / "o").string());
+  CHECK(epd.exit_code == 2);
+  CHECK_THAT(epd.output, Contains("bad.epd:1"));
+}
+
+TEST_CASE("compare: report names keep only file-name-safe characters", "[compare]") {
+  CHECK(harness::compare::file_label("HEAD~3") == "HEAD~3");
+  CHECK(harness::compare::file_label("build/release/engine/stk") == "build_release_engine_stk");
+  CHECK(harness::compare::file_label("a b'c") == "a_b_c");
+}
