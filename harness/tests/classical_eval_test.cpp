@@ -5,7 +5,6 @@
 // here, not by the engine's own Position::mirrored().
 #include <algorithm>
 #include <cctype>
-#include <random>
 #include <sstream>
 #include <string>
 
@@ -71,30 +70,22 @@ TEST_CASE("classical eval: the board text mirrors are right", "[eval]") {
 }
 
 TEST_CASE("classical eval is symmetric under colour swap and file mirror", "[eval]") {
-  std::mt19937 rng(20261130);
   int positions = 0, asymmetric_material = 0, file_mirrors = 0;
-  for (int game = 0; game < 300; ++game) {
-    Position pos;
-    REQUIRE_FALSE(pos.set(test::tricky_fens()[std::size_t(game) % test::tricky_fens().size()]));
-    for (int ply = 0; ply < 80; ++ply) {
-      MoveList list(pos);
-      if (list.size() == 0) break;
-      pos.make_move(list.begin()[rng() % list.size()].move);
-      const std::string fen = pos.fen();
-      const int v = eval::classical(pos);
-      INFO(fen);
-      REQUIRE(eval_of(colour_flipped(fen)) == v);
-      // Files: the king's back-rank shelter deliberately favours the castled files (a-c, g-h).
-      const bool kings_off_back_rank = relative_rank(WHITE, pos.king_square(WHITE)) != 0 &&
-                                       relative_rank(BLACK, pos.king_square(BLACK)) != 0;
-      if (pos.castling_rights() == 0 && kings_off_back_rank) {
-        REQUIRE(eval_of(file_mirrored(fen)) == v);
-        ++file_mirrors;
-      }
-      ++positions;
-      asymmetric_material += pos.count(WHITE, PAWN) != pos.count(BLACK, PAWN);
+  test::walk_random_games(20261130, 300, 80, [&](const Position& pos, const MoveList&) {
+    const std::string fen = pos.fen();
+    const int v = eval::classical(pos);
+    INFO(fen);
+    REQUIRE(eval_of(colour_flipped(fen)) == v);
+    // Files: the king's back-rank shelter deliberately favours the castled files (a-c, g-h).
+    const bool kings_off_back_rank = relative_rank(WHITE, pos.king_square(WHITE)) != 0 &&
+                                     relative_rank(BLACK, pos.king_square(BLACK)) != 0;
+    if (pos.castling_rights() == 0 && kings_off_back_rank) {
+      REQUIRE(eval_of(file_mirrored(fen)) == v);
+      ++file_mirrors;
     }
-  }
+    ++positions;
+    asymmetric_material += pos.count(WHITE, PAWN) != pos.count(BLACK, PAWN);
+  });
   CHECK(positions > 10000);
   CHECK(asymmetric_material > 1000);
   CHECK(file_mirrors > 1000);

@@ -4,7 +4,6 @@
 // count changed"; these cases name the position, the move and both values.
 #include <algorithm>
 #include <optional>
-#include <random>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -112,28 +111,20 @@ TEST_CASE("SEE: exchange values worked by hand (P 100, N 320, B 330, R 500, Q 95
 TEST_CASE("SEE equals the played-out exchange on captures of random games", "[see]") {
   // Seeded random games from the tricky set; every normal capture off the back ranks in a position
   // without checks or pins anywhere in its exchange (where a pure swap-off is the exact answer).
-  std::mt19937 rng(20261130);
   int compared = 0, nonzero = 0;
-  for (int game = 0; game < 400; ++game) {
-    Position pos;
-    REQUIRE_FALSE(pos.set(test::tricky_fens()[std::size_t(game) % test::tricky_fens().size()]));
-    for (int ply = 0; ply < 60; ++ply) {
-      MoveList list(pos);
-      if (list.size() == 0) break;
-      for (const auto& e : list) {
-        const Move m = e.move;
-        if (m.kind() != NORMAL || pos.empty(m.to()) || rank_of(m.to()) == 0 || rank_of(m.to()) == 7) continue;
-        bool clean = true;
-        const int want = oracle_see(pos, m, clean);
-        if (!clean) continue;
-        ++compared;
-        nonzero += want != kPieceValue[type_of(pos.piece_on(m.to()))];
-        INFO(pos.fen() << " " << to_uci(m));
-        REQUIRE(engine_see(pos, m) == want);
-      }
-      pos.make_move(list.begin()[rng() % list.size()].move);
+  test::walk_random_games(20261130, 400, 60, [&](Position& pos, const MoveList& list) {
+    for (const auto& e : list) {
+      const Move m = e.move;
+      if (m.kind() != NORMAL || pos.empty(m.to()) || rank_of(m.to()) == 0 || rank_of(m.to()) == 7) continue;
+      bool clean = true;
+      const int want = oracle_see(pos, m, clean);
+      if (!clean) continue;
+      ++compared;
+      nonzero += want != kPieceValue[type_of(pos.piece_on(m.to()))];
+      INFO(pos.fen() << " " << to_uci(m));
+      REQUIRE(engine_see(pos, m) == want);
     }
-  }
+  });
   INFO(compared << " captures compared, " << nonzero << " with a recapture");
   CHECK(compared > 2000);
   CHECK(nonzero > 200);

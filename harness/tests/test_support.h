@@ -1,6 +1,8 @@
 // Shared fixtures for the unit and property tests.
 #pragma once
 
+#include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,23 @@ inline std::vector<Move> play_random(Position& pos, const std::vector<int>& choi
     played.push_back(m);
   }
   return played;
+}
+
+// Seeded random games from the tricky set: calls visit(pos, legal moves) before each of up to
+// `plies` random moves of each of `games` games.
+template <class Visit>
+void walk_random_games(std::uint32_t seed, int games, int plies, Visit visit) {
+  std::mt19937 rng(seed);
+  for (int game = 0; game < games; ++game) {
+    Position pos;
+    pos.set(tricky_fens()[std::size_t(game) % tricky_fens().size()]);
+    for (int ply = 0; ply < plies; ++ply) {
+      MoveList list(pos);
+      if (list.size() == 0) break;
+      visit(pos, list);
+      pos.make_move(list.begin()[rng() % list.size()].move);
+    }
+  }
 }
 
 }  // namespace stk::test
