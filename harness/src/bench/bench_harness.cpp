@@ -2,6 +2,7 @@
 // must equal golden/bench.txt; a deliberate change is recorded with --update-golden, which
 // prints the old and new values (CI never passes it).
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -11,17 +12,14 @@
 #include "bench.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_app.h"
 #include "report/junit.h"
+#include "report/run_report.h"
 #include "report/summary_files.h"
 
 namespace stk::harness {
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: stk-harness bench [--golden FILE] [--depth N] [--update-golden] [--config NAME] [--out-dir DIR]\n"
-    "  --golden FILE    signature file (default golden/bench.txt: 'depth D' and 'nodes N' lines)\n"
-    "  --depth N        bench depth (default: the golden file's depth)\n";
 
 struct Signature {
   int depth = 0;
@@ -50,18 +48,24 @@ Signature read_signature(const std::string& path) {
 }  // namespace
 
 int run_bench_harness(int argc, char** argv) {
+  CLI::App app{"The search signature: the node count of the fixed bench (engine/src/bench.cpp) must equal\n"
+               "golden/bench.txt. Report: reports/junit/bench-CONFIG.xml, reports/bench/CONFIG.{json,md}.",
+               "stk-harness bench"};
+  std::string golden = "golden/bench.txt", config = "default", out_dir = "reports";
+  int depth_option = 0;
+  bool update = false;
+  app.add_option("--golden", golden, "signature file ('depth D' and 'nodes N' lines)")->capture_default_str();
+  app.add_option("--depth", depth_option, "bench depth (default: the golden file's depth)")->check(CLI::Range(1, 64));
+  app.add_flag("--update-golden", update, "record this run's signature in --golden (CI never passes it)");
+  app.add_option("--config", config, "report name")->capture_default_str();
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv, {"golden", "depth", "config", "out-dir"}, {"help", "update-golden"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    std::string golden = args.get("golden", "golden/bench.txt");
-    std::string config = args.get("config", "default");
-    std::string out_dir = args.get("out-dir", "reports");
-    std::string junit_path = out_dir + "/junit/bench-" + config + ".xml";
-    bool update = args.has("update-golden");
-    if (!update) declare_report(junit_path, "bench." + config);  // --update-golden writes no report
+    const report::ReportPaths paths = report::report_paths(out_dir, "bench", config);
+    if (!update) declare_report(paths.junit, "bench." + config);  // --update-golden writes no report
     Signature expected;
     if (!update || std::ifstream(golden)) expected = read_signature(golden);
-    int depth = int(args.get_int("depth", expected.depth ? expected.depth : kBenchDefaultDepth, 1, 64));
+    const int depth = depth_option ? depth_option : expected.depth ? expected.depth : kBenchDefaultDepth;
 
     BenchResult r = run_bench(depth);
     double nps = r.time_s > 0 ? double(r.nodes) / r.time_s : 0;
@@ -79,9 +83,10 @@ int run_bench_harness(int argc, char** argv) {
       return 0;
     }
 
-    junit::TestSuite suite;
+    report::RunReport run{"bench", config};
+    junit::TestSuite& suite = run.suites.emplace_back();
     suite.name = "bench." + config;
-    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
     suite.property("golden_file", golden);
     suite.property("depth", std::to_string(depth));
     junit::add_build_properties(suite);
@@ -109,20 +114,18 @@ int run_bench_harness(int argc, char** argv) {
     tc.system_out = per_position;
     suite.cases.push_back(tc);
     suite.time_s = r.time_s;
-    std::string err;
-    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
-    write_text_file(out_dir + "/bench/" + config + ".json",
-                    fmt::format("{{\n  \"depth\": {},\n  \"expected_nodes\": {},\n  \"nodes\": {},\n  \"passed\": {},\n"
-                                "  \"nodes_per_second\": {:.0f}\n}}\n",
-                                depth, expected.nodes, r.nodes, ok ? "true" : "false", nps));
-    write_text_file(out_dir + "/bench/" + config + ".md",
-                    fmt::format("# bench ({})\n\n| depth | expected | actual | result |\n|---|---|---|---|\n"
-                                "| {} | {} | {} | {} |\n\n{:.0f} nodes/s\n",
-                                config, depth, expected.nodes, r.nodes, ok ? "ok" : "**CHANGED**", nps));
-    std::cout << "report: " << junit_path << "\n";
+    run.figures["depth"] = depth;
+    run.figures["expected_nodes"] = expected.nodes;
+    run.figures["nodes"] = r.nodes;
+    run.figures["passed"] = ok;
+    run.figures["nodes_per_second"] = std::llround(nps);
+    run.markdown = fmt::format("| depth | expected | actual | result |\n|---|---|---|---|\n| {} | {} | {} | {} |\n\n"
+                               "{:.0f} nodes/s\n", depth, expected.nodes, r.nodes, ok ? "ok" : "**CHANGED**", nps);
+    report::write_run_report(run, paths);
+    std::cout << "report: " << paths.junit << "\n";
     return ok ? 0 : 1;
   } catch (...) {
-    return input_failure("stk-harness bench", kUsage);
+    return input_failure("stk-harness bench", app.help().c_str());
   }
 }
 

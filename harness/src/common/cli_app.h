@@ -3,6 +3,9 @@
 
 #include <iostream>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -20,6 +23,22 @@ inline std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
     return 2;
   }
   return std::nullopt;
+}
+
+// Every option given on the command line as (long name without dashes, value), in declaration
+// order; a repeated option gives one pair per value, a flag the value "true". For the report's
+// "input.<name>" properties, so a report says how it was produced.
+inline std::vector<std::pair<std::string, std::string>> given_options(const CLI::App& app) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt->get_single_name() == "help") continue;
+    if (opt->get_type_size() == 0) {
+      out.emplace_back(opt->get_single_name(), "true");
+      continue;
+    }
+    for (const std::string& v : opt->results()) out.emplace_back(opt->get_single_name(), v);
+  }
+  return out;
 }
 
 }  // namespace stk::harness

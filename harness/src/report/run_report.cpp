@@ -1,0 +1,145 @@
+#include "report/run_report.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/cli.h"
+
+namespace stk::report {
+
+namespace fs = std::filesystem;
+using harness::InputError;
+
+std::string junit_path(const std::string& out_dir, const std::string& harness, const std::string& config) {
+  return out_dir + "/junit/" + harness + "-" + config + ".xml";
+}
+
+ReportPaths report_paths(const std::string& out_dir, const std::string& harness, const std::string& config) {
+  const std::string stem = out_dir + "/" + harness + "/" + config;
+  return {junit_path(out_dir, harness, config), stem + ".json", stem + ".md"};
+}
+
+int RunReport::count(junit::Outcome o) const {
+  int n = 0;
+  for (const junit::TestSuite& s : suites) n += s.count(o);
+  return n;
+}
+
+int RunReport::tests() const {
+  int n = 0;
+  for (const junit::TestSuite& s : suites) n += int(s.cases.size());
+  return n;
+}
+
+Json envelope(const RunReport& run, const std::string& junit_file) {
+  using junit::Outcome;
+  Json e = Json::object();
+  e["schema"] = kSchema;
+  e["harness"] = run.harness;
+  e["config"] = run.config;
+  e["junit"] = junit_file;
+  e["tests"] = run.tests();
+  e["failures"] = run.count(Outcome::Failed);
+  e["errors"] = run.count(Outcome::Error);
+  e["skipped"] = run.count(Outcome::Skipped);
+  e["passed"] = run.passed();
+  e["plots"] = run.plots;
+  return e;
+}
+
+std::string to_json_text(const RunReport& run, const std::string& junit_file) {
+  Json doc = Json::object();
+  doc["report"] = envelope(run, junit_file);
+  for (auto it = run.figures.begin(); it != run.figures.end(); ++it) {
+    if (it.key() == "report") throw InputError(run.harness + ": the figure key 'report' is reserved for the envelope");
+    doc[it.key()] = it.value();
+  }
+  // error_handler::replace: a figure carrying bytes that are not UTF-8 is written with U+FFFD
+  // instead of aborting the report.
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string to_markdown(const RunReport& run, const std::string& junit_file) {
+  using junit::Outcome;
+  std::string md = fmt::format("# {} ({})\n\n", run.harness, run.config);
+  md += fmt::format("**{}**: {} tests, {} failures, {} errors, {} skipped ([JUnit]({}))\n\n",
+                    run.passed() ? "passed" : "FAILED", run.tests(), run.count(Outcome::Failed),
+                    run.count(Outcome::Error), run.count(Outcome::Skipped), junit_file);
+  std::string failing;
+  for (const junit::TestSuite& s : run.suites)
+    for (const junit::TestCase& c : s.cases)
+      if (c.outcome == Outcome::Failed || c.outcome == Outcome::Error)
+        failing += fmt::format("- {} `{}` / `{}`: {}\n", c.outcome == Outcome::Failed ? "failure" : "error",
+                               c.classname, c.name, c.message);
+  if (!failing.empty()) md += "## Failing testcases\n\n" + failing + "\n";
+  md += run.markdown;
+  if (!run.markdown.empty() && run.markdown.back() != '\n') md += "\n";
+  if (!run.plots.empty()) {
+    md += "\n## Plots\n\n";
+    for (const std::string& p : run.plots) md += fmt::format("![{}]({})\n", fs::path(p).filename().string(), p);
+  }
+  return md;
+}
+
+namespace {
+
+void write_atomically(const std::string& path, const std::string& content) {
+  fs::path p(path);
+  std::error_code ec;
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << content;
+    if (!out) throw InputError(path + ": cannot write " + tmp);
+  }
+  fs::rename(tmp, p, ec);
+  if (ec) throw InputError(path + ": cannot rename " + tmp + ": " + ec.message());
+}
+
+// `target` as linked from a file in `from_dir`: relative when both lie on one tree.
+std::string link_from(const std::string& from_dir, const std::string& target) {
+  std::error_code ec;
+  fs::path rel = fs::relative(fs::absolute(target), fs::absolute(from_dir), ec);
+  return ec || rel.empty() ? target : rel.generic_string();
+}
+
+}  // namespace
+
+void write_run_report(const RunReport& run, const ReportPaths& paths) {
+  std::string err;
+  if (!junit::write_report(paths.junit, run.suites, &err)) throw InputError(err);
+  const std::string summary_dir = fs::path(paths.json).parent_path().string();
+  const std::string junit_link = link_from(summary_dir.empty() ? "." : summary_dir, paths.junit);
+  write_atomically(paths.json, to_json_text(run, junit_link));
+  write_atomically(paths.markdown, to_markdown(run, junit_link));
+}
+
+void write_run_report(const RunReport& run, const std::string& out_dir) {
+  write_run_report(run, report_paths(out_dir, run.harness, run.config));
+}
+
+Json parse_json_text(const std::string& text, const std::string& origin) {
+  try {
+    return Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is 1-based: the byte at which parsing stopped.
+    std::string what = e.what();
+    if (auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    throw InputError(fmt::format("{}: byte {}: {}", origin, e.byte, what));
+  }
+}
+
+Json read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": cannot read");
+  return parse_json_text(buf.str(), path);
+}
+
+}  // namespace stk::report
