@@ -51,7 +51,7 @@ struct Migrated {
 
 }  // namespace
 
-TEST_CASE("migrated subcommands: --help exits 0, a bad option or value exits 2 naming it", "[report][cli]") {
+TEST_CASE("migrated subcommands: help exits 0 and a bad option or value exits 2 naming it", "[report][cli]") {
   const std::vector<Migrated> cases = {
       {"shadow", "--depth", "deep"},
       {"shadow", "--max-control", "2"},
@@ -102,7 +102,7 @@ TEST_CASE("accumulator and nnue-bench summaries: envelope counts equal the JUnit
   CHECK(report::read_json_file((dir / "nnue-bench/t.json").string()).at("results").size() >= 2);
 }
 
-TEST_CASE("checknet --junit writes its summaries where the review page looks", "[report][checknet]") {
+TEST_CASE("checknet with a JUnit path writes its summaries where the review page looks", "[report][checknet]") {
   auto dir = test::scratch_dir("report-checknet");
   const std::string net = STK_SOURCE_DIR "/golden/nets/stk-h128-seed1.nnue";
   auto r = test::run_command(test::harness_bin() + " checknet " + net + " --manifest " STK_SOURCE_DIR
