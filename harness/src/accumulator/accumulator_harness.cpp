@@ -4,7 +4,6 @@
 // accumulator audit policy (harness/src/search_audit), comparing with a recompute at every node.
 #include <chrono>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -14,26 +13,15 @@
 #include "bench.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_app.h"
 #include "nnue/evaluate.h"
 #include "report/junit.h"
-#include "report/summary_files.h"
+#include "report/run_report.h"
 #include "search_audit/accumulator_audit.h"
 
 namespace stk::harness {
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: stk-harness accumulator [--games N] [--plies N] [--seed S] [--positions N]\n"
-    "                               [--net FILE [--allow-trailing] | --hidden 128|1024 [--net-seed S]]\n"
-    "                               [--plant DEFECT] [--config NAME] [--junit FILE] [--out-dir DIR]\n"
-    "  --games N       random walks (default 24), each --plies N forward steps (default 300)\n"
-    "  --seed S        walk and sample seed (default 1)\n"
-    "  --positions N   sampled positions for the SIMD and mirror checks (default 1000)\n"
-    "  --search-depth N  depth of the audited search over the bench positions (default 8)\n"
-    "  --net FILE      net to check; default a synthetic net of --hidden (default 128)\n"
-    "  --plant DEFECT  run with a planted defect to see the gates fail: king-refresh, index-bit,\n"
-    "                  two-dirty (part a), no-low-clamp (c), white-relative, no-file-mirror (d)\n";
 
 const std::vector<std::string> kPlants = {"none",           "king-refresh",   "index-bit", "two-dirty",
                                           "no-low-clamp",   "white-relative", "no-file-mirror"};
@@ -71,38 +59,66 @@ Facts compare_facts(const CompareResult& r) {
           {"skipped", std::to_string(r.skipped)}};
 }
 
+// A fact as JSON: a count as a number (the review page reads the node counts), anything else as text.
+report::Json fact_json(const std::string& v) {
+  if (!v.empty() && v.size() < 20 && v.find_first_not_of("0123456789") == std::string::npos)
+    return std::stoull(v);
+  return v;
+}
+
+const char* outcome_name(junit::Outcome o) {
+  return o == junit::Outcome::Passed ? "passed" : o == junit::Outcome::Failed ? "failed"
+                                              : o == junit::Outcome::Skipped ? "skipped" : "error";
+}
+
 }  // namespace
 
 int run_accumulator(int argc, char** argv) {
+  CLI::App app{"The incremental NNUE accumulator against a full recompute over seeded random walks (a), during a\n"
+               "real search with the per-node audit policy (b), the scalar and AVX2 kernels against each other\n"
+               "(c), and the colour/horizontal mirror symmetries of the evaluation (d). Report:\n"
+               "reports/junit/accumulator-CONFIG.xml, reports/accumulator/CONFIG.{json,md}.",
+               "stk-harness accumulator"};
+  GameCheckOptions opt;
+  opt.games = 24;
+  opt.walk.plies = 300;
+  opt.seed = 1;
+  int positions = 1000, search_depth = 8, hidden = 128;
+  std::uint64_t net_seed = kDefaultNetSeed;
+  std::string net_file, plant = "none", config = "default", junit_file, out_dir = "reports";
+  bool allow_trailing = false;
+  app.add_option("--games", opt.games, "random walks")->capture_default_str()->check(CLI::Range(0, 1000000));
+  app.add_option("--plies", opt.walk.plies, "forward steps per walk")->capture_default_str()->check(CLI::Range(1, 100000));
+  app.add_option("--seed", opt.seed, "walk and sample seed")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+  app.add_option("--positions", positions, "sampled positions for the SIMD and mirror checks")
+      ->capture_default_str()->check(CLI::Range(0, 10000000));
+  app.add_option("--search-depth", search_depth, "depth of the audited search over the bench positions")
+      ->capture_default_str()->check(CLI::Range(1, 64));
+  CLI::Option* net_opt = app.add_option("--net", net_file, "net to check (default: a synthetic net of --hidden)");
+  app.add_flag("--allow-trailing", allow_trailing, "accept bytes after the net (with --net)");
+  CLI::Option* hidden_opt = app.add_option("--hidden", hidden, "synthetic net width: 128 or 1024")
+                                ->capture_default_str()->check(CLI::IsMember({128, 1024}));
+  net_opt->excludes(hidden_opt);
+  app.add_option("--net-seed", net_seed, "synthetic net seed")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+  app.add_option("--plant", plant,
+                 "run with a planted defect to see the gates fail: king-refresh, index-bit, two-dirty (part a),\n"
+                 "no-low-clamp (c), white-relative, no-file-mirror (d)")
+      ->capture_default_str()->check(CLI::IsMember(kPlants));
+  app.add_option("--config", config, "report name")->capture_default_str();
+  app.add_option("--junit", junit_file, "JUnit file (default <out-dir>/junit/accumulator-<config>.xml)");
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv,
-              {"games", "plies", "seed", "positions", "net", "hidden", "net-seed", "plant", "config", "search-depth",
-               "junit", "out-dir"},
-              {"allow-trailing", "help"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    const std::string config = args.get("config", "default");
-    const std::string out_dir = args.get("out-dir", "reports");
-    const std::string junit_path = args.get("junit", out_dir + "/junit/accumulator-" + config + ".xml");
-    declare_report(junit_path, "accumulator." + config);
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    if (args.has("net") && args.has("hidden")) throw UsageError("give --net or --hidden, not both");
-    GameCheckOptions opt;
-    opt.games = int(args.get_int("games", 24, 0, 1000000));
-    opt.walk.plies = int(args.get_int("plies", 300, 1, 100000));
-    opt.seed = std::uint64_t(args.get_int("seed", 1, 0, 1LL << 62));
-    const int positions = int(args.get_int("positions", 1000, 0, 10000000));
-    const int search_depth = int(args.get_int("search-depth", 8, 1, 64));
-    const int hidden = int(args.get_int("hidden", 128, 1, 1 << 20));
-    if (!nnue::hidden_supported(hidden)) throw UsageError("--hidden must be 128 or 1024");
-    const auto net_seed = std::uint64_t(args.get_int("net-seed", std::int64_t(kDefaultNetSeed), 0, 1LL << 62));
-    const std::string plant = args.get("plant", "none");
-    if (std::find(kPlants.begin(), kPlants.end(), plant) == kPlants.end())
-      throw UsageError("unknown --plant '" + plant + "'");
+    report::ReportPaths paths = report::report_paths(out_dir, "accumulator", config);
+    if (!junit_file.empty()) paths.junit = junit_file;
+    declare_report(paths.junit, "accumulator." + config);
 
     std::shared_ptr<const nnue::Network> net;
-    if (args.has("net")) {
+    if (*net_opt) {
       std::string error;
-      net = nnue::Network::load(args.get("net"), args.has("allow-trailing"), &error);
+      net = nnue::Network::load(net_file, allow_trailing, &error);
       if (!net) throw InputError(error);
     } else {
       net = synthetic_network(hidden, net_seed);
@@ -111,9 +127,10 @@ int run_accumulator(int argc, char** argv) {
     std::cout << fmt::format("accumulator: seed {}, net {} (hidden {}, fnv1a64 {:016x}), plant {}\n",
                              opt.seed, net->source(), net->hidden(), net->checksum(), plant);
 
-    junit::TestSuite suite;
+    report::RunReport run{"accumulator", config};
+    junit::TestSuite& suite = run.suites.emplace_back();
     suite.name = "accumulator." + config;
-    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
     suite.property("seed", std::to_string(opt.seed));
     suite.property("games", std::to_string(opt.games));
     suite.property("plies", std::to_string(opt.walk.plies));
@@ -122,7 +139,7 @@ int run_accumulator(int argc, char** argv) {
     suite.property("net", net->source());
     suite.property("net_hidden", std::to_string(net->hidden()));
     suite.property("net_fnv1a64", fmt::format("{:016x}", net->checksum()));
-    suite.property("net_seed", args.has("net") ? "n/a" : std::to_string(net_seed));
+    suite.property("net_seed", *net_opt ? "n/a" : std::to_string(net_seed));
     suite.property("extreme_net", extreme->source());
     suite.property("simd", nnue::kHasAvx2 ? "avx2" : "scalar");
     suite.property("plant", plant);
@@ -237,42 +254,37 @@ int run_accumulator(int argc, char** argv) {
         "sampled in {:.2f} s\n",
         suite.cases.size(), failed, games.steps_checked, games_x.steps_checked, fens.size(), t_sample);
 
-    std::ostringstream json, md;
-    json << "{\n  \"harness\": \"accumulator\",\n  \"config\": " << json_str(config)
-         << ",\n  \"seed\": " << opt.seed << ",\n  \"plant\": " << json_str(plant)
-         << ",\n  \"net\": " << json_str(net->source()) << ",\n  \"net_fnv1a64\": \""
-         << fmt::format("{:016x}", net->checksum()) << "\",\n  \"checks\": [";
-    md << "# accumulator (" << config << ")\n\nnet `" << net->source() << "` (hidden " << net->hidden()
-       << "), seed " << opt.seed << ", plant " << plant << "\n\n| check | result | facts |\n|---|---|---|\n";
-    for (std::size_t i = 0; i < suite.cases.size(); ++i) {
-      const auto& tc = suite.cases[i];
-      const char* outcome = tc.outcome == junit::Outcome::Passed ? "passed"
-                            : tc.outcome == junit::Outcome::Failed ? "failed"
-                            : tc.outcome == junit::Outcome::Skipped ? "skipped" : "error";
-      json << (i ? ",\n" : "\n") << "    {\"check\": " << json_str(tc.classname + "/" + tc.name)
-           << ", \"result\": \"" << outcome << "\"";
+    run.figures["harness"] = "accumulator";
+    run.figures["config"] = config;
+    run.figures["seed"] = opt.seed;
+    run.figures["plant"] = plant;
+    run.figures["net"] = net->source();
+    run.figures["net_fnv1a64"] = fmt::format("{:016x}", net->checksum());
+    report::Json checks = report::Json::array();
+    std::string md = fmt::format("net `{}` (hidden {}), seed {}, plant {}\n\n| check | result | facts |\n|---|---|---|\n",
+                                 net->source(), net->hidden(), opt.seed, plant);
+    for (const junit::TestCase& tc : suite.cases) {
+      report::Json c = {{"check", tc.classname + "/" + tc.name}, {"result", outcome_name(tc.outcome)}};
       std::string facts_md;
       for (auto& [k, v] : tc.facts) {
-        json << ", " << json_str(k) << ": " << v;
+        c[k] = fact_json(v);
         facts_md += (facts_md.empty() ? "" : ", ") + k + " " + v;
       }
-      if (!tc.message.empty()) json << ", \"message\": " << json_str(tc.message);
-      json << "}";
-      md << "| " << tc.classname << " / " << tc.name << " | " << outcome
-         << (tc.message.empty() ? "" : ": " + tc.message) << " | " << facts_md << " |\n";
+      if (!tc.message.empty()) c["message"] = tc.message;
+      checks.push_back(std::move(c));
+      md += fmt::format("| {} / {} | {}{} | {} |\n", tc.classname, tc.name, outcome_name(tc.outcome),
+                        tc.message.empty() ? "" : ": " + tc.message, facts_md);
       if (tc.outcome == junit::Outcome::Failed)
         std::cerr << "FAILED " << tc.classname << " / " << tc.name << ": " << tc.message << "\n  " << tc.detail << "\n";
     }
-    json << "\n  ],\n  \"failed\": " << failed << "\n}\n";
-    md << "\n" << suite.system_out;
-    std::string err;
-    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
-    write_text_file(out_dir + "/accumulator/" + config + ".json", json.str());
-    write_text_file(out_dir + "/accumulator/" + config + ".md", md.str());
-    std::cout << suite.system_out << "report: " << junit_path << "\n";
+    run.figures["checks"] = std::move(checks);
+    run.figures["failed"] = failed;
+    run.markdown = md + "\n" + suite.system_out;
+    report::write_run_report(run, paths);
+    std::cout << suite.system_out << "report: " << paths.junit << "\n";
     return failed ? 1 : 0;
   } catch (...) {
-    return input_failure("stk-harness accumulator", kUsage);
+    return input_failure("stk-harness accumulator", app.help().c_str());
   }
 }
 

@@ -3,6 +3,7 @@
 // Incremental timing replays a recorded random walk (make_move, push, evaluate / unmake, pop), the
 // access pattern of a search; a replay without NNUE work gives the make/unmake baseline.
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -13,17 +14,14 @@
 #include "checknet/synthetic_net.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_app.h"
 #include "nnue/accumulator.h"
 #include "report/junit.h"
-#include "report/summary_files.h"
+#include "report/run_report.h"
 
 namespace stk::harness {
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: stk-harness nnue-bench [--positions N] [--seed S] [--config NAME] [--junit FILE] [--out-dir DIR]\n"
-    "  --positions N  evaluations per measurement (default 100000)\n";
 
 struct Step {
   WalkOp op;
@@ -45,11 +43,18 @@ std::vector<Trace> record_walks(std::uint64_t seed, int evaluations) {
   for (std::size_t g = 0; evals < evaluations; ++g) {
     Trace t;
     t.fen = walk_start_fens()[g % walk_start_fens().size()];
+    // Past the cut-off a make is dropped, and so is the unmake that undoes it (the walk is LIFO):
+    // recording that unmake would take the replay above its root.
+    std::vector<bool> recorded;
     random_walk(t.fen, rng, opt,
                 [&](WalkOp op, const Position& pos) {
-                  if (evals >= evaluations && (op == WalkOp::Make || op == WalkOp::MakeNull)) return;
+                  const bool make = op == WalkOp::Make || op == WalkOp::MakeNull;
+                  if (make) recorded.push_back(evals < evaluations);
+                  const bool keep = recorded.back();
+                  if (!make) recorded.pop_back();
+                  if (!keep) return;
                   t.steps.push_back({op, op == WalkOp::Make ? pos.last_move() : Move::none()});
-                  evals += op == WalkOp::Make || op == WalkOp::MakeNull;
+                  evals += make;
                 },
                 cov);
     traces.push_back(std::move(t));
@@ -72,7 +77,9 @@ std::tuple<double, std::uint64_t, std::int64_t> replay(const std::vector<Trace>&
     Position& pos = roots[i];
     if constexpr (kNnue) {
       stack->reset(pos, net);
-      sum += stack->evaluate(pos).eval;
+      // The root is evaluated as a search would, but it is not one of the measured positions that
+      // refresh_all evaluates: its eval stays out of the sum the two must agree on.
+      (void)stack->evaluate(pos);
     }
     // Operations past a cut-off walk are only unmakes; the root position is restored at the end.
     std::vector<bool> nulls;
@@ -148,17 +155,26 @@ std::optional<double> search_nodes_per_second() { return std::nullopt; }
 }  // namespace
 
 int run_nnue_bench(int argc, char** argv) {
+  CLI::App app{"NNUE evaluations per second: full refresh vs incremental update + forward, H=128 and H=1024\n"
+               "synthetic nets, scalar and AVX2 kernels; fails when refresh and incremental evaluations differ.\n"
+               "Report: reports/junit/nnue-bench-CONFIG.xml, reports/nnue-bench/CONFIG.{json,md}.",
+               "stk-harness nnue-bench"};
+  int n = 100000;
+  std::uint64_t seed = 1;
+  std::string config = "default", junit_file, out_dir = "reports";
+  app.add_option("--positions", n, "evaluations per measurement (1..100000000)")->capture_default_str();
+  app.add_option("--seed", seed, "walk seed")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+  app.add_option("--config", config, "report name")->capture_default_str();
+  app.add_option("--junit", junit_file, "JUnit file (default <out-dir>/junit/nnue-bench-<config>.xml)");
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv, {"positions", "seed", "config", "junit", "out-dir"}, {"help"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    const std::string config = args.get("config", "default");
-    const std::string out_dir = args.get("out-dir", "reports");
-    const std::string junit_path = args.get("junit", out_dir + "/junit/nnue-bench-" + config + ".xml");
-    declare_report(junit_path, "nnue-bench." + config);
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    const int n = int(args.get_int("positions", 100000, 1, 100000000));
-    const auto seed = std::uint64_t(args.get_int("seed", 1, 0, 1LL << 62));
-
+    report::ReportPaths paths = report::report_paths(out_dir, "nnue-bench", config);
+    if (!junit_file.empty()) paths.junit = junit_file;
+    declare_report(paths.junit, "nnue-bench." + config);
+    // Checked once the report is owed: a run asked for nothing leaves an error report, not an old one.
+    if (n < 1 || n > 100000000) throw UsageError(fmt::format("--positions must be in 1..100000000, got {}", n));
     std::vector<Trace> traces = record_walks(seed, n);
     std::vector<Position> positions;
     for (const Trace& t : traces) {  // the positions the incremental replay evaluates
@@ -177,23 +193,25 @@ int run_nnue_bench(int argc, char** argv) {
       }
     }
 
-    junit::TestSuite suite;
+    report::RunReport run{"nnue-bench", config};
+    junit::TestSuite& suite = run.suites.emplace_back();
     suite.name = "nnue-bench." + config;
-    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
     suite.property("seed", std::to_string(seed));
     suite.property("evaluations_per_measurement", std::to_string(n));
     suite.property("net_seed", std::to_string(kDefaultNetSeed));
     junit::add_build_properties(suite);
 
-    std::ostringstream table, json;
+    std::ostringstream table;
     table << fmt::format("{:<8} {:<7} {:>16} {:>22} {:>9} {:>18}\n", "hidden", "kernels", "refresh evals/s",
                          "incremental evals/s*", "speedup", "forward-only /s");
-    json << "{\n  \"harness\": \"nnue-bench\",\n  \"seed\": " << seed << ",\n  \"evaluations\": " << n
-         << ",\n  \"results\": [";
+    run.figures["harness"] = "nnue-bench";
+    run.figures["seed"] = seed;
+    run.figures["evaluations"] = n;
+    run.figures["results"] = report::Json::array();
     auto [base_s, base_n, base_sum] = replay<false, nnue::Simd::Scalar>(traces, *synthetic_network(128));
     (void)base_sum;
     const double base_rate = double(base_n) / base_s;
-    bool first = true;
     for (int hidden : {128, 1024}) {
       auto net = synthetic_network(hidden);
       for (nnue::Simd s : {nnue::Simd::Scalar, nnue::Simd::Avx2}) {
@@ -218,12 +236,13 @@ int run_nnue_bench(int argc, char** argv) {
         // The incremental replay includes make/unmake; the baseline rate is printed separately.
         table << fmt::format("{:<8} {:<7} {:>16.0f} {:>22.0f} {:>8.1f}x {:>18.0f}\n", hidden, kname,
                              refresh_rate, inc_rate, inc_rate / refresh_rate, fwd_rate);
-        json << (first ? "\n" : ",\n") << fmt::format(
-                    "    {{\"hidden\": {}, \"kernels\": \"{}\", \"refresh_evals_per_s\": {:.0f}, "
-                    "\"incremental_evals_per_s\": {:.0f}, \"forward_only_per_s\": {:.0f}, \"refresh_eval_sum\": {}, "
-                    "\"incremental_eval_sum\": {}}}",
-                    hidden, kname, refresh_rate, inc_rate, fwd_rate, rsum, isum);
-        first = false;
+        run.figures["results"].push_back({{"hidden", hidden},
+                                          {"kernels", kname},
+                                          {"refresh_evals_per_s", std::llround(refresh_rate)},
+                                          {"incremental_evals_per_s", std::llround(inc_rate)},
+                                          {"forward_only_per_s", std::llround(fwd_rate)},
+                                          {"refresh_eval_sum", rsum},
+                                          {"incremental_eval_sum", isum}});
         junit::TestCase tc;
         tc.classname = "nnue-bench.h" + std::to_string(hidden);
         tc.name = kname;
@@ -251,18 +270,15 @@ int run_nnue_bench(int argc, char** argv) {
         "search nodes/s: {}\n",
         n, seed, base_rate, table.str(),
         search_nps ? fmt::format("{:.0f}", *search_nps) : "n/a (hook search_nodes_per_second(): no search yet)");
-    json << "\n  ],\n  \"make_unmake_moves_per_s\": " << fmt::format("{:.0f}", base_rate)
-         << ",\n  \"search_nodes_per_s\": " << (search_nps ? fmt::format("{:.0f}", *search_nps) : "null") << "\n}\n";
+    run.figures["make_unmake_moves_per_s"] = std::llround(base_rate);
+    run.figures["search_nodes_per_s"] = search_nps ? report::Json(std::llround(*search_nps)) : report::Json(nullptr);
     suite.system_out = summary;
-    std::string err;
-    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
-    write_text_file(out_dir + "/nnue-bench/" + config + ".json", json.str());
-    write_text_file(out_dir + "/nnue-bench/" + config + ".md",
-                    "# nnue-bench (" + config + ")\n\n```\n" + summary + "```\n");
-    std::cout << summary << "report: " << junit_path << "\n";
-    return suite.all_passed() ? 0 : 1;
+    run.markdown = "```\n" + summary + "```\n";
+    report::write_run_report(run, paths);
+    std::cout << summary << "report: " << paths.junit << "\n";
+    return run.passed() ? 0 : 1;
   } catch (...) {
-    return input_failure("stk-harness nnue-bench", kUsage);
+    return input_failure("stk-harness nnue-bench", app.help().c_str());
   }
 }
 

@@ -1,7 +1,8 @@
 // stk-harness search-speed: our search nodes/s against a reference UCI engine's on the bench
 // positions, side by side in one run (both single-threaded, same hash, fixed node budget per
-// position). A measurement to record, not a gate.
+// position). A measurement to record, not a gate: its report holds one passing testcase.
 #include <chrono>
+#include <cmath>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -10,31 +11,43 @@
 #include "nnue/evaluate.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_app.h"
 #include "position.h"
+#include "report/junit.h"
+#include "report/run_report.h"
 #include "search/search.h"
 #include "uci_client/uci_process.h"
 
 namespace stk::harness {
 
 int run_search_speed(int argc, char** argv) {
+  CLI::App app{"Our search nodes/s against a reference UCI engine's on the bench positions (both single-threaded,\n"
+               "same hash, fixed nodes per position). Without --net: our classical eval vs the reference with\n"
+               "--option 'Use NNUE=false'; with --net: our NNUE (that network) vs the reference's default NNUE.\n"
+               "A measurement, not a gate. Report: reports/junit/search-speed-CONFIG.xml,\n"
+               "reports/search-speed/CONFIG.{json,md}.",
+               "stk-harness search-speed"};
+  std::string ref_path = "/usr/games/stockfish", net_file, config = "default", out_dir = "reports";
+  std::uint64_t nodes = 1000000;
+  int hash = 16;
+  std::vector<std::string> options;
+  app.add_option("--reference", ref_path, "the reference UCI engine")->capture_default_str();
+  app.add_option("--nodes", nodes, "nodes per bench position")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));
+  app.add_option("--hash", hash, "hash MB, both engines")->capture_default_str()->check(CLI::Range(1, 4096));
+  app.add_option("--option", options, "NAME=VALUE for the reference (repeatable)")->allow_extra_args(false);
+  app.add_option("--net", net_file, "our NNUE network (default: our classical evaluation)");
+  app.add_option("--config", config, "report name")->capture_default_str();
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv, {"reference", "nodes", "option", "hash", "net"}, {"help"});
-    if (args.has("help")) {
-      std::cout << "usage: stk-harness search-speed [--reference ENGINE] [--nodes N] [--hash MB]\n"
-                   "       [--option NAME=VALUE]... [--net FILE.nnue]\n"
-                   "  Without --net: our classical eval vs the reference with --option 'Use NNUE=false'.\n"
-                   "  With --net: our NNUE (that network) vs the reference's default NNUE.\n";
-      return 0;
-    }
-    std::string ref_path = args.get("reference", "/usr/games/stockfish");
-    auto nodes = std::uint64_t(args.get_int("nodes", 1000000, 1000, 1LL << 40));
-    int hash = int(args.get_int("hash", 16, 1, 4096));
-    auto options = args.all("option");
-    const bool nnue = args.has("net");
+    const report::ReportPaths paths = report::report_paths(out_dir, "search-speed", config);
+    declare_report(paths.junit, "search-speed." + config);
+    const bool nnue = !net_file.empty();
     if (options.empty() && !nnue) options.push_back("Use NNUE=false");
     if (nnue) {
       std::string error;
-      if (!nnue::load_network(args.get("net"), false, &error)) throw InputError(error);
+      if (!nnue::load_network(net_file, false, &error)) throw InputError(error);
     }
     UciProcess ref(ref_path);
     ref.set_option("Threads", "1");
@@ -74,17 +87,50 @@ int run_search_speed(int argc, char** argv) {
       ref_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ref_nodes += searched;
     }
-    double a = our_nodes / our_time, b = ref_nodes / ref_time;
-    std::cout << fmt::format("reference: {} ({}), options: {}\nstk evaluation: {}\n", ref.name(), ref_path,
-                             options.empty() ? "defaults" : fmt::format("{}", fmt::join(options, ", ")),
-                             nnue ? "NNUE " + args.get("net") : std::string("classical"));
-    std::cout << fmt::format("{:<10} {:>12} {:>9} {:>12}\n", "engine", "nodes", "time s", "nodes/s");
-    std::cout << fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "stk", our_nodes, our_time, a);
-    std::cout << fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "reference", ref_nodes, ref_time, b);
-    std::cout << fmt::format("speed ratio stk/reference (nodes/s): {:.2f}x (above 1.0 means faster)\n", a / b);
+    const double a = our_nodes / our_time, b = ref_nodes / ref_time;
+    const std::string options_text = options.empty() ? "defaults" : fmt::format("{}", fmt::join(options, ", "));
+    const std::string evaluation = nnue ? "NNUE " + net_file : std::string("classical");
+    std::string table = fmt::format("reference: {} ({}), options: {}\nstk evaluation: {}\n", ref.name(), ref_path,
+                                    options_text, evaluation);
+    table += fmt::format("{:<10} {:>12} {:>9} {:>12}\n", "engine", "nodes", "time s", "nodes/s");
+    table += fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "stk", our_nodes, our_time, a);
+    table += fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "reference", ref_nodes, ref_time, b);
+    table += fmt::format("speed ratio stk/reference (nodes/s): {:.2f}x (above 1.0 means faster)\n", a / b);
+    std::cout << table;
+
+    // A measurement: one passing testcase that records it.
+    report::RunReport run{"search-speed", config};
+    junit::TestSuite& suite = run.suites.emplace_back();
+    suite.name = "search-speed." + config;
+    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
+    suite.property("reference", ref.name());
+    suite.property("reference_options", options_text);
+    suite.property("stk_evaluation", evaluation);
+    suite.property("nodes_per_position", std::to_string(nodes));
+    junit::add_build_properties(suite);
+    junit::TestCase tc;
+    tc.classname = "search-speed.bench";
+    tc.name = "stk vs reference nodes/s";
+    tc.time_s = our_time + ref_time;
+    tc.facts = {{"stk_nodes_per_second", fmt::format("{:.0f}", a)},
+                {"reference_nodes_per_second", fmt::format("{:.0f}", b)},
+                {"ratio", fmt::format("{:.3f}", a / b)}};
+    tc.system_out = table;
+    suite.cases.push_back(tc);
+    suite.time_s = tc.time_s;
+    run.figures["reference"] = ref.name();
+    run.figures["reference_options"] = options;
+    run.figures["stk_evaluation"] = evaluation;
+    run.figures["nodes_per_position"] = nodes;
+    run.figures["stk"] = {{"nodes", our_nodes}, {"time_s", our_time}, {"nodes_per_second", std::llround(a)}};
+    run.figures["reference_run"] = {{"nodes", ref_nodes}, {"time_s", ref_time}, {"nodes_per_second", std::llround(b)}};
+    run.figures["speed_ratio"] = a / b;
+    run.markdown = "```\n" + table + "```\n";
+    report::write_run_report(run, paths);
+    std::cout << "report: " << paths.junit << "\n";
     return 0;
   } catch (...) {
-    return input_failure("stk-harness search-speed");
+    return input_failure("stk-harness search-speed", app.help().c_str());
   }
 }
 

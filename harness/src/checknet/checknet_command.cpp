@@ -16,26 +16,16 @@
 #include "checknet/synthetic_net.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_app.h"
 #include "common/sha256.h"
 #include "file_bytes.h"
 #include "nnue/network.h"
 #include "report/junit.h"
+#include "report/run_report.h"
 
 namespace stk::harness {
 
 namespace {
-
-constexpr const char* kCheckUsage =
-    "usage: stk-harness checknet FILE [--allow-trailing] [--sha256 HEX | --manifest FILE] [--junit FILE]\n"
-    "  validates a STKHALFKA .nnue file; prints header, size, FNV-1a 64 checksum and SHA-256\n"
-    "  --sha256 HEX     the expected SHA-256 of FILE\n"
-    "  --manifest FILE  take it from a golden manifest (JSON with \"net\" = FILE's name, \"net_sha256\")\n"
-    "  exit 0 valid (digest matches), 1 the digest differs, 2 invalid (the reason names the field\n"
-    "  and byte offset, or the sizes)\n";
-
-constexpr const char* kMakeUsage =
-    "usage: stk-harness makenet --hidden 128|1024 [--seed S] OUT.nnue\n"
-    "  writes a deterministic synthetic net (default seed 20240601) and prints its checksum\n";
 
 std::vector<std::uint8_t> read_bytes(const std::string& path) {
   std::vector<std::uint8_t> bytes;
@@ -63,13 +53,31 @@ std::string manifest_digest(const std::string& manifest_path, const std::string&
 }
 
 // The digest FILE must have: --sha256, --manifest, or "" when neither is given.
-std::string expected_digest(const Args& args, const std::string& net_path) {
-  if (args.has("sha256") && args.has("manifest")) throw UsageError("give --sha256 or --manifest, not both");
-  std::string digest = args.has("manifest") ? manifest_digest(args.get("manifest"), net_path) : args.get("sha256");
-  if (args.has("sha256") && !is_sha256_hex(digest))
+std::string expected_digest(const std::string& sha256, const std::string& manifest, const std::string& net_path) {
+  std::string digest = !manifest.empty() ? manifest_digest(manifest, net_path) : sha256;
+  if (!sha256.empty() && !is_sha256_hex(digest))
     throw UsageError("--sha256 must be 64 hex digits, got '" + digest + "'");
   std::transform(digest.begin(), digest.end(), digest.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return digest;
+}
+
+// The report of a --junit FILE run. FILE = <D>/junit/checknet-<C>.xml (the layout the tiers use)
+// names the run C and puts its summaries at <D>/checknet/<C>.{json,md}, where the review page
+// looks; any other FILE gets them beside it.
+report::ReportPaths checknet_paths(const std::string& junit_file, std::string* config) {
+  namespace fs = std::filesystem;
+  const fs::path file(junit_file), dir = file.parent_path();
+  const std::string stem = file.stem().string();
+  if (config->empty()) *config = stem.rfind("checknet-", 0) == 0 ? stem.substr(9) : "default";
+  report::ReportPaths paths;
+  if (dir.filename() == "junit") {
+    paths = report::report_paths(dir.parent_path().empty() ? "." : dir.parent_path().string(), "checknet", *config);
+  } else {
+    const std::string base = (dir / stem).string();
+    paths = {junit_file, base + ".json", base + ".md"};
+  }
+  paths.junit = junit_file;
+  return paths;
 }
 
 const std::vector<std::string> kSampleFens = {
@@ -84,14 +92,30 @@ const std::vector<std::string> kSampleFens = {
 }  // namespace
 
 int run_checknet(int argc, char** argv) {
+  CLI::App app{"Validates a STKHALFKA .nnue file; prints its header, size, FNV-1a 64 checksum and SHA-256 and compares\n"
+               "the SHA-256 with the expected digest. Exit 0 valid (the digest matches), 1 the digest differs,\n"
+               "2 invalid (the reason names the field and byte offset, or the sizes). With --junit FILE, also\n"
+               "the summaries (FILE = D/junit/checknet-C.xml: D/checknet/C.{json,md}).",
+               "stk-harness checknet"};
+  std::string path, sha256, manifest, junit_file, config;
+  bool allow_trailing = false;
+  app.add_option("FILE", path, "the net file");
+  app.add_flag("--allow-trailing", allow_trailing, "accept bytes after the net");
+  CLI::Option* sha_opt = app.add_option("--sha256", sha256, "the expected SHA-256 of FILE (64 hex digits)");
+  app.add_option("--manifest", manifest,
+                 "take it from a golden manifest (JSON with \"net\" = FILE's name, \"net_sha256\")")
+      ->excludes(sha_opt);
+  app.add_option("--junit", junit_file, "write a JUnit report (and the JSON/Markdown summaries)");
+  app.add_option("--config", config, "report name (default: C of --junit .../checknet-C.xml, else 'default')");
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv, {"junit", "sha256", "manifest"}, {"allow-trailing", "help"});
-    if (args.has("help")) return std::cout << kCheckUsage, 0;
-    if (args.has("junit")) declare_report(args.get("junit"), "checknet.default");
-    if (args.positional().size() != 1) throw UsageError("expected exactly one net file");
-    const std::string path = args.positional()[0];
-    const bool allow_trailing = args.has("allow-trailing");
-    const std::string expected = expected_digest(args, path);
+    report::ReportPaths paths;
+    if (!junit_file.empty()) {
+      paths = checknet_paths(junit_file, &config);
+      declare_report(paths.junit, "checknet." + config);
+    }
+    if (path.empty()) throw UsageError("expected exactly one net file");
+    const std::string expected = expected_digest(sha256, manifest, path);
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> bytes = read_bytes(path);
     std::string error;
@@ -123,10 +147,11 @@ int run_checknet(int argc, char** argv) {
         fmt::format("{}: SHA-256 differs: expected sha256 {}, actual sha256 {}", path, expected, digest);
     if (digest_differs) std::cerr << "stk-harness checknet: " << mismatch << "\n";
 
-    if (args.has("junit")) {
-      junit::TestSuite suite;
-      suite.name = "checknet.default";
-      for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    if (!junit_file.empty()) {
+      report::RunReport run{"checknet", config};
+      junit::TestSuite& suite = run.suites.emplace_back();
+      suite.name = "checknet." + config;
+      for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
       suite.property("fnv1a64", fmt::format("{:016x}", checksum));
       suite.property("sha256", digest);
       junit::add_build_properties(suite);
@@ -145,25 +170,33 @@ int run_checknet(int argc, char** argv) {
         suite.cases.push_back(dc);
       }
       suite.time_s = secs;
-      std::string err;
-      if (!junit::write_report(args.get("junit"), {suite}, &err)) throw InputError(err);
+      run.figures["file"] = path;
+      run.figures["size"] = bytes.size();
+      run.figures["hidden"] = header.hidden;
+      run.figures["fnv1a64"] = fmt::format("{:016x}", checksum);
+      run.figures["sha256"] = digest;
+      run.figures["expected_sha256"] = expected.empty() ? report::Json(nullptr) : report::Json(expected);
+      run.figures["digest_matches"] = expected.empty() ? report::Json(nullptr) : report::Json(!digest_differs);
+      run.markdown = "```\n" + report + "```\n";
+      report::write_run_report(run, paths);
     }
     return digest_differs ? 1 : 0;
   } catch (...) {
-    return input_failure("stk-harness checknet", kCheckUsage);
+    return input_failure("stk-harness checknet", app.help().c_str());
   }
 }
 
 int run_makenet(int argc, char** argv) {
+  CLI::App app{"Writes a deterministic synthetic net and prints its checksum.", "stk-harness makenet"};
+  int hidden = 0;
+  std::uint64_t seed = kDefaultNetSeed;
+  std::string out_path;
+  app.add_option("--hidden", hidden, "hidden width: 128 or 1024")->required()->check(CLI::IsMember({128, 1024}));
+  app.add_option("--seed", seed, "weight seed")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+  app.add_option("OUT", out_path, "the .nnue file to write")->required();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv, {"hidden", "seed"}, {"help"});
-    if (args.has("help")) return std::cout << kMakeUsage, 0;
-    if (args.positional().size() != 1) throw UsageError("expected exactly one output file");
-    if (!args.has("hidden")) throw UsageError("--hidden 128|1024 is required");
-    const int hidden = int(args.get_int("hidden", 0, 1, 1 << 20));
-    if (!nnue::hidden_supported(hidden)) throw UsageError("--hidden must be 128 or 1024");
-    const auto seed = std::uint64_t(args.get_int("seed", std::int64_t(kDefaultNetSeed), 0, 1LL << 62));
-    const std::string out_path = args.positional()[0];
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> bytes = make_synthetic_net(hidden, seed);
     double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -179,7 +212,7 @@ int run_makenet(int argc, char** argv) {
               << measure_activations(*net, kSampleFens).describe() << "\n";
     return 0;
   } catch (...) {
-    return input_failure("stk-harness makenet", kMakeUsage);
+    return input_failure("stk-harness makenet", app.help().c_str());
   }
 }
 

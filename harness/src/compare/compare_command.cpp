@@ -13,7 +13,7 @@
 #include "common/cli_app.h"
 #include "compare/compare_audits.h"
 #include "compare/compare_report.h"
-#include "report/summary_files.h"
+#include "report/run_report.h"
 
 namespace stk::harness {
 
@@ -72,8 +72,8 @@ int run_compare(int argc, char** argv) {
   try {
     const std::string self = std::filesystem::canonical("/proc/self/exe").string();
     if (config.empty()) config = file_label(base_arg) + ".." + file_label(cand_arg);
-    const std::string junit_file = compare::junit_path(out_dir, config);
-    declare_report(junit_file, "compare." + config);
+    const report::ReportPaths paths = report::report_paths(out_dir, "compare", config);
+    declare_report(paths.junit, "compare." + config);
     Gates gates;
     gates.bench_unchanged = !gate_names.empty();
     if (*max_reg) gates.max_regressions = max_regressions;
@@ -119,16 +119,16 @@ int run_compare(int argc, char** argv) {
     r.measure_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     // 2. The verdict and the three reports.
-    junit::TestSuite verdict = judge(r, gates);
-    std::string err;
-    if (!junit::write_report(junit_file, {verdict}, &err)) throw InputError(err);
-    write_text_file(summary_path(out_dir, config, "json"), to_json(r, verdict).dump(2) + "\n");
-    write_text_file(summary_path(out_dir, config, "md"), to_markdown(r, verdict));
+    report::RunReport run{"compare", config};
+    const junit::TestSuite& verdict = run.suites.emplace_back(judge(r, gates));
+    run.figures = to_json(r, verdict);
+    run.markdown = to_markdown(r, verdict);
+    report::write_run_report(run, paths);
     std::cout << "\ncompare " << config << "\n" << console_table(r);
     for (const auto& tc : verdict.cases)
       if (tc.outcome == junit::Outcome::Failed) std::cout << "FAILED " << tc.name << ": " << tc.message << "\n";
     std::cout << fmt::format("compare: {:.0f} s building, {:.0f} s measuring\nreports: {}, {}\n", r.build_s,
-                             r.measure_s, junit_file, summary_path(out_dir, config, "json"));
+                             r.measure_s, paths.junit, paths.json);
     return verdict.all_passed() ? 0 : 1;
   } catch (...) {
     return input_failure("stk-harness compare");

@@ -145,13 +145,6 @@ const char* outcome_name(Outcome o) {
 
 }  // namespace
 
-std::string junit_path(const std::string& out_dir, const std::string& config) {
-  return out_dir + "/junit/compare-" + config + ".xml";
-}
-std::string summary_path(const std::string& out_dir, const std::string& config, const std::string& ext) {
-  return out_dir + "/compare/" + config + "." + ext;
-}
-
 junit::TestSuite judge(const CompareResult& r, const Gates& g) {
   junit::TestSuite suite;
   suite.name = "compare." + r.config;
@@ -259,8 +252,7 @@ std::string console_table(const CompareResult& r) {
 
 std::string to_markdown(const CompareResult& r, const junit::TestSuite& verdict) {
   std::ostringstream o;
-  o << "# compare " << r.config << "\n\n"
-    << "- base: " << kind_name(r.base.kind) << " " << describe(r.base) << "\n"
+  o << "- base: " << kind_name(r.base.kind) << " " << describe(r.base) << "\n"
     << "- candidate: " << kind_name(r.candidate.kind) << " " << describe(r.candidate) << "\n"
     << fmt::format("- suite: {} (every {}th position)\n", r.epd_file, r.stride)
     << fmt::format("- time: {:.0f} s building, {:.0f} s measuring\n\n", r.build_s, r.measure_s);

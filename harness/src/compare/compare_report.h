@@ -10,14 +10,11 @@
 
 namespace stk::harness::compare {
 
-// reports/junit/compare-<config>.xml and reports/compare/<config>.{json,md} under `out_dir`.
-std::string junit_path(const std::string& out_dir, const std::string& config);
-std::string summary_path(const std::string& out_dir, const std::string& config, const std::string& ext);
-
 // One testcase per measurement (bench, tree size, speed, solved set per budget, audits); a case
 // fails only under a gate that was asked for. Properties: inputs, sides, build facts.
 junit::TestSuite judge(const CompareResult& r, const Gates& gates);
 
+// The figures of reports/compare/<config>.json (after the report envelope) and the Markdown body.
 nlohmann::json to_json(const CompareResult& r, const junit::TestSuite& verdict);
 std::string to_markdown(const CompareResult& r, const junit::TestSuite& verdict);
 // The side-by-side table printed at the end of a run.

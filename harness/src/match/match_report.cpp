@@ -6,6 +6,7 @@
 #include "match/match_analysis.h"
 #include "match/match_result_file.h"
 #include "report/junit.h"
+#include "report/run_report.h"
 #include "report/summary_files.h"
 
 namespace stk::harness::match {
@@ -56,9 +57,10 @@ MatchPublished publish_match(const MatchResult& r, const std::vector<std::pair<s
   const GateOutcome gate = evaluate_gate(r);
   MatchPublished pub;
   pub.exit_code = gate.passed ? 0 : 1;
-  pub.json_path = out_dir + "/match/" + stem + ".json";
-  pub.md_path = out_dir + "/match/" + stem + ".md";
-  pub.junit_path = out_dir + "/junit/match-" + stem + ".xml";
+  const report::ReportPaths paths = report::report_paths(out_dir, "match", stem);
+  pub.json_path = paths.json;
+  pub.md_path = paths.markdown;
+  pub.junit_path = paths.junit;
   const std::string shards = fmt::format("{} of {}", fmt::join(r.shards(), ","), d.shard_count);
   const std::string head =
       fmt::format("match {}: {} vs {}, tc {}, openings {} (seed {}), shard(s) {}, {} of {} planned pairs\n", d.config,

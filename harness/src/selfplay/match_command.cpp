@@ -9,6 +9,7 @@
 #include "common/cli.h"
 #include "common/cli_app.h"
 #include "match/match_result.h"
+#include "report/run_report.h"
 #include "selfplay/match_runner.h"
 
 namespace stk::harness {
@@ -101,8 +102,8 @@ int run_match(int argc, char** argv) {
   try {
     const Shard shard = parse_shard(shard_text);
     const std::string stem = stem_of(config, shard), aa_stem = stem_of(config + "-aa", shard);
-    declare_report(out_dir + "/junit/match-" + stem + ".xml", "match." + stem);
-    if (ab_control) declare_report(out_dir + "/junit/match-" + aa_stem + ".xml", "match." + aa_stem);
+    declare_report(report::junit_path(out_dir, "match", stem), "match." + stem);
+    if (ab_control) declare_report(report::junit_path(out_dir, "match", aa_stem), "match." + aa_stem);
     if (engine_tokens.size() != 2) throw UsageError("give exactly two --engine: A (the candidate), then B (the baseline)");
     if (timeout_ms < 1 || progress < 1) throw UsageError("--timeout-ms and --progress must be positive");
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());

@@ -16,8 +16,10 @@
 
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_app.h"
 #include "epd/epd_suite.h"
 #include "report/junit.h"
+#include "report/run_report.h"
 #include "report/summary_files.h"
 #include "shadow/shadow_audit.h"
 #include "shadow/shadow_gates.h"
@@ -28,45 +30,6 @@ namespace {
 
 using namespace shadow;
 using Json = nlohmann::ordered_json;
-
-constexpr const char* kUsage =
-    "usage: stk-harness shadow --epd FILE (--depth N | --nodes N) [--stride S] [--shard K/N]\n"
-    "                          [--isolation LEVEL|PARTS] [--control-every N] [--no-controls]\n"
-    "                          [--max-excess [MECH:]BAND=X]... [--max-control X] [--require-excess MECH]...\n"
-    "                          [--max-rate [MECH:]BAND=RATE]... [--max-artifact-share X]\n"
-    "                          [--bootstrap-seed S] [--bootstrap-resamples B]\n"
-    "                          [--classify-depths K] [--classify-nodes N] [--shadow-nodes N]\n"
-    "                          [--hash MB] [--config NAME] [--out-dir DIR] [--quiet]\n"
-    "  --epd FILE          positions (EPD, e.g. $STK_SHARED/suites/ECM.epd; bm/am are not used)\n"
-    "  --depth N / --nodes N   real search per position: sd N or sn N (shadow nodes not counted)\n"
-    "  --stride S          every S-th position (index % S == 0), default 1\n"
-    "  --shard K/N         the selected positions i with i % N == K-1\n"
-    "  --isolation LEVEL   what a shadow search starts from: legacy | heuristics | table | exact\n"
-    "                      (default exact; see README \"Shadow-search audit\"), or components\n"
-    "                      joined by '+': heuristics, table, stack, mate, iir (exact = all five)\n"
-    "  --control-every N   control of LMP/futility/SEE and of the static null move: every N-th\n"
-    "                      candidate search, in the real search's order (default 1: all)\n"
-    "  --no-controls       no control searches (the excess and control gates then fail)\n"
-    "  --max-excess G      gate: miss rate minus control rate of a mechanism (all if no MECH:) in a\n"
-    "                      remaining-depth band (LO-HI, LO+ or D) fails when the lower bound of its\n"
-    "                      95% cluster-bootstrap interval exceeds X; repeatable; replaces the\n"
-    "                      defaults 1-3=0.3 4-6=0.3 7+=0.3\n"
-    "  --max-control X     gate: per mechanism, the control rate over all depths fails when its\n"
-    "                      Wilson 95% lower bound exceeds X, or when it has decisions and no\n"
-    "                      control (default 0.01)\n"
-    "  --require-excess M  gate: mechanism M's excess over all depths must be significantly > 0\n"
-    "                      (bootstrap lower bound > 0); repeatable; default lmr; 'none' for none\n"
-    "  --max-rate G        gate on the raw miss rate's Wilson lower bound (as --max-excess; none\n"
-    "                      by default: raw rates include the re-search noise the control measures)\n"
-    "  --max-artifact-share X  gate: share of classified misses at depth >= 3 with the\n"
-    "                      fabricated-bound signature (default 0.3)\n"
-    "  --bootstrap-seed S / --bootstrap-resamples B   cluster bootstrap over root positions\n"
-    "                      (default seed 1, 2000 resamples)\n"
-    "  --classify-depths K open-window re-searches of each miss at d..d+K (default 4)\n"
-    "  --classify-nodes N  node cap per miss re-search (default 2000000)\n"
-    "  --classify-max N    misses classified, same quota per mechanism x depth cell (default 3000)\n"
-    "  --shadow-nodes N    node cap per shadow search; a capped one is discarded (default 5000000)\n"
-    "  $STK_PYTHON (else .venv/bin/python) draws the rate-by-depth PNG (stkref.shadowplot).\n";
 
 constexpr std::uint64_t kDefaultControlEvery = 1;
 
@@ -83,22 +46,37 @@ struct RunTotals {
   std::vector<std::pair<std::string, std::size_t>> misses_per_position;
 };
 
-std::string opt_int(const std::optional<int>& v) { return v ? std::to_string(*v) : "null"; }
+// One miss (or control hit) as a JSON object: a line of the -misses.jsonl / -control-hits.jsonl files.
+Json miss_json(const Miss& m) {
+  Json j = Json::object();
+  j["mechanism"] = search::mechanism_name(m.mechanism);
+  if (m.control) j["control"] = control_name(control_of(m.mechanism));
+  j["depth"] = m.depth;
+  j["reduction"] = m.reduction;
+  j["move_number"] = m.move_number;
+  j["predicted_fh"] = nullptr;
+  j["alpha"] = m.alpha;
+  j["beta"] = m.beta;
+  j["real_score"] = m.real_score ? Json(*m.real_score) : Json(nullptr);
+  j["shadow_score"] = m.shadow_score;
+  j["shadow_depth"] = m.shadow_depth;
+  j["shadow_nodes"] = m.shadow_nodes;
+  j["fen"] = m.fen;
+  j["move"] = m.move == Move::none() ? Json(nullptr) : Json(to_uci(m.move));
+  j["root_id"] = m.root_id;
+  j["path"] = path_uci(m.path);
+  j["ply"] = m.ply;
+  j["open_values"] = m.open_values;
+  j["verdict"] = m.verdict;
+  j["refuted_at_depth"] = bool(m.refuted_at_depth);
+  j["artifact_signature"] = has_artifact_signature(m);
+  return j;
+}
 
-std::string miss_json(const Miss& m) {
-  std::string vals;
-  for (int v : m.open_values) vals += (vals.empty() ? "" : ",") + std::to_string(v);
-  return fmt::format(
-      "{{\"mechanism\":\"{}\",{}\"depth\":{},\"reduction\":{},\"move_number\":{},\"predicted_fh\":null,"
-      "\"alpha\":{},\"beta\":{},\"real_score\":{},\"shadow_score\":{},\"shadow_depth\":{},\"shadow_nodes\":{},"
-      "\"fen\":{},\"move\":{},\"root_id\":{},\"path\":{},\"ply\":{},\"open_values\":[{}],\"verdict\":\"{}\","
-      "\"refuted_at_depth\":{},\"artifact_signature\":{}}}",
-      search::mechanism_name(m.mechanism),
-      m.control ? fmt::format("\"control\":\"{}\",", control_name(control_of(m.mechanism))) : "", m.depth, m.reduction,
-      m.move_number, m.alpha, m.beta, opt_int(m.real_score), m.shadow_score, m.shadow_depth, m.shadow_nodes,
-      json_str(m.fen), m.move == Move::none() ? "null" : json_str(to_uci(m.move)), json_str(m.root_id),
-      json_str(path_uci(m.path)), m.ply, vals, m.verdict, m.refuted_at_depth ? "true" : "false",
-      has_artifact_signature(m) ? "true" : "false");
+std::string jsonl(const std::vector<Miss>& misses) {
+  std::string out;
+  for (const Miss& m : misses) out += miss_json(m).dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+  return out;
 }
 
 std::string python() {
@@ -160,66 +138,104 @@ void classify_sample(std::vector<Miss>& misses, std::size_t max, int depths, std
 }  // namespace
 
 int run_shadow(int argc, char** argv) {
+  CLI::App app{"The silent-miss audit over an EPD suite: each position searched by the engine's own search and\n"
+               "again with the shadow audit (the two must agree exactly); every miss rate beside its control rate\n"
+               "(the same kind of search repeated where the real search's answer is known), gated on the excess.\n"
+               "Report: reports/junit/shadow-CONFIG.xml, reports/shadow/CONFIG.{json,md} with -misses.jsonl,\n"
+               "-control-hits.jsonl and -rates.png ($STK_PYTHON, else .venv/bin/python, draws it: stkref.shadowplot).",
+               "stk-harness shadow"};
+  SearchSettings s;
+  s.audit.shadow_node_cap = 5'000'000;
+  s.audit.control_every = kDefaultControlEvery;
+  std::string epd_file, config, out_dir = "reports", shard_text = "1/1", isolation_text = "exact";
+  int stride = 1, classify_depths = 4;
+  std::uint64_t classify_nodes = 2'000'000, classify_max = 3000;
+  double max_artifact = kDefaultMaxArtifactShare, max_control = kDefaultMaxControl;
+  std::vector<std::string> rate_texts, excess_texts, required_texts;
+  BootstrapSettings boot;
+  boot.seed = 1;
+  boot.resamples = 2000;
+  bool quiet = false, no_controls = false;
+  app.add_option("--epd", epd_file, "positions (EPD, e.g. $STK_SHARED/suites/ECM.epd; bm/am are not used); required");
+  CLI::Option* depth_opt = app.add_option("--depth", s.depth, "real search per position: sd N (give --depth or --nodes)")
+                               ->check(CLI::Range(1, 64));
+  CLI::Option* nodes_opt = app.add_option("--nodes", s.nodes, "real search per position: sn N (shadow nodes not counted)")
+                               ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+  app.add_option("--stride", stride, "every S-th position (index % S == 0)")->capture_default_str()->check(CLI::Range(1, 1 << 20));
+  app.add_option("--shard", shard_text, "K/N: the selected positions i with i % N == K-1")->capture_default_str();
+  app.add_option("--isolation", isolation_text,
+                 "what a shadow search starts from: legacy | heuristics | table | exact (see README \"Shadow-search\n"
+                 "audit\"), or components joined by '+': heuristics, table, stack, mate, iir (exact = all five)")
+      ->capture_default_str();
+  app.add_option("--control-every", s.audit.control_every,
+                 "control of LMP/futility/SEE and of the static null move: every N-th candidate search")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
+  app.add_flag("--no-controls", no_controls, "no control searches (the excess and control gates then fail)");
+  app.add_option("--max-excess", excess_texts,
+                 "[MECH:]BAND=X gate: miss rate minus control rate of a mechanism (all if no MECH:) in a remaining-\n"
+                 "depth band (LO-HI, LO+ or D) fails when the lower bound of its 95% cluster-bootstrap interval\n"
+                 "exceeds X; repeatable; replaces the defaults 1-3=0.3 4-6=0.3 7+=0.3")
+      ->allow_extra_args(false);
+  app.add_option("--max-control", max_control,
+                 "gate: per mechanism, the control rate over all depths fails when its Wilson 95% lower bound\n"
+                 "exceeds X, or when it has decisions and no control")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  app.add_option("--require-excess", required_texts,
+                 "gate: mechanism M's excess over all depths must be significantly > 0; repeatable; default lmr;\n"
+                 "'none' for none")
+      ->allow_extra_args(false);
+  app.add_option("--max-rate", rate_texts,
+                 "[MECH:]BAND=RATE gate on the raw miss rate's Wilson lower bound (none by default: raw rates\n"
+                 "include the re-search noise the control measures)")
+      ->allow_extra_args(false);
+  app.add_option("--max-artifact-share", max_artifact,
+                 "gate: share of classified misses at depth >= 3 with the fabricated-bound signature")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  app.add_option("--bootstrap-seed", boot.seed, "cluster bootstrap over root positions: seed")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+  app.add_option("--bootstrap-resamples", boot.resamples, "cluster bootstrap: resamples")
+      ->capture_default_str()->check(CLI::Range(100, 1'000'000));
+  app.add_option("--classify-depths", classify_depths, "open-window re-searches of each miss at d..d+K")
+      ->capture_default_str()->check(CLI::Range(0, 16));
+  app.add_option("--classify-nodes", classify_nodes, "node cap per miss re-search")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));
+  app.add_option("--classify-max", classify_max, "misses classified, same quota per mechanism x depth cell")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 40));
+  app.add_option("--shadow-nodes", s.audit.shadow_node_cap, "node cap per shadow search; a capped one is discarded")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));
+  app.add_option("--hash", s.hash_mb, "hash table MB")->capture_default_str()->check(CLI::Range(1, 4096));
+  app.add_option("--config", config, "report name (default <epd stem>-sd<N> or -sn<N>)");
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  app.add_flag("--quiet", quiet, "no line per position");
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv,
-              {"epd", "depth", "nodes", "stride", "shard", "max-rate", "max-excess", "max-control", "require-excess",
-               "max-artifact-share", "classify-depths", "classify-max", "classify-nodes", "shadow-nodes", "hash",
-               "config", "out-dir", "isolation", "control-every", "bootstrap-seed", "bootstrap-resamples"},
-              {"help", "quiet", "no-controls"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    const std::string out_dir = args.get("out-dir", "reports");
-    auto junit_path_of = [&](const std::string& config) { return out_dir + "/junit/shadow-" + config + ".xml"; };
     // The report is owed as soon as its name is known: now with --config, else once the budget is.
-    if (args.has("config")) declare_report(junit_path_of(args.get("config")), "shadow." + args.get("config"));
-    if (!args.has("epd")) throw UsageError("--epd FILE is required");
-    if (args.has("depth") == args.has("nodes")) throw UsageError("give exactly one of --depth N and --nodes N");
-    SearchSettings s;
-    s.depth = int(args.get_int("depth", 0, 1, 64));
-    s.nodes = std::uint64_t(args.get_int("nodes", 0, 1, 1LL << 40));
-    s.hash_mb = std::size_t(args.get_int("hash", 16, 1, 4096));
-    s.audit.shadow_node_cap = std::uint64_t(args.get_int("shadow-nodes", 5'000'000, 1000, 1LL << 40));
-    s.audit.controls = !args.has("no-controls");
-    s.audit.control_every = std::uint64_t(args.get_int("control-every", kDefaultControlEvery, 1, 1 << 20));
-    if (auto level = parse_isolation(args.get("isolation", "exact"))) s.audit.isolation = *level;
+    if (!config.empty()) declare_report(report::junit_path(out_dir, "shadow", config), "shadow." + config);
+    if (epd_file.empty()) throw UsageError("--epd FILE is required");
+    if (bool(*depth_opt) == bool(*nodes_opt)) throw UsageError("give exactly one of --depth N and --nodes N");
+    s.audit.controls = !no_controls;
+    if (auto level = parse_isolation(isolation_text)) s.audit.isolation = *level;
     else throw UsageError("--isolation must be legacy, heuristics, table, exact or components joined by '+' "
-                          "(heuristics, table, stack, mate, iir), got '" + args.get("isolation") + "'");
-    const int stride = int(args.get_int("stride", 1, 1, 1 << 20));
-    const Shard shard = parse_shard(args.get("shard", "1/1"));
-    const int classify_depths = int(args.get_int("classify-depths", 4, 0, 16));
-    const std::uint64_t classify_nodes = std::uint64_t(args.get_int("classify-nodes", 2'000'000, 1000, 1LL << 40));
-    const std::size_t classify_max = std::size_t(args.get_int("classify-max", 3000, 0, 1LL << 40));
-    BootstrapSettings boot;
-    boot.seed = std::uint64_t(args.get_int("bootstrap-seed", 1, 0, 1LL << 62));
-    boot.resamples = int(args.get_int("bootstrap-resamples", 2000, 100, 1'000'000));
-    double max_artifact = kDefaultMaxArtifactShare;
-    if (args.has("max-artifact-share")) max_artifact = std::stod(args.get("max-artifact-share"));
-    double max_control = kDefaultMaxControl;
-    if (args.has("max-control")) {
-      try {
-        max_control = std::stod(args.get("max-control"));
-      } catch (const std::exception&) {
-        throw UsageError("--max-control: cannot read '" + args.get("max-control") + "'");
-      }
-      if (max_control < 0 || max_control > 1) throw UsageError("--max-control must be in 0..1");
-    }
+                          "(heuristics, table, stack, mate, iir), got '" + isolation_text + "'");
+    const Shard shard = parse_shard(shard_text);
     std::vector<BandGate> rate_gates, excess_gates;
-    for (const std::string& g : args.all("max-rate")) {
+    for (const std::string& g : rate_texts) {
       rate_gates.push_back(parse_band_gate("--max-rate", g));
       if (rate_gates.back().value < 0) throw UsageError("--max-rate: bad rate in '" + g + "'");
     }
-    for (const std::string& g : args.all("max-excess")) excess_gates.push_back(parse_band_gate("--max-excess", g));
+    for (const std::string& g : excess_texts) excess_gates.push_back(parse_band_gate("--max-excess", g));
     if (excess_gates.empty())
       for (const char* g : kDefaultMaxExcess) excess_gates.push_back(parse_band_gate("--max-excess", g));
     std::vector<int> required;
-    for (const std::string& m : args.all("require-excess"))
+    for (const std::string& m : required_texts)
       if (m != "none") required.push_back(parse_mechanism("--require-excess", m));
-    if (!args.has("require-excess")) required.push_back(int(Mechanism::Lmr));
+    if (required_texts.empty()) required.push_back(int(Mechanism::Lmr));
     const std::string budget = s.depth ? fmt::format("sd{}", s.depth) : fmt::format("sn{}", s.nodes);
-    const std::string epd_file = args.get("epd");
-    const std::string config =
-        args.get("config", std::filesystem::path(epd_file).stem().string() + "-" + budget);
-    if (!args.has("config")) declare_report(junit_path_of(config), "shadow." + config);
-    const bool quiet = args.has("quiet");
+    if (config.empty()) {
+      config = std::filesystem::path(epd_file).stem().string() + "-" + budget;
+      declare_report(report::junit_path(out_dir, "shadow", config), "shadow." + config);
+    }
+    const report::ReportPaths paths = report::report_paths(out_dir, "shadow", config);
     const std::string isolation = isolation_name(s.audit.isolation);
 
     const auto all = epd::read_epd_file(epd_file);
@@ -230,7 +246,7 @@ int run_shadow(int argc, char** argv) {
 
     junit::TestSuite suite;
     suite.name = "shadow." + config;
-    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
     suite.property("budget", budget);
     suite.property("positions", std::to_string(todo.size()));
     suite.property("shard", shard.label());
@@ -558,27 +574,27 @@ int run_shadow(int argc, char** argv) {
     json["top_misses"] = Json::array();
     std::string md_top;
     for (const Miss* m : top) {
-      json["top_misses"].push_back(Json::parse(miss_json(*m)));
+      json["top_misses"].push_back(miss_json(*m));
       md_top += fmt::format("| {} | {} | {} | {} | [{}, {}] | {} | {} | `{}` | {} |\n", m->root_id,
                             search::mechanism_name(m->mechanism), m->depth,
                             m->move == Move::none() ? "-" : to_uci(m->move), m->alpha, m->beta, m->shadow_score,
                             m->verdict, m->fen, path_uci(m->path));
     }
 
-    const std::string dir = out_dir + "/shadow/";
-    std::string jsonl;
-    for (const Miss& m : t.misses) jsonl += miss_json(m) + "\n";
-    write_text_file(dir + config + "-misses.jsonl", jsonl);
-    jsonl.clear();
-    for (const Miss& m : t.control_hits) jsonl += miss_json(m) + "\n";
-    write_text_file(dir + config + "-control-hits.jsonl", jsonl);
-    write_text_file(dir + config + ".json", json.dump(2) + "\n");
+    // Beside the summary: every miss and control hit, one JSON object a line.
+    const std::string dir = std::filesystem::path(paths.json).parent_path().string() + "/";
+    write_text_file(dir + config + "-misses.jsonl", jsonl(t.misses));
+    write_text_file(dir + config + "-control-hits.jsonl", jsonl(t.control_hits));
 
-    // Plot (Python, matplotlib Agg); a failure is reported, never silent.
-    const std::string png = dir + config + "-rates.png";
+    // Plot (Python, matplotlib Agg) from the figures, written to a scratch file for it; a failure is
+    // reported (a skipped testcase), never silent.
+    report::RunReport run{"shadow", config};
+    const std::string png = config + "-rates.png";
     std::string plot_note;
     {
-      std::string cmd = "'" + python() + "' -m stkref.shadowplot '" + dir + config + ".json' '" + png + "' 2>&1";
+      const std::string plot_input = dir + config + "-plot-input.json";
+      write_text_file(plot_input, json.dump(-1, ' ', false, Json::error_handler_t::replace));
+      std::string cmd = "'" + python() + "' -m stkref.shadowplot '" + plot_input + "' '" + dir + png + "' 2>&1";
       FILE* pipe = popen(cmd.c_str(), "r");
       std::string out;
       if (pipe) {
@@ -586,6 +602,7 @@ int run_shadow(int argc, char** argv) {
         while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
       }
       int rc = pipe ? pclose(pipe) : -1;
+      std::filesystem::remove(plot_input);
       junit::TestCase tc;
       tc.classname = "shadow.plot";
       tc.name = "rate by depth PNG";
@@ -595,14 +612,13 @@ int run_shadow(int argc, char** argv) {
         tc.message = "plot could not be made: " + out.substr(0, 200);
         std::cerr << "shadow: " << plot_note << "\n";
       } else {
-        plot_note = "![miss and control rate by depth](" + config + "-rates.png)";
+        run.plots.push_back(png);
       }
       suite.cases.push_back(tc);
     }
 
-    std::string md = fmt::format("# shadow-search silent-miss audit ({})\n\n{} positions of {} (stride {}, shard {}), {}, "
-                                 "isolation {}.\n\n",
-                                 config, todo.size(), epd_file, stride, shard.label(), budget, isolation);
+    std::string md = fmt::format("Silent-miss audit: {} positions of {} (stride {}, shard {}), {}, isolation {}.\n\n",
+                                 todo.size(), epd_file, stride, shard.label(), budget, isolation);
     md += fmt::format("- invariant (audit on vs off: best, score, PV, real nodes, every iteration): {}\n",
                       t.invariant_failures ? fmt::format("**{} positions differ**", t.invariant_failures)
                                            : "identical on every position");
@@ -639,15 +655,15 @@ int run_shadow(int argc, char** argv) {
     md += "\n## Top misses\n\n| root | mechanism | depth | move | window | shadow | verdict | FEN | path |\n"
           "|---|---|---|---|---|---|---|---|---|\n" +
           md_top;
-    md += "\n## Plot\n\n" + plot_note + "\n";
-    write_text_file(dir + config + ".md", md);
+    if (!plot_note.empty()) md += "\n## Plot\n\n" + plot_note + "\n";
 
     suite.time_s = t.audit_time + t.plain_time + classify_time;
     suite.system_out = fmt::format("nodes/s audit off {:.0f}, audit on {:.0f} (real), {:.0f} (real+shadow)\n", nps_off,
                                    nps_on, nps_on_all);
-    std::string err;
-    const std::string junit_path = junit_path_of(config);
-    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
+    run.suites.push_back(std::move(suite));
+    run.figures = std::move(json);
+    run.markdown = std::move(md);
+    report::write_run_report(run, paths);
 
     std::cout << fmt::format("shadow {} (isolation {}): {} positions, {} misses ({} genuine), {} control hits, "
                              "invariant {}, depth mismatches {}, artifact share {:.3f}\n",
@@ -665,10 +681,10 @@ int run_shadow(int argc, char** argv) {
     std::cout << fmt::format("nodes/s: audit off {:.0f}, audit on {:.0f} real ({:.0f} with shadow nodes; shadow/real "
                              "nodes {:.1f}x)\n",
                              nps_off, nps_on, nps_on_all, t.real_nodes ? double(t.shadow_nodes) / t.real_nodes : 0.0);
-    std::cout << "report: " << junit_path << "\n";
-    return suite.all_passed() ? 0 : 1;
+    std::cout << "report: " << paths.junit << "\n";
+    return run.passed() ? 0 : 1;
   } catch (...) {
-    return input_failure("stk-harness shadow", kUsage);
+    return input_failure("stk-harness shadow", app.help().c_str());
   }
 }
 

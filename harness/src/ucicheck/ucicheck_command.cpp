@@ -2,7 +2,6 @@
 // (commands during a search, zero clocks, the table kept between moves, garbage input) and
 // checks what it prints with stk's move generator as the legality oracle. One JUnit testcase per
 // scenario; a fresh engine process per scenario, so one failure never hides the next.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <iostream>
@@ -11,7 +10,8 @@
 
 #include "commands.h"
 #include "common/cli.h"
-#include "report/summary_files.h"
+#include "common/cli_app.h"
+#include "report/run_report.h"
 #include "ucicheck/documented_differences.h"
 #include "ucicheck/ucicheck_report.h"
 
@@ -84,8 +84,8 @@ void print_result(const ScenarioResult& r) {
 int run_uci_check(int argc, char** argv) {
   CLI::App app{"UCI conformance of any engine, driven as a GUI drives it (stk's move generator is the "
                "legality oracle). Exit 0 all scenarios pass (or are documented differences), 1 one failed, "
-               "2 usage error or an engine that does not start or answer uci/isready."};
-  app.name("stk-harness uci-check");
+               "2 usage error or an engine that does not start or answer uci/isready.",
+               "stk-harness uci-check"};
   Settings settings;
   std::vector<std::string> option_args, only;
   std::string config = "default", out_dir = "reports";
@@ -106,12 +106,7 @@ int run_uci_check(int argc, char** argv) {
   app.add_flag("--strict-pv", settings.strict_pv, "a truncated mate PV fails instead of warning");
   app.add_flag("--no-documented-differences", no_differences, "documented differences fail like any other failure");
   app.add_flag("--list", list, "list the scenarios and exit");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int status = app.exit(e);
-    return status == 0 ? 0 : 2;
-  }
+  if (auto status = parse_cli(app, argc, argv)) return *status;
   settings.documented_differences = !no_differences;
   try {
     for (const std::string& o : option_args) {
@@ -125,6 +120,8 @@ int run_uci_check(int argc, char** argv) {
       return 0;
     }
     if (settings.engine.empty()) throw UsageError("--engine is required");
+    const report::ReportPaths paths = report::report_paths(out_dir, "uci-check", config);
+    declare_report(paths.junit, "uci-check." + config);  // an engine that does not start leaves an error report
 
     RunSummary run;
     run.config = config;
@@ -149,16 +146,15 @@ int run_uci_check(int argc, char** argv) {
     }
     run.time_s = ms_between(t0, SteadyClock::now()) / 1000;
 
-    std::string error;
-    const std::string junit_path = out_dir + "/junit/uci-check-" + config + ".xml";
-    if (!junit::write_report(junit_path, {to_junit(run)}, &error)) throw InputError(error);
-    write_text_file(out_dir + "/uci-check/" + config + ".json",
-                    to_json(run).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
-    write_text_file(out_dir + "/uci-check/" + config + ".md", to_markdown(run));
+    report::RunReport out{"uci-check", config};
+    out.suites.push_back(to_junit(run));
+    out.figures = to_json(run);
+    out.markdown = to_markdown(run);
+    report::write_run_report(out, paths);
     const int bad = run.count(Verdict::Fail) + run.count(Verdict::Error);
     std::cout << fmt::format("uci-check: {} pass, {} fail, {} documented difference, {} error in {:.1f} s\nreport: {}\n",
                              run.count(Verdict::Pass), run.count(Verdict::Fail), run.count(Verdict::Difference),
-                             run.count(Verdict::Error), run.time_s, junit_path);
+                             run.count(Verdict::Error), run.time_s, paths.junit);
     return bad ? 1 : 0;
   } catch (...) {
     return input_failure("stk-harness uci-check");

@@ -162,8 +162,8 @@ nlohmann::ordered_json to_json(const RunSummary& run) {
 }
 
 std::string to_markdown(const RunSummary& run) {
-  std::string md = fmt::format("# uci-check ({})\n\nEngine: `{}` (id name `{}`), seed {}, {:.1f} s.\n\n", run.config,
-                               printable(run.settings.engine), printable(run.engine_id), run.settings.seed, run.time_s);
+  std::string md = fmt::format("Engine: `{}` (id name `{}`), seed {}, {:.1f} s.\n\n", printable(run.settings.engine),
+                               printable(run.engine_id), run.settings.seed, run.time_s);
   md += fmt::format("{} pass, {} fail, {} documented difference, {} error.\n\n", run.count(Verdict::Pass),
                     run.count(Verdict::Fail), run.count(Verdict::Difference), run.count(Verdict::Error));
   md += "| scenario | verdict | ms | what was seen |\n|---|---|---|---|\n";

@@ -33,6 +33,7 @@ std::vector<std::string> transcript_excerpt(const std::vector<TranscriptEntry>& 
 
 junit::TestSuite to_junit(const RunSummary& run);
 nlohmann::ordered_json to_json(const RunSummary& run);
+// The Markdown body under the report writer's title and outcome line.
 std::string to_markdown(const RunSummary& run);
 
 }  // namespace stk::harness::ucicheck
