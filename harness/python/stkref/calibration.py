@@ -36,7 +36,7 @@ from .fhrecords import labels, read_many, whole_node
 from .junit import (Outcome, TestCase, TestSuite, add_build_properties, declare_report,
                     write_report)
 from .netfile import sha256_file
-from .report import write_json, write_text_atomic
+from .report import write_summary, write_text_atomic
 
 Z95 = 1.96
 P_EPS = 0.5 / 65536  # log-loss clamps p into [P_EPS, 1 - P_EPS] (the LUT can hold 0)
@@ -493,10 +493,11 @@ def run(args: argparse.Namespace) -> int:
                               "outcome": c.outcome.value, "message": c.message}
                              for c in suite.cases]}
     plot(out / "reliability.png", by_slice, f"{suite.name}: {len(records)} records")
-    write_json(out / "calibration.json", summary)
-    write_text_atomic(out / "calibration.md", markdown(suite, summary, args.tier, tier))
     junit = junit_path(args)
     write_report(junit, [suite])
+    write_summary(out / "calibration.json", summary, harness="calibration", config=args.tier,
+                  suites=[suite], junit=junit, plots=[out / "reliability.png"])
+    write_text_atomic(out / "calibration.md", markdown(suite, summary, args.tier, tier))
 
     print(f"records {len(records)} weight {w.sum():.0f} tier {args.tier} tolerance "
           f"{tier.tolerance}")

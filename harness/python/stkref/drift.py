@@ -35,7 +35,7 @@ from .parity import compare_evals
 from .positions import Position, colour_mirror
 from .quantize import quantize_model
 from .report import (add_corpus_args, add_report_args, corpora_from_args,
-                     echo_corpus_properties, junit_path, summary_dir, write_json,
+                     echo_corpus_properties, junit_path, summary_dir, write_summary,
                      write_text_atomic)
 from .spec import NUM_OUTPUT_BUCKETS
 
@@ -195,9 +195,10 @@ def run(args: argparse.Namespace) -> int:
         "engine": engine_result, "passed": suite.all_passed(),
         "testcases": [{"name": c.name, "outcome": c.outcome.value, "message": c.message}
                       for c in suite.cases]}
-    write_json(out_dir / f"drift-{args.config}.json", summary)
-    write_text_atomic(out_dir / f"drift-{args.config}.md", _markdown(suite, summary, png.name))
     path = write_report(junit_path(args, "drift"), [suite])
+    write_summary(out_dir / f"drift-{args.config}.json", summary, harness="drift",
+                  config=args.config, suites=[suite], junit=path, plots=[png])
+    write_text_atomic(out_dir / f"drift-{args.config}.md", _markdown(suite, summary, png.name))
     print(f"positions {len(positions)}; |delta| cp: " +
           ", ".join(f"{k} {overall[k]:.2f}" for k in ("mean", "median", "p95", "p99", "max")))
     print(f"clipped {quantized.clipped}")

@@ -33,7 +33,7 @@ from .netfile import sha256_file
 from .oracle import EvalParts, evaluate
 from .positions import SPEC_VECTORS, Position, colour_mirror
 from .report import (add_corpus_args, add_report_args, corpora_from_args,
-                     echo_corpus_properties, junit_path, summary_dir, write_json,
+                     echo_corpus_properties, junit_path, summary_dir, write_summary,
                      write_text_atomic)
 
 MAX_DETAILS = 50  # mismatches spelled out per testcase; the count is always complete
@@ -273,7 +273,8 @@ def _finish(args: argparse.Namespace, harness: str, suite: TestSuite,
                              "outcome": c.outcome.value, "message": c.message}
                             for c in suite.cases]
     out_dir = summary_dir(args, harness)
-    write_json(out_dir / f"{harness}-{args.config}.json", summary)
+    write_summary(out_dir / f"{harness}-{args.config}.json", summary, harness=harness,
+                  config=args.config, suites=[suite], junit=path)
     md = [f"# {suite.name}", "", f"Result: **{'PASS' if suite.all_passed() else 'FAIL'}**", "",
           "| check | outcome | message |", "|---|---|---|"]
     md += [f"| {c.classname} / {c.name} | {c.outcome.value} | {c.message} |" for c in suite.cases]

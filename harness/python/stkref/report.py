@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .junit import TestSuite
+from .junit import Outcome, TestSuite
 from .positions import Position, load_corpora
 
 
@@ -75,3 +75,32 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def write_json(path: Path, data: Any) -> None:
     write_text_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+SCHEMA = "stk-report/1"
+
+
+def envelope(harness: str, config: str, suites: list[TestSuite], junit: Path, summary: Path,
+             plots: list[Path] | tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The "report" object every summary JSON starts with (harness/docs/report-schema.md), the same
+    keys and order as the C++ writer: counts equal to the JUnit file's, paths relative to the summary."""
+    def rel(p: Path) -> str:
+        return os.path.relpath(os.path.abspath(p), os.path.abspath(summary.parent)).replace(os.sep, "/")
+
+    def count(o: Outcome) -> int:
+        return sum(s.count(o) for s in suites)
+
+    failures, errors = count(Outcome.FAILED), count(Outcome.ERROR)
+    return {"schema": SCHEMA, "harness": harness, "config": config, "junit": rel(junit),
+            "tests": sum(len(s.cases) for s in suites), "failures": failures, "errors": errors,
+            "skipped": count(Outcome.SKIPPED), "passed": failures == 0 and errors == 0,
+            "plots": [rel(p) for p in plots]}
+
+
+def write_summary(path: Path, figures: dict[str, Any], *, harness: str, config: str,
+                  suites: list[TestSuite], junit: Path,
+                  plots: list[Path] | tuple[Path, ...] = ()) -> None:
+    """Writes {"report": envelope, **figures}; "report" is reserved for the envelope."""
+    if "report" in figures:
+        raise ValueError(f"{path}: the figure key 'report' is reserved for the envelope")
+    write_json(path, {"report": envelope(harness, config, suites, junit, path, plots), **figures})

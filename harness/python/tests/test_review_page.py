@@ -324,3 +324,22 @@ def test_bad_inputs_are_named_on_the_page(tmp_path: Path):
     assert "drift/drift-h128-quick.json): missing" in problems
     rows = {e["attrs"]["data-junit"] for e in dom.elements if "data-junit" in e["attrs"]}
     assert "junit/perft-golden-quick.xml" in rows  # the rest still renders
+
+
+def test_a_summary_whose_envelope_disagrees_with_its_junit_is_a_problem(tmp_path: Path):
+    """A summary states the counts of the JUnit file it belongs to (harness/docs/report-schema.md);
+    planted: a bench summary left by another run (2 tests, 1 failure) beside a 1-test passing JUnit."""
+    reports = make_reports(tmp_path)
+    bench = json.loads((reports / "bench/quick.json").read_text())
+    envelope = {"schema": "stk-report/1", "harness": "bench", "config": "quick",
+                "junit": "../junit/bench-quick.xml", "tests": 1, "failures": 0, "errors": 0,
+                "skipped": 0, "passed": True, "plots": []}
+    (reports / "bench/quick.json").write_text(json.dumps({"report": envelope, **bench}))
+    assert run_review(reports).returncode == 0
+    (reports / "bench/quick.json").write_text(
+        json.dumps({"report": {**envelope, "tests": 2, "failures": 1}, **bench}))
+    proc = run_review(reports)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    page = (reports / "index.html").read_text()
+    assert "bench/quick.json: /report/tests is 2 but junit/bench-quick.xml has 1" in page
+    assert "bench/quick.json: /report/failures is 1 but junit/bench-quick.xml has 0" in page

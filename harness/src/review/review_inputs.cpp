@@ -186,6 +186,23 @@ void headline_figures(RunRow& row, const Json& j) {
   }
 }
 
+// A summary's "report" envelope (harness/docs/report-schema.md) states the counts of the JUnit
+// file it belongs to; a summary that disagrees was written by another run or from other results.
+void check_envelope(RunRow& row, const Json& j) {
+  if (!j.is_object() || !j.contains("report")) return;  // written before the envelope existed
+  const Json& e = j["report"];
+  const std::pair<const char*, int> counts[] = {
+      {"tests", row.tests}, {"failures", row.failures}, {"errors", row.errors}, {"skipped", row.skipped}};
+  for (const auto& [key, junit_count] : counts) {
+    const Json* v = e.is_object() && e.contains(key) ? &e[key] : nullptr;
+    if (!v || !v->is_number_integer())
+      row.problems.push_back(fmt::format("{}: /report/{} missing or not an integer", row.summary, key));
+    else if (v->get<long long>() != junit_count)
+      row.problems.push_back(fmt::format("{}: /report/{} is {} but {} has {}", row.summary, key,
+                                         v->get<long long>(), row.junit, junit_count));
+  }
+}
+
 // The summary of a JUnit file "<harness>-<config>.xml": reports/<harness>/<config>.json, or
 // <harness>-<config>.json there; the calibration tool writes calibration.json.
 std::string find_summary(const fs::path& reports, const RunRow& row) {
@@ -249,7 +266,10 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
       std::string why;
       auto json = read_json(reports / row.summary, &why);
       if (!json) row.problems.push_back(row.summary + ": " + why);
-      else headline_figures(row, *json);
+      if (json) {
+        check_envelope(row, *json);
+        headline_figures(row, *json);
+      }
       if (json && row.harness == "calibration") data.calibration = std::move(json), data.calibration_source = row.summary;
     }
     data.runs.push_back(std::move(row));
