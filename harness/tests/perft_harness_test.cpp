@@ -155,3 +155,29 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
   CHECK_THAT(xml, Contains("perft hung: timed out after 1 s") && Contains("moves a2a8"));
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
 }
+
+TEST_CASE("perft-speed records the nodes/s ratio against the reference and its spread", "[perft][harness][uci]") {
+  const std::string sf = "/usr/games/stockfish";
+  if (!std::filesystem::exists(sf)) {
+    WARN("skipped: " << sf << " not installed");
+    return;
+  }
+  auto dir = test::scratch_dir("perft-speed");
+  auto r = test::run_command(test::harness_bin() + " perft-speed --reference " + sf +
+                             " --repeat 3 --max-depth 3 --config t --out-dir " + dir.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(test::validate_junit((dir / "junit" / "perft-speed-t.xml").string()) == "");
+  const report::Json j = report::read_json_file((dir / "perft-speed" / "t.json").string());
+  CHECK(j.at("report").at("tests") == 2);
+  CHECK(j.at("report").at("passed") == true);
+  const report::Json& ratio = j.at("nps_ratio");
+  CHECK(ratio.at("min").get<double>() > 0);
+  CHECK(ratio.at("min").get<double>() <= ratio.at("median").get<double>());
+  CHECK(ratio.at("median").get<double>() <= ratio.at("max").get<double>());
+  for (const report::Json& p : j.at("positions")) {
+    CHECK(p.at("depth") == 3);
+    CHECK(p.at("nodes") == p.at("reference_nodes"));  // both engines count the same tree
+  }
+  CHECK_THAT(test::read_file(dir / "perft-speed" / "t.md"), Contains("nodes/s ratio stk/reference"));
+}
