@@ -7,7 +7,9 @@
 
 #include "cli_support.h"
 #include "common/cli.h"
+#include "epd/epd_results.h"
 #include "epd/epd_suite.h"
+#include "report/run_report.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;
@@ -39,12 +41,21 @@ std::string read(const std::filesystem::path& p) {
   return s.str();
 }
 
-// The JSON line of one position (the harness writes one position per line).
-std::string position_line(const std::string& json, const std::string& id) {
-  std::istringstream in(json);
-  for (std::string l; std::getline(in, l);)
-    if (l.find("\"id\": \"" + id + "\"") != std::string::npos) return l;
-  return "";
+using report::Json;
+
+Json read_json(const std::filesystem::path& p) { return report::read_json_file(p.string()); }
+
+// The record of one position in a results file, null when absent.
+Json position(const Json& results, const std::string& id) {
+  for (const Json& p : results.at("positions"))
+    if (p.at("id") == id) return p;
+  return nullptr;
+}
+
+// A copy of a results file whose position `id` claims `solved`.
+void set_solved(Json& results, const std::string& id, bool solved) {
+  for (Json& p : results.at("positions"))
+    if (p.at("id") == id) p["solved"] = solved;
 }
 
 std::string mask_times(const std::string& json) {
@@ -107,16 +118,22 @@ TEST_CASE("epd judges bm and am, records budget and depth found, writes valid JU
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("epd t: 5 solved of 7 (mates, sd 4)"));
   CHECK(test::validate_junit((dir / "junit" / "epd-t.xml").string()) == "");
-  std::string json = read(dir / "epd" / "t.json");
-  CHECK_THAT(json, Contains("\"budget\": {\"kind\": \"sd\", \"value\": 4}"));
+  const Json json = read_json(dir / "epd" / "t.json");
+  CHECK(json.at("budget") == Json({{"kind", "sd"}, {"value", 4}}));
+  // The report envelope carries the JUnit counts: 7 positions, none failed (no baseline).
+  CHECK(json.at("report").at("tests") == 7);
+  CHECK(json.at("report").at("failures") == 0);
+  CHECK(json.at("report").at("junit") == "../junit/epd-t.xml");
   for (const char* id : {"m1.backrank", "m1.tworooks", "m1.black", "am.solved", "m2.rook"})
-    CHECK_THAT(position_line(json, id), Contains("\"solved\": true"));
+    CHECK(position(json, id).at("solved") == true);
   for (const char* id : {"bm.unsolvable", "am.unsolvable"})
-    CHECK_THAT(position_line(json, id), Contains("\"solved\": false"));
-  CHECK_THAT(position_line(json, "m1.backrank"), Contains("\"best_san\": \"Ra8#\", \"solved\": true, \"score\": \"mate 1\""));
-  CHECK_THAT(position_line(json, "m1.backrank"), Contains("\"first_solved_depth\": 1"));
-  CHECK_THAT(position_line(json, "m2.rook"), Contains("\"score\": \"mate 2\""));
-  CHECK_THAT(position_line(json, "bm.unsolvable"), Contains("\"first_solved_depth\": null"));
+    CHECK(position(json, id).at("solved") == false);
+  const Json backrank = position(json, "m1.backrank");
+  CHECK(backrank.at("best_san") == "Ra8#");
+  CHECK(backrank.at("score") == "mate 1");
+  CHECK(backrank.at("first_solved_depth") == 1);
+  CHECK(position(json, "m2.rook").at("score") == "mate 2");
+  CHECK(position(json, "bm.unsolvable").at("first_solved_depth").is_null());
   std::string xml = read(dir / "junit" / "epd-t.xml");
   CHECK_THAT(xml, Contains("classname=\"epd.mates\" name=\"m1.backrank\""));
   CHECK_THAT(xml, Contains("status: unsolved"));
@@ -128,7 +145,8 @@ TEST_CASE("epd judges bm and am, records budget and depth found, writes valid JU
   INFO(n.output);
   CHECK(n.exit_code == 1);
   CHECK_THAT(n.output, Contains("min-solved 6: MISSED"));
-  CHECK_THAT(read(dir / "epd" / "n.json"), Contains("\"budget\": {\"kind\": \"sn\", \"value\": 3000}"));
+  CHECK(read_json(dir / "epd" / "n.json").at("budget") == Json({{"kind", "sn"}, {"value", 3000}}));
+  CHECK(read_json(dir / "epd" / "n.json").at("report").at("failures") == 1);
   CHECK_THAT(read(dir / "junit" / "epd-n.xml"), Contains("name=\"min-solved\""));
   CHECK(test::validate_junit((dir / "junit" / "epd-n.xml").string()) == "");
   auto n5 = test::run_command(epd_cmd(dir, "--nodes 3000 --config n --min-solved 5"));
@@ -139,7 +157,7 @@ TEST_CASE("epd baseline gate fails a planted regression and reports new solves",
   auto dir = test::scratch_dir("epd-baseline");
   write_suite(dir);
   REQUIRE(test::run_command(epd_cmd(dir, "--depth 4 --config base")).exit_code == 0);
-  std::string base = read(dir / "epd" / "base.json");
+  const Json base = read_json(dir / "epd" / "base.json");
 
   // The results of a run are a valid baseline: the same run against them passes.
   auto same = test::run_command(epd_cmd(dir, "--depth 4 --config again --baseline " + (dir / "epd" / "base.json").string()));
@@ -149,14 +167,13 @@ TEST_CASE("epd baseline gate fails a planted regression and reports new solves",
 
   // Planted defect: a baseline claiming bm.unsolvable was solved. The engine fails it: exit 1,
   // a <failure> naming the position.
-  std::string line = position_line(base, "bm.unsolvable");
-  std::string fake = base;
-  std::string planted = std::regex_replace(line, std::regex("\"solved\": false"), "\"solved\": true");
-  fake.replace(fake.find(line), line.size(), planted);
+  Json fake = base;
+  set_solved(fake, "bm.unsolvable", true);
   // And one claiming m1.black was not solved: a new solve, reported but not a failure.
-  line = position_line(fake, "m1.black");
-  fake.replace(fake.find(line), line.size(), std::regex_replace(line, std::regex("\"solved\": true"), "\"solved\": false"));
-  test::write_file(dir / "fake.json", fake);
+  set_solved(fake, "m1.black", false);
+  // A baseline without the report envelope (as golden/epd/*.json) reads the same.
+  fake.erase("report");
+  test::write_file(dir / "fake.json", fake.dump(2));
   auto r = test::run_command(epd_cmd(dir, "--depth 4 --config gate --baseline " + (dir / "fake.json").string()));
   INFO(r.output);
   CHECK(r.exit_code == 1);
@@ -166,8 +183,11 @@ TEST_CASE("epd baseline gate fails a planted regression and reports new solves",
   CHECK_THAT(xml, Contains("name=\"bm.unsolvable\""));
   CHECK_THAT(xml, Contains("<failure message=\"regression: solved in the baseline, now plays Ra8# (a1a8) (bm Kf1)\""));
   CHECK_THAT(xml, Contains("name=\"new_solves\" value=\"m1.black\""));
-  CHECK_THAT(read(dir / "epd" / "gate.json"),
-             Contains("\"comparison\": {\"regressions\": [\"bm.unsolvable\"], \"new_solves\": [\"m1.black\"]"));
+  const Json gate = read_json(dir / "epd" / "gate.json");
+  CHECK(gate.at("comparison").at("regressions") == Json({"bm.unsolvable"}));
+  CHECK(gate.at("comparison").at("new_solves") == Json({"m1.black"}));
+  CHECK(gate.at("report").at("failures") == 1);
+  CHECK(gate.at("report").at("passed") == false);
 
   // A baseline made with another budget cannot be compared: input error before any search.
   auto other = test::run_command(epd_cmd(dir, "--depth 5 --baseline " + (dir / "fake.json").string()));
@@ -176,7 +196,14 @@ TEST_CASE("epd baseline gate fails a planted regression and reports new solves",
   test::write_file(dir / "broken.json", "{\"harness\": \"epd\", ");
   auto broken = test::run_command(epd_cmd(dir, "--depth 4 --baseline " + (dir / "broken.json").string()));
   CHECK(broken.exit_code == 2);
-  CHECK_THAT(broken.output, Contains("broken.json: JSON error at byte"));
+  CHECK_THAT(broken.output, Contains("broken.json: byte 20: "));
+  // A member of the wrong type is named with its place in the file.
+  Json wrong = base;
+  wrong["positions"][2]["nodes"] = "many";
+  test::write_file(dir / "wrong.json", wrong.dump(2));
+  auto typed = test::run_command(epd_cmd(dir, "--depth 4 --baseline " + (dir / "wrong.json").string()));
+  CHECK(typed.exit_code == 2);
+  CHECK_THAT(typed.output, Contains("wrong.json: positions[2].nodes: expected a non-negative integer, got \"many\""));
 }
 
 TEST_CASE("epd --update-golden writes the baseline and prints the diff", "[epd][harness]") {
@@ -188,8 +215,10 @@ TEST_CASE("epd --update-golden writes the baseline and prints the diff", "[epd][
   CHECK(created.exit_code == 0);
   CHECK_THAT(created.output, Contains("created: 5 solved of 7"));
   std::string g = read(golden);
-  CHECK_THAT(g, Contains("\"bench_signature\": 12345"));
-  CHECK_THAT(position_line(g, "m1.backrank"), Contains("\"time_s\": 0,"));
+  const Json gj = read_json(golden);
+  CHECK(gj.at("bench_signature") == 12345);
+  CHECK(position(gj, "m1.backrank").at("time_s") == 0);
+  CHECK(!gj.contains("report"));  // a baseline holds results only, no report envelope
   // Without --update-golden the file is never rewritten.
   auto gated = test::run_command(epd_cmd(dir, "--depth 4 --baseline " + golden));
   CHECK(gated.exit_code == 0);
@@ -244,10 +273,16 @@ TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("epd sf: 5 solved of 7 (mates, sd 4)"));
-  std::string json = read(dir / "epd" / "sf.json");
-  CHECK_THAT(json, Contains("\"Use NNUE\": \"false\""));
-  CHECK_THAT(position_line(json, "m1.backrank"), Contains("\"score\": \"mate 1\", \"depth\": 4, \"first_solved_depth\": 1"));
-  CHECK_THAT(position_line(json, "m2.rook"), Contains("\"pv\": [\"Rb8+\", \"Rd8\", \""));
+  const Json json = read_json(dir / "epd" / "sf.json");
+  CHECK(json.at("engine_settings").at("Use NNUE") == "false");
+  const Json backrank = position(json, "m1.backrank");
+  CHECK(backrank.at("score") == "mate 1");
+  CHECK(backrank.at("depth") == 4);
+  CHECK(backrank.at("first_solved_depth") == 1);
+  const Json rook_pv = position(json, "m2.rook").at("pv");
+  REQUIRE(rook_pv.size() >= 2);
+  CHECK(rook_pv[0] == "Rb8+");
+  CHECK(rook_pv[1] == "Rd8");
   CHECK(test::validate_junit((dir / "junit" / "epd-sf.xml").string()) == "");
 
   auto cmp = test::run_command(test::harness_bin() + " epd-compare --quiet --epd " + (dir / "mates.epd").string() +
@@ -267,14 +302,15 @@ TEST_CASE("epd names positions without id by line and --stride selects every S-t
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("of 4"));
-  std::string json = read(dir / "epd" / "s.json");
+  const Json json = read_json(dir / "epd" / "s.json");
   for (const char* id : {"m1.backrank", "m1.black", "bm.unsolvable", "m2.rook"})
-    CHECK(position_line(json, id) != "");
-  CHECK(position_line(json, "m1.tworooks") == "");
-  CHECK_THAT(json, Contains("\"stride\": 2,\n  \"selected\": 4,"));
+    CHECK(!position(json, id).is_null());
+  CHECK(position(json, "m1.tworooks").is_null());
+  CHECK(json.at("stride") == 2);
+  CHECK(json.at("selected") == 4);
   auto r7 = test::run_command(epd_cmd(dir, "--depth 3 --config s7 --stride 7"));
   CHECK(r7.exit_code == 0);
-  CHECK(position_line(read(dir / "epd" / "s7.json"), "line 10") != "");
+  CHECK(!position(read_json(dir / "epd" / "s7.json"), "line 10").is_null());
   CHECK_THAT(read(dir / "junit" / "epd-s7.xml"), Contains("name=\"line 10\""));
 }
 
@@ -359,4 +395,13 @@ TEST_CASE("epd runs a suite of 6-field lines and hmvc/fmvn lines", "[epd][harnes
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("2 solved of 2"));
+}
+
+TEST_CASE("the committed golden baselines read as results, without the report envelope", "[epd]") {
+  for (const char* name : {"ecm-quick.json", "ecm-full.json", "am-quick.json"}) {
+    INFO(name);
+    auto r = harness::epd::read_results(std::string(STK_SOURCE_DIR "/golden/epd/") + name);
+    CHECK(r.positions.size() >= 6);
+    CHECK(r.solved() > 0);
+  }
 }

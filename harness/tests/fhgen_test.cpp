@@ -229,9 +229,9 @@ TEST_CASE("fhgen command: bad options and a malformed ECM file exit 2 with the r
   };
   expect("--seed 1", "--games is required");
   expect("--games 1", "--seed is required");
-  expect("--games 0 --seed 1", "option --games must be an integer in 1..");
-  expect("--games 1 --seed 1 --heldout 1.5", "option --heldout must be a number in [0, 1]");
-  expect("--games 1 --seed 1 --ecm-fraction 1", "option --ecm-fraction must be a number in [0, 1)");
+  expect("--games 0 --seed 1", "--games: Value 0 not in range 1 to 10000000");
+  expect("--games 1 --seed 1 --heldout 1.5", "--heldout: must be a number in [0, 1]");
+  expect("--games 1 --seed 1 --ecm-fraction 1", "--ecm-fraction: must be a number in [0, 1)");
   expect("--games 1 --seed 1 --random-plies-min 6 --random-plies-max 5", "--random-plies-max (5) is below");
   expect("--games 1 --seed 1 --ecm " + (dir / "missing.epd").string(), "missing.epd: cannot open file");
   const std::string good = synthetic_suite(2);

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "cli_support.h"
+#include "report/run_report.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;
@@ -14,7 +15,12 @@ TEST_CASE("perft harness passes on golden counts and writes a valid report", "[p
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
-  CHECK(std::filesystem::exists(dir / "perft" / "t.json"));
+  const report::Json j = report::read_json_file((dir / "perft" / "t.json").string());
+  CHECK(j.at("report").at("junit") == "../junit/perft-t.xml");
+  CHECK(j.at("report").at("tests") == j.at("checks"));
+  CHECK(j.at("report").at("failures") == 0);
+  CHECK(j.at("failed") == 0);
+  CHECK(j.at("total_nodes").get<std::uint64_t>() > 0);
 }
 
 TEST_CASE("perft harness fails a wrong golden count", "[perft][harness]") {
@@ -25,6 +31,12 @@ TEST_CASE("perft harness fails a wrong golden count", "[perft][harness]") {
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("expected 67 nodes, got 66"));
   CHECK(test::validate_junit((dir / "junit" / "perft-default.xml").string()) == "");
+  // The summary's envelope and figures count the failure the JUnit file records.
+  const report::Json j = report::read_json_file((dir / "perft" / "default.json").string());
+  CHECK(j.at("report").at("failures") == 1);
+  CHECK(j.at("report").at("passed") == false);
+  CHECK(j.at("failed") == 1);
+  CHECK(j.at("cases").at(1).at("actual") == 66);
 }
 
 TEST_CASE("perft harness rejects bad input naming file and line", "[perft][harness]") {
@@ -52,7 +64,7 @@ TEST_CASE("perft harness rejects bad input naming file and line", "[perft][harne
   CHECK_THAT(missing.output, Contains("/nonexistent.epd: cannot open file"));
   auto usage = test::run_command(test::harness_bin() + " perft --depth zero");
   CHECK(usage.exit_code == 2);
-  CHECK_THAT(usage.output, Contains("--depth must be an integer"));
+  CHECK_THAT(usage.output, Contains("--depth: Value zero not in range 1 to 15"));
 }
 
 TEST_CASE("shards partition the checks", "[perft][harness]") {
@@ -142,4 +154,30 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
   const std::string xml = slurp(dir / "junit" / "perft-t.xml");
   CHECK_THAT(xml, Contains("perft hung: timed out after 1 s") && Contains("moves a2a8"));
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
+}
+
+TEST_CASE("perft-speed records the nodes/s ratio against the reference and its spread", "[perft][harness][uci]") {
+  const std::string sf = "/usr/games/stockfish";
+  if (!std::filesystem::exists(sf)) {
+    WARN("skipped: " << sf << " not installed");
+    return;
+  }
+  auto dir = test::scratch_dir("perft-speed");
+  auto r = test::run_command(test::harness_bin() + " perft-speed --reference " + sf +
+                             " --repeat 3 --max-depth 3 --config t --out-dir " + dir.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(test::validate_junit((dir / "junit" / "perft-speed-t.xml").string()) == "");
+  const report::Json j = report::read_json_file((dir / "perft-speed" / "t.json").string());
+  CHECK(j.at("report").at("tests") == 2);
+  CHECK(j.at("report").at("passed") == true);
+  const report::Json& ratio = j.at("nps_ratio");
+  CHECK(ratio.at("min").get<double>() > 0);
+  CHECK(ratio.at("min").get<double>() <= ratio.at("median").get<double>());
+  CHECK(ratio.at("median").get<double>() <= ratio.at("max").get<double>());
+  for (const report::Json& p : j.at("positions")) {
+    CHECK(p.at("depth") == 3);
+    CHECK(p.at("nodes") == p.at("reference_nodes"));  // both engines count the same tree
+  }
+  CHECK_THAT(test::read_file(dir / "perft-speed" / "t.md"), Contains("nodes/s ratio stk/reference"));
 }

@@ -73,6 +73,15 @@ def make_reports(root: Path) -> Path:
     (r / "perft/golden-quick.json").write_text(json.dumps(
         {"harness": "perft", "config": "golden-quick", "checks": 7, "failed": 0, "total_nodes": 123456789,
          "nodes_per_second": 98765432}))
+    _junit(r / "junit/perft-speed-quick.xml", "perft-speed.quick",
+           [("perft-speed.nodes", "startpos d6", "passed"), ("perft-speed.nodes", "kiwipete d5", "passed")])
+    (r / "perft-speed").mkdir()
+    (r / "perft-speed/quick.json").write_text(json.dumps(
+        {"report": {"schema": "stk-report/1", "harness": "perft-speed", "config": "quick",
+                    "junit": "../junit/perft-speed-quick.xml", "tests": 2, "failures": 0, "errors": 0,
+                    "skipped": 0, "passed": True, "plots": []},
+         "reference_engine": "Stockfish 15.1", "repeat": 3,
+         "nps_ratio": {"median": 0.87, "min": 0.81, "max": 0.93}}))
     _junit(r / "junit/epd-ecm-quick.xml", "epd.ecm-quick",
            [("epd.ECM", "ECM.001", "passed"), ("epd.ECM", "ECM.002", "failure"), ("epd.ECM", "ECM.003", "skipped")])
     _junit(r / "junit/epd-am-quick.xml", "epd.am-quick", [("epd.am", f"am.{i}", "passed") for i in range(6)])
@@ -242,7 +251,9 @@ def test_headline_figures_read_independently(page):
     expected = {"perft.golden-quick.nodes_per_second": 98765432, "bench.quick.nodes": 1595000,
                 "drift.h128-quick.p99": 11.89, "drift.h128-quick.max": 15.81,
                 "match.lmr-stc.elo": 12.35, "match.lmr-stc.elo_error": 7.89, "match.lmr-stc.llr": 2.97,
-                "shadow.ecm-quick.lmr.excess": 0.04, "shadow.ecm-quick.futility.excess_hi": 0.11}
+                "shadow.ecm-quick.lmr.excess": 0.04, "shadow.ecm-quick.futility.excess_hi": 0.11,
+                "perft-speed.quick.nps_ratio": 0.87, "perft-speed.quick.nps_ratio_min": 0.81,
+                "perft-speed.quick.nps_ratio_max": 0.93}
     for epd in (reports / "epd").glob("*.json"):
         d = json.loads(epd.read_text())
         expected[f"epd.{epd.stem}.solved"] = d["summary"]["solved"]

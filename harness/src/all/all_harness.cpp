@@ -14,46 +14,55 @@
 #include "all/tier_steps.h"
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_owed_reports.h"
 #include "compare/compare_side.h"
 #include "report/junit.h"
+#include "report/run_report.h"
 #include "review/review.h"
 
 namespace stk::harness {
 
-namespace {
-
-constexpr const char* kUsage =
-    "usage: stk-harness all [--tier quick|full|premerge] [--base REV] [--out-dir DIR] [--only NAME]... [--list]\n"
-    "  Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED\n"
-    "  (default ../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
-    "  premerge (needs --base REV): compare REV with this build, then a non-regression match.\n";
-
-}  // namespace
-
 int run_all(int argc, char** argv) {
+  CLI::App app{"Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED (default\n"
+               "../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
+               "premerge (needs --base REV): compare REV with this build, then a non-regression match.",
+               "stk-harness all"};
+  std::string tier = "quick", out_dir = "reports", base;
+  std::vector<std::string> only;
+  bool list = false;
+  app.add_option("--tier", tier, "quick (CI), full (pre-merge) or premerge")
+      ->check(CLI::IsMember({"quick", "full", "premerge"}))->capture_default_str();
+  app.add_option("--base", base, "premerge: the revision to compare with");
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  app.add_option("--only", only, "run only the steps of these names (repeatable)");
+  app.add_flag("--list", list, "print the tier's steps and their commands");
+  // Listing writes no report; a run owes reports/junit/all-<tier>.xml.
+  auto declare = [](const std::string& dir, const std::string& t) {
+    declare_report(report::junit_path(dir, "all", t), "all." + t);
+  };
+  auto declare_given = [&] {
+    const std::string t = given_value(app, "--tier", "quick");
+    if (app.count("--list") == 0 && (t == "quick" || t == "full" || t == "premerge"))
+      declare(given_value(app, "--out-dir", "reports"), t);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    Args args(argc, argv, {"tier", "out-dir", "only", "base"}, {"help", "list"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    std::string tier = args.get("tier", "quick");
-    if (tier != "quick" && tier != "full" && tier != "premerge") throw UsageError("--tier must be quick, full or premerge");
-    std::string out_dir = args.get("out-dir", "reports");
-    if (!args.has("list")) declare_report(out_dir + "/junit/all-" + tier + ".xml", "all." + tier);
-    if (tier == "premerge" && !args.has("base")) throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
-    if (tier != "premerge" && args.has("base")) throw UsageError("--base is for --tier premerge only");
+    if (!list) declare(out_dir, tier);
+    if (tier == "premerge" && base.empty()) throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
+    if (tier != "premerge" && !base.empty()) throw UsageError("--base is for --tier premerge only");
     std::string self = std::filesystem::canonical("/proc/self/exe").string();
     StepContext ctx{tier, out_dir, self, shared_dir()};
     if (tier == "premerge") {
-      ctx.base = args.get("base");
+      ctx.base = base;
       ctx.base_commit = compare::resolve_side("base", ctx.base, {}).commit;
       if (ctx.base_commit.empty()) throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
     }
     auto steps = tier_steps(ctx);
-    auto only = args.all("only");
-    if (args.has("list")) {
+    if (list) {
       for (const auto& s : steps) std::cout << s.name << ": " << s.command << "\n";
       return 0;
     }
-    const std::string junit_path = out_dir + "/junit/all-" + tier + ".xml";
+    const std::string junit_path = report::junit_path(out_dir, "all", tier);
     const std::vector<Step> selected = select_steps(steps, only);
     junit::TestSuite suite;
     suite.name = "all." + tier;
@@ -91,7 +100,7 @@ int run_all(int argc, char** argv) {
     worst = std::max(worst, review::write_review_page(page, std::cout));
     return worst;
   } catch (...) {
-    return input_failure("stk-harness all", kUsage);
+    return input_failure("stk-harness all", app.help().c_str());
   }
 }
 

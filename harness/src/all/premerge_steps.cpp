@@ -5,6 +5,7 @@
 
 #include "all/tier_steps.h"
 #include "compare/compare_side.h"
+#include "report/run_report.h"
 
 namespace stk::harness {
 
@@ -23,14 +24,14 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   steps.push_back({"compare", h + " compare --base '" + c.base + "' --candidate worktree --epd '" + c.shared +
                                   "/suites/ECM.epd' --stride 4 --nodes 100000 --depth 9 --speed-runs 5 --audits"
                                   " --audit-stride 40 --config '" + config + "'" + out,
-                   {c.out_dir + "/junit/compare-" + config + ".xml"}});
+                   {report::junit_path(c.out_dir, "compare", config)}});
   // 2. A non-regression SPRT between the two engines at 20,000 nodes per move (stk-harness match),
   //    with its A/B colour control. The base's engine is the one the compare step built.
   steps.push_back({"match", h + " match --engine cmd='" + candidate_engine + "' name=candidate --engine cmd='" +
                                 base_engine + "' name=base --nodes 20000 --pairs 300 --concurrency 2"
                                 " --sprt elo0=-3 elo1=1 alpha=0.05 beta=0.05 --gate non-regression --ab-control"
                                 " --config premerge" + out,
-                   {c.out_dir + "/junit/match-premerge.xml"}});
+                   {report::junit_path(c.out_dir, "match", "premerge")}});
   return steps;
 }
 

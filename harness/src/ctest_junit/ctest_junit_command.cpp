@@ -1,50 +1,68 @@
 // stk-harness ctest-junit IN OUT [--name LABEL]: rewrites CTest's --output-junit file IN as the
 // project's JUnit report OUT (ci/test.sh), so that every file under reports/junit validates.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_owed_reports.h"
 #include "ctest_junit/ctest_junit.h"
+#include "report/run_report.h"
 
 namespace stk::harness {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: stk-harness ctest-junit CTEST_JUNIT.xml OUT.xml [--name LABEL]\n"
-    "  rewrites CTest's --output-junit report in the project's JUnit form (suite and class\n"
-    "  ctest.LABEL, default 'default'); a test CTest could not start is an <error>, not a skip\n";
+// OUT, and the summaries beside the reports tree it lies in: OUT_ROOT/ctest/LABEL.{json,md}, where
+// OUT_ROOT is the folder above OUT's "junit" folder (reports/junit/ctest-release.xml: reports/),
+// else OUT's own folder.
+report::ReportPaths ctest_report_paths(const std::string& out_path, const std::string& label) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(out_path).parent_path();
+  if (dir.filename() == "junit") dir = dir.parent_path();
+  report::ReportPaths paths = report::report_paths(dir.empty() ? "." : dir.string(), "ctest", label);
+  paths.junit = out_path;
+  return paths;
+}
 
 }  // namespace
 
 int run_ctest_junit(int argc, char** argv) {
+  CLI::App app{"Rewrites CTest's --output-junit report in the project's JUnit form (suite and class ctest.LABEL);\n"
+               "a test CTest could not start is an <error>, not a skip. Summaries: ctest/LABEL.{json,md} beside\n"
+               "the junit folder OUT lies in.",
+               "stk-harness ctest-junit"};
+  std::string in_path, out_path, label = "default";
+  app.add_option("CTEST_JUNIT", in_path, "CTest's --output-junit file")->required();
+  app.add_option("OUT", out_path, "the JUnit report to write")->required();
+  app.add_option("--name", label, "suite label")->capture_default_str();
+  auto declare_given = [&] {
+    if (const std::string out = given_value(app, "OUT", ""); !out.empty())
+      declare_report(out, "ctest." + given_value(app, "--name", "default"));
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    Args args(argc, argv, {"name"}, {"help"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    if (args.positional().size() != 2) throw UsageError("expected CTEST_JUNIT.xml and OUT.xml");
-    const std::string in_path = args.positional()[0], out_path = args.positional()[1];
-    const std::string label = args.get("name", "default");
     declare_report(out_path, "ctest." + label);
     std::ifstream in(in_path, std::ios::binary);
     if (!in) throw InputError(in_path + ": cannot open file");
     std::stringstream xml;
     xml << in.rdbuf();
-    junit::TestSuite suite;
+    report::RunReport run{"ctest", label};
     try {
-      suite = ctest_suite(xml.str(), label);
+      run.suites.push_back(ctest_suite(xml.str(), label));
     } catch (const InputError& e) {
       throw InputError(in_path + ": " + e.what());
     }
-    std::string err;
-    if (!junit::write_report(out_path, {suite}, &err)) throw InputError(err);
-    std::cout << "ctest-junit: " << suite.cases.size() << " tests, " << suite.count(junit::Outcome::Failed)
-              << " failed, " << suite.count(junit::Outcome::Error) << " errors, "
-              << suite.count(junit::Outcome::Skipped) << " skipped: " << out_path << "\n";
-    return suite.all_passed() ? 0 : 1;
+    run.figures["source"] = in_path;
+    report::write_run_report(run, ctest_report_paths(out_path, label));
+    std::cout << "ctest-junit: " << run.tests() << " tests, " << run.count(junit::Outcome::Failed) << " failed, "
+              << run.count(junit::Outcome::Error) << " errors, " << run.count(junit::Outcome::Skipped)
+              << " skipped: " << out_path << "\n";
+    return run.passed() ? 0 : 1;
   } catch (...) {
-    return input_failure("stk-harness ctest-junit", kUsage);
+    return input_failure("stk-harness ctest-junit", app.help().c_str());
   }
 }
 

@@ -18,6 +18,7 @@
 #include "epd/epd_suite.h"
 #include "match/match_result_file.h"
 #include "report/build_info.h"
+#include "common/cli_owed_reports.h"
 #include "report/summary_files.h"
 
 namespace stk::harness {
@@ -26,69 +27,61 @@ namespace {
 
 using namespace epd;
 
-constexpr const char* kUsage =
-    "usage: stk-harness epd --epd FILE (--depth N | --nodes N) [--engine inprocess|PATH]\n"
-    "                       [--option NAME=VALUE]... [--hash MB] [--baseline FILE] [--min-solved N]\n"
-    "                       [--stride S] [--shard K/N] [--config NAME] [--out-dir DIR]\n"
-    "                       [--bench-signature N|auto] [--update-golden] [--quiet]\n"
-    "  --epd FILE        suite with bm/am (SAN) and id operations, e.g. $STK_SHARED/suites/ECM.epd\n"
-    "  --depth N         fixed depth per position (sd: tests tree shape at fixed effort)\n"
-    "  --nodes N         fixed node budget per position (sn: tests accuracy at fixed cost)\n"
-    "  --engine E        'inprocess' (default) or the path of a UCI engine\n"
-    "  --option N=V      UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes\n"
-    "                    FHPredictor, FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull\n"
-    "  --hash MB         hash size (default 16); Threads is always 1; state is cleared per position\n"
-    "  --baseline FILE   results JSON of an earlier run: a position solved there and failed now fails\n"
-    "  --min-solved N    without a baseline gate: fail if fewer than N positions are solved\n"
-    "  --stride S        take every S-th position of the file (index % S == 0), default 1\n"
-    "  --shard K/N       take the selected positions i with i % N == K-1 (combine with 'merge')\n"
-    "  --config NAME     report name (default <suite>-<sd|sn><N>)\n"
-    "  --bench-signature record the engine's bench node count (N, or 'auto': run 'stk bench')\n"
-    "  --update-golden   write this run's results to the --baseline file and print the diff\n";
+// Options that epd and epd-compare share.
+struct SuiteOptions {
+  std::string epd_file, config, out_dir = "reports";
+  std::uint64_t depth = 0, nodes = 0;
+  std::vector<std::string> options;  // NAME=VALUE, for the engine (epd) or the reference (epd-compare)
+  std::size_t hash_mb = 16;
+  int stride = 1;
+  bool quiet = false;
+};
 
-constexpr const char* kMergeUsage =
-    "usage: stk-harness merge OUT_CONFIG SHARD.json... [--out-dir DIR] [--baseline FILE]\n"
-    "                         [--min-solved N]\n"
-    "  (Given match result files instead, runs 'stk-harness match-merge'.)\n"
-    "  Combines the JSON results of 'stk-harness epd --shard K/N' runs (every K of one N) into the\n"
-    "  report an unsharded run would have written: reports/epd/OUT_CONFIG.json/.md and\n"
-    "  reports/junit/epd-OUT_CONFIG.xml. The baseline and min-solved recorded by the shards are\n"
-    "  used unless given here.\n";
+// "NAME=VALUE" with a non-empty name.
+const CLI::Validator kNameValue(
+    [](std::string& o) -> std::string {
+      const auto eq = o.find('=');
+      return eq == std::string::npos || eq == 0 ? "must be NAME=VALUE, got '" + o + "'" : "";
+    },
+    "NAME=VALUE", "NAME=VALUE");
 
-constexpr const char* kCompareUsage =
-    "usage: stk-harness epd-compare --epd FILE (--nodes N | --depth N) --reference UCI_ENGINE|inprocess\n"
-    "                               [--option NAME=VALUE]... [--stk-option NAME=VALUE]... [--hash MB]\n"
-    "                               [--stride S] [--config NAME] [--out-dir DIR] [--quiet]\n"
-    "  Runs the in-process engine and the reference through the same harness code and prints\n"
-    "  both solved counts and total nodes side by side; writes both JSON/Markdown/JUnit reports\n"
-    "  (<config>-stk, <config>-reference). A measurement, not a gate.\n"
-    "  --option applies to the reference, --stk-option to the in-process side. The in-process\n"
-    "  engine takes the fail-high predictor's options, so '--reference inprocess --option\n"
-    "  FHPredictor=true' compares the predictor on (reference) with off (stk).\n";
+void add_suite_options(CLI::App& app, SuiteOptions& o, const std::string& option_help) {
+  app.add_option("--epd", o.epd_file, "suite with bm/am (SAN) and id operations, e.g. $STK_SHARED/suites/ECM.epd")
+      ->required();
+  app.add_option("--depth", o.depth, "fixed depth per position (sd: tests tree shape at fixed effort)")
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(120)));
+  app.add_option("--nodes", o.nodes, "fixed node budget per position (sn: tests accuracy at fixed cost)")
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+  app.add_option("--option", o.options, option_help)->check(kNameValue);
+  app.add_option("--hash", o.hash_mb, "hash size in MB; Threads is always 1; state is cleared per position")
+      ->check(CLI::Range(std::size_t(1), std::size_t(65536)))->capture_default_str();
+  app.add_option("--stride", o.stride, "take every S-th position of the file (index % S == 0)")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("--out-dir", o.out_dir, "reports folder")->capture_default_str();
+  app.add_flag("--quiet", o.quiet, "no line per position");
+}
 
 std::vector<std::pair<std::string, std::string>> parse_options(const std::vector<std::string>& raw) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& o : raw) {
     auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError("--option must be NAME=VALUE, got '" + o + "'");
     out.emplace_back(o.substr(0, eq), o.substr(eq + 1));
   }
   return out;
 }
 
-Budget parse_budget(const Args& args) {
-  if (args.has("depth") == args.has("nodes"))
-    throw UsageError("give exactly one of --depth N (sd) and --nodes N (sn)");
+Budget parse_budget(const CLI::App& app, const SuiteOptions& o) {
+  const bool depth = app.count("--depth") > 0, nodes = app.count("--nodes") > 0;
+  if (depth == nodes) throw UsageError("give exactly one of --depth N (sd) and --nodes N (sn)");
   Budget b;
-  if (args.has("depth")) {
-    b.kind = Budget::Kind::Depth;
-    b.value = std::uint64_t(args.get_int("depth", 0, 1, 120));
-  } else {
-    b.kind = Budget::Kind::Nodes;
-    b.value = std::uint64_t(args.get_int("nodes", 0, 1, 1LL << 40));
-  }
+  b.kind = depth ? Budget::Kind::Depth : Budget::Kind::Nodes;
+  b.value = depth ? o.depth : o.nodes;
   return b;
+}
+
+// The report name when --config is not given: "<prefix><suite>-<sd|sn><N>".
+std::string default_config(const std::string& prefix, const std::string& epd_file, const Budget& budget) {
+  return prefix + std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() + std::to_string(budget.value);
 }
 
 // "Nodes searched : N" from `stk bench`, the engine binary built beside this one.
@@ -110,10 +103,23 @@ std::uint64_t run_bench() {
   return std::stoull(out.substr(colon + 1));
 }
 
-std::optional<std::uint64_t> bench_signature(const Args& args) {
-  if (!args.has("bench-signature")) return std::nullopt;
-  if (args.get("bench-signature") == "auto") return run_bench();
-  return std::uint64_t(args.get_int("bench-signature", 0, 0, 1LL << 62));
+// --bench-signature: N, or "auto" (run `stk bench`).
+const CLI::Validator kBenchSignature(
+    [](std::string& v) -> std::string {
+      if (v == "auto") return "";
+      std::size_t end = 0;
+      try {
+        if (std::stoull(v, &end) <= (1ULL << 62) && end == v.size() && v[0] != '-') return "";
+      } catch (const std::exception&) {
+      }
+      return "must be a node count or 'auto', got '" + v + "'";
+    },
+    "N|auto", "bench signature");
+
+std::optional<std::uint64_t> bench_signature(const std::string& given) {
+  if (given.empty()) return std::nullopt;
+  if (given == "auto") return run_bench();
+  return std::stoull(given);
 }
 
 // Searches each position with fresh engine state and judges the answer.
@@ -181,9 +187,9 @@ RunMeta base_meta(const std::string& epd_file, const std::string& config, const 
   return m;
 }
 
-std::vector<std::pair<std::string, std::string>> echo(const Args& args) {
+std::vector<std::pair<std::string, std::string>> echo(const CLI::App& app) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (auto& [k, v] : args.echo()) out.emplace_back("input." + k, v);
+  for (auto& [k, v] : given_options(app)) out.emplace_back("input." + k, v);
   return out;
 }
 
@@ -225,33 +231,56 @@ void print_golden_diff(const std::string& path, const RunResults* old, const Run
 }  // namespace
 
 int run_epd(int argc, char** argv) {
+  CLI::App app{"Tactical suites (bm/am, SAN) at fixed depth or fixed nodes, for the in-process engine or any UCI\n"
+               "engine: a position solved in --baseline and failed now is a regression (exit 1).\n"
+               "Report: reports/junit/epd-CONFIG.xml, reports/epd/CONFIG.{json,md} (-shardK with --shard).",
+               "stk-harness epd"};
+  SuiteOptions o;
+  std::string engine_name = "inprocess", baseline_path, shard_text = "1/1", bench_text;
+  int min_solved = -1;
+  bool update = false;
+  add_suite_options(app, o, "UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes FHPredictor,\n"
+                            "FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull");
+  app.add_option("--engine", engine_name, "'inprocess' or the path of a UCI engine")->capture_default_str();
+  app.add_option("--baseline", baseline_path, "results JSON of an earlier run: a position solved there and failed now fails");
+  app.add_option("--min-solved", min_solved, "without a baseline gate: fail if fewer than N positions are solved")
+      ->check(CLI::Range(0, 1000000));
+  app.add_option("--shard", shard_text, "take the selected positions i with i % N == K-1 (combine with 'merge')")
+      ->check(shard_check());
+  app.add_option("--config", o.config, "report name (default <suite>-<sd|sn><N>)");
+  app.add_option("--bench-signature", bench_text, "record the engine's bench node count (N, or 'auto': run 'stk bench')")
+      ->check(kBenchSignature);
+  app.add_flag("--update-golden", update, "write this run's results to the --baseline file and print the diff");
+  // The report name: "<config>" or "<config>-shard<K>".
+  auto stem_of = [](const std::string& config, const std::string& shard) {
+    const Shard s = parse_shard(shard);
+    return config + (s.count > 1 ? "-shard" + std::to_string(s.index) : "");
+  };
+  // A parse error owes the report only when --config names it (the default name needs the budget).
+  auto declare_given = [&] {
+    const std::string config = given_value(app, "--config", "");
+    if (config.empty()) return;
+    std::string shard = given_value(app, "--shard", "1/1");
+    try {
+      shard = stem_of(config, shard);
+    } catch (const UsageError&) {
+      shard = config;
+    }
+    declare_junit_report(given_value(app, "--out-dir", "reports"), shard);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    Args args(argc, argv,
-              {"epd", "depth", "nodes", "engine", "option", "hash", "baseline", "min-solved",
-               "stride", "shard", "config", "out-dir", "bench-signature"},
-              {"help", "update-golden", "quiet"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    const std::string out_dir = args.get("out-dir", "reports");
-    const Shard shard = parse_shard(args.get("shard", "1/1"));
-    auto stem_of = [&](const std::string& config) {
-      return config + (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "");
-    };
+    const Shard shard = parse_shard(shard_text);
     // The report is owed as soon as its name is known: now with --config, else once the budget is.
-    if (args.has("config")) declare_junit_report(out_dir, stem_of(args.get("config")));
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    if (!args.has("epd")) throw UsageError("--epd FILE is required");
-    const std::string epd_file = args.get("epd");
-    const Budget budget = parse_budget(args);
-    const std::string config =
-        args.get("config", std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() +
-                               std::to_string(budget.value));
-    if (!args.has("config")) declare_junit_report(out_dir, stem_of(config));
-    const auto options = parse_options(args.all("option"));
-    const auto hash_mb = std::size_t(args.get_int("hash", 16, 1, 65536));
-    const int stride = int(args.get_int("stride", 1, 1, 1000000));
-    const int min_solved = int(args.get_int("min-solved", -1, 0, 1000000));
-    const bool update = args.has("update-golden");
-    const std::string baseline_path = args.get("baseline");
+    if (!o.config.empty()) declare_junit_report(o.out_dir, stem_of(o.config, shard_text));
+    const std::string epd_file = o.epd_file;
+    const Budget budget = parse_budget(app, o);
+    const bool config_given = !o.config.empty();
+    const std::string config = config_given ? o.config : default_config("", epd_file, budget);
+    if (!config_given) declare_junit_report(o.out_dir, stem_of(config, shard_text));
+    const auto options = parse_options(o.options);
+    const std::size_t hash_mb = o.hash_mb;
+    const int stride = o.stride;
     if (update && baseline_path.empty()) throw UsageError("--update-golden needs --baseline FILE (the golden file to write)");
     if (update && shard.count > 1) throw UsageError("--update-golden needs the whole suite, not a shard");
 
@@ -264,8 +293,8 @@ int run_epd(int argc, char** argv) {
         throw InputError(fmt::format("baseline {} was made at {}, this run is {}: not comparable",
                                      baseline_path, baseline->meta.budget.label(), budget.label()));
     }
-    auto bench = bench_signature(args);
-    auto engine = open_engine(args.get("engine", "inprocess"), hash_mb, options);
+    auto bench = bench_signature(bench_text);
+    auto engine = open_engine(engine_name, hash_mb, options);
 
     // 2. The slice: every stride-th position, then this shard's share of those.
     auto selected = select(suite, stride);
@@ -280,20 +309,20 @@ int run_epd(int argc, char** argv) {
     run.meta.bench_signature = bench;
     run.meta.min_solved = min_solved;
     if (!update) run.meta.baseline_file = baseline_path;
-    run.positions = run_positions(*engine, todo, budget, args.has("quiet"));
+    run.positions = run_positions(*engine, todo, budget, o.quiet);
 
     // 4. Reports and the gate.
-    const std::string stem = stem_of(config);
-    Published pub = publish(run, update ? nullptr : baseline ? &*baseline : nullptr, echo(args), out_dir, stem);
+    const std::string stem = stem_of(config, shard_text);
+    Published pub = publish(run, update ? nullptr : baseline ? &*baseline : nullptr, echo(app), o.out_dir, stem);
     std::cout << pub.summary << "\nreports: " << pub.junit_path << ", " << pub.json_path << "\n";
     if (update) {
-      write_text_file(baseline_path, to_json(run, std::nullopt, true));
+      write_text_file(baseline_path, to_json(run, std::nullopt, true).dump(2) + "\n");
       print_golden_diff(baseline_path, baseline ? &*baseline : nullptr, run);
       return pub.exit_code;
     }
     return pub.exit_code;
   } catch (...) {
-    return input_failure("stk-harness epd", kUsage);
+    return input_failure("stk-harness epd", app.help().c_str());
   }
 }
 
@@ -301,16 +330,31 @@ int run_merge(int argc, char** argv) {
   // Match result files (kind "stk-match-result") are merged by the match harness.
   for (int i = 1; i < argc; ++i)
     if (std::filesystem::is_regular_file(argv[i]) && match::is_match_result_file(argv[i])) return run_match_merge(argc, argv);
+  CLI::App app{"Combines the JSON results of 'stk-harness epd --shard K/N' runs (every K of one N) into the report\n"
+               "an unsharded run would have written: reports/epd/OUT_CONFIG.{json,md}, reports/junit/epd-OUT_CONFIG.xml.\n"
+               "The baseline and min-solved recorded by the shards are used unless given here.\n"
+               "(Given match result files instead, runs 'stk-harness match-merge'.)",
+               "stk-harness merge"};
+  std::string config, out_dir = "reports", baseline_option;
+  std::vector<std::string> files;
+  int min_solved = -1;
+  app.add_option("OUT_CONFIG", config, "name of the merged report")->required();
+  app.add_option("SHARD_JSON", files, "results of every shard (reports/epd/CONFIG-shardK.json)")->required();
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  app.add_option("--baseline", baseline_option, "baseline results JSON (default: the shards')");
+  app.add_option("--min-solved", min_solved, "fail if fewer than N are solved (default: the shards')")
+      ->check(CLI::Range(0, 1000000));
+  auto declare_given = [&] {
+    if (const std::string c = given_value(app, "OUT_CONFIG", ""); !c.empty())
+      declare_junit_report(given_value(app, "--out-dir", "reports"), c);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    Args args(argc, argv, {"out-dir", "baseline", "min-solved"}, {"help"});
-    if (args.has("help")) return std::cout << kMergeUsage, 0;
-    const auto& pos = args.positional();
-    if (pos.empty()) throw UsageError("need OUT_CONFIG and at least one shard JSON file");
-    const std::string config = pos[0];
-    declare_junit_report(args.get("out-dir", "reports"), config);
-    if (pos.size() < 2) throw UsageError("need OUT_CONFIG and at least one shard JSON file");
+    declare_junit_report(out_dir, config);
+    std::vector<std::string> pos = {config};  // pos[i + 1] is the file of parts[i]
+    pos.insert(pos.end(), files.begin(), files.end());
     std::vector<RunResults> parts;
-    for (std::size_t i = 1; i < pos.size(); ++i) parts.push_back(read_results(pos[i]));
+    for (const std::string& f : files) parts.push_back(read_results(f));
 
     // Every shard must come from the same run definition, and together cover it exactly once.
     const RunMeta& first = parts[0].meta;
@@ -352,8 +396,8 @@ int run_merge(int argc, char** argv) {
     run.meta = first;
     run.meta.config = config;
     run.meta.shard = "1/1";
-    if (args.has("baseline")) run.meta.baseline_file = args.get("baseline");
-    if (args.has("min-solved")) run.meta.min_solved = int(args.get_int("min-solved", -1, 0, 1000000));
+    if (!baseline_option.empty()) run.meta.baseline_file = baseline_option;
+    if (min_solved >= 0) run.meta.min_solved = min_solved;
     std::set<int> index_seen;
     for (const RunResults& part : parts)
       for (const PositionResult& p : part.positions) {
@@ -369,39 +413,46 @@ int run_merge(int argc, char** argv) {
 
     std::optional<RunResults> baseline;
     if (!run.meta.baseline_file.empty()) baseline = read_results(run.meta.baseline_file);
-    auto props = echo(args);
+    auto props = echo(app);
     props.emplace_back("merged_shards", std::to_string(count));
-    Published pub = publish(run, baseline ? &*baseline : nullptr, props, args.get("out-dir", "reports"), config);
+    Published pub = publish(run, baseline ? &*baseline : nullptr, props, out_dir, config);
     std::cout << pub.summary << "\nreports: " << pub.junit_path << ", " << pub.json_path << "\n";
     return pub.exit_code;
   } catch (...) {
-    return input_failure("stk-harness merge", kMergeUsage);
+    return input_failure("stk-harness merge", app.help().c_str());
   }
 }
 
 int run_epd_compare(int argc, char** argv) {
+  CLI::App app{"Runs the in-process engine and the reference through the same harness code and prints both solved\n"
+               "counts and total nodes side by side; writes both reports (<config>-stk, <config>-reference). A\n"
+               "measurement, not a gate. The in-process engine takes the fail-high predictor's options, so\n"
+               "'--reference inprocess --option FHPredictor=true' compares the predictor on (reference) with off (stk).",
+               "stk-harness epd-compare"};
+  SuiteOptions o;
+  std::string reference;
+  std::vector<std::string> stk_options;
+  add_suite_options(app, o, "UCI option of the reference (repeatable)");
+  app.add_option("--reference", reference, "UCI engine, or 'inprocess'")->required();
+  app.add_option("--stk-option", stk_options, "option of the in-process side (repeatable)")->check(kNameValue);
+  app.add_option("--config", o.config, "report name (default compare-<suite>-<sd|sn><N>)");
+  auto declare_both = [](const std::string& out_dir, const std::string& config) {
+    for (const char* side : {"-stk", "-reference"}) declare_junit_report(out_dir, config + side);
+  };
+  auto declare_given = [&] {
+    if (const std::string c = given_value(app, "--config", ""); !c.empty())
+      declare_both(given_value(app, "--out-dir", "reports"), c);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    Args args(argc, argv,
-              {"epd", "depth", "nodes", "reference", "option", "stk-option", "hash", "stride", "config", "out-dir"},
-              {"help", "quiet"});
-    if (args.has("help")) return std::cout << kCompareUsage, 0;
-    const std::string out_dir = args.get("out-dir", "reports");
-    auto declare_both = [&](const std::string& config) {
-      for (const char* side : {"-stk", "-reference"}) declare_junit_report(out_dir, config + side);
-    };
-    if (args.has("config")) declare_both(args.get("config"));
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    if (!args.has("epd")) throw UsageError("--epd FILE is required");
-    if (!args.has("reference")) throw UsageError("--reference UCI_ENGINE is required");
-    const std::string epd_file = args.get("epd");
-    const Budget budget = parse_budget(args);
-    const std::string config = args.get(
-        "config", "compare-" + std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() +
-                      std::to_string(budget.value));
-    if (!args.has("config")) declare_both(config);
-    const auto options = parse_options(args.all("option"));
-    const auto hash_mb = std::size_t(args.get_int("hash", 16, 1, 65536));
-    const int stride = int(args.get_int("stride", 1, 1, 1000000));
+    const std::string out_dir = o.out_dir, epd_file = o.epd_file;
+    if (!o.config.empty()) declare_both(out_dir, o.config);
+    const Budget budget = parse_budget(app, o);
+    const std::string config = o.config.empty() ? default_config("compare-", epd_file, budget) : o.config;
+    if (o.config.empty()) declare_both(out_dir, config);
+    const auto options = parse_options(o.options);
+    const std::size_t hash_mb = o.hash_mb;
+    const int stride = o.stride;
     const std::vector<EpdPosition> suite = read_epd_file(epd_file);
     auto selected = select(suite, stride);
 
@@ -413,15 +464,15 @@ int run_epd_compare(int argc, char** argv) {
     };
     Side sides[2];
     sides[0].label = "stk";
-    sides[0].engine = open_engine("inprocess", hash_mb, parse_options(args.all("stk-option")));
+    sides[0].engine = open_engine("inprocess", hash_mb, parse_options(stk_options));
     sides[1].label = "reference";
-    sides[1].engine = open_engine(args.get("reference"), hash_mb, options);
+    sides[1].engine = open_engine(reference, hash_mb, options);
     int worst = 0;
     for (Side& s : sides) {
       std::cout << "== " << s.label << ": " << s.engine->name() << "\n" << std::flush;
       s.run.meta = base_meta(epd_file, config + "-" + s.label, *s.engine, budget, stride, int(selected.size()));
-      s.run.positions = run_positions(*s.engine, selected, budget, args.has("quiet"));
-      s.pub = publish(s.run, nullptr, echo(args), out_dir, config + "-" + s.label);
+      s.run.positions = run_positions(*s.engine, selected, budget, o.quiet);
+      s.pub = publish(s.run, nullptr, echo(app), out_dir, config + "-" + s.label);
       worst = std::max(worst, s.pub.exit_code);
     }
 
@@ -453,7 +504,7 @@ int run_epd_compare(int argc, char** argv) {
                              sides[1].pub.json_path);
     return worst;
   } catch (...) {
-    return input_failure("stk-harness epd-compare", kCompareUsage);
+    return input_failure("stk-harness epd-compare", app.help().c_str());
   }
 }
 

@@ -8,7 +8,7 @@
 
 #include "common/cli.h"
 #include "report/junit.h"
-#include "report/summary_files.h"
+#include "report/run_report.h"
 
 namespace stk::harness::epd {
 
@@ -31,12 +31,8 @@ std::string best_text(const PositionResult& p) {
 
 }  // namespace
 
-std::string junit_path(const std::string& out_dir, const std::string& stem) {
-  return out_dir + "/junit/epd-" + stem + ".xml";
-}
-
 void declare_junit_report(const std::string& out_dir, const std::string& stem) {
-  declare_report(junit_path(out_dir, stem), "epd." + stem);
+  declare_report(report::junit_path(out_dir, "epd", stem), "epd." + stem);
 }
 
 Published publish(const RunResults& run, const RunResults* baseline,
@@ -55,7 +51,8 @@ Published publish(const RunResults& run, const RunResults* baseline,
     return b ? std::to_string(*b) : std::string("unknown");
   };
 
-  junit::TestSuite suite;
+  report::RunReport epd_report{"epd", stem};
+  junit::TestSuite& suite = epd_report.suites.emplace_back();
   suite.name = "epd." + stem;
   for (const auto& [k, v] : properties) suite.property(k, v);
   suite.property("suite", m.suite);
@@ -87,8 +84,7 @@ Published publish(const RunResults& run, const RunResults* baseline,
   int errors = 0;
   double total_time = 0;
   std::ostringstream md;
-  md << "# epd " << stem << " (" << m.suite << ", " << m.budget.label() << ")\n\n"
-     << "- engine: " << m.engine;
+  md << "- budget: " << m.budget.label() << "\n- engine: " << m.engine;
   for (const auto& [k, v] : m.engine_settings) md << ", " << k << "=" << v;
   md << "\n- suite: `" << m.epd_file << "`, stride " << m.stride << ", " << m.selected
      << " selected, shard " << m.shard << "\n- bench signature: " << bench_text(m.bench_signature)
@@ -207,16 +203,16 @@ Published publish(const RunResults& run, const RunResults* baseline,
   if (m.min_solved >= 0) md << "- min-solved: " << m.min_solved << "\n";
   md << "- gate: " << (gate_failed ? "**FAILED**" : "passed") << "\n" << table.str();
 
+  epd_report.figures = to_json(run, cmp, false);
+  epd_report.markdown = md.str();
+  const report::ReportPaths paths = report::report_paths(out_dir, "epd", stem);
+  report::write_run_report(epd_report, paths);
   Published out;
   out.exit_code = gate_failed ? 1 : 0;
   out.summary = summary;
-  out.junit_path = junit_path(out_dir, stem);
-  out.json_path = out_dir + "/epd/" + stem + ".json";
-  out.md_path = out_dir + "/epd/" + stem + ".md";
-  std::string err;
-  if (!junit::write_report(out.junit_path, {suite}, &err)) throw InputError(err);
-  write_text_file(out.json_path, to_json(run, cmp, false));
-  write_text_file(out.md_path, md.str());
+  out.junit_path = paths.junit;
+  out.json_path = paths.json;
+  out.md_path = paths.markdown;
   return out;
 }
 

@@ -16,14 +16,13 @@ struct Published {
   std::string junit_path, json_path, md_path;
 };
 
-// reports/junit/epd-<stem>.xml under `out_dir`.
-std::string junit_path(const std::string& out_dir, const std::string& stem);
-// Declares that report (common/cli declare_report), suite "epd.<stem>".
+// Declares reports/junit/epd-<stem>.xml under `out_dir` (common/cli declare_report), suite "epd.<stem>".
 void declare_junit_report(const std::string& out_dir, const std::string& stem);
 
 // Judges `run` against `baseline` (may be null) and run.meta.min_solved (checked only on a
 // complete run, shard 1/1), then writes reports/junit/epd-<stem>.xml and reports/epd/<stem>.json
-// and .md under `out_dir`. `properties` (inputs as given) go first into <properties>.
+// and .md under `out_dir` (report::write_run_report: the JSON is the results after the envelope).
+// `properties` (inputs as given) go first into <properties>.
 Published publish(const RunResults& run, const RunResults* baseline,
                   const std::vector<std::pair<std::string, std::string>>& properties,
                   const std::string& out_dir, const std::string& stem);

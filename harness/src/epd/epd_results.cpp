@@ -1,16 +1,15 @@
 #include "epd/epd_results.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/cli.h"
-#include "epd/json_reader.h"
 #include "notation.h"
-#include "report/summary_files.h"
 
 namespace stk::harness::epd {
 
@@ -77,138 +76,164 @@ Comparison compare(const RunResults& run, const RunResults& base, const std::str
 
 namespace {
 
-std::string json_list(const std::vector<std::string>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + json_str(v[i]);
-  return s + "]";
-}
+// 4 decimals as before, or 0 where a golden file masks the times.
+double time_value(double t, bool mask) { return mask ? 0.0 : std::round(t * 1e4) / 1e4; }
 
-std::string time_text(double t, bool mask) { return mask ? "0" : fmt::format("{:.4f}", t); }
+// Members of one JSON object, read with the object's place in the file named in every error.
+class Fields {
+ public:
+  Fields(const report::Json& obj, std::string where) : obj_(obj), where_(std::move(where)) {
+    if (!obj_.is_object()) throw std::runtime_error(where_ + ": expected an object, got " + obj_.type_name());
+  }
+  const report::Json& at(const std::string& key) const {
+    auto it = obj_.find(key);
+    if (it == obj_.end()) throw std::runtime_error(name(key) + ": missing");
+    return *it;
+  }
+  bool has(const std::string& key) const { return obj_.contains(key); }
+  bool is_null(const std::string& key) const { return at(key).is_null(); }
+  template <class T>
+  T get(const std::string& key) const {
+    const report::Json& v = at(key);
+    const bool fits = std::is_same_v<T, bool>          ? v.is_boolean()
+                      : std::is_same_v<T, std::string> ? v.is_string()
+                      : std::is_floating_point_v<T>    ? v.is_number()
+                      : std::is_unsigned_v<T>          ? v.is_number_unsigned()
+                                                       : v.is_number_integer();
+    if (!fits) throw std::runtime_error(name(key) + ": expected " + kind<T>() + ", got " + v.dump());
+    return v.get<T>();
+  }
+  std::vector<std::string> strings(const std::string& key) const {
+    const report::Json& v = at(key);
+    std::vector<std::string> out;
+    if (v.is_array())
+      for (const report::Json& x : v)
+        if (x.is_string()) out.push_back(x.get<std::string>());
+    if (!v.is_array() || out.size() != v.size()) throw std::runtime_error(name(key) + ": expected a list of strings");
+    return out;
+  }
+  std::string name(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
 
-std::vector<std::string> strings(const json::Value& v, const std::string& what) {
-  std::vector<std::string> out;
-  for (const json::Value& x : v.as_array(what)) out.push_back(x.as_string(what));
-  return out;
-}
+ private:
+  template <class T>
+  static const char* kind() {
+    if constexpr (std::is_same_v<T, bool>) return "true or false";
+    else if constexpr (std::is_same_v<T, std::string>) return "a string";
+    else if constexpr (std::is_floating_point_v<T>) return "a number";
+    else if constexpr (std::is_unsigned_v<T>) return "a non-negative integer";
+    else return "an integer";
+  }
+  const report::Json& obj_;
+  std::string where_;
+};
 
 }  // namespace
 
-std::string to_json(const RunResults& r, const std::optional<Comparison>& cmp, bool mask_times) {
+report::Json to_json(const RunResults& r, const std::optional<Comparison>& cmp, bool mask_times) {
+  using report::Json;
   const RunMeta& m = r.meta;
-  std::ostringstream o;
-  o << "{\n  \"harness\": \"epd\",\n  \"format\": 1,\n"
-    << "  \"config\": " << json_str(m.config) << ",\n"
-    << "  \"suite\": " << json_str(m.suite) << ",\n"
-    << "  \"epd_file\": " << json_str(m.epd_file) << ",\n"
-    << "  \"engine\": " << json_str(m.engine) << ",\n"
-    << "  \"engine_settings\": {";
-  for (std::size_t i = 0; i < m.engine_settings.size(); ++i)
-    o << (i ? ", " : "") << json_str(m.engine_settings[i].first) << ": "
-      << json_str(m.engine_settings[i].second);
-  o << "},\n"
-    << "  \"budget\": {\"kind\": " << json_str(m.budget.tag()) << ", \"value\": " << m.budget.value
-    << "},\n"
-    << "  \"stride\": " << m.stride << ",\n"
-    << "  \"selected\": " << m.selected << ",\n"
-    << "  \"shard\": " << json_str(m.shard) << ",\n"
-    << "  \"git_revision\": " << json_str(m.git_revision) << ",\n"
-    << "  \"bench_signature\": "
-    << (m.bench_signature ? std::to_string(*m.bench_signature) : std::string("null")) << ",\n"
-    << "  \"baseline_file\": " << (m.baseline_file.empty() ? "null" : json_str(m.baseline_file))
-    << ",\n"
-    << "  \"min_solved\": " << (m.min_solved < 0 ? "null" : std::to_string(m.min_solved)) << ",\n";
+  Json o = Json::object();
+  o["harness"] = "epd";
+  o["format"] = 1;
+  o["config"] = m.config;
+  o["suite"] = m.suite;
+  o["epd_file"] = m.epd_file;
+  o["engine"] = m.engine;
+  o["engine_settings"] = Json::object();
+  for (const auto& [k, v] : m.engine_settings) o["engine_settings"][k] = v;
+  o["budget"] = {{"kind", m.budget.tag()}, {"value", m.budget.value}};
+  o["stride"] = m.stride;
+  o["selected"] = m.selected;
+  o["shard"] = m.shard;
+  o["git_revision"] = m.git_revision;
+  o["bench_signature"] = m.bench_signature ? Json(*m.bench_signature) : Json();
+  o["baseline_file"] = m.baseline_file.empty() ? Json() : Json(m.baseline_file);
+  o["min_solved"] = m.min_solved < 0 ? Json() : Json(m.min_solved);
   double total_time = 0;
   std::uint64_t total_nodes = 0;
   int errors = 0;
-  o << "  \"positions\": [";
-  for (std::size_t i = 0; i < r.positions.size(); ++i) {
-    const PositionResult& p = r.positions[i];
+  Json positions = Json::array();
+  for (const PositionResult& p : r.positions) {
     total_time += p.time_s;
     total_nodes += p.nodes;
     errors += !p.error.empty();
-    o << (i ? ",\n" : "\n") << "    {\"index\": " << p.index << ", \"line\": " << p.line
-      << ", \"id\": " << json_str(p.name) << ", \"fen\": " << json_str(p.fen)
-      << ", \"bm\": " << json_list(p.bm) << ", \"am\": " << json_list(p.am)
-      << ", \"best_uci\": " << json_str(p.best_uci) << ", \"best_san\": " << json_str(p.best_san)
-      << ", \"solved\": " << (p.solved ? "true" : "false") << ", \"score\": " << json_str(p.score)
-      << ", \"depth\": " << p.depth << ", \"first_solved_depth\": "
-      << (p.first_solved_depth ? std::to_string(p.first_solved_depth) : std::string("null"))
-      << ", \"nodes\": " << p.nodes << ", \"time_s\": " << time_text(p.time_s, mask_times)
-      << ", \"pv\": " << json_list(p.pv_san);
-    if (!p.error.empty()) o << ", \"error\": " << json_str(p.error);
-    o << "}";
+    Json j = {{"index", p.index},       {"line", p.line},
+              {"id", p.name},           {"fen", p.fen},
+              {"bm", p.bm},             {"am", p.am},
+              {"best_uci", p.best_uci}, {"best_san", p.best_san},
+              {"solved", p.solved},     {"score", p.score},
+              {"depth", p.depth},       {"first_solved_depth", p.first_solved_depth ? Json(p.first_solved_depth) : Json()},
+              {"nodes", p.nodes},       {"time_s", time_value(p.time_s, mask_times)},
+              {"pv", p.pv_san}};
+    if (!p.error.empty()) j["error"] = p.error;
+    positions.push_back(std::move(j));
   }
-  o << "\n  ],\n  \"summary\": {\"positions\": " << r.positions.size()
-    << ", \"solved\": " << r.solved() << ", \"errors\": " << errors
-    << ", \"total_nodes\": " << total_nodes << ", \"time_s\": " << time_text(total_time, mask_times)
-    << "}";
+  o["positions"] = std::move(positions);
+  o["summary"] = {{"positions", r.positions.size()}, {"solved", r.solved()},         {"errors", errors},
+                  {"total_nodes", total_nodes},      {"time_s", time_value(total_time, mask_times)}};
   if (cmp)
-    o << ",\n  \"comparison\": {\"regressions\": " << json_list(cmp->regressions)
-      << ", \"new_solves\": " << json_list(cmp->new_solves)
-      << ", \"not_in_baseline\": " << json_list(cmp->not_in_baseline) << "}";
-  o << "\n}\n";
-  return o.str();
+    o["comparison"] = {{"regressions", cmp->regressions},
+                       {"new_solves", cmp->new_solves},
+                       {"not_in_baseline", cmp->not_in_baseline}};
+  return o;
 }
 
 RunResults read_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::stringstream buf;
-  buf << in.rdbuf();
+  const report::Json doc = report::read_json_file(path);  // a syntax error names the byte offset
   try {
-    json::Value doc = json::Value::parse(buf.str());
-    if (doc.at("harness").as_string("harness") != "epd")
-      throw std::runtime_error("not an epd results file (harness \"" +
-                               doc.at("harness").as_string("harness") + "\")");
-    if (doc.at("format").as_int("format") != 1) throw std::runtime_error("unknown format version");
+    // A run's summary carries the report envelope ("report") before these keys; a baseline does not.
+    const Fields top(doc, "");
+    if (top.get<std::string>("harness") != "epd")
+      throw std::runtime_error("not an epd results file (harness \"" + top.get<std::string>("harness") + "\")");
+    if (top.get<int>("format") != 1) throw std::runtime_error("unknown format version");
     RunResults r;
     RunMeta& m = r.meta;
-    m.config = doc.at("config").as_string("config");
-    m.suite = doc.at("suite").as_string("suite");
-    m.epd_file = doc.at("epd_file").as_string("epd_file");
-    m.engine = doc.at("engine").as_string("engine");
-    for (const auto& [k, v] : doc.at("engine_settings").as_object("engine_settings"))
-      m.engine_settings.emplace_back(k, v.as_string("engine_settings." + k));
-    const json::Value& budget = doc.at("budget");
-    std::string kind = budget.at("kind").as_string("budget.kind");
+    m.config = top.get<std::string>("config");
+    m.suite = top.get<std::string>("suite");
+    m.epd_file = top.get<std::string>("epd_file");
+    m.engine = top.get<std::string>("engine");
+    const report::Json& settings = top.at("engine_settings");
+    if (!settings.is_object()) throw std::runtime_error("engine_settings: expected an object");
+    const Fields setting(settings, "engine_settings");
+    for (auto it = settings.begin(); it != settings.end(); ++it)
+      m.engine_settings.emplace_back(it.key(), setting.get<std::string>(it.key()));
+    const Fields budget(top.at("budget"), "budget");
+    const std::string kind = budget.get<std::string>("kind");
     if (kind != "sd" && kind != "sn") throw std::runtime_error("budget.kind must be sd or sn");
     m.budget.kind = kind == "sd" ? Budget::Kind::Depth : Budget::Kind::Nodes;
-    m.budget.value = std::uint64_t(budget.at("value").as_int("budget.value"));
-    m.stride = int(doc.at("stride").as_int("stride"));
-    m.selected = int(doc.at("selected").as_int("selected"));
-    m.shard = doc.at("shard").as_string("shard");
-    m.git_revision = doc.at("git_revision").as_string("git_revision");
-    if (const json::Value& b = doc.at("bench_signature"); !b.is_null())
-      m.bench_signature = std::uint64_t(b.as_int("bench_signature"));
-    if (const json::Value& b = doc.at("baseline_file"); !b.is_null())
-      m.baseline_file = b.as_string("baseline_file");
-    if (const json::Value& b = doc.at("min_solved"); !b.is_null())
-      m.min_solved = int(b.as_int("min_solved"));
-    for (const json::Value& v : doc.at("positions").as_array("positions")) {
+    m.budget.value = budget.get<std::uint64_t>("value");
+    m.stride = top.get<int>("stride");
+    m.selected = top.get<int>("selected");
+    m.shard = top.get<std::string>("shard");
+    m.git_revision = top.get<std::string>("git_revision");
+    if (!top.is_null("bench_signature")) m.bench_signature = top.get<std::uint64_t>("bench_signature");
+    if (!top.is_null("baseline_file")) m.baseline_file = top.get<std::string>("baseline_file");
+    if (!top.is_null("min_solved")) m.min_solved = top.get<int>("min_solved");
+    const report::Json& positions = top.at("positions");
+    if (!positions.is_array()) throw std::runtime_error("positions: expected a list");
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      const Fields v(positions[i], "positions[" + std::to_string(i) + "]");
       PositionResult p;
-      p.index = int(v.at("index").as_int("index"));
-      p.line = int(v.at("line").as_int("line"));
-      p.name = v.at("id").as_string("id");
-      p.fen = v.at("fen").as_string("fen");
-      p.bm = strings(v.at("bm"), "bm");
-      p.am = strings(v.at("am"), "am");
-      p.best_uci = v.at("best_uci").as_string("best_uci");
-      p.best_san = v.at("best_san").as_string("best_san");
-      p.solved = v.at("solved").as_bool("solved");
-      p.score = v.at("score").as_string("score");
-      p.depth = int(v.at("depth").as_int("depth"));
-      if (const json::Value& f = v.at("first_solved_depth"); !f.is_null())
-        p.first_solved_depth = int(f.as_int("first_solved_depth"));
-      p.nodes = std::uint64_t(v.at("nodes").as_int("nodes"));
-      p.time_s = v.at("time_s").as_double("time_s");
-      p.pv_san = strings(v.at("pv"), "pv");
-      if (const json::Value* e = v.find("error")) p.error = e->as_string("error");
+      p.index = v.get<int>("index");
+      p.line = v.get<int>("line");
+      p.name = v.get<std::string>("id");
+      p.fen = v.get<std::string>("fen");
+      p.bm = v.strings("bm");
+      p.am = v.strings("am");
+      p.best_uci = v.get<std::string>("best_uci");
+      p.best_san = v.get<std::string>("best_san");
+      p.solved = v.get<bool>("solved");
+      p.score = v.get<std::string>("score");
+      p.depth = v.get<int>("depth");
+      if (!v.is_null("first_solved_depth")) p.first_solved_depth = v.get<int>("first_solved_depth");
+      p.nodes = v.get<std::uint64_t>("nodes");
+      p.time_s = v.get<double>("time_s");
+      p.pv_san = v.strings("pv");
+      if (v.has("error")) p.error = v.get<std::string>("error");
       r.positions.push_back(std::move(p));
     }
     return r;
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
+  } catch (const std::runtime_error& e) {
     throw InputError(path + ": " + e.what());
   }
 }

@@ -10,6 +10,7 @@
 
 #include "epd/engine_driver.h"
 #include "epd/epd_suite.h"
+#include "report/run_report.h"
 
 namespace stk::harness::epd {
 
@@ -67,8 +68,11 @@ struct Comparison {
 // FEN differs from the suite's.
 Comparison compare(const RunResults& run, const RunResults& baseline, const std::string& baseline_path);
 
-std::string to_json(const RunResults& r, const std::optional<Comparison>& cmp, bool mask_times);
-// Parses a results file written by to_json; throws InputError naming `path`.
+// The results as JSON: the baseline format (harness/docs/report-schema.md, "epd"); `mask_times`
+// writes every time as 0, as golden baselines keep them.
+report::Json to_json(const RunResults& r, const std::optional<Comparison>& cmp, bool mask_times);
+// Reads a results file: a baseline, or a run's summary (the same keys after the "report" envelope).
+// Throws InputError naming `path` and the byte offset of a syntax error or the member that is wrong.
 RunResults read_results(const std::string& path);
 
 }  // namespace stk::harness::epd

@@ -10,33 +10,17 @@
 
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_owed_reports.h"
 #include "fhcollect/collect_policy.h"
 #include "fhcollect/position_list.h"
 #include "fhcollect/record_file.h"
 #include "report/junit.h"
-#include "report/summary_files.h"
+#include "report/run_report.h"
 #include "search/worker.h"
 
 namespace stk::harness {
 
 namespace {
-
-constexpr const char* kCollectUsage =
-    "usage: stk-harness fhcollect --positions FILE --depth D --out FILE.fhr [--seed S] [--full-depth K]\n"
-    "                             [--shard K/N] [--predictor on|off] [--model FILE] [--hash MB]\n"
-    "                             [--limit N] [--config NAME] [--out-dir DIR]\n"
-    "  --positions FILE   one position per line (EPD: four FEN fields, optional id); position_id = index\n"
-    "  --depth D          fixed search depth per position (fresh state per position)\n"
-    "  --full-depth K     nodes at depth d < K are logged with probability 2^-(K-d) (default 6)\n"
-    "  --seed S           sampling seed (default 1; printed and written to the file header)\n"
-    "  --predictor on|off the search runs with the predictor on or off (default off: the engine's default)\n"
-    "  --model FILE       model used for the search and the records' prediction field (default built-in)\n"
-    "  --shard K/N        this run takes positions i with i % N == K-1; each shard writes its own file\n";
-
-constexpr const char* kDumpUsage =
-    "usage: stk-harness fhdump FILE.fhr [--model FILE]\n"
-    "  prints one JSON object per record (byte offset, fields, the 18 features; with --model the\n"
-    "  model's prediction recomputed in C++)\n";
 
 using fhcollect::Record;
 namespace fh = search::fh;
@@ -73,11 +57,12 @@ Collected collect(const std::vector<fhcollect::ListedPosition>& positions, const
   return out;
 }
 
-// --model FILE: a loaded model, or null (the built-in one). A bad file is an input error.
-std::unique_ptr<fh::Model> model_option(const Args& args) {
-  if (!args.has("model")) return nullptr;
+// --model FILE: a loaded model, or null (the built-in one) when `path` is empty. A bad file is an
+// input error.
+std::unique_ptr<fh::Model> model_option(const std::string& path) {
+  if (path.empty()) return nullptr;
   try {
-    return std::make_unique<fh::Model>(fh::Model::load_file(args.get("model")));
+    return std::make_unique<fh::Model>(fh::Model::load_file(path));
   } catch (const fh::ModelError& e) {
     throw InputError(e.what());
   }
@@ -86,27 +71,43 @@ std::unique_ptr<fh::Model> model_option(const Args& args) {
 }  // namespace
 
 int run_fhcollect(int argc, char** argv) {
+  CLI::App app{"The fail-high predictor's collection run: records of the gate-1 population\n"
+               "(harness/docs/fail-high-predictor.md), read back and checked.\n"
+               "Report: reports/junit/fhcollect-CONFIG.xml, reports/fhcollect/CONFIG.{json,md}.",
+               "stk-harness fhcollect"};
+  std::string positions_path, out_path, shard_text = "1/1", predictor = "off", model_path, config = "default",
+                                        out_dir = "reports";
+  int depth = 0, full_depth = 6;
+  std::uint32_t seed = 1;
+  std::size_t hash = 16;
+  long long limit = 0;
+  app.add_option("--positions", positions_path, "one position per line (EPD: four FEN fields, optional id); "
+                                                "position_id = index")->required();
+  app.add_option("--depth", depth, "fixed search depth per position (fresh state per position)")
+      ->required()->check(CLI::Range(1, 64));
+  app.add_option("--out", out_path, "the record file (.fhr)")->required();
+  app.add_option("--seed", seed, "sampling seed (printed and written to the file header)")->capture_default_str();
+  app.add_option("--full-depth", full_depth, "nodes at depth d < K are logged with probability 2^-(K-d)")
+      ->check(CLI::Range(1, 16))->capture_default_str();
+  app.add_option("--shard", shard_text, "this run takes positions i with i % N == K-1; each shard writes its own file")
+      ->check(shard_check());
+  app.add_option("--predictor", predictor, "the search runs with the predictor on or off (off: the engine's default)")
+      ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+  app.add_option("--model", model_path, "model used for the search and the records' prediction field (default built-in)");
+  app.add_option("--hash", hash, "hash size in MB")->check(CLI::Range(std::size_t(1), std::size_t(4096)))->capture_default_str();
+  app.add_option("--limit", limit, "search at most N positions (0: all)")->check(CLI::Range(0LL, 1LL << 30));
+  app.add_option("--config", config, "report name")->capture_default_str();
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  auto declare = [](const std::string& dir, const std::string& cfg) {
+    declare_report(report::junit_path(dir, "fhcollect", cfg), "fhcollect." + cfg);
+  };
+  auto declare_given = [&] { declare(given_value(app, "--out-dir", "reports"), given_value(app, "--config", "default")); };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    Args args(argc, argv,
-              {"positions", "depth", "out", "seed", "full-depth", "shard", "predictor", "model", "hash", "limit",
-               "config", "out-dir"},
-              {"help"});
-    if (args.has("help")) return std::cout << kCollectUsage, 0;
-    const std::string config = args.get("config", "default"), out_dir = args.get("out-dir", "reports");
-    const std::string junit_path = out_dir + "/junit/fhcollect-" + config + ".xml";
-    declare_report(junit_path, "fhcollect." + config);
-    if (!args.has("positions") || !args.has("depth") || !args.has("out"))
-      throw UsageError("--positions, --depth and --out are required");
-    const std::string positions_path = args.get("positions"), out_path = args.get("out");
-    const int depth = int(args.get_int("depth", 0, 1, 64));
-    const int full_depth = int(args.get_int("full-depth", 6, 1, 16));
-    const auto seed = std::uint32_t(args.get_int("seed", 1, 0, 0xFFFFFFFFll));
-    const std::size_t hash = std::size_t(args.get_int("hash", 16, 1, 4096));
-    const long long limit = args.get_int("limit", 0, 0, 1 << 30);
-    const std::string predictor = args.get("predictor", "off");
-    if (predictor != "on" && predictor != "off") throw UsageError("--predictor must be on or off");
-    const Shard shard = args.has("shard") ? parse_shard(args.get("shard")) : Shard{};
-    const std::unique_ptr<fh::Model> model = model_option(args);
+    const report::ReportPaths paths = report::report_paths(out_dir, "fhcollect", config);
+    declare(out_dir, config);
+    const Shard shard = parse_shard(shard_text);
+    const std::unique_ptr<fh::Model> model = model_option(model_path);
     const auto positions = fhcollect::read_position_list(positions_path);
     std::cout << fmt::format("fhcollect: {} positions from {}, depth {}, full-depth {}, seed {}, shard {}, predictor {}\n",
                              positions.size(), positions_path, depth, full_depth, seed, shard.label(), predictor);
@@ -146,9 +147,10 @@ int run_fhcollect(int argc, char** argv) {
       std::cout << fmt::format("  {:<11} {:>9} records, fail-high rate {:.4f}\n", kind, nk.first,
                                nk.first ? double(nk.second) / double(nk.first) : 0.0);
 
-    junit::TestSuite suite;
+    report::RunReport collected{"fhcollect", config};
+    junit::TestSuite& suite = collected.suites.emplace_back();
     suite.name = "fhcollect." + config;
-    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
     suite.property("seed", std::to_string(seed));
     junit::add_build_properties(suite);
     auto add = [&](const std::string& name, bool ok, const std::string& message) {
@@ -168,42 +170,83 @@ int run_fhcollect(int argc, char** argv) {
     add("both sides populated", by_kind.count("alpha.move") && by_kind.count("beta.node"),
         fmt::format("{} record kinds", by_kind.size()));
     suite.time_s = secs;
-    std::string err;
-    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
-    std::cout << "records: " << out_path << "\nreport: " << junit_path << "\n";
-    return suite.all_passed() ? 0 : 1;
+
+    report::Json kinds = report::Json::object();
+    std::string table = "| kind | records | fail-high rate |\n|---|---|---|\n";
+    for (auto& [kind, nk] : by_kind) {
+      const double rate = nk.first ? double(nk.second) / double(nk.first) : 0.0;
+      kinds[kind] = {{"records", nk.first}, {"fail_highs", nk.second}, {"fail_high_rate", rate}};
+      table += fmt::format("| {} | {} | {:.4f} |\n", kind, nk.first, rate);
+    }
+    collected.figures["records_file"] = out_path;
+    collected.figures["records"] = records.size();
+    collected.figures["positions_searched"] = searched;
+    collected.figures["nodes"] = nodes;
+    collected.figures["gate_nodes_seen"] = got.nodes_seen;
+    collected.figures["gate_nodes_logged"] = got.nodes_logged;
+    collected.figures["depth"] = depth;
+    collected.figures["full_depth"] = full_depth;
+    collected.figures["seed"] = seed;
+    collected.figures["shard"] = shard.label();
+    collected.figures["predictor"] = predictor;
+    collected.figures["by_kind"] = std::move(kinds);
+    collected.figures["mispredicted"] = mispredicted;
+    collected.figures["mate_window"] = mate_window;
+    collected.markdown = fmt::format("{} records from {} positions ({}), depth {}, full-depth {}, seed {}, shard {}, "
+                                     "predictor {}\n\n", records.size(), searched, positions_path, depth, full_depth,
+                                     seed, shard.label(), predictor) + table;
+    report::write_run_report(collected, paths);
+    std::cout << "records: " << out_path << "\nreport: " << paths.junit << "\n";
+    return collected.passed() ? 0 : 1;
   } catch (...) {
-    return input_failure("stk-harness fhcollect", kCollectUsage);
+    return input_failure("stk-harness fhcollect", app.help().c_str());
   }
 }
 
 int run_fhdump(int argc, char** argv) {
+  CLI::App app{"Prints one JSON object per record of a .fhr file (byte offset, fields, the 18 features; with --model\n"
+               "the model's prediction recomputed in C++).",
+               "stk-harness fhdump"};
+  std::string file, model_path;
+  app.add_option("FILE", file, "record file (.fhr)")->required();
+  app.add_option("--model", model_path, "model whose prediction is added as model_prediction");
+  if (auto status = parse_cli_or_report(app, argc, argv)) return *status;
   try {
-    Args args(argc, argv, {"model"}, {"help"});
-    if (args.has("help")) return std::cout << kDumpUsage, 0;
-    if (args.positional().size() != 1) throw UsageError("expected one record file");
-    const std::unique_ptr<fh::Model> model = model_option(args);
-    for (const Record& r : fhcollect::read_records(args.positional()[0])) {
+    const std::unique_ptr<fh::Model> model = model_option(model_path);
+    for (const Record& r : fhcollect::read_records(file)) {
       std::int32_t f[fh::kFeatureCount];
       fh::features(r.in, f);
-      std::string feats;
-      for (int i = 0; i < fh::kFeatureCount; ++i) feats += (i ? ", " : "") + std::to_string(f[i]);
-      std::string line = fmt::format(
-          "{{\"offset\": {}, \"position_id\": {}, \"node_id\": {}, \"side\": {}, \"whole_node\": {}, \"label\": {}, "
-          "\"improving\": {}, \"opp_improving\": {}, \"cut_node\": {}, \"black\": {}, \"depth\": {}, \"ply\": {}, "
-          "\"gap\": {}, \"tier\": {}, \"ordinal\": {}, \"legal\": {}, \"good_captures\": {}, \"move_value\": {}, "
-          "\"fh_cuts\": {}, \"fh_tries\": {}, \"phase\": {}, \"prediction\": {}, \"weight\": {}, \"static_eval\": {}, "
-          "\"features\": [{}]",
-          r.offset, r.position_id, r.node_id, int(r.in.side), int(r.in.whole_node), int(r.label), int(r.in.improving),
-          int(r.in.opp_improving), int(r.in.cut_node), int(r.black), r.in.depth, r.ply, r.in.gap, int(r.in.tier),
-          r.in.ordinal, r.in.legal, r.in.good_captures, r.in.move_value, r.in.fh_cuts, r.in.fh_tries, r.in.phase,
-          r.prediction, r.weight, r.static_eval, feats);
-      if (model) line += fmt::format(", \"model_prediction\": {}", model->predict(r.in));
-      std::cout << line << "}\n";
+      report::Json line = {{"offset", r.offset},
+                           {"position_id", r.position_id},
+                           {"node_id", r.node_id},
+                           {"side", int(r.in.side)},
+                           {"whole_node", int(r.in.whole_node)},
+                           {"label", int(r.label)},
+                           {"improving", int(r.in.improving)},
+                           {"opp_improving", int(r.in.opp_improving)},
+                           {"cut_node", int(r.in.cut_node)},
+                           {"black", int(r.black)},
+                           {"depth", r.in.depth},
+                           {"ply", r.ply},
+                           {"gap", r.in.gap},
+                           {"tier", int(r.in.tier)},
+                           {"ordinal", r.in.ordinal},
+                           {"legal", r.in.legal},
+                           {"good_captures", r.in.good_captures},
+                           {"move_value", r.in.move_value},
+                           {"fh_cuts", r.in.fh_cuts},
+                           {"fh_tries", r.in.fh_tries},
+                           {"phase", r.in.phase},
+                           {"prediction", r.prediction},
+                           {"weight", r.weight},
+                           {"static_eval", r.static_eval},
+                           {"features", std::vector<std::int32_t>(f, f + fh::kFeatureCount)}};
+      if (model) line["model_prediction"] = model->predict(r.in);
+      std::cout << line.dump() << "\n";
     }
     return 0;
   } catch (...) {
-    return input_failure("stk-harness fhdump", kDumpUsage);
+    return input_failure("stk-harness fhdump", app.help().c_str());
   }
 }
 

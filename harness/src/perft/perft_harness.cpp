@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "common/cli.h"
+#include "common/cli_owed_reports.h"
 #include "movegen.h"
 #include "notation.h"
 #include "perft.h"
@@ -20,27 +21,11 @@
 #include "perft/perft_epd.h"
 #include "position.h"
 #include "report/junit.h"
-#include "report/summary_files.h"
+#include "report/run_report.h"
 
 namespace stk::harness {
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: stk-harness perft [--epd FILE]... [--depth N] [--max-nodes N]\n"
-    "                         [--invariants-depth N] [--reference UCI_ENGINE]\n"
-    "                         [--config NAME] [--shard K/N] [--junit FILE] [--out-dir DIR]\n"
-    "                         [--timeout S] [--plant NAME]\n"
-    "  --epd FILE            perft EPD ('FEN ;D1 n ;D2 n ...'); default golden/perft.epd\n"
-    "  --depth N             deepest depth to run (default 5)\n"
-    "  --max-nodes N         skip depths whose expected count exceeds N (default: no limit)\n"
-    "  --invariants-depth N  walk each tree to N plies checking make/unmake invariants (default 3, 0 off)\n"
-    "  --reference PATH      UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish)\n"
-    "  --config NAME         report name suffix (default 'default')\n"
-    "  --timeout S           seconds per check; each check runs in a child process, so a crash or a\n"
-    "                        hang of the move generator is a failure naming position, depth and\n"
-    "                        signal, bisected (in children again) to the line that crashes (default 600)\n"
-    "  --plant NAME          test policy: crash-underpromotion-capture | hang-underpromotion-capture\n";
 
 // Walks the tree to `depth`, checking at every node that the position is internally
 // consistent and that unmake restores the exact FEN and key. Returns "" or the first failure.
@@ -96,27 +81,62 @@ void fail_crashed(junit::TestCase& tc, const PerftEntry& e, int depth, const Chi
 }  // namespace
 
 int run_perft(int argc, char** argv) {
+  CLI::App app{"Legal move counts against golden perft EPDs, make/unmake invariants over the same trees, and on a\n"
+               "mismatch a bisection against a reference engine. Each check runs in a child process with a time\n"
+               "limit, so a crash or hang of the move generator is a failure naming position, depth and signal,\n"
+               "bisected (in children again) to the line that crashes.\n"
+               "Report: reports/junit/perft-CONFIG.xml, reports/perft/CONFIG.{json,md} (-shardK with --shard).",
+               "stk-harness perft"};
+  std::vector<std::string> files;
+  int max_depth = 5, inv_depth = 3, timeout = 600;
+  long long max_nodes_option = -1;
+  std::string reference_path, config = "default", shard_text = "1/1", junit_option, out_dir = "reports", plant = "none";
+  app.add_option("--epd", files, "perft EPD ('FEN ;D1 n ;D2 n ...'), repeatable; default golden/perft.epd");
+  app.add_option("--depth", max_depth, "deepest depth to run")->check(CLI::Range(1, 15))->capture_default_str();
+  app.add_option("--max-nodes", max_nodes_option, "skip depths whose expected count exceeds N (-1: no limit)")
+      ->check(CLI::Range(-1LL, 1LL << 62))->capture_default_str();
+  app.add_option("--invariants-depth", inv_depth, "walk each tree to N plies checking make/unmake invariants (0 off)")
+      ->check(CLI::Range(0, 6))->capture_default_str();
+  app.add_option("--reference", reference_path, "UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish)");
+  app.add_option("--config", config, "report name")->capture_default_str();
+  app.add_option("--shard", shard_text, "take the checks of positions i with i % N == K-1")->check(shard_check());
+  app.add_option("--junit", junit_option, "JUnit file (default OUT_DIR/junit/perft-CONFIG.xml)");
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  app.add_option("--timeout", timeout, "seconds per check (each check runs in a child process)")
+      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  app.add_option("--plant", plant, "test policy: a perft that crashes or hangs at an under-promotion capture")
+      ->check(CLI::IsMember(perft_plants()))->capture_default_str();
+  // The run's report name: "<config>" or "<config>-shard<K>".
+  auto report_name = [](const std::string& cfg, const std::string& shard) {
+    const Shard s = parse_shard(shard);
+    return cfg + (s.count > 1 ? "-shard" + std::to_string(s.index) : "");
+  };
+  auto report_files = [&](const std::string& dir, const std::string& cfg, const std::string& shard,
+                          const std::string& junit) {
+    report::ReportPaths paths = report::report_paths(dir, "perft", report_name(cfg, shard));
+    if (!junit.empty()) paths.junit = junit;
+    return paths;
+  };
+  auto declare_given = [&] {
+    std::string shard = given_value(app, "--shard", "1/1");
+    try {
+      parse_shard(shard);
+    } catch (const UsageError&) {
+      shard = "1/1";
+    }
+    const std::string cfg = given_value(app, "--config", "default");
+    declare_report(report_files(given_value(app, "--out-dir", "reports"), cfg, shard, given_value(app, "--junit", "")).junit,
+                   "perft." + cfg);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    Args args(argc, argv,
-              {"epd", "depth", "max-nodes", "invariants-depth", "reference", "config", "shard",
-               "junit", "out-dir", "timeout", "plant"},
-              {"help"});
-    if (args.has("help")) return std::cout << kUsage, 0;
-    std::string config = args.get("config", "default");
-    Shard shard = parse_shard(args.get("shard", "1/1"));
-    std::string out_dir = args.get("out-dir", "reports");
-    std::string junit_path = args.get("junit", out_dir + "/junit/perft-" + config +
-                                                   (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "") +
-                                                   ".xml");
-    declare_report(junit_path, "perft." + config);
-    if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-    auto files = args.all("epd");
+    const Shard shard = parse_shard(shard_text);
+    const report::ReportPaths paths = report_files(out_dir, config, shard_text, junit_option);
+    declare_report(paths.junit, "perft." + config);
     if (files.empty()) files.push_back("golden/perft.epd");
-    int max_depth = int(args.get_int("depth", 5, 1, 15));
-    auto max_nodes = std::uint64_t(args.get_int("max-nodes", -1, -1, 1LL << 62));
-    int inv_depth = int(args.get_int("invariants-depth", 3, 0, 6));
-    const double timeout_s = double(args.get_int("timeout", 600, 1, 1 << 20));
-    const PerftFn subject = perft_subject(args.get("plant", "none"));
+    const auto max_nodes = std::uint64_t(max_nodes_option);  // -1: no limit
+    const double timeout_s = double(timeout);
+    const PerftFn subject = perft_subject(plant);
 
     // A file's stem names its testcase class: two files of one stem would repeat testcase names.
     std::map<std::string, std::string> stems;
@@ -130,11 +150,12 @@ int run_perft(int argc, char** argv) {
       for (auto& e : read_perft_epd(f)) entries.push_back(std::move(e));
 
     std::unique_ptr<UciProcess> reference;
-    if (args.has("reference")) reference = std::make_unique<UciProcess>(args.get("reference"));
+    if (!reference_path.empty()) reference = std::make_unique<UciProcess>(reference_path);
 
-    junit::TestSuite suite;
+    report::RunReport perft_report{"perft", report_name(config, shard_text)};
+    junit::TestSuite& suite = perft_report.suites.emplace_back();
     suite.name = "perft." + config;
-    for (auto& [k, v] : args.echo()) suite.property("input." + k, v);
+    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
     suite.property("epd_files", fmt::format("{}", fmt::join(files, ",")));
     suite.property("max_depth", std::to_string(max_depth));
     suite.property("max_nodes", max_nodes == std::uint64_t(-1) ? "unlimited" : std::to_string(max_nodes));
@@ -147,11 +168,9 @@ int run_perft(int argc, char** argv) {
     std::uint64_t total_nodes = 0;
     double total_time = 0;
     int failures = 0;
-    std::ostringstream json, md;
-    json << "{\n  \"harness\": \"perft\",\n  \"config\": " << json_str(config)
-         << ",\n  \"cases\": [";
-    md << "# perft (" << config << ")\n\n| position | depth | expected | actual | result |\n|---|---|---|---|---|\n";
-    bool first_json = true;
+    report::Json cases = report::Json::array();
+    std::ostringstream md;
+    md << "| position | depth | expected | actual | result |\n|---|---|---|---|---|\n";
     auto t_suite = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < entries.size(); ++i) {
       if (!shard.takes(i)) continue;
@@ -181,10 +200,8 @@ int run_perft(int argc, char** argv) {
           ++failures;
           crashed_depth = depth;
           fail_crashed(tc, e, depth, run, bisect_crash(e.fen, depth, subject, timeout_s));
-          json << (first_json ? "\n" : ",\n") << "    {\"id\": " << json_str(e.id()) << ", \"fen\": " << json_str(e.fen)
-               << ", \"depth\": " << depth << ", \"expected\": " << expected
-               << ", \"actual\": null, \"crashed\": " << json_str(run.describe()) << ", \"passed\": false}";
-          first_json = false;
+          cases.push_back({{"id", e.id()}, {"fen", e.fen}, {"depth", depth}, {"expected", expected},
+                           {"actual", nullptr}, {"crashed", run.describe()}, {"passed", false}});
           md << "| " << e.id() << " | " << depth << " | " << expected << " | - | **" << run.describe() << "** |\n";
           suite.cases.push_back(std::move(tc));
           continue;
@@ -205,11 +222,8 @@ int run_perft(int argc, char** argv) {
           }
           std::cerr << "perft mismatch " << tc.name << ": " << tc.message << "\n";
         }
-        json << (first_json ? "\n" : ",\n") << "    {\"id\": " << json_str(e.id())
-             << ", \"fen\": " << json_str(e.fen) << ", \"depth\": " << depth
-             << ", \"expected\": " << expected << ", \"actual\": " << actual
-             << ", \"passed\": " << (actual == expected ? "true" : "false") << "}";
-        first_json = false;
+        cases.push_back({{"id", e.id()}, {"fen", e.fen}, {"depth", depth}, {"expected", expected},
+                         {"actual", actual}, {"passed", actual == expected}});
         md << "| " << e.id() << " | " << depth << " | " << expected << " | " << actual << " | "
            << (actual == expected ? "ok" : "**MISMATCH**") << " |\n";
         suite.cases.push_back(std::move(tc));
@@ -250,19 +264,18 @@ int run_perft(int argc, char** argv) {
     suite.property("total_nodes", std::to_string(total_nodes));
     suite.system_out = fmt::format("perft: {} checks, {} failed, {} nodes, {:.0f} nodes/s\n",
                                    suite.cases.size(), failures, total_nodes, nps);
-    json << "\n  ],\n  \"checks\": " << suite.cases.size() << ",\n  \"failed\": " << failures
-         << ",\n  \"total_nodes\": " << total_nodes << ",\n  \"nodes_per_second\": " << std::uint64_t(nps)
-         << "\n}\n";
+    perft_report.figures["cases"] = std::move(cases);
+    perft_report.figures["checks"] = suite.cases.size();
+    perft_report.figures["failed"] = failures;
+    perft_report.figures["total_nodes"] = total_nodes;
+    perft_report.figures["nodes_per_second"] = std::uint64_t(nps);
     md << "\n" << suite.system_out;
-    std::string err;
-    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
-    std::string stem = out_dir + "/perft/" + config + (shard.count > 1 ? "-shard" + std::to_string(shard.index) : "");
-    write_text_file(stem + ".json", json.str());
-    write_text_file(stem + ".md", md.str());
-    std::cout << suite.system_out << "report: " << junit_path << "\n";
+    perft_report.markdown = md.str();
+    report::write_run_report(perft_report, paths);
+    std::cout << suite.system_out << "report: " << paths.junit << "\n";
     return failures ? 1 : 0;
   } catch (...) {
-    return input_failure("stk-harness perft", kUsage);
+    return input_failure("stk-harness perft", app.help().c_str());
   }
 }
 

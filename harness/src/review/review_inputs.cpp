@@ -120,6 +120,10 @@ void headline_figures(RunRow& row, const Json& j) {
     f.add("nodes_per_second", "perft nodes/s", "/nodes_per_second", 0);
     f.add("total_nodes", "nodes", "/total_nodes", 0);
     f.add("failed", "checks failed", "/failed", 0);
+  } else if (h == "perft-speed") {
+    f.add("nps_ratio", "perft nodes/s ratio stk/reference", "/nps_ratio/median", 2);
+    f.add("nps_ratio_min", "perft nodes/s ratio, lowest run", "/nps_ratio/min", 2);
+    f.add("nps_ratio_max", "perft nodes/s ratio, highest run", "/nps_ratio/max", 2);
   } else if (h == "epd") {
     f.add("solved", "solved", "/summary/solved", 0);
     f.add("positions", "positions", "/summary/positions", 0);
