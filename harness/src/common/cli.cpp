@@ -1,6 +1,5 @@
 #include "common/cli.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,66 +8,6 @@
 #include "report/junit.h"
 
 namespace stk::harness {
-
-Args::Args(int argc, char** argv, const std::vector<std::string>& valued,
-           const std::vector<std::string>& flags) {
-  auto in = [](const std::vector<std::string>& v, const std::string& s) {
-    return std::find(v.begin(), v.end(), s) != v.end();
-  };
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--", 0) != 0 || a == "--") {
-      positional_.push_back(a);
-      continue;
-    }
-    std::string name = a.substr(2), value;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-      if (!in(valued, name)) throw UsageError("option --" + name + " takes no value");
-    } else if (in(flags, name)) {
-      value = "true";
-    } else if (in(valued, name)) {
-      if (i + 1 >= argc) throw UsageError("option --" + name + " needs a value");
-      value = argv[++i];
-    } else {
-      throw UsageError("unknown option --" + name);
-    }
-    values_.emplace(name, value);
-  }
-}
-
-std::string Args::get(const std::string& name, const std::string& fallback) const {
-  auto range = values_.equal_range(name);
-  if (range.first == range.second) return fallback;
-  return std::prev(range.second)->second;  // the last one given wins
-}
-
-std::vector<std::string> Args::all(const std::string& name) const {
-  std::vector<std::string> out;
-  for (auto [it, end] = values_.equal_range(name); it != end; ++it) out.push_back(it->second);
-  return out;
-}
-
-long long Args::get_int(const std::string& name, long long fallback, long long lo,
-                        long long hi) const {
-  if (!has(name)) return fallback;
-  std::string v = get(name);
-  char* end = nullptr;
-  long long x = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end || x < lo || x > hi)
-    throw UsageError("option --" + name + " must be an integer in " + std::to_string(lo) + ".." +
-                     std::to_string(hi) + ", got '" + v + "'");
-  return x;
-}
-
-std::vector<std::pair<std::string, std::string>> Args::echo() const {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [k, v] : values_) out.emplace_back(k, v);
-  for (std::size_t i = 0; i < positional_.size(); ++i)
-    out.emplace_back("arg" + std::to_string(i + 1), positional_[i]);
-  return out;
-}
 
 Shard parse_shard(const std::string& text) {
   Shard s;

@@ -1,4 +1,5 @@
-// Minimal option parsing shared by the harnesses: --name value, --flag, repeated options.
+// What every harness command shares: its error kinds and exit-status contract, --shard, owed
+// reports, line reading. Options are parsed with CLI11 (common/cli_app.h).
 #pragma once
 
 #include <map>
@@ -16,24 +17,6 @@ struct UsageError : std::runtime_error {
 // An input error (unreadable file, malformed line): printed, exit 2.
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
-};
-
-class Args {
- public:
-  // `flags` take no value; every other --option takes exactly one. Unknown options throw.
-  Args(int argc, char** argv, const std::vector<std::string>& valued,
-       const std::vector<std::string>& flags);
-  bool has(const std::string& name) const { return values_.count(name) > 0; }
-  std::string get(const std::string& name, const std::string& fallback = "") const;
-  std::vector<std::string> all(const std::string& name) const;
-  long long get_int(const std::string& name, long long fallback, long long lo, long long hi) const;
-  const std::vector<std::string>& positional() const { return positional_; }
-  // Every option as given, for the report's <properties>.
-  std::vector<std::pair<std::string, std::string>> echo() const;
-
- private:
-  std::multimap<std::string, std::string> values_;
-  std::vector<std::string> positional_;
 };
 
 // "--shard K/N": this run takes items i with i % N == K-1 (1-based K).

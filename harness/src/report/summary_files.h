@@ -7,7 +7,5 @@ namespace stk::harness {
 
 // Writes `content` to `path`, creating parent folders; throws InputError on failure.
 void write_text_file(const std::string& path, const std::string& content);
-// JSON string literal with escapes.
-std::string json_str(const std::string& s);
 
 }  // namespace stk::harness
