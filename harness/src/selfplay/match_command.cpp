@@ -89,7 +89,7 @@ int run_match(int argc, char** argv) {
   app.add_option("--gate", gate_text, "gain | non-regression | aa-control (default: gain with --sprt)");
   auto* min_elo_opt = app.add_option("--min-elo-lower95", min_elo_lower95, "non-regression without SPRT: the bar");
   app.add_flag("--ab-control", ab_control, "also play B against B on the same openings (gate aa-control)");
-  app.add_option("--state", state_path, "resumable result file (default: <out-dir>/match/<config>-state.json)");
+  app.add_option("--state", state_path, "resumable journal, one line per pair (default: <out-dir>/match/<config>-state.jsonl)");
   app.add_option("--shard", shard_text, "K/N: play opening pairs i with i % N == K-1")->capture_default_str();
   app.add_option("--config", config, "the match's name in reports")->capture_default_str();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
@@ -181,7 +181,7 @@ int run_match(int argc, char** argv) {
     plan.out_dir = out_dir;
     plan.stem = stem;
     plan.aa_stem = aa_stem;
-    plan.state_path = state_path.empty() ? out_dir + "/match/" + stem + "-state.json" : state_path;
+    plan.state_path = state_path.empty() ? out_dir + "/match/" + stem + "-state.jsonl" : state_path;
     plan.aa_state_path = with_suffix(plan.state_path, "-aa");
     plan.pgn_path = pgn_path.empty() ? out_dir + "/match/" + stem + ".pgn" : pgn_path;
     plan.aa_pgn_path = with_suffix(plan.pgn_path, "-aa");

@@ -17,7 +17,7 @@
 #include "common/cli.h"
 #include "match/match_analysis.h"
 #include "match/match_report.h"
-#include "match/match_result_file.h"
+#include "match/match_journal.h"
 #include "selfplay/pgn_writer.h"
 
 namespace stk::harness::selfplay {
@@ -116,9 +116,15 @@ std::string progress_line(const MatchResult& r, const char* label) {
 }  // namespace
 
 int run_match(const MatchPlan& plan) {
-  MatchResult result = resume_or_start(plan.state_path, plan.definition, plan.shard_index);
-  std::optional<MatchResult> control;
-  if (plan.aa_definition) control = resume_or_start(plan.aa_state_path, *plan.aa_definition, plan.shard_index);
+  std::string dropped, aa_dropped;
+  MatchJournal journal(plan.state_path, plan.definition, plan.shard_index, &dropped);
+  std::unique_ptr<MatchJournal> aa_journal;
+  if (plan.aa_definition)
+    aa_journal = std::make_unique<MatchJournal>(plan.aa_state_path, *plan.aa_definition, plan.shard_index, &aa_dropped);
+  for (const std::string& d : {dropped, aa_dropped})
+    if (!d.empty()) std::cout << d << "\n";
+  const MatchResult& result = journal.result();
+  const MatchResult* control = aa_journal ? &aa_journal->result() : nullptr;
   // Games of a pair that was in progress when a run was killed are in the PGN but not in the state.
   keep_recorded_games(plan.pgn_path, recorded(result));
   if (control) keep_recorded_games(plan.aa_pgn_path, recorded(*control));
@@ -189,11 +195,9 @@ int run_match(const MatchPlan& plan) {
       p = std::move(done.at(i));
       done.erase(i);
     }
-    MatchResult& r = tasks[i].control ? *control : result;
     // The PGN first: a kill between the two leaves games that the next run drops (keep_recorded_games).
     append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
-    r.add_pair(p.record);
-    save_match_result(tasks[i].control ? plan.aa_state_path : plan.state_path, r);
+    (tasks[i].control ? *aa_journal : journal).record(p.record);
     games += 2;
     if (!tasks[i].control && !plan.quiet && result.pairs().size() % std::size_t(plan.progress_every) == 0) {
       std::cout << progress_line(result, "A/B") << "\n";
