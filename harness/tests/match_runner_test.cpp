@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
+#include "match/sprt.h"
 #include "selfplay/adjudicator.h"
 
 using namespace stk;
@@ -219,4 +220,78 @@ TEST_CASE("match: bad input is refused before the first game with its name and e
   expect(fake() + " " + fake() + " --openings " + (dir / "bad.pgn").string(), "bad.pgn:7: 'Ke3' is not a legal move");
   expect(fake(), "exactly two --engine");
   expect(fake() + " " + fake() + " --engine cmd=x", "exactly two --engine");
+}
+
+TEST_CASE("match: an engine that overruns its clock loses on time and is not counted as crashed", "[matchrun][harness][clock]") {
+  const auto dir = test::scratch_dir("match-clock");
+  // A plays two moves within its clock, then answers 300 ms after its clock ran out (margin 100 ms).
+  auto run = match(dir, "t", fake("slow-after-2", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto s = state(dir, "t");
+  REQUIRE(s["pairs"].size() == 1);
+  for (const auto& g : s["pairs"][0]["games"]) {
+    CHECK(g["reason"].get<std::string>().rfind("time forfeit: A (a)", 0) == 0);
+    CHECK(g["result"] == (g["a"] == "white" ? "0-1" : "1-0"));
+    CHECK(g["plies"].get<int>() >= 4);
+  }
+  const std::string pgn = read_text(dir / "match" / "t.pgn");
+  CHECK(tag_values(pgn, "Termination") == std::vector<std::string>(2, "time forfeit"));
+  CHECK(pgn.find("{time forfeit: A (a)") != std::string::npos);
+  CHECK(tag_values(pgn, "TimeControl") == std::vector<std::string>(2, "1+0"));
+  // Counted as time forfeits, not crashes, in the output and the JUnit properties.
+  CHECK(run.output.find("games lost by a fault: A (a): 0 crashes, 2 time forfeits, 0 illegal moves") != std::string::npos);
+  const std::string junit = read_text(dir / "junit" / "match-t.xml");
+  CHECK(junit.find("name=\"run.faults\" value=\"A (a): 0 crashes, 2 time forfeits") != std::string::npos);
+  // The same engine within its clock loses nothing.
+  auto fine = match(test::scratch_dir("match-clock-fine"), "t", fake("", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
+  CHECK(fine.output.find("games lost by a fault: none") != std::string::npos);
+}
+
+TEST_CASE("match: two shards merged equal the unsharded run exactly", "[matchrun][harness][stk][shard]") {
+  const auto dir = test::scratch_dir("match-shards");
+  const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+                           " name=y option.Hash=8 --nodes 1500 --pairs 5 --seed 5 --maxmoves 40 --sprt elo0=-5 elo1=5";
+  // Exit 1: a five-pair SPRT cannot decide, so the non-regression gate fails; the counts are the point.
+  auto whole = match(dir / "whole", "s", args);
+  auto one = match(dir / "one", "s", args + " --shard 1/2 --state " + (dir / "shard1.jsonl").string());
+  auto two = match(dir / "two", "s", args + " --shard 2/2 --state " + (dir / "shard2.jsonl").string());
+  INFO(whole.output << one.output << two.output);
+  REQUIRE(whole.exit_code == 1);
+  REQUIRE(one.exit_code == 1);
+  REQUIRE(two.exit_code == 1);
+  auto merged = test::run_command(test::harness_bin() + " match-merge " + (dir / "shard1.jsonl").string() + " " +
+                                  (dir / "shard2.jsonl").string() + " --out-dir " + (dir / "merged").string());
+  INFO(merged.output);
+  REQUIRE(merged.exit_code == 1);
+  const auto w = state(dir / "whole", "s"), m = state(dir / "merged", "s");
+  CHECK(m["shards"] == nlohmann::json({1, 2}));
+  CHECK(m["complete"] == true);
+  CHECK(m["counts"] == w["counts"]);
+  CHECK(m["pairs"] == w["pairs"]);  // pair by pair, in opening order
+  CHECK(m["summary"]["sprt"] == w["summary"]["sprt"]);
+  CHECK(m["summary"]["sprt"]["llr"].is_number());
+}
+
+TEST_CASE("match: a live SPRT stops the match at its bound before the planned pairs", "[matchrun][harness][stk][sprt]") {
+  const auto dir = test::scratch_dir("match-sprt-stop");
+  // A plays its first legal move (or a mate in one); B is stk: every pair is lost, H0 comes quickly.
+  auto run = test::run_command(test::harness_bin() + " match --config stop --out-dir " + dir.string() + " " +
+                               fake("", "weak") + " --engine cmd=" + test::engine_bin() +
+                               " name=stk --nodes 500 --pairs 100 --maxmoves 80 --sprt elo0=0 elo1=10");
+  INFO(run.output);
+  CHECK(run.exit_code == 1);  // the gain gate fails: H0 accepted
+  const auto s = state(dir, "stop");
+  const std::size_t played = s["pairs"].size();
+  CHECK(played < 100);
+  CHECK(s["complete"] == false);
+  CHECK(s["summary"]["sprt"]["verdict"] == "H0 accepted");
+  const std::string stopped = "SPRT H0 accepted after " + std::to_string(played) + " of 100 planned pairs";
+  CHECK(run.output.find(stopped + ": the match stopped early") != std::string::npos);
+  CHECK(read_text(dir / "junit" / "match-stop.xml").find("name=\"run.stopped\" value=\"" + stopped) != std::string::npos);
+  // One pair fewer and the SPRT had not decided: it stopped at the bound, not later.
+  harness::match::PentanomialCounts before;
+  for (std::size_t i = 0; i + 1 < played; ++i) before.n[s["pairs"][i]["score"].get<std::size_t>()]++;
+  const harness::match::SprtParams p{0, 10, 0.05, 0.05, harness::match::EloModel::Normalized};
+  CHECK(harness::match::sprt(before, p).verdict == harness::match::Verdict::Continue);
 }
