@@ -295,3 +295,40 @@ TEST_CASE("match: a live SPRT stops the match at its bound before the planned pa
   const harness::match::SprtParams p{0, 10, 0.05, 0.05, harness::match::EloModel::Normalized};
   CHECK(harness::match::sprt(before, p).verdict == harness::match::Verdict::Continue);
 }
+
+TEST_CASE("match: at a fixed budget the A/A control requires every pair mirrored", "[matchrun][harness][aa]") {
+  const auto dir = test::scratch_dir("match-aa-fixed");
+  auto aa = [&](const std::string& defect, const std::string& budget) {
+    return test::run_command(test::harness_bin() + " match --config aa --quiet --gate aa-control --out-dir " +
+                             (dir / (defect + budget.substr(2, 2))).string() + " " + fake(defect, "b") + " " +
+                             fake(defect, "b") + " --pairs 4 " + budget);
+  };
+  // A deterministic engine against itself: every pair is the same game with colours reversed.
+  auto good = aa("", "--nodes 50");
+  INFO(good.output);
+  CHECK(good.exit_code == 0);
+  CHECK(good.output.find("every one of 4 pairs mirrored (fixed budget)") != std::string::npos);
+  // The fake keeps a game counter across ucinewgame: the second game of a pair is another game.
+  auto leak = aa("games-leak", "--nodes 50");
+  INFO(leak.output);
+  CHECK(leak.exit_code == 1);
+  CHECK(leak.output.find("4 of 4 pairs not mirrored (openings 0, 1, 2, 3): non-determinism or state shared") !=
+        std::string::npos);
+  CHECK(leak.output.find("A/A pair 2 not mirrored: opening generated:2 (") != std::string::npos);
+  // Under a clock the interval is the check (games differ with timing): no mirror requirement.
+  auto clocked = aa("games-leak", "--tc 2+0.02");
+  INFO(clocked.output);
+  CHECK(clocked.exit_code == 0);
+  CHECK(clocked.output.find("mirrored") == std::string::npos);
+  CHECK(clocked.output.find("aa-control gate passed: Elo 95% [") != std::string::npos);
+}
+
+TEST_CASE("match: the A/A control of a fixed-nodes stk match is mirrored pair by pair", "[matchrun][harness][stk][aa]") {
+  const auto dir = test::scratch_dir("match-aa-stk");
+  auto run = match(dir, "m", "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+                                 " name=y option.Hash=8 --nodes 2000 --pairs 3 --seed 7 --maxmoves 60 --ab-control");
+  INFO(run.output << read_text(dir / "match" / "m-aa.md"));
+  CHECK(run.exit_code == 0);
+  CHECK(read_text(dir / "match" / "m-aa.md").find("every one of 3 pairs mirrored (fixed budget)") != std::string::npos);
+  CHECK(state(dir, "m-aa")["counts"]["pentanomial"] == nlohmann::json({0, 0, 3, 0, 0}));
+}

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/cli.h"
+#include "match/aa_mirror.h"
 #include "match/match_analysis.h"
 #include "match/match_report.h"
 #include "match/match_journal.h"
@@ -111,6 +112,14 @@ std::string progress_line(const MatchResult& r, const char* label) {
   const MatchCounts& c = r.counts();
   const MatchAnalysis a = analyse(c.penta, c.wdl, r.definition().sprt);
   return fmt::format("[{}] {}/{}: {}", label, r.pairs().size(), r.definition().pairs_planned, one_line(a));
+}
+
+// An A/A control at a fixed budget names each pair that was not mirrored by its opening.
+void name_unmirrored(const MatchResult& r, const MatchPlan& plan) {
+  if (r.definition().gate.mode != GateMode::AAControl || !fixed_budget(r.definition())) return;
+  for (std::uint64_t o : check_mirrored(r).not_mirrored)
+    std::cout << fmt::format("A/A pair {} not mirrored: opening {} ({})\n", o,
+                             plan.openings[o % plan.openings.size()].source, plan.openings[o % plan.openings.size()].fen);
 }
 
 }  // namespace
@@ -224,12 +233,13 @@ int run_match(const MatchPlan& plan) {
   if (result.pairs().empty()) throw InputError("match '" + plan.definition.config + "': no game pairs played");
   const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
   exit_code = pub.exit_code;
+  name_unmirrored(result, plan);
   std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1) : pub.summary);
   if (control && !control->pairs().empty()) {
     const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem);
+    name_unmirrored(*control, plan);
     if (aa.exit_code != 0)
-      std::cout << "A/A CONTROL FAILED: identical engines' 95% Elo interval excludes 0 (or its SPRT accepted H1);"
-                   " do not trust the A/B result\n";
+      std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict << "; do not trust the A/B result\n";
     std::cout << (plan.quiet ? "" : aa.summary);
     exit_code = std::max(exit_code, aa.exit_code);
   }
