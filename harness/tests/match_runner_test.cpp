@@ -332,3 +332,47 @@ TEST_CASE("match: the A/A control of a fixed-nodes stk match is mirrored pair by
   CHECK(read_text(dir / "match" / "m-aa.md").find("every one of 3 pairs mirrored (fixed budget)") != std::string::npos);
   CHECK(state(dir, "m-aa")["counts"]["pentanomial"] == nlohmann::json({0, 0, 3, 0, 0}));
 }
+
+TEST_CASE("match: --seed shuffles a book, without it the book is played in file order", "[matchrun][harness][openings]") {
+  const auto dir = test::scratch_dir("match-book-seed");
+  std::string epd;
+  const std::vector<std::string> fens = {
+      "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR b KQkq -",
+      "rnbqkbnr/pppppppp/8/8/8/2P5/PP1PPPPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/3P4/PPP1PPPP/RNBQKBNR b KQkq -",
+      "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq -",
+      "rnbqkbnr/pppppppp/8/8/8/6P1/PPPPPP1P/RNBQKBNR b KQkq -"};
+  for (const std::string& f : fens) epd += f + "\n";
+  test::write_file(dir / "book.epd", epd);
+  // The FEN of each pair's first game, in pair order.
+  auto order = [&](const std::string& name, const std::string& seed) {
+    auto run = test::run_command(test::harness_bin() + " match --config o --gate non-regression --min-elo-lower95 -100000 "
+                                 "--out-dir " + (dir / name).string() + " " + fake("", "a") + " " + fake("", "b") +
+                                 " --nodes 50 --maxmoves 2 --openings " + (dir / "book.epd").string() + " " + seed);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const auto all = tag_values(read_text(dir / name / "match" / "o.pgn"), "FEN");
+    std::vector<std::string> firsts;
+    for (std::size_t i = 0; i < all.size(); i += 2) firsts.push_back(all[i].substr(0, all[i].find(" b ")));
+    return std::make_pair(firsts, run.output);
+  };
+  std::vector<std::string> file_order;
+  for (const std::string& f : fens) file_order.push_back(f.substr(0, f.find(" b ")));
+  const auto [plain, plain_out] = order("plain", "");
+  CHECK(plain == file_order);
+  CHECK(plain_out.find("book.epd: 7 openings, in file order (no --seed)") != std::string::npos);
+  CHECK(state(dir / "plain", "o")["definition"]["settings"]["openings_order"] == "file order");
+  const auto [five, five_out] = order("five", "--seed 5");
+  const auto [again, again_out] = order("again", "--seed 5");
+  const auto [six, six_out] = order("six", "--seed 6");
+  CHECK(five_out.find("book.epd: 7 openings, shuffled with seed 5") != std::string::npos);
+  CHECK(state(dir / "five", "o")["definition"]["settings"]["openings_order"] == "shuffled, seed 5");
+  CHECK(state(dir / "five", "o")["definition"]["openings"]["seed"] == 5);
+  CHECK(five == again);       // the same seed, the same order
+  CHECK(five != file_order);  // shuffled...
+  CHECK(five != six);         // ...by the seed
+  auto sorted = five;
+  std::sort(sorted.begin(), sorted.end());
+  auto expected = file_order;
+  std::sort(expected.begin(), expected.end());
+  CHECK(sorted == expected);  // a permutation: every opening once
+}

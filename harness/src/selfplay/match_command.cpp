@@ -73,7 +73,8 @@ int run_match(int argc, char** argv) {
       ->expected(1, -1)
       ->required();
   app.add_option("--openings", openings_path, "book: .epd (FEN) or .pgn (SAN); default: generated (seeded)");
-  app.add_option("--seed", seed, "seed of the generated openings")->capture_default_str();
+  auto* seed_opt = app.add_option("--seed", seed, "seed of the generated openings, or of the book's shuffle (without it a book is played in file order)")
+                       ->capture_default_str();
   app.add_option("--pairs", pairs, "opening pairs to play (default: the book's size, or 100 generated)");
   auto* tc_opt = app.add_option("--tc", tc_text, "clock BASE+INC in seconds, e.g. 10+0.1");
   auto* nodes_opt = app.add_option("--nodes", nodes, "fixed nodes per move");
@@ -148,6 +149,12 @@ int run_match(int argc, char** argv) {
     def.openings_seed = seed;
     if (!openings_path.empty()) {
       plan.openings = read_openings(openings_path);
+      // A book is shuffled only when a seed is given: the order is part of the definition.
+      if (seed_opt->count()) shuffle_openings(plan.openings, seed);
+      def.settings["openings_order"] = seed_opt->count() ? fmt::format("shuffled, seed {}", seed) : "file order";
+      if (!quiet)
+        std::cout << fmt::format("book {}: {} openings, {}\n", openings_path, plan.openings.size(),
+                                 seed_opt->count() ? fmt::format("shuffled with seed {}", seed) : "in file order (no --seed)");
       def.openings_file = openings_path;
       def.pairs_planned = pairs ? pairs : plan.openings.size();
     } else {
