@@ -333,7 +333,7 @@ TEST_CASE("match: the A/A control of a fixed-nodes stk match is mirrored pair by
   CHECK(state(dir, "m-aa")["counts"]["pentanomial"] == nlohmann::json({0, 0, 3, 0, 0}));
 }
 
-TEST_CASE("match: --seed shuffles a book, without it the book is played in file order", "[matchrun][harness][openings]") {
+TEST_CASE("match: --seed shuffles a book and without it the book is played in file order", "[matchrun][harness][openings]") {
   const auto dir = test::scratch_dir("match-book-seed");
   std::string epd;
   const std::vector<std::string> fens = {
