@@ -23,29 +23,33 @@ namespace stk::harness {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: stk-harness all [--tier quick|full|premerge] [--base REV] [--out-dir DIR] [--only NAME]... [--list]\n"
+    "usage: stk-harness all [--tier quick|full|premerge] [--base REV] [--max-regressions K] [--out-dir DIR]\n"
+    "                       [--only NAME]... [--list]\n"
     "  Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED\n"
     "  (default ../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
-    "  premerge (needs --base REV): compare REV with this build, then a non-regression match.\n";
+    "  premerge (needs --base REV): compare REV with this build (gate: at most K ECM positions lost at\n"
+    "  each budget, default 25; a bench change is allowed and reported), then a non-regression match.\n";
 
 }  // namespace
 
 int run_all(int argc, char** argv) {
   try {
-    Args args(argc, argv, {"tier", "out-dir", "only", "base"}, {"help", "list"});
+    Args args(argc, argv, {"tier", "out-dir", "only", "base", "max-regressions"}, {"help", "list"});
     if (args.has("help")) return std::cout << kUsage, 0;
     std::string tier = args.get("tier", "quick");
     if (tier != "quick" && tier != "full" && tier != "premerge") throw UsageError("--tier must be quick, full or premerge");
     std::string out_dir = args.get("out-dir", "reports");
     if (!args.has("list")) declare_report(out_dir + "/junit/all-" + tier + ".xml", "all." + tier);
     if (tier == "premerge" && !args.has("base")) throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
-    if (tier != "premerge" && args.has("base")) throw UsageError("--base is for --tier premerge only");
+    if (tier != "premerge" && (args.has("base") || args.has("max-regressions")))
+      throw UsageError("--base and --max-regressions are for --tier premerge only");
     std::string self = std::filesystem::canonical("/proc/self/exe").string();
     StepContext ctx{tier, out_dir, self, shared_dir()};
     if (tier == "premerge") {
       ctx.base = args.get("base");
       ctx.base_commit = compare::resolve_side("base", ctx.base, {}).commit;
       if (ctx.base_commit.empty()) throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
+      ctx.max_regressions = int(args.get_int("max-regressions", ctx.max_regressions, 0, 1000000));
     }
     auto steps = tier_steps(ctx);
     auto only = args.all("only");
