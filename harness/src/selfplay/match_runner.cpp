@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -112,6 +113,27 @@ std::string progress_line(const MatchResult& r, const char* label) {
   const MatchCounts& c = r.counts();
   const MatchAnalysis a = analyse(c.penta, c.wdl, r.definition().sprt);
   return fmt::format("[{}] {}/{}: {}", label, r.pairs().size(), r.definition().pairs_planned, one_line(a));
+}
+
+// Games lost by a fault, per engine and kind, from the recorded reasons ("time forfeit: A (x) ...").
+// A time forfeit is not a crash: each kind is counted apart.
+std::string fault_summary(const MatchResult& r) {
+  static const std::array<std::pair<const char*, const char*>, 3> kinds = {
+      {{"crash: ", "crashes"}, {"time forfeit: ", "time forfeits"}, {"illegal move: ", "illegal moves"}}};
+  std::map<std::string, std::array<int, 3>> by_engine;  // label ("A (x)") -> counts per kind
+  for (const PairRecord& p : r.pairs())
+    for (const GameRecord& g : p.games)
+      for (std::size_t k = 0; k < kinds.size(); ++k)
+        if (g.reason.rfind(kinds[k].first, 0) == 0) {
+          const std::string rest = g.reason.substr(std::strlen(kinds[k].first));
+          by_engine[rest.substr(0, rest.find(')') + 1)][k]++;
+        }
+  if (by_engine.empty()) return "none";
+  std::string out;
+  for (const auto& [engine, counts] : by_engine)
+    out += fmt::format("{}{}: {} {}, {} {}, {} {}", out.empty() ? "" : "; ", engine, counts[0], kinds[0].second,
+                       counts[1], kinds[1].second, counts[2], kinds[2].second);
+  return out;
 }
 
 // An A/A control at a fixed budget names each pair that was not mirrored by its opening.
@@ -229,6 +251,17 @@ int run_match(const MatchPlan& plan) {
 
   auto properties = plan.properties;
   properties.emplace_back("run.cost", cost);
+  // An SPRT that decided before the planned pairs stops the run: said, and recorded with the reports.
+  if (decided() && !result.complete()) {
+    const std::string stopped = fmt::format("SPRT {} after {} of {} planned pairs: the match stopped early",
+                                            to_string(result.sprt_result()->verdict), result.pairs().size(),
+                                            plan.definition.pairs_planned);
+    properties.emplace_back("run.stopped", stopped);
+    std::cout << stopped << "\n";
+  }
+  const std::string faults = fault_summary(result);
+  properties.emplace_back("run.faults", faults);
+  std::cout << "games lost by a fault: " << faults << "\n";
   int exit_code = 0;
   if (result.pairs().empty()) throw InputError("match '" + plan.definition.config + "': no game pairs played");
   const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
