@@ -97,7 +97,16 @@ TEST_CASE("all: the premerge tier compares --base with this build, then a non-re
   auto steps = harness::tier_steps(ctx);
   REQUIRE(steps.size() == 2);
   CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD~1..worktree.xml"});
-  CHECK(steps[1].reports == std::vector<std::string>{"R/junit/match-premerge.xml"});
+  CHECK(steps[1].reports == std::vector<std::string>{"R/junit/match-premerge.xml", "R/junit/match-premerge-aa.xml"});
+  CHECK_THAT(steps[1].command, Contains("--out-dir 'R'") && Contains("--ab-control"));
+  // The compare step is gated: at most 25 ECM positions lost at each budget unless told otherwise.
+  CHECK_THAT(steps[0].command, Contains("--max-regressions 25 "));
+  CHECK_THAT(steps[0].command, !Contains("--gate bench-unchanged"));  // a bench change is allowed (and reported)
+  ctx.max_regressions = 3;
+  CHECK_THAT(harness::tier_steps(ctx)[0].command, Contains("--max-regressions 3 "));
+  auto k = test::run_command(test::harness_bin() + " all --tier premerge --base HEAD --max-regressions 7 --list");
+  CHECK_THAT(k.output, Contains("--max-regressions 7 "));
+  CHECK(test::run_command(test::harness_bin() + " all --tier quick --max-regressions 7 --list").exit_code == 2);
   CHECK_THAT(steps[1].command, Contains("/build/compare/abc/build/release/engine/stk"));
   // Without --base (or with one that is no revision) the tier is a usage error with an error report.
   auto missing = test::run_command(test::harness_bin() + " all --tier premerge --out-dir " + dir.string());

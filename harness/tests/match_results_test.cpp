@@ -2,6 +2,7 @@
 // and the `sprt` / `match-merge` / `merge` commands.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 
 #include "cli_support.h"
 #include "common/cli.h"
+#include "match/match_journal.h"
 #include "match/match_merge.h"
 #include "match/match_report.h"
 #include "match/match_result_file.h"
@@ -100,29 +102,61 @@ TEST_CASE("match counts follow the pairs, from engine A's side", "[match]") {
 
 TEST_CASE("a killed run resumes from its state file without double counting", "[match]") {
   auto dir = test::scratch_dir("match-resume");
-  const std::string state = (dir / "state.json").string();
+  const std::string state = (dir / "state.jsonl").string();
   const MatchDefinition d = definition(2, 20);  // this runner is shard 2 of 2: pairs 1, 3, .., 19
-  MatchResult r = resume_or_start(state, d, 2);
-  CHECK(r.remaining().front() == 1);
-  for (int k = 0; k < 4; ++k) {
-    const std::uint64_t next = r.remaining().front();
-    r.add_pair(pair(next, GameScore::Win, GameScore::Draw));
-    save_match_result(state, r);  // after each completed pair
+  std::vector<PairRecord> recorded;
+  {
+    MatchJournal j(state, d, 2);
+    CHECK(j.result().remaining().front() == 1);
+    for (int k = 0; k < 4; ++k) j.record(pair(j.result().remaining().front(), GameScore::Win, GameScore::Draw));
+    recorded = j.result().pairs();
   }
-  CHECK_FALSE(std::filesystem::exists(state + ".tmp"));
+  const std::string text = read(state);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 5);  // the header and one line per pair
   // "Killed" here: a new process starts from the file.
-  MatchResult resumed = resume_or_start(state, d, 2);
-  CHECK(resumed.pairs() == r.pairs());
-  CHECK(resumed.counts() == r.counts());
-  CHECK(resumed.remaining().front() == 9);
-  CHECK_THROWS_WITH(resumed.add_pair(pair(1, GameScore::Win, GameScore::Win)), Contains("already recorded"));
+  {
+    MatchJournal resumed(state, d, 2);
+    CHECK(resumed.result().pairs() == recorded);
+    CHECK(resumed.result().remaining().front() == 9);
+    CHECK_THROWS_WITH(resumed.record(pair(1, GameScore::Win, GameScore::Win)), Contains("already recorded"));
+  }
+  CHECK(read_match_journal(state).result.pairs() == recorded);  // the refused pair wrote nothing
+  // A journal that holds a pair twice (two runners on one file) is refused, naming the line.
+  const std::string twice = (dir / "twice.jsonl").string();
+  test::write_file(twice, text + text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1) - text.find('\n')));
+  CHECK_THROWS_WITH(read_match_journal(twice), Contains("twice.jsonl:6: pair is refused") && Contains("already recorded"));
   // A different match or shard is refused, naming what differs.
   MatchDefinition other = d;
   other.engines[0].options["Hash"] = "64";
-  CHECK_THROWS_WITH(resume_or_start(state, other, 2), Contains("engines[0].options.Hash: '16' vs '64'"));
-  CHECK_THROWS_WITH(resume_or_start(state, d, 1), Contains("not shard 1"));
-  // The file round-trips exactly.
-  CHECK(to_json_text(read_match_result(state)) == read(state));
+  CHECK_THROWS_WITH(MatchJournal(state, other, 2), Contains("engines[0].options.Hash: '16' vs '64'"));
+  CHECK_THROWS_WITH(MatchJournal(state, d, 1), Contains("not shard 1"));
+
+  // Killed while writing a line: the torn line is dropped with a message, the file cut back to the
+  // last whole line, and the pair, played again, counts once.
+  test::write_file(state, text + "{\"opening\":9,\"sco");
+  {
+    std::string notice;
+    MatchJournal j(state, d, 2, &notice);
+    CHECK_THAT(notice, Contains("state.jsonl: dropped a torn last line (17 bytes at byte") && Contains("line 6"));
+    CHECK(j.result().pairs() == recorded);
+    j.record(pair(9, GameScore::Loss, GameScore::Draw));
+    recorded = j.result().pairs();
+  }
+  std::string notice = "unset";
+  MatchJournal again(state, d, 2, &notice);
+  CHECK(notice.empty());
+  CHECK(again.result().pairs() == recorded);
+  CHECK(again.result().counts().penta == PentanomialCounts{{0, 1, 0, 4, 0}});
+  // Any other line that does not parse is an error naming the line, not a silent skip.
+  test::write_file(twice, text.substr(0, text.rfind('\n', text.size() - 2) + 1) + "{\"opening\": 7}\n" +
+                              text.substr(text.rfind('\n', text.size() - 2) + 1));
+  CHECK_THROWS_WITH(read_match_journal(twice), Contains("twice.jsonl:5: field 'pair.games' is missing"));
+  // The journal is a match result for merging and reporting.
+  CHECK(is_match_result_file(state));
+  CHECK(read_match_result(state).counts() == again.result().counts());
+  // The result file still round-trips exactly.
+  save_match_result((dir / "state.json").string(), again.result());
+  CHECK(to_json_text(read_match_result((dir / "state.json").string())) == read(dir / "state.json"));
 }
 
 TEST_CASE("reading a match result refuses bad files, naming file and field", "[match]") {

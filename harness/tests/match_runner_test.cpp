@@ -6,13 +6,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <regex>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
+#include "match/sprt.h"
 #include "selfplay/adjudicator.h"
 
 using namespace stk;
@@ -29,8 +32,16 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
+// The published result of a finished run (counts, pairs).
 nlohmann::json state(const fs::path& dir, const std::string& config) {
-  return nlohmann::json::parse(read_text(dir / "match" / (config + "-state.json")));
+  return nlohmann::json::parse(read_text(dir / "match" / (config + ".json")));
+}
+
+// Pairs recorded in a runner's journal: its whole lines after the header.
+std::size_t journal_pairs(const fs::path& journal) {
+  const std::string text = read_text(journal);
+  const auto lines = std::count(text.begin(), text.end(), '\n');
+  return lines > 1 ? std::size_t(lines - 1) : 0;
 }
 
 // A match in `dir` (its reports under dir), gate non-regression with a bar nothing fails by accident.
@@ -164,27 +175,25 @@ TEST_CASE("match: a killed run resumes from its state and plays every pair once"
     execl("/bin/sh", "sh", "-c", ("exec " + cmd + " >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  const auto state_file = killed / "match" / "k-state.json";
+  const auto journal = killed / "match" / "k-state.jsonl";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::size_t seen = 0;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (fs::exists(state_file)) {
-      try {
-        seen = nlohmann::json::parse(read_text(state_file))["pairs"].size();
-      } catch (const std::exception&) {
-      }
-    }
+    if (fs::exists(journal)) seen = journal_pairs(journal);
     if (seen >= 2) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   REQUIRE(seen >= 2);
-  const std::size_t at_kill = state(killed, "k")["pairs"].size();
+  const std::size_t at_kill = journal_pairs(journal);
   REQUIRE(at_kill < 6);
+  // As if the kill had also cut the next pair's line short: that line is dropped, the pair played again.
+  std::ofstream(journal, std::ios::app) << "{\"opening\":" << at_kill << ",\"score\":2,\"ga";
   auto resumed = match(killed, "k", args);
   INFO(resumed.output);
   REQUIRE(resumed.exit_code == 0);
+  CHECK(resumed.output.find("k-state.jsonl: dropped a torn last line") != std::string::npos);
   // Only the pairs the killed run had not recorded are played again.
   CHECK(resumed.output.find("this run: " + std::to_string(2 * (6 - at_kill)) + " games") != std::string::npos);
   CHECK(state(killed, "k")["counts"] == state(fresh, "k")["counts"]);
@@ -211,4 +220,159 @@ TEST_CASE("match: bad input is refused before the first game with its name and e
   expect(fake() + " " + fake() + " --openings " + (dir / "bad.pgn").string(), "bad.pgn:7: 'Ke3' is not a legal move");
   expect(fake(), "exactly two --engine");
   expect(fake() + " " + fake() + " --engine cmd=x", "exactly two --engine");
+}
+
+TEST_CASE("match: an engine that overruns its clock loses on time and is not counted as crashed", "[matchrun][harness][clock]") {
+  const auto dir = test::scratch_dir("match-clock");
+  // A plays two moves within its clock, then answers 300 ms after its clock ran out (margin 100 ms).
+  auto run = match(dir, "t", fake("slow-after-2", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto s = state(dir, "t");
+  REQUIRE(s["pairs"].size() == 1);
+  for (const auto& g : s["pairs"][0]["games"]) {
+    CHECK(g["reason"].get<std::string>().rfind("time forfeit: A (a)", 0) == 0);
+    CHECK(g["result"] == (g["a"] == "white" ? "0-1" : "1-0"));
+    CHECK(g["plies"].get<int>() >= 4);
+  }
+  const std::string pgn = read_text(dir / "match" / "t.pgn");
+  CHECK(tag_values(pgn, "Termination") == std::vector<std::string>(2, "time forfeit"));
+  CHECK(pgn.find("{time forfeit: A (a)") != std::string::npos);
+  CHECK(tag_values(pgn, "TimeControl") == std::vector<std::string>(2, "1+0"));
+  // Counted as time forfeits, not crashes, in the output and the JUnit properties.
+  CHECK(run.output.find("games lost by a fault: A (a): 0 crashes, 2 time forfeits, 0 illegal moves") != std::string::npos);
+  const std::string junit = read_text(dir / "junit" / "match-t.xml");
+  CHECK(junit.find("name=\"run.faults\" value=\"A (a): 0 crashes, 2 time forfeits") != std::string::npos);
+  // The same engine within its clock loses nothing.
+  auto fine = match(test::scratch_dir("match-clock-fine"), "t", fake("", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
+  CHECK(fine.output.find("games lost by a fault: none") != std::string::npos);
+}
+
+TEST_CASE("match: two shards merged equal the unsharded run exactly", "[matchrun][harness][stk][shard]") {
+  const auto dir = test::scratch_dir("match-shards");
+  const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+                           " name=y option.Hash=8 --nodes 1500 --pairs 5 --seed 5 --maxmoves 40 --sprt elo0=-5 elo1=5";
+  // Exit 1: a five-pair SPRT cannot decide, so the non-regression gate fails; the counts are the point.
+  auto whole = match(dir / "whole", "s", args);
+  auto one = match(dir / "one", "s", args + " --shard 1/2 --state " + (dir / "shard1.jsonl").string());
+  auto two = match(dir / "two", "s", args + " --shard 2/2 --state " + (dir / "shard2.jsonl").string());
+  INFO(whole.output << one.output << two.output);
+  REQUIRE(whole.exit_code == 1);
+  REQUIRE(one.exit_code == 1);
+  REQUIRE(two.exit_code == 1);
+  auto merged = test::run_command(test::harness_bin() + " match-merge " + (dir / "shard1.jsonl").string() + " " +
+                                  (dir / "shard2.jsonl").string() + " --out-dir " + (dir / "merged").string());
+  INFO(merged.output);
+  REQUIRE(merged.exit_code == 1);
+  const auto w = state(dir / "whole", "s"), m = state(dir / "merged", "s");
+  CHECK(m["shards"] == nlohmann::json({1, 2}));
+  CHECK(m["complete"] == true);
+  CHECK(m["counts"] == w["counts"]);
+  CHECK(m["pairs"] == w["pairs"]);  // pair by pair, in opening order
+  CHECK(m["summary"]["sprt"] == w["summary"]["sprt"]);
+  CHECK(m["summary"]["sprt"]["llr"].is_number());
+}
+
+TEST_CASE("match: a live SPRT stops the match at its bound before the planned pairs", "[matchrun][harness][stk][sprt]") {
+  const auto dir = test::scratch_dir("match-sprt-stop");
+  // A plays its first legal move (or a mate in one); B is stk: every pair is lost, H0 comes quickly.
+  auto run = test::run_command(test::harness_bin() + " match --config stop --out-dir " + dir.string() + " " +
+                               fake("", "weak") + " --engine cmd=" + test::engine_bin() +
+                               " name=stk --nodes 500 --pairs 100 --maxmoves 80 --sprt elo0=0 elo1=10");
+  INFO(run.output);
+  CHECK(run.exit_code == 1);  // the gain gate fails: H0 accepted
+  const auto s = state(dir, "stop");
+  const std::size_t played = s["pairs"].size();
+  CHECK(played < 100);
+  CHECK(s["complete"] == false);
+  CHECK(s["summary"]["sprt"]["verdict"] == "H0 accepted");
+  const std::string stopped = "SPRT H0 accepted after " + std::to_string(played) + " of 100 planned pairs";
+  CHECK(run.output.find(stopped + ": the match stopped early") != std::string::npos);
+  CHECK(read_text(dir / "junit" / "match-stop.xml").find("name=\"run.stopped\" value=\"" + stopped) != std::string::npos);
+  // One pair fewer and the SPRT had not decided: it stopped at the bound, not later.
+  harness::match::PentanomialCounts before;
+  for (std::size_t i = 0; i + 1 < played; ++i) before.n[s["pairs"][i]["score"].get<std::size_t>()]++;
+  const harness::match::SprtParams p{0, 10, 0.05, 0.05, harness::match::EloModel::Normalized};
+  CHECK(harness::match::sprt(before, p).verdict == harness::match::Verdict::Continue);
+}
+
+TEST_CASE("match: at a fixed budget the A/A control requires every pair mirrored", "[matchrun][harness][aa]") {
+  const auto dir = test::scratch_dir("match-aa-fixed");
+  auto aa = [&](const std::string& defect, const std::string& budget) {
+    return test::run_command(test::harness_bin() + " match --config aa --quiet --gate aa-control --out-dir " +
+                             (dir / (defect + budget.substr(2, 2))).string() + " " + fake(defect, "b") + " " +
+                             fake(defect, "b") + " --pairs 4 " + budget);
+  };
+  // A deterministic engine against itself: every pair is the same game with colours reversed.
+  auto good = aa("", "--nodes 50");
+  INFO(good.output);
+  CHECK(good.exit_code == 0);
+  CHECK(good.output.find("every one of 4 pairs mirrored (fixed budget)") != std::string::npos);
+  // The fake keeps a game counter across ucinewgame: the second game of a pair is another game.
+  auto leak = aa("games-leak", "--nodes 50");
+  INFO(leak.output);
+  CHECK(leak.exit_code == 1);
+  CHECK(leak.output.find("4 of 4 pairs not mirrored (openings 0, 1, 2, 3): non-determinism or state shared") !=
+        std::string::npos);
+  CHECK(leak.output.find("A/A pair 2 not mirrored: opening generated:2 (") != std::string::npos);
+  // Under a clock the interval is the check (games differ with timing): no mirror requirement.
+  auto clocked = aa("games-leak", "--tc 2+0.02");
+  INFO(clocked.output);
+  CHECK(clocked.exit_code == 0);
+  CHECK(clocked.output.find("mirrored") == std::string::npos);
+  CHECK(clocked.output.find("aa-control gate passed: Elo 95% [") != std::string::npos);
+}
+
+TEST_CASE("match: the A/A control of a fixed-nodes stk match is mirrored pair by pair", "[matchrun][harness][stk][aa]") {
+  const auto dir = test::scratch_dir("match-aa-stk");
+  auto run = match(dir, "m", "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+                                 " name=y option.Hash=8 --nodes 2000 --pairs 3 --seed 7 --maxmoves 60 --ab-control");
+  INFO(run.output << read_text(dir / "match" / "m-aa.md"));
+  CHECK(run.exit_code == 0);
+  CHECK(read_text(dir / "match" / "m-aa.md").find("every one of 3 pairs mirrored (fixed budget)") != std::string::npos);
+  CHECK(state(dir, "m-aa")["counts"]["pentanomial"] == nlohmann::json({0, 0, 3, 0, 0}));
+}
+
+TEST_CASE("match: --seed shuffles a book and without it the book is played in file order", "[matchrun][harness][openings]") {
+  const auto dir = test::scratch_dir("match-book-seed");
+  std::string epd;
+  const std::vector<std::string> fens = {
+      "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR b KQkq -",
+      "rnbqkbnr/pppppppp/8/8/8/2P5/PP1PPPPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/3P4/PPP1PPPP/RNBQKBNR b KQkq -",
+      "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq -",
+      "rnbqkbnr/pppppppp/8/8/8/6P1/PPPPPP1P/RNBQKBNR b KQkq -"};
+  for (const std::string& f : fens) epd += f + "\n";
+  test::write_file(dir / "book.epd", epd);
+  // The FEN of each pair's first game, in pair order.
+  auto order = [&](const std::string& name, const std::string& seed) {
+    auto run = test::run_command(test::harness_bin() + " match --config o --gate non-regression --min-elo-lower95 -100000 "
+                                 "--out-dir " + (dir / name).string() + " " + fake("", "a") + " " + fake("", "b") +
+                                 " --nodes 50 --maxmoves 2 --openings " + (dir / "book.epd").string() + " " + seed);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const auto all = tag_values(read_text(dir / name / "match" / "o.pgn"), "FEN");
+    std::vector<std::string> firsts;
+    for (std::size_t i = 0; i < all.size(); i += 2) firsts.push_back(all[i].substr(0, all[i].find(" b ")));
+    return std::make_pair(firsts, run.output);
+  };
+  std::vector<std::string> file_order;
+  for (const std::string& f : fens) file_order.push_back(f.substr(0, f.find(" b ")));
+  const auto [plain, plain_out] = order("plain", "");
+  CHECK(plain == file_order);
+  CHECK(plain_out.find("book.epd: 7 openings, in file order (no --seed)") != std::string::npos);
+  CHECK(state(dir / "plain", "o")["definition"]["settings"]["openings_order"] == "file order");
+  const auto [five, five_out] = order("five", "--seed 5");
+  const auto [again, again_out] = order("again", "--seed 5");
+  const auto [six, six_out] = order("six", "--seed 6");
+  CHECK(five_out.find("book.epd: 7 openings, shuffled with seed 5") != std::string::npos);
+  CHECK(state(dir / "five", "o")["definition"]["settings"]["openings_order"] == "shuffled, seed 5");
+  CHECK(state(dir / "five", "o")["definition"]["openings"]["seed"] == 5);
+  CHECK(five == again);       // the same seed, the same order
+  CHECK(five != file_order);  // shuffled...
+  CHECK(five != six);         // ...by the seed
+  auto sorted = five;
+  std::sort(sorted.begin(), sorted.end());
+  auto expected = file_order;
+  std::sort(expected.begin(), expected.end());
+  CHECK(sorted == expected);  // a permutation: every opening once
 }

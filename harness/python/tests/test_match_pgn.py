@@ -31,7 +31,7 @@ def play(tmp: Path, config: str, *args: str) -> tuple[list[chess.pgn.Game], dict
         while (g := chess.pgn.read_game(f)) is not None:
             assert not g.errors, g.errors
             games.append(g)
-    state = json.loads((tmp / "match" / f"{config}-state.json").read_text())
+    state = json.loads((tmp / "match" / f"{config}.json").read_text())  # the published result
     return games, state
 
 

@@ -25,7 +25,8 @@ namespace stk::harness {
 int run_all(int argc, char** argv) {
   CLI::App app{"Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED (default\n"
                "../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
-               "premerge (needs --base REV): compare REV with this build, then a non-regression match.",
+               "premerge (needs --base REV): compare REV with this build (gated by --max-regressions), then a\n"
+               "non-regression match.",
                "stk-harness all"};
   std::string tier = "quick", out_dir = "reports", base;
   std::vector<std::string> only;
@@ -33,6 +34,11 @@ int run_all(int argc, char** argv) {
   app.add_option("--tier", tier, "quick (CI), full (pre-merge) or premerge")
       ->check(CLI::IsMember({"quick", "full", "premerge"}))->capture_default_str();
   app.add_option("--base", base, "premerge: the revision to compare with");
+  int max_regressions = 0;
+  CLI::Option* max_regressions_opt = app.add_option(
+      "--max-regressions", max_regressions,
+      "premerge: the compare gate, at most K ECM positions lost at each budget (default 25; a bench change is "
+      "allowed and reported)")->check(CLI::Range(0, 1000000));
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   app.add_option("--only", only, "run only the steps of these names (repeatable)");
   app.add_flag("--list", list, "print the tier's steps and their commands");
@@ -49,13 +55,15 @@ int run_all(int argc, char** argv) {
   try {
     if (!list) declare(out_dir, tier);
     if (tier == "premerge" && base.empty()) throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
-    if (tier != "premerge" && !base.empty()) throw UsageError("--base is for --tier premerge only");
+    if (tier != "premerge" && (!base.empty() || max_regressions_opt->count() > 0))
+      throw UsageError("--base and --max-regressions are for --tier premerge only");
     std::string self = std::filesystem::canonical("/proc/self/exe").string();
     StepContext ctx{tier, out_dir, self, shared_dir()};
     if (tier == "premerge") {
       ctx.base = base;
       ctx.base_commit = compare::resolve_side("base", ctx.base, {}).commit;
       if (ctx.base_commit.empty()) throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
+      if (max_regressions_opt->count() > 0) ctx.max_regressions = max_regressions;
     }
     auto steps = tier_steps(ctx);
     if (list) {

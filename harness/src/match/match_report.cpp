@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/cli.h"
+#include "match/aa_mirror.h"
 #include "match/match_analysis.h"
 #include "match/match_result_file.h"
 #include "report/junit.h"
@@ -43,7 +44,12 @@ GateOutcome evaluate_gate(const MatchResult& r) {
       std::string why = fmt::format("Elo 95% [{:.2f}, {:.2f}] {} 0", e.elo_lower, e.elo_upper,
                                     contains_zero ? "contains" : "excludes");
       if (s) why += ", " + sprt_text();
-      return {contains_zero && !h1, why};
+      if (!fixed_budget(d)) return {contains_zero && !h1, why};
+      // At fixed nodes or depth the interval is [0, 0] by construction: every pair must be mirrored.
+      const MirrorCheck m = check_mirrored(r);
+      return {m.not_mirrored.empty() && contains_zero && !h1,
+              m.text() + (m.not_mirrored.empty() ? "" : ": non-determinism or state shared between games or engines") +
+                  " (fixed budget); " + why};
     }
   }
   return {false, "unknown gate"};

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 
 #include "common/cli.h"
 #include "match/match_analysis.h"
+#include "match/match_journal.h"
 
 namespace stk::harness::match {
 
@@ -280,9 +282,17 @@ std::string read_all(const std::string& path) {
 
 }  // namespace
 
-MatchResult read_match_result(const std::string& path) { return parse_match_result(read_all(path), path); }
+MatchResult read_match_result(const std::string& path) {
+  if (is_match_journal(path)) {
+    JournalRead j = read_match_journal(path);
+    if (!j.dropped.empty()) std::cerr << j.dropped << "\n";
+    return std::move(j.result);
+  }
+  return parse_match_result(read_all(path), path);
+}
 
 bool is_match_result_file(const std::string& path) {
+  if (is_match_journal(path)) return true;
   try {
     json j = json::parse(read_all(path));
     return j.is_object() && j.contains("kind") && j["kind"] == kMatchResultKind;
@@ -339,6 +349,14 @@ MatchResult resume_or_start(const std::string& path, const MatchDefinition& def,
     throw InputError(fmt::format("{}: holds shard(s) {} of {}, not shard {}", path, fmt::join(stored.shards(), ","),
                                  def.shard_count, shard_index));
   return stored;
+}
+
+ojson definition_to_json(const MatchDefinition& d) { return definition_json(d); }
+ojson pair_to_json(const PairRecord& p) { return pair_json(p); }
+std::string read_result_text(const std::string& path) { return read_all(path); }
+MatchDefinition definition_from_json(const json& d, const std::string& file) { return parse_definition(Fields{file}, d); }
+PairRecord pair_from_json(const json& p, const std::string& file, const std::string& where) {
+  return parse_pair(Fields{file}, p, where);
 }
 
 }  // namespace stk::harness::match

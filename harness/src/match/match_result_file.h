@@ -23,9 +23,10 @@ std::string to_json_text(const MatchResult& r);
 // JSON (with the byte offset), wrong kind or version, a missing or mistyped field, a pair outside the
 // file's shards or twice, stored counts that differ from the pairs.
 MatchResult parse_match_result(const std::string& text, const std::string& path);
+// A result file or a runner's journal (match/match_journal.h; a torn last line is dropped, said on stderr).
 MatchResult read_match_result(const std::string& path);
 
-// Whether `path` holds a match result (by its "kind"), without validating the rest.
+// Whether `path` holds a match result or journal (by its "kind"), without validating the rest.
 bool is_match_result_file(const std::string& path);
 
 // Writes `path` atomically: a temporary file beside it, flushed to disk, then renamed over it. A
@@ -35,5 +36,13 @@ void save_match_result(const std::string& path, const MatchResult& r);
 // The runner's entry point: the stored result if `path` exists (its definition and shard must equal
 // these, else InputError naming the first differing field), else a new empty result.
 MatchResult resume_or_start(const std::string& path, const MatchDefinition& def, int shard_index);
+
+// The pieces the journal (match/match_journal.h) shares with the result file: a definition and a pair
+// as JSON, and their parsers (InputError naming `file` and the field's path `where`).
+nlohmann::ordered_json definition_to_json(const MatchDefinition& d);
+nlohmann::ordered_json pair_to_json(const PairRecord& p);
+MatchDefinition definition_from_json(const nlohmann::json& d, const std::string& file);
+PairRecord pair_from_json(const nlohmann::json& p, const std::string& file, const std::string& where);
+std::string read_result_text(const std::string& path);  // the whole file; InputError naming it
 
 }  // namespace stk::harness::match

@@ -74,7 +74,8 @@ int run_match(int argc, char** argv) {
       ->expected(1, -1)
       ->required();
   app.add_option("--openings", openings_path, "book: .epd (FEN) or .pgn (SAN); default: generated (seeded)");
-  app.add_option("--seed", seed, "seed of the generated openings")->capture_default_str();
+  auto* seed_opt = app.add_option("--seed", seed, "seed of the generated openings, or of the book's shuffle (without it a book is played in file order)")
+                       ->capture_default_str();
   app.add_option("--pairs", pairs, "opening pairs to play (default: the book's size, or 100 generated)");
   auto* tc_opt = app.add_option("--tc", tc_text, "clock BASE+INC in seconds, e.g. 10+0.1");
   auto* nodes_opt = app.add_option("--nodes", nodes, "fixed nodes per move");
@@ -90,7 +91,7 @@ int run_match(int argc, char** argv) {
   app.add_option("--gate", gate_text, "gain | non-regression | aa-control (default: gain with --sprt)");
   auto* min_elo_opt = app.add_option("--min-elo-lower95", min_elo_lower95, "non-regression without SPRT: the bar");
   app.add_flag("--ab-control", ab_control, "also play B against B on the same openings (gate aa-control)");
-  app.add_option("--state", state_path, "resumable result file (default: <out-dir>/match/<config>-state.json)");
+  app.add_option("--state", state_path, "resumable journal, one line per pair (default: <out-dir>/match/<config>-state.jsonl)");
   app.add_option("--shard", shard_text, "K/N: play opening pairs i with i % N == K-1")->capture_default_str();
   app.add_option("--config", config, "the match's name in reports")->capture_default_str();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
@@ -149,6 +150,12 @@ int run_match(int argc, char** argv) {
     def.openings_seed = seed;
     if (!openings_path.empty()) {
       plan.openings = read_openings(openings_path);
+      // A book is shuffled only when a seed is given: the order is part of the definition.
+      if (seed_opt->count()) shuffle_openings(plan.openings, seed);
+      def.settings["openings_order"] = seed_opt->count() ? fmt::format("shuffled, seed {}", seed) : "file order";
+      if (!quiet)
+        std::cout << fmt::format("book {}: {} openings, {}\n", openings_path, plan.openings.size(),
+                                 seed_opt->count() ? fmt::format("shuffled with seed {}", seed) : "in file order (no --seed)");
       def.openings_file = openings_path;
       def.pairs_planned = pairs ? pairs : plan.openings.size();
     } else {
@@ -182,7 +189,7 @@ int run_match(int argc, char** argv) {
     plan.out_dir = out_dir;
     plan.stem = stem;
     plan.aa_stem = aa_stem;
-    plan.state_path = state_path.empty() ? out_dir + "/match/" + stem + "-state.json" : state_path;
+    plan.state_path = state_path.empty() ? out_dir + "/match/" + stem + "-state.jsonl" : state_path;
     plan.aa_state_path = with_suffix(plan.state_path, "-aa");
     plan.pgn_path = pgn_path.empty() ? out_dir + "/match/" + stem + ".pgn" : pgn_path;
     plan.aa_pgn_path = with_suffix(plan.pgn_path, "-aa");

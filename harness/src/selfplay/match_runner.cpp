@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,9 +16,10 @@
 #include <fmt/format.h>
 
 #include "common/cli.h"
+#include "match/aa_mirror.h"
 #include "match/match_analysis.h"
 #include "match/match_report.h"
-#include "match/match_result_file.h"
+#include "match/match_journal.h"
 #include "selfplay/pgn_writer.h"
 
 namespace stk::harness::selfplay {
@@ -113,12 +115,47 @@ std::string progress_line(const MatchResult& r, const char* label) {
   return fmt::format("[{}] {}/{}: {}", label, r.pairs().size(), r.definition().pairs_planned, one_line(a));
 }
 
+// Games lost by a fault, per engine and kind, from the recorded reasons ("time forfeit: A (x) ...").
+// A time forfeit is not a crash: each kind is counted apart.
+std::string fault_summary(const MatchResult& r) {
+  static const std::array<std::pair<const char*, const char*>, 3> kinds = {
+      {{"crash: ", "crashes"}, {"time forfeit: ", "time forfeits"}, {"illegal move: ", "illegal moves"}}};
+  std::map<std::string, std::array<int, 3>> by_engine;  // label ("A (x)") -> counts per kind
+  for (const PairRecord& p : r.pairs())
+    for (const GameRecord& g : p.games)
+      for (std::size_t k = 0; k < kinds.size(); ++k)
+        if (g.reason.rfind(kinds[k].first, 0) == 0) {
+          const std::string rest = g.reason.substr(std::strlen(kinds[k].first));
+          by_engine[rest.substr(0, rest.find(')') + 1)][k]++;
+        }
+  if (by_engine.empty()) return "none";
+  std::string out;
+  for (const auto& [engine, counts] : by_engine)
+    out += fmt::format("{}{}: {} {}, {} {}, {} {}", out.empty() ? "" : "; ", engine, counts[0], kinds[0].second,
+                       counts[1], kinds[1].second, counts[2], kinds[2].second);
+  return out;
+}
+
+// An A/A control at a fixed budget names each pair that was not mirrored by its opening.
+void name_unmirrored(const MatchResult& r, const MatchPlan& plan) {
+  if (r.definition().gate.mode != GateMode::AAControl || !fixed_budget(r.definition())) return;
+  for (std::uint64_t o : check_mirrored(r).not_mirrored)
+    std::cout << fmt::format("A/A pair {} not mirrored: opening {} ({})\n", o,
+                             plan.openings[o % plan.openings.size()].source, plan.openings[o % plan.openings.size()].fen);
+}
+
 }  // namespace
 
 int run_match(const MatchPlan& plan) {
-  MatchResult result = resume_or_start(plan.state_path, plan.definition, plan.shard_index);
-  std::optional<MatchResult> control;
-  if (plan.aa_definition) control = resume_or_start(plan.aa_state_path, *plan.aa_definition, plan.shard_index);
+  std::string dropped, aa_dropped;
+  MatchJournal journal(plan.state_path, plan.definition, plan.shard_index, &dropped);
+  std::unique_ptr<MatchJournal> aa_journal;
+  if (plan.aa_definition)
+    aa_journal = std::make_unique<MatchJournal>(plan.aa_state_path, *plan.aa_definition, plan.shard_index, &aa_dropped);
+  for (const std::string& d : {dropped, aa_dropped})
+    if (!d.empty()) std::cout << d << "\n";
+  const MatchResult& result = journal.result();
+  const MatchResult* control = aa_journal ? &aa_journal->result() : nullptr;
   // Games of a pair that was in progress when a run was killed are in the PGN but not in the state.
   keep_recorded_games(plan.pgn_path, recorded(result));
   if (control) keep_recorded_games(plan.aa_pgn_path, recorded(*control));
@@ -189,11 +226,9 @@ int run_match(const MatchPlan& plan) {
       p = std::move(done.at(i));
       done.erase(i);
     }
-    MatchResult& r = tasks[i].control ? *control : result;
     // The PGN first: a kill between the two leaves games that the next run drops (keep_recorded_games).
     append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
-    r.add_pair(p.record);
-    save_match_result(tasks[i].control ? plan.aa_state_path : plan.state_path, r);
+    (tasks[i].control ? *aa_journal : journal).record(p.record);
     games += 2;
     if (!tasks[i].control && !plan.quiet && result.pairs().size() % std::size_t(plan.progress_every) == 0) {
       std::cout << progress_line(result, "A/B") << "\n";
@@ -216,16 +251,28 @@ int run_match(const MatchPlan& plan) {
 
   auto properties = plan.properties;
   properties.emplace_back("run.cost", cost);
+  // An SPRT that decided before the planned pairs stops the run: said, and recorded with the reports.
+  if (decided() && !result.complete()) {
+    const std::string stopped = fmt::format("SPRT {} after {} of {} planned pairs: the match stopped early",
+                                            to_string(result.sprt_result()->verdict), result.pairs().size(),
+                                            plan.definition.pairs_planned);
+    properties.emplace_back("run.stopped", stopped);
+    std::cout << stopped << "\n";
+  }
+  const std::string faults = fault_summary(result);
+  properties.emplace_back("run.faults", faults);
+  std::cout << "games lost by a fault: " << faults << "\n";
   int exit_code = 0;
   if (result.pairs().empty()) throw InputError("match '" + plan.definition.config + "': no game pairs played");
   const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
   exit_code = pub.exit_code;
+  name_unmirrored(result, plan);
   std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1) : pub.summary);
   if (control && !control->pairs().empty()) {
     const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem);
+    name_unmirrored(*control, plan);
     if (aa.exit_code != 0)
-      std::cout << "A/A CONTROL FAILED: identical engines' 95% Elo interval excludes 0 (or its SPRT accepted H1);"
-                   " do not trust the A/B result\n";
+      std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict << "; do not trust the A/B result\n";
     std::cout << (plan.quiet ? "" : aa.summary);
     exit_code = std::max(exit_code, aa.exit_code);
   }

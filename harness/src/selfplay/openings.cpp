@@ -223,4 +223,9 @@ void write_openings_epd(const std::string& path, const std::vector<Opening>& ope
   std::filesystem::rename(tmp, path);
 }
 
+void shuffle_openings(std::vector<Opening>& openings, std::uint64_t seed) {
+  SplitMix rng(mix64(seed));
+  for (std::size_t i = openings.size(); i > 1; --i) std::swap(openings[i - 1], openings[rng.below(i)]);
+}
+
 }  // namespace stk::harness::selfplay

@@ -25,6 +25,10 @@ struct Opening {
 // an unreadable or empty file.
 std::vector<Opening> read_openings(const std::string& path);
 
+// The book in a seeded order (Fisher-Yates driven by SplitMix(mix64(seed))): the same seed gives the
+// same order on every machine; the match plays it only when --seed is given (else file order).
+void shuffle_openings(std::vector<Opening>& openings, std::uint64_t seed);
+
 struct GeneratorSettings {
   std::uint64_t seed = 1;
   int plies = 8;                 // random legal plies from the start position (at least 6)

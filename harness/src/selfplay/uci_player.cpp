@@ -1,6 +1,8 @@
 #include "selfplay/uci_player.h"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "uci_client/uci_lines.h"
 
@@ -16,6 +18,40 @@ std::string lower(std::string s) {
 
 long ms_between(SteadyClock::time_point a, SteadyClock::time_point b) {
   return long(std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
+}
+
+// The first word of a UCI line (white space as uci::parse_info splits it).
+std::string_view first_word(const std::string& s) {
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  std::size_t b = 0;
+  while (b < s.size() && space(s[b])) ++b;
+  std::size_t e = b;
+  while (e < s.size() && !space(s[e])) ++e;
+  return std::string_view(s).substr(b, e - b);
+}
+
+// The score of the last info line that has one, and the depth of the last scored line that has a
+// depth: what reading every line in order would leave, from the lines that can contain a score.
+Thought thought_from(const std::vector<std::string>& scored_lines) {
+  Thought t;
+  bool have_score = false;
+  for (auto it = scored_lines.rbegin(); it != scored_lines.rend(); ++it) {
+    const auto info = uci::parse_info(*it);
+    if (!info || info->score_kind == uci::InfoLine::Score::None) continue;
+    if (!have_score) {
+      have_score = true;
+      if (info->score_kind == uci::InfoLine::Score::Cp) t.score_cp = info->score;
+      else {
+        t.mate = info->score;
+        t.score_cp = info->score > 0 ? 100000 - info->score : -100000 - info->score;
+      }
+    }
+    if (info->depth) {
+      t.depth = *info->depth;
+      break;
+    }
+  }
+  return t;
 }
 
 }  // namespace
@@ -74,20 +110,20 @@ std::optional<Fault> UciPlayer::new_game() {
 
 std::variant<Thought, Fault> UciPlayer::think(const std::string& position, const std::string& go,
                                               SteadyClock::time_point deadline) {
-  if (!process_->send(position) || !process_->send(go)) return fault_from_silence("bestmove");
+  // One write for both commands: one syscall here, one wake-up of the engine.
+  if (!process_->send(position + "\n" + go)) return fault_from_silence("bestmove");
   const auto sent = SteadyClock::now();
-  Thought t;
+  scored_lines_.clear();
   while (auto line = process_->read_line(deadline)) {
-    if (auto info = uci::parse_info(line->text)) {
-      if (info->score_kind == uci::InfoLine::Score::Cp) t.score_cp = info->score, t.mate.reset();
-      if (info->score_kind == uci::InfoLine::Score::Mate) {
-        t.mate = info->score;
-        t.score_cp = info->score > 0 ? 100000 - info->score : -100000 - info->score;
-      }
-      if (info->depth && info->score_kind != uci::InfoLine::Score::None) t.depth = *info->depth;
+    const std::string_view word = first_word(line->text);
+    // Only the last scored info lines decide the Thought: keep them, parse them once at bestmove.
+    if (word == "info") {
+      if (line->text.find("score") != std::string::npos) scored_lines_.push_back(std::move(line->text));
       continue;
     }
+    if (word != "bestmove") continue;
     if (auto best = uci::parse_bestmove(line->text)) {
+      Thought t = thought_from(scored_lines_);
       t.move = best->move;
       t.elapsed_ms = ms_between(sent, line->at);
       return t;

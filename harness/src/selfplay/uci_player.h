@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "selfplay/match_settings.h"
 #include "uci_client/uci_process.h"
@@ -63,6 +64,7 @@ class UciPlayer {
   std::chrono::milliseconds timeout_;
   std::set<std::string> advertised_;
   std::unique_ptr<UciProcess> process_;
+  std::vector<std::string> scored_lines_;  // think(): this move's info lines that mention a score
 };
 
 }  // namespace stk::harness::selfplay

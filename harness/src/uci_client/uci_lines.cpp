@@ -8,10 +8,17 @@ namespace stk::harness::uci {
 
 namespace {
 
+// Words separated by the classic locale's white space, as `istream >> string` splits them, without a
+// stream per line (the match runner reads every info line of every move).
 std::vector<std::string> split_words(const std::string& line) {
-  std::istringstream in(line);
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
   std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
+  for (std::size_t i = 0; i < line.size();) {
+    while (i < line.size() && space(line[i])) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !space(line[i])) ++i;
+    if (i > start) words.emplace_back(line, start, i - start);
+  }
   return words;
 }
 

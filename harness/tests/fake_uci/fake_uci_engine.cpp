@@ -27,6 +27,8 @@
 //   crash-after-N      the (N+1)th go aborts the process
 //   illegal-after-N    the (N+1)th go answers at once with an illegal move (a1h8)
 //   hang-after-N       the (N+1)th go never answers (stop included)
+//   slow-after-N       from the (N+1)th go on, each search takes its whole clock plus 300 ms (it answers late)
+//   games-leak         each game's moves depend on the games seen before (state kept across ucinewgame)
 //   no-uciok           uci is never answered
 //   no-readyok         isready is never answered
 #include <poll.h>
@@ -51,6 +53,7 @@ std::string defect;
 
 bool has(const char* d) { return defect == d; }
 int gos = 0;  // searches started
+int games = 0;  // ucinewgame commands seen
 bool after(const char* prefix) {
   const std::string p = prefix;
   return defect.rfind(p, 0) == 0 && gos > std::atoi(defect.c_str() + p.size());
@@ -107,7 +110,7 @@ void FakeEngine::finish() {
     say("bestmove 0000");
     return;
   }
-  stk::Move best = list.begin()->move;
+  stk::Move best = (list.begin() + (has("games-leak") ? games % int(list.size()) : 0))->move;
   bool mate = false;
   for (const stk::ExtMove& e : list) {
     stk::Position p = s.root;
@@ -193,6 +196,7 @@ void FakeEngine::go(std::istringstream& is) {
   if (movetime >= 0) budget = movetime;
   else if (t[us] >= 0) budget = std::min(t[us] / 2, t[us] / (togo ? togo + 1 : 20) + inc[us] / 2);
   if (has("nodes0-endless") && s.nodes_set && s.nodes_limit == 0) s.infinite = s.endless = true;
+  if (after("slow-after-") && t[us] >= 0) budget = t[us] + 300;
   if (!s.infinite) s.deadline = s.started + std::chrono::milliseconds(budget);
   search_ = s;
   if (has("early-bestmove") && s.infinite) finish();
@@ -232,6 +236,7 @@ void FakeEngine::command(const std::string& line) {
     if (!ok) say("info string error: setoption " + name + " = '" + value + "' refused");
     else if (has("noisy-setoption")) say("info string " + name + " set to " + value);
   } else if (cmd == "ucinewgame") {
+    ++games;
   } else if (cmd == "position") {
     if (!(search_ && has("drop-position"))) position(is);
   } else if (cmd == "go") {
