@@ -76,6 +76,17 @@ class Mutant:
         return not self.error and any(not r.caught for r in self.results)
 
 
+def hollow_catch2_filter(check: str) -> str:
+    """A Catch2 test name given to stk-tests with an unescaped ',' is two filters matching no test:
+    the check runs nothing and exits 0, so the defect could never be caught. '' when fine."""
+    if "stk-tests" not in check:
+        return ""
+    for name in re.findall(r'stk-tests\s+"([^"]*)"', check):
+        if re.search(r"(?<!\\),", name):
+            return f"stk-tests filter {name!r} has an unescaped ',' (Catch2 splits there and runs no test): write '\\,'"
+    return ""
+
+
 def read_manifest(path: Path) -> list[Mutant]:
     """Lines '<patch> | <check that must fail>'; several lines per patch list several checks."""
     by_patch: dict[str, Mutant] = {}
@@ -90,6 +101,8 @@ def read_manifest(path: Path) -> list[Mutant]:
             raise SystemExit(f"{path}:{lineno}: expected '<name>.patch | <check>', got {raw!r}")
         if not (path.parent / patch).is_file():
             raise SystemExit(f"{path}:{lineno}: no such patch: ci/mutants/{patch}")
+        if why := hollow_catch2_filter(check):
+            raise SystemExit(f"{path}:{lineno}: {why}")
         m = by_patch.setdefault(patch, Mutant(patch, [], layer_of(patch)))
         m.checks.append(check)
     return list(by_patch.values())

@@ -1,0 +1,57 @@
+"""The planted-defect manifest can only prove what its checks run: a check that runs no test is hollow."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _check_mutants():
+    spec = importlib.util.spec_from_file_location("check_mutants", ROOT / "ci" / "check_mutants.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the file executes
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_an_unescaped_comma_in_a_catch2_filter_is_refused(tmp_path: Path):
+    cm = _check_mutants()
+    # Planted: the line that ran no test for months (Catch2 split the name at the comma).
+    hollow = './build/release/harness/stk-tests "search: being mated scores mate -N, both colours"'
+    assert "unescaped ','" in cm.hollow_catch2_filter(hollow)
+    assert cm.hollow_catch2_filter(hollow.replace("-N,", "-N\\,")) == ""
+    assert cm.hollow_catch2_filter('pytest -k "a, b"') == ""
+    (tmp_path / "x.patch").write_text("")
+    (tmp_path / "MANIFEST").write_text("x.patch | " + hollow + "\n")
+    with pytest.raises(SystemExit, match=r"MANIFEST:1: .*unescaped ','"):
+        cm.read_manifest(tmp_path / "MANIFEST")
+
+
+def test_the_manifest_reads_and_names_only_existing_patches():
+    mutants = _check_mutants().read_manifest(ROOT / "ci" / "mutants" / "MANIFEST")
+    assert len(mutants) >= 58
+    assert all(m.checks for m in mutants)
+
+
+def test_every_catch2_filter_in_the_manifest_names_a_test():
+    """A filter that matches no test (a renamed test, a typo) runs nothing, exits 0: the defect it
+    is listed for would pass as 'caught' never again. Each must list at least one test name."""
+    import re
+    import subprocess
+    tests = ROOT / "build" / "release" / "harness" / "stk-tests"
+    if not tests.exists():
+        pytest.skip("build/release/harness/stk-tests not built")
+    hollow = []
+    for m in _check_mutants().read_manifest(ROOT / "ci" / "mutants" / "MANIFEST"):
+        for check in m.checks:
+            for name in re.findall(r'stk-tests\s+"([^"]*)"', check):
+                out = subprocess.run([str(tests), name, "--list-test-names-only"], capture_output=True,
+                                     text=True, check=False).stdout
+                if not out.strip():
+                    hollow.append(f"{m.patch}: {name!r}")
+    assert not hollow, "filters that run no test:\n" + "\n".join(hollow)
