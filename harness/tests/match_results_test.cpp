@@ -236,6 +236,18 @@ TEST_CASE("the gate decides on the SPRT or the Elo interval recorded in the defi
   CHECK(evaluate_gate(few).verdict == "SPRT undecided");
   CHECK_THROWS_AS(evaluate_gate(MatchResult(d, {1})), InputError);
 
+  // Non-regression on a pair budget: the SPRT when it decided, else the Elo bar.
+  d.gate = {GateMode::NonRegression, -60.0};
+  CHECK(evaluate_gate(few).verdict == "SPRT undecided");  // `few` was defined with the gain gate
+  MatchResult few_nr(d, {1});
+  few_nr.add_pair(pair(0, GameScore::Win, GameScore::Draw));
+  few_nr.add_pair(pair(1, GameScore::Draw, GameScore::Loss));
+  CHECK_THAT(evaluate_gate(few_nr).verdict, Contains("SPRT undecided at the pair budget, Elo lower95"));
+  d.gate = {GateMode::NonRegression, 1000.0};  // a bar no result reaches: the SPRT's H1 still passes
+  CHECK(evaluate_gate(played(d, {1}, {3, 4, 2, 3})).passed);
+  d.gate = {GateMode::NonRegression, -1000.0};  // a bar every result reaches: the SPRT's H0 still fails
+  CHECK_FALSE(evaluate_gate(played(d, {1}, {1, 0, 2, 1})).passed);
+
   d.sprt.reset();
   d.gate = {GateMode::NonRegression, -20.0};
   CHECK(evaluate_gate(played(d, {1}, {2, 1, 3, 2})).passed);

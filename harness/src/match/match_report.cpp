@@ -33,11 +33,20 @@ GateOutcome evaluate_gate(const MatchResult& r) {
   switch (d.gate.mode) {
     case GateMode::Gain:
       return {s->verdict == Verdict::AcceptH1, sprt_text()};
-    case GateMode::NonRegression:
-      if (s) return {s->verdict == Verdict::AcceptH1, sprt_text()};
-      return {e.elo_lower > *d.gate.min_elo_lower95,
-              fmt::format("Elo lower95 {:.2f} {} {:.2f}", e.elo_lower,
-                          e.elo_lower > *d.gate.min_elo_lower95 ? ">" : "<=", *d.gate.min_elo_lower95)};
+    case GateMode::NonRegression: {
+      auto bar = [&] {
+        const bool above = e.elo_lower > *d.gate.min_elo_lower95;
+        return GateOutcome{above, fmt::format("Elo lower95 {:.2f} {} {:.2f}", e.elo_lower, above ? ">" : "<=",
+                                              *d.gate.min_elo_lower95)};
+      };
+      if (!s) return bar();
+      // A bounded run (the premerge tier) gives both: the SPRT decides when it reaches a bound, and
+      // the bar judges a run that ended undecided at its pair budget.
+      if (s->verdict != Verdict::Continue || !d.gate.min_elo_lower95) return {s->verdict == Verdict::AcceptH1, sprt_text()};
+      GateOutcome g = bar();
+      g.verdict = "SPRT undecided at the pair budget, " + g.verdict;
+      return g;
+    }
     case GateMode::AAControl: {
       const bool contains_zero = e.elo_lower <= 0 && 0 <= e.elo_upper;
       const bool h1 = s && s->verdict == Verdict::AcceptH1;

@@ -50,7 +50,8 @@ const char* to_string(GateMode m);       // "gain", "non-regression", "aa-contro
 GateMode parse_gate_mode(const std::string& s);  // std::invalid_argument
 
 // Pass conditions: gain: the SPRT accepts H1. non-regression: the SPRT (bounds like [-3, 1]) accepts
-// H1, or without an SPRT the lower end of the 95% Elo interval is above min_elo_lower95.
+// H1, or without an SPRT the lower end of the 95% Elo interval is above min_elo_lower95; with both,
+// the SPRT's verdict when it reached a bound, else (undecided at the pair budget) the bar.
 // aa-control (identical engines): the 95% Elo interval contains 0 and the SPRT did not accept H1.
 struct GateSpec {
   GateMode mode = GateMode::Gain;

@@ -89,7 +89,7 @@ int run_match(int argc, char** argv) {
   app.add_option("--maxmoves", maxmoves, "adjudicate a draw after this many engine moves per side (0: no cap)");
   app.add_option("--sprt", sprt_tokens, "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic")->expected(1, -1);
   app.add_option("--gate", gate_text, "gain | non-regression | aa-control (default: gain with --sprt)");
-  auto* min_elo_opt = app.add_option("--min-elo-lower95", min_elo_lower95, "non-regression without SPRT: the bar");
+  auto* min_elo_opt = app.add_option("--min-elo-lower95", min_elo_lower95, "non-regression: pass when the Elo lower95 is above it (with --sprt: judges a run undecided at --pairs)");
   app.add_flag("--ab-control", ab_control, "also play B against B on the same openings (gate aa-control)");
   app.add_option("--state", state_path, "resumable journal, one line per pair (default: <out-dir>/match/<config>-state.jsonl)");
   app.add_option("--shard", shard_text, "K/N: play opening pairs i with i % N == K-1")->capture_default_str();
