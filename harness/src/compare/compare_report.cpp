@@ -163,6 +163,7 @@ junit::TestSuite judge(const CompareResult& r, const Gates& g) {
     tc.classname = "compare.audits";
     tc.name = c.at("name").get<std::string>();
     for (const auto& [k, v] : c.at("facts").items()) tc.facts.emplace_back(k, v.get<std::string>());
+    if (c.contains("skipped")) tc.outcome = junit::Outcome::Skipped, tc.message = c["skipped"].get<std::string>();
     suite.cases.push_back(tc);
   }
   suite.time_s = r.build_s + r.measure_s;
