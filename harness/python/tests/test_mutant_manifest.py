@@ -55,3 +55,16 @@ def test_every_catch2_filter_in_the_manifest_names_a_test():
                 if not out.strip():
                     hollow.append(f"{m.patch}: {name!r}")
     assert not hollow, "filters that run no test:\n" + "\n".join(hollow)
+
+
+def test_every_planted_defect_applies_to_this_tree():
+    """A patch that no longer applies plants nothing: check-mutants reports it as a setup error only
+    when someone runs it. Caught here on every commit instead."""
+    import subprocess
+    stale = []
+    for m in _check_mutants().read_manifest(ROOT / "ci" / "mutants" / "MANIFEST"):
+        r = subprocess.run(["git", "apply", "--check", str(ROOT / "ci" / "mutants" / m.patch)], cwd=ROOT,
+                           capture_output=True, text=True, check=False)
+        if r.returncode != 0:
+            stale.append(f"{m.patch}: {r.stderr.strip().splitlines()[0] if r.stderr.strip() else 'does not apply'}")
+    assert not stale, "patches that do not apply (regenerate them against this tree):\n" + "\n".join(stale)
