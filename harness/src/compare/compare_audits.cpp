@@ -43,10 +43,17 @@ void run_checked(const Side& s, const std::string& what, const std::string& cmd)
                                  tail_lines(r.output, 8)));
 }
 
+// Whether the side's own stk-harness has `command` (a base from before it was added has not: its
+// `--help` is the unknown-command listing, exit 2).
+bool has_command(const Side& s, const std::string& command) {
+  return run_shell(fmt::format("{} {} --help", shell_quote(s.harness), command)).exit_code == 0;
+}
+
 // mechanism -> miss rate, and decision -> firing rate, for one side.
 struct SideAudit {
   std::map<std::string, double> miss_rate, firing_rate;
   std::string shadow_unavailable;  // why this side has no miss rates (an audit older than the format)
+  std::string firing_unavailable;  // why it has no firing rates (no fhcollect in that revision)
   Json raw;
 };
 
@@ -68,9 +75,15 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
     for (const Json& m : shadow["mechanisms"])
       out.miss_rate[m.at("mechanism").get<std::string>()] = m.value("rate", 0.0);
 
+  const std::string model = (source_root(s) / "engine" / "src" / "search" / "fhmodel_default.txt").string();
+  if (!has_command(s, "fhcollect") || !fs::exists(model)) {
+    out.firing_unavailable = fmt::format("--{} {}: this revision has no fail-high collection (stk-harness fhcollect "
+                                         "or {})", s.role, s.given, model);
+    out.raw = {{"shadow_json", dir + "/shadow/" + s.role + ".json"}, {"miss_rate", out.miss_rate}};
+    return out;
+  }
   const char* py = std::getenv("STK_PYTHON");
   const std::string records = dir + "/heldout.fhr";
-  const std::string model = (source_root(s) / "engine" / "src" / "search" / "fhmodel_default.txt").string();
   run_checked(s, "fail-high collection",
               fmt::format("{} fhcollect --positions {} --shard 1/{} --depth {} --full-depth {} --seed 1 --out {} "
                           "--config {} --out-dir {}",
@@ -122,7 +135,8 @@ Json run_audits(const Side& base, const Side& candidate, const AuditSettings& se
   };
   const std::string no_shadow = a.shadow_unavailable.empty() ? b.shadow_unavailable : a.shadow_unavailable;
   side_by_side("shadow miss rates", "miss ", a.miss_rate, b.miss_rate, no_shadow);
-  side_by_side("predictor firing rates", "firing ", a.firing_rate, b.firing_rate);
+  side_by_side("predictor firing rates", "firing ", a.firing_rate, b.firing_rate,
+               a.firing_unavailable.empty() ? b.firing_unavailable : a.firing_unavailable);
   return out;
 }
 
