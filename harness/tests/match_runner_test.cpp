@@ -252,18 +252,20 @@ TEST_CASE("match: two shards merged equal the unsharded run exactly", "[matchrun
   const auto dir = test::scratch_dir("match-shards");
   const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
                            " name=y option.Hash=8 --nodes 1500 --pairs 5 --seed 5 --maxmoves 40 --sprt elo0=-5 elo1=5";
-  // Exit 1: a five-pair SPRT cannot decide, so the non-regression gate fails; the counts are the point.
+  // A five-pair SPRT cannot decide: the gate falls back to the helper's bar (lower95 > -100000) and
+  // passes, in each shard and in the merge alike; the counts are the point.
   auto whole = match(dir / "whole", "s", args);
   auto one = match(dir / "one", "s", args + " --shard 1/2 --state " + (dir / "shard1.jsonl").string());
   auto two = match(dir / "two", "s", args + " --shard 2/2 --state " + (dir / "shard2.jsonl").string());
   INFO(whole.output << one.output << two.output);
-  REQUIRE(whole.exit_code == 1);
-  REQUIRE(one.exit_code == 1);
-  REQUIRE(two.exit_code == 1);
+  REQUIRE(whole.exit_code == 0);
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
   auto merged = test::run_command(test::harness_bin() + " match-merge " + (dir / "shard1.jsonl").string() + " " +
                                   (dir / "shard2.jsonl").string() + " --out-dir " + (dir / "merged").string());
   INFO(merged.output);
-  REQUIRE(merged.exit_code == 1);
+  REQUIRE(merged.exit_code == 0);
+  CHECK(merged.output.find("SPRT undecided at the pair budget") != std::string::npos);
   const auto w = state(dir / "whole", "s"), m = state(dir / "merged", "s");
   CHECK(m["shards"] == nlohmann::json({1, 2}));
   CHECK(m["complete"] == true);
