@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <string>
 
-#include "common/cli.h"
-#include "epd/epd_suite.h"
+#include "cli/cli.h"
+#include "positions/epd_suite.h"
 #include "fuzz_checks.h"
 #include "movegen.h"
 #include "notation.h"

@@ -2,8 +2,8 @@
 #include <cstring>
 #include <string>
 
-#include "common/cli.h"
-#include "fhcollect/record_file.h"
+#include "cli/cli.h"
+#include "fail_high/record_file.h"
 #include "fuzz_checks.h"
 
 namespace stk::fuzz {

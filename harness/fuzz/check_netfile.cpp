@@ -8,7 +8,7 @@
 //         at the end, else anywhere), so mutations reach the weights and the parsed net is used.
 #include <string>
 
-#include "checknet/synthetic_net.h"
+#include "nets/synthetic_net.h"
 #include "fuzz_checks.h"
 #include "movegen.h"
 #include "nnue/accumulator.h"

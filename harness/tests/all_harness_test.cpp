@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "all/step_runner.h"
-#include "all/tier_steps.h"
+#include "commands/all/step_runner.h"
+#include "commands/all/tier_steps.h"
 #include "cli_support.h"
 
 using namespace stk;

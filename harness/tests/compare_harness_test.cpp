@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
-#include "compare/compare_side.h"
+#include "commands/compare/compare_side.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;

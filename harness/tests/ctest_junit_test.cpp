@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.h"
-#include "ctest_junit/ctest_junit.h"
+#include "commands/ctest-junit/ctest_junit.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "cli_support.h"
-#include "common/cli.h"
+#include "cli/cli.h"
 #include "epd/epd_results.h"
-#include "epd/epd_suite.h"
+#include "positions/epd_suite.h"
 #include "report/run_report.h"
 
 using namespace stk;

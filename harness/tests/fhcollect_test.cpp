@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "cli_support.h"
-#include "common/cli.h"
-#include "fhcollect/collect_policy.h"
-#include "fhcollect/record_file.h"
+#include "cli/cli.h"
+#include "fail_high/collect_policy.h"
+#include "fail_high/record_file.h"
 #include "search/search.h"
 #include "notation.h"
 #include "search/worker.h"

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "cli_support.h"
-#include "fhcollect/position_list.h"
-#include "fhgen/position_sets.h"
+#include "positions/position_list.h"
+#include "commands/fhgen/position_sets.h"
 #include "notation.h"
 #include "test_support.h"
 

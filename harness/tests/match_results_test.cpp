@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
-#include "common/cli.h"
-#include "match/match_journal.h"
-#include "match/match_merge.h"
-#include "match/match_report.h"
-#include "match/match_result_file.h"
+#include "cli/cli.h"
+#include "match_results/match_journal.h"
+#include "match_results/match_merge.h"
+#include "match_results/match_report.h"
+#include "match_results/match_result_file.h"
 
 using namespace stk;
 using namespace stk::harness::match;

@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
-#include "match/sprt.h"
-#include "selfplay/adjudicator.h"
+#include "stats/sprt.h"
+#include "commands/match/adjudicator.h"
 
 using namespace stk;
 namespace fs = std::filesystem;

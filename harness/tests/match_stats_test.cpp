@@ -6,11 +6,11 @@
 
 #include <cmath>
 
-#include "match/constrained_mle.h"
-#include "match/elo.h"
-#include "match/normal.h"
-#include "match/sprt.h"
-#include "match/sprt_simulation.h"
+#include "stats/constrained_mle.h"
+#include "stats/elo.h"
+#include "stats/normal.h"
+#include "stats/sprt.h"
+#include "stats/sprt_simulation.h"
 
 using namespace stk::harness::match;
 

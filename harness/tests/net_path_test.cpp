@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "checknet/synthetic_net.h"
+#include "nets/synthetic_net.h"
 #include "cli_support.h"
 #include "nnue/evaluate.h"
 #include "nnue/network.h"

@@ -2,9 +2,9 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
-#include "accumulator/accumulator_checks.h"
-#include "accumulator/planted_defects.h"
-#include "checknet/synthetic_net.h"
+#include "commands/accumulator/accumulator_checks.h"
+#include "commands/accumulator/planted_defects.h"
+#include "nets/synthetic_net.h"
 #include "movegen.h"
 #include "nnue/accumulator.h"
 #include "notation.h"

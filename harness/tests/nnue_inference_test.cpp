@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "accumulator/accumulator_checks.h"
-#include "accumulator/planted_defects.h"
-#include "checknet/synthetic_net.h"
+#include "commands/accumulator/accumulator_checks.h"
+#include "commands/accumulator/planted_defects.h"
+#include "nets/synthetic_net.h"
 #include "nnue/accumulator.h"
 
 using namespace stk;

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "checknet/synthetic_net.h"
+#include "nets/synthetic_net.h"
 #include "cli_support.h"
 #include "nnue/evaluate.h"
 #include "nnue/network.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli_support.h"
-#include "common/cli.h"
+#include "cli/cli.h"
 #include "report/run_report.h"
 
 using namespace stk;

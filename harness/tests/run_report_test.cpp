@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "cli_support.h"
-#include "common/cli.h"
+#include "cli/cli.h"
 #include "report/run_report.h"
 
 using namespace stk;

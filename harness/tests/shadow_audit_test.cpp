@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
-#include "shadow/shadow_audit.h"
-#include "shadow/shadow_gates.h"
+#include "commands/shadow/shadow_audit.h"
+#include "commands/shadow/shadow_gates.h"
 
 using namespace stk;
 using namespace stk::harness::shadow;

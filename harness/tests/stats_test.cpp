@@ -1,7 +1,7 @@
 // The harnesses' shared statistics against hand-computed and published values.
 #include <catch2/catch.hpp>
 
-#include "common/stats.h"
+#include "stats/wilson.h"
 
 using stk::harness::wilson;
 

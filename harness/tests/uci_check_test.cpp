@@ -13,9 +13,9 @@
 
 #include "cli_support.h"
 #include "position.h"
-#include "ucicheck/documented_differences.h"
-#include "ucicheck/pv_consistency.h"
-#include "ucicheck/ucicheck_report.h"
+#include "commands/uci-check/documented_differences.h"
+#include "commands/uci-check/pv_consistency.h"
+#include "commands/uci-check/ucicheck_report.h"
 #include "uci_client/uci_lines.h"
 
 using Catch::Matchers::Contains;

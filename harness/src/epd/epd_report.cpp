@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "common/cli.h"
+#include "cli/cli.h"
 #include "report/junit.h"
 #include "report/run_report.h"
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "common/cli.h"
+#include "cli/cli.h"
 #include "notation.h"
 
 namespace stk::harness::epd {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "epd/engine_driver.h"
-#include "epd/epd_suite.h"
+#include "positions/epd_suite.h"
 #include "report/run_report.h"
 
 namespace stk::harness::epd {

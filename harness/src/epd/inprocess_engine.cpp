@@ -2,7 +2,7 @@
 // cleared before every position.
 #include <chrono>
 
-#include "common/cli.h"
+#include "cli/cli.h"
 #include "epd/engine_driver.h"
 #include "search/search.h"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/cli.h"
+#include "cli/cli.h"
 
 namespace stk::harness {
 

@@ -1,0 +1,105 @@
+#include "cli/cli.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "report/junit.h"
+
+namespace stk::harness {
+
+Shard parse_shard(const std::string& text) {
+  Shard s;
+  auto slash = text.find('/');
+  try {
+    if (slash == std::string::npos) throw 0;
+    std::size_t p1 = 0, p2 = 0;
+    s.index = std::stoi(text.substr(0, slash), &p1);
+    s.count = std::stoi(text.substr(slash + 1), &p2);
+    if (p1 != slash || p2 != text.size() - slash - 1) throw 0;
+  } catch (...) {
+    throw UsageError("--shard must be K/N, got '" + text + "'");
+  }
+  if (s.count < 1 || s.index < 1 || s.index > s.count)
+    throw UsageError("--shard K/N needs 1 <= K <= N, got '" + text + "'");
+  return s;
+}
+
+namespace {
+
+struct DeclaredReport {
+  std::string path, suite_name;
+};
+std::vector<DeclaredReport>& declared_reports() {
+  static std::vector<DeclaredReport> reports;
+  return reports;
+}
+
+// The report of a run that could not run: one <error> testcase in class "<harness>.input".
+junit::TestSuite input_error_suite(const std::string& suite_name, const std::string& why) {
+  junit::TestSuite suite;
+  suite.name = suite_name;
+  suite.property("exit_status", "2");
+  junit::add_build_properties(suite);
+  junit::TestCase tc;
+  tc.classname = suite_name.substr(0, suite_name.find('.')) + ".input";
+  tc.name = "inputs";
+  tc.outcome = junit::Outcome::Error;
+  tc.message = "usage or input error: the harness did not run";
+  tc.detail = why;
+  suite.cases.push_back(std::move(tc));
+  return suite;
+}
+
+}  // namespace
+
+void declare_report(const std::string& junit_path, const std::string& suite_name) {
+  std::error_code ec;
+  std::filesystem::remove(junit_path, ec);  // a missing file is fine; an unwritable one fails later
+  declared_reports().push_back({junit_path, suite_name});
+}
+
+int input_failure(const char* name, const char* usage) {
+  std::string why;
+  try {
+    throw;
+  } catch (const UsageError& e) {
+    why = e.what();
+    std::cerr << name << ": " << why << "\n" << (usage ? usage : "");
+  } catch (const std::exception& e) {
+    why = e.what();
+    std::cerr << name << ": " << why << "\n";
+  } catch (...) {
+    why = "unknown error";
+    std::cerr << name << ": " << why << "\n";
+  }
+  for (const DeclaredReport& r : declared_reports()) {
+    std::string err;
+    if (junit::write_report(r.path, {input_error_suite(r.suite_name, why)}, &err))
+      std::cerr << name << ": error report " << r.path << "\n";
+    else
+      std::cerr << name << ": " << err << "\n";
+  }
+  declared_reports().clear();
+  return 2;
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open file");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    lines.push_back(l);
+  }
+  if (in.bad()) throw InputError(path + ": read error");
+  return lines;
+}
+
+std::string shared_dir() {
+  if (const char* env = std::getenv("STK_SHARED"); env && *env) return env;
+  return "../shared";
+}
+
+}  // namespace stk::harness

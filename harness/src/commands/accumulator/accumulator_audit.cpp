@@ -1,0 +1,46 @@
+#include "commands/accumulator/accumulator_audit.h"
+
+#include <stdexcept>
+
+#include "eval/evaluate.h"
+#include "nnue/evaluate.h"
+#include "search/worker.h"
+
+namespace stk::harness {
+
+namespace {
+
+struct AccumulatorAuditPolicy : search::NoPolicy {
+  static constexpr bool kEnabled = true;
+  AccumulatorAuditResult* out = nullptr;
+
+  template <class W, class P>
+  void on_node(W& worker, P& pos) {
+    // Evaluating brings the lazy stack's top entry up to date; it changes no search decision.
+    worker.evaluator().evaluate(pos);
+    ++out->nodes_checked;
+    std::string why;
+    if (!nnue::accumulator_matches_recompute(worker.evaluator().accumulators(), pos, &why)) {
+      if (out->mismatches++ == 0) out->first_mismatch = pos.fen() + ": " + why;
+    }
+  }
+};
+
+}  // namespace
+
+AccumulatorAuditResult audit_accumulators_in_search(const std::vector<std::string>& fens, int depth,
+                                                    std::uint64_t nodes) {
+  if (!nnue::network()) throw std::runtime_error("accumulator search audit needs a loaded network");
+  AccumulatorAuditResult result;
+  AccumulatorAuditPolicy policy;
+  policy.out = &result;
+  for (const std::string& fen : fens) {
+    Position pos;
+    if (auto err = pos.set(fen, true)) throw std::runtime_error("bad FEN '" + fen + "': " + *err);
+    search::FreshSearch fresh(16, /*use_nnue=*/true);
+    fresh.run(pos, policy, depth, nodes);
+  }
+  return result;
+}
+
+}  // namespace stk::harness

@@ -1,0 +1,115 @@
+// stk-harness all --tier quick|full: every harness in order, each writing its own reports.
+// Steps run as child processes so one harness's crash cannot take the others' reports with it.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands/all/step_runner.h"
+#include "commands/all/tier_steps.h"
+#include "commands.h"
+#include "cli/cli.h"
+#include "cli/cli_owed_reports.h"
+#include "commands/compare/compare_side.h"
+#include "report/junit.h"
+#include "report/run_report.h"
+#include "commands/review/review.h"
+
+namespace stk::harness {
+
+int run_all(int argc, char** argv) {
+  CLI::App app{"Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED (default\n"
+               "../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
+               "premerge (needs --base REV): compare REV with this build (gated by --max-regressions), then a\n"
+               "non-regression match.",
+               "stk-harness all"};
+  std::string tier = "quick", out_dir = "reports", base;
+  std::vector<std::string> only;
+  bool list = false;
+  app.add_option("--tier", tier, "quick (CI), full (pre-merge) or premerge")
+      ->check(CLI::IsMember({"quick", "full", "premerge"}))->capture_default_str();
+  app.add_option("--base", base, "premerge: the revision to compare with");
+  int max_regressions = 0;
+  CLI::Option* max_regressions_opt = app.add_option(
+      "--max-regressions", max_regressions,
+      "premerge: the compare gate, at most K ECM positions lost at each budget (default 25; a bench change is "
+      "allowed and reported)")->check(CLI::Range(0, 1000000));
+  app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
+  app.add_option("--only", only, "run only the steps of these names (repeatable)");
+  app.add_flag("--list", list, "print the tier's steps and their commands");
+  // Listing writes no report; a run owes reports/junit/all-<tier>.xml.
+  auto declare = [](const std::string& dir, const std::string& t) {
+    declare_report(report::junit_path(dir, "all", t), "all." + t);
+  };
+  auto declare_given = [&] {
+    const std::string t = given_value(app, "--tier", "quick");
+    if (app.count("--list") == 0 && (t == "quick" || t == "full" || t == "premerge"))
+      declare(given_value(app, "--out-dir", "reports"), t);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
+  try {
+    if (!list) declare(out_dir, tier);
+    if (tier == "premerge" && base.empty()) throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
+    if (tier != "premerge" && (!base.empty() || max_regressions_opt->count() > 0))
+      throw UsageError("--base and --max-regressions are for --tier premerge only");
+    std::string self = std::filesystem::canonical("/proc/self/exe").string();
+    StepContext ctx{tier, out_dir, self, shared_dir()};
+    if (tier == "premerge") {
+      ctx.base = base;
+      ctx.base_commit = compare::resolve_side("base", ctx.base, {}).commit;
+      if (ctx.base_commit.empty()) throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
+      if (max_regressions_opt->count() > 0) ctx.max_regressions = max_regressions;
+    }
+    auto steps = tier_steps(ctx);
+    if (list) {
+      for (const auto& s : steps) std::cout << s.name << ": " << s.command << "\n";
+      return 0;
+    }
+    const std::string junit_path = report::junit_path(out_dir, "all", tier);
+    const std::vector<Step> selected = select_steps(steps, only);
+    junit::TestSuite suite;
+    suite.name = "all." + tier;
+    suite.property("tier", tier);
+    suite.property("shared_dir", ctx.shared);
+    if (!ctx.base.empty()) suite.property("base", ctx.base + " (" + ctx.base_commit + ")");
+    junit::add_build_properties(suite);
+    int worst = 0;
+    auto t_all = std::chrono::steady_clock::now();
+    for (const auto& s : selected) {
+      std::cout << "== " << s.name << ": " << s.command << std::endl;
+      junit::TestCase tc = run_step(s, "all." + tier);
+      const int code = tc.outcome == junit::Outcome::Passed ? 0 : tc.outcome == junit::Outcome::Failed ? 1 : 2;
+      worst = std::max(worst, code);
+      std::cout << "== " << s.name << ": " << (code == 0 ? "passed" : code == 1 ? "FAILED" : "ERROR")
+                << (code == 2 ? " (" + tc.message + ")" : "") << fmt::format(" ({:.1f} s)", tc.time_s) << std::endl;
+      suite.cases.push_back(std::move(tc));
+    }
+    suite.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
+    std::string err;
+    if (!junit::write_report(junit_path, {suite}, &err))
+      throw InputError(err);
+    std::cout << fmt::format("all {}: {} steps, {} failed, {} errors\n", tier, suite.cases.size(),
+                             suite.count(junit::Outcome::Failed), suite.count(junit::Outcome::Error));
+    // This run's headline figures appended to the history (one transaction), then the review page
+    // over everything now under the reports directory (exit 1 if an input is bad).
+    try {
+      review::record_history(out_dir, out_dir + "/history.sqlite", tier, std::cout);
+    } catch (const InputError& e) {
+      std::cerr << "stk-harness all: " << e.what() << " (nothing appended)\n";
+      worst = 2;
+    }
+    review::ReviewOptions page;
+    page.reports = out_dir;
+    worst = std::max(worst, review::write_review_page(page, std::cout));
+    return worst;
+  } catch (...) {
+    return input_failure("stk-harness all", app.help().c_str());
+  }
+}
+
+}  // namespace stk::harness

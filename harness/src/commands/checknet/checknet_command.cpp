@@ -1,0 +1,219 @@
+// stk-harness checknet FILE [--allow-trailing] [--sha256 HEX | --manifest FILE]: validates a net
+// file (header fields, exact size, full parse), prints its header, size, FNV-1a 64 checksum and
+// SHA-256, and compares the SHA-256 with the expected digest. Exit 0 valid (and the digest
+// matches), 1 the digest differs, 2 invalid.
+// stk-harness makenet --hidden 128|1024 --seed S OUT.nnue: writes a deterministic synthetic net.
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "nets/synthetic_net.h"
+#include "commands.h"
+#include "cli/cli.h"
+#include "cli/cli_app.h"
+#include "common/sha256.h"
+#include "file_bytes.h"
+#include "nnue/network.h"
+#include "report/junit.h"
+#include "report/run_report.h"
+
+namespace stk::harness {
+
+namespace {
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  std::vector<std::uint8_t> bytes;
+  std::string error;
+  if (!read_file_bytes(path, &bytes, &error)) throw InputError(error);
+  return bytes;
+}
+
+// The expected digest of `net_path` in a golden manifest (stkref.golden writes golden/nets/manifest.json).
+std::string manifest_digest(const std::string& manifest_path, const std::string& net_path) {
+  std::ifstream in(manifest_path);
+  if (!in) throw InputError(manifest_path + ": cannot open file");
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(manifest_path + ": not JSON: " + e.what());
+  }
+  const std::string name = std::filesystem::path(net_path).filename().string();
+  if (!m.is_object() || m.value("net", "") != name || !m.contains("net_sha256") || !m["net_sha256"].is_string())
+    throw InputError(manifest_path + ": no net_sha256 for " + name);
+  const std::string digest = m["net_sha256"];
+  if (!is_sha256_hex(digest)) throw InputError(manifest_path + ": net_sha256 is not 64 hex digits");
+  return digest;
+}
+
+// The digest FILE must have: --sha256, --manifest, or "" when neither is given.
+std::string expected_digest(const std::string& sha256, const std::string& manifest, const std::string& net_path) {
+  std::string digest = !manifest.empty() ? manifest_digest(manifest, net_path) : sha256;
+  if (!sha256.empty() && !is_sha256_hex(digest))
+    throw UsageError("--sha256 must be 64 hex digits, got '" + digest + "'");
+  std::transform(digest.begin(), digest.end(), digest.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return digest;
+}
+
+// The report of a --junit FILE run. FILE = <D>/junit/checknet-<C>.xml (the layout the tiers use)
+// names the run C and puts its summaries at <D>/checknet/<C>.{json,md}, where the review page
+// looks; any other FILE gets them beside it.
+report::ReportPaths checknet_paths(const std::string& junit_file, std::string* config) {
+  namespace fs = std::filesystem;
+  const fs::path file(junit_file), dir = file.parent_path();
+  const std::string stem = file.stem().string();
+  if (config->empty()) *config = stem.rfind("checknet-", 0) == 0 ? stem.substr(9) : "default";
+  report::ReportPaths paths;
+  if (dir.filename() == "junit") {
+    paths = report::report_paths(dir.parent_path().empty() ? "." : dir.parent_path().string(), "checknet", *config);
+  } else {
+    const std::string base = (dir / stem).string();
+    paths = {junit_file, base + ".json", base + ".md"};
+  }
+  paths.junit = junit_file;
+  return paths;
+}
+
+const std::vector<std::string> kSampleFens = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+    "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9",
+};
+
+}  // namespace
+
+int run_checknet(int argc, char** argv) {
+  CLI::App app{"Validates a STKHALFKA .nnue file; prints its header, size, FNV-1a 64 checksum and SHA-256 and compares\n"
+               "the SHA-256 with the expected digest. Exit 0 valid (the digest matches), 1 the digest differs,\n"
+               "2 invalid (the reason names the field and byte offset, or the sizes). With --junit FILE, also\n"
+               "the summaries (FILE = D/junit/checknet-C.xml: D/checknet/C.{json,md}).",
+               "stk-harness checknet"};
+  std::string path, sha256, manifest, junit_file, config;
+  bool allow_trailing = false;
+  app.add_option("FILE", path, "the net file");
+  app.add_flag("--allow-trailing", allow_trailing, "accept bytes after the net");
+  CLI::Option* sha_opt = app.add_option("--sha256", sha256, "the expected SHA-256 of FILE (64 hex digits)");
+  app.add_option("--manifest", manifest,
+                 "take it from a golden manifest (JSON with \"net\" = FILE's name, \"net_sha256\")")
+      ->excludes(sha_opt);
+  app.add_option("--junit", junit_file, "write a JUnit report (and the JSON/Markdown summaries)");
+  app.add_option("--config", config, "report name (default: C of --junit .../checknet-C.xml, else 'default')");
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+  try {
+    report::ReportPaths paths;
+    if (!junit_file.empty()) {
+      paths = checknet_paths(junit_file, &config);
+      declare_report(paths.junit, "checknet." + config);
+    }
+    if (path.empty()) throw UsageError("expected exactly one net file");
+    const std::string expected = expected_digest(sha256, manifest, path);
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::uint8_t> bytes = read_bytes(path);
+    std::string error;
+    nnue::NetHeader header;
+    bool ok = nnue::Network::parse_header(bytes, path, allow_trailing, &header, &error);
+    std::unique_ptr<nnue::Network> net;
+    if (ok) ok = (net = nnue::Network::parse(bytes, path, allow_trailing, &error)) != nullptr;
+    const std::uint64_t checksum = nnue::fnv1a64(bytes.data(), bytes.size());
+    const std::string digest = sha256_hex(bytes);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    std::string report =
+        fmt::format("file {}\nsize {} bytes\nfnv1a64 {:016x}\nsha256 {}\n", path, bytes.size(), checksum, digest);
+    if (!ok) {
+      std::cout << report << "valid no\n";
+      throw InputError(error);  // an invalid net is an input error: exit 2, <error> report
+    }
+    report += fmt::format(
+        "magic STKHALFKA\nversion {}\nfeatures {}\nhidden {}\nbuckets {}\nexpected_size {}\n",
+        header.version, header.features, header.hidden, header.buckets,
+        nnue::net_file_size(header.hidden));
+    if (bytes.size() > nnue::net_file_size(header.hidden))
+      report += fmt::format("trailing {} bytes (accepted: --allow-trailing)\n",
+                            bytes.size() - nnue::net_file_size(header.hidden));
+    report += "valid yes\n";
+    std::cout << report;
+    const bool digest_differs = !expected.empty() && digest != expected;
+    const std::string mismatch =
+        fmt::format("{}: SHA-256 differs: expected sha256 {}, actual sha256 {}", path, expected, digest);
+    if (digest_differs) std::cerr << "stk-harness checknet: " << mismatch << "\n";
+
+    if (!junit_file.empty()) {
+      report::RunReport run{"checknet", config};
+      junit::TestSuite& suite = run.suites.emplace_back();
+      suite.name = "checknet." + config;
+      for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
+      suite.property("fnv1a64", fmt::format("{:016x}", checksum));
+      suite.property("sha256", digest);
+      junit::add_build_properties(suite);
+      junit::TestCase tc;
+      tc.classname = "checknet.file";
+      tc.name = path;
+      tc.time_s = secs;
+      tc.system_out = report;
+      suite.cases.push_back(tc);
+      if (!expected.empty()) {
+        junit::TestCase dc;
+        dc.classname = "checknet.sha256";
+        dc.name = path;
+        dc.facts = {{"expected", expected}, {"actual", digest}};
+        if (digest_differs) dc.outcome = junit::Outcome::Failed, dc.message = "SHA-256 differs", dc.detail = mismatch;
+        suite.cases.push_back(dc);
+      }
+      suite.time_s = secs;
+      run.figures["file"] = path;
+      run.figures["size"] = bytes.size();
+      run.figures["hidden"] = header.hidden;
+      run.figures["fnv1a64"] = fmt::format("{:016x}", checksum);
+      run.figures["sha256"] = digest;
+      run.figures["expected_sha256"] = expected.empty() ? report::Json(nullptr) : report::Json(expected);
+      run.figures["digest_matches"] = expected.empty() ? report::Json(nullptr) : report::Json(!digest_differs);
+      run.markdown = "```\n" + report + "```\n";
+      report::write_run_report(run, paths);
+    }
+    return digest_differs ? 1 : 0;
+  } catch (...) {
+    return input_failure("stk-harness checknet", app.help().c_str());
+  }
+}
+
+int run_makenet(int argc, char** argv) {
+  CLI::App app{"Writes a deterministic synthetic net and prints its checksum.", "stk-harness makenet"};
+  int hidden = 0;
+  std::uint64_t seed = kDefaultNetSeed;
+  std::string out_path;
+  app.add_option("--hidden", hidden, "hidden width: 128 or 1024")->required()->check(CLI::IsMember({128, 1024}));
+  app.add_option("--seed", seed, "weight seed")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+  app.add_option("OUT", out_path, "the .nnue file to write")->required();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+  try {
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::uint8_t> bytes = make_synthetic_net(hidden, seed);
+    double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::ofstream out(out_path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    out.close();
+    if (!out) throw InputError(out_path + ": cannot write file");
+    std::string error;
+    auto net = nnue::Network::parse(bytes, out_path, false, &error);
+    if (!net) throw InputError("generated net rejected by the loader: " + error);
+    std::cout << fmt::format("wrote {} (hidden {}, seed {}, {} bytes, fnv1a64 {:016x}, generated in {:.3f} s)\n",
+                             out_path, hidden, seed, bytes.size(), net->checksum(), gen_s)
+              << measure_activations(*net, kSampleFens).describe() << "\n";
+    return 0;
+  } catch (...) {
+    return input_failure("stk-harness makenet", app.help().c_str());
+  }
+}
+
+}  // namespace stk::harness

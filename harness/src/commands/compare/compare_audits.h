@@ -1,0 +1,26 @@
+// compare --audits: each side's own stk-harness runs the shadow audit and the fail-high collection
+// (judged by stkref.calibration against that side's own built-in model); the miss rate of each
+// mechanism and the firing rate of each predictor decision are put side by side as deltas.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "commands/compare/compare_side.h"
+
+namespace stk::harness::compare {
+
+struct AuditSettings {
+  std::string epd_file;
+  int stride = 20;  // every S-th suite position
+  int depth = 7;    // shadow depth; the collection runs at depth+1 with full depth = depth
+};
+
+// {"base": {...}, "candidate": {...}, "rows": [{what, base, candidate, delta}], "cases": [{name,
+// facts}]}. Throws InputError naming the side and the command when a run fails or its output is
+// not understood.
+nlohmann::json run_audits(const Side& base, const Side& candidate, const AuditSettings& settings,
+                          const std::string& runs_dir);
+
+}  // namespace stk::harness::compare

@@ -1,0 +1,111 @@
+#include "commands/compare/compare_side.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/cli.h"
+#include "commands/compare/shell.h"
+
+namespace stk::harness::compare {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// The repository the comparison runs in (the current directory's).
+fs::path repository_root() {
+  ShellResult r = run_shell("git rev-parse --show-toplevel");
+  if (r.exit_code != 0) throw UsageError("not inside a git repository: git revisions cannot be compared here");
+  return trimmed(r.output);
+}
+
+}  // namespace
+
+std::string file_label(const std::string& given) {
+  std::string out;
+  for (char c : given) {
+    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '~' || c == '^' || c == '+' || c == '-';
+    out += safe ? c : '_';
+  }
+  return out;
+}
+
+Side resolve_side(const std::string& role, const std::string& given,
+                  const std::vector<std::pair<std::string, std::string>>& options) {
+  Side s;
+  s.role = role;
+  s.given = given;
+  s.label = file_label(given);
+  s.options = options;
+  if (given.empty()) throw UsageError("--" + role + " is empty");
+  if (given == "worktree") {
+    fs::path self = fs::canonical("/proc/self/exe");
+    s.kind = Side::Kind::Worktree;
+    s.harness = self.string();
+    s.engine = (self.parent_path().parent_path() / "engine" / "stk").string();
+    if (!fs::exists(s.engine)) throw InputError("--" + role + " worktree: no engine binary at " + s.engine);
+    return s;
+  }
+  if (fs::is_regular_file(given)) {
+    if (access(given.c_str(), X_OK) != 0) throw UsageError("--" + role + " " + given + ": not an executable file");
+    s.kind = Side::Kind::EnginePath;
+    s.engine = fs::absolute(given).string();
+    return s;
+  }
+  ShellResult r = run_shell("git rev-parse --verify --quiet " + shell_quote(given + "^{commit}"));
+  if (r.exit_code != 0)
+    throw UsageError(fmt::format("--{} {}: neither an executable engine file nor a git revision of this repository",
+                                 role, given));
+  s.kind = Side::Kind::Revision;
+  s.commit = trimmed(r.output);
+  return s;
+}
+
+std::string revision_dir(const std::string& commit) {
+  return (repository_root() / "build" / "compare" / commit).string();
+}
+
+double build_revision(Side& side) {
+  if (side.kind != Side::Kind::Revision) return 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const fs::path dir = revision_dir(side.commit);
+  const fs::path built = dir / "build" / "release" / ".compare-built";
+  side.engine = (dir / "build" / "release" / "engine" / "stk").string();
+  side.harness = (dir / "build" / "release" / "harness" / "stk-harness").string();
+  if (fs::exists(built) && fs::exists(side.engine) && fs::exists(side.harness)) return 0;
+  if (!fs::exists(dir / ".git")) {
+    fs::create_directories(dir.parent_path());
+    std::cout << fmt::format("compare: {} {}: git worktree add --detach {}\n", side.role, side.given, dir.string())
+              << std::flush;
+    ShellResult add = run_shell("git worktree add --detach " + shell_quote(dir.string()) + " " + side.commit);
+    if (add.exit_code != 0)
+      throw InputError(fmt::format("--{} {}: git worktree add failed:\n{}", side.role, side.given,
+                                   tail_lines(add.output, 10)));
+  }
+  const std::string log = (dir / "compare-build.log").string();
+  std::cout << fmt::format("compare: {} {}: building the release preset in {} (log {})\n", side.role,
+                           side.given, dir.string(), log)
+            << std::flush;
+  ShellResult b = run_shell("cd " + shell_quote(dir.string()) +
+                            " && cmake --preset release && cmake --build --preset release -j2 --target stk stk-harness");
+  std::ofstream(log) << b.output;
+  if (b.exit_code != 0 || !fs::exists(side.engine) || !fs::exists(side.harness))
+    throw InputError(fmt::format("--{} {} ({}): the release build failed, see {}:\n{}", side.role, side.given,
+                                 side.commit, log, tail_lines(b.output, 15)));
+  std::ofstream(built) << side.commit << "\n";
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace stk::harness::compare

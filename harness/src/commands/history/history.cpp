@@ -1,0 +1,167 @@
+#include "commands/history/history.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include "cli/cli.h"
+#include "report/build_info.h"
+
+namespace stk::harness::review {
+
+namespace {
+
+constexpr const char* kSchema =
+    "CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, revision TEXT NOT NULL, date TEXT NOT NULL,"
+    " tier TEXT NOT NULL, cpu_model TEXT NOT NULL, cores INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS figures(run_id INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT NULL,"
+    " value REAL NOT NULL, PRIMARY KEY(run_id, key));";
+
+// One connection; every failure becomes an InputError naming the database and what SQLite said.
+class Db {
+ public:
+  Db(const std::string& path, bool create) : path_(path) {
+    if (!create && !std::filesystem::exists(path)) fail("does not exist");
+    const int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) fail("cannot be opened");
+    sqlite3_busy_timeout(db_, 60000);  // concurrent `all` runs wait for each other's transaction
+    // A damaged file or one that is not SQLite fails here, before anything is written.
+    std::string verdict;
+    query("PRAGMA quick_check", [&](sqlite3_stmt* s) { verdict += reinterpret_cast<const char*>(sqlite3_column_text(s, 0)); });
+    if (verdict != "ok") fail("integrity check failed: " + verdict);
+  }
+  ~Db() { sqlite3_close(db_); }
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  void exec(const std::string& sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string why = err ? err : sqlite3_errmsg(db_);
+      sqlite3_free(err);
+      fail(why);
+    }
+  }
+  template <class Bind, class Row>
+  void query(const std::string& sql, Row row, Bind bind) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) fail(sqlite3_errmsg(db_));
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> guard(st, sqlite3_finalize);
+    bind(st);
+    for (int rc; (rc = sqlite3_step(st)) != SQLITE_DONE;) {
+      if (rc != SQLITE_ROW) fail(sqlite3_errmsg(db_));
+      row(st);
+    }
+  }
+  template <class Row>
+  void query(const std::string& sql, Row row) {
+    query(sql, row, [](sqlite3_stmt*) {});
+  }
+  long long last_id() const { return sqlite3_last_insert_rowid(db_); }
+  [[noreturn]] void fail(const std::string& why) const {
+    throw InputError(fmt::format("{}: not a usable history database: {}", path_, why));
+  }
+
+ private:
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+std::string text(sqlite3_stmt* s, int col) {
+  const unsigned char* t = sqlite3_column_text(s, col);
+  return t ? reinterpret_cast<const char*>(t) : "";
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos ? line : line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown";
+}
+
+}  // namespace
+
+RunFacts current_run_facts(const std::string& tier) {
+  RunFacts r;
+  r.revision = build_info::git_revision();
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  r.date = buf;
+  r.tier = tier;
+  r.cpu_model = cpu_model();
+  r.cores = int(std::thread::hardware_concurrency());
+  return r;
+}
+
+long long append_history(const std::string& path, const RunFacts& run, const std::vector<Figure>& figures) {
+  Db db(path, true);
+  db.exec(kSchema);
+  db.exec("BEGIN IMMEDIATE");  // takes the write lock now: no writer can interleave
+  try {
+    db.query("INSERT INTO runs(revision, date, tier, cpu_model, cores) VALUES (?, ?, ?, ?, ?)", [](sqlite3_stmt*) {},
+             [&](sqlite3_stmt* s) {
+               sqlite3_bind_text(s, 1, run.revision.c_str(), -1, SQLITE_TRANSIENT);
+               sqlite3_bind_text(s, 2, run.date.c_str(), -1, SQLITE_TRANSIENT);
+               sqlite3_bind_text(s, 3, run.tier.c_str(), -1, SQLITE_TRANSIENT);
+               sqlite3_bind_text(s, 4, run.cpu_model.c_str(), -1, SQLITE_TRANSIENT);
+               sqlite3_bind_int(s, 5, run.cores);
+             });
+    const long long id = db.last_id();
+    for (const Figure& f : figures)
+      db.query("INSERT OR REPLACE INTO figures(run_id, key, value) VALUES (?, ?, ?)", [](sqlite3_stmt*) {},
+               [&](sqlite3_stmt* s) {
+                 sqlite3_bind_int64(s, 1, id);
+                 sqlite3_bind_text(s, 2, f.key.c_str(), -1, SQLITE_TRANSIENT);
+                 sqlite3_bind_double(s, 3, f.value);
+               });
+    db.exec("COMMIT");
+    return id;
+  } catch (...) {
+    try {
+      db.exec("ROLLBACK");
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+std::vector<HistoryRow> read_history(const std::string& path) {
+  Db db(path, false);
+  std::vector<HistoryRow> rows;
+  db.query("SELECT r.id, r.revision, r.date, r.tier, r.cpu_model, r.cores, f.key, f.value FROM runs r"
+           " JOIN figures f ON f.run_id = r.id ORDER BY r.id, f.key",
+           [&](sqlite3_stmt* s) {
+             rows.push_back({sqlite3_column_int64(s, 0),
+                             {text(s, 1), text(s, 2), text(s, 3), text(s, 4), sqlite3_column_int(s, 5)},
+                             text(s, 6),
+                             sqlite3_column_double(s, 7)});
+           });
+  return rows;
+}
+
+std::vector<Series> history_series(const std::vector<HistoryRow>& rows) {
+  std::map<std::string, Series> by_key;
+  for (const HistoryRow& r : rows) {
+    Series& s = by_key[r.key];
+    s.key = r.key;
+    s.points.push_back({r.run.revision, r.run.date, r.run.tier, r.value});
+  }
+  std::vector<Series> out;
+  for (auto& [k, s] : by_key) out.push_back(std::move(s));
+  return out;
+}
+
+}  // namespace stk::harness::review

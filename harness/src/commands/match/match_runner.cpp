@@ -1,0 +1,283 @@
+#include "commands/match/match_runner.h"
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli/cli.h"
+#include "match_results/aa_mirror.h"
+#include "match_results/match_analysis.h"
+#include "match_results/match_report.h"
+#include "match_results/match_journal.h"
+#include "commands/match/pgn_writer.h"
+
+namespace stk::harness::selfplay {
+
+using namespace match;
+
+namespace {
+
+// One opening pair to play: of the A/B match, or of the A/A control.
+struct Task {
+  std::uint64_t opening = 0;
+  bool control = false;
+};
+
+struct PlayedPair {
+  PairRecord record;
+  std::string pgn;
+};
+
+double cpu_seconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// The engines one worker thread drives; started on first use, restarted by play_game after a fault.
+class EngineSet {
+ public:
+  explicit EngineSet(const MatchPlan& plan) : plan_(plan) {}
+  UciPlayer& get(int role) {  // 0 A, 1 B, 2 the control's second B
+    if (!players_[role]) {
+      const EngineConfig& c = plan_.engines[role == 0 ? 0 : 1];
+      const std::string label = (role == 0 ? "A (" : role == 1 ? "B (" : "B' (") + c.name + ")";
+      players_[role] = std::make_unique<UciPlayer>(c, label, plan_.settings.move_timeout);
+      players_[role]->start();
+    }
+    return *players_[role];
+  }
+
+ private:
+  const MatchPlan& plan_;
+  std::array<std::unique_ptr<UciPlayer>, 3> players_;
+};
+
+PlayedPair play_pair(const MatchPlan& plan, EngineSet& engines, const Task& task) {
+  const MatchDefinition& def = task.control ? *plan.aa_definition : plan.definition;
+  const Opening& opening = plan.openings[task.opening % plan.openings.size()];
+  UciPlayer& first = engines.get(task.control ? 1 : 0);
+  UciPlayer& second = engines.get(task.control ? 2 : 1);
+  PlayedPair out;
+  out.record.opening = task.opening;
+  for (int game = 0; game < 2; ++game) {
+    // Game 1: the first engine (A) has White; game 2: colours reversed.
+    const bool first_white = game == 0;
+    GameSettings s = plan.settings;
+    const TimeControl first_budget = plan.settings.budget[task.control ? 1 : 0];
+    const TimeControl second_budget = plan.settings.budget[1];
+    s.budget = first_white ? std::array{first_budget, second_budget} : std::array{second_budget, first_budget};
+    const std::array<UciPlayer*, 2> players = first_white ? std::array{&first, &second} : std::array{&second, &first};
+    const PlayedGame g = play_game(players, opening, s);
+    out.record.games[std::size_t(game)] =
+        GameRecord{first_white ? Color::White : Color::Black, g.result, g.reason, g.engine_plies};
+    PgnHeader h;
+    h.event = def.config;
+    h.white = def.engines[first_white ? 0 : 1].name;
+    h.black = def.engines[first_white ? 1 : 0].name;
+    h.time_control = def.time_control;
+    h.opening = task.opening;
+    h.game = game + 1;
+    h.opening_source = opening.source;
+    out.pgn += to_pgn(h, opening, g);
+  }
+  return out;
+}
+
+void append_file(const std::string& path, const std::string& text) {
+  if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent);
+  std::ofstream out(path, std::ios::app);
+  out << text;
+  out.flush();
+  if (!out) throw InputError(path + ": cannot append the game");
+}
+
+std::set<std::uint64_t> recorded(const MatchResult& r) {
+  std::set<std::uint64_t> s;
+  for (const PairRecord& p : r.pairs()) s.insert(p.opening);
+  return s;
+}
+
+std::string progress_line(const MatchResult& r, const char* label) {
+  const MatchCounts& c = r.counts();
+  const MatchAnalysis a = analyse(c.penta, c.wdl, r.definition().sprt);
+  return fmt::format("[{}] {}/{}: {}", label, r.pairs().size(), r.definition().pairs_planned, one_line(a));
+}
+
+// Games lost by a fault, per engine and kind, from the recorded reasons ("time forfeit: A (x) ...").
+// A time forfeit is not a crash: each kind is counted apart.
+std::string fault_summary(const MatchResult& r) {
+  static const std::array<std::pair<const char*, const char*>, 3> kinds = {
+      {{"crash: ", "crashes"}, {"time forfeit: ", "time forfeits"}, {"illegal move: ", "illegal moves"}}};
+  std::map<std::string, std::array<int, 3>> by_engine;  // label ("A (x)") -> counts per kind
+  for (const PairRecord& p : r.pairs())
+    for (const GameRecord& g : p.games)
+      for (std::size_t k = 0; k < kinds.size(); ++k)
+        if (g.reason.rfind(kinds[k].first, 0) == 0) {
+          const std::string rest = g.reason.substr(std::strlen(kinds[k].first));
+          by_engine[rest.substr(0, rest.find(')') + 1)][k]++;
+        }
+  if (by_engine.empty()) return "none";
+  std::string out;
+  for (const auto& [engine, counts] : by_engine)
+    out += fmt::format("{}{}: {} {}, {} {}, {} {}", out.empty() ? "" : "; ", engine, counts[0], kinds[0].second,
+                       counts[1], kinds[1].second, counts[2], kinds[2].second);
+  return out;
+}
+
+// An A/A control at a fixed budget names each pair that was not mirrored by its opening.
+void name_unmirrored(const MatchResult& r, const MatchPlan& plan) {
+  if (r.definition().gate.mode != GateMode::AAControl || !fixed_budget(r.definition())) return;
+  for (std::uint64_t o : check_mirrored(r).not_mirrored)
+    std::cout << fmt::format("A/A pair {} not mirrored: opening {} ({})\n", o,
+                             plan.openings[o % plan.openings.size()].source, plan.openings[o % plan.openings.size()].fen);
+}
+
+}  // namespace
+
+int run_match(const MatchPlan& plan) {
+  std::string dropped, aa_dropped;
+  MatchJournal journal(plan.state_path, plan.definition, plan.shard_index, &dropped);
+  std::unique_ptr<MatchJournal> aa_journal;
+  if (plan.aa_definition)
+    aa_journal = std::make_unique<MatchJournal>(plan.aa_state_path, *plan.aa_definition, plan.shard_index, &aa_dropped);
+  for (const std::string& d : {dropped, aa_dropped})
+    if (!d.empty()) std::cout << d << "\n";
+  const MatchResult& result = journal.result();
+  const MatchResult* control = aa_journal ? &aa_journal->result() : nullptr;
+  // Games of a pair that was in progress when a run was killed are in the PGN but not in the state.
+  keep_recorded_games(plan.pgn_path, recorded(result));
+  if (control) keep_recorded_games(plan.aa_pgn_path, recorded(*control));
+  if (!plan.quiet && !result.pairs().empty())
+    std::cout << "resuming " << plan.state_path << ": " << result.pairs().size() << " pairs recorded\n";
+
+  // Both engines must come up (uci, options, isready) before the first game.
+  {
+    EngineSet check(plan);
+    check.get(0), check.get(1);
+  }
+
+  std::vector<Task> tasks;
+  {
+    std::set<std::uint64_t> openings;
+    for (auto o : result.remaining()) openings.insert(o);
+    if (control)
+      for (auto o : control->remaining()) openings.insert(o);
+    for (auto o : openings) {
+      if (result.planned(o) && !result.has(o)) tasks.push_back({o, false});
+      if (control && control->planned(o) && !control->has(o)) tasks.push_back({o, true});
+    }
+  }
+  const bool sharded = plan.definition.shard_count > 1;
+  auto decided = [&] {
+    auto s = result.sprt_result();
+    return !sharded && s && s->verdict != Verdict::Continue;
+  };
+
+  const double self0 = cpu_seconds(RUSAGE_SELF), children0 = cpu_seconds(RUSAGE_CHILDREN);
+  const auto wall0 = SteadyClock::now();
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::map<std::size_t, PlayedPair> done;
+  std::exception_ptr failure;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{decided()};
+  auto worker = [&] {
+    try {
+      EngineSet engines(plan);
+      while (!stop) {
+        const std::size_t i = next++;
+        if (i >= tasks.size()) break;
+        PlayedPair p = play_pair(plan, engines, tasks[i]);
+        std::lock_guard lock(mutex);
+        done.emplace(i, std::move(p));
+        cv.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> threads;
+  const int n_threads = std::max(1, std::min<int>(plan.concurrency, int(tasks.size())));
+  for (int t = 0; t < n_threads && !stop; ++t) threads.emplace_back(worker);
+
+  // Record in task order: the state and the PGN never depend on which thread finished first.
+  std::size_t games = 0;
+  for (std::size_t i = 0; i < tasks.size() && !stop; ++i) {
+    PlayedPair p;
+    {
+      std::unique_lock lock(mutex);
+      cv.wait(lock, [&] { return done.count(i) || failure; });
+      if (!done.count(i)) break;
+      p = std::move(done.at(i));
+      done.erase(i);
+    }
+    // The PGN first: a kill between the two leaves games that the next run drops (keep_recorded_games).
+    append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
+    (tasks[i].control ? *aa_journal : journal).record(p.record);
+    games += 2;
+    if (!tasks[i].control && !plan.quiet && result.pairs().size() % std::size_t(plan.progress_every) == 0) {
+      std::cout << progress_line(result, "A/B") << "\n";
+      if (control && !control->pairs().empty()) std::cout << progress_line(*control, "A/A") << "\n";
+      std::cout.flush();
+    }
+    if (decided()) stop = true;
+  }
+  stop = true;
+  for (std::thread& t : threads) t.join();  // the workers' engines are gone (and reaped) after this
+  if (failure) std::rethrow_exception(failure);
+
+  const double wall_s = std::chrono::duration<double>(SteadyClock::now() - wall0).count();
+  const double self_s = cpu_seconds(RUSAGE_SELF) - self0, children_s = cpu_seconds(RUSAGE_CHILDREN) - children0;
+  const std::string cost = fmt::format(
+      "this run: {} games in {:.1f} s ({:.1f} games/min, {} threads); CPU harness {:.2f} s, engines {:.2f} s: "
+      "harness/engines {:.2f}%",
+      games, wall_s, wall_s > 0 ? games * 60 / wall_s : 0.0, n_threads, self_s, children_s,
+      children_s > 0 ? 100 * self_s / children_s : 0.0);
+
+  auto properties = plan.properties;
+  properties.emplace_back("run.cost", cost);
+  // An SPRT that decided before the planned pairs stops the run: said, and recorded with the reports.
+  if (decided() && !result.complete()) {
+    const std::string stopped = fmt::format("SPRT {} after {} of {} planned pairs: the match stopped early",
+                                            to_string(result.sprt_result()->verdict), result.pairs().size(),
+                                            plan.definition.pairs_planned);
+    properties.emplace_back("run.stopped", stopped);
+    std::cout << stopped << "\n";
+  }
+  const std::string faults = fault_summary(result);
+  properties.emplace_back("run.faults", faults);
+  std::cout << "games lost by a fault: " << faults << "\n";
+  int exit_code = 0;
+  if (result.pairs().empty()) throw InputError("match '" + plan.definition.config + "': no game pairs played");
+  const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
+  exit_code = pub.exit_code;
+  name_unmirrored(result, plan);
+  std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1) : pub.summary);
+  if (control && !control->pairs().empty()) {
+    const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem);
+    name_unmirrored(*control, plan);
+    if (aa.exit_code != 0)
+      std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict << "; do not trust the A/B result\n";
+    std::cout << (plan.quiet ? "" : aa.summary);
+    exit_code = std::max(exit_code, aa.exit_code);
+  }
+  std::cout << cost << "\n";
+  return exit_code;
+}
+
+}  // namespace stk::harness::selfplay

@@ -1,0 +1,135 @@
+#include "commands/match/uci_player.h"
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "uci_client/uci_lines.h"
+
+namespace stk::harness::selfplay {
+
+namespace {
+
+// Case-insensitive, as UCI option names are.
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+long ms_between(SteadyClock::time_point a, SteadyClock::time_point b) {
+  return long(std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
+}
+
+// The first word of a UCI line (white space as uci::parse_info splits it).
+std::string_view first_word(const std::string& s) {
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  std::size_t b = 0;
+  while (b < s.size() && space(s[b])) ++b;
+  std::size_t e = b;
+  while (e < s.size() && !space(s[e])) ++e;
+  return std::string_view(s).substr(b, e - b);
+}
+
+// The score of the last info line that has one, and the depth of the last scored line that has a
+// depth: what reading every line in order would leave, from the lines that can contain a score.
+Thought thought_from(const std::vector<std::string>& scored_lines) {
+  Thought t;
+  bool have_score = false;
+  for (auto it = scored_lines.rbegin(); it != scored_lines.rend(); ++it) {
+    const auto info = uci::parse_info(*it);
+    if (!info || info->score_kind == uci::InfoLine::Score::None) continue;
+    if (!have_score) {
+      have_score = true;
+      if (info->score_kind == uci::InfoLine::Score::Cp) t.score_cp = info->score;
+      else {
+        t.mate = info->score;
+        t.score_cp = info->score > 0 ? 100000 - info->score : -100000 - info->score;
+      }
+    }
+    if (info->depth) {
+      t.depth = *info->depth;
+      break;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+UciPlayer::UciPlayer(EngineConfig config, std::string label, std::chrono::milliseconds timeout)
+    : config_(std::move(config)), label_(std::move(label)), timeout_(timeout) {}
+
+UciPlayer::~UciPlayer() = default;
+
+Fault UciPlayer::fault_from_silence(const std::string& waiting_for) {
+  if (process_->output_closed() || !process_->running()) {
+    process_->wait_exit(SteadyClock::now() + std::chrono::milliseconds(200));
+    return {Fault::Kind::Crash, "crashed (" + process_->exit_status().describe() + ") while waiting for " + waiting_for};
+  }
+  return {Fault::Kind::Timeout, "no " + waiting_for + " within the deadline"};
+}
+
+void UciPlayer::start() {
+  process_ = std::make_unique<UciProcess>(UciProcess::NoHandshake{}, config_.command);
+  auto fail = [&](const std::string& why) {
+    throw EngineStartError("engine " + label_ + " ('" + config_.command + "'): " + why);
+  };
+  const auto ms = std::to_string(timeout_.count());
+  if (!process_->send("uci", timeout_)) fail("does not read its input");
+  auto deadline = SteadyClock::now() + timeout_;
+  advertised_.clear();
+  while (true) {
+    auto line = process_->read_line(deadline);
+    if (!line) fail(process_->output_closed() ? "exited before answering 'uci' with 'uciok'"
+                                              : "did not answer 'uci' with 'uciok' within " + ms + " ms");
+    if (line->text == "uciok") break;
+    if (line->text.rfind("id name ", 0) == 0) id_name_ = line->text.substr(8);
+    std::string problem;
+    if (auto opt = uci::parse_option(line->text, &problem)) advertised_.insert(lower(opt->name));
+  }
+  for (const auto& [name, value] : config_.options) {
+    if (!advertised_.count(lower(name)))
+      fail("option '" + name + "' is not one the engine advertises (option." + name + "=" + value + ")");
+    process_->set_option(name, value);
+  }
+  if (auto f = new_game()) fail("did not answer 'isready' with 'readyok' within " + ms + " ms (" + f->text + ")");
+}
+
+void UciPlayer::restart() {
+  process_.reset();  // kills the old process
+  start();
+}
+
+std::optional<Fault> UciPlayer::new_game() {
+  if (!process_->send("ucinewgame", timeout_) || !process_->send("isready", timeout_)) return fault_from_silence("readyok");
+  const auto deadline = SteadyClock::now() + timeout_;
+  while (auto line = process_->read_line(deadline))
+    if (line->text == "readyok") return std::nullopt;
+  return fault_from_silence("readyok");
+}
+
+std::variant<Thought, Fault> UciPlayer::think(const std::string& position, const std::string& go,
+                                              SteadyClock::time_point deadline) {
+  // One write for both commands: one syscall here, one wake-up of the engine.
+  if (!process_->send(position + "\n" + go)) return fault_from_silence("bestmove");
+  const auto sent = SteadyClock::now();
+  scored_lines_.clear();
+  while (auto line = process_->read_line(deadline)) {
+    const std::string_view word = first_word(line->text);
+    // Only the last scored info lines decide the Thought: keep them, parse them once at bestmove.
+    if (word == "info") {
+      if (line->text.find("score") != std::string::npos) scored_lines_.push_back(std::move(line->text));
+      continue;
+    }
+    if (word != "bestmove") continue;
+    if (auto best = uci::parse_bestmove(line->text)) {
+      Thought t = thought_from(scored_lines_);
+      t.move = best->move;
+      t.elapsed_ms = ms_between(sent, line->at);
+      return t;
+    }
+  }
+  return fault_from_silence("bestmove");
+}
+
+}  // namespace stk::harness::selfplay

@@ -1,0 +1,70 @@
+// One engine of a match behind its pipes: the handshake (uci, options checked against what the
+// engine advertises, isready, each within the timeout), a new game, one move under a deadline.
+// A move that does not come (crash, deadline) is reported as a fault, never thrown: the game
+// runner scores it and restarts the engine.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/match/match_settings.h"
+#include "uci_client/uci_process.h"
+
+namespace stk::harness::selfplay {
+
+// An engine that cannot be brought up (no uciok or readyok in time, an unknown option, a missing
+// binary): the match cannot be played, exit 2.
+struct EngineStartError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Thought {
+  std::string move;                 // as written after "bestmove"
+  std::optional<int> score_cp;      // the last info score, mover's view; mate as +-(100000 - moves)
+  std::optional<int> mate;          // signed moves to mate when the score was a mate score
+  int depth = 0;
+  long elapsed_ms = 0;              // from "go" written to "bestmove" read
+};
+
+struct Fault {
+  enum class Kind { Crash, Timeout } kind = Kind::Crash;
+  std::string text;  // "exit status 1", "no bestmove within 5000 ms"
+};
+
+class UciPlayer {
+ public:
+  // `label` names the engine in every message: "A (stk-new)".
+  UciPlayer(EngineConfig config, std::string label, std::chrono::milliseconds timeout);
+  ~UciPlayer();
+
+  // Starts the process and performs the handshake; EngineStartError naming the engine on failure.
+  void start();
+  // Kills the process and starts it again (a fault left it in an unknown state).
+  void restart();
+  // ucinewgame + isready; a fault if the engine does not answer.
+  std::optional<Fault> new_game();
+  // "position ..." then "go ...", the answer read until `deadline`.
+  std::variant<Thought, Fault> think(const std::string& position, const std::string& go,
+                                     SteadyClock::time_point deadline);
+
+  const std::string& label() const { return label_; }
+  const EngineConfig& config() const { return config_; }
+  const std::string& id_name() const { return id_name_; }
+  const std::set<std::string>& advertised() const { return advertised_; }
+
+ private:
+  Fault fault_from_silence(const std::string& waiting_for);
+  EngineConfig config_;
+  std::string label_, id_name_;
+  std::chrono::milliseconds timeout_;
+  std::set<std::string> advertised_;
+  std::unique_ptr<UciProcess> process_;
+  std::vector<std::string> scored_lines_;  // think(): this move's info lines that mention a score
+};
+
+}  // namespace stk::harness::selfplay

@@ -1,0 +1,126 @@
+// stk-harness review [--reports DIR] [--baseline-calibration F.json] [--out F] [--history-db F]
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "cli/cli.h"
+#include "cli/cli_app.h"
+#include "report/build_info.h"
+#include "report/summary_files.h"
+#include "commands/history/history.h"
+#include "commands/review/review.h"
+#include "commands/review/review_inputs.h"
+#include "commands/review/review_page.h"
+
+namespace stk::harness {
+
+namespace review {
+
+int write_review_page(const ReviewOptions& o, std::ostream& log) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(o.reports)) throw InputError(o.reports + ": not a directory (no reports to review)");
+  const std::string out = o.out.empty() ? o.reports + "/index.html" : o.out;
+  ReviewData data = read_reports(o.reports, o.baseline_calibration);
+  PageContext ctx;
+  ctx.revision = build_info::git_revision();
+  const std::string db = o.history_db.empty() ? o.reports + "/history.sqlite" : o.history_db;
+  if (fs::exists(db)) {
+    try {
+      ctx.history = history_series(read_history(db));
+      ctx.history_source = db;
+    } catch (const InputError& e) {
+      data.problems.push_back(e.what());
+    }
+  }
+  // Links are relative to the page's folder, so the page works wherever the reports are copied.
+  const fs::path page_dir = fs::absolute(out).parent_path();
+  std::string prefix = fs::absolute(o.reports).lexically_normal().lexically_relative(page_dir.lexically_normal()).generic_string();
+  ctx.link_prefix = prefix == "." || prefix.empty() ? "" : prefix + "/";
+  write_text_file(out, render_page(data, ctx));
+  const int problems = data.problem_count();
+  log << fmt::format("review: {} ({} runs, {} summary files, {} input problems)\n", out, data.runs.size(), data.files.size(),
+                     problems);
+  for (const std::string& p : data.problems) log << "review: " << p << "\n";
+  for (const RunRow& r : data.runs)
+    for (const std::string& p : r.problems) log << "review: " << p << "\n";
+  return problems ? 1 : 0;
+}
+
+std::vector<Figure> all_figures(const ReviewData& data) {
+  std::vector<Figure> out;
+  for (const RunRow& r : data.runs) out.insert(out.end(), r.figures.begin(), r.figures.end());
+  return out;
+}
+
+int record_history(const std::string& reports, const std::string& db, const std::string& tier, std::ostream& log) {
+  const ReviewData data = read_reports(reports, "");
+  const std::vector<Figure> figures = all_figures(data);
+  const long long id = append_history(db, current_run_facts(tier), figures);
+  log << fmt::format("history: {} run {} ({} figures)\n", db, id, figures.size());
+  return data.problem_count() ? 1 : 0;
+}
+
+}  // namespace review
+
+int run_history(int argc, char** argv) {
+  CLI::App app{"The headline figures of every 'stk-harness all' run (reports/history.sqlite): printed, as CSV,\n"
+               "or appended from a reports directory. Exit 2 naming the database when it is not usable\n"
+               "(corrupt, not SQLite); nothing is appended then.",
+               "stk-harness history"};
+  std::string db = "reports/history.sqlite", append, tier = "quick";
+  bool csv = false;
+  app.add_option("--db", db, "the history database")->capture_default_str();
+  app.add_flag("--csv", csv, "print CSV: run_id,revision,date,tier,cpu_model,cores,key,value");
+  app.add_option("--append", append, "append the headline figures of this reports directory as one run");
+  app.add_option("--tier", tier, "tier recorded with --append")->capture_default_str();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+  try {
+    if (!append.empty()) return review::record_history(append, db, tier, std::cout);
+    const auto rows = review::read_history(db);
+    auto quoted = [](const std::string& s) {
+      std::string q = "\"";
+      for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+      return q + "\"";
+    };
+    if (csv) std::cout << "run_id,revision,date,tier,cpu_model,cores,key,value\n";
+    long long last = -1;
+    for (const auto& r : rows) {
+      if (csv) {
+        std::cout << fmt::format("{},{},{},{},{},{},{},{:.17g}\n", r.run_id, quoted(r.run.revision), r.run.date,
+                                 r.run.tier, quoted(r.run.cpu_model), r.run.cores, quoted(r.key), r.value);
+        continue;
+      }
+      if (r.run_id != last)
+        std::cout << fmt::format("run {} {} {} {} ({}, {} cores)\n", r.run_id, r.run.date, r.run.revision, r.run.tier,
+                                 r.run.cpu_model, r.run.cores);
+      last = r.run_id;
+      std::cout << fmt::format("  {} = {:.10g}\n", r.key, r.value);
+    }
+    return 0;
+  } catch (...) {
+    return input_failure("stk-harness history");
+  }
+}
+
+int run_review(int argc, char** argv) {
+  CLI::App app{"The static review page over a reports directory: one row per JUnit file with its counts and\n"
+               "failing testcases, each harness's headline figures, the calibration gates, the history.\n"
+               "Exit 0: every input read; 1: a JUnit or JSON file missing or malformed (the page names it);\n"
+               "2: usage, or the page could not be written.",
+               "stk-harness review"};
+  review::ReviewOptions o;
+  app.add_option("--reports", o.reports, "reports directory")->capture_default_str();
+  app.add_option("--baseline-calibration", o.baseline_calibration, "a previous calibration.json: change of every gate margin");
+  app.add_option("--out", o.out, "the page (default <reports>/index.html)");
+  app.add_option("--history-db", o.history_db, "history plotted on the page (default <reports>/history.sqlite)");
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+  try {
+    return review::write_review_page(o, std::cout);
+  } catch (...) {
+    return input_failure("stk-harness review");
+  }
+}
+
+}  // namespace stk::harness

@@ -1,0 +1,308 @@
+#include "commands/review/review_inputs.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <tinyxml2.h>
+
+namespace stk::harness::review {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+// Harnesses whose run always leaves a JSON summary beside its JUnit file: a missing one is a problem.
+const std::set<std::string> kWritesSummary = {"perft",  "epd",   "accumulator", "bench",       "shadow",
+                                              "drift",  "eval",  "features",    "calibration", "match",
+                                              "uci-check"};
+
+std::optional<Json> read_json(const fs::path& path, std::string* why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return *why = "cannot be read", std::nullopt;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  try {
+    return Json::parse(buf.str());
+  } catch (const Json::parse_error& e) {
+    *why = fmt::format("malformed JSON at byte {}: {}", e.byte, e.what());
+    return std::nullopt;
+  }
+}
+
+// Counts every testcase of every testsuite by its child element, the same way a CI system does.
+void read_junit(const fs::path& path, RunRow& row, int& anchor_seq) {
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(path.c_str()) != tinyxml2::XML_SUCCESS) {
+    row.problems.push_back(fmt::format("{}: malformed JUnit XML (line {}): {}", row.junit, doc.ErrorLineNum(),
+                                       doc.ErrorStr()));
+    return;
+  }
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  std::vector<const tinyxml2::XMLElement*> suites;
+  if (root && std::string(root->Name()) == "testsuites") {
+    for (auto* s = root->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite")) suites.push_back(s);
+  } else if (root && std::string(root->Name()) == "testsuite") {
+    suites.push_back(root);
+  }
+  if (suites.empty()) {
+    row.problems.push_back(row.junit + ": no <testsuite> element");
+    return;
+  }
+  const char* suite_name = suites.front()->Attribute("name");
+  const std::string name = suite_name ? suite_name : "";
+  const auto dot = name.find('.');
+  if (dot != std::string::npos) row.harness = name.substr(0, dot), row.config = name.substr(dot + 1);
+  for (auto* s : suites)
+    for (auto* tc = s->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase")) {
+      ++row.tests;
+      for (const char* kind : {"failure", "error"})
+        if (auto* e = tc->FirstChildElement(kind)) {
+          ++(std::string(kind) == "failure" ? row.failures : row.errors);
+          FailingCase f;
+          f.classname = tc->Attribute("classname") ? tc->Attribute("classname") : "";
+          f.name = tc->Attribute("name") ? tc->Attribute("name") : "";
+          f.kind = kind;
+          f.message = e->Attribute("message") ? e->Attribute("message") : "";
+          f.detail = e->GetText() ? e->GetText() : "";
+          f.anchor = fmt::format("case-{}", ++anchor_seq);
+          row.failing.push_back(std::move(f));
+        }
+      if (tc->FirstChildElement("skipped")) ++row.skipped;
+    }
+}
+
+// Adds figures to a row, each read through a JSON pointer so that the page can name its source.
+class FigureReader {
+ public:
+  FigureReader(RunRow& row, const Json& json) : row_(row), json_(json) {}
+
+  // An array counts as its length; a missing or non-numeric value is a problem of the row.
+  void add(const std::string& name, const std::string& label, const std::string& pointer, int digits) {
+    const Json::json_pointer ptr(pointer);
+    if (!json_.contains(ptr)) return problem(pointer, "missing");
+    const Json& v = json_.at(ptr);
+    double value;
+    if (v.is_number()) value = v.get<double>();
+    else if (v.is_array()) value = double(v.size());
+    else if (v.is_boolean()) value = v.get<bool>() ? 1 : 0;
+    else return problem(pointer, "not a number");
+    row_.figures.push_back({row_.harness + "." + row_.config + "." + name, label, value, digits, row_.summary, pointer});
+  }
+  const Json* at(const std::string& pointer) const {
+    const Json::json_pointer ptr(pointer);
+    return json_.contains(ptr) ? &json_.at(ptr) : nullptr;
+  }
+  void problem(const std::string& pointer, const std::string& why) {
+    row_.problems.push_back(fmt::format("{}: {} {}", row_.summary, pointer, why));
+  }
+
+ private:
+  RunRow& row_;
+  const Json& json_;
+};
+
+std::string names(const Json& list) {
+  std::string out;
+  for (const Json& x : list) out += (out.empty() ? "" : ", ") + (x.is_string() ? x.get<std::string>() : x.dump());
+  return out;
+}
+
+// The headline figures of each harness's summary (see each harness's JSON writer for the fields).
+void headline_figures(RunRow& row, const Json& j) {
+  FigureReader f(row, j);
+  const std::string& h = row.harness;
+  if (h == "perft") {
+    f.add("nodes_per_second", "perft nodes/s", "/nodes_per_second", 0);
+    f.add("total_nodes", "nodes", "/total_nodes", 0);
+    f.add("failed", "checks failed", "/failed", 0);
+  } else if (h == "perft-speed") {
+    f.add("nps_ratio", "perft nodes/s ratio stk/reference", "/nps_ratio/median", 2);
+    f.add("nps_ratio_min", "perft nodes/s ratio, lowest run", "/nps_ratio/min", 2);
+    f.add("nps_ratio_max", "perft nodes/s ratio, highest run", "/nps_ratio/max", 2);
+  } else if (h == "epd") {
+    f.add("solved", "solved", "/summary/solved", 0);
+    f.add("positions", "positions", "/summary/positions", 0);
+    if (const Json* b = f.at("/baseline_file"); b && b->is_string()) {
+      f.add("regressions", "regressions vs baseline", "/comparison/regressions", 0);
+      f.add("new_solves", "new solves vs baseline", "/comparison/new_solves", 0);
+      row.notes.push_back("baseline " + b->get<std::string>());
+      if (const Json* r = f.at("/comparison/regressions"); r && !r->empty())
+        row.notes.push_back("regressions: " + names(*r));
+    }
+    if (const Json* k = f.at("/budget/kind"), *v = f.at("/budget/value"); k && v)
+      row.notes.push_back("budget " + k->get<std::string>() + " " + v->dump());
+  } else if (h == "bench") {
+    f.add("nodes", "bench signature (nodes)", "/nodes", 0);
+    f.add("expected_nodes", "golden signature", "/expected_nodes", 0);
+    f.add("nodes_per_second", "nodes/s", "/nodes_per_second", 0);
+  } else if (h == "accumulator") {
+    const Json* checks = f.at("/checks");
+    for (std::size_t i = 0; checks && checks->is_array() && i < checks->size(); ++i)
+      for (auto& [k, v] : (*checks)[i].items())
+        if (v.is_number() && (k.find("nodes") != std::string::npos || k == "steps_checked"))
+          f.add(fmt::format("check{}.{}", i, k), fmt::format("check {}: {}", i, k), fmt::format("/checks/{}/{}", i, k), 0);
+  } else if (h == "drift") {
+    f.add("p99", "|delta cp| p99", "/abs_delta_cp/p99", 2);
+    f.add("max", "|delta cp| max", "/abs_delta_cp/max", 2);
+    f.add("int16_overflow_lanes", "int16 overflow lanes", "/int16_overflow_lanes", 0);
+    if (const Json* buckets = f.at("/per_bucket"); buckets && buckets->is_object())
+      for (auto it = buckets->begin(); it != buckets->end(); ++it)
+        f.add("bucket" + it.key() + ".p99", "bucket " + it.key() + " p99",
+              "/per_bucket/" + pointer_token(it.key()) + "/p99", 2);
+  } else if (h == "shadow") {
+    f.add("positions", "positions", "/positions", 0);
+    f.add("misses", "misses", "/misses", 0);
+    f.add("invariant_failures", "invariant failures", "/invariant_failures", 0);
+    const Json* mechs = f.at("/mechanisms");
+    for (std::size_t i = 0; mechs && mechs->is_array() && i < mechs->size(); ++i) {
+      const std::string m = (*mechs)[i].value("mechanism", fmt::format("{}", i));
+      for (const char* k : {"rate", "wilson_lo", "wilson_hi", "control_rate", "control_wilson_lo", "control_wilson_hi",
+                            "excess", "excess_lo", "excess_hi"})
+        f.add(m + "." + k, m + " " + k, fmt::format("/mechanisms/{}/{}", i, k), 5);
+    }
+  } else if (h == "features" || h == "eval") {
+    const Json* corpora = f.at("/corpora");
+    for (auto it = corpora ? corpora->begin() : Json::const_iterator(); corpora && it != corpora->end(); ++it) {
+      const std::string base = "/corpora/" + pointer_token(it.key());
+      f.add(it.key() + ".positions", it.key() + " positions", base + "/positions", 0);
+      f.add(it.key() + ".mismatches", it.key() + " mismatches",
+            base + (h == "eval" ? "/engine-vs-oracle/mismatches" : "/mismatches"), 0);
+    }
+  } else if (h == "calibration") {
+    f.add("records", "held-out records", "/records", 0);
+    f.add("ece", "ECE (all)", "/slices/all/ece", 4);
+    f.add("auc", "AUC (all)", "/slices/all/auc", 4);
+  } else if (h == "match") {
+    f.add("pairs", "pairs", "/counts/pairs", 0);
+    f.add("elo", "Elo", "/summary/pentanomial_estimate/elo", 2);
+    f.add("elo_error", "Elo +-", "/summary/pentanomial_estimate/elo_error", 2);
+    if (f.at("/summary/sprt")) {
+      f.add("llr", "LLR", "/summary/sprt/llr", 2);
+      f.add("llr_lower", "LLR lower bound", "/summary/sprt/lower_bound", 2);
+      f.add("llr_upper", "LLR upper bound", "/summary/sprt/upper_bound", 2);
+      if (const Json* v = f.at("/summary/sprt/verdict")) row.notes.push_back("SPRT " + v->get<std::string>());
+    }
+  }
+}
+
+// A summary's "report" envelope (harness/docs/report-schema.md) states the counts of the JUnit
+// file it belongs to; a summary that disagrees was written by another run or from other results.
+void check_envelope(RunRow& row, const Json& j) {
+  if (!j.is_object() || !j.contains("report")) return;  // written before the envelope existed
+  const Json& e = j["report"];
+  const std::pair<const char*, int> counts[] = {
+      {"tests", row.tests}, {"failures", row.failures}, {"errors", row.errors}, {"skipped", row.skipped}};
+  for (const auto& [key, junit_count] : counts) {
+    const Json* v = e.is_object() && e.contains(key) ? &e[key] : nullptr;
+    if (!v || !v->is_number_integer())
+      row.problems.push_back(fmt::format("{}: /report/{} missing or not an integer", row.summary, key));
+    else if (v->get<long long>() != junit_count)
+      row.problems.push_back(fmt::format("{}: /report/{} is {} but {} has {}", row.summary, key,
+                                         v->get<long long>(), row.junit, junit_count));
+  }
+}
+
+// The summary of a JUnit file "<harness>-<config>.xml": reports/<harness>/<config>.json, or
+// <harness>-<config>.json there; the calibration tool writes calibration.json.
+std::string find_summary(const fs::path& reports, const RunRow& row) {
+  const fs::path dir = reports / row.harness;
+  for (const std::string& name : {row.config + ".json", row.harness + "-" + row.config + ".json",
+                                  row.harness == "calibration" ? std::string("calibration.json") : std::string()})
+    if (!name.empty() && fs::is_regular_file(dir / name)) return (fs::path(row.harness) / name).generic_string();
+  return "";
+}
+
+}  // namespace
+
+std::string pointer_token(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return out;
+}
+
+int ReviewData::problem_count() const {
+  int n = int(problems.size());
+  for (const RunRow& r : runs) n += int(r.problems.size());
+  return n;
+}
+
+std::optional<double> slice_margin(const Json& cell, double tolerance, double min_neff) {
+  if (!cell.is_object() || cell.value("records", 0) == 0 || cell.value("n_eff", 0.0) < min_neff) return std::nullopt;
+  const double worst = std::max(cell.value("logit_ece_beyond_noise", 0.0), cell.value("logit_error", 0.0));
+  return tolerance - worst;
+}
+
+ReviewData read_reports(const std::string& reports_dir, const std::string& baseline_calibration) {
+  ReviewData data;
+  data.reports_dir = reports_dir;
+  const fs::path reports(reports_dir);
+  const fs::path junit_dir = reports / "junit";
+  std::vector<fs::path> junit_files;
+  std::error_code ec;
+  if (fs::is_directory(junit_dir))
+    for (const auto& e : fs::directory_iterator(junit_dir, ec))
+      if (e.path().extension() == ".xml") junit_files.push_back(e.path());
+  std::sort(junit_files.begin(), junit_files.end());
+  if (junit_files.empty()) data.problems.push_back((junit_dir.generic_string()) + ": no JUnit files");
+
+  std::set<std::string> summaries_used;
+  int anchor_seq = 0;
+  for (const fs::path& path : junit_files) {
+    RunRow row;
+    row.junit = fs::relative(path, reports).generic_string();
+    read_junit(path, row, anchor_seq);
+    if (row.harness.empty()) {  // unreadable: name the run after its file
+      const std::string stem = path.stem().string();
+      const auto dash = stem.find('-');
+      row.harness = stem.substr(0, dash);
+      row.config = dash == std::string::npos ? "" : stem.substr(dash + 1);
+    }
+    row.summary = find_summary(reports, row);
+    if (row.summary.empty() && kWritesSummary.count(row.harness))
+      row.problems.push_back(fmt::format("{0}/{1}.json (or {0}/{0}-{1}.json): missing, the summary of {2}", row.harness, row.config, row.junit));
+    if (!row.summary.empty()) {
+      summaries_used.insert(row.summary);
+      std::string why;
+      auto json = read_json(reports / row.summary, &why);
+      if (!json) row.problems.push_back(row.summary + ": " + why);
+      if (json) {
+        check_envelope(row, *json);
+        headline_figures(row, *json);
+      }
+      if (json && row.harness == "calibration") data.calibration = std::move(json), data.calibration_source = row.summary;
+    }
+    data.runs.push_back(std::move(row));
+  }
+
+  // Every other summary file is linked; a JSON file that does not parse is a problem too.
+  for (const auto& e : fs::recursive_directory_iterator(reports, ec)) {
+    if (!e.is_regular_file()) continue;
+    const std::string rel = fs::relative(e.path(), reports).generic_string();
+    const std::string ext = e.path().extension().string();
+    if (rel.rfind("junit/", 0) == 0 || rel.rfind("review/", 0) == 0) continue;
+    if (ext != ".json" && ext != ".md" && ext != ".png" && ext != ".svg") continue;
+    if (rel.find('/') == std::string::npos) continue;  // the page itself, the README
+    data.files.push_back(rel);
+    std::string why;
+    if (ext == ".json" && !summaries_used.count(rel) && !read_json(e.path(), &why)) data.problems.push_back(rel + ": " + why);
+  }
+  std::sort(data.files.begin(), data.files.end());
+
+  if (!baseline_calibration.empty()) {
+    std::string why;
+    data.baseline_source = baseline_calibration;
+    data.baseline_calibration = read_json(baseline_calibration, &why);
+    if (!data.baseline_calibration) data.problems.push_back(baseline_calibration + ": " + why);
+    else if (!data.baseline_calibration->contains("slices"))
+      data.problems.push_back(baseline_calibration + ": not a calibration summary (no \"slices\")"),
+          data.baseline_calibration.reset();
+  }
+  return data;
+}
+
+}  // namespace stk::harness::review

@@ -1,0 +1,160 @@
+#include "commands/uci-check/engine_session.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace stk::harness::ucicheck {
+
+namespace {
+constexpr std::size_t kMaxRecorded = 400;  // characters of one line kept in the transcript
+
+std::string make_stderr_file() {
+  char name[] = "/tmp/stk-uci-check-stderr-XXXXXX";
+  int fd = mkstemp(name);
+  if (fd < 0) return "";
+  close(fd);
+  return name;
+}
+}
+
+double ms_between(SteadyClock::time_point from, SteadyClock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+Session::Session(const Settings& settings)
+    : settings_(settings),
+      stderr_path_(make_stderr_file()),
+      process_(UciProcess::NoHandshake{}, settings.engine, stderr_path_),
+      start_(SteadyClock::now()) {}
+
+Session::~Session() {
+  if (!stderr_path_.empty()) unlink(stderr_path_.c_str());
+}
+
+void Session::collect_stderr() {
+  if (stderr_path_.empty()) return;
+  std::ifstream in(stderr_path_, std::ios::binary);
+  in.seekg(std::streamoff(stderr_read_));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Only whole lines; a partial last line waits for the next call.
+  std::size_t end = text.rfind('\n');
+  if (end == std::string::npos) return;
+  stderr_read_ += end + 1;
+  std::istringstream lines(text.substr(0, end));
+  for (std::string l; std::getline(lines, l);) record('!', l, SteadyClock::now());
+}
+
+const std::vector<TranscriptEntry>& Session::transcript() {
+  collect_stderr();
+  return transcript_;
+}
+
+void Session::record(char direction, const std::string& text, SteadyClock::time_point at) {
+  std::string kept = text.size() <= kMaxRecorded
+                         ? text
+                         : text.substr(0, kMaxRecorded) + "... (" + std::to_string(text.size()) + " bytes)";
+  transcript_.push_back({ms_between(start_, at), direction, std::move(kept)});
+}
+
+void Session::note(const std::string& text) { record('#', text, SteadyClock::now()); }
+
+bool Session::send(const std::string& line) {
+  record('>', line, SteadyClock::now());
+  bool ok = process_.send(line, timeout(Timeouts::kPrompt));
+  if (!ok) note("could not send: the engine is " + state() + " or not reading its input");
+  return ok;
+}
+
+Reply Session::wait_for(const std::function<bool(const std::string&)>& match, std::chrono::milliseconds timeout,
+                        std::optional<SteadyClock::time_point> since) {
+  SteadyClock::time_point from = since.value_or(SteadyClock::now());
+  SteadyClock::time_point deadline = from + timeout;
+  Reply r;
+  while (auto line = process_.read_line(deadline)) {
+    record('<', line->text, line->at);
+    r.lines.push_back(std::move(*line));
+    if (match(r.lines.back().text)) {
+      r.found = true;
+      r.ms = ms_between(from, r.lines.back().at);
+      return r;
+    }
+  }
+  r.closed = process_.output_closed();
+  r.ms = ms_between(from, SteadyClock::now());
+  return r;
+}
+
+Reply Session::wait_bestmove(std::chrono::milliseconds timeout, std::optional<SteadyClock::time_point> since) {
+  return wait_for([](const std::string& l) { return uci::parse_bestmove(l).has_value(); }, timeout, since);
+}
+
+Reply Session::isready(std::chrono::milliseconds timeout) {
+  auto sent = SteadyClock::now();
+  send("isready");
+  return wait_for([](const std::string& l) { return l == "readyok"; }, timeout, sent);
+}
+
+std::vector<TimedLine> Session::listen(std::chrono::milliseconds quiet) {
+  return wait_for([](const std::string&) { return false; }, quiet).lines;
+}
+
+bool Session::alive() { return process_.running() && !process_.output_closed(); }
+
+bool Session::wait_exit(std::chrono::milliseconds timeout) {
+  return process_.wait_exit(SteadyClock::now() + timeout);
+}
+
+std::string Session::state() {
+  // An engine that closed its output is usually dying: give it a moment to be reaped.
+  if (process_.output_closed()) process_.wait_exit(SteadyClock::now() + std::chrono::milliseconds(200));
+  collect_stderr();
+  if (process_.running()) return process_.output_closed() ? "alive but closed its output" : "alive";
+  return "gone (" + process_.exit_status().describe() + ")";
+}
+
+void Session::restart() {
+  note("restarting the engine (" + state() + ")");
+  process_.restart();
+  uci_reply_.clear();
+  options_.clear();
+  start();
+}
+
+void Session::start() {
+  const std::string who = "engine '" + settings_.engine + "'";
+  auto describe_failure = [&](const std::string& what, const Reply& r) {
+    std::string s = who + " " + what;
+    if (r.closed || !process_.running()) {
+      wait_exit(std::chrono::milliseconds(200));
+      s += ": it " + std::string(process_.running() ? "closed its output" : "ended, " + process_.exit_status().describe());
+      if (process_.exit_status().code == 127) s += " (command not found?)";
+    }
+    if (!r.lines.empty()) s += "; last line: '" + r.lines.back().text + "'";
+    return StartError(s);
+  };
+  auto sent = SteadyClock::now();
+  send("uci");
+  Reply r = wait_for([](const std::string& l) { return l == "uciok"; }, timeout(Timeouts::kStart), sent);
+  if (!r.found)
+    throw describe_failure("did not answer 'uci' with 'uciok' within " +
+                               std::to_string(timeout(Timeouts::kStart).count()) + " ms", r);
+  uci_ms_ = r.ms;
+  uci_reply_ = r.lines;
+  for (const TimedLine& l : uci_reply_) {
+    if (l.text.rfind("id name ", 0) == 0) id_name_ = l.text.substr(8);
+    std::string problem;
+    if (auto o = uci::parse_option(l.text, &problem); o && problem.empty()) options_.push_back(*o);
+  }
+  for (const auto& [name, value] : settings_.options) send("setoption name " + name + " value " + value);
+  Reply ready = isready(timeout(Timeouts::kStart));
+  if (!ready.found)
+    throw describe_failure("did not answer 'isready' with 'readyok' within " +
+                               std::to_string(timeout(Timeouts::kStart).count()) + " ms",
+                           ready);
+  readyok_ms_ = ready.ms;
+}
+
+}  // namespace stk::harness::ucicheck

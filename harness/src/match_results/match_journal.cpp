@@ -1,0 +1,154 @@
+#include "match_results/match_journal.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli.h"
+#include "match_results/match_result_file.h"
+
+namespace stk::harness::match {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string header_line(const MatchDefinition& def, int shard_index) {
+  nlohmann::ordered_json h;
+  h["kind"] = kMatchJournalKind;
+  h["version"] = kMatchJournalVersion;
+  h["definition"] = definition_to_json(def);
+  h["shards"] = {shard_index};
+  return h.dump() + "\n";
+}
+
+json parse_line(const std::string& line, const std::string& where) {
+  try {
+    return json::parse(line);
+  } catch (const json::parse_error& e) {
+    throw InputError(fmt::format("{}: not valid JSON at byte {} of the line: {}", where, e.byte, e.what()));
+  }
+}
+
+[[noreturn]] void fail_errno(const std::string& path, const std::string& what) {
+  throw InputError(path + ": " + what + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+bool is_match_journal(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  if (!in || !std::getline(in, first)) return false;
+  try {
+    const json h = json::parse(first);
+    return h.is_object() && h.contains("kind") && h["kind"] == kMatchJournalKind;
+  } catch (...) {
+    return false;
+  }
+}
+
+JournalRead read_match_journal(const std::string& path) {
+  const std::string text = read_result_text(path);
+  const std::size_t header_end = text.find('\n');
+  if (header_end == std::string::npos) throw InputError(path + ":1: the journal header line is incomplete");
+  const json h = parse_line(text.substr(0, header_end), path + ":1");
+  if (!h.is_object() || !h.contains("kind") || h["kind"] != kMatchJournalKind)
+    throw InputError(path + ":1: field 'kind' must be \"" + kMatchJournalKind + "\" (not a match journal)");
+  if (!h.contains("version") || h["version"] != kMatchJournalVersion)
+    throw InputError(fmt::format("{}:1: field 'version' is not {} (a file from another harness version)", path,
+                                 kMatchJournalVersion));
+  if (!h.contains("definition")) throw InputError(path + ":1: field 'definition' is missing");
+  const MatchDefinition def = definition_from_json(h["definition"], path + ":1");
+  std::set<int> shards;
+  const json& s = h.contains("shards") ? h["shards"] : json();
+  if (!s.is_array() || s.size() != 1 || !s[0].is_number_unsigned() || s[0].get<std::uint64_t>() < 1 ||
+      s[0].get<std::uint64_t>() > std::uint64_t(def.shard_count))
+    throw InputError(fmt::format("{}:1: field 'shards' must hold one shard index in 1..{}", path, def.shard_count));
+  JournalRead out{MatchResult(def, {s[0].get<int>()}), "", header_end + 1};
+  std::size_t begin = header_end + 1;
+  for (int line_no = 2; begin < text.size(); ++line_no) {
+    const std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) {  // a write cut short by a kill: the pair was never recorded
+      out.dropped = fmt::format("{}: dropped a torn last line ({} bytes at byte {}, line {}): a pair whose recording "
+                                "was cut short by a kill; it is played again",
+                                path, text.size() - begin, begin, line_no);
+      break;
+    }
+    const std::string where = fmt::format("{}:{}", path, line_no);
+    const PairRecord pair = pair_from_json(parse_line(text.substr(begin, end - begin), where), where, "pair");
+    try {
+      out.result.add_pair(pair);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(where + ": pair is refused: " + e.what());
+    }
+    begin = end + 1;
+    out.good_bytes = begin;
+  }
+  return out;
+}
+
+MatchJournal::MatchJournal(const std::string& path, const MatchDefinition& def, int shard_index, std::string* notice)
+    : path_(path), result_([&] {
+        try {
+          return MatchResult(def, {shard_index});
+        } catch (const std::invalid_argument& e) {
+          throw InputError(std::string("match definition: ") + e.what());
+        }
+      }()) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(path) || fs::file_size(path) == 0) return;
+  JournalRead stored = read_match_journal(path);
+  if (auto diff = first_difference(stored.result.definition(), def); !diff.empty())
+    throw InputError(path + ": holds a different match, cannot resume (stored vs now: " + diff + ")");
+  if (stored.result.shards() != std::set<int>{shard_index})
+    throw InputError(fmt::format("{}: holds shard(s) {} of {}, not shard {}", path, fmt::join(stored.result.shards(), ","),
+                                 def.shard_count, shard_index));
+  if (notice) *notice = stored.dropped;
+  resume_bytes_ = stored.good_bytes;
+  result_ = std::move(stored.result);
+}
+
+// Opened at the first pair: a run refused before its first game leaves no file behind.
+void MatchJournal::open_for_append() {
+  namespace fs = std::filesystem;
+  if (!resume_bytes_ && fs::path(path_).has_parent_path()) {
+    std::error_code ec;
+    fs::create_directories(fs::path(path_).parent_path(), ec);
+  }
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail_errno(path_, "cannot open the journal for writing");
+  // The torn tail goes, so that the next line starts clean; then every write lands at the end.
+  if (::ftruncate(fd_, off_t(resume_bytes_.value_or(0))) != 0) fail_errno(path_, "cannot drop the torn last line");
+  if (::lseek(fd_, 0, SEEK_END) < 0) fail_errno(path_, "cannot seek to the end");
+  if (!resume_bytes_) append(header_line(result_.definition(), *result_.shards().begin()));
+}
+
+MatchJournal::~MatchJournal() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void MatchJournal::append(const std::string& line) {
+  for (std::size_t done = 0; done < line.size();) {
+    const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail_errno(path_, "cannot append to the journal");
+    done += std::size_t(n);
+  }
+  if (::fdatasync(fd_) != 0) fail_errno(path_, "cannot flush the journal");
+}
+
+void MatchJournal::record(const PairRecord& pair) {
+  result_.add_pair(pair);
+  if (fd_ < 0) open_for_append();
+  append(pair_to_json(pair).dump() + "\n");
+}
+
+}  // namespace stk::harness::match
