@@ -1,6 +1,5 @@
 // stk-harness fhcollect: the fail-high predictor's collection run (records of the gate-1
-// population, harness/docs/fail-high-predictor.md), and stk-harness fhdump: the C++ reader,
-// printing records as JSON lines (the Python reader, stkref.fhrecords, prints the same).
+// population, harness/docs/fail-high-predictor.md), read back and checked.
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -12,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cli_owed_reports.h"
 #include "fail_high/collect_policy.h"
+#include "fail_high/model_option.h"
 #include "positions/position_list.h"
 #include "fail_high/record_file.h"
 #include "report/junit.h"
@@ -57,17 +57,6 @@ Collected collect(const std::vector<fhcollect::ListedPosition>& positions, const
   return out;
 }
 
-// --model FILE: a loaded model, or null (the built-in one) when `path` is empty. A bad file is an
-// input error.
-std::unique_ptr<fh::Model> model_option(const std::string& path) {
-  if (path.empty()) return nullptr;
-  try {
-    return std::make_unique<fh::Model>(fh::Model::load_file(path));
-  } catch (const fh::ModelError& e) {
-    throw InputError(e.what());
-  }
-}
-
 }  // namespace
 
 int run_fhcollect(int argc, char** argv) {
@@ -107,7 +96,7 @@ int run_fhcollect(int argc, char** argv) {
     const report::ReportPaths paths = report::report_paths(out_dir, "fhcollect", config);
     declare(out_dir, config);
     const Shard shard = parse_shard(shard_text);
-    const std::unique_ptr<fh::Model> model = model_option(model_path);
+    const std::unique_ptr<fh::Model> model = fhcollect::model_option(model_path);
     const auto positions = fhcollect::read_position_list(positions_path);
     std::cout << fmt::format("fhcollect: {} positions from {}, depth {}, full-depth {}, seed {}, shard {}, predictor {}\n",
                              positions.size(), positions_path, depth, full_depth, seed, shard.label(), predictor);
@@ -200,53 +189,6 @@ int run_fhcollect(int argc, char** argv) {
     return collected.passed() ? 0 : 1;
   } catch (...) {
     return input_failure("stk-harness fhcollect", app.help().c_str());
-  }
-}
-
-int run_fhdump(int argc, char** argv) {
-  CLI::App app{"Prints one JSON object per record of a .fhr file (byte offset, fields, the 18 features; with --model\n"
-               "the model's prediction recomputed in C++).",
-               "stk-harness fhdump"};
-  std::string file, model_path;
-  app.add_option("FILE", file, "record file (.fhr)")->required();
-  app.add_option("--model", model_path, "model whose prediction is added as model_prediction");
-  if (auto status = parse_cli_or_report(app, argc, argv)) return *status;
-  try {
-    const std::unique_ptr<fh::Model> model = model_option(model_path);
-    for (const Record& r : fhcollect::read_records(file)) {
-      std::int32_t f[fh::kFeatureCount];
-      fh::features(r.in, f);
-      report::Json line = {{"offset", r.offset},
-                           {"position_id", r.position_id},
-                           {"node_id", r.node_id},
-                           {"side", int(r.in.side)},
-                           {"whole_node", int(r.in.whole_node)},
-                           {"label", int(r.label)},
-                           {"improving", int(r.in.improving)},
-                           {"opp_improving", int(r.in.opp_improving)},
-                           {"cut_node", int(r.in.cut_node)},
-                           {"black", int(r.black)},
-                           {"depth", r.in.depth},
-                           {"ply", r.ply},
-                           {"gap", r.in.gap},
-                           {"tier", int(r.in.tier)},
-                           {"ordinal", r.in.ordinal},
-                           {"legal", r.in.legal},
-                           {"good_captures", r.in.good_captures},
-                           {"move_value", r.in.move_value},
-                           {"fh_cuts", r.in.fh_cuts},
-                           {"fh_tries", r.in.fh_tries},
-                           {"phase", r.in.phase},
-                           {"prediction", r.prediction},
-                           {"weight", r.weight},
-                           {"static_eval", r.static_eval},
-                           {"features", std::vector<std::int32_t>(f, f + fh::kFeatureCount)}};
-      if (model) line["model_prediction"] = model->predict(r.in);
-      std::cout << line.dump() << "\n";
-    }
-    return 0;
-  } catch (...) {
-    return input_failure("stk-harness fhdump", app.help().c_str());
   }
 }
 
