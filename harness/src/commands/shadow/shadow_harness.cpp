@@ -164,8 +164,8 @@ int run_shadow(int argc, char** argv) {
   app.add_option("--stride", stride, "every S-th position (index % S == 0)")->capture_default_str()->check(CLI::Range(1, 1 << 20));
   app.add_option("--shard", shard_text, "K/N: the selected positions i with i % N == K-1")->capture_default_str();
   app.add_option("--isolation", isolation_text,
-                 "what a shadow search starts from: legacy | heuristics | table | exact (see README \"Shadow-search\n"
-                 "audit\"), or components joined by '+': heuristics, table, stack, mate, iir (exact = all five)")
+                 "what a shadow search starts from: legacy | heuristics | table | exact (see docs/harnesses/shadow.md,\n"
+                 "\"Isolation\"), or components joined by '+': heuristics, table, stack, mate, iir (exact = all five)")
       ->capture_default_str();
   app.add_option("--control-every", s.audit.control_every,
                  "control of LMP/futility/SEE and of the static null move: every N-th candidate search")
@@ -316,7 +316,7 @@ int run_shadow(int argc, char** argv) {
       return excess_of(band_clusters(t.per_position, m, lo, hi), boot);
     };
 
-    // --- the summary JSON (key names documented in README "Shadow-search audit") ---
+    // --- the summary JSON (key names documented in docs/harnesses/shadow.md, "Outputs") ---
     Json json;
     json["config"] = config;
     json["epd"] = epd_file;
