@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every JUnit report under DIR (default reports/junit) must validate against the schema the README
-# promises ($STK_SHARED/schemas/junit.xsd). Exit 0 all valid, 1 one or more invalid (each named),
-# 2 no reports or no schema.
+# Every JUnit report under DIR (default reports/junit) must validate against the JUnit schema
+# ($STK_SHARED/schemas/junit.xsd, docs/reports.md). Exit 0 all valid, 1 one or more invalid
+# (each named), 2 no reports or no schema.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="${1:-$root/reports/junit}"

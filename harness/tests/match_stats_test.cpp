@@ -284,7 +284,7 @@ TEST_CASE("properties of the match statistics", "[stats][property]") {
 
 // The SPRT's operating characteristics at known truth: at elo0 it may accept H1 at most alpha of the
 // time, at elo1 accept H0 at most beta of the time (Wald's bounds promise this up to overshoot). A
-// small, fast version; `stk-harness sprt-sim` runs the large one (README).
+// small, fast version; `stk-harness sprt-sim` runs the large one (docs/harnesses/sprt-sim.md).
 TEST_CASE("SPRT error rates at elo0 and elo1 stay within alpha and beta (simulation)", "[stats][simulation]") {
   const int runs = 400;
   const std::uint64_t seed = 20240601;

@@ -1,5 +1,5 @@
 // Fail-high predictor: the integer logistic model the search consults at null-window nodes
-// (contract: harness/docs/fail-high-predictor.md). Features, inference and the model file are
+// (contract: docs/fail-high-predictor.md). Features, inference and the model file are
 // integer-exact so that the Python reference (stkref.fhmodel) reproduces every prediction.
 #pragma once
 

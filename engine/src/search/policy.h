@@ -105,7 +105,7 @@ struct NoPolicy {
   template <class E>
   void on_search_entry(E* ss, int depth) {}
 
-  // Fail-high collection (harness/docs/fail-high-predictor.md). kCollectFh policies see every
+  // Fail-high collection (docs/fail-high-predictor.md). kCollectFh policies see every
   // gate-1 node: fh_begin_node decides (sampling) whether the node is logged and returns its id,
   // or -1. A logged node is searched without static-null / null-move cut-offs and move pruning,
   // its eligible moves without reduction, so labels are full-depth results; fh_record receives

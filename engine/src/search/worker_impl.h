@@ -279,7 +279,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   bool node_cutoffs = true;
   if constexpr (Policy::kEnabled) node_cutoffs = !policy_.shadow_skip_node_cutoffs(ply);
 
-  // 3b. Fail-high predictor population (harness/docs/fail-high-predictor.md): null-window
+  // 3b. Fail-high predictor population (docs/fail-high-predictor.md): null-window
   // nodes outside the mate window (bounds and the table-refined eval); `eval` is either <= alpha
   // (alpha side) or >= beta.
   constexpr bool kFh = Policy::kPredictor || Policy::kCollectFh;  // else none of this is compiled

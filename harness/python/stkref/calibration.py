@@ -1,6 +1,6 @@
 """python -m stkref.calibration --records HELDOUT.fhr [...] --model MODEL.txt [options]
 
-Calibration of the fail-high predictor on held-out records (harness/docs/fail-high-predictor.md):
+Calibration of the fail-high predictor on held-out records (docs/fail-high-predictor.md):
 the integer model's predictions are recomputed (and with --check-recorded compared bit for bit
 with the records' prediction field). Every statistic is volume-weighted by the record `weight`
 (the inverse of the depth-aware sampling probability); Wilson intervals use the effective

@@ -4,7 +4,7 @@ Fits the fail-high predictor per side by weighted logistic regression (Newton / 
 the records' volume weight) on features / 256, with an L2 ridge on the coefficients (the
 intercept is not penalized; the loss is the weight-averaged log-loss, so lambda does not scale
 with the record count), and quantizes it to the integer model file of
-harness/docs/fail-high-predictor.md.
+docs/fail-high-predictor.md.
 
 - alpha: every alpha-side record (moves and whole nodes), all 18 features;
 - beta: beta-side records (whole nodes only) with depth_lg, gap_lg, improving, opp_improving,
@@ -254,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
                             "auc": weighted_auc(hp, y_all[h], w_all[h])}
         sides[side] = r
     sources = [{"path": os.fspath(p), "sha256": sha256_file(p)} for p in args.records]
-    comments = ["fitted by stkref.fhfit (harness/docs/fail-high-predictor.md)",
+    comments = ["fitted by stkref.fhfit (docs/fail-high-predictor.md)",
                 f"seed {args.seed} holdout_fraction {args.holdout_fraction!r}",
                 f"lambda {args.l2!r} (L2 on features/256 coefficients; weight-averaged log-loss)",
                 f"shift {args.shift} shift_intercept {args.shift_intercept!r}",

@@ -1,5 +1,5 @@
 """Fail-high predictor reference: lg(), the 28 integer features, the model text file and the
-integer inference of harness/docs/fail-high-predictor.md, bit-exact with the engine.
+integer inference of docs/fail-high-predictor.md, bit-exact with the engine.
 
 All feature and inference arithmetic is int64 (the contract's integer arithmetic); floats
 appear only in `quantize` and `make_lut`, which produce a model, never consume one.

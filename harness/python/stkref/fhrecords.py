@@ -1,4 +1,4 @@
-"""Reader and writer of fail-high predictor records (`.fhr`, harness/docs/fail-high-predictor.md).
+"""Reader and writer of fail-high predictor records (`.fhr`, docs/fail-high-predictor.md).
 
 A file is one or more segments back to back (32-byte header + record_count records of 32
 bytes). Every field is decoded with an explicit little-endian dtype. Reading is all-or-nothing:

@@ -3,7 +3,7 @@
 Re-derived from the definitions, written apart from the C++ (harness/src/match/) so that the two
 can check each other: `stk-harness sprt --json` and `python -m stkref.sprt` must agree.
 
-Definitions (cited in harness/docs/match-results.md):
+Definitions (cited in docs/match-results.md):
   * a sample is a game pair (pentanomial, pair score k/4 for k half points) or a game (trinomial);
     a zero count becomes 1e-3 (fishtest LLRcalc.regularize);
   * Elo interval: mean score +- z * sqrt(var / N), mapped through elo(s) = -400 log10(1/s - 1)

@@ -1,5 +1,5 @@
 """The Python harnesses' summaries carry the same "report" envelope as the C++ writer
-(harness/docs/report-schema.md): counts equal to the JUnit file's, paths relative to the summary."""
+(docs/report-schema.md): counts equal to the JUnit file's, paths relative to the summary."""
 from __future__ import annotations
 
 import json

@@ -338,7 +338,7 @@ def test_bad_inputs_are_named_on_the_page(tmp_path: Path):
 
 
 def test_a_summary_whose_envelope_disagrees_with_its_junit_is_a_problem(tmp_path: Path):
-    """A summary states the counts of the JUnit file it belongs to (harness/docs/report-schema.md);
+    """A summary states the counts of the JUnit file it belongs to (docs/report-schema.md);
     planted: a bench summary left by another run (2 tests, 1 failure) beside a 1-test passing JUnit."""
     reports = make_reports(tmp_path)
     bench = json.loads((reports / "bench/quick.json").read_text())

@@ -68,7 +68,7 @@ struct Comparison {
 // FEN differs from the suite's.
 Comparison compare(const RunResults& run, const RunResults& baseline, const std::string& baseline_path);
 
-// The results as JSON: the baseline format (harness/docs/report-schema.md, "epd"); `mask_times`
+// The results as JSON: the baseline format (docs/report-schema.md, "epd"); `mask_times`
 // writes every time as 0, as golden baselines keep them.
 report::Json to_json(const RunResults& r, const std::optional<Comparison>& cmp, bool mask_times);
 // Reads a results file: a baseline, or a run's summary (the same keys after the "report" envelope).

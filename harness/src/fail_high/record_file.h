@@ -1,5 +1,5 @@
 // The fail-high collection's record files (.fhr): fixed-width little-endian records in
-// segments with a versioned header (harness/docs/fail-high-predictor.md). Shards write their own
+// segments with a versioned header (docs/fail-high-predictor.md). Shards write their own
 // files; concatenating files gives a valid file. stkref.fhrecords is the Python reader.
 #pragma once
 

@@ -1,7 +1,7 @@
 // One match (or one shard of it) as the match runner records it: what was played (engines, options,
 // time control, openings, seed, shard, the SPRT and gate fixed before the first game) and every
 // completed game pair. The pairs are the source of truth; counts are kept in step as pairs are added.
-// File format: harness/docs/match-results.md (match/match_result_file.h reads and writes it).
+// File format: docs/match-results.md (match/match_result_file.h reads and writes it).
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
 // The match result file (JSON, kind "stk-match-result", version 1; schema in
-// harness/docs/match-results.md): the runner's state file, rewritten atomically after each pair so
+// docs/match-results.md): the runner's state file, rewritten atomically after each pair so
 // that a killed run resumes without losing or double-counting a pair, and the unit that
 // `stk-harness merge` adds up.
 #pragma once

@@ -1,7 +1,7 @@
 // The one report model every harness fills: a run's JUnit suites (properties and testcases), its
 // headline figures and its plot files. One writer turns it into the three files a run leaves:
 //   reports/junit/<harness>-<config>.xml   (TinyXML2, the strict JUnit schema)
-//   reports/<harness>/<config>.json        ({"report": envelope, ...figures}; harness/docs/report-schema.md)
+//   reports/<harness>/<config>.json        ({"report": envelope, ...figures}; docs/report-schema.md)
 //   reports/<harness>/<config>.md          (outcome, failing testcases, the harness's own body, plots)
 #pragma once
 

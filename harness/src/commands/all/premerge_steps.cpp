@@ -32,7 +32,7 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   //    300 pairs rarely reach a bound of [-3, 1] nElo for a near-neutral change, so a run undecided
   //    at its budget passes when its Elo lower95 is above -50 (600 games: +-25 Elo; a 50 Elo loss
   //    fails almost always, a neutral change about 2%); small regressions need the full SPRT
-  //    (README "OpenBench and batch schedulers").
+  //    (docs/openbench.md).
   //    with its A/A control (base against base: every pair mirrored at fixed nodes). The base's engine
   //    is the one the compare step built. Both JUnit files land in <out>/junit, where the review
   //    page reads every report.

@@ -1,5 +1,5 @@
 // stk-harness fhcollect: the fail-high predictor's collection run (records of the gate-1
-// population, harness/docs/fail-high-predictor.md), read back and checked.
+// population, docs/fail-high-predictor.md), read back and checked.
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -61,7 +61,7 @@ Collected collect(const std::vector<fhcollect::ListedPosition>& positions, const
 
 int run_fhcollect(int argc, char** argv) {
   CLI::App app{"The fail-high predictor's collection run: records of the gate-1 population\n"
-               "(harness/docs/fail-high-predictor.md), read back and checked.\n"
+               "(docs/fail-high-predictor.md), read back and checked.\n"
                "Report: reports/junit/fhcollect-CONFIG.xml, reports/fhcollect/CONFIG.{json,md}.",
                "stk-harness fhcollect"};
   std::string positions_path, out_path, shard_text = "1/1", predictor = "off", model_path, config = "default",

@@ -60,7 +60,7 @@ int run_match(int argc, char** argv) {
   CLI::App app{"Self-play match between a candidate A (first --engine) and a baseline B (second): every opening\n"
                "played twice with colours reversed, judged by the harness (rules, clocks, legality), recorded\n"
                "pair by pair in a resumable result file; pentanomial statistics, SPRT and the gate of\n"
-               "harness/docs/match-results.md. Exit 0 gate passed, 1 failed, 2 bad input.",
+               "docs/match-results.md. Exit 0 gate passed, 1 failed, 2 bad input.",
                "stk-harness match"};
   std::vector<std::vector<std::string>> engine_tokens;
   std::vector<std::string> draw_tokens, resign_tokens, sprt_tokens;

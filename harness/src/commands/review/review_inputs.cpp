@@ -190,7 +190,7 @@ void headline_figures(RunRow& row, const Json& j) {
   }
 }
 
-// A summary's "report" envelope (harness/docs/report-schema.md) states the counts of the JUnit
+// A summary's "report" envelope (docs/report-schema.md) states the counts of the JUnit
 // file it belongs to; a summary that disagrees was written by another run or from other results.
 void check_envelope(RunRow& row, const Json& j) {
   if (!j.is_object() || !j.contains("report")) return;  // written before the envelope existed

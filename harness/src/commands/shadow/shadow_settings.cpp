@@ -73,8 +73,8 @@ BudgetOptions add_shadow_options(CLI::App& app, ShadowSettings& s) {
   app.add_option("--stride", s.stride, "every S-th position (index % S == 0)")->capture_default_str()->check(CLI::Range(1, 1 << 20));
   app.add_option("--shard", s.shard_text, "K/N: the selected positions i with i % N == K-1")->capture_default_str();
   app.add_option("--isolation", s.isolation_text,
-                 "what a shadow search starts from: legacy | heuristics | table | exact (see README \"Shadow-search\n"
-                 "audit\"), or components joined by '+': heuristics, table, stack, mate, iir (exact = all five)")
+                 "what a shadow search starts from: legacy | heuristics | table | exact (see docs/harnesses/shadow.md,\n"
+                 "\"Isolation\"), or components joined by '+': heuristics, table, stack, mate, iir (exact = all five)")
       ->capture_default_str();
   app.add_option("--control-every", s.search.audit.control_every,
                  "control of LMP/futility/SEE and of the static null move: every N-th candidate search")

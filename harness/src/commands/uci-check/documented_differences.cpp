@@ -5,7 +5,8 @@
 namespace stk::harness::ucicheck {
 
 const std::vector<DocumentedDifference>& documented_differences() {
-  // Each was measured on Debian's stockfish 15.1 (/usr/games/stockfish); see README "uci-check".
+  // Each was measured on Debian's stockfish 15.1 (/usr/games/stockfish); see
+  // docs/harnesses/uci-check.md, "Documented differences".
   static const std::vector<DocumentedDifference> kList = {
       {"Stockfish 15.1", {"nodes."}, {"nodes-overshoot-periodic"},
        "Stockfish checks its node limit every min(1024, N/1024) nodes, so 'go nodes N' overshoots by a few nodes "

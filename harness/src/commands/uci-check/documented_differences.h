@@ -1,6 +1,7 @@
 // Behaviours of known engines that the checks reject but that are deliberate, measured and
-// documented (README "uci-check"). A failing scenario becomes a "documented difference" (JUnit
-// <skipped> with the reason; the report keeps what was seen) only when the engine's id name
+// documented (docs/harnesses/uci-check.md, "Documented differences"). A failing scenario
+// becomes a "documented difference" (JUnit <skipped> with the reason; the report keeps what
+// was seen) only when the engine's id name
 // starts with the entry's prefix AND every failure's behaviour tag is one the entry names for
 // that scenario: any other failure of the same scenario still fails.
 #pragma once
