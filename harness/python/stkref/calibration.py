@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -102,12 +103,12 @@ def _cell(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, float | int]
     n_eff = effective_n(w)
     realized, mean_pred = weighted_mean(y, w), weighted_mean(p, w)
     lo, hi = wilson(realized, n_eff)
-    return {"records": int(len(p)), "weight": float(w.sum()), "n_eff": n_eff,
+    return {"records": len(p), "weight": float(w.sum()), "n_eff": n_eff,
             "mean_prediction": mean_pred, "realized_rate": realized, "wilson_lo": lo,
             "wilson_hi": hi, "positives_weight": float((w * y).sum())}
 
 
-def deciles(p: np.ndarray, y: np.ndarray, w: np.ndarray, bins: int = 10) -> list[dict]:
+def deciles(p: np.ndarray, y: np.ndarray, w: np.ndarray, bins: int = 10) -> list[dict[str, Any]]:
     """Equal-weight bins of predicted probability: sorted by p (stable), a record goes to the
     bin holding the midpoint of its weight on the cumulative axis; empty bins are omitted."""
     order = np.argsort(p, kind="stable")
@@ -143,7 +144,7 @@ def slice_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, object
     dec = deciles(p, y, w)
     total = float(w.sum())
     gaps = [abs(d["realized_rate"] - d["mean_prediction"]) for d in dec]
-    stats["ece"] = sum(d["weight"] / total * g for d, g in zip(dec, gaps))
+    stats["ece"] = sum(d["weight"] / total * g for d, g in zip(dec, gaps, strict=True))
     stats["ece_beyond_noise"] = sum(
         d["weight"] / total * interval_distance(d["mean_prediction"], d["wilson_lo"],
                                                  d["wilson_hi"]) for d in dec)
@@ -213,7 +214,7 @@ def decision_stats(p: np.ndarray, y: np.ndarray, w: np.ndarray, rule: str, eligi
 
 # ---- gates -----------------------------------------------------------------------------------
 
-def _skip_reason(cell: dict, tier: Tier) -> str:
+def _skip_reason(cell: dict[str, Any], tier: Tier) -> str:
     if cell["records"] == 0:
         return "no records"
     if cell["n_eff"] < tier.min_neff:
@@ -221,7 +222,7 @@ def _skip_reason(cell: dict, tier: Tier) -> str:
     return ""
 
 
-def _mean_check(cell: dict, tier: Tier) -> tuple[bool, str]:
+def _mean_check(cell: dict[str, Any], tier: Tier) -> tuple[bool, str]:
     m, lo, hi = cell["mean_prediction"], cell["wilson_lo"], cell["wilson_hi"]
     dist = logit_distance(m, lo, hi)
     cell["logit_error"] = dist
@@ -231,7 +232,7 @@ def _mean_check(cell: dict, tier: Tier) -> tuple[bool, str]:
     return dist <= tier.tolerance, text
 
 
-def slice_case(name: str, cell: dict, tier: Tier) -> TestCase:
+def slice_case(name: str, cell: dict[str, Any], tier: Tier) -> TestCase:
     case = TestCase("calibration.slice", name)
     reason = _skip_reason(cell, tier)
     if reason:
@@ -259,7 +260,7 @@ def slice_case(name: str, cell: dict, tier: Tier) -> TestCase:
     return case
 
 
-def decision_case(name: str, d: dict, tier: Tier) -> TestCase:
+def decision_case(name: str, d: dict[str, Any], tier: Tier) -> TestCase:
     case = TestCase("calibration.threshold", name)
     cell = d["flagged"]
     reason = _skip_reason(cell, tier)
@@ -287,7 +288,7 @@ def recorded_case(records: np.ndarray, pred: np.ndarray) -> tuple[TestCase, dict
         case.outcome = Outcome.FAILED
         case.message = f"{len(bad)} of {len(records)} recorded predictions differ from the model"
         case.detail = "\n".join(str(x) for x in first)
-    return case, {"checked": True, "mismatches": int(len(bad)), "first": first}
+    return case, {"checked": True, "mismatches": len(bad), "first": first}
 
 
 # ---- reports ---------------------------------------------------------------------------------
@@ -296,7 +297,7 @@ def _fmt(v: object, spec: str = ".4f") -> str:
     return "n/a" if v is None else format(v, spec)
 
 
-def plot(path: Path, by_slice: dict[str, dict], title: str) -> None:
+def plot(path: Path, by_slice: dict[str, dict[str, Any]], title: str) -> None:
     """Reliability diagram in log-odds (the decisions live at p ~ 1e-4..1e-2 and ~0.99, which a
     linear axis squeezes into its corners): each side's deciles with Wilson bars, and each depth
     band's deciles as a lighter line; ticks are labelled in probability."""
@@ -308,7 +309,7 @@ def plot(path: Path, by_slice: dict[str, dict], title: str) -> None:
     lim = (-10.0, 8.0)
     ticks = [1e-4, 1e-3, 1e-2, 0.1, 0.5, 0.9, 0.99, 0.999]
     fig, axes = plt.subplots(1, 2, figsize=(12, 5.5))
-    for ax, side in zip(axes, ("alpha", "beta")):
+    for ax, side in zip(axes, ("alpha", "beta"), strict=True):
         ax.plot(lim, lim, color="grey", lw=1, ls="--", label="perfect calibration")
         for band, _, _ in DEPTH_BANDS:
             dec = by_slice.get(f"{side}/{band}", {}).get("deciles", [])
@@ -321,8 +322,8 @@ def plot(path: Path, by_slice: dict[str, dict], title: str) -> None:
         if dec:
             x = [_logit(d["mean_prediction"]) for d in dec]
             y = [_logit(d["realized_rate"]) for d in dec]
-            err = [[max(yy - _logit(d["wilson_lo"]), 0) for yy, d in zip(y, dec)],
-                   [max(_logit(d["wilson_hi"]) - yy, 0) for yy, d in zip(y, dec)]]
+            err = [[max(yy - _logit(d["wilson_lo"]), 0) for yy, d in zip(y, dec, strict=True)],
+                   [max(_logit(d["wilson_hi"]) - yy, 0) for yy, d in zip(y, dec, strict=True)]]
             ax.errorbar(x, y, yerr=err, fmt="o", color="black", capsize=3,
                         label=f"{side} deciles (Wilson 95%)")
         ax.set_xlim(*lim)
@@ -342,7 +343,7 @@ def plot(path: Path, by_slice: dict[str, dict], title: str) -> None:
     plt.close(fig)
 
 
-def markdown(suite: TestSuite, s: dict, tier_name: str, tier: Tier) -> str:
+def markdown(suite: TestSuite, s: dict[str, Any], tier_name: str, tier: Tier) -> str:
     lines = [f"# {suite.name}", "", f"Result: **{'PASS' if suite.all_passed() else 'FAIL'}**", "",
              f"Model `{s['model']['path']}`; {s['records']} held-out records, volume weight "
              f"{s['weight']:.0f}. Every statistic is weighted by the record weight (inverse "
@@ -486,7 +487,7 @@ def run(args: argparse.Namespace) -> int:
                "thresholds": vars(thresholds),
                "model": {"path": os.path.abspath(args.model), "sha256": sha256_file(args.model)},
                "record_files": [os.path.abspath(f) for f in args.records],
-               "records": int(len(records)), "weight": float(w.sum()),
+               "records": len(records), "weight": float(w.sum()),
                "recorded_predictions": recorded, "slices": by_slice, "decisions": by_decision,
                "passed": suite.all_passed(),
                "testcases": [{"classname": c.classname, "name": c.name,
@@ -509,7 +510,7 @@ def run(args: argparse.Namespace) -> int:
                   f"{c['ece_beyond_noise']:.4f}) MCE {c['mce']:.4f} Brier {c['brier']:.4f} "
                   f"log-loss {c['log_loss']:.4f} AUC {_fmt(c['auc'])}")
     for name, d in by_decision.items():
-        f = d["flagged"]
+        f = cast("dict[str, Any]", d["flagged"])
         rates = (f"mean pred {f['mean_prediction']:.5f} realized {f['realized_rate']:.5f}"
                  if f["records"] else "nothing flagged")
         print(f"{name}: firing rate {_fmt(d['firing_rate'], '.5f')}, flagged {f['records']}, "

@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     overall = abs_delta_stats(d)
     per_bucket = {str(b): abs_delta_stats(d[buckets == b]) for b in range(NUM_OUTPUT_BUCKETS)
                   if np.any(buckets == b)}
-    per_corpus = {name: abs_delta_stats([x for x, p in zip(deltas, positions) if p.corpus == name])
+    per_corpus = {name: abs_delta_stats([x for x, p in zip(deltas, positions, strict=True) if p.corpus == name])
                   for name in corpora}
     overflow_lanes = sum(o.overflows for o in oracle)
     overflow_positions = sum(1 for o in oracle if o.overflows)
@@ -169,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     oracle_m = [evaluate(model, m.board()) for m in mirrors]
     sym = suite.add(TestCase("drift.symmetry", "oracle-mirror-symmetry"))
     asym = [f"{p.fen}: {a.eval} vs mirror {b.eval}"
-            for p, a, b in zip(positions, oracle, oracle_m) if a.eval != b.eval]
+            for p, a, b in zip(positions, oracle, oracle_m, strict=True) if a.eval != b.eval]
     if asym:
         sym.outcome, sym.message = Outcome.FAILED, f"{len(asym)} positions asymmetric (oracle)"
         sym.detail = "\n".join(asym[:50])
@@ -244,7 +245,7 @@ def _engine_gates(suite: TestSuite, engine: str, args: argparse.Namespace,
         case.outcome, case.message = Outcome.ERROR, "engine failed (see parity cases)"
     else:
         asym = [f"{p.fen}: {x['eval']} vs mirror {y['eval']}"
-                for p, x, y in zip(positions, a, b) if x["eval"] != y["eval"]]
+                for p, x, y in zip(positions, a, b, strict=True) if x["eval"] != y["eval"]]
         result["engine_asymmetric"] = len(asym)
         if asym:
             case.outcome, case.message = Outcome.FAILED, f"{len(asym)} positions asymmetric (engine)"
@@ -259,10 +260,11 @@ def _markdown(suite: TestSuite, s: dict[str, object], png: str) -> str:
         return (f"| {name} | {st['count']} | {st['mean']:.2f} | {st['median']:.2f} | "
                 f"{st['p95']:.2f} | {st['p99']:.2f} | {st['max']:.2f} | {st['signed_mean']:+.2f} |")
 
+    overall = cast("dict[str, float]", s["abs_delta_cp"])
     lines = [f"# {suite.name}", "", f"Result: **{'PASS' if suite.all_passed() else 'FAIL'}**",
              "", "Quantization drift (oracle - float, centipawns). Statistics, not parity "
              "evidence.", "", "| slice | n | mean | median | p95 | p99 | max | signed mean |",
-             "|---|---|---|---|---|---|---|---|", row("all", s["abs_delta_cp"])]  # type: ignore[arg-type]
+             "|---|---|---|---|---|---|---|---|", row("all", overall)]
     for b, st in s["per_bucket"].items():  # type: ignore[attr-defined]
         lines.append(row(f"bucket {b}", st))
     lines += ["", "| tensor | clipped |", "|---|---|"]

@@ -55,7 +55,7 @@ def run_batch(engine: str, command: Sequence[str], positions: Sequence[Position]
         raise EngineError(f"`{' '.join(command)} --batch` printed {len(lines)} result lines for "
                           f"{len(positions)} positions")
     results: list[dict[str, Any]] = []
-    for i, (text, pos) in enumerate(zip(lines, positions), start=1):
+    for i, (text, pos) in enumerate(zip(lines, positions, strict=True), start=1):
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -120,7 +121,7 @@ def fit_side(side: str, feats: np.ndarray, y: np.ndarray, w: np.ndarray, l2: flo
     cols = [FEATURE_NAMES.index(n) for n in used]
     fit = fit_logistic(x[:, cols], y, w, l2)
     weights = [0.0] * NUM_FEATURES
-    for c, b in zip(cols, fit.coef):
+    for c, b in zip(cols, fit.coef, strict=True):
         weights[c] = float(b)
     return SideFit(side, fit.intercept, weights, fit, used, excluded)
 
@@ -140,7 +141,7 @@ def describe_side(sf: SideFit, feats: np.ndarray, y: np.ndarray, w: np.ndarray,
                      "std": std, "auc": weighted_auc(feats[:, j], y, w),
                      "coefficient": sf.weights[j], "standardized": sf.weights[j] * std,
                      "quantized_weight": params.weights[j]})
-    return {"records": int(len(y)), "weight": float(w.sum()),
+    return {"records": len(y), "weight": float(w.sum()),
             "positive_weight": float((w * y).sum()),
             "base_rate": rate, "iterations": sf.fit.iterations, "converged": sf.fit.converged,
             "bias": sf.bias, "quantized_bias": params.bias,
@@ -156,11 +157,11 @@ def holdout_mask(src: np.ndarray, position: np.ndarray, fraction: float, seed: i
         return np.zeros(len(src), bool)
     keys = src.astype(np.int64) << 32 | position.astype(np.int64)
     uniq = np.unique(keys)
-    chosen = np.random.default_rng(seed).permutation(uniq)[:int(round(fraction * len(uniq)))]
+    chosen = np.random.default_rng(seed).permutation(uniq)[:round(fraction * len(uniq))]
     return np.isin(keys, chosen)
 
 
-def markdown(s: dict) -> str:
+def markdown(s: dict[str, Any]) -> str:
     lines = ["# fail-high predictor fit", "", f"Model `{s['out']}`, lambda {s['lambda']:g} "
              f"(L2 on the features/256 coefficients, weight-averaged log-loss, intercept "
              f"unpenalized), shift {s['shift']}, intercept shift {s['shift_intercept']:g} logit, "
@@ -273,7 +274,8 @@ def run(args: argparse.Namespace) -> int:
               f"{r['base_rate']:.4f} log-loss null {r['null_log_loss']:.5f} fit "
               f"{r['train_log_loss']:.5f} integer {r['train_log_loss_integer_model']:.5f} "
               f"AUC {r['train_auc']:.4f} ({r['iterations']} iterations)")
-        top = sorted(r["features"], key=lambda f: -abs(f["standardized"]))[:5]  # type: ignore
+        feats = cast("list[dict[str, Any]]", r["features"])
+        top = sorted(feats, key=lambda f: -abs(f["standardized"]))[:5]
         print("  strongest (standardized): " + ", ".join(
             f"{f['feature']} {f['standardized']:+.3f}" for f in top if f["used"]))
     print(f"model {args.out}")

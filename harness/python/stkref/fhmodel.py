@@ -64,9 +64,16 @@ def lg_array(v: np.ndarray) -> np.ndarray:
 def features(records: np.ndarray) -> np.ndarray:
     """The 28 features of every record, int64, shape (N, 28), columns in FEATURE_NAMES order."""
     r = records
-    i64 = lambda name: r[name].astype(np.int64)  # noqa: E731
+
+    def i64(name: str) -> np.ndarray:
+        return r[name].astype(np.int64)
+
     flags = i64("flags")
-    bit = lambda b: ((flags & b) != 0).astype(np.int64)  # noqa: E731
+
+    def bit(b: int) -> np.ndarray:
+        out: np.ndarray = ((flags & b) != 0).astype(np.int64)
+        return out
+
     depth, gap, ordinal, legal = i64("depth"), i64("gap"), i64("ordinal"), i64("legal")
     tier, mv = i64("tier"), i64("move_value")
     cuts, tries, good = i64("fh_cuts"), i64("fh_tries"), np.minimum(i64("good_captures"), 8)
@@ -138,7 +145,7 @@ class Model:
             out.append(f"lut has {len(self.lut)} values, expected {LUT_SIZE}")
         if any(not 0 <= v <= 65535 for v in self.lut):
             out.append("lut values must be in 0..65535")
-        if any(b < a for a, b in zip(self.lut, self.lut[1:])):
+        if any(b < a for a, b in zip(self.lut, self.lut[1:], strict=False)):
             out.append("lut must be non-decreasing")
         return out
 
@@ -169,13 +176,14 @@ def quantize(float_bias: float, float_weights: Sequence[float], shift: int) -> S
         raise ValueError(f"{len(float_weights)} weights, expected {NUM_FEATURES}")
     bias = _round_int32(float(float_bias) * 2.0 ** (shift + 6), "bias")
     ws = tuple(_round_int32(float(b) * 2.0 ** (shift - 2), f"weight {n}")
-               for n, b in zip(FEATURE_NAMES, float_weights))
+               for n, b in zip(FEATURE_NAMES, float_weights, strict=True))
     return SideParams(bias, ws)
 
 
 def predict(model: Model, records: np.ndarray, feats: np.ndarray | None = None) -> np.ndarray:
     """P(fail high) x 65536 per record (uint16), each record with its side's parameters."""
-    return np.asarray(model.lut, np.uint16)[lut_index(model, records, feats)]
+    out: np.ndarray = np.asarray(model.lut, np.uint16)[lut_index(model, records, feats)]
+    return out
 
 
 def lut_index(model: Model, records: np.ndarray, feats: np.ndarray | None = None) -> np.ndarray:
@@ -187,7 +195,8 @@ def lut_index(model: Model, records: np.ndarray, feats: np.ndarray | None = None
     w = np.where(side[:, None], np.asarray(model.beta.weights, np.int64),
                  np.asarray(model.alpha.weights, np.int64))
     acc = bias + (w * f).sum(axis=1)
-    return np.clip((acc >> model.shift) + LUT_CENTRE, 0, LUT_SIZE - 1)
+    index: np.ndarray = np.clip((acc >> model.shift) + LUT_CENTRE, 0, LUT_SIZE - 1)
+    return index
 
 
 def float_logit(bias: float, weights: Sequence[float], feats: np.ndarray) -> np.ndarray:

@@ -77,7 +77,8 @@ class SegmentHeader:
 
 def flag(records: np.ndarray, bit: int) -> np.ndarray:
     """0/1 (uint8) per record for one flags bit."""
-    return ((records["flags"] & bit) != 0).astype(np.uint8)
+    out: np.ndarray = ((records["flags"] & bit) != 0).astype(np.uint8)
+    return out
 
 
 def labels(records: np.ndarray) -> np.ndarray:
@@ -276,7 +277,7 @@ def summarize(records: np.ndarray) -> dict[str, object]:
                     "label_rate": float(y[m].mean()),
                     "weighted_label_rate": float((w[m] * y[m]).sum() / w[m].sum())}
     depth = Counter(records["depth"].tolist())
-    return {"records": int(len(records)), "weight": float(w.sum()),
+    return {"records": len(records), "weight": float(w.sum()),
             "label_rate": float(y.mean()) if len(y) else None, "groups": groups,
             "depth_histogram": {str(d): depth[d] for d in sorted(depth)}}
 

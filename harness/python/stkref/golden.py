@@ -106,7 +106,7 @@ def diff_records(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -
         out.append("position lists differ: "
                    f"{[r['id'] for r in expected]} vs {[r['id'] for r in actual]}")
         return out
-    for e, a in zip(expected, actual):
+    for e, a in zip(expected, actual, strict=True):
         for key in ("fen", "eval", "bucket", "psqt", "positional"):
             if e.get(key) != a.get(key):
                 out.append(f"{e['id']}: {key} expected {e.get(key)!r}, got {a.get(key)!r}")

@@ -73,7 +73,7 @@ class FeatureMismatch:
 def compare_features(positions: Sequence[Position],
                      engine_out: Sequence[tuple[list[int], list[int]]]) -> list[FeatureMismatch]:
     out = []
-    for pos, (white, black) in zip(positions, engine_out):
+    for pos, (white, black) in zip(positions, engine_out, strict=True):
         board = pos.board()
         for color, eng in ((chess.WHITE, white), (chess.BLACK, black)):
             ref = active_features(board, color)
@@ -174,7 +174,7 @@ def compare_evals(positions: Sequence[Position], engine_out: Sequence[dict[str, 
                   oracle_out: Sequence[EvalParts], tolerance: int) -> list[EvalDiff]:
     """Eval within tolerance and the same bucket; with tolerance 0, every part must match."""
     diffs = []
-    for pos, e, o in zip(positions, engine_out, oracle_out):
+    for pos, e, o in zip(positions, engine_out, oracle_out, strict=True):
         bad = abs(e["eval"] - o.eval) > tolerance or e["bucket"] != o.bucket
         if tolerance == 0:
             bad = bad or e["psqt"] != o.psqt or e["positional"] != o.positional
@@ -226,7 +226,7 @@ def run_eval(args: argparse.Namespace) -> int:
             else:
                 engine_sets[label] = got
                 diffs = compare_evals(plist, got, olist, args.tolerance_cp)
-                max_abs = max((abs(g["eval"] - o.eval) for g, o in zip(got, olist)), default=0)
+                max_abs = max((abs(g["eval"] - o.eval) for g, o in zip(got, olist, strict=True)), default=0)
                 entry[label] = {"mismatches": len(diffs), "max_abs_delta_cp": max_abs}
                 case.system_out = (f"positions {len(plist)}\nmax |delta| cp {max_abs}\n"
                                    f"tolerance cp {args.tolerance_cp}\n")
@@ -241,7 +241,7 @@ def run_eval(args: argparse.Namespace) -> int:
         # Symmetry checks: exact, whatever the tolerance (they follow from the construction).
         sym_case = suite.add(TestCase(f"eval.{name}", "oracle-mirror-symmetry"))
         asym = [f"[{name}:{p.id}] {p.fen}: eval {a.eval}, mirror {m.fen}: eval {b.eval}"
-                for p, m, a, b in zip(positions, mirrors, oracle, oracle_m) if a.eval != b.eval]
+                for p, m, a, b in zip(positions, mirrors, oracle, oracle_m, strict=True) if a.eval != b.eval]
         if asym:
             _failed(sym_case, f"{len(asym)} positions evaluate differently from their colour "
                     "mirror (oracle)", asym, len(asym))
@@ -253,7 +253,7 @@ def run_eval(args: argparse.Namespace) -> int:
         else:
             easym = [f"[{name}:{p.id}] {p.fen}: eval {a['eval']}, mirror {m.fen}: "
                      f"eval {b['eval']}"
-                     for p, m, a, b in zip(positions, mirrors, e1, e2) if a["eval"] != b["eval"]]
+                     for p, m, a, b in zip(positions, mirrors, e1, e2, strict=True) if a["eval"] != b["eval"]]
             if easym:
                 _failed(eng_case, f"{len(easym)} positions evaluate differently from their "
                         "colour mirror (engine)", easym, len(easym))

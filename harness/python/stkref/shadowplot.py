@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
-def plot(summary: dict, out: Path) -> None:
+def plot(summary: dict[str, Any], out: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    by_mech: dict[str, list[dict]] = {}
+    by_mech: dict[str, list[dict[str, Any]]] = {}
     for cell in summary["cells"]:
         if cell["audited"] > 0:
             by_mech.setdefault(cell["mechanism"], []).append(cell)
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     src, out = Path(args[0]), Path(args[1])
     try:
         summary = json.loads(src.read_text())
-        summary["cells"], summary["config"]  # noqa: B018 - the fields the plot needs
+        summary["cells"], summary["config"]  # the fields the plot needs (KeyError if absent)
     except (OSError, ValueError, KeyError) as e:
         print(f"shadowplot: cannot read {src}: {e}", file=sys.stderr)
         return 2
