@@ -107,8 +107,17 @@ def estimate(counts: Sequence[int], confidence: float = 0.95) -> Estimate:
     exkurt = pdf.moment(4) / var**2 - 3.0
     var_t = max(1.0 - t * skew + 0.25 * t * t * (exkurt + 2.0), 0.0)
     k = NELO_PER_T / math.sqrt(per_sample_games)
-    return Estimate(mu, var, elo(mu), lo, hi, (hi - lo) / 2, k * t, k * z * math.sqrt(var_t / pdf.total),
-                    phi((mu - 0.5) / se))
+    return Estimate(
+        mu,
+        var,
+        elo(mu),
+        lo,
+        hi,
+        (hi - lo) / 2,
+        k * t,
+        k * z * math.sqrt(var_t / pdf.total),
+        phi((mu - 0.5) / se),
+    )
 
 
 def _fit(pdf: Pdf, weights: Sequence[float]) -> list[float]:
@@ -137,7 +146,9 @@ def fit_mean(pdf: Pdf, s: float) -> list[float]:
     return _fit(pdf, [a - s for a in pdf.outcomes])
 
 
-def fit_t_value(pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: float = 1e-10) -> list[float]:
+def fit_t_value(
+    pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: float = 1e-10
+) -> list[float]:
     """Linearize the t-value constraint around the current fit and refit, from the uniform law, until
     no probability moves by more than tol of itself (or the change stops shrinking: rounding floor)."""
     n = len(pdf.outcomes)
@@ -170,7 +181,9 @@ def llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalize
         p1 = fit_mean(pdf, logistic(elo1))
     else:
         raise InputError(f"model must be normalized or logistic, got {model!r}")
-    return pdf.total * math.fsum(p * (math.log(b) - math.log(a)) for p, a, b in zip(pdf.probs, p0, p1, strict=True))
+    return pdf.total * math.fsum(
+        p * (math.log(b) - math.log(a)) for p, a, b in zip(pdf.probs, p0, p1, strict=True)
+    )
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
