@@ -112,8 +112,9 @@ def envelope(
     summary: Path,
     plots: list[Path] | tuple[Path, ...] = (),
 ) -> dict[str, Any]:
-    """The "report" object every summary JSON starts with (harness/docs/report-schema.md), the same
-    keys and order as the C++ writer: counts equal to the JUnit file's, paths relative to the summary."""
+    """The "report" object every summary JSON starts with (harness/docs/report-schema.md), the
+    same keys and order as the C++ writer: counts equal to the JUnit file's, paths relative to
+    the summary."""
 
     def rel(p: Path) -> str:
         return os.path.relpath(os.path.abspath(p), os.path.abspath(summary.parent)).replace(

@@ -65,7 +65,8 @@ def plot(summary: dict[str, Any], out: Path) -> None:
     ax.set_ylim(0, min(1.0, max(top, 0.01) * 1.1))
     isolation = f", isolation {summary['isolation']}" if "isolation" in summary else ""
     ax.set_title(
-        f"shadow audit {summary['config']}: {summary['positions']} positions, {summary['budget']}{isolation}"
+        f"shadow audit {summary['config']}: {summary['positions']} positions, "
+        f"{summary['budget']}{isolation}"
     )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)

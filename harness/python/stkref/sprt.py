@@ -49,7 +49,8 @@ class Pdf:
 
 
 def to_pdf(counts: Sequence[int]) -> Pdf:
-    """Counts, lowest outcome first (L,D,W or LL,LD,DD/WL,DW,WW), to the regularized distribution."""
+    """Counts, lowest outcome first (L,D,W or LL,LD,DD/WL,DW,WW), to the regularized
+    distribution."""
     reg = [float(c) if c > 0 else EPSILON_COUNT for c in counts]
     total = math.fsum(reg)
     n = len(reg)
@@ -121,7 +122,8 @@ def estimate(counts: Sequence[int], confidence: float = 0.95) -> Estimate:
 
 
 def _fit(pdf: Pdf, weights: Sequence[float]) -> list[float]:
-    """p_i = p^_i / (1 + x w_i), x the multiplier with sum p^_i w_i / (1 + x w_i) = 0, by bisection."""
+    """p_i = p^_i / (1 + x w_i), x the multiplier with sum p^_i w_i / (1 + x w_i) = 0, by
+    bisection."""
     wmin, wmax = min(weights), max(weights)
     if not (wmin < 0 < wmax):
         raise InputError("the SPRT bound lies outside what the observed outcomes can express")
@@ -149,8 +151,9 @@ def fit_mean(pdf: Pdf, s: float) -> list[float]:
 def fit_t_value(
     pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: float = 1e-10
 ) -> list[float]:
-    """Linearize the t-value constraint around the current fit and refit, from the uniform law, until
-    no probability moves by more than tol of itself (or the change stops shrinking: rounding floor)."""
+    """Linearize the t-value constraint around the current fit and refit, from the uniform law,
+    until no probability moves by more than tol of itself (or the change stops shrinking:
+    rounding floor)."""
     n = len(pdf.outcomes)
     current = [1.0 / n] * n
     previous = math.inf
