@@ -4,12 +4,14 @@
 #   OpenSSL's libcrypto for SHA-256, SQLite for reports/history.sqlite, xmllint, stockfish, and chromium
 #   for the review page's browser test; STK_SKIP_CHROMIUM=1 leaves chromium out on a developer machine)
 #   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib,
-#   PyYAML for the CI-template test); with STK_FUZZ_DEPS=1 also clang and libclang-rt-14-dev for ci/fuzz.sh.
+#   PyYAML for the CI-template test, ruff and mypy for ci/lint.sh), clang-format for ci/lint.sh;
+#   with STK_FUZZ_DEPS=1 also clang and libclang-rt-14-dev for ci/fuzz.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 debs=(g++ cmake ninja-build git catch2 librapidcheck-dev libfmt-dev libtinyxml2-dev libxml2-utils
-      libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev stockfish python3 python3-venv)
+      libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev stockfish python3 python3-venv
+      clang-format)
 [ "${STK_SKIP_CHROMIUM:-0}" = 1 ] || debs+=(chromium)
 # ci/fuzz.sh: clang with libFuzzer and the sanitizer runtimes.
 [ "${STK_FUZZ_DEPS:-0}" != 1 ] || debs+=(clang libclang-rt-14-dev)
@@ -36,6 +38,12 @@ if [ ! -f "$stamp" ]; then
 fi
 # Added after the stamp: PyYAML (tests/test_ci_templates.py reads the CI templates).
 "$venv/bin/python" -c "import yaml" 2>/dev/null || "$venv/bin/python" -m pip install -q "pyyaml>=6"
+# Added after the stamp: ruff and mypy (ci/lint.sh). Pinned to a minor series: a newer ruff may
+# format differently and a newer mypy may find more, and ci/lint.sh must not change under a tree.
+"$venv/bin/python" -m ruff --version 2>/dev/null | grep -q '^ruff 0\.17\.' \
+  || "$venv/bin/python" -m pip install -q "ruff~=0.17.6"
+"$venv/bin/python" -m mypy --version 2>/dev/null | grep -q '^mypy 2\.4\.' \
+  || "$venv/bin/python" -m pip install -q "mypy~=2.4.1"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] && ! "$venv/bin/python" -c "import stkref" 2>/dev/null; then
   "$venv/bin/python" -m pip install -q --no-deps -e "$root/harness/python"

@@ -16,8 +16,11 @@ from .netfile import parse_header, read, sha256_file
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m stkref.checknet", description=__doc__)
     ap.add_argument("file")
-    ap.add_argument("--allow-trailing", action="store_true",
-                    help="accept bytes after the last tensor (rejected by default)")
+    ap.add_argument(
+        "--allow-trailing",
+        action="store_true",
+        help="accept bytes after the last tensor (rejected by default)",
+    )
     args = ap.parse_args(argv)
     model = read(args.file, allow_trailing=args.allow_trailing)
     with open(args.file, "rb") as f:

@@ -56,22 +56,30 @@ def generate_checkpoint(hidden: int, seed: int) -> Checkpoint:
     material[:5] = _PSQT_HALF_VALUES
     material[5:10] = [-v for v in _PSQT_HALF_VALUES]
     bucket_tilt = 1.0 + 0.05 * (np.arange(nb) - 3.5) / 3.5  # pieces weigh a bit more late
-    psqt = material[kinds][:, None] * bucket_tilt[None, :] + rng.normal(0, 8.0,
-                                                                       (NUM_FEATURES, nb))
+    psqt = material[kinds][:, None] * bucket_tilt[None, :] + rng.normal(0, 8.0, (NUM_FEATURES, nb))
     psqt = _plant_ties(rng, psqt, PSQT_SCALE)
     psqt = np.vstack([np.zeros((1, nb)), psqt])
 
-    l1_w = _plant_ties(rng, rng.normal(0.0, 1.2 / np.sqrt(hidden), (nb, 16, hidden)),
-                       DENSE_WEIGHT_SCALE)
+    l1_w = _plant_ties(
+        rng, rng.normal(0.0, 1.2 / np.sqrt(hidden), (nb, 16, hidden)), DENSE_WEIGHT_SCALE
+    )
     l1_w[0, 0, 0] = 2.5  # beyond int8 / 64 = 1.98: exercises clipping (see module doc)
     l1_b = rng.uniform(0.1, 0.5, (nb, 16))
     l2_w = _plant_ties(rng, rng.normal(0.0, 0.2, (nb, 32, 16)), DENSE_WEIGHT_SCALE)
     l2_b = rng.uniform(0.05, 0.4, (nb, 32))
     out_w = _plant_ties(rng, rng.normal(0.0, 0.12, (nb, 32)), DENSE_WEIGHT_SCALE)
     out_b = rng.normal(0.0, 0.02, nb)
-    ckpt = {"ft.weight": ft_w, "ft.bias": ft_b, "psqt.weight": psqt, "l1.weight": l1_w,
-            "l1.bias": l1_b, "l2.weight": l2_w, "l2.bias": l2_b, "out.weight": out_w,
-            "out.bias": out_b}
+    ckpt = {
+        "ft.weight": ft_w,
+        "ft.bias": ft_b,
+        "psqt.weight": psqt,
+        "l1.weight": l1_w,
+        "l1.bias": l1_b,
+        "l2.weight": l2_w,
+        "l2.bias": l2_b,
+        "out.weight": out_w,
+        "out.bias": out_b,
+    }
     out = {k: v.astype(np.float32) for k, v in ckpt.items()}
     shapes = checkpoint_shapes(hidden)
     assert all(out[k].shape == s for k, s in shapes.items())
@@ -113,8 +121,10 @@ def _load_torch(name: str) -> Checkpoint:
     try:
         import torch  # type: ignore[import-not-found, unused-ignore]  # optional dependency
     except ImportError as e:
-        raise InputError(f"{name}: reading a torch state_dict needs torch, which is not "
-                         f"installed; install torch or save the checkpoint as .npz") from e
+        raise InputError(
+            f"{name}: reading a torch state_dict needs torch, which is not "
+            f"installed; install torch or save the checkpoint as .npz"
+        ) from e
     state = torch.load(name, map_location="cpu", weights_only=True)
     if not isinstance(state, dict):
         raise InputError(f"{name}: expected a state_dict (dict of tensors), got {type(state)}")
@@ -130,8 +140,9 @@ def checkpoint_digest(ckpt: Checkpoint) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.checkpoint",
-                                 description="Write a seeded float checkpoint (.npz).")
+    ap = argparse.ArgumentParser(
+        prog="python -m stkref.checkpoint", description="Write a seeded float checkpoint (.npz)."
+    )
     ap.add_argument("out", help="output .npz path")
     ap.add_argument("--hidden", type=int, default=128, choices=ALLOWED_HIDDEN)
     ap.add_argument("--seed", type=int, default=1)
@@ -139,8 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"seed {args.seed}")
     ckpt = generate_checkpoint(args.hidden, args.seed)
     save_checkpoint(ckpt, args.out)
-    meta = {"generator": "stkref.checkpoint", "seed": args.seed, "hidden": args.hidden,
-            "digest": checkpoint_digest(ckpt)}
+    meta = {
+        "generator": "stkref.checkpoint",
+        "seed": args.seed,
+        "hidden": args.hidden,
+        "digest": checkpoint_digest(ckpt),
+    }
     meta_path = Path(args.out).with_suffix(".json")
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {args.out} (hidden {args.hidden}); metadata {meta_path}")

@@ -34,8 +34,13 @@ def check_engine(path: str) -> str:
     return os.path.abspath(path)
 
 
-def run_batch(engine: str, command: Sequence[str], positions: Sequence[Position],
-              required: Sequence[str], timeout_s: float = 600.0) -> list[dict[str, Any]]:
+def run_batch(
+    engine: str,
+    command: Sequence[str],
+    positions: Sequence[Position],
+    required: Sequence[str],
+    timeout_s: float = 600.0,
+) -> list[dict[str, Any]]:
     """Runs `engine *command --batch FILE` over positions; one validated JSON object each."""
     with tempfile.TemporaryDirectory(prefix="stkref-batch-") as tmp:
         batch = Path(tmp) / "positions.fen"
@@ -48,14 +53,18 @@ def run_batch(engine: str, command: Sequence[str], positions: Sequence[Position]
         except OSError as e:
             raise EngineError(f"`{' '.join(argv)}` could not start: {e}") from e
     if proc.returncode != 0:
-        raise EngineError(f"`{' '.join(command)} --batch` exited with status {proc.returncode}; "
-                          f"stderr: {proc.stderr.strip()[-2000:]}")
+        raise EngineError(
+            f"`{' '.join(command)} --batch` exited with status {proc.returncode}; "
+            f"stderr: {proc.stderr.strip()[-2000:]}"
+        )
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     if len(lines) != len(positions):
-        raise EngineError(f"`{' '.join(command)} --batch` printed {len(lines)} result lines for "
-                          f"{len(positions)} positions")
+        raise EngineError(
+            f"`{' '.join(command)} --batch` printed {len(lines)} result lines for "
+            f"{len(positions)} positions"
+        )
     results: list[dict[str, Any]] = []
-    for i, (text, pos) in enumerate(zip(lines, positions), start=1):
+    for i, (text, pos) in enumerate(zip(lines, positions, strict=True), start=1):
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
@@ -73,12 +82,14 @@ def run_batch(engine: str, command: Sequence[str], positions: Sequence[Position]
     return results
 
 
-def engine_features(engine: str, positions: Sequence[Position],
-                    timeout_s: float = 600.0) -> list[tuple[list[int], list[int]]]:
+def engine_features(
+    engine: str, positions: Sequence[Position], timeout_s: float = 600.0
+) -> list[tuple[list[int], list[int]]]:
     """(white, black) index lists per position, exactly as the engine printed them."""
     out = []
-    for i, obj in enumerate(run_batch(engine, ["features"], positions, ("white", "black"),
-                                      timeout_s), start=1):
+    for i, obj in enumerate(
+        run_batch(engine, ["features"], positions, ("white", "black"), timeout_s), start=1
+    ):
         pair = []
         for key in ("white", "black"):
             v = obj[key]
@@ -92,12 +103,18 @@ def engine_features(engine: str, positions: Sequence[Position],
 EVAL_KEYS = ("eval", "bucket", "psqt", "positional")
 
 
-def engine_evals(engine: str, net: str, positions: Sequence[Position],
-                 timeout_s: float = 600.0, extra: Sequence[str] = ()) -> list[dict[str, int]]:
+def engine_evals(
+    engine: str,
+    net: str,
+    positions: Sequence[Position],
+    timeout_s: float = 600.0,
+    extra: Sequence[str] = (),
+) -> list[dict[str, int]]:
     """`extra` goes between `--net NET` and `--batch` (e.g. `--impl scalar`)."""
     out = []
-    for i, obj in enumerate(run_batch(engine, ["eval", "--net", net, *extra], positions,
-                                      EVAL_KEYS, timeout_s), start=1):
+    for i, obj in enumerate(
+        run_batch(engine, ["eval", "--net", net, *extra], positions, EVAL_KEYS, timeout_s), start=1
+    ):
         if not all(isinstance(obj[k], int) for k in EVAL_KEYS):
             raise EngineError(f"output line {i}: {list(EVAL_KEYS)} must be integers")
         out.append({k: int(obj[k]) for k in EVAL_KEYS})

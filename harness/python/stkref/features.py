@@ -13,8 +13,17 @@ import chess
 from .spec import NUM_FEATURES, NUM_KINDS
 
 KIND_NAMES: tuple[str, ...] = (
-    "own-pawn", "own-knight", "own-bishop", "own-rook", "own-queen",
-    "opp-pawn", "opp-knight", "opp-bishop", "opp-rook", "opp-queen", "opp-king",
+    "own-pawn",
+    "own-knight",
+    "own-bishop",
+    "own-rook",
+    "own-queen",
+    "opp-pawn",
+    "opp-knight",
+    "opp-bishop",
+    "opp-rook",
+    "opp-queen",
+    "opp-king",
 )
 
 
@@ -54,7 +63,9 @@ def active_features(board: chess.Board, perspective: chess.Color) -> list[int]:
     for square, piece in board.piece_map().items():
         if square == king:
             continue  # the own king is encoded by the bucket, not as a feature
-        out.append(feature_index(orient.bucket, piece_kind(piece, perspective), square ^ orient.xor))
+        out.append(
+            feature_index(orient.bucket, piece_kind(piece, perspective), square ^ orient.xor)
+        )
     out.sort()
     return out
 
@@ -65,8 +76,10 @@ class DecodedFeature(NamedTuple):
     square: int  # oriented square, 0..63
 
     def describe(self) -> str:
-        return (f"(bucket {self.bucket}, kind {self.kind} {KIND_NAMES[self.kind]}, "
-                f"square {self.square} {chess.SQUARE_NAMES[self.square]})")
+        return (
+            f"(bucket {self.bucket}, kind {self.kind} {KIND_NAMES[self.kind]}, "
+            f"square {self.square} {chess.SQUARE_NAMES[self.square]})"
+        )
 
 
 def decode(index: int) -> DecodedFeature:

@@ -25,15 +25,31 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
 from .calibration import log_loss, weighted_auc, weighted_mean
 from .cli import run_tool
 from .errors import InputError
-from .fhmodel import (BETA_FEATURES, DEFAULT_SHIFT, FEATURE_NAMES, LUT_CENTRE, NUM_FEATURES,
-                      SHIFT_RANGE, Z_SCALE, Model, SideParams, features, lut_index, make_lut,
-                      predict, quantize, sigmoid, write_model)
+from .fhmodel import (
+    BETA_FEATURES,
+    DEFAULT_SHIFT,
+    FEATURE_NAMES,
+    LUT_CENTRE,
+    NUM_FEATURES,
+    SHIFT_RANGE,
+    Z_SCALE,
+    Model,
+    SideParams,
+    features,
+    lut_index,
+    make_lut,
+    predict,
+    quantize,
+    sigmoid,
+    write_model,
+)
 from .fhrecords import labels, read_many
 from .netfile import sha256_file
 from .report import write_json, write_text_atomic
@@ -51,8 +67,9 @@ class LogisticFit:
     loss: float  # penalized objective at the solution
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float,
-                 max_iter: int = 100, tol: float = 1e-10) -> LogisticFit:
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float, max_iter: int = 100, tol: float = 1e-10
+) -> LogisticFit:
     """Minimizes sum(w * logloss) / sum(w) + l2/2 * |coef|^2 by damped Newton steps."""
     n, k = x.shape
     a = np.hstack([np.ones((n, 1)), x])
@@ -105,8 +122,10 @@ def fit_side(side: str, feats: np.ndarray, y: np.ndarray, w: np.ndarray, l2: flo
         raise InputError(f"no {side}-side records to fit")
     pos = float((w * y).sum())
     if pos <= 0 or pos >= w.sum():
-        raise InputError(f"{side}: every record has the same label (positive weight {pos:.0f} of "
-                         f"{w.sum():.0f}): the intercept is not identifiable")
+        raise InputError(
+            f"{side}: every record has the same label (positive weight {pos:.0f} of "
+            f"{w.sum():.0f}): the intercept is not identifiable"
+        )
     x = feats.astype(np.float64) / 256.0
     excluded: dict[str, str] = {}
     used: list[str] = []
@@ -120,13 +139,20 @@ def fit_side(side: str, feats: np.ndarray, y: np.ndarray, w: np.ndarray, l2: flo
     cols = [FEATURE_NAMES.index(n) for n in used]
     fit = fit_logistic(x[:, cols], y, w, l2)
     weights = [0.0] * NUM_FEATURES
-    for c, b in zip(cols, fit.coef):
+    for c, b in zip(cols, fit.coef, strict=True):
         weights[c] = float(b)
     return SideFit(side, fit.intercept, weights, fit, used, excluded)
 
 
-def describe_side(sf: SideFit, feats: np.ndarray, y: np.ndarray, w: np.ndarray,
-                  params: SideParams, model: Model, side_records: np.ndarray) -> dict[str, object]:
+def describe_side(
+    sf: SideFit,
+    feats: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    params: SideParams,
+    model: Model,
+    side_records: np.ndarray,
+) -> dict[str, object]:
     """Per-feature discrimination (univariate AUC, standardized coefficient) and the losses."""
     x = feats.astype(np.float64) / 256.0
     logit = sf.bias + x @ np.asarray(sf.weights)
@@ -135,19 +161,34 @@ def describe_side(sf: SideFit, feats: np.ndarray, y: np.ndarray, w: np.ndarray,
     rows = []
     for j, name in enumerate(FEATURE_NAMES):
         std = weighted_std(x[:, j], w)
-        rows.append({"feature": name, "used": name in sf.used,
-                     "excluded": sf.excluded.get(name, ""), "mean": weighted_mean(x[:, j], w),
-                     "std": std, "auc": weighted_auc(feats[:, j], y, w),
-                     "coefficient": sf.weights[j], "standardized": sf.weights[j] * std,
-                     "quantized_weight": params.weights[j]})
-    return {"records": int(len(y)), "weight": float(w.sum()),
-            "positive_weight": float((w * y).sum()),
-            "base_rate": rate, "iterations": sf.fit.iterations, "converged": sf.fit.converged,
-            "bias": sf.bias, "quantized_bias": params.bias,
-            "train_log_loss": log_loss(sigmoid(logit), y, w),
-            "train_log_loss_integer_model": log_loss(integer_p, y, w),
-            "null_log_loss": log_loss(np.full(len(y), rate), y, w),
-            "train_auc": weighted_auc(logit, y, w), "features": rows}
+        rows.append(
+            {
+                "feature": name,
+                "used": name in sf.used,
+                "excluded": sf.excluded.get(name, ""),
+                "mean": weighted_mean(x[:, j], w),
+                "std": std,
+                "auc": weighted_auc(feats[:, j], y, w),
+                "coefficient": sf.weights[j],
+                "standardized": sf.weights[j] * std,
+                "quantized_weight": params.weights[j],
+            }
+        )
+    return {
+        "records": len(y),
+        "weight": float(w.sum()),
+        "positive_weight": float((w * y).sum()),
+        "base_rate": rate,
+        "iterations": sf.fit.iterations,
+        "converged": sf.fit.converged,
+        "bias": sf.bias,
+        "quantized_bias": params.bias,
+        "train_log_loss": log_loss(sigmoid(logit), y, w),
+        "train_log_loss_integer_model": log_loss(integer_p, y, w),
+        "null_log_loss": log_loss(np.full(len(y), rate), y, w),
+        "train_auc": weighted_auc(logit, y, w),
+        "features": rows,
+    }
 
 
 def holdout_mask(src: np.ndarray, position: np.ndarray, fraction: float, seed: int) -> np.ndarray:
@@ -156,33 +197,48 @@ def holdout_mask(src: np.ndarray, position: np.ndarray, fraction: float, seed: i
         return np.zeros(len(src), bool)
     keys = src.astype(np.int64) << 32 | position.astype(np.int64)
     uniq = np.unique(keys)
-    chosen = np.random.default_rng(seed).permutation(uniq)[:int(round(fraction * len(uniq)))]
+    chosen = np.random.default_rng(seed).permutation(uniq)[: round(fraction * len(uniq))]
     return np.isin(keys, chosen)
 
 
-def markdown(s: dict) -> str:
-    lines = ["# fail-high predictor fit", "", f"Model `{s['out']}`, lambda {s['lambda']:g} "
-             f"(L2 on the features/256 coefficients, weight-averaged log-loss, intercept "
-             f"unpenalized), shift {s['shift']}, intercept shift {s['shift_intercept']:g} logit, "
-             f"seed {s['seed']}, holdout fraction {s['holdout_fraction']:g}.", ""]
+def markdown(s: dict[str, Any]) -> str:
+    lines = [
+        "# fail-high predictor fit",
+        "",
+        f"Model `{s['out']}`, lambda {s['lambda']:g} "
+        f"(L2 on the features/256 coefficients, weight-averaged log-loss, intercept "
+        f"unpenalized), shift {s['shift']}, intercept shift {s['shift_intercept']:g} logit, "
+        f"seed {s['seed']}, holdout fraction {s['holdout_fraction']:g}.",
+        "",
+    ]
     for side, r in s["sides"].items():
-        lines += [f"## {side}", "",
-                  f"{r['records']} records, weight {r['weight']:.0f}, base rate "
-                  f"{r['base_rate']:.4f}; Newton iterations {r['iterations']} (converged "
-                  f"{r['converged']}). Log-loss: null {r['null_log_loss']:.5f}, fit "
-                  f"{r['train_log_loss']:.5f}, integer model "
-                  f"{r['train_log_loss_integer_model']:.5f}"
-                  f"; train AUC {r['train_auc']:.4f}." +
-                  (f" Holdout ({r['holdout']['records']} records): log-loss "
-                   f"{r['holdout']['log_loss']:.5f}, AUC {r['holdout']['auc']}."
-                   if "holdout" in r else ""), "",
-                  "| feature | univariate AUC | mean | std | coefficient | standardized | "
-                  "weight | note |", "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            f"## {side}",
+            "",
+            f"{r['records']} records, weight {r['weight']:.0f}, base rate "
+            f"{r['base_rate']:.4f}; Newton iterations {r['iterations']} (converged "
+            f"{r['converged']}). Log-loss: null {r['null_log_loss']:.5f}, fit "
+            f"{r['train_log_loss']:.5f}, integer model "
+            f"{r['train_log_loss_integer_model']:.5f}"
+            f"; train AUC {r['train_auc']:.4f}."
+            + (
+                f" Holdout ({r['holdout']['records']} records): log-loss "
+                f"{r['holdout']['log_loss']:.5f}, AUC {r['holdout']['auc']}."
+                if "holdout" in r
+                else ""
+            ),
+            "",
+            "| feature | univariate AUC | mean | std | coefficient | standardized | "
+            "weight | note |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for f in r["features"]:
             auc = "n/a" if f["auc"] is None else f"{f['auc']:.4f}"
-            lines.append(f"| {f['feature']} | {auc} | {f['mean']:.4f} | {f['std']:.4f} | "
-                         f"{f['coefficient']:+.4f} | {f['standardized']:+.4f} | "
-                         f"{f['quantized_weight']} | {f['excluded']} |")
+            lines.append(
+                f"| {f['feature']} | {auc} | {f['mean']:.4f} | {f['std']:.4f} | "
+                f"{f['coefficient']:+.4f} | {f['standardized']:+.4f} | "
+                f"{f['quantized_weight']} | {f['excluded']} |"
+            )
         lines.append("")
     lines += ["## Sources", ""] + [f"- `{x['path']}` sha256 `{x['sha256']}`" for x in s["sources"]]
     return "\n".join(lines) + "\n"
@@ -191,8 +247,9 @@ def markdown(s: dict) -> str:
 SATURATION_GRID = (0.0, *np.geomspace(1e-6, 2e-2, 57).tolist())
 
 
-def fit_saturation(model: Model, records: np.ndarray, feats: np.ndarray, y: np.ndarray,
-                   w: np.ndarray) -> tuple[float, float]:
+def fit_saturation(
+    model: Model, records: np.ndarray, feats: np.ndarray, y: np.ndarray, w: np.ndarray
+) -> tuple[float, float]:
     """The LUT's floor (from the alpha records) and ceiling (from the beta records) that
     minimize the weighted log-loss of the integer model, over a fixed grid: the logistic tails
     are overconfident where realized rates level off (alpha ~1e-4, beta miss rate ~3e-3)."""
@@ -227,8 +284,10 @@ def run(args: argparse.Namespace) -> int:
         m = (records["side"] == s) & ~held
         fits[side] = fit_side(side, feats_all[m], y_all[m], w_all[m], args.l2)
     try:
-        params = {side: quantize(f.bias + args.shift_intercept, f.weights, args.shift)
-                  for side, f in fits.items()}
+        params = {
+            side: quantize(f.bias + args.shift_intercept, f.weights, args.shift)
+            for side, f in fits.items()
+        }
     except ValueError as e:
         raise InputError(f"the fitted model cannot be quantized at shift {args.shift}: {e}") from e
     if params["beta"].weights[FEATURE_NAMES.index("legal_lg")] != 0:
@@ -237,51 +296,75 @@ def run(args: argparse.Namespace) -> int:
     # miscalibration must not be absorbed by the tails).
     unshifted = {side: quantize(f.bias, f.weights, args.shift) for side, f in fits.items()}
     plain = Model(args.shift, unshifted["alpha"], unshifted["beta"], make_lut())
-    floor, ceiling = (fit_saturation(plain, records[~held], feats_all[~held], y_all[~held],
-                                     w_all[~held]) if args.saturation else (0.0, 0.0))
+    floor, ceiling = (
+        fit_saturation(plain, records[~held], feats_all[~held], y_all[~held], w_all[~held])
+        if args.saturation
+        else (0.0, 0.0)
+    )
     print(f"lut floor {floor:g} ceiling {ceiling:g}")
     model = Model(args.shift, params["alpha"], params["beta"], make_lut(floor, ceiling))
 
     sides: dict[str, dict[str, object]] = {}
     for s, side in ((0, "alpha"), (1, "beta")):
         m = (records["side"] == s) & ~held
-        r = describe_side(fits[side], feats_all[m], y_all[m], w_all[m], params[side], model,
-                          records[m])
+        r = describe_side(
+            fits[side], feats_all[m], y_all[m], w_all[m], params[side], model, records[m]
+        )
         h = (records["side"] == s) & held
         if h.any():
             hp = predict(model, records[h], feats_all[h]).astype(np.float64) / 65536.0
-            r["holdout"] = {"records": int(h.sum()), "log_loss": log_loss(hp, y_all[h], w_all[h]),
-                            "auc": weighted_auc(hp, y_all[h], w_all[h])}
+            r["holdout"] = {
+                "records": int(h.sum()),
+                "log_loss": log_loss(hp, y_all[h], w_all[h]),
+                "auc": weighted_auc(hp, y_all[h], w_all[h]),
+            }
         sides[side] = r
     sources = [{"path": os.fspath(p), "sha256": sha256_file(p)} for p in args.records]
-    comments = ["fitted by stkref.fhfit (docs/fail-high-predictor.md)",
-                f"seed {args.seed} holdout_fraction {args.holdout_fraction!r}",
-                f"lambda {args.l2!r} (L2 on features/256 coefficients; weight-averaged log-loss)",
-                f"shift {args.shift} shift_intercept {args.shift_intercept!r}",
-                f"lut floor {floor!r} ceiling {ceiling!r} (tail saturation fitted by log-loss: "
-                "alpha records for the floor, beta records for the ceiling)"]
+    comments = [
+        "fitted by stkref.fhfit (docs/fail-high-predictor.md)",
+        f"seed {args.seed} holdout_fraction {args.holdout_fraction!r}",
+        f"lambda {args.l2!r} (L2 on features/256 coefficients; weight-averaged log-loss)",
+        f"shift {args.shift} shift_intercept {args.shift_intercept!r}",
+        f"lut floor {floor!r} ceiling {ceiling!r} (tail saturation fitted by log-loss: "
+        "alpha records for the floor, beta records for the ceiling)",
+    ]
     for side, r in sides.items():
-        comments.append(f"{side}: records {r['records']} weight {r['weight']:.0f} positive_weight "
-                        f"{r['positive_weight']:.0f} iterations {r['iterations']} "
-                        f"train_log_loss {r['train_log_loss']:.6f} features "
-                        f"{','.join(fits[side].used) or 'none'}")
+        comments.append(
+            f"{side}: records {r['records']} weight {r['weight']:.0f} positive_weight "
+            f"{r['positive_weight']:.0f} iterations {r['iterations']} "
+            f"train_log_loss {r['train_log_loss']:.6f} features "
+            f"{','.join(fits[side].used) or 'none'}"
+        )
     comments += [f"source {x['path']} sha256 {x['sha256']}" for x in sources]
     write_model(args.out, model, comments)
 
     for side, r in sides.items():
-        print(f"{side}: records {r['records']} weight {r['weight']:.0f} base rate "
-              f"{r['base_rate']:.4f} log-loss null {r['null_log_loss']:.5f} fit "
-              f"{r['train_log_loss']:.5f} integer {r['train_log_loss_integer_model']:.5f} "
-              f"AUC {r['train_auc']:.4f} ({r['iterations']} iterations)")
-        top = sorted(r["features"], key=lambda f: -abs(f["standardized"]))[:5]  # type: ignore
-        print("  strongest (standardized): " + ", ".join(
-            f"{f['feature']} {f['standardized']:+.3f}" for f in top if f["used"]))
+        print(
+            f"{side}: records {r['records']} weight {r['weight']:.0f} base rate "
+            f"{r['base_rate']:.4f} log-loss null {r['null_log_loss']:.5f} fit "
+            f"{r['train_log_loss']:.5f} integer {r['train_log_loss_integer_model']:.5f} "
+            f"AUC {r['train_auc']:.4f} ({r['iterations']} iterations)"
+        )
+        feats = cast("list[dict[str, Any]]", r["features"])
+        top = sorted(feats, key=lambda f: -abs(f["standardized"]))[:5]
+        print(
+            "  strongest (standardized): "
+            + ", ".join(f"{f['feature']} {f['standardized']:+.3f}" for f in top if f["used"])
+        )
     print(f"model {args.out}")
     if args.report_dir:
-        summary = {"out": os.fspath(args.out), "lambda": args.l2, "shift": args.shift,
-                   "lut_floor": floor, "lut_ceiling": ceiling,
-                   "shift_intercept": args.shift_intercept, "seed": args.seed,
-                   "holdout_fraction": args.holdout_fraction, "sources": sources, "sides": sides}
+        summary = {
+            "out": os.fspath(args.out),
+            "lambda": args.l2,
+            "shift": args.shift,
+            "lut_floor": floor,
+            "lut_ceiling": ceiling,
+            "shift_intercept": args.shift_intercept,
+            "seed": args.seed,
+            "holdout_fraction": args.holdout_fraction,
+            "sources": sources,
+            "sides": sides,
+        }
         out = Path(args.report_dir)
         write_json(out / "fhfit.json", summary)
         write_text_atomic(out / "fhfit.md", markdown(summary))
@@ -290,21 +373,38 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m stkref.fhfit", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m stkref.fhfit",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--records", nargs="+", required=True, metavar="FILE")
     ap.add_argument("--out", required=True, metavar="MODEL.txt")
     ap.add_argument("--report-dir", help="write fhfit.json and fhfit.md here")
-    ap.add_argument("--shift-intercept", type=float, default=0.0, metavar="LOGIT",
-                    help="add LOGIT to both sides' bias after fitting (default 0)")
+    ap.add_argument(
+        "--shift-intercept",
+        type=float,
+        default=0.0,
+        metavar="LOGIT",
+        help="add LOGIT to both sides' bias after fitting (default 0)",
+    )
     ap.add_argument("--seed", type=int, default=1, help="seed of the holdout split (default 1)")
-    ap.add_argument("--holdout-fraction", type=float, default=0.0,
-                    help="fraction of positions left out of the fit and reported (default 0)")
+    ap.add_argument(
+        "--holdout-fraction",
+        type=float,
+        default=0.0,
+        help="fraction of positions left out of the fit and reported (default 0)",
+    )
     ap.add_argument("--l2", type=float, default=DEFAULT_L2, help=f"ridge lambda ({DEFAULT_L2:g})")
-    ap.add_argument("--shift", type=int, default=DEFAULT_SHIFT,
-                    help=f"model shift ({DEFAULT_SHIFT})")
-    ap.add_argument("--no-saturation", dest="saturation", action="store_false",
-                    help="a plain sigmoid LUT (no fitted floor/ceiling)")
+    ap.add_argument(
+        "--shift", type=int, default=DEFAULT_SHIFT, help=f"model shift ({DEFAULT_SHIFT})"
+    )
+    ap.add_argument(
+        "--no-saturation",
+        dest="saturation",
+        action="store_false",
+        help="a plain sigmoid LUT (no fitted floor/ceiling)",
+    )
     return ap
 
 

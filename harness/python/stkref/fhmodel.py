@@ -19,17 +19,50 @@ from .errors import InputError
 from .fhrecords import CUT_NODE, IMPROVING, OPP_IMPROVING, WHOLE_NODE
 
 FEATURE_NAMES: tuple[str, ...] = (
-    "depth_lg", "gap_lg", "ordinal_lg", "ordinal_frac", "whole_node", "tier_tt", "tier_counter",
-    "tier_losing_capture", "move_value", "improving", "opp_improving", "cut_node", "phase",
-    "fh_rate", "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg", "gap_sq", "ordinal_sq",
-    "gap_x_ordinal", "value_x_gap", "value_x_ordinal", "rate_x_tries", "whole_x_depth",
-    "whole_x_gap", "depth_sq", "depth_x_gap")
+    "depth_lg",
+    "gap_lg",
+    "ordinal_lg",
+    "ordinal_frac",
+    "whole_node",
+    "tier_tt",
+    "tier_counter",
+    "tier_losing_capture",
+    "move_value",
+    "improving",
+    "opp_improving",
+    "cut_node",
+    "phase",
+    "fh_rate",
+    "fh_tries_lg",
+    "good_captures",
+    "cut_x_good",
+    "legal_lg",
+    "gap_sq",
+    "ordinal_sq",
+    "gap_x_ordinal",
+    "value_x_gap",
+    "value_x_ordinal",
+    "rate_x_tries",
+    "whole_x_depth",
+    "whole_x_gap",
+    "depth_sq",
+    "depth_x_gap",
+)
 NUM_FEATURES = len(FEATURE_NAMES)
 LEGAL_LG = FEATURE_NAMES.index("legal_lg")
 # The beta side is whole-node only and decided before move generation: every other feature is
 # a constant there (whole_node 256, the move features 0, legal unknown).
-BETA_FEATURES: tuple[str, ...] = ("depth_lg", "gap_lg", "improving", "opp_improving", "cut_node",
-                                  "phase", "gap_sq", "depth_sq", "depth_x_gap")
+BETA_FEATURES: tuple[str, ...] = (
+    "depth_lg",
+    "gap_lg",
+    "improving",
+    "opp_improving",
+    "cut_node",
+    "phase",
+    "gap_sq",
+    "depth_sq",
+    "depth_x_gap",
+)
 MODEL_MAGIC = "stk-fhmodel"
 MODEL_VERSION = 1
 LUT_SIZE = 2048
@@ -64,9 +97,16 @@ def lg_array(v: np.ndarray) -> np.ndarray:
 def features(records: np.ndarray) -> np.ndarray:
     """The 28 features of every record, int64, shape (N, 28), columns in FEATURE_NAMES order."""
     r = records
-    i64 = lambda name: r[name].astype(np.int64)  # noqa: E731
+
+    def i64(name: str) -> np.ndarray:
+        return r[name].astype(np.int64)
+
     flags = i64("flags")
-    bit = lambda b: ((flags & b) != 0).astype(np.int64)  # noqa: E731
+
+    def bit(b: int) -> np.ndarray:
+        out: np.ndarray = ((flags & b) != 0).astype(np.int64)
+        return out
+
     depth, gap, ordinal, legal = i64("depth"), i64("gap"), i64("ordinal"), i64("legal")
     tier, mv = i64("tier"), i64("move_value")
     cuts, tries, good = i64("fh_cuts"), i64("fh_tries"), np.minimum(i64("good_captures"), 8)
@@ -138,7 +178,7 @@ class Model:
             out.append(f"lut has {len(self.lut)} values, expected {LUT_SIZE}")
         if any(not 0 <= v <= 65535 for v in self.lut):
             out.append("lut values must be in 0..65535")
-        if any(b < a for a, b in zip(self.lut, self.lut[1:])):
+        if any(b < a for a, b in zip(self.lut, self.lut[1:], strict=False)):
             out.append("lut must be non-decreasing")
         return out
 
@@ -168,14 +208,17 @@ def quantize(float_bias: float, float_weights: Sequence[float], shift: int) -> S
     if len(float_weights) != NUM_FEATURES:
         raise ValueError(f"{len(float_weights)} weights, expected {NUM_FEATURES}")
     bias = _round_int32(float(float_bias) * 2.0 ** (shift + 6), "bias")
-    ws = tuple(_round_int32(float(b) * 2.0 ** (shift - 2), f"weight {n}")
-               for n, b in zip(FEATURE_NAMES, float_weights))
+    ws = tuple(
+        _round_int32(float(b) * 2.0 ** (shift - 2), f"weight {n}")
+        for n, b in zip(FEATURE_NAMES, float_weights, strict=True)
+    )
     return SideParams(bias, ws)
 
 
 def predict(model: Model, records: np.ndarray, feats: np.ndarray | None = None) -> np.ndarray:
     """P(fail high) x 65536 per record (uint16), each record with its side's parameters."""
-    return np.asarray(model.lut, np.uint16)[lut_index(model, records, feats)]
+    out: np.ndarray = np.asarray(model.lut, np.uint16)[lut_index(model, records, feats)]
+    return out
 
 
 def lut_index(model: Model, records: np.ndarray, feats: np.ndarray | None = None) -> np.ndarray:
@@ -184,10 +227,14 @@ def lut_index(model: Model, records: np.ndarray, feats: np.ndarray | None = None
     f = features(records) if feats is None else feats
     side = records["side"].astype(bool)
     bias = np.where(side, model.beta.bias, model.alpha.bias).astype(np.int64)
-    w = np.where(side[:, None], np.asarray(model.beta.weights, np.int64),
-                 np.asarray(model.alpha.weights, np.int64))
+    w = np.where(
+        side[:, None],
+        np.asarray(model.beta.weights, np.int64),
+        np.asarray(model.alpha.weights, np.int64),
+    )
     acc = bias + (w * f).sum(axis=1)
-    return np.clip((acc >> model.shift) + LUT_CENTRE, 0, LUT_SIZE - 1)
+    index: np.ndarray = np.clip((acc >> model.shift) + LUT_CENTRE, 0, LUT_SIZE - 1)
+    return index
 
 
 def float_logit(bias: float, weights: Sequence[float], feats: np.ndarray) -> np.ndarray:
@@ -206,8 +253,11 @@ class _Lines:
     def __init__(self, text: str, name: str) -> None:
         self.name = name
         raw = text.splitlines()
-        self.items = [(i + 1, line.split()) for i, line in enumerate(raw)
-                      if line.strip() and not line.lstrip().startswith("#")]
+        self.items = [
+            (i + 1, line.split())
+            for i, line in enumerate(raw)
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
         self.pos = 0
         self.last = len(raw)
 
@@ -292,12 +342,15 @@ def format_model(model: Model, comments: Iterable[str] = ()) -> str:
     if problems:
         raise ValueError("invalid model: " + "; ".join(problems))
     lines = [f"# {c}" if c else "#" for c in comments]
-    lines += [f"{MODEL_MAGIC} {MODEL_VERSION}", "features " + " ".join(FEATURE_NAMES),
-              f"shift {model.shift}"]
+    lines += [
+        f"{MODEL_MAGIC} {MODEL_VERSION}",
+        "features " + " ".join(FEATURE_NAMES),
+        f"shift {model.shift}",
+    ]
     for key, p in (("alpha", model.alpha), ("beta", model.beta)):
         lines.append(" ".join([key, str(p.bias), *map(str, p.weights)]))
     lines.append(f"lut {LUT_SIZE}")
-    lines += [" ".join(map(str, model.lut[i:i + 16])) for i in range(0, LUT_SIZE, 16)]
+    lines += [" ".join(map(str, model.lut[i : i + 16])) for i in range(0, LUT_SIZE, 16)]
     lines.append("end")
     return "\n".join(lines) + "\n"
 

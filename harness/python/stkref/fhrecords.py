@@ -33,23 +33,55 @@ VERSION = 1
 HEADER_SIZE = 32
 RECORD_SIZE = 32
 
-HEADER_DTYPE = np.dtype([
-    ("magic", "S8"), ("version", "<u2"), ("record_size", "<u2"), ("search_depth", "<u2"),
-    ("full_depth", "<u2"), ("seed", "<u4"), ("shard_index", "<u2"), ("shard_count", "<u2"),
-    ("record_count", "<u8")])
+HEADER_DTYPE = np.dtype(
+    [
+        ("magic", "S8"),
+        ("version", "<u2"),
+        ("record_size", "<u2"),
+        ("search_depth", "<u2"),
+        ("full_depth", "<u2"),
+        ("seed", "<u4"),
+        ("shard_index", "<u2"),
+        ("shard_count", "<u2"),
+        ("record_count", "<u8"),
+    ]
+)
 
-RECORD_DTYPE = np.dtype([
-    ("position_id", "<u4"), ("node_id", "<u4"), ("side", "u1"), ("flags", "u1"),
-    ("depth", "u1"), ("ply", "u1"), ("gap", "<u2"), ("tier", "u1"), ("ordinal", "u1"),
-    ("legal", "u1"), ("good_captures", "u1"), ("move_value", "<i2"), ("fh_cuts", "<u2"),
-    ("fh_tries", "<u2"), ("phase", "u1"), ("reserved", "u1"), ("prediction", "<u2"),
-    ("weight", "<u2"), ("static_eval", "<i2")])
+RECORD_DTYPE = np.dtype(
+    [
+        ("position_id", "<u4"),
+        ("node_id", "<u4"),
+        ("side", "u1"),
+        ("flags", "u1"),
+        ("depth", "u1"),
+        ("ply", "u1"),
+        ("gap", "<u2"),
+        ("tier", "u1"),
+        ("ordinal", "u1"),
+        ("legal", "u1"),
+        ("good_captures", "u1"),
+        ("move_value", "<i2"),
+        ("fh_cuts", "<u2"),
+        ("fh_tries", "<u2"),
+        ("phase", "u1"),
+        ("reserved", "u1"),
+        ("prediction", "<u2"),
+        ("weight", "<u2"),
+        ("static_eval", "<i2"),
+    ]
+)
 assert HEADER_DTYPE.itemsize == HEADER_SIZE and RECORD_DTYPE.itemsize == RECORD_SIZE
 
 # flags bits (bits 6-7 must be zero)
 WHOLE_NODE, LABEL, IMPROVING, OPP_IMPROVING, CUT_NODE, BLACK = (1 << i for i in range(6))
-FLAG_BITS = {"whole_node": WHOLE_NODE, "label": LABEL, "improving": IMPROVING,
-             "opp_improving": OPP_IMPROVING, "cut_node": CUT_NODE, "black": BLACK}
+FLAG_BITS = {
+    "whole_node": WHOLE_NODE,
+    "label": LABEL,
+    "improving": IMPROVING,
+    "opp_improving": OPP_IMPROVING,
+    "cut_node": CUT_NODE,
+    "black": BLACK,
+}
 SIDES = ("alpha", "beta")
 TIERS = ("none", "table", "countermove", "quiet", "losing_capture")
 
@@ -77,7 +109,8 @@ class SegmentHeader:
 
 def flag(records: np.ndarray, bit: int) -> np.ndarray:
     """0/1 (uint8) per record for one flags bit."""
-    return ((records["flags"] & bit) != 0).astype(np.uint8)
+    out: np.ndarray = ((records["flags"] & bit) != 0).astype(np.uint8)
+    return out
 
 
 def labels(records: np.ndarray) -> np.ndarray:
@@ -92,21 +125,26 @@ def _field_offset(name: str) -> int:
     return int(RECORD_DTYPE.fields[name][1])  # type: ignore[index]
 
 
-def _header_error(name: str, seg: int, field: str, expected: str,
-                  found: object) -> RecordFormatError:
+def _header_error(
+    name: str, seg: int, field: str, expected: str, found: object
+) -> RecordFormatError:
     off = seg + int(HEADER_DTYPE.fields[field][1])  # type: ignore[index]
-    return RecordFormatError(f"{name}: segment at byte offset {seg}: header field '{field}' at "
-                             f"byte offset {off}: expected {expected}, found {found}")
+    return RecordFormatError(
+        f"{name}: segment at byte offset {seg}: header field '{field}' at "
+        f"byte offset {off}: expected {expected}, found {found}"
+    )
 
 
 def parse_header(data: bytes, seg: int, name: str) -> SegmentHeader:
     left = len(data) - seg
     if left < HEADER_SIZE:
-        raise RecordFormatError(f"{name}: segment at byte offset {seg}: short header: {left} "
-                                f"bytes left, a header has {HEADER_SIZE}")
+        raise RecordFormatError(
+            f"{name}: segment at byte offset {seg}: short header: {left} "
+            f"bytes left, a header has {HEADER_SIZE}"
+        )
     h = np.frombuffer(data, HEADER_DTYPE, count=1, offset=seg)[0]
-    if data[seg:seg + 8] != MAGIC:
-        raise _header_error(name, seg, "magic", repr(MAGIC), repr(data[seg:seg + 8]))
+    if data[seg : seg + 8] != MAGIC:
+        raise _header_error(name, seg, "magic", repr(MAGIC), repr(data[seg : seg + 8]))
     if int(h["version"]) != VERSION:
         raise _header_error(name, seg, "version", str(VERSION), int(h["version"]))
     if int(h["record_size"]) != RECORD_SIZE:
@@ -114,11 +152,25 @@ def parse_header(data: bytes, seg: int, name: str) -> SegmentHeader:
     count = int(h["record_count"])
     end = seg + HEADER_SIZE + count * RECORD_SIZE
     if end > len(data):
-        raise _header_error(name, seg, "record_count",
-                            f"at most {(left - HEADER_SIZE) // RECORD_SIZE} (records end at byte "
-                            f"offset {end}, past the end of the file at {len(data)})", count)
-    return SegmentHeader(seg, VERSION, RECORD_SIZE, int(h["search_depth"]), int(h["full_depth"]),
-                         int(h["seed"]), int(h["shard_index"]), int(h["shard_count"]), count)
+        raise _header_error(
+            name,
+            seg,
+            "record_count",
+            f"at most {(left - HEADER_SIZE) // RECORD_SIZE} (records end at byte "
+            f"offset {end}, past the end of the file at {len(data)})",
+            count,
+        )
+    return SegmentHeader(
+        seg,
+        VERSION,
+        RECORD_SIZE,
+        int(h["search_depth"]),
+        int(h["full_depth"]),
+        int(h["seed"]),
+        int(h["shard_index"]),
+        int(h["shard_count"]),
+        count,
+    )
 
 
 # Record checks in the order the contract lists them: (field, predicate of a bad record, rule).
@@ -149,15 +201,18 @@ def check_records(records: np.ndarray, first_offset: int, name: str) -> None:
     i = int(np.argmax(bad))
     rec_off = first_offset + i * RECORD_SIZE
     field, _, rule = next(c for c in checks if c[1][i])
-    raise RecordFormatError(f"{name}: record at byte offset {rec_off}: field '{field}' at byte "
-                            f"offset {rec_off + _field_offset(field)}: {rule}, found "
-                            f"{int(records[field][i])}")
+    raise RecordFormatError(
+        f"{name}: record at byte offset {rec_off}: field '{field}' at byte "
+        f"offset {rec_off + _field_offset(field)}: {rule}, found "
+        f"{int(records[field][i])}"
+    )
 
 
 def decode(data: bytes, name: str = "<bytes>") -> tuple[np.ndarray, list[SegmentHeader]]:
     if not data:
-        raise RecordFormatError(f"{name}: empty file at byte offset 0: a file has at least one "
-                                "segment")
+        raise RecordFormatError(
+            f"{name}: empty file at byte offset 0: a file has at least one segment"
+        )
     headers: list[SegmentHeader] = []
     parts: list[np.ndarray] = []
     seg = 0
@@ -196,13 +251,23 @@ def record_offsets(headers: Sequence[SegmentHeader]) -> np.ndarray:
     """Byte offset of every record, in file order."""
     if not headers:
         return np.zeros(0, np.int64)
-    return np.concatenate([h.first_record_offset + RECORD_SIZE * np.arange(h.record_count,
-                                                                          dtype=np.int64)
-                           for h in headers])
+    return np.concatenate(
+        [
+            h.first_record_offset + RECORD_SIZE * np.arange(h.record_count, dtype=np.int64)
+            for h in headers
+        ]
+    )
 
 
-def encode_segment(records: np.ndarray, *, search_depth: int = 0, full_depth: int = 6,
-                   seed: int = 0, shard_index: int = 0, shard_count: int = 1) -> bytes:
+def encode_segment(
+    records: np.ndarray,
+    *,
+    search_depth: int = 0,
+    full_depth: int = 6,
+    seed: int = 0,
+    shard_index: int = 0,
+    shard_count: int = 1,
+) -> bytes:
     h = np.zeros(1, HEADER_DTYPE)
     h["magic"], h["version"], h["record_size"] = MAGIC, VERSION, RECORD_SIZE
     h["search_depth"], h["full_depth"], h["seed"] = search_depth, full_depth, seed
@@ -210,8 +275,9 @@ def encode_segment(records: np.ndarray, *, search_depth: int = 0, full_depth: in
     return h.tobytes() + np.ascontiguousarray(records, RECORD_DTYPE).tobytes()
 
 
-def write_records(path: str | os.PathLike[str], records: np.ndarray, *, append: bool = False,
-                  **header: int) -> None:
+def write_records(
+    path: str | os.PathLike[str], records: np.ndarray, *, append: bool = False, **header: int
+) -> None:
     """One segment (header fields as keywords of encode_segment); append adds a segment."""
     data = encode_segment(records, **header)
     target = Path(path)
@@ -234,21 +300,47 @@ def make_records(n: int) -> np.ndarray:
 
 # ---- command line ----------------------------------------------------------------------------
 
-DUMP_FIELDS = ("position_id", "node_id", "side", "whole_node", "label", "improving",
-               "opp_improving", "cut_node", "black", "depth", "ply", "gap", "tier", "ordinal",
-               "legal", "good_captures", "move_value", "fh_cuts", "fh_tries", "phase",
-               "prediction", "weight", "static_eval")
+DUMP_FIELDS = (
+    "position_id",
+    "node_id",
+    "side",
+    "whole_node",
+    "label",
+    "improving",
+    "opp_improving",
+    "cut_node",
+    "black",
+    "depth",
+    "ply",
+    "gap",
+    "tier",
+    "ordinal",
+    "legal",
+    "good_captures",
+    "move_value",
+    "fh_cuts",
+    "fh_tries",
+    "phase",
+    "prediction",
+    "weight",
+    "static_eval",
+)
 
 
-def dump_lines(records: np.ndarray, headers: Sequence[SegmentHeader],
-               model_predictions: np.ndarray | None = None) -> list[str]:
+def dump_lines(
+    records: np.ndarray,
+    headers: Sequence[SegmentHeader],
+    model_predictions: np.ndarray | None = None,
+) -> list[str]:
     """The JSON lines of `dump` (keys in DUMP_FIELDS order; flags as 0/1 integers)."""
     from .fhmodel import features
 
     feats = features(records).tolist()
     offsets = record_offsets(headers).tolist()
-    cols = {f: (flag(records, FLAG_BITS[f]) if f in FLAG_BITS else records[f]).tolist()
-            for f in DUMP_FIELDS}
+    cols = {
+        f: (flag(records, FLAG_BITS[f]) if f in FLAG_BITS else records[f]).tolist()
+        for f in DUMP_FIELDS
+    }
     out = []
     for i in range(len(records)):
         obj: dict[str, object] = {"offset": offsets[i]}
@@ -272,13 +364,19 @@ def summarize(records: np.ndarray) -> dict[str, object]:
                 if not m.any():
                     continue
                 groups[f"{SIDES[side]}/{kind}/{TIERS[tier]}"] = {
-                    "records": int(m.sum()), "weight": float(w[m].sum()),
+                    "records": int(m.sum()),
+                    "weight": float(w[m].sum()),
                     "label_rate": float(y[m].mean()),
-                    "weighted_label_rate": float((w[m] * y[m]).sum() / w[m].sum())}
+                    "weighted_label_rate": float((w[m] * y[m]).sum() / w[m].sum()),
+                }
     depth = Counter(records["depth"].tolist())
-    return {"records": int(len(records)), "weight": float(w.sum()),
-            "label_rate": float(y.mean()) if len(y) else None, "groups": groups,
-            "depth_histogram": {str(d): depth[d] for d in sorted(depth)}}
+    return {
+        "records": len(records),
+        "weight": float(w.sum()),
+        "label_rate": float(y.mean()) if len(y) else None,
+        "groups": groups,
+        "depth_histogram": {str(d): depth[d] for d in sorted(depth)},
+    }
 
 
 def _dump(args: argparse.Namespace) -> int:
@@ -286,6 +384,7 @@ def _dump(args: argparse.Namespace) -> int:
     preds = None
     if args.model:
         from .fhmodel import predict, read_model
+
         preds = predict(read_model(args.model), records)
     sys.stdout.write("".join(line + "\n" for line in dump_lines(records, headers, preds)))
     return 0
@@ -295,24 +394,33 @@ def _summary(args: argparse.Namespace) -> int:
     for path in args.files:
         records, headers = read_records(path)
         s = summarize(records)
-        print(f"file {path}: {len(headers)} segments, {s['records']} records, weight "
-              f"{s['weight']:.0f}, label rate {s['label_rate']}")
+        print(
+            f"file {path}: {len(headers)} segments, {s['records']} records, weight "
+            f"{s['weight']:.0f}, label rate {s['label_rate']}"
+        )
         for h in headers:
-            print(f"  segment @{h.offset}: search_depth {h.search_depth} full_depth "
-                  f"{h.full_depth} seed {h.seed} shard {h.shard_index}/{h.shard_count} "
-                  f"records {h.record_count}")
+            print(
+                f"  segment @{h.offset}: search_depth {h.search_depth} full_depth "
+                f"{h.full_depth} seed {h.seed} shard {h.shard_index}/{h.shard_count} "
+                f"records {h.record_count}"
+            )
         print("  side/kind/tier                records      weight  label rate  weighted")
         for key, g in s["groups"].items():  # type: ignore[attr-defined]
-            print(f"  {key:<28} {g['records']:>8} {g['weight']:>11.0f}  {g['label_rate']:>10.4f}"
-                  f"  {g['weighted_label_rate']:>8.4f}")
+            print(
+                f"  {key:<28} {g['records']:>8} {g['weight']:>11.0f}  {g['label_rate']:>10.4f}"
+                f"  {g['weighted_label_rate']:>8.4f}"
+            )
         hist: dict[str, int] = s["depth_histogram"]  # type: ignore[assignment]
         print("  depth histogram: " + ", ".join(f"{d}:{n}" for d, n in hist.items()))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.fhrecords", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m stkref.fhrecords",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("dump", help="one JSON object per record")
     d.add_argument("file")

@@ -18,10 +18,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cli import run_tool
-from .fhmodel import (DEFAULT_SHIFT, FEATURE_NAMES, NUM_FEATURES, Model, features, make_lut,
-                      predict, quantize, read_model, sigmoid)
-from .fhrecords import (BLACK, CUT_NODE, IMPROVING, LABEL, OPP_IMPROVING, RECORD_DTYPE,
-                        WHOLE_NODE, write_records)
+from .fhmodel import (
+    DEFAULT_SHIFT,
+    FEATURE_NAMES,
+    NUM_FEATURES,
+    Model,
+    features,
+    make_lut,
+    predict,
+    quantize,
+    read_model,
+    sigmoid,
+)
+from .fhrecords import (
+    BLACK,
+    CUT_NODE,
+    IMPROVING,
+    LABEL,
+    OPP_IMPROVING,
+    RECORD_DTYPE,
+    WHOLE_NODE,
+    write_records,
+)
 
 MOVE_VALUES = np.array([0, -100, -300, -500, -900, -1200], np.int64)
 
@@ -42,24 +60,55 @@ class FloatSide:
 # A plausible truth: fail highs are likelier with a small gap, early moves, table moves, cut
 # nodes and a good history; losing captures and a large gap make them rarer.
 TRUE_ALPHA = FloatSide.of(
-    0.2, depth_lg=-0.15, gap_lg=-0.45, ordinal_lg=-0.5, ordinal_frac=-0.6, whole_node=0.8,
-    tier_tt=1.2, tier_counter=0.5, tier_losing_capture=-0.7, move_value=-0.4, improving=0.25,
-    opp_improving=-0.2, cut_node=0.5, phase=0.3, fh_rate=1.5, fh_tries_lg=-0.05,
-    good_captures=-0.3, cut_x_good=0.2, legal_lg=0.1)
-TRUE_BETA = FloatSide.of(1.0, depth_lg=-0.4, gap_lg=0.35, improving=0.4, opp_improving=-0.3,
-                         cut_node=0.6, phase=-0.5)
+    0.2,
+    depth_lg=-0.15,
+    gap_lg=-0.45,
+    ordinal_lg=-0.5,
+    ordinal_frac=-0.6,
+    whole_node=0.8,
+    tier_tt=1.2,
+    tier_counter=0.5,
+    tier_losing_capture=-0.7,
+    move_value=-0.4,
+    improving=0.25,
+    opp_improving=-0.2,
+    cut_node=0.5,
+    phase=0.3,
+    fh_rate=1.5,
+    fh_tries_lg=-0.05,
+    good_captures=-0.3,
+    cut_x_good=0.2,
+    legal_lg=0.1,
+)
+TRUE_BETA = FloatSide.of(
+    1.0, depth_lg=-0.4, gap_lg=0.35, improving=0.4, opp_improving=-0.3, cut_node=0.6, phase=-0.5
+)
 
 
-def quantized_model(alpha: FloatSide = TRUE_ALPHA, beta: FloatSide = TRUE_BETA,
-                    shift: int = DEFAULT_SHIFT, intercept_shift: float = 0.0) -> Model:
-    return Model(shift, quantize(alpha.bias + intercept_shift, alpha.weights, shift),
-                 quantize(beta.bias + intercept_shift, beta.weights, shift), make_lut())
+def quantized_model(
+    alpha: FloatSide = TRUE_ALPHA,
+    beta: FloatSide = TRUE_BETA,
+    shift: int = DEFAULT_SHIFT,
+    intercept_shift: float = 0.0,
+) -> Model:
+    return Model(
+        shift,
+        quantize(alpha.bias + intercept_shift, alpha.weights, shift),
+        quantize(beta.bias + intercept_shift, beta.weights, shift),
+        make_lut(),
+    )
 
 
-def synthesize(rng: np.random.Generator, nodes: int, alpha: FloatSide = TRUE_ALPHA,
-               beta: FloatSide = TRUE_BETA, stored_model: Model | None = None,
-               full_depth: int = 6, beta_fraction: float = 0.3,
-               max_moves: int = 6) -> np.ndarray:
+def synthesize(
+    rng: np.random.Generator,
+    nodes: int,
+    alpha: FloatSide = TRUE_ALPHA,
+    beta: FloatSide = TRUE_BETA,
+    stored_model: Model | None = None,
+    full_depth: int = 6,
+    beta_fraction: float = 0.3,
+    max_moves: int = 6,
+) -> np.ndarray:
     """Records of the kept nodes, in node order (node_id counts nodes per position)."""
     depth = rng.integers(1, 13, nodes)
     keep_p = np.where(depth < full_depth, 2.0 ** (depth - full_depth), 1.0)
@@ -76,10 +125,13 @@ def synthesize(rng: np.random.Generator, nodes: int, alpha: FloatSide = TRUE_ALP
     r = np.zeros(len(node_of), RECORD_DTYPE)
     m = ordinal > 0
     cut = rng.random(n) < 0.4
-    flags = (np.where(ordinal == 0, WHOLE_NODE, 0) | np.where(cut[node_of], CUT_NODE, 0)
-             | np.where((rng.random(n) < 0.5)[node_of], IMPROVING, 0)
-             | np.where((rng.random(n) < 0.5)[node_of], OPP_IMPROVING, 0)
-             | np.where((rng.random(n) < 0.5)[node_of], BLACK, 0))
+    flags = (
+        np.where(ordinal == 0, WHOLE_NODE, 0)
+        | np.where(cut[node_of], CUT_NODE, 0)
+        | np.where((rng.random(n) < 0.5)[node_of], IMPROVING, 0)
+        | np.where((rng.random(n) < 0.5)[node_of], OPP_IMPROVING, 0)
+        | np.where((rng.random(n) < 0.5)[node_of], BLACK, 0)
+    )
     position = np.arange(n) // 25
     r["position_id"] = position[node_of]
     r["node_id"] = (np.arange(n) % 25)[node_of]
@@ -90,8 +142,11 @@ def synthesize(rng: np.random.Generator, nodes: int, alpha: FloatSide = TRUE_ALP
     r["ordinal"] = ordinal
     tier = rng.choice(np.array([1, 2, 3, 3, 3, 4]), len(r))
     r["tier"] = np.where(m, tier, 0)
-    value = np.where(tier == 4, rng.choice(MOVE_VALUES[1:], len(r)),
-                     rng.choice(MOVE_VALUES[:3], len(r), p=[0.8, 0.1, 0.1]))
+    value = np.where(
+        tier == 4,
+        rng.choice(MOVE_VALUES[1:], len(r)),
+        rng.choice(MOVE_VALUES[:3], len(r), p=[0.8, 0.1, 0.1]),
+    )
     r["move_value"] = np.where(m, value, 0)
     tries = rng.integers(0, 300, len(r))
     r["fh_tries"] = np.where(m, tries, 0)
@@ -102,9 +157,11 @@ def synthesize(rng: np.random.Generator, nodes: int, alpha: FloatSide = TRUE_ALP
     r["static_eval"] = rng.integers(-800, 800, n)[node_of]
     r["flags"] = flags
     f = features(r)
-    logit = np.where(r["side"] == 1,
-                     beta.bias + (f / 256.0) @ np.asarray(beta.weights),
-                     alpha.bias + (f / 256.0) @ np.asarray(alpha.weights))
+    logit = np.where(
+        r["side"] == 1,
+        beta.bias + (f / 256.0) @ np.asarray(beta.weights),
+        alpha.bias + (f / 256.0) @ np.asarray(alpha.weights),
+    )
     label = rng.random(len(r)) < sigmoid(logit)
     r["flags"] |= np.where(label, LABEL, 0).astype(np.uint8)
     if stored_model is not None:
@@ -113,20 +170,28 @@ def synthesize(rng: np.random.Generator, nodes: int, alpha: FloatSide = TRUE_ALP
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.fhsynth", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m stkref.fhsynth",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("out")
     ap.add_argument("--nodes", type=int, default=20000, help="generated nodes before sampling")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--model", help="model whose predictions fill the prediction field "
-                    "(default: the quantized true model)")
+    ap.add_argument(
+        "--model",
+        help="model whose predictions fill the prediction field "
+        "(default: the quantized true model)",
+    )
     args = ap.parse_args(argv)
     model = read_model(args.model) if args.model else quantized_model()
     recs = synthesize(np.random.default_rng(args.seed), args.nodes, stored_model=model)
     write_records(args.out, recs, seed=args.seed)
-    print(f"seed {args.seed}: {len(recs)} records written to {args.out} "
-          f"({NUM_FEATURES} features, prediction field from "
-          f"{args.model or 'the quantized true model'})")
+    print(
+        f"seed {args.seed}: {len(recs)} records written to {args.out} "
+        f"({NUM_FEATURES} features, prediction field from "
+        f"{args.model or 'the quantized true model'})"
+    )
     return 0
 
 

@@ -26,11 +26,11 @@ from .checkpoint import checkpoint_digest, generate_checkpoint, load_checkpoint,
 from .cli import run_tool
 from .errors import InputError
 from .floatmodel import FloatModel
-from .junit import (Outcome, TestCase, TestSuite, add_build_properties, declare_report,
-                    write_report)
+from .junit import Outcome, TestCase, TestSuite, add_build_properties, declare_report, write_report
 from .model import TENSOR_LAYOUT, QuantizedModel
 from .netfile import read as read_net
-from .netfile import sha256_file, write as write_net
+from .netfile import sha256_file
+from .netfile import write as write_net
 from .oracle import evaluate
 from .quantize import quantize_model
 
@@ -73,15 +73,27 @@ def golden_records(model: QuantizedModel, floats: FloatModel) -> list[dict[str, 
     for pid, fen in GOLDEN_POSITIONS:
         board = chess.Board(fen)
         e = evaluate(model, board)
-        out.append({"id": pid, "fen": fen, "eval": e.eval, "bucket": e.bucket, "psqt": e.psqt,
-                    "positional": e.positional,
-                    "float_eval": round(floats.evaluate(board).eval, 6)})
+        out.append(
+            {
+                "id": pid,
+                "fen": fen,
+                "eval": e.eval,
+                "bucket": e.bucket,
+                "psqt": e.psqt,
+                "positional": e.positional,
+                "float_eval": round(floats.evaluate(board).eval, 6),
+            }
+        )
     return out
 
 
 def _paths(directory: Path) -> dict[str, Path]:
-    return {"npz": directory / f"{STEM}.npz", "nnue": directory / f"{STEM}.nnue",
-            "evals": directory / EVALS, "manifest": directory / MANIFEST}
+    return {
+        "npz": directory / f"{STEM}.npz",
+        "nnue": directory / f"{STEM}.nnue",
+        "evals": directory / EVALS,
+        "manifest": directory / MANIFEST,
+    }
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -103,16 +115,18 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 def diff_records(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> list[str]:
     out = []
     if [r["id"] for r in expected] != [r["id"] for r in actual]:
-        out.append("position lists differ: "
-                   f"{[r['id'] for r in expected]} vs {[r['id'] for r in actual]}")
+        out.append(
+            f"position lists differ: {[r['id'] for r in expected]} vs {[r['id'] for r in actual]}"
+        )
         return out
-    for e, a in zip(expected, actual):
+    for e, a in zip(expected, actual, strict=True):
         for key in ("fen", "eval", "bucket", "psqt", "positional"):
             if e.get(key) != a.get(key):
                 out.append(f"{e['id']}: {key} expected {e.get(key)!r}, got {a.get(key)!r}")
         if abs(float(e.get("float_eval", 0.0)) - float(a["float_eval"])) > FLOAT_TOLERANCE_CP:
-            out.append(f"{e['id']}: float_eval expected {e.get('float_eval')}, got "
-                       f"{a['float_eval']}")
+            out.append(
+                f"{e['id']}: float_eval expected {e.get('float_eval')}, got {a['float_eval']}"
+            )
     return out
 
 
@@ -120,8 +134,10 @@ def write_golden(directory: Path, update: bool) -> int:
     paths = _paths(directory)
     existing = [p for p in paths.values() if p.exists()]
     if existing and not update:
-        raise InputError(f"{directory}: golden files exist ({', '.join(p.name for p in existing)})"
-                         "; pass --update-golden to rewrite them")
+        raise InputError(
+            f"{directory}: golden files exist ({', '.join(p.name for p in existing)})"
+            "; pass --update-golden to rewrite them"
+        )
     print(f"seed {SEED}")
     ckpt = generate_checkpoint(HIDDEN, SEED)
     model = quantize_model(ckpt)
@@ -135,10 +151,17 @@ def write_golden(directory: Path, update: bool) -> int:
     save_checkpoint(ckpt, paths["npz"])
     write_net(model, paths["nnue"])
     paths["evals"].write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    manifest = {"generator": "python -m stkref.golden", "seed": SEED, "hidden": HIDDEN,
-                "checkpoint": paths["npz"].name, "checkpoint_digest": checkpoint_digest(ckpt),
-                "net": paths["nnue"].name, "net_sha256": sha256_file(paths["nnue"]),
-                "clipped": model.clipped, "positions": len(records)}
+    manifest = {
+        "generator": "python -m stkref.golden",
+        "seed": SEED,
+        "hidden": HIDDEN,
+        "checkpoint": paths["npz"].name,
+        "checkpoint_digest": checkpoint_digest(ckpt),
+        "net": paths["nnue"].name,
+        "net_sha256": sha256_file(paths["nnue"]),
+        "clipped": model.clipped,
+        "positions": len(records),
+    }
     paths["manifest"].write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     for p in paths.values():
         print(f"wrote {p}")
@@ -161,15 +184,19 @@ def check_golden(directory: Path, junit: Path | None) -> int:
     floats = FloatModel(ckpt)
 
     export = suite.add(TestCase("golden.nets", "export-reproduces-net"))
-    tensor_diffs = [f"{n}: {int(np.count_nonzero(getattr(fresh, n) != getattr(stored, n)))} "
-                    f"values differ" if getattr(fresh, n).shape == getattr(stored, n).shape
-                    else f"{n}: shape {getattr(fresh, n).shape} vs {getattr(stored, n).shape}"
-                    for n, _ in TENSOR_LAYOUT
-                    if fresh.hidden != stored.hidden
-                    or not np.array_equal(getattr(fresh, n), getattr(stored, n))]
+    tensor_diffs = [
+        f"{n}: {int(np.count_nonzero(getattr(fresh, n) != getattr(stored, n)))} values differ"
+        if getattr(fresh, n).shape == getattr(stored, n).shape
+        else f"{n}: shape {getattr(fresh, n).shape} vs {getattr(stored, n).shape}"
+        for n, _ in TENSOR_LAYOUT
+        if fresh.hidden != stored.hidden
+        or not np.array_equal(getattr(fresh, n), getattr(stored, n))
+    ]
     if tensor_diffs:
-        export.outcome, export.message = Outcome.FAILED, "quantizing the checkpoint no longer " \
-            "reproduces the stored net"
+        export.outcome, export.message = (
+            Outcome.FAILED,
+            "quantizing the checkpoint no longer reproduces the stored net",
+        )
         export.detail = "\n".join(tensor_diffs)
     for name, model in (("stored-net-evals", stored), ("fresh-export-evals", fresh)):
         case = suite.add(TestCase("golden.nets", name))
@@ -187,13 +214,19 @@ def check_golden(directory: Path, junit: Path | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.golden", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m stkref.golden",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--out", type=Path, help="write the golden files into DIR")
     mode.add_argument("--check", type=Path, help="recompute and compare against DIR")
-    ap.add_argument("--update-golden", action="store_true",
-                    help="with --out: allow rewriting existing golden files (prints the diff)")
+    ap.add_argument(
+        "--update-golden",
+        action="store_true",
+        help="with --out: allow rewriting existing golden files (prints the diff)",
+    )
     ap.add_argument("--junit", type=Path, default=None, help="with --check: JUnit XML path")
     args = ap.parse_args(argv)
     if args.junit is not None:

@@ -71,8 +71,12 @@ def format_time(seconds: float) -> str:
 
 def _xml_char(cp: int) -> bool:
     """XML 1.0's Char production."""
-    return (cp in (0x9, 0xA, 0xD) or 0x20 <= cp <= 0xD7FF or 0xE000 <= cp <= 0xFFFD
-            or 0x10000 <= cp <= 0x10FFFF)
+    return (
+        cp in (0x9, 0xA, 0xD)
+        or 0x20 <= cp <= 0xD7FF
+        or 0xE000 <= cp <= 0xFFFD
+        or 0x10000 <= cp <= 0x10FFFF
+    )
 
 
 def xml_safe(text: str) -> str:
@@ -114,10 +118,18 @@ def to_element(suites: list[TestSuite]) -> ET.Element:
     totals = {"tests": 0, "failures": 0, "errors": 0}
     total_time = 0.0
     for s in suites:
-        el = ET.SubElement(root, "testsuite", {
-            "name": xml_safe(s.name), "tests": str(len(s.cases)),
-            "failures": str(s.count(Outcome.FAILED)), "errors": str(s.count(Outcome.ERROR)),
-            "skipped": str(s.count(Outcome.SKIPPED)), "time": format_time(s.time_s)})
+        el = ET.SubElement(
+            root,
+            "testsuite",
+            {
+                "name": xml_safe(s.name),
+                "tests": str(len(s.cases)),
+                "failures": str(s.count(Outcome.FAILED)),
+                "errors": str(s.count(Outcome.ERROR)),
+                "skipped": str(s.count(Outcome.SKIPPED)),
+                "time": format_time(s.time_s),
+            },
+        )
         totals["tests"] += len(s.cases)
         totals["failures"] += s.count(Outcome.FAILED)
         totals["errors"] += s.count(Outcome.ERROR)
@@ -126,11 +138,21 @@ def to_element(suites: list[TestSuite]) -> ET.Element:
         for k, v in s.properties:
             ET.SubElement(props, "property", {"name": xml_safe(k), "value": xml_safe(v)})
         for c in s.cases:
-            ce = ET.SubElement(el, "testcase", {"classname": xml_safe(c.classname), "name": xml_safe(c.name),
-                                                "time": format_time(c.time_s)})
+            ce = ET.SubElement(
+                el,
+                "testcase",
+                {
+                    "classname": xml_safe(c.classname),
+                    "name": xml_safe(c.name),
+                    "time": format_time(c.time_s),
+                },
+            )
             if c.outcome != Outcome.PASSED:
-                tag = {Outcome.FAILED: "failure", Outcome.ERROR: "error",
-                       Outcome.SKIPPED: "skipped"}[c.outcome]
+                tag = {
+                    Outcome.FAILED: "failure",
+                    Outcome.ERROR: "error",
+                    Outcome.SKIPPED: "skipped",
+                }[c.outcome]
                 oe = ET.SubElement(ce, tag, {"message": xml_safe(c.message)})
                 oe.text = xml_safe(c.detail) or None
             if c.system_out:
@@ -192,22 +214,38 @@ def write_error_reports(why: str) -> list[Path]:
         suite = TestSuite(suite_name)
         suite.property("exit_status", 2)
         add_build_properties(suite)
-        suite.add(TestCase(suite_name.split(".")[0] + ".input", "inputs", Outcome.ERROR,
-                           "usage or input error: the tool did not run", why))
+        suite.add(
+            TestCase(
+                suite_name.split(".")[0] + ".input",
+                "inputs",
+                Outcome.ERROR,
+                "usage or input error: the tool did not run",
+                why,
+            )
+        )
         written.append(write_report(path, [suite]))
     return written
 
 
 def git_revision() -> str:
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
-                             capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         rev = out.stdout.strip()
         if out.returncode != 0 or not rev:
             return "unknown"
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=Path(__file__).parent, capture_output=True, text=True,
-                               timeout=10).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
         return rev + ("-dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -225,4 +263,3 @@ def add_build_properties(suite: TestSuite) -> None:
     suite.property("numpy", numpy.__version__)
     suite.property("platform", f"{platform.system()} {platform.machine()}")
     suite.property("command", " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]))
-

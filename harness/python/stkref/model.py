@@ -17,20 +17,30 @@ I32 = npt.NDArray[np.int32]
 # Name, dtype and shape (as a function of H) of every tensor, in file order.
 # The dense layers are stored per bucket in the file; here they are stacked on axis 0.
 TENSOR_LAYOUT: tuple[tuple[str, str], ...] = (
-    ("ft_weight", "int16"), ("ft_bias", "int16"), ("psqt_weight", "int32"),
-    ("l1_weight", "int8"), ("l1_bias", "int32"), ("l2_weight", "int8"), ("l2_bias", "int32"),
-    ("out_weight", "int8"), ("out_bias", "int32"),
+    ("ft_weight", "int16"),
+    ("ft_bias", "int16"),
+    ("psqt_weight", "int32"),
+    ("l1_weight", "int8"),
+    ("l1_bias", "int32"),
+    ("l2_weight", "int8"),
+    ("l2_bias", "int32"),
+    ("out_weight", "int8"),
+    ("out_bias", "int32"),
 )
 
 
 def tensor_shapes(hidden: int) -> dict[str, tuple[int, ...]]:
     b = NUM_OUTPUT_BUCKETS
     return {
-        "ft_weight": (NUM_FEATURES, hidden), "ft_bias": (hidden,),
+        "ft_weight": (NUM_FEATURES, hidden),
+        "ft_bias": (hidden,),
         "psqt_weight": (NUM_FEATURES, b),
-        "l1_weight": (b, L1_OUT, hidden), "l1_bias": (b, L1_OUT),
-        "l2_weight": (b, L2_OUT, L1_OUT), "l2_bias": (b, L2_OUT),
-        "out_weight": (b, L2_OUT), "out_bias": (b,),
+        "l1_weight": (b, L1_OUT, hidden),
+        "l1_bias": (b, L1_OUT),
+        "l2_weight": (b, L2_OUT, L1_OUT),
+        "l2_bias": (b, L2_OUT),
+        "out_weight": (b, L2_OUT),
+        "out_bias": (b,),
     }
 
 
@@ -56,8 +66,10 @@ class QuantizedModel:
         for name, dtype in TENSOR_LAYOUT:
             arr = getattr(self, name)
             if arr.dtype != np.dtype(dtype) or arr.shape != shapes[name]:
-                raise ValueError(f"tensor {name}: expected {dtype}{list(shapes[name])}, "
-                                 f"got {arr.dtype}{list(arr.shape)}")
+                raise ValueError(
+                    f"tensor {name}: expected {dtype}{list(shapes[name])}, "
+                    f"got {arr.dtype}{list(arr.shape)}"
+                )
 
     def tensors(self) -> dict[str, np.ndarray]:
         return {name: getattr(self, name) for name, _ in TENSOR_LAYOUT}
@@ -71,4 +83,5 @@ class QuantizedModel:
 
     def equals(self, other: QuantizedModel) -> bool:
         return self.hidden == other.hidden and all(
-            np.array_equal(getattr(self, n), getattr(other, n)) for n, _ in TENSOR_LAYOUT)
+            np.array_equal(getattr(self, n), getattr(other, n)) for n, _ in TENSOR_LAYOUT
+        )

@@ -18,8 +18,17 @@ import numpy as np
 
 from .errors import NetFormatError
 from .model import QuantizedModel
-from .spec import (ALLOWED_HIDDEN, HEADER_SIZE, L1_OUT, L2_OUT, MAGIC, NUM_FEATURES,
-                   NUM_OUTPUT_BUCKETS, VERSION, net_file_size)
+from .spec import (
+    ALLOWED_HIDDEN,
+    HEADER_SIZE,
+    L1_OUT,
+    L2_OUT,
+    MAGIC,
+    NUM_FEATURES,
+    NUM_OUTPUT_BUCKETS,
+    VERSION,
+    net_file_size,
+)
 
 
 @dataclass(frozen=True)
@@ -33,28 +42,39 @@ class Header:
 
 # (field, byte offset) of the u32 header fields after the 9-byte magic.
 _U32_FIELDS: tuple[tuple[str, int], ...] = (
-    ("version", 9), ("features", 13), ("hidden", 17), ("buckets", 21))
+    ("version", 9),
+    ("features", 13),
+    ("hidden", 17),
+    ("buckets", 21),
+)
 
 
 def parse_header(data: bytes, name: str) -> Header:
     """Checks magic, version, features, hidden and buckets, naming field, offset and value."""
     if len(data) < HEADER_SIZE:
-        raise NetFormatError(f"{name}: short file: expected at least {HEADER_SIZE} header bytes, "
-                             f"actual size {len(data)} bytes")
-    magic = data[:len(MAGIC)]
+        raise NetFormatError(
+            f"{name}: short file: expected at least {HEADER_SIZE} header bytes, "
+            f"actual size {len(data)} bytes"
+        )
+    magic = data[: len(MAGIC)]
     if magic != MAGIC:
-        raise NetFormatError(f"{name}: field 'magic' at byte offset 0: expected {MAGIC!r}, "
-                             f"found {magic!r}")
+        raise NetFormatError(
+            f"{name}: field 'magic' at byte offset 0: expected {MAGIC!r}, found {magic!r}"
+        )
     values = {f: struct.unpack_from("<I", data, off)[0] for f, off in _U32_FIELDS}
-    expected = {"version": (VERSION,), "features": (NUM_FEATURES,), "hidden": ALLOWED_HIDDEN,
-                "buckets": (NUM_OUTPUT_BUCKETS,)}
+    expected = {
+        "version": (VERSION,),
+        "features": (NUM_FEATURES,),
+        "hidden": ALLOWED_HIDDEN,
+        "buckets": (NUM_OUTPUT_BUCKETS,),
+    }
     for f, off in _U32_FIELDS:
         if values[f] not in expected[f]:
             allowed = " or ".join(str(v) for v in expected[f])
-            raise NetFormatError(f"{name}: field '{f}' at byte offset {off}: expected {allowed}, "
-                                 f"found {values[f]}")
-    return Header(magic, values["version"], values["features"], values["hidden"],
-                  values["buckets"])
+            raise NetFormatError(
+                f"{name}: field '{f}' at byte offset {off}: expected {allowed}, found {values[f]}"
+            )
+    return Header(magic, values["version"], values["features"], values["hidden"], values["buckets"])
 
 
 class _Cursor:
@@ -76,12 +96,16 @@ def decode(data: bytes, name: str = "<bytes>", allow_trailing: bool = False) -> 
     h = header.hidden
     expected = net_file_size(h)
     if len(data) < expected:
-        raise NetFormatError(f"{name}: short file: expected size {expected} bytes for hidden={h}, "
-                             f"actual size {len(data)} bytes")
+        raise NetFormatError(
+            f"{name}: short file: expected size {expected} bytes for hidden={h}, "
+            f"actual size {len(data)} bytes"
+        )
     if len(data) > expected and not allow_trailing:
-        raise NetFormatError(f"{name}: {len(data) - expected} trailing bytes after offset "
-                             f"{expected}: expected size {expected} bytes for hidden={h}, actual "
-                             f"size {len(data)} bytes (use --allow-trailing to accept)")
+        raise NetFormatError(
+            f"{name}: {len(data) - expected} trailing bytes after offset "
+            f"{expected}: expected size {expected} bytes for hidden={h}, actual "
+            f"size {len(data)} bytes (use --allow-trailing to accept)"
+        )
     cur = _Cursor(data)
     ft_weight = cur.take("<i2", (NUM_FEATURES, h), "int16")
     ft_bias = cur.take("<i2", (h,), "int16")
@@ -125,7 +149,7 @@ def encode(model: QuantizedModel) -> bytes:
         parts.append(model.l2_weight[b].astype("i1").tobytes())
         parts.append(model.l2_bias[b].astype("<i4").tobytes())
         parts.append(model.out_weight[b].astype("i1").tobytes())
-        parts.append(model.out_bias[b:b + 1].astype("<i4").tobytes())
+        parts.append(model.out_bias[b : b + 1].astype("<i4").tobytes())
     data = b"".join(parts)
     assert len(data) == net_file_size(model.hidden)
     return data

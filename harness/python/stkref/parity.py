@@ -26,15 +26,21 @@ from .cli import run_tool
 from .engine import EngineError, check_engine, engine_evals, engine_features
 from .errors import InputError
 from .features import active_features, decode
-from .junit import (Outcome, TestCase, TestSuite, add_build_properties, declare_report,
-                    write_report)
+from .junit import Outcome, TestCase, TestSuite, add_build_properties, declare_report, write_report
 from .netfile import read as read_net
 from .netfile import sha256_file
 from .oracle import EvalParts, evaluate
 from .positions import SPEC_VECTORS, Position, colour_mirror
-from .report import (add_corpus_args, add_report_args, corpora_from_args,
-                     echo_corpus_properties, junit_path, summary_dir, write_summary,
-                     write_text_atomic)
+from .report import (
+    add_corpus_args,
+    add_report_args,
+    corpora_from_args,
+    echo_corpus_properties,
+    junit_path,
+    summary_dir,
+    write_summary,
+    write_text_atomic,
+)
 
 MAX_DETAILS = 50  # mismatches spelled out per testcase; the count is always complete
 
@@ -58,11 +64,13 @@ class FeatureMismatch:
 
     def describe(self) -> str:
         eng, ref = set(self.engine), set(self.reference)
-        lines = [f"[{self.position.corpus}:{self.position.id}] {self.position.fen}",
-                 f"  perspective {chess.COLOR_NAMES[self.perspective]}: engine {len(self.engine)} "
-                 f"indices, reference {len(self.reference)}",
-                 f"    only in engine:    {_describe_indices(sorted(eng - ref))}",
-                 f"    only in reference: {_describe_indices(sorted(ref - eng))}"]
+        lines = [
+            f"[{self.position.corpus}:{self.position.id}] {self.position.fen}",
+            f"  perspective {chess.COLOR_NAMES[self.perspective]}: engine {len(self.engine)} "
+            f"indices, reference {len(self.reference)}",
+            f"    only in engine:    {_describe_indices(sorted(eng - ref))}",
+            f"    only in reference: {_describe_indices(sorted(ref - eng))}",
+        ]
         if self.engine != sorted(self.engine):
             lines.append("    engine list is not sorted")
         if len(eng) != len(self.engine):
@@ -70,10 +78,11 @@ class FeatureMismatch:
         return "\n".join(lines)
 
 
-def compare_features(positions: Sequence[Position],
-                     engine_out: Sequence[tuple[list[int], list[int]]]) -> list[FeatureMismatch]:
+def compare_features(
+    positions: Sequence[Position], engine_out: Sequence[tuple[list[int], list[int]]]
+) -> list[FeatureMismatch]:
     out = []
-    for pos, (white, black) in zip(positions, engine_out):
+    for pos, (white, black) in zip(positions, engine_out, strict=True):
         board = pos.board()
         for color, eng in ((chess.WHITE, white), (chess.BLACK, black)):
             ref = active_features(board, color)
@@ -119,8 +128,13 @@ def run_features(args: argparse.Namespace) -> int:
     echo_corpus_properties(suite, args, corpora)
     add_build_properties(suite)
     print(f"seed {args.seed}")
-    summary: dict[str, object] = {"harness": "features", "config": args.config,
-                                  "engine": engine, "seed": args.seed, "corpora": {}}
+    summary: dict[str, object] = {
+        "harness": "features",
+        "config": args.config,
+        "engine": engine,
+        "seed": args.seed,
+        "corpora": {},
+    }
     t_all = time.monotonic()
     for name, positions in corpora.items():
         t0 = time.monotonic()
@@ -146,8 +160,12 @@ def run_features(args: argparse.Namespace) -> int:
                 vcase = suite.add(TestCase("features.spec", "test-vectors"))
                 problems = spec_vector_problems(out[0])
                 if problems:
-                    _failed(vcase, "engine output contradicts the spec test vectors", problems,
-                            len(problems))
+                    _failed(
+                        vcase,
+                        "engine output contradicts the spec test vectors",
+                        problems,
+                        len(problems),
+                    )
         case.time_s = time.monotonic() - t0
         summary["corpora"][name] = entry  # type: ignore[index]
         print(f"features.{name}: {case.outcome.value} ({len(positions)} positions)")
@@ -163,18 +181,24 @@ class EvalDiff:
 
     def describe(self) -> str:
         o = self.oracle
-        return (f"[{self.position.corpus}:{self.position.id}] {self.position.fen}\n"
-                f"  engine eval {self.engine['eval']} bucket {self.engine['bucket']} psqt "
-                f"{self.engine['psqt']} positional {self.engine['positional']}\n"
-                f"  oracle eval {o.eval} bucket {o.bucket} psqt {o.psqt} positional "
-                f"{o.positional}  (delta {self.engine['eval'] - o.eval:+d} cp)")
+        return (
+            f"[{self.position.corpus}:{self.position.id}] {self.position.fen}\n"
+            f"  engine eval {self.engine['eval']} bucket {self.engine['bucket']} psqt "
+            f"{self.engine['psqt']} positional {self.engine['positional']}\n"
+            f"  oracle eval {o.eval} bucket {o.bucket} psqt {o.psqt} positional "
+            f"{o.positional}  (delta {self.engine['eval'] - o.eval:+d} cp)"
+        )
 
 
-def compare_evals(positions: Sequence[Position], engine_out: Sequence[dict[str, int]],
-                  oracle_out: Sequence[EvalParts], tolerance: int) -> list[EvalDiff]:
+def compare_evals(
+    positions: Sequence[Position],
+    engine_out: Sequence[dict[str, int]],
+    oracle_out: Sequence[EvalParts],
+    tolerance: int,
+) -> list[EvalDiff]:
     """Eval within tolerance and the same bucket; with tolerance 0, every part must match."""
     diffs = []
-    for pos, e, o in zip(positions, engine_out, oracle_out):
+    for pos, e, o in zip(positions, engine_out, oracle_out, strict=True):
         bad = abs(e["eval"] - o.eval) > tolerance or e["bucket"] != o.bucket
         if tolerance == 0:
             bad = bad or e["psqt"] != o.psqt or e["positional"] != o.positional
@@ -202,9 +226,15 @@ def run_eval(args: argparse.Namespace) -> int:
     echo_corpus_properties(suite, args, corpora)
     add_build_properties(suite)
     print(f"seed {args.seed}")
-    summary: dict[str, object] = {"harness": "eval", "config": args.config, "engine": engine,
-                                  "net": net, "seed": args.seed,
-                                  "tolerance_cp": args.tolerance_cp, "corpora": {}}
+    summary: dict[str, object] = {
+        "harness": "eval",
+        "config": args.config,
+        "engine": engine,
+        "net": net,
+        "seed": args.seed,
+        "tolerance_cp": args.tolerance_cp,
+        "corpora": {},
+    }
     t_all = time.monotonic()
     for name, positions in corpora.items():
         mirrors = [colour_mirror(p) for p in positions]
@@ -212,13 +242,14 @@ def run_eval(args: argparse.Namespace) -> int:
         oracle_m = [evaluate(model, p.board()) for p in mirrors]
         entry: dict[str, object] = {"positions": len(positions)}
         engine_sets: dict[str, list[dict[str, int]] | None] = {}
-        for label, plist, olist in (("engine-vs-oracle", positions, oracle),
-                                    ("engine-vs-oracle-mirror", mirrors, oracle_m)):
+        for label, plist, olist in (
+            ("engine-vs-oracle", positions, oracle),
+            ("engine-vs-oracle-mirror", mirrors, oracle_m),
+        ):
             t0 = time.monotonic()
             case = suite.add(TestCase(f"eval.{name}", label))
             try:
-                got = engine_evals(engine, net, plist, args.timeout,
-                                   shlex.split(args.engine_args))
+                got = engine_evals(engine, net, plist, args.timeout, shlex.split(args.engine_args))
             except EngineError as e:
                 case.outcome, case.message, case.detail = Outcome.ERROR, "engine failed", str(e)
                 engine_sets[label] = None
@@ -226,57 +257,96 @@ def run_eval(args: argparse.Namespace) -> int:
             else:
                 engine_sets[label] = got
                 diffs = compare_evals(plist, got, olist, args.tolerance_cp)
-                max_abs = max((abs(g["eval"] - o.eval) for g, o in zip(got, olist)), default=0)
+                max_abs = max(
+                    (abs(g["eval"] - o.eval) for g, o in zip(got, olist, strict=True)), default=0
+                )
                 entry[label] = {"mismatches": len(diffs), "max_abs_delta_cp": max_abs}
-                case.system_out = (f"positions {len(plist)}\nmax |delta| cp {max_abs}\n"
-                                   f"tolerance cp {args.tolerance_cp}\n")
+                case.system_out = (
+                    f"positions {len(plist)}\nmax |delta| cp {max_abs}\n"
+                    f"tolerance cp {args.tolerance_cp}\n"
+                )
                 if diffs:
                     text = [d.describe() for d in diffs]
-                    _failed(case, f"{len(diffs)} of {len(plist)} evals differ from the oracle "
-                            f"(tolerance {args.tolerance_cp} cp)", text, len(diffs))
+                    _failed(
+                        case,
+                        f"{len(diffs)} of {len(plist)} evals differ from the oracle "
+                        f"(tolerance {args.tolerance_cp} cp)",
+                        text,
+                        len(diffs),
+                    )
                     for t in text[:MAX_DETAILS]:
                         print(t)
             case.time_s = time.monotonic() - t0
             print(f"eval.{name} {label}: {case.outcome.value}")
         # Symmetry checks: exact, whatever the tolerance (they follow from the construction).
         sym_case = suite.add(TestCase(f"eval.{name}", "oracle-mirror-symmetry"))
-        asym = [f"[{name}:{p.id}] {p.fen}: eval {a.eval}, mirror {m.fen}: eval {b.eval}"
-                for p, m, a, b in zip(positions, mirrors, oracle, oracle_m) if a.eval != b.eval]
+        asym = [
+            f"[{name}:{p.id}] {p.fen}: eval {a.eval}, mirror {m.fen}: eval {b.eval}"
+            for p, m, a, b in zip(positions, mirrors, oracle, oracle_m, strict=True)
+            if a.eval != b.eval
+        ]
         if asym:
-            _failed(sym_case, f"{len(asym)} positions evaluate differently from their colour "
-                    "mirror (oracle)", asym, len(asym))
+            _failed(
+                sym_case,
+                f"{len(asym)} positions evaluate differently from their colour mirror (oracle)",
+                asym,
+                len(asym),
+            )
         entry["oracle_asymmetric"] = len(asym)
         eng_case = suite.add(TestCase(f"eval.{name}", "engine-mirror-symmetry"))
         e1, e2 = engine_sets["engine-vs-oracle"], engine_sets["engine-vs-oracle-mirror"]
         if e1 is None or e2 is None:
             eng_case.outcome, eng_case.message = Outcome.ERROR, "engine failed (see above)"
         else:
-            easym = [f"[{name}:{p.id}] {p.fen}: eval {a['eval']}, mirror {m.fen}: "
-                     f"eval {b['eval']}"
-                     for p, m, a, b in zip(positions, mirrors, e1, e2) if a["eval"] != b["eval"]]
+            easym = [
+                f"[{name}:{p.id}] {p.fen}: eval {a['eval']}, mirror {m.fen}: eval {b['eval']}"
+                for p, m, a, b in zip(positions, mirrors, e1, e2, strict=True)
+                if a["eval"] != b["eval"]
+            ]
             if easym:
-                _failed(eng_case, f"{len(easym)} positions evaluate differently from their "
-                        "colour mirror (engine)", easym, len(easym))
+                _failed(
+                    eng_case,
+                    f"{len(easym)} positions evaluate differently from their "
+                    "colour mirror (engine)",
+                    easym,
+                    len(easym),
+                )
             entry["engine_asymmetric"] = len(easym)
         summary["corpora"][name] = entry  # type: ignore[index]
-        print(f"eval.{name} symmetry: oracle {sym_case.outcome.value}, engine "
-              f"{eng_case.outcome.value}")
+        print(
+            f"eval.{name} symmetry: oracle {sym_case.outcome.value}, engine "
+            f"{eng_case.outcome.value}"
+        )
     suite.time_s = time.monotonic() - t_all
     return _finish(args, "eval", suite, summary)
 
 
-def _finish(args: argparse.Namespace, harness: str, suite: TestSuite,
-            summary: dict[str, object]) -> int:
+def _finish(
+    args: argparse.Namespace, harness: str, suite: TestSuite, summary: dict[str, object]
+) -> int:
     path = write_report(junit_path(args, harness), [suite])
     summary["passed"] = suite.all_passed()
-    summary["testcases"] = [{"classname": c.classname, "name": c.name,
-                             "outcome": c.outcome.value, "message": c.message}
-                            for c in suite.cases]
+    summary["testcases"] = [
+        {"classname": c.classname, "name": c.name, "outcome": c.outcome.value, "message": c.message}
+        for c in suite.cases
+    ]
     out_dir = summary_dir(args, harness)
-    write_summary(out_dir / f"{harness}-{args.config}.json", summary, harness=harness,
-                  config=args.config, suites=[suite], junit=path)
-    md = [f"# {suite.name}", "", f"Result: **{'PASS' if suite.all_passed() else 'FAIL'}**", "",
-          "| check | outcome | message |", "|---|---|---|"]
+    write_summary(
+        out_dir / f"{harness}-{args.config}.json",
+        summary,
+        harness=harness,
+        config=args.config,
+        suites=[suite],
+        junit=path,
+    )
+    md = [
+        f"# {suite.name}",
+        "",
+        f"Result: **{'PASS' if suite.all_passed() else 'FAIL'}**",
+        "",
+        "| check | outcome | message |",
+        "|---|---|---|",
+    ]
     md += [f"| {c.classname} / {c.name} | {c.outcome.value} | {c.message} |" for c in suite.cases]
     md += ["", "## Inputs", ""] + [f"- {k}: `{v}`" for k, v in suite.properties]
     write_text_atomic(out_dir / f"{harness}-{args.config}.md", "\n".join(md) + "\n")
@@ -286,25 +356,38 @@ def _finish(args: argparse.Namespace, harness: str, suite: TestSuite,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m stkref.parity", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m stkref.parity",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = ap.add_subparsers(dest="mode", required=True)
     for mode in ("features", "eval"):
         p = sub.add_parser(mode)
         p.add_argument("--engine", required=True, help="path to the stk binary")
         if mode == "eval":
             p.add_argument("--net", required=True, help=".nnue file given to engine and oracle")
-            p.add_argument("--allow-trailing", action="store_true",
-                           help="accept trailing bytes in the net file")
-            p.add_argument("--tolerance-cp", type=int, default=0,
-                           help="allowed |engine - oracle| in cp (default 0: exact parity)")
-            p.add_argument("--engine-args", default="",
-                           help="extra arguments for `stk eval`, e.g. --engine-args='--impl "
-                                "scalar'")
+            p.add_argument(
+                "--allow-trailing",
+                action="store_true",
+                help="accept trailing bytes in the net file",
+            )
+            p.add_argument(
+                "--tolerance-cp",
+                type=int,
+                default=0,
+                help="allowed |engine - oracle| in cp (default 0: exact parity)",
+            )
+            p.add_argument(
+                "--engine-args",
+                default="",
+                help="extra arguments for `stk eval`, e.g. --engine-args='--impl scalar'",
+            )
         add_corpus_args(p, random_default=200)
         add_report_args(p)
-        p.add_argument("--timeout", type=float, default=600.0,
-                       help="seconds per engine batch (default 600)")
+        p.add_argument(
+            "--timeout", type=float, default=600.0, help="seconds per engine batch (default 600)"
+        )
     return ap
 
 

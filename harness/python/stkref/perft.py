@@ -52,7 +52,9 @@ def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m stkref.perft", description=__doc__)
     ap.add_argument("--epd", type=Path, required=True, help="perft EPD with golden counts")
-    ap.add_argument("--max-nodes", type=int, default=200_000, help="recompute counts up to this many nodes")
+    ap.add_argument(
+        "--max-nodes", type=int, default=200_000, help="recompute counts up to this many nodes"
+    )
     args = ap.parse_args(argv)
     checked = skipped = failed = 0
     for n, fen, counts in read_perft_epd(args.epd):
@@ -65,8 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if actual != expected:
                 failed += 1
                 print(f"{args.epd}:{n}: D{depth} golden {expected}, python-chess {actual}: {fen}")
-    print(f"perft {args.epd}: {checked} counts recomputed with python-chess, {failed} differ, "
-          f"{skipped} above {args.max_nodes} nodes left to the engine reference")
+    print(
+        f"perft {args.epd}: {checked} counts recomputed with python-chess, {failed} differ, "
+        f"{skipped} above {args.max_nodes} nodes left to the engine reference"
+    )
     return 1 if failed else 0
 
 

@@ -41,8 +41,9 @@ def normalized_fen(board: chess.Board) -> str:
 def _make(corpus: str, pid: str, fen: str, source: str = "") -> Position:
     board = chess.Board(fen)
     if not board.is_valid():
-        raise InputError(f"{source or corpus + ':' + pid}: illegal position {fen!r}: "
-                         f"{_status_text(board)}")
+        raise InputError(
+            f"{source or corpus + ':' + pid}: illegal position {fen!r}: {_status_text(board)}"
+        )
     return Position(corpus, pid, normalized_fen(board), source)
 
 
@@ -82,8 +83,10 @@ CURATED: tuple[tuple[str, str], ...] = (
     # Dense middlegames (32 and 30 pieces: output bucket 7).
     ("dense-italian", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
     ("dense-qgd", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"),
-    ("dense-opposite-castling",
-     "2kr1b1r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3KB1R w KQ - 6 8"),
+    (
+        "dense-opposite-castling",
+        "2kr1b1r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3KB1R w KQ - 6 8",
+    ),
     # Bare king-and-pawn endings (output buckets 0 and 1 at the 4/5-piece boundary).
     ("kp-centre", "8/8/4k3/8/3P4/8/4K3/8 w - - 0 1"),
     ("kp-kingside-black", "8/3k4/8/8/8/8/5PK1/8 b - - 0 1"),
@@ -98,8 +101,7 @@ CURATED: tuple[tuple[str, str], ...] = (
     ("promotion-capture", "1n2k3/P7/8/8/8/8/7p/4K1N1 b - - 0 1"),
     # Castling rights in various combinations.
     ("castling-all", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
-    ("castling-partial",
-     "r3k2r/pppq1ppp/2n2n2/2bpp1B1/2BPP1b1/2N2N2/PPPQ1PPP/R3K2R b Kq - 0 1"),
+    ("castling-partial", "r3k2r/pppq1ppp/2n2n2/2bpp1B1/2BPP1b1/2N2N2/PPPQ1PPP/R3K2R b Kq - 0 1"),
     # En-passant squares for both sides to move.
     ("ep-white-to-move", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
     ("ep-black-to-move", "rnbqkbnr/pppp1ppp/8/8/3Pp3/2N2N2/PPP1PPPP/R1BQKB1R b KQkq d3 0 3"),
@@ -116,8 +118,9 @@ def curated_positions() -> list[Position]:
     return [_make("curated", pid, fen) for pid, fen in CURATED]
 
 
-def random_positions(count: int, seed: int, min_plies: int = 1,
-                     max_plies: int = 140) -> list[Position]:
+def random_positions(
+    count: int, seed: int, min_plies: int = 1, max_plies: int = 140
+) -> list[Position]:
     """One position per seeded random game, after a random number of random legal moves.
 
     Deterministic for a given seed and python-chess version (legal move order is stable).
@@ -131,7 +134,9 @@ def random_positions(count: int, seed: int, min_plies: int = 1,
             if not moves:
                 break  # mate or stalemate: still a legal position to encode
             board.push(rng.choice(moves))
-        out.append(Position("random", f"random-s{seed}-{i}", normalized_fen(board.copy(stack=False))))
+        out.append(
+            Position("random", f"random-s{seed}-{i}", normalized_fen(board.copy(stack=False)))
+        )
     return out
 
 
@@ -154,8 +159,9 @@ def parse_position_line(line: str, path: str, lineno: int, corpus: str) -> Posit
     # A check that no legal last move could give (perft suites hold such positions) is still a
     # well-defined position for encoding and evaluation; every other defect is an error.
     if board.status() & ~chess.STATUS_IMPOSSIBLE_CHECK:
-        raise InputError(f"{where}: illegal position {' '.join(fields[:4])!r}: "
-                         f"{_status_text(board)}")
+        raise InputError(
+            f"{where}: illegal position {' '.join(fields[:4])!r}: {_status_text(board)}"
+        )
     m = _ID_RE.search(line)
     pid = m.group(1) if m else f"{corpus}:{lineno}"
     return Position(corpus, pid, normalized_fen(board), where)
@@ -169,9 +175,11 @@ def read_positions(path: str | os.PathLike[str], corpus: str | None = None) -> l
         text = Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"{name}: cannot read position file: {e}") from e
-    out = [parse_position_line(line, name, n, corpus)
-           for n, line in enumerate(text.splitlines(), start=1)
-           if line.strip() and not line.lstrip().startswith("#")]
+    out = [
+        parse_position_line(line, name, n, corpus)
+        for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     if not out:
         raise InputError(f"{name}: no positions in file")
     return out
@@ -179,8 +187,9 @@ def read_positions(path: str | os.PathLike[str], corpus: str | None = None) -> l
 
 def colour_mirror(pos: Position) -> Position:
     """Swap colours, flip ranks, flip side to move (castling and en passant follow)."""
-    return Position(pos.corpus + "-mirror", pos.id + "-mirror",
-                    normalized_fen(pos.board().mirror()), pos.source)
+    return Position(
+        pos.corpus + "-mirror", pos.id + "-mirror", normalized_fen(pos.board().mirror()), pos.source
+    )
 
 
 def shared_dir() -> Path:
@@ -195,8 +204,9 @@ def shared_dir() -> Path:
     return Path("../shared").resolve()
 
 
-def load_corpora(curated: bool, random_count: int, seed: int, epd_files: Iterable[str],
-                 spec: bool = True) -> dict[str, list[Position]]:
+def load_corpora(
+    curated: bool, random_count: int, seed: int, epd_files: Iterable[str], spec: bool = True
+) -> dict[str, list[Position]]:
     """Corpus name -> positions, in a fixed order: spec, curated, random, files as given."""
     corpora: dict[str, list[Position]] = {}
     if spec:

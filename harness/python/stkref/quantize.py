@@ -13,8 +13,17 @@ import numpy as np
 
 from .errors import InputError
 from .model import QuantizedModel
-from .spec import (ALLOWED_HIDDEN, DENSE_BIAS_SCALE, DENSE_WEIGHT_SCALE, FT_SCALE, L1_OUT,
-                   L2_OUT, NUM_FEATURES, NUM_OUTPUT_BUCKETS, PSQT_SCALE)
+from .spec import (
+    ALLOWED_HIDDEN,
+    DENSE_BIAS_SCALE,
+    DENSE_WEIGHT_SCALE,
+    FT_SCALE,
+    L1_OUT,
+    L2_OUT,
+    NUM_FEATURES,
+    NUM_OUTPUT_BUCKETS,
+    PSQT_SCALE,
+)
 
 # checkpoint key -> (model field, scale, integer dtype)
 QUANT_TABLE: tuple[tuple[str, str, int, str], ...] = (
@@ -34,11 +43,15 @@ PADDED_KEYS: tuple[str, ...] = ("ft.weight", "psqt.weight")
 def checkpoint_shapes(hidden: int) -> dict[str, tuple[int, ...]]:
     b = NUM_OUTPUT_BUCKETS
     return {
-        "ft.weight": (NUM_FEATURES + 1, hidden), "ft.bias": (hidden,),
+        "ft.weight": (NUM_FEATURES + 1, hidden),
+        "ft.bias": (hidden,),
         "psqt.weight": (NUM_FEATURES + 1, b),
-        "l1.weight": (b, L1_OUT, hidden), "l1.bias": (b, L1_OUT),
-        "l2.weight": (b, L2_OUT, L1_OUT), "l2.bias": (b, L2_OUT),
-        "out.weight": (b, L2_OUT), "out.bias": (b,),
+        "l1.weight": (b, L1_OUT, hidden),
+        "l1.bias": (b, L1_OUT),
+        "l2.weight": (b, L2_OUT, L1_OUT),
+        "l2.bias": (b, L2_OUT),
+        "out.weight": (b, L2_OUT),
+        "out.bias": (b,),
     }
 
 
@@ -47,8 +60,10 @@ def infer_hidden(checkpoint: Mapping[str, np.ndarray]) -> int:
         raise InputError("checkpoint: missing tensor 'ft.weight'")
     shape = np.shape(checkpoint["ft.weight"])
     if len(shape) != 2 or shape[1] not in ALLOWED_HIDDEN:
-        raise InputError(f"checkpoint: tensor 'ft.weight' has shape {list(shape)}; expected "
-                         f"[{NUM_FEATURES + 1}, H] with H = 128 or 1024")
+        raise InputError(
+            f"checkpoint: tensor 'ft.weight' has shape {list(shape)}; expected "
+            f"[{NUM_FEATURES + 1}, H] with H = 128 or 1024"
+        )
     return int(shape[1])
 
 
@@ -59,27 +74,34 @@ def validate_checkpoint(checkpoint: Mapping[str, np.ndarray]) -> int:
     missing = sorted(set(shapes) - set(checkpoint))
     unknown = sorted(set(checkpoint) - set(shapes))
     if missing or unknown:
-        raise InputError(f"checkpoint: keys differ from the spec: missing {missing}, "
-                         f"unknown {unknown}")
+        raise InputError(
+            f"checkpoint: keys differ from the spec: missing {missing}, unknown {unknown}"
+        )
     for key, shape in shapes.items():
         arr = np.asarray(checkpoint[key])
         if arr.shape != shape:
-            raise InputError(f"checkpoint: tensor '{key}' has shape {list(arr.shape)}, "
-                             f"expected {list(shape)} (H={hidden})")
+            raise InputError(
+                f"checkpoint: tensor '{key}' has shape {list(arr.shape)}, "
+                f"expected {list(shape)} (H={hidden})"
+            )
         if not np.issubdtype(arr.dtype, np.floating):
             raise InputError(f"checkpoint: tensor '{key}' has dtype {arr.dtype}, expected float")
         bad = ~np.isfinite(arr)
         if bad.any():
             first = tuple(int(i) for i in np.argwhere(bad)[0])
-            raise InputError(f"checkpoint: tensor '{key}' holds {int(bad.sum())} NaN/inf "
-                             f"values (first at index {list(first)}: {arr[first]})")
+            raise InputError(
+                f"checkpoint: tensor '{key}' holds {int(bad.sum())} NaN/inf "
+                f"values (first at index {list(first)}: {arr[first]})"
+            )
     for key in PADDED_KEYS:
         # A nonzero row 0 means the trainer put feature f at row f, not f+1: an off-by-one
         # that would shift every feature after export.
         row0 = np.asarray(checkpoint[key])[0]
         if np.any(row0 != 0):
-            raise InputError(f"checkpoint: tensor '{key}' row 0 (the padding row) is not all "
-                             f"zero ({int(np.count_nonzero(row0))} nonzero values)")
+            raise InputError(
+                f"checkpoint: tensor '{key}' row 0 (the padding row) is not all "
+                f"zero ({int(np.count_nonzero(row0))} nonzero values)"
+            )
     return hidden
 
 

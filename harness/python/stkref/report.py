@@ -18,33 +18,57 @@ from .positions import Position, load_corpora
 
 
 def add_corpus_args(ap: argparse.ArgumentParser, random_default: int) -> None:
-    ap.add_argument("--epd", action="append", default=[], metavar="FILE",
-                    help="EPD/FEN file (first 4 fields per line); repeatable")
-    ap.add_argument("--random", type=int, default=random_default, metavar="N",
-                    help=f"seeded random legal positions (default {random_default})")
+    ap.add_argument(
+        "--epd",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="EPD/FEN file (first 4 fields per line); repeatable",
+    )
+    ap.add_argument(
+        "--random",
+        type=int,
+        default=random_default,
+        metavar="N",
+        help=f"seeded random legal positions (default {random_default})",
+    )
     ap.add_argument("--seed", type=int, default=1, help="seed of the random corpus (default 1)")
     ap.add_argument("--no-curated", action="store_true", help="leave out the curated corpus")
     ap.add_argument("--no-spec", action="store_true", help="leave out the spec test vectors")
 
 
 def add_report_args(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--config", default="default",
-                    help="configuration name used in report names (default 'default')")
+    ap.add_argument(
+        "--config",
+        default="default",
+        help="configuration name used in report names (default 'default')",
+    )
     ap.add_argument("--reports-dir", default="reports", help="report root (default ./reports)")
-    ap.add_argument("--junit", default=None, metavar="OUT.xml",
-                    help="JUnit path (default <reports-dir>/junit/<harness>-<config>.xml)")
+    ap.add_argument(
+        "--junit",
+        default=None,
+        metavar="OUT.xml",
+        help="JUnit path (default <reports-dir>/junit/<harness>-<config>.xml)",
+    )
 
 
 def corpora_from_args(args: argparse.Namespace) -> dict[str, list[Position]]:
     if args.random < 0:
         from .errors import InputError
+
         raise InputError(f"--random must be >= 0, got {args.random}")
-    return load_corpora(curated=not args.no_curated, random_count=args.random, seed=args.seed,
-                        epd_files=args.epd, spec=not args.no_spec)
+    return load_corpora(
+        curated=not args.no_curated,
+        random_count=args.random,
+        seed=args.seed,
+        epd_files=args.epd,
+        spec=not args.no_spec,
+    )
 
 
-def echo_corpus_properties(suite: TestSuite, args: argparse.Namespace,
-                           corpora: dict[str, list[Position]]) -> None:
+def echo_corpus_properties(
+    suite: TestSuite, args: argparse.Namespace, corpora: dict[str, list[Position]]
+) -> None:
     suite.property("seed", args.seed)
     suite.property("random_count", args.random)
     suite.property("curated", not args.no_curated)
@@ -80,26 +104,51 @@ def write_json(path: Path, data: Any) -> None:
 SCHEMA = "stk-report/1"
 
 
-def envelope(harness: str, config: str, suites: list[TestSuite], junit: Path, summary: Path,
-             plots: list[Path] | tuple[Path, ...] = ()) -> dict[str, Any]:
-    """The "report" object every summary JSON starts with (docs/report-schema.md), the same
-    keys and order as the C++ writer: counts equal to the JUnit file's, paths relative to the summary."""
+def envelope(
+    harness: str,
+    config: str,
+    suites: list[TestSuite],
+    junit: Path,
+    summary: Path,
+    plots: list[Path] | tuple[Path, ...] = (),
+) -> dict[str, Any]:
+    """The "report" object every summary JSON starts with (docs/report-schema.md), the
+    same keys and order as the C++ writer: counts equal to the JUnit file's, paths relative to
+    the summary."""
+
     def rel(p: Path) -> str:
-        return os.path.relpath(os.path.abspath(p), os.path.abspath(summary.parent)).replace(os.sep, "/")
+        return os.path.relpath(os.path.abspath(p), os.path.abspath(summary.parent)).replace(
+            os.sep, "/"
+        )
 
     def count(o: Outcome) -> int:
         return sum(s.count(o) for s in suites)
 
     failures, errors = count(Outcome.FAILED), count(Outcome.ERROR)
-    return {"schema": SCHEMA, "harness": harness, "config": config, "junit": rel(junit),
-            "tests": sum(len(s.cases) for s in suites), "failures": failures, "errors": errors,
-            "skipped": count(Outcome.SKIPPED), "passed": failures == 0 and errors == 0,
-            "plots": [rel(p) for p in plots]}
+    return {
+        "schema": SCHEMA,
+        "harness": harness,
+        "config": config,
+        "junit": rel(junit),
+        "tests": sum(len(s.cases) for s in suites),
+        "failures": failures,
+        "errors": errors,
+        "skipped": count(Outcome.SKIPPED),
+        "passed": failures == 0 and errors == 0,
+        "plots": [rel(p) for p in plots],
+    }
 
 
-def write_summary(path: Path, figures: dict[str, Any], *, harness: str, config: str,
-                  suites: list[TestSuite], junit: Path,
-                  plots: list[Path] | tuple[Path, ...] = ()) -> None:
+def write_summary(
+    path: Path,
+    figures: dict[str, Any],
+    *,
+    harness: str,
+    config: str,
+    suites: list[TestSuite],
+    junit: Path,
+    plots: list[Path] | tuple[Path, ...] = (),
+) -> None:
     """Writes {"report": envelope, **figures}; "report" is reserved for the envelope."""
     if "report" in figures:
         raise ValueError(f"{path}: the figure key 'report' is reserved for the envelope")

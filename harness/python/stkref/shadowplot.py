@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
-def plot(summary: dict, out: Path) -> None:
+def plot(summary: dict[str, Any], out: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    by_mech: dict[str, list[dict]] = {}
+    by_mech: dict[str, list[dict[str, Any]]] = {}
     for cell in summary["cells"]:
         if cell["audited"] > 0:
             by_mech.setdefault(cell["mechanism"], []).append(cell)
@@ -30,24 +31,43 @@ def plot(summary: dict, out: Path) -> None:
     for mech, cells in sorted(by_mech.items()):
         cells.sort(key=lambda c: c["depth"])
         d = [c["depth"] for c in cells]
-        line = ax.plot(d, [c["rate"] for c in cells], marker="o", label=f"{mech} (n={sum(c['audited'] for c in cells)})")
-        ax.fill_between(d, [c["wilson_lo"] for c in cells], [c["wilson_hi"] for c in cells],
-                        color=line[0].get_color(), alpha=0.15)
+        line = ax.plot(
+            d,
+            [c["rate"] for c in cells],
+            marker="o",
+            label=f"{mech} (n={sum(c['audited'] for c in cells)})",
+        )
+        ax.fill_between(
+            d,
+            [c["wilson_lo"] for c in cells],
+            [c["wilson_hi"] for c in cells],
+            color=line[0].get_color(),
+            alpha=0.15,
+        )
         top = max([top] + [c["wilson_hi"] for c in cells if c["audited"] >= 100])
         with_control = [c for c in cells if c.get("control_audited", 0) > 0]
         population = cells[0].get("control", mech)
         if with_control and population not in plotted:
             # LMP, futility and SEE share one control population: drawn once, in grey.
             shared = sum(1 for cs in by_mech.values() if cs[0].get("control") == population) > 1
-            ax.plot([c["depth"] for c in with_control], [c["control_rate"] for c in with_control], linestyle="--",
-                    marker=".", color="grey" if shared else line[0].get_color(), alpha=0.8,
-                    label=f"control: {population}" if shared else None)
+            ax.plot(
+                [c["depth"] for c in with_control],
+                [c["control_rate"] for c in with_control],
+                linestyle="--",
+                marker=".",
+                color="grey" if shared else line[0].get_color(),
+                alpha=0.8,
+                label=f"control: {population}" if shared else None,
+            )
             plotted.add(population)
     ax.set_xlabel("remaining depth at the deciding node")
     ax.set_ylabel("miss rate (Wilson 95% band); dashed: control rate")
     ax.set_ylim(0, min(1.0, max(top, 0.01) * 1.1))
     isolation = f", isolation {summary['isolation']}" if "isolation" in summary else ""
-    ax.set_title(f"shadow audit {summary['config']}: {summary['positions']} positions, {summary['budget']}{isolation}")
+    ax.set_title(
+        f"shadow audit {summary['config']}: {summary['positions']} positions, "
+        f"{summary['budget']}{isolation}"
+    )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -64,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     src, out = Path(args[0]), Path(args[1])
     try:
         summary = json.loads(src.read_text())
-        summary["cells"], summary["config"]  # noqa: B018 - the fields the plot needs
+        summary["cells"], summary["config"]  # the fields the plot needs (KeyError if absent)
     except (OSError, ValueError, KeyError) as e:
         print(f"shadowplot: cannot read {src}: {e}", file=sys.stderr)
         return 2

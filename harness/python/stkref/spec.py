@@ -25,5 +25,10 @@ FLOAT_OUTPUT_CP: Final = 508  # 8128 / 16: float output unit in centipawns
 def net_file_size(hidden: int) -> int:
     """Exact byte size of a version-1 net file with `hidden` accumulator lanes."""
     per_bucket = L1_OUT * hidden + 4 * L1_OUT + L2_OUT * L1_OUT + 4 * L2_OUT + L2_OUT + 4
-    return (HEADER_SIZE + 2 * NUM_FEATURES * hidden + 2 * hidden
-            + 4 * NUM_FEATURES * NUM_OUTPUT_BUCKETS + NUM_OUTPUT_BUCKETS * per_bucket)
+    return (
+        HEADER_SIZE
+        + 2 * NUM_FEATURES * hidden
+        + 2 * hidden
+        + 4 * NUM_FEATURES * NUM_OUTPUT_BUCKETS
+        + NUM_OUTPUT_BUCKETS * per_bucket
+    )

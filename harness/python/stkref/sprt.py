@@ -42,14 +42,15 @@ class Pdf:
 
     def moment(self, m: int, centre: float | None = None) -> float:
         c = self.mean() if centre is None else centre
-        return sum(p * (a - c) ** m for a, p in zip(self.outcomes, self.probs))
+        return sum(p * (a - c) ** m for a, p in zip(self.outcomes, self.probs, strict=True))
 
     def mean(self) -> float:
-        return sum(p * a for a, p in zip(self.outcomes, self.probs))
+        return sum(p * a for a, p in zip(self.outcomes, self.probs, strict=True))
 
 
 def to_pdf(counts: Sequence[int]) -> Pdf:
-    """Counts, lowest outcome first (L,D,W or LL,LD,DD/WL,DW,WW), to the regularized distribution."""
+    """Counts, lowest outcome first (L,D,W or LL,LD,DD/WL,DW,WW), to the regularized
+    distribution."""
     reg = [float(c) if c > 0 else EPSILON_COUNT for c in counts]
     total = math.fsum(reg)
     n = len(reg)
@@ -77,7 +78,8 @@ def elo(score: float) -> float:
 
 
 def logistic(e: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-e / 400.0))
+    odds: float = 10.0 ** (-e / 400.0)  # float ** float is typed Any (it may be complex)
+    return 1.0 / (1.0 + odds)
 
 
 @dataclass
@@ -106,19 +108,29 @@ def estimate(counts: Sequence[int], confidence: float = 0.95) -> Estimate:
     exkurt = pdf.moment(4) / var**2 - 3.0
     var_t = max(1.0 - t * skew + 0.25 * t * t * (exkurt + 2.0), 0.0)
     k = NELO_PER_T / math.sqrt(per_sample_games)
-    return Estimate(mu, var, elo(mu), lo, hi, (hi - lo) / 2, k * t, k * z * math.sqrt(var_t / pdf.total),
-                    phi((mu - 0.5) / se))
+    return Estimate(
+        mu,
+        var,
+        elo(mu),
+        lo,
+        hi,
+        (hi - lo) / 2,
+        k * t,
+        k * z * math.sqrt(var_t / pdf.total),
+        phi((mu - 0.5) / se),
+    )
 
 
 def _fit(pdf: Pdf, weights: Sequence[float]) -> list[float]:
-    """p_i = p^_i / (1 + x w_i), x the multiplier with sum p^_i w_i / (1 + x w_i) = 0, by bisection."""
+    """p_i = p^_i / (1 + x w_i), x the multiplier with sum p^_i w_i / (1 + x w_i) = 0, by
+    bisection."""
     wmin, wmax = min(weights), max(weights)
     if not (wmin < 0 < wmax):
         raise InputError("the SPRT bound lies outside what the observed outcomes can express")
     lo, hi = -1.0 / wmax, -1.0 / wmin
 
     def g(x: float) -> float:
-        return sum(p * w / (1.0 + x * w) for p, w in zip(pdf.probs, weights))
+        return sum(p * w / (1.0 + x * w) for p, w in zip(pdf.probs, weights, strict=True))
 
     for _ in range(300):
         mid = 0.5 * (lo + hi)
@@ -129,16 +141,19 @@ def _fit(pdf: Pdf, weights: Sequence[float]) -> list[float]:
         else:
             hi = mid
     x = 0.5 * (lo + hi)
-    return [p / (1.0 + x * w) for p, w in zip(pdf.probs, weights)]
+    return [p / (1.0 + x * w) for p, w in zip(pdf.probs, weights, strict=True)]
 
 
 def fit_mean(pdf: Pdf, s: float) -> list[float]:
     return _fit(pdf, [a - s for a in pdf.outcomes])
 
 
-def fit_t_value(pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: float = 1e-10) -> list[float]:
-    """Linearize the t-value constraint around the current fit and refit, from the uniform law, until
-    no probability moves by more than tol of itself (or the change stops shrinking: rounding floor)."""
+def fit_t_value(
+    pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: float = 1e-10
+) -> list[float]:
+    """Linearize the t-value constraint around the current fit and refit, from the uniform law,
+    until no probability moves by more than tol of itself (or the change stops shrinking:
+    rounding floor)."""
     n = len(pdf.outcomes)
     current = [1.0 / n] * n
     previous = math.inf
@@ -148,7 +163,7 @@ def fit_t_value(pdf: Pdf, ref: float, t: float, max_rounds: int = 100, tol: floa
         sd = math.sqrt(cur.moment(2))
         weights = [a - ref - t * sd * (1.0 + ((mu - a) / sd) ** 2) / 2.0 for a in pdf.outcomes]
         nxt = _fit(pdf, weights)
-        moved = max(abs(u - v) / u for u, v in zip(nxt, current))
+        moved = max(abs(u - v) / u for u, v in zip(nxt, current, strict=True))
         current = nxt
         if moved < tol or (moved >= previous and moved < 1e-7):
             return current
@@ -169,7 +184,9 @@ def llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalize
         p1 = fit_mean(pdf, logistic(elo1))
     else:
         raise InputError(f"model must be normalized or logistic, got {model!r}")
-    return pdf.total * math.fsum(p * (math.log(b) - math.log(a)) for p, a, b in zip(pdf.probs, p0, p1))
+    return pdf.total * math.fsum(
+        p * (math.log(b) - math.log(a)) for p, a, b in zip(pdf.probs, p0, p1, strict=True)
+    )
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -206,10 +223,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.elo0 is not None:
             out["pentanomial"]["llr"] = llr(penta, args.elo0, args.elo1, args.model)  # type: ignore[index]
     if args.wdl:
-        w, d, l = _counts(args.wdl, 3, "--wdl")
-        out["trinomial"] = asdict(estimate([l, d, w]))
+        w, d, losses = _counts(args.wdl, 3, "--wdl")
+        out["trinomial"] = asdict(estimate([losses, d, w]))
         if args.elo0 is not None:
-            out["trinomial"]["llr"] = llr([l, d, w], args.elo0, args.elo1, args.model)  # type: ignore[index]
+            out["trinomial"]["llr"] = llr([losses, d, w], args.elo0, args.elo1, args.model)  # type: ignore[index]
     lower, upper = bounds(args.alpha, args.beta)
     out["bounds"] = [lower, upper]
     json.dump(out, sys.stdout, indent=2)

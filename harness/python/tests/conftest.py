@@ -60,7 +60,7 @@ def golden_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def fake_engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An executable that behaves like `stk` for the features/eval batch commands."""
     path = tmp_path_factory.mktemp("engine") / "fake-stk"
-    path.write_text(f"#!/bin/sh\nexec {sys.executable} {HERE / 'fake_stk.py'} \"$@\"\n")
+    path.write_text(f'#!/bin/sh\nexec {sys.executable} {HERE / "fake_stk.py"} "$@"\n')
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return path
 
@@ -76,8 +76,9 @@ def junit_xsd() -> Path:
 
 
 def validate_junit(xsd: Path, report: Path) -> None:
-    proc = subprocess.run(["xmllint", "--schema", str(xsd), "--noout", str(report)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        ["xmllint", "--schema", str(xsd), "--noout", str(report)], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
 
 

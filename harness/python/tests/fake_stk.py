@@ -79,10 +79,17 @@ def main(argv: list[str]) -> int:
             obj.update(features(board, n))
         else:
             parts = evaluate(model, board)
-            ev = parts.eval + (1 if DEFECT == "eval-black-plus-one" and board.turn == chess.BLACK
-                               else 0)
-            obj.update({"eval": ev, "bucket": parts.bucket, "psqt": parts.psqt,
-                        "positional": parts.positional})
+            ev = parts.eval + (
+                1 if DEFECT == "eval-black-plus-one" and board.turn == chess.BLACK else 0
+            )
+            obj.update(
+                {
+                    "eval": ev,
+                    "bucket": parts.bucket,
+                    "psqt": parts.psqt,
+                    "positional": parts.positional,
+                }
+            )
         if DEFECT == "drop-line" and n == 2:
             continue
         out.append(json.dumps(obj))

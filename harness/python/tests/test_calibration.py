@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import validate_junit
-from stkref.calibration import (deciles, effective_n, main as calibration_main, weighted_auc,
-                                wilson)
+from stkref.calibration import deciles, effective_n, main as calibration_main, weighted_auc, wilson
 from stkref.cli import run_tool
 from stkref.fhfit import main as fhfit_main
 from stkref.fhmodel import FEATURE_NAMES, Model, SideParams, write_model
@@ -37,6 +36,7 @@ def outcome(case: ET.Element) -> str:
 
 
 # ---- statistics --------------------------------------------------------------------------------
+
 
 def test_wilson_and_effective_n() -> None:
     lo, hi = wilson(0.5, 100)
@@ -70,23 +70,37 @@ def test_deciles_split_by_weight() -> None:
 
 # ---- the planted defect ------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def fitted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("calibration")
     train, held = d / "train.fhr", d / "held.fhr"
     write_records(train, synthesize(np.random.default_rng(10), 40_000), seed=10)
-    write_records(held, synthesize(np.random.default_rng(11), 40_000,
-                                   stored_model=quantized_model()), seed=11)
-    out = {"dir": d, "train": train, "held": held, "model": d / "m.txt",
-           "shifted": d / "shifted.txt"}
+    write_records(
+        held, synthesize(np.random.default_rng(11), 40_000, stored_model=quantized_model()), seed=11
+    )
+    out = {
+        "dir": d,
+        "train": train,
+        "held": held,
+        "model": d / "m.txt",
+        "shifted": d / "shifted.txt",
+    }
     assert run_tool(lambda: fhfit_main(["--records", str(train), "--out", str(out["model"])])) == 0
-    assert run_tool(lambda: fhfit_main(["--records", str(train), "--out", str(out["shifted"]),
-                                        "--shift-intercept", "1.0"])) == 0
+    assert (
+        run_tool(
+            lambda: fhfit_main(
+                ["--records", str(train), "--out", str(out["shifted"]), "--shift-intercept", "1.0"]
+            )
+        )
+        == 0
+    )
     return out
 
 
-def test_fitted_model_passes_and_shifted_intercept_fails(fitted: dict[str, Path],
-                                                          tmp_path: Path) -> None:
+def test_fitted_model_passes_and_shifted_intercept_fails(
+    fitted: dict[str, Path], tmp_path: Path
+) -> None:
     good, bad = tmp_path / "good", tmp_path / "bad"
     base = SYNTH_THRESHOLDS + ["--records", str(fitted["held"]), "--tier", "quick"]
     assert calibrate(base + ["--model", str(fitted["model"]), "--out-dir", str(good)]) == 0
@@ -94,16 +108,31 @@ def test_fitted_model_passes_and_shifted_intercept_fails(fitted: dict[str, Path]
     assert summary["passed"] and summary["tolerance"] == 0.5
     assert summary["slices"]["alpha"]["ece"] < 0.02
     got = cases(tmp_path / "junit" / "calibration-quick.xml")
-    assert {"calibration.slice/alpha", "calibration.slice/beta/d7+",
-            "calibration.threshold/alpha/lmr-tier1", "calibration.threshold/beta/static-null"
-            } <= set(got)
+    assert {
+        "calibration.slice/alpha",
+        "calibration.slice/beta/d7+",
+        "calibration.threshold/alpha/lmr-tier1",
+        "calibration.threshold/beta/static-null",
+    } <= set(got)
     assert outcome(got["calibration.slice/alpha"]) == "passed"
     assert outcome(got["calibration.threshold/alpha/lmr-tier1"]) == "passed"
     assert (good / "reliability.png").stat().st_size > 10_000
     assert "quick tolerance 0.5 log-odds" in (good / "calibration.md").read_text()
 
-    assert calibrate(base + ["--model", str(fitted["shifted"]), "--out-dir", str(bad),
-                             "--junit", str(tmp_path / "bad.xml")]) == 1
+    assert (
+        calibrate(
+            base
+            + [
+                "--model",
+                str(fitted["shifted"]),
+                "--out-dir",
+                str(bad),
+                "--junit",
+                str(tmp_path / "bad.xml"),
+            ]
+        )
+        == 1
+    )
     got = cases(tmp_path / "bad.xml")
     for name in ("slice/alpha", "slice/beta", "slice/alpha/d5-6", "slice/beta/d7+"):
         assert outcome(got[f"calibration.{name}"]) == "failure", name
@@ -113,11 +142,25 @@ def test_fitted_model_passes_and_shifted_intercept_fails(fitted: dict[str, Path]
     assert not summary["passed"] and alpha["mean_prediction"] > alpha["wilson_hi"] + 0.05
 
 
-def test_full_tier_and_junit_schema(fitted: dict[str, Path], tmp_path: Path,
-                                    junit_xsd: Path) -> None:
+def test_full_tier_and_junit_schema(
+    fitted: dict[str, Path], tmp_path: Path, junit_xsd: Path
+) -> None:
     junit = tmp_path / "full.xml"
-    rc = calibrate(SYNTH_THRESHOLDS + ["--records", str(fitted["held"]), "--model", str(fitted["model"]),
-                    "--tier", "full", "--out-dir", str(tmp_path), "--junit", str(junit)])
+    rc = calibrate(
+        SYNTH_THRESHOLDS
+        + [
+            "--records",
+            str(fitted["held"]),
+            "--model",
+            str(fitted["model"]),
+            "--tier",
+            "full",
+            "--out-dir",
+            str(tmp_path),
+            "--junit",
+            str(junit),
+        ]
+    )
     validate_junit(junit_xsd, junit)
     got = cases(junit)
     assert rc == (1 if any(outcome(c) == "failure" for c in got.values()) else 0)
@@ -130,20 +173,27 @@ def test_check_recorded(fitted: dict[str, Path], tmp_path: Path) -> None:
     true_model, shifted = tmp_path / "true.txt", tmp_path / "shifted.txt"
     write_model(true_model, quantized_model())
     write_model(shifted, quantized_model(intercept_shift=0.01))
-    base = ["--records", str(fitted["held"]), "--check-recorded", "--out-dir",
-            str(tmp_path / "cal")]
+    base = [
+        "--records",
+        str(fitted["held"]),
+        "--check-recorded",
+        "--out-dir",
+        str(tmp_path / "cal"),
+    ]
     assert calibrate(base + ["--model", str(true_model)]) == 0
     junit = tmp_path / "junit" / "calibration-quick.xml"
     assert outcome(cases(junit)["calibration.records/recorded-predictions"]) == "passed"
     assert calibrate(base + ["--model", str(shifted)]) == 1
     case = cases(junit)["calibration.records/recorded-predictions"]
-    assert outcome(case) == "failure" and "recorded predictions differ" in \
-        case.find("failure").get("message")
+    assert outcome(case) == "failure" and "recorded predictions differ" in case.find("failure").get(
+        "message"
+    )
     rec = json.loads((tmp_path / "cal" / "calibration.json").read_text())["recorded_predictions"]
     assert rec["mismatches"] > 0 and len(rec["first"]) == 20
 
 
 # ---- a hand-built flagged population -----------------------------------------------------------
+
 
 def _stairs_model() -> Model:
     """z = lg(gap + 1): gap 0 -> idx 1024, 1 -> 1280, 3 -> 1536, 7 -> 1792; the LUT is a
@@ -178,7 +228,13 @@ def test_flagged_population_by_hand(tmp_path: Path) -> None:
     write_records(path, r)
     write_model(model, _stairs_model())
     out = tmp_path / "out"
-    assert calibrate(SYNTH_THRESHOLDS + ["--records", str(path), "--model", str(model), "--out-dir", str(out)]) == 0
+    assert (
+        calibrate(
+            SYNTH_THRESHOLDS
+            + ["--records", str(path), "--model", str(model), "--out-dir", str(out)]
+        )
+        == 0
+    )
     d = json.loads((out / "calibration.json").read_text())["decisions"]
     t1, t2, sn = d["alpha/lmr-tier1"], d["alpha/lmr-tier2"], d["beta/static-null"]
     assert t1["eligible_weight"] == 10 and t1["firing_rate"] == pytest.approx(0.7)
@@ -198,13 +254,30 @@ def test_flagged_population_by_hand(tmp_path: Path) -> None:
     got = cases(tmp_path / "junit" / "calibration-quick.xml")
     assert len(got) == 10 + 3 and all(outcome(c) == "skipped" for c in got.values())
     assert "effective n 2.3 < 200" in got["calibration.threshold/alpha/lmr-tier1"].find(
-        "skipped").get("message")
+        "skipped"
+    ).get("message")
     assert got["calibration.slice/beta/d1-2"].find("skipped").get("message") == "no records"
     # With the minimum lifted, tier 1 fails: 57% realized against a 0.5% mean prediction,
     # while the static null passes (mean 99.9% inside the Wilson interval of 3/3, n_eff 1.8).
     junit = tmp_path / "lifted.xml"
-    assert calibrate(SYNTH_THRESHOLDS + ["--records", str(path), "--model", str(model), "--out-dir", str(out),
-                      "--min-neff", "1", "--junit", str(junit)]) == 1
+    assert (
+        calibrate(
+            SYNTH_THRESHOLDS
+            + [
+                "--records",
+                str(path),
+                "--model",
+                str(model),
+                "--out-dir",
+                str(out),
+                "--min-neff",
+                "1",
+                "--junit",
+                str(junit),
+            ]
+        )
+        == 1
+    )
     got = cases(junit)
     assert outcome(got["calibration.threshold/alpha/lmr-tier1"]) == "failure"
     assert outcome(got["calibration.threshold/beta/static-null"]) == "passed"
@@ -219,27 +292,72 @@ def test_thresholds_move_the_flagged_population(tmp_path: Path) -> None:
     firing = []
     for t1 in ("0", "30", "31", "10000"):  # p = 200/65536 = 0.00305...: flagged from T1 = 31
         out = tmp_path / t1
-        calibrate(["--records", str(path), "--model", str(model), "--out-dir", str(out),
-                   "--lmr-tier1", t1])
-        firing.append(json.loads((out / "calibration.json").read_text())
-                      ["decisions"]["alpha/lmr-tier1"]["firing_rate"])
+        calibrate(
+            [
+                "--records",
+                str(path),
+                "--model",
+                str(model),
+                "--out-dir",
+                str(out),
+                "--lmr-tier1",
+                t1,
+            ]
+        )
+        firing.append(
+            json.loads((out / "calibration.json").read_text())["decisions"]["alpha/lmr-tier1"][
+                "firing_rate"
+            ]
+        )
     assert firing == [0.0, 0.0, 1.0, 1.0]
 
 
-def test_bad_inputs_exit_2(fitted: dict[str, Path], tmp_path: Path,
-                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_inputs_exit_2(
+    fitted: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad_model = tmp_path / "bad.txt"
     bad_model.write_text(fitted["model"].read_text().replace("shift 18", "shift 3"))
-    assert calibrate(SYNTH_THRESHOLDS + ["--records", str(fitted["held"]), "--model", str(bad_model),
-                      "--out-dir", str(tmp_path / "o")]) == 2
+    assert (
+        calibrate(
+            SYNTH_THRESHOLDS
+            + [
+                "--records",
+                str(fitted["held"]),
+                "--model",
+                str(bad_model),
+                "--out-dir",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert f"{bad_model}:" in err and "shift" in err
     bad_records = tmp_path / "bad.fhr"
     bad_records.write_bytes(fitted["held"].read_bytes()[:1000])
-    assert calibrate(["--records", str(bad_records), "--model", str(fitted["model"]),
-                      "--out-dir", str(tmp_path / "o")]) == 2
+    assert (
+        calibrate(
+            [
+                "--records",
+                str(bad_records),
+                "--model",
+                str(fitted["model"]),
+                "--out-dir",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     assert "bad.fhr" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
-        calibration_main(["--records", str(fitted["held"]), "--model", str(fitted["model"]),
-                          "--lmr-tier1", "10001"])
+        calibration_main(
+            [
+                "--records",
+                str(fitted["held"]),
+                "--model",
+                str(fitted["model"]),
+                "--lmr-tier1",
+                "10001",
+            ]
+        )
     assert e.value.code == 2

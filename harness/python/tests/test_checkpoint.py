@@ -7,8 +7,14 @@ import chess
 import numpy as np
 import pytest
 
-from stkref.checkpoint import (Checkpoint, checkpoint_digest, generate_checkpoint,
-                               load_checkpoint, main as checkpoint_main, save_checkpoint)
+from stkref.checkpoint import (
+    Checkpoint,
+    checkpoint_digest,
+    generate_checkpoint,
+    load_checkpoint,
+    main as checkpoint_main,
+    save_checkpoint,
+)
 from stkref.cli import run_tool
 from stkref.errors import InputError
 from stkref.export import main as export_main
@@ -90,8 +96,9 @@ def test_torch_checkpoint_without_torch(tmp_path: Path) -> None:
         load_checkpoint(path)
 
 
-def test_checkpoint_and_export_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                   ckpt128: Checkpoint) -> None:
+def test_checkpoint_and_export_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ckpt128: Checkpoint
+) -> None:
     out = tmp_path / "c.npz"
     assert run_tool(lambda: checkpoint_main(["--hidden", "128", "--seed", "1", str(out)])) == 0
     text = capsys.readouterr().out

@@ -21,7 +21,9 @@ REPO = Path(__file__).resolve().parents[3]
 HARNESS = os.environ.get("STK_HARNESS") or str(REPO / "build/release/harness/stk-harness")
 GITHUB = REPO / "ci/github/stk.yml"
 GITLAB = REPO / "ci/gitlab/stk.gitlab-ci.yml"
-pytestmark = pytest.mark.skipif(not Path(HARNESS).exists(), reason=f"stk-harness not built ({HARNESS}); set STK_HARNESS")
+pytestmark = pytest.mark.skipif(
+    not Path(HARNESS).exists(), reason=f"stk-harness not built ({HARNESS}); set STK_HARNESS"
+)
 
 
 @cache
@@ -33,7 +35,9 @@ def help_text(sub: str) -> str:
 
 @cache
 def full_steps() -> set[str]:
-    out = subprocess.run([HARNESS, "all", "--list", "--tier", "full"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [HARNESS, "all", "--list", "--tier", "full"], capture_output=True, text=True, check=True
+    ).stdout
     return {line.split(":")[0] for line in out.splitlines() if line}
 
 
@@ -62,22 +66,32 @@ def check_command(cmd: str) -> int:
             assert prog == "./build/release/harness/stk-harness", prog
             sub = words[1]
             top = subprocess.run([HARNESS, "--help"], capture_output=True, text=True).stdout
-            assert re.search(rf"^\s+{re.escape(sub)}\s", top, re.M), f"no stk-harness subcommand {sub!r}"
+            assert re.search(rf"^\s+{re.escape(sub)}\s", top, re.M), (
+                f"no stk-harness subcommand {sub!r}"
+            )
             text = help_text(sub)
             for w in words[2:]:
                 if w.startswith("--"):
                     opt = w.split("=")[0]
-                    assert re.search(rf"{re.escape(opt)}\b", text), f"stk-harness {sub} has no option {opt}: {cmd}"
+                    assert re.search(rf"{re.escape(opt)}\b", text), (
+                        f"stk-harness {sub} has no option {opt}: {cmd}"
+                    )
             if sub == "all" and "--only" in words:
                 step = words[words.index("--only") + 1]
                 assert step.startswith("$") or step in full_steps(), step
         elif prog.startswith("ci/"):
             seen += 1
-            assert (REPO / prog).is_file() and os.access(REPO / prog, os.X_OK), f"{prog} is not an executable script here"
+            assert (REPO / prog).is_file() and os.access(REPO / prog, os.X_OK), (
+                f"{prog} is not an executable script here"
+            )
     return seen
 
 
-@pytest.mark.parametrize("path,commands", [(GITHUB, github_commands), (GITLAB, gitlab_commands)], ids=["github", "gitlab"])
+@pytest.mark.parametrize(
+    "path,commands",
+    [(GITHUB, github_commands), (GITLAB, gitlab_commands)],
+    ids=["github", "gitlab"],
+)
 def test_every_command_exists_with_its_options(path: Path, commands):
     doc = yaml.safe_load(path.read_text())
     cmds = commands(doc)
@@ -86,6 +100,7 @@ def test_every_command_exists_with_its_options(path: Path, commands):
 
 def matrix_steps(doc, key: str) -> list[str]:
     found = []
+
     def walk(x):
         if isinstance(x, dict):
             for k, v in x.items():
@@ -95,6 +110,7 @@ def matrix_steps(doc, key: str) -> list[str]:
         elif isinstance(x, list):
             for v in x:
                 walk(v)
+
     walk(doc)
     return found
 
@@ -106,7 +122,12 @@ def test_matrices_cover_the_full_tier():
     for steps in (matrix_steps(gh, "step"), matrix_steps(gl, "STEP")):
         assert set(steps) <= full_steps()
         assert set(steps) | sharded == full_steps()
-    assert matrix_steps(gh, "shard") == [1, 2, 3, 4] and matrix_steps(gl, "SHARD") == ["1", "2", "3", "4"]
+    assert matrix_steps(gh, "shard") == [1, 2, 3, 4] and matrix_steps(gl, "SHARD") == [
+        "1",
+        "2",
+        "3",
+        "4",
+    ]
 
 
 def test_junit_and_review_page_are_published():

@@ -33,11 +33,27 @@ def test_stats() -> None:
     assert s["median"] == 1.5
 
 
-def test_drift_report(tmp_path: Path, ckpt_path: Path, net128: Path, junit_xsd: Path,
-                      monkeypatch: pytest.MonkeyPatch) -> None:
-    args = ["--checkpoint", str(ckpt_path), "--net", str(net128), "--random", "40",
-            "--seed", "9", "--reports-dir", str(tmp_path), "--max-p99-cp", "30",
-            "--max-mean-cp", "10", "--max-overflows", "0"]
+def test_drift_report(
+    tmp_path: Path, ckpt_path: Path, net128: Path, junit_xsd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = [
+        "--checkpoint",
+        str(ckpt_path),
+        "--net",
+        str(net128),
+        "--random",
+        "40",
+        "--seed",
+        "9",
+        "--reports-dir",
+        str(tmp_path),
+        "--max-p99-cp",
+        "30",
+        "--max-mean-cp",
+        "10",
+        "--max-overflows",
+        "0",
+    ]
     assert drift(args, monkeypatch) == 0
     summary = json.loads((tmp_path / "drift" / "drift-default.json").read_text())
     assert summary["seed"] == 9 and summary["positions"] == 1 + 31 + 40
@@ -50,27 +66,59 @@ def test_drift_report(tmp_path: Path, ckpt_path: Path, net128: Path, junit_xsd: 
     report = tmp_path / "junit" / "drift-default.xml"
     validate_junit(junit_xsd, report)
     names = {c.get("name") for c in ET.parse(report).getroot().iter("testcase")}
-    assert {"net-matches-checkpoint", "statistics", "p99-abs-delta-cp", "mean-abs-delta-cp",
-            "int16-overflow-lanes", "oracle-mirror-symmetry"} <= names
+    assert {
+        "net-matches-checkpoint",
+        "statistics",
+        "p99-abs-delta-cp",
+        "mean-abs-delta-cp",
+        "int16-overflow-lanes",
+        "oracle-mirror-symmetry",
+    } <= names
     # A threshold below the measured drift is a failed gate.
     assert drift(args + ["--max-max-cp", "0.01"], monkeypatch) == 1
 
 
-def test_drift_detects_foreign_net(tmp_path: Path, ckpt_path: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_drift_detects_foreign_net(
+    tmp_path: Path, ckpt_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     other = tmp_path / "other.nnue"
     write_net(quantize_model(generate_checkpoint(128, 2)), other)
-    assert drift(["--checkpoint", str(ckpt_path), "--net", str(other), "--random", "5",
-                  "--no-curated", "--reports-dir", str(tmp_path)], monkeypatch) == 1
+    assert (
+        drift(
+            [
+                "--checkpoint",
+                str(ckpt_path),
+                "--net",
+                str(other),
+                "--random",
+                "5",
+                "--no-curated",
+                "--reports-dir",
+                str(tmp_path),
+            ],
+            monkeypatch,
+        )
+        == 1
+    )
     report = ET.parse(tmp_path / "junit" / "drift-default.xml").getroot()
     case = next(c for c in report.iter("testcase") if c.get("name") == "net-matches-checkpoint")
     assert case.find("failure") is not None
 
 
-def test_drift_with_engine(tmp_path: Path, ckpt_path: Path, fake_engine: Path,
-                           monkeypatch: pytest.MonkeyPatch) -> None:
-    base = ["--checkpoint", str(ckpt_path), "--engine", str(fake_engine), "--random", "8",
-            "--no-curated", "--reports-dir", str(tmp_path)]
+def test_drift_with_engine(
+    tmp_path: Path, ckpt_path: Path, fake_engine: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = [
+        "--checkpoint",
+        str(ckpt_path),
+        "--engine",
+        str(fake_engine),
+        "--random",
+        "8",
+        "--no-curated",
+        "--reports-dir",
+        str(tmp_path),
+    ]
     assert drift(base, monkeypatch) == 0
     assert drift(base, monkeypatch, "eval-black-plus-one") == 1
     report = ET.parse(tmp_path / "junit" / "drift-default.xml").getroot()
@@ -79,8 +127,9 @@ def test_drift_with_engine(tmp_path: Path, ckpt_path: Path, fake_engine: Path,
     assert failed & {"engine-vs-oracle", "engine-vs-oracle-mirror"}
 
 
-def test_drift_bad_checkpoint_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_drift_bad_checkpoint_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.npz"
     np.savez(bad, x=np.zeros(1))
     assert drift(["--checkpoint", str(bad), "--reports-dir", str(tmp_path)], monkeypatch) == 2

@@ -31,15 +31,17 @@ def brute_force(board: chess.Board, perspective: chess.Color) -> list[int]:
             rank = 7 - rank
         if flip_files:
             file = 7 - file
-        kind = PIECE_LETTERS.index(piece.symbol().upper()) + (0 if piece.color == perspective
-                                                              else 5)
+        kind = PIECE_LETTERS.index(piece.symbol().upper()) + (
+            0 if piece.color == perspective else 5
+        )
         out.append(bucket * 704 + kind * 64 + rank * 8 + file)
     return sorted(out)
 
 
 @pytest.mark.parametrize("vid,fen,color,bucket,required,count", SPEC_VECTORS)
-def test_spec_vectors(vid: str, fen: str, color: chess.Color, bucket: int,
-                      required: tuple[int, ...], count: int) -> None:
+def test_spec_vectors(
+    vid: str, fen: str, color: chess.Color, bucket: int, required: tuple[int, ...], count: int
+) -> None:
     feats = active_features(chess.Board(fen), color)
     assert len(feats) == count
     for r in required:

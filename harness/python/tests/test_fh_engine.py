@@ -17,9 +17,15 @@ pytestmark = pytest.mark.skipif(not ENGINE, reason="set STK_ENGINE=/path/to/stk 
 def test_calibration_thresholds_default_to_the_engines() -> None:
     # The calibration judges the decisions the engine makes: its default thresholds must be
     # the engine's UCI defaults, or the report describes a search nobody runs.
-    out = subprocess.run([ENGINE], input="uci\nquit\n", capture_output=True, text=True,
-                         check=True).stdout
-    engine = {m[0]: int(m[1]) for m in re.findall(r"option name (FH\w+) type spin default (\d+)", out)}
+    out = subprocess.run(
+        [ENGINE], input="uci\nquit\n", capture_output=True, text=True, check=True
+    ).stdout
+    engine = {
+        m[0]: int(m[1]) for m in re.findall(r"option name (FH\w+) type spin default (\d+)", out)
+    }
     args = build_parser().parse_args(["--records", "x.fhr", "--model", "m.txt"])
-    assert engine == {"FHLmrTier1": args.lmr_tier1, "FHLmrTier2": args.lmr_tier2,
-                      "FHStaticNull": args.static_null}
+    assert engine == {
+        "FHLmrTier1": args.lmr_tier1,
+        "FHLmrTier2": args.lmr_tier2,
+        "FHStaticNull": args.static_null,
+    }

@@ -13,10 +13,11 @@ from stkref.fhrecords import read_records, write_records
 from stkref.fhsynth import TRUE_ALPHA, TRUE_BETA, synthesize
 
 
-def _logistic_data(seed: int, n: int, coef: np.ndarray, intercept: float
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _logistic_data(
+    seed: int, n: int, coef: np.ndarray, intercept: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    x = rng.normal(size=(n, len(coef))) * np.array([1.0, 2.0, 0.5, 1.0][:len(coef)])
+    x = rng.normal(size=(n, len(coef))) * np.array([1.0, 2.0, 0.5, 1.0][: len(coef)])
     y = (rng.random(n) < sigmoid(intercept + x @ coef)).astype(np.float64)
     w = rng.integers(1, 5, n).astype(np.float64)
     return x, y, w
@@ -51,7 +52,7 @@ def train_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("fhfit") / "train.fhr"
     recs = synthesize(np.random.default_rng(0), 60_000, full_depth=1)
     write_records(path, recs[: len(recs) // 2], seed=0)
-    write_records(path, recs[len(recs) // 2:], append=True, seed=0, shard_index=1)
+    write_records(path, recs[len(recs) // 2 :], append=True, seed=0, shard_index=1)
     return path
 
 
@@ -72,11 +73,25 @@ def _float_side(model_path: Path, side: str) -> tuple[float, np.ndarray]:
     return p.bias / 2.0 ** (m.shift + 6), np.asarray(p.weights) / 2.0 ** (m.shift - 2)
 
 
-def test_cli_recovers_the_true_model(train_file: Path, tmp_path: Path,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_recovers_the_true_model(
+    train_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out, rep = tmp_path / "m.txt", tmp_path / "rep"
-    assert fhfit(["--records", str(train_file), "--out", str(out), "--report-dir", str(rep),
-                  "--seed", "7"]) == 0
+    assert (
+        fhfit(
+            [
+                "--records",
+                str(train_file),
+                "--out",
+                str(out),
+                "--report-dir",
+                str(rep),
+                "--seed",
+                "7",
+            ]
+        )
+        == 0
+    )
     stdout = capsys.readouterr().out
     assert "seed 7" in stdout and "lambda 0.0001" in stdout
     # The cross-term features are collinear with their factors, so individual weights are not
@@ -123,9 +138,23 @@ def test_holdout_uses_the_seed(small_file: Path, tmp_path: Path) -> None:
     reports = []
     for seed in (1, 2):
         rep = tmp_path / f"rep{seed}"
-        assert fhfit(["--records", str(small_file), "--out", str(tmp_path / f"m{seed}.txt"),
-                      "--holdout-fraction", "0.2", "--seed", str(seed), "--report-dir",
-                      str(rep)]) == 0
+        assert (
+            fhfit(
+                [
+                    "--records",
+                    str(small_file),
+                    "--out",
+                    str(tmp_path / f"m{seed}.txt"),
+                    "--holdout-fraction",
+                    "0.2",
+                    "--seed",
+                    str(seed),
+                    "--report-dir",
+                    str(rep),
+                ]
+            )
+            == 0
+        )
         reports.append(json.loads((rep / "fhfit.json").read_text()))
     h1, h2 = (r["sides"]["alpha"]["holdout"] for r in reports)
     assert h1["records"] != h2["records"] and 0.5 < h1["auc"] < 1

@@ -7,20 +7,57 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from stkref.fhmodel import (FEATURE_NAMES, NUM_FEATURES, LUT_SIZE, Model, ModelFormatError, ModelSlot,
-                            SideParams, features, float_logit, format_model, lg, lg_array,
-                            make_lut, parse_model, predict, quantize, read_model, sigmoid,
-                            write_model)
-from stkref.fhrecords import (CUT_NODE, IMPROVING, OPP_IMPROVING, WHOLE_NODE, make_records,
-                              read_records, write_records)
+from stkref.fhmodel import (
+    FEATURE_NAMES,
+    NUM_FEATURES,
+    LUT_SIZE,
+    Model,
+    ModelFormatError,
+    ModelSlot,
+    SideParams,
+    features,
+    float_logit,
+    format_model,
+    lg,
+    lg_array,
+    make_lut,
+    parse_model,
+    predict,
+    quantize,
+    read_model,
+    sigmoid,
+    write_model,
+)
+from stkref.fhrecords import (
+    CUT_NODE,
+    IMPROVING,
+    OPP_IMPROVING,
+    WHOLE_NODE,
+    make_records,
+    read_records,
+    write_records,
+)
 from stkref.fhsynth import TRUE_ALPHA, TRUE_BETA, quantized_model, synthesize
 
 F = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
 
 def test_lg_hand_values() -> None:
-    expected = {1: 0, 2: 256, 3: 384, 4: 512, 5: 512 + 64, 6: 640, 7: 704, 8: 768, 9: 800,
-                255: 7 * 256 + 254, 256: 2048, 1000: 9 * 256 + 244, 65536: 4096}
+    expected = {
+        1: 0,
+        2: 256,
+        3: 384,
+        4: 512,
+        5: 512 + 64,
+        6: 640,
+        7: 704,
+        8: 768,
+        9: 800,
+        255: 7 * 256 + 254,
+        256: 2048,
+        1000: 9 * 256 + 244,
+        65536: 4096,
+    }
     assert {v: lg(v) for v in expected} == expected
     with pytest.raises(ValueError):
         lg(0)
@@ -46,21 +83,66 @@ def _hand_records() -> np.ndarray:
 def test_features_hand_example() -> None:
     f = features(_hand_records())
     assert f.dtype == np.int64 and f.shape == (2, NUM_FEATURES)
-    move = {"depth_lg": 576, "gap_lg": 512, "ordinal_lg": 576, "ordinal_frac": 1024 // 30,
-            "whole_node": 0, "tier_tt": 0, "tier_counter": 256, "tier_losing_capture": 0,
-            "move_value": -75, "improving": 256, "opp_improving": 0, "cut_node": 256,
-            "phase": 130, "fh_rate": (256 * 7 + 32) // 22, "fh_tries_lg": 1024 + 80,
-            "good_captures": 256, "cut_x_good": 256, "legal_lg": 1024 + 240,
-            "gap_sq": 1024, "ordinal_sq": 1296, "gap_x_ordinal": 1152, "value_x_gap": -150,
-            "value_x_ordinal": -169, "rate_x_tries": ((256 * 7 + 32) // 22 * 1104) >> 8, "whole_x_depth": 0,
-            "whole_x_gap": 0, "depth_sq": 1296, "depth_x_gap": 1152}
-    node = {"depth_lg": 800, "gap_lg": 0, "ordinal_lg": 0, "ordinal_frac": 0, "whole_node": 256,
-            "tier_tt": 0, "tier_counter": 0, "tier_losing_capture": 0, "move_value": 0,
-            "improving": 0, "opp_improving": 256, "cut_node": 0, "phase": 240, "fh_rate": 16,
-            "fh_tries_lg": 0, "good_captures": 0, "cut_x_good": 0, "legal_lg": 0,
-            "gap_sq": 0, "ordinal_sq": 0, "gap_x_ordinal": 0, "value_x_gap": 0,
-            "value_x_ordinal": 0, "rate_x_tries": 0, "whole_x_depth": 800, "whole_x_gap": 0,
-            "depth_sq": 2500, "depth_x_gap": 0}
+    move = {
+        "depth_lg": 576,
+        "gap_lg": 512,
+        "ordinal_lg": 576,
+        "ordinal_frac": 1024 // 30,
+        "whole_node": 0,
+        "tier_tt": 0,
+        "tier_counter": 256,
+        "tier_losing_capture": 0,
+        "move_value": -75,
+        "improving": 256,
+        "opp_improving": 0,
+        "cut_node": 256,
+        "phase": 130,
+        "fh_rate": (256 * 7 + 32) // 22,
+        "fh_tries_lg": 1024 + 80,
+        "good_captures": 256,
+        "cut_x_good": 256,
+        "legal_lg": 1024 + 240,
+        "gap_sq": 1024,
+        "ordinal_sq": 1296,
+        "gap_x_ordinal": 1152,
+        "value_x_gap": -150,
+        "value_x_ordinal": -169,
+        "rate_x_tries": ((256 * 7 + 32) // 22 * 1104) >> 8,
+        "whole_x_depth": 0,
+        "whole_x_gap": 0,
+        "depth_sq": 1296,
+        "depth_x_gap": 1152,
+    }
+    node = {
+        "depth_lg": 800,
+        "gap_lg": 0,
+        "ordinal_lg": 0,
+        "ordinal_frac": 0,
+        "whole_node": 256,
+        "tier_tt": 0,
+        "tier_counter": 0,
+        "tier_losing_capture": 0,
+        "move_value": 0,
+        "improving": 0,
+        "opp_improving": 256,
+        "cut_node": 0,
+        "phase": 240,
+        "fh_rate": 16,
+        "fh_tries_lg": 0,
+        "good_captures": 0,
+        "cut_x_good": 0,
+        "legal_lg": 0,
+        "gap_sq": 0,
+        "ordinal_sq": 0,
+        "gap_x_ordinal": 0,
+        "value_x_gap": 0,
+        "value_x_ordinal": 0,
+        "rate_x_tries": 0,
+        "whole_x_depth": 800,
+        "whole_x_gap": 0,
+        "depth_sq": 2500,
+        "depth_x_gap": 0,
+    }
     assert dict(zip(FEATURE_NAMES, f[0].tolist())) == move
     assert dict(zip(FEATURE_NAMES, f[1].tolist())) == node
 
@@ -74,8 +156,9 @@ STAIRS = tuple(32 * i for i in range(LUT_SIZE))  # p = 32 * idx: the index is vi
 
 def test_integer_inference_hand_example() -> None:
     r = _hand_records()
-    m = Model(8, SideParams(100, _weights(depth_lg=2, move_value=3)),
-              SideParams(-257, _weights()), STAIRS)
+    m = Model(
+        8, SideParams(100, _weights(depth_lg=2, move_value=3)), SideParams(-257, _weights()), STAIRS
+    )
     # alpha: 100 + 2*576 + 3*(-75) = 1027 -> z = 1027 >> 8 = 4 -> idx 1028
     # beta: -257 -> z = floor(-257 / 256) = -2 (truncation would give -1) -> idx 1022
     assert predict(m, r).tolist() == [32 * 1028, 32 * 1022]
@@ -91,12 +174,26 @@ def scalar_predict(model: Model, rec: np.void) -> int:
     good = min(int(rec["good_captures"]), 8)
     legal, ordinal, mv = int(rec["legal"]), int(rec["ordinal"]), int(rec["move_value"])
     cuts, tries, tier = int(rec["fh_cuts"]), int(rec["fh_tries"]), int(rec["tier"])
-    f = [lg(int(rec["depth"])), lg(int(rec["gap"]) + 1), lg(ordinal + 1),
-         256 * ordinal // legal if legal else 0, 256 * (flags & 1), 256 * (tier == 1),
-         256 * (tier == 2), 256 * (tier == 4), int(mv / 4), 256 * ((flags >> 2) & 1),
-         256 * ((flags >> 3) & 1), 256 * cut, 10 * int(rec["phase"]),
-         (256 * cuts + 32) // (tries + 2), lg(tries + 1), 32 * good, 32 * good if cut else 0,
-         lg(legal + 1)]
+    f = [
+        lg(int(rec["depth"])),
+        lg(int(rec["gap"]) + 1),
+        lg(ordinal + 1),
+        256 * ordinal // legal if legal else 0,
+        256 * (flags & 1),
+        256 * (tier == 1),
+        256 * (tier == 2),
+        256 * (tier == 4),
+        int(mv / 4),
+        256 * ((flags >> 2) & 1),
+        256 * ((flags >> 3) & 1),
+        256 * cut,
+        10 * int(rec["phase"]),
+        (256 * cuts + 32) // (tries + 2),
+        lg(tries + 1),
+        32 * good,
+        32 * good if cut else 0,
+        lg(legal + 1),
+    ]
     p = model.side(int(rec["side"]))
     acc = p.bias + sum(w * x for w, x in zip(p.weights, f))
     return model.lut[min(max((acc >> model.shift) + 1024, 0), 2047)]
@@ -118,8 +215,11 @@ def test_quantized_model_tracks_float_model() -> None:
     f = features(recs)
     p = predict(quantized_model(), recs, f) / 65536.0
     beta = recs["side"] == 1
-    logit = np.where(beta, float_logit(TRUE_BETA.bias, TRUE_BETA.weights, f),
-                     float_logit(TRUE_ALPHA.bias, TRUE_ALPHA.weights, f))
+    logit = np.where(
+        beta,
+        float_logit(TRUE_BETA.bias, TRUE_BETA.weights, f),
+        float_logit(TRUE_ALPHA.bias, TRUE_ALPHA.weights, f),
+    )
     # z is the logit in 1/64 units and the LUT samples the middle of each step
     assert np.max(np.abs(p - sigmoid(logit))) < 0.25 / 64 + 1e-4
 
@@ -168,8 +268,9 @@ def test_model_text_round_trip(tmp_path: Path) -> None:
 
 
 def _valid_text() -> str:
-    return format_model(Model(18, SideParams(5, _weights(gap_lg=-7)), SideParams(-3, _weights()),
-                              make_lut()))
+    return format_model(
+        Model(18, SideParams(5, _weights(gap_lg=-7)), SideParams(-3, _weights()), make_lut())
+    )
 
 
 def _replace_line(n: int, new: str) -> Callable[[str], str]:
@@ -177,6 +278,7 @@ def _replace_line(n: int, new: str) -> Callable[[str], str]:
         lines = text.split("\n")
         lines[n - 1] = new
         return "\n".join(lines)
+
     return edit
 
 
@@ -190,19 +292,33 @@ MALFORMED_MODELS: list[tuple[str, Callable[[str], str], int, str]] = [
     ("shift_low", _replace_line(3, "shift 7"), 3, "outside 8..30"),
     ("shift_high", _replace_line(3, "shift 31"), 3, "outside 8..30"),
     ("shift_text", _replace_line(3, "shift 1e1"), 3, "not an integer"),
-    ("alpha_short", _replace_line(4, "alpha 1 " + " ".join(["0"] * (NUM_FEATURES - 1))), 4,
-     "expected 'alpha"),
+    (
+        "alpha_short",
+        _replace_line(4, "alpha 1 " + " ".join(["0"] * (NUM_FEATURES - 1))),
+        4,
+        "expected 'alpha",
+    ),
     ("alpha_float", _replace_line(4, "alpha 1.5 " + ZEROS), 4, "not an integer"),
     ("alpha_int32", _replace_line(4, "alpha 2147483648 " + ZEROS), 4, "outside"),
     ("beta_int32", _replace_line(5, "beta -2147483649 " + ZEROS), 5, "outside"),
     ("sides_swapped", _replace_line(4, "beta 0 " + ZEROS), 4, "expected 'alpha"),
-    ("beta_legal_lg", _replace_line(5, "beta 0 " + " ".join(["0"] * 17) + " 1 " +
-                                    " ".join(["0"] * (NUM_FEATURES - 18))), 5, "legal_lg"),
+    (
+        "beta_legal_lg",
+        _replace_line(
+            5, "beta 0 " + " ".join(["0"] * 17) + " 1 " + " ".join(["0"] * (NUM_FEATURES - 18))
+        ),
+        5,
+        "legal_lg",
+    ),
     ("lut_size", _replace_line(6, "lut 1024"), 6, "lut size must be 2048"),
     ("lut_range", _replace_line(LUT_LAST, " ".join(["65536"] * 16)), LUT_LAST, "0..65535"),
     ("lut_negative", _replace_line(7, "-1 " + " ".join(["0"] * 15)), 7, "0..65535"),
-    ("lut_decreasing", _replace_line(LUT_LAST, " ".join(["65535"] * 15 + ["7"])), LUT_LAST,
-     "decreases"),
+    (
+        "lut_decreasing",
+        _replace_line(LUT_LAST, " ".join(["65535"] * 15 + ["7"])),
+        LUT_LAST,
+        "decreases",
+    ),
     ("lut_short", _replace_line(LUT_LAST, ""), LUT_LAST + 1, "2032 values"),
     ("lut_long", _replace_line(LUT_LAST, " ".join(["65535"] * 17)), LUT_LAST, "more than 2048"),
     ("no_end", lambda t: t.replace("\nend\n", "\n"), LUT_LAST + 1, "unexpected end of file"),
@@ -246,5 +362,11 @@ def test_writer_refuses_invalid_models() -> None:
     with pytest.raises(ValueError, match="legal_lg"):
         format_model(bad_beta)
     with pytest.raises(ValueError, match="non-decreasing"):
-        format_model(Model(18, SideParams(0, _weights()), SideParams(0, _weights()),
-                           tuple(reversed(make_lut()))))
+        format_model(
+            Model(
+                18,
+                SideParams(0, _weights()),
+                SideParams(0, _weights()),
+                tuple(reversed(make_lut())),
+            )
+        )

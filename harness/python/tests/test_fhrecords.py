@@ -13,9 +13,21 @@ import pytest
 from stkref.cli import run_tool
 from stkref.errors import InputError
 from stkref.fhmodel import features, predict, write_model
-from stkref.fhrecords import (DUMP_FIELDS, HEADER_DTYPE, LABEL, RECORD_DTYPE, WHOLE_NODE,
-                              RecordFormatError, decode, encode_segment, main as fhrecords_main,
-                              make_records, read_records, record_offsets, write_records)
+from stkref.fhrecords import (
+    DUMP_FIELDS,
+    HEADER_DTYPE,
+    LABEL,
+    RECORD_DTYPE,
+    WHOLE_NODE,
+    RecordFormatError,
+    decode,
+    encode_segment,
+    main as fhrecords_main,
+    make_records,
+    read_records,
+    record_offsets,
+    write_records,
+)
 from stkref.fhsynth import quantized_model, synthesize
 
 
@@ -33,21 +45,48 @@ def node_records(n_moves: int, position: int = 0, side: int = 0) -> np.ndarray:
 
 
 def test_layout_matches_contract() -> None:
-    rec = {"position_id": 0, "node_id": 4, "side": 8, "flags": 9, "depth": 10, "ply": 11,
-           "gap": 12, "tier": 14, "ordinal": 15, "legal": 16, "good_captures": 17,
-           "move_value": 18, "fh_cuts": 20, "fh_tries": 22, "phase": 24, "reserved": 25,
-           "prediction": 26, "weight": 28, "static_eval": 30}
+    rec = {
+        "position_id": 0,
+        "node_id": 4,
+        "side": 8,
+        "flags": 9,
+        "depth": 10,
+        "ply": 11,
+        "gap": 12,
+        "tier": 14,
+        "ordinal": 15,
+        "legal": 16,
+        "good_captures": 17,
+        "move_value": 18,
+        "fh_cuts": 20,
+        "fh_tries": 22,
+        "phase": 24,
+        "reserved": 25,
+        "prediction": 26,
+        "weight": 28,
+        "static_eval": 30,
+    }
     assert {k: v[1] for k, v in RECORD_DTYPE.fields.items()} == rec
-    hdr = {"magic": 0, "version": 8, "record_size": 10, "search_depth": 12, "full_depth": 14,
-           "seed": 16, "shard_index": 20, "shard_count": 22, "record_count": 24}
+    hdr = {
+        "magic": 0,
+        "version": 8,
+        "record_size": 10,
+        "search_depth": 12,
+        "full_depth": 14,
+        "seed": 16,
+        "shard_index": 20,
+        "shard_count": 22,
+        "record_count": 24,
+    }
     assert {k: v[1] for k, v in HEADER_DTYPE.fields.items()} == hdr
     r = make_records(1)
     r["move_value"], r["static_eval"], r["gap"] = -1200, -2, 0x0102
-    data = encode_segment(r, search_depth=9, full_depth=6, seed=0xDEADBEEF, shard_index=2,
-                          shard_count=5)
+    data = encode_segment(
+        r, search_depth=9, full_depth=6, seed=0xDEADBEEF, shard_index=2, shard_count=5
+    )
     assert data[:8] == b"STKFHREC"
     assert struct.unpack_from("<HHHHIHHQ", data, 8) == (1, 32, 9, 6, 0xDEADBEEF, 2, 5, 1)
-    assert data[32 + 12:32 + 14] == b"\x02\x01"
+    assert data[32 + 12 : 32 + 14] == b"\x02\x01"
     assert struct.unpack_from("<h", data, 32 + 18)[0] == -1200
     assert data[-2:] == b"\xfe\xff"
 
@@ -70,7 +109,7 @@ def test_round_trip_and_concatenated_segments(tmp_path: Path) -> None:
 
 
 def _patch(data: bytes, offset: int, fmt: str, value: int) -> bytes:
-    return data[:offset] + struct.pack(fmt, value) + data[offset + struct.calcsize(fmt):]
+    return data[:offset] + struct.pack(fmt, value) + data[offset + struct.calcsize(fmt) :]
 
 
 # Records of the second segment start at 160 (first segment: header + 3 records; its header
@@ -108,8 +147,9 @@ def test_good_bytes_read(good_bytes: bytes) -> None:
 
 
 @pytest.mark.parametrize("case", MALFORMED, ids=[m[0] for m in MALFORMED])
-def test_reader_rejects(case: tuple[str, Callable[[bytes], bytes], int, str], good_bytes: bytes,
-                        tmp_path: Path) -> None:
+def test_reader_rejects(
+    case: tuple[str, Callable[[bytes], bytes], int, str], good_bytes: bytes, tmp_path: Path
+) -> None:
     _, patch, offset, words = case
     path = tmp_path / "bad.fhr"
     path.write_bytes(patch(good_bytes))
@@ -170,8 +210,9 @@ def test_summary_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "depth histogram: 3:4" in out
 
 
-def test_bad_file_exit_2(tmp_path: Path, good_bytes: bytes,
-                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_file_exit_2(
+    tmp_path: Path, good_bytes: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.fhr"
     path.write_bytes(_patch(good_bytes, REC + 25, "<B", 9))
     for cmd in ("dump", "summary"):
@@ -183,7 +224,9 @@ def _normalized(line: str) -> dict[str, object]:
     return {k: int(v) if isinstance(v, bool) else v for k, v in json.loads(line).items()}
 
 
-@pytest.mark.skipif(not os.environ.get("STK_HARNESS"), reason="set STK_HARNESS (stk-harness binary)")
+@pytest.mark.skipif(
+    not os.environ.get("STK_HARNESS"), reason="set STK_HARNESS (stk-harness binary)"
+)
 def test_engine_dump_agrees(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`stk-harness fhdump` and this reader agree on every record, feature and prediction
     (the model: STK_FHMODEL if set, else a quantized synthetic model written here). The
@@ -192,19 +235,38 @@ def test_engine_dump_agrees(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     if "STK_FHR_SAMPLE" not in os.environ:
         positions = tmp_path / "positions.epd"
         positions.write_text(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id \"kiwipete\";\n"
-            "k7/8/2K5/8/8/8/8/1R6 w - - id \"mate-in-2\";\n"
-            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - id \"qgd\";\n")
-        proc = subprocess.run([os.environ["STK_HARNESS"], "fhcollect", "--positions", str(positions),
-                               "--depth", "7", "--out", sample, "--out-dir", str(tmp_path)],
-                              capture_output=True, text=True, timeout=600)
+            'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id "kiwipete";\n'
+            'k7/8/2K5/8/8/8/8/1R6 w - - id "mate-in-2";\n'
+            'r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - id "qgd";\n'
+        )
+        proc = subprocess.run(
+            [
+                os.environ["STK_HARNESS"],
+                "fhcollect",
+                "--positions",
+                str(positions),
+                "--depth",
+                "7",
+                "--out",
+                sample,
+                "--out-dir",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
     model = os.environ.get("STK_FHMODEL") or str(tmp_path / "m.txt")
     if "STK_FHMODEL" not in os.environ:
         write_model(model, quantized_model())
     for extra in ([], ["--model", model]):
-        proc = subprocess.run([os.environ["STK_HARNESS"], "fhdump", sample, *extra],
-                              capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(
+            [os.environ["STK_HARNESS"], "fhdump", sample, *extra],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert proc.returncode == 0, proc.stderr
         rc, ours, _ = _dump(["dump", sample, *extra], capsys)
         assert rc == 0

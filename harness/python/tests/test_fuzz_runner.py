@@ -1,5 +1,6 @@
 """ci/fuzz.py against fake libFuzzer binaries: a crashing target must fail its JUnit testcase with the
 crash file's path and leave a regression copy; a clean target must pass with its execution count."""
+
 from __future__ import annotations
 
 import subprocess
@@ -35,13 +36,34 @@ def run_fuzz(tmp: Path, crash: bool) -> tuple[int, Path]:
         f = bins / f"fuzz_{t}"
         f.write_text(FAKE.replace("${CRASH:-}", "1" if crash and t == "fen" else ""))
         f.chmod(0o755)
-    p = subprocess.run([sys.executable, str(ROOT / "ci" / "fuzz.py"), "1", "--targets", "fen,epd", "--no-ecm",
-                        "--bin-dir", str(bins), "--work-dir", str(tmp / "run"), "--regressions", str(tmp / "reg"),
-                        "--out-dir", str(tmp / "reports"), "--config", "test"], capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "ci" / "fuzz.py"),
+            "1",
+            "--targets",
+            "fen,epd",
+            "--no-ecm",
+            "--bin-dir",
+            str(bins),
+            "--work-dir",
+            str(tmp / "run"),
+            "--regressions",
+            str(tmp / "reg"),
+            "--out-dir",
+            str(tmp / "reports"),
+            "--config",
+            "test",
+        ],
+        capture_output=True,
+        text=True,
+    )
     return p.returncode, tmp / "reports" / "junit" / "fuzz-test.xml"
 
 
-def test_crash_fails_its_target_and_becomes_a_regression_input(tmp_path: Path, junit_xsd: Path) -> None:
+def test_crash_fails_its_target_and_becomes_a_regression_input(
+    tmp_path: Path, junit_xsd: Path
+) -> None:
     code, report = run_fuzz(tmp_path, crash=True)
     assert code == 1
     validate_junit(junit_xsd, report)
@@ -50,7 +72,9 @@ def test_crash_fails_its_target_and_becomes_a_regression_input(tmp_path: Path, j
     assert failure is not None and "heap-buffer-overflow" in failure.get("message", "")
     assert f"crash file: {tmp_path}/run/fen/artifacts/crash-0123abcd" in (failure.text or "")
     assert (tmp_path / "reg" / "fen" / "crash-0123abcd").read_text() == "bad"
-    assert cases["epd"].find("failure") is None and "executions 5000" in cases["epd"].findtext("system-out", "")
+    assert cases["epd"].find("failure") is None and "executions 5000" in cases["epd"].findtext(
+        "system-out", ""
+    )
 
 
 def test_clean_run_passes(tmp_path: Path, junit_xsd: Path) -> None:

@@ -82,6 +82,7 @@ def repro(fen: str, moves: list[str], ply: int) -> str:
 
 # ---- the random walk -----------------------------------------------------------------------------
 
+
 def random_game(board: chess.Board, rng: random.Random) -> list[str]:
     """Random legal moves biased toward reversible ones: a third of the time the side to move takes
     back its previous move when it can (repetitions), otherwise mostly a quiet non-pawn move (long
@@ -102,8 +103,11 @@ def random_game(board: chess.Board, rng: random.Random) -> list[str]:
         elif r < 0.40:
             move = next((m for m in legal if mates(board, m)), None)
         elif r < 0.50:
-            sharp = [m for m in legal
-                     if board.is_capture(m) or board.gives_check(m) or board.is_castling(m)]
+            sharp = [
+                m
+                for m in legal
+                if board.is_capture(m) or board.gives_check(m) or board.is_castling(m)
+            ]
             move = rng.choice(sharp) if sharp else None
         if move is None:
             quiet = [m for m in legal if not board.is_zeroing(m)]
@@ -140,8 +144,9 @@ def expected_states(fen: str, moves: list[str]) -> tuple[list[dict], Counter]:
             if board.is_zeroing(move):
                 window.clear()
             seen["castling_move"] += board.is_castling(move)
-            seen["corner_rook_captured"] += bool(board.is_capture(move) and
-                                                 board.castling_rights & chess.BB_SQUARES[move.to_square])
+            seen["corner_rook_captured"] += bool(
+                board.is_capture(move) and board.castling_rights & chess.BB_SQUARES[move.to_square]
+            )
             board.push(move)
         key = engine_key(board)
         window.append(key)
@@ -150,15 +155,28 @@ def expected_states(fen: str, moves: list[str]) -> tuple[list[dict], Counter]:
         check = board.is_check()
         mate = check and not legal
         fifty = board.halfmove_clock >= 100 and not mate
-        exp = {"ply": ply, "fen": board.fen(en_passant="fen"), "rule50": board.halfmove_clock,
-               "fullmove": board.fullmove_number, "key_ok": True, "is_ok": True,
-               "unmake": "ok" if ply else None, "in_check": check,
-               "checkers": len(board.checkers()), "legal": legal, "checkmate": mate,
-               "stalemate": not check and not legal, "repeated": occurrences >= 2,
-               "draw_at_root": fifty or occurrences >= 3, "draw_in_tree": fifty or occurrences >= 2}
+        exp = {
+            "ply": ply,
+            "fen": board.fen(en_passant="fen"),
+            "rule50": board.halfmove_clock,
+            "fullmove": board.fullmove_number,
+            "key_ok": True,
+            "is_ok": True,
+            "unmake": "ok" if ply else None,
+            "in_check": check,
+            "checkers": len(board.checkers()),
+            "legal": legal,
+            "checkmate": mate,
+            "stalemate": not check and not legal,
+            "repeated": occurrences >= 2,
+            "draw_at_root": fifty or occurrences >= 3,
+            "draw_in_tree": fifty or occurrences >= 2,
+        }
         # The model against python-chess's own rules, where they must agree.
         assert mate == board.is_checkmate() and exp["stalemate"] == board.is_stalemate()
-        assert fifty == (board.is_fifty_moves() or (board.halfmove_clock >= 100 and exp["stalemate"]))
+        assert fifty == (
+            board.is_fifty_moves() or (board.halfmove_clock >= 100 and exp["stalemate"])
+        )
         pinned_ep = board.has_pseudo_legal_en_passant() and not board.has_legal_en_passant()
         seen["pinned_ep"] += pinned_ep
         if not pinned_ep and occurrences >= 2:  # (is_repetition is slow: only where it matters)
@@ -182,7 +200,8 @@ def compare(fen: str, moves: list[str], got: list[dict], where: str) -> Counter:
         for field, value in w.items():
             assert g[field] == value, (
                 f"{where}, ply {w['ply']}: {field} = {g[field]!r}, python-chess says {value!r}\n"
-                f"  reproduce: {repro(fen, moves, w['ply'])}")
+                f"  reproduce: {repro(fen, moves, w['ply'])}"
+            )
     return seen
 
 
@@ -199,12 +218,23 @@ def test_random_games_agree_with_python_chess(tmp_path: Path) -> None:
         coverage += compare(fen, moves, got[i], f"seed {SEED} game {i}")
     print(f"{len(games)} games, {sum(len(m) for _, m in games)} plies, coverage {dict(coverage)}")
     # A walk that never reaches a situation cannot check it: the seed must cover each of them.
-    for situation in ("clock>=100", "twofold", "threefold+", "checkmate", "ep_square", "ep_capture",
-                      "castling_move", "corner_rook_captured"):
-        assert coverage[situation] >= 3, f"seed {SEED}: only {coverage[situation]} plies with {situation}"
+    for situation in (
+        "clock>=100",
+        "twofold",
+        "threefold+",
+        "checkmate",
+        "ep_square",
+        "ep_capture",
+        "castling_move",
+        "corner_rook_captured",
+    ):
+        assert coverage[situation] >= 3, (
+            f"seed {SEED}: only {coverage[situation]} plies with {situation}"
+        )
 
 
 # ---- known outcomes ------------------------------------------------------------------------------
+
 
 def play_known(tmp_path: Path, fen: str, moves: list[str]) -> list[dict]:
     got = engine_game([game_line(fen, moves)], tmp_path)[0]
@@ -222,7 +252,11 @@ def test_mate_on_the_hundredth_half_move_wins(tmp_path: Path) -> None:
     # The same clock without mate is a draw, in check or not.
     assert play_known(tmp_path, fen, ["a1b1"])[-1]["draw_at_root"]
     check_no_mate = play_known(tmp_path, "7k/8/5K2/8/8/8/8/R7 w - - 99 80", ["a1a8"])[-1]
-    assert check_no_mate["in_check"] and not check_no_mate["checkmate"] and check_no_mate["draw_at_root"]
+    assert (
+        check_no_mate["in_check"]
+        and not check_no_mate["checkmate"]
+        and check_no_mate["draw_at_root"]
+    )
     # One half-move short of 100: no draw yet.
     assert not play_known(tmp_path, "7k/8/6K1/8/8/8/8/R7 w - - 98 80", ["a1b1"])[-1]["draw_at_root"]
 
@@ -287,8 +321,12 @@ def test_pinned_ep_capture_along_the_rank_is_not_legal(tmp_path: Path) -> None:
 
 
 def test_ep_in_fen_is_kept_and_hashed_only_when_capturable(tmp_path: Path) -> None:
-    lines = ["4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1",
-             "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"]
+    lines = [
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
+        "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1",
+        "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1",
+        "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1",
+    ]
     got = engine_game([game_line(f, []) for f in lines], tmp_path)
     for i, fen in enumerate(lines):
         compare(fen, [], got[i], f"FEN {fen}")
@@ -298,10 +336,13 @@ def test_ep_in_fen_is_kept_and_hashed_only_when_capturable(tmp_path: Path) -> No
 
 # ---- en passant validity in FEN input ------------------------------------------------------------
 
+
 def fen_verdicts(fens: list[str], tmp_path: Path) -> list[dict]:
     path = tmp_path / "fens.txt"
     path.write_text("".join(f + "\n" for f in fens))
-    proc = subprocess.run([ENGINE, "game", "--fen-verdicts", str(path)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [ENGINE, "game", "--fen-verdicts", str(path)], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     return [json.loads(t) for t in proc.stdout.splitlines()]
 
@@ -311,8 +352,11 @@ def test_ep_square_validity_agrees_with_python_chess(tmp_path: Path) -> None:
     games (double pushes included): the engine accepts exactly what python-chess finds valid."""
     rng = random.Random(SEED + 1)
     positions = []
-    for fen in (chess.STARTING_FEN, "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
-                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"):
+    for fen in (
+        chess.STARTING_FEN,
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ):
         for _ in range(8):
             board = chess.Board(fen)
             for _ in range(rng.randrange(1, 30)):
@@ -332,7 +376,9 @@ def test_ep_square_validity_agrees_with_python_chess(tmp_path: Path) -> None:
     assert len(verdicts) == len(fens)
     for fen, ok, v in zip(fens, valid, verdicts):
         verdict = "accepts" if v["valid"] else f"rejects ({v['error']})"
-        assert v["valid"] == ok, f"{fen}: engine {verdict}, python-chess {'accepts' if ok else 'rejects'}"
+        assert v["valid"] == ok, (
+            f"{fen}: engine {verdict}, python-chess {'accepts' if ok else 'rejects'}"
+        )
         if ok:
             assert v["fen"] == fen  # written back as read
     assert 0 < sum(valid) < len(valid)

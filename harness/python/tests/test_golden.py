@@ -29,16 +29,18 @@ def test_golden_refuses_overwrite(golden_dir: Path, capsys: pytest.CaptureFixtur
     assert "--update-golden" in capsys.readouterr().err
 
 
-def test_golden_update_prints_diff(golden_dir: Path, tmp_path: Path,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_golden_update_prints_diff(
+    golden_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     d = tmp_path / "g"
     shutil.copytree(golden_dir, d)
     assert run_tool(lambda: golden_main(["--out", str(d), "--update-golden"])) == 0
     assert "golden diff: none" in capsys.readouterr().out
 
 
-def test_tampered_expected_evals_fail(golden_dir: Path, tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_tampered_expected_evals_fail(
+    golden_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     d = tmp_path / "g"
     shutil.copytree(golden_dir, d)
     rows = [json.loads(x) for x in (d / EVALS).read_text().splitlines()]
@@ -53,24 +55,27 @@ def test_missing_golden_files_exit_2(tmp_path: Path) -> None:
 
 
 # Planted defects in the quantizer: the golden check must fail for each.
-def test_planted_round_half_away_fails_golden(golden_dir: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_planted_round_half_away_fails_golden(
+    golden_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import stkref.quantize as q
 
     monkeypatch.setattr(q, "_round", lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5))
     assert check_golden(golden_dir, None) == 1
 
 
-def test_planted_padding_row_kept_fails_golden(golden_dir: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_planted_padding_row_kept_fails_golden(
+    golden_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import stkref.quantize as q
 
     monkeypatch.setattr(q, "_drop_padding_row", lambda w: w[:-1])
     assert check_golden(golden_dir, None) == 1
 
 
-def test_planted_truncating_shift_fails_golden(golden_dir: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_planted_truncating_shift_fails_golden(
+    golden_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An oracle whose output shifts truncate toward zero (C-style division) instead of
     flooring: the golden evals hold negative outputs, so the check must fail."""
     import stkref.oracle as o
@@ -79,8 +84,9 @@ def test_planted_truncating_shift_fails_golden(golden_dir: Path,
     assert check_golden(golden_dir, None) == 1
 
 
-def test_planted_perspective_swap_fails_golden(golden_dir: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_planted_perspective_swap_fails_golden(
+    golden_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An oracle that feeds the transformer output in [opponent, side to move] order instead of
     [side to move, opponent]: the golden evals must catch it."""
     import stkref.oracle as o

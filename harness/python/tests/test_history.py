@@ -15,7 +15,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 HARNESS = os.environ.get("STK_HARNESS") or str(REPO / "build/release/harness/stk-harness")
-pytestmark = pytest.mark.skipif(not Path(HARNESS).exists(), reason=f"stk-harness not built ({HARNESS}); set STK_HARNESS")
+pytestmark = pytest.mark.skipif(
+    not Path(HARNESS).exists(), reason=f"stk-harness not built ({HARNESS}); set STK_HARNESS"
+)
 
 WRITERS = 8
 
@@ -25,21 +27,33 @@ def reports_with(tmp: Path, nodes: int) -> Path:
     (r / "junit").mkdir(parents=True)
     (r / "junit/bench-quick.xml").write_text(
         '<testsuites><testsuite name="bench.quick" tests="1"><testcase classname="bench.signature" name="nodes"/>'
-        "</testsuite></testsuites>")
+        "</testsuite></testsuites>"
+    )
     (r / "bench").mkdir()
-    (r / "bench/quick.json").write_text(json.dumps({"nodes": nodes, "expected_nodes": 1595000, "nodes_per_second": 5}))
+    (r / "bench/quick.json").write_text(
+        json.dumps({"nodes": nodes, "expected_nodes": 1595000, "nodes_per_second": 5})
+    )
     return r
 
 
 def history(db: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([HARNESS, "history", "--db", str(db), *args], capture_output=True, text=True)
+    return subprocess.run(
+        [HARNESS, "history", "--db", str(db), *args], capture_output=True, text=True
+    )
 
 
 def test_concurrent_appends_all_arrive(tmp_path: Path):
     db = tmp_path / "history.sqlite"
     dirs = [reports_with(tmp_path, 1000 + i) for i in range(WRITERS)]
-    procs = [subprocess.Popen([HARNESS, "history", "--db", str(db), "--append", str(d), "--tier", "quick"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for d in dirs]
+    procs = [
+        subprocess.Popen(
+            [HARNESS, "history", "--db", str(db), "--append", str(d), "--tier", "quick"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for d in dirs
+    ]
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, out + err
@@ -50,8 +64,13 @@ def test_concurrent_appends_all_arrive(tmp_path: Path):
     assert len({r["run_id"] for r in rows}) == WRITERS
     nodes = sorted(float(r["value"]) for r in rows if r["key"] == "bench.quick.nodes")
     assert nodes == [1000 + i for i in range(WRITERS)]
-    assert all(r["tier"] == "quick" and int(r["cores"]) >= 1 and r["cpu_model"] and r["revision"] for r in rows)
-    check = subprocess.run(["sqlite3", str(db), "PRAGMA integrity_check"], capture_output=True, text=True)
+    assert all(
+        r["tier"] == "quick" and int(r["cores"]) >= 1 and r["cpu_model"] and r["revision"]
+        for r in rows
+    )
+    check = subprocess.run(
+        ["sqlite3", str(db), "PRAGMA integrity_check"], capture_output=True, text=True
+    )
     assert check.stdout.strip() == "ok" or check.returncode != 0  # sqlite3 CLI optional
 
 
@@ -74,7 +93,11 @@ def test_page_plots_each_figure(tmp_path: Path):
     for nodes in (10, 20, 30):
         assert history(db, "--append", str(reports_with(tmp_path, nodes))).returncode == 0
     r = reports_with(tmp_path, 40)
-    proc = subprocess.run([HARNESS, "review", "--reports", str(r), "--history-db", str(db)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [HARNESS, "review", "--reports", str(r), "--history-db", str(db)],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     page = (r / "index.html").read_text()
     assert page.count('class="series"') == 3

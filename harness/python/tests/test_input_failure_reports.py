@@ -11,30 +11,49 @@ from conftest import validate_junit
 from stkref import calibration, drift, golden, parity
 from stkref.cli import run_tool
 
-STALE_PASS = ('<?xml version="1.0"?>\n<testsuites tests="1" failures="0" errors="0"><testsuite '
-              'name="stale" tests="1" failures="0" errors="0"><testcase classname="stale.x" '
-              'name="passed long ago"/></testsuite></testsuites>\n')
+STALE_PASS = (
+    '<?xml version="1.0"?>\n<testsuites tests="1" failures="0" errors="0"><testsuite '
+    'name="stale" tests="1" failures="0" errors="0"><testcase classname="stale.x" '
+    'name="passed long ago"/></testsuite></testsuites>\n'
+)
 
 
 def _cases(tmp: Path) -> dict[str, tuple[Callable[[list[str]], int], list[str], Path]]:
     missing = str(tmp / "missing")
     reports = ["--config", "t", "--reports-dir", str(tmp)]
     return {
-        "features": (parity.main, ["features", "--engine", missing, *reports], tmp / "junit/features-t.xml"),
-        "eval": (parity.main, ["eval", "--engine", missing, "--net", missing, *reports],
-                 tmp / "junit/eval-t.xml"),
-        "eval-negative-tolerance": (parity.main, ["eval", "--engine", "/bin/true", "--net", missing,
-                                                  "--tolerance-cp", "-1", *reports], tmp / "junit/eval-t.xml"),
+        "features": (
+            parity.main,
+            ["features", "--engine", missing, *reports],
+            tmp / "junit/features-t.xml",
+        ),
+        "eval": (
+            parity.main,
+            ["eval", "--engine", missing, "--net", missing, *reports],
+            tmp / "junit/eval-t.xml",
+        ),
+        "eval-negative-tolerance": (
+            parity.main,
+            ["eval", "--engine", "/bin/true", "--net", missing, "--tolerance-cp", "-1", *reports],
+            tmp / "junit/eval-t.xml",
+        ),
         "drift": (drift.main, ["--checkpoint", missing, *reports], tmp / "junit/drift-t.xml"),
-        "golden": (golden.main, ["--check", missing, "--junit", str(tmp / "junit/golden-t.xml")],
-                   tmp / "junit/golden-t.xml"),
-        "calibration": (calibration.main, ["--records", missing, "--model", missing, "--out-dir",
-                                           str(tmp / "calibration")], tmp / "junit/calibration-quick.xml"),
+        "golden": (
+            golden.main,
+            ["--check", missing, "--junit", str(tmp / "junit/golden-t.xml")],
+            tmp / "junit/golden-t.xml",
+        ),
+        "calibration": (
+            calibration.main,
+            ["--records", missing, "--model", missing, "--out-dir", str(tmp / "calibration")],
+            tmp / "junit/calibration-quick.xml",
+        ),
     }
 
 
-@pytest.mark.parametrize("tool", ["features", "eval", "eval-negative-tolerance", "drift", "golden",
-                                  "calibration"])
+@pytest.mark.parametrize(
+    "tool", ["features", "eval", "eval-negative-tolerance", "drift", "golden", "calibration"]
+)
 def test_input_error_replaces_a_stale_report(tool: str, tmp_path: Path, junit_xsd: Path) -> None:
     main, argv, report = _cases(tmp_path)[tool]
     report.parent.mkdir(parents=True, exist_ok=True)

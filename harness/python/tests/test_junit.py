@@ -7,8 +7,17 @@ from pathlib import Path
 
 import pytest
 from conftest import validate_junit
-from stkref.junit import (Outcome, TestCase, TestSuite, add_build_properties, duplicate_testcase,
-                          format_time, to_xml, write_report, xml_safe)
+from stkref.junit import (
+    Outcome,
+    TestCase,
+    TestSuite,
+    add_build_properties,
+    duplicate_testcase,
+    format_time,
+    to_xml,
+    write_report,
+    xml_safe,
+)
 
 
 def test_all_outcomes_validate(tmp_path: Path, junit_xsd: Path) -> None:
@@ -16,8 +25,15 @@ def test_all_outcomes_validate(tmp_path: Path, junit_xsd: Path) -> None:
     s.property("engine", "/bin/stk")
     add_build_properties(s)
     s.add(TestCase("features.spec", "ok", time_s=0.25, system_out="positions 1\n"))
-    s.add(TestCase("features.curated", "bad <&> \"quoted\"", Outcome.FAILED, "short",
-                   "details\x01 with a control char"))
+    s.add(
+        TestCase(
+            "features.curated",
+            'bad <&> "quoted"',
+            Outcome.FAILED,
+            "short",
+            "details\x01 with a control char",
+        )
+    )
     s.add(TestCase("features.random", "err", Outcome.ERROR, "engine failed", "exit 3"))
     s.add(TestCase("features.epd", "skip", Outcome.SKIPPED, "no file given"))
     s.system_out = "suite log"
@@ -27,8 +43,12 @@ def test_all_outcomes_validate(tmp_path: Path, junit_xsd: Path) -> None:
     assert root.tag == "testsuites" and root.get("tests") == "4"
     suite = root.find("testsuite")
     assert suite is not None
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors"),
-            suite.get("skipped")) == ("4", "1", "1", "1")
+    assert (
+        suite.get("tests"),
+        suite.get("failures"),
+        suite.get("errors"),
+        suite.get("skipped"),
+    ) == ("4", "1", "1", "1")
     cases = suite.findall("testcase")
     assert cases[1].find("failure") is not None and cases[1].get("name") == 'bad <&> "quoted"'
     assert cases[2].find("error") is not None and cases[3].find("skipped") is not None
@@ -43,8 +63,24 @@ def test_time_format() -> None:
 
 # Strings the writer must survive: random code points, surrogates (lone, and the
 # surrogateescape form of undecodable bytes), U+FFFE/U+FFFF, controls, markup characters.
-_TRICKY = ["\ud800", "\udcff", "\udc80", "\ufffe", "\uffff", "\x00", "\x1b[31m", "\r\n", "]]>", "&",
-           "<", '"', "'", "\U0001d11e", "é", "\t"]
+_TRICKY = [
+    "\ud800",
+    "\udcff",
+    "\udc80",
+    "\ufffe",
+    "\uffff",
+    "\x00",
+    "\x1b[31m",
+    "\r\n",
+    "]]>",
+    "&",
+    "<",
+    '"',
+    "'",
+    "\U0001d11e",
+    "é",
+    "\t",
+]
 
 
 def _random_text(rng: random.Random) -> str:
@@ -67,8 +103,16 @@ def _random_suites(rng: random.Random, text: Callable[[], str]) -> list[TestSuit
         for _ in range(rng.randrange(4)):
             s.property(text(), text())
         for _ in range(rng.randrange(12)):
-            s.add(TestCase(text(), f"{serial}:{text()}", rng.choice(list(Outcome)), text(), text(),
-                           system_out=text()))
+            s.add(
+                TestCase(
+                    text(),
+                    f"{serial}:{text()}",
+                    rng.choice(list(Outcome)),
+                    text(),
+                    text(),
+                    system_out=text(),
+                )
+            )
             serial += 1
         suites.append(s)
     return suites
@@ -85,11 +129,13 @@ def test_random_text_in_every_field_parses_and_validates(tmp_path: Path, junit_x
 
 
 def test_xml_safe_keeps_valid_text_and_escapes_the_rest() -> None:
-    valid = "plain <&> \"q\" é \U0001d11e \ufffd\t\n"
+    valid = 'plain <&> "q" é \U0001d11e \ufffd\t\n'
     assert xml_safe(valid) == valid
     assert xml_safe("a\x01b") == "a\\x01b"
     assert xml_safe("\ufffe\uffff") == "\\uFFFE\\uFFFF"
-    assert xml_safe(b"\xff".decode("utf-8", errors="surrogateescape")) == "\\xFF"  # an undecodable byte
+    assert (
+        xml_safe(b"\xff".decode("utf-8", errors="surrogateescape")) == "\\xFF"
+    )  # an undecodable byte
     assert xml_safe("\ud800") == "\\uD800"
 
 
@@ -100,9 +146,12 @@ def test_totals_are_the_sums_of_the_testcases() -> None:
         sums = {"tests": 0, "failures": 0, "errors": 0}
         for s in root.findall("testsuite"):
             cases = s.findall("testcase")
-            counts = {"tests": len(cases), "failures": sum(c.find("failure") is not None for c in cases),
-                      "errors": sum(c.find("error") is not None for c in cases),
-                      "skipped": sum(c.find("skipped") is not None for c in cases)}
+            counts = {
+                "tests": len(cases),
+                "failures": sum(c.find("failure") is not None for c in cases),
+                "errors": sum(c.find("error") is not None for c in cases),
+                "skipped": sum(c.find("skipped") is not None for c in cases),
+            }
             assert {k: int(s.get(k, -1)) for k in counts} == counts
             for k in sums:
                 sums[k] += counts[k]

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not HARNESS, reason="set STK_HARNESS=/path/to/st
 
 
 def _u32(data: bytes, offset: int, value: int) -> bytes:
-    return data[:offset] + struct.pack("<I", value) + data[offset + 4:]
+    return data[:offset] + struct.pack("<I", value) + data[offset + 4 :]
 
 
 def _cases(good: bytes) -> dict[str, tuple[bytes, list[str]]]:
@@ -44,12 +44,17 @@ def test_python_and_cpp_loaders_agree(tmp_path: Path, net128: Path) -> None:
         f = tmp_path / f"{name}.nnue"
         f.write_bytes(data)
         cpp = subprocess.run([HARNESS, "checknet", str(f), *flags], capture_output=True, text=True)
-        py = subprocess.run([sys.executable, "-m", "stkref.checknet", str(f), *flags],
-                            capture_output=True, text=True)
+        py = subprocess.run(
+            [sys.executable, "-m", "stkref.checknet", str(f), *flags],
+            capture_output=True,
+            text=True,
+        )
         expect_ok = name in ("good", "size+1-allowed")
         if (cpp.returncode == 0) != expect_ok or (py.returncode == 0) != expect_ok:
-            disagreements.append(f"{name}: C++ exit {cpp.returncode} ({cpp.stderr.strip()[:120]}), "
-                                 f"Python exit {py.returncode} ({py.stderr.strip()[:120]})")
+            disagreements.append(
+                f"{name}: C++ exit {cpp.returncode} ({cpp.stderr.strip()[:120]}), "
+                f"Python exit {py.returncode} ({py.stderr.strip()[:120]})"
+            )
         if not expect_ok:
             assert cpp.returncode == 2 and py.returncode == 2, name
     assert not disagreements, "\n".join(disagreements)

@@ -15,15 +15,29 @@ import chess.pgn
 import pytest
 
 HARNESS = os.environ.get("STK_HARNESS", "")
-ENGINE = os.environ.get("STK_ENGINE", str(Path(HARNESS).parent.parent / "engine" / "stk") if HARNESS else "")
+ENGINE = os.environ.get(
+    "STK_ENGINE", str(Path(HARNESS).parent.parent / "engine" / "stk") if HARNESS else ""
+)
 FAKE = os.environ.get("STK_FAKE_UCI", str(Path(HARNESS).parent / "stk-fake-uci") if HARNESS else "")
 
 pytestmark = pytest.mark.skipif(not HARNESS, reason="STK_HARNESS not set")
 
 
 def play(tmp: Path, config: str, *args: str) -> tuple[list[chess.pgn.Game], dict]:
-    cmd = [HARNESS, "match", "--config", config, "--out-dir", str(tmp), "--quiet",
-           "--gate", "non-regression", "--min-elo-lower95", "-100000", *args]
+    cmd = [
+        HARNESS,
+        "match",
+        "--config",
+        config,
+        "--out-dir",
+        str(tmp),
+        "--quiet",
+        "--gate",
+        "non-regression",
+        "--min-elo-lower95",
+        "-100000",
+        *args,
+    ]
     run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     games = []
@@ -40,7 +54,9 @@ def check_games(games: list[chess.pgn.Game], state: dict) -> None:
     assert len(games) == len(recorded) == 2 * len(state["pairs"])
     for game, rec in zip(games, recorded):
         assert game.headers["Result"] == rec["result"]
-        board = game.end().board()  # python-chess replays every move: an illegal one is an error above
+        board = (
+            game.end().board()
+        )  # python-chess replays every move: an illegal one is an error above
         reason = rec["reason"]
         if reason == "checkmate":
             assert board.is_checkmate()
@@ -54,7 +70,12 @@ def check_games(games: list[chess.pgn.Game], state: dict) -> None:
         elif reason == "insufficient material":
             assert board.is_insufficient_material()
         else:
-            assert game.headers["Termination"] in ("adjudication", "time forfeit", "rules infraction", "abandoned")
+            assert game.headers["Termination"] in (
+                "adjudication",
+                "time forfeit",
+                "rules infraction",
+                "abandoned",
+            )
             assert not board.is_game_over(claim_draw=True)
         # Engine moves carry their score and depth: {+0.35/12}
         engine_moves = [n for n in game.mainline() if n.comment and "/" in n.comment]
@@ -62,18 +83,52 @@ def check_games(games: list[chess.pgn.Game], state: dict) -> None:
 
 
 def test_stk_games_load_with_the_right_results(tmp_path: Path) -> None:
-    games, state = play(tmp_path, "py", "--engine", f"cmd={ENGINE}", "name=x", "--engine", f"cmd={ENGINE}",
-                        "name=y", "--nodes", "1500", "--pairs", "4", "--seed", "5", "--concurrency", "2",
-                        "--resign", "movecount=3", "score=600")
+    games, state = play(
+        tmp_path,
+        "py",
+        "--engine",
+        f"cmd={ENGINE}",
+        "name=x",
+        "--engine",
+        f"cmd={ENGINE}",
+        "name=y",
+        "--nodes",
+        "1500",
+        "--pairs",
+        "4",
+        "--seed",
+        "5",
+        "--concurrency",
+        "2",
+        "--resign",
+        "movecount=3",
+        "score=600",
+    )
     check_games(games, state)
     assert games[0].headers["White"] == "x" and games[1].headers["Black"] == "x"
 
 
 def test_book_games_and_faults_load(tmp_path: Path) -> None:
     book = tmp_path / "book.pgn"
-    book.write_text('[Event "b"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n[Event "c"]\n\n1. d4 d5 2. c4 e6 *\n')
-    games, state = play(tmp_path, "pyf", "--engine", f"cmd={FAKE} --defect crash-after-5", "name=bad",
-                        "--engine", f"cmd={FAKE}", "name=good", "--nodes", "50", "--openings", str(book))
+    book.write_text(
+        '[Event "b"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n[Event "c"]\n\n1. d4 d5 2. c4 e6 *\n'
+    )
+    games, state = play(
+        tmp_path,
+        "pyf",
+        "--engine",
+        f"cmd={FAKE} --defect crash-after-5",
+        "name=bad",
+        "--engine",
+        f"cmd={FAKE}",
+        "name=good",
+        "--nodes",
+        "50",
+        "--openings",
+        str(book),
+    )
     check_games(games, state)
     assert all(g.headers["Termination"] == "abandoned" for g in games)
-    assert games[0].board().fen() == chess.STARTING_FEN  # a book from the start position: the moves are in the movetext
+    assert (
+        games[0].board().fen() == chess.STARTING_FEN
+    )  # a book from the start position: the moves are in the movetext

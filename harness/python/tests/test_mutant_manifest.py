@@ -1,4 +1,5 @@
 """The planted-defect manifest can only prove what its checks run: a check that runs no test is hollow."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -43,6 +44,7 @@ def test_every_catch2_filter_in_the_manifest_names_a_test():
     is listed for would pass as 'caught' never again. Each must list at least one test name."""
     import re
     import subprocess
+
     tests = ROOT / "build" / "release" / "harness" / "stk-tests"
     if not tests.exists():
         pytest.skip("build/release/harness/stk-tests not built")
@@ -50,8 +52,12 @@ def test_every_catch2_filter_in_the_manifest_names_a_test():
     for m in _check_mutants().read_manifest(ROOT / "ci" / "mutants" / "MANIFEST"):
         for check in m.checks:
             for name in re.findall(r'stk-tests\s+"([^"]*)"', check):
-                out = subprocess.run([str(tests), name, "--list-test-names-only"], capture_output=True,
-                                     text=True, check=False).stdout
+                out = subprocess.run(
+                    [str(tests), name, "--list-test-names-only"],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                ).stdout
                 if not out.strip():
                     hollow.append(f"{m.patch}: {name!r}")
     assert not hollow, "filters that run no test:\n" + "\n".join(hollow)
@@ -61,10 +67,20 @@ def test_every_planted_defect_applies_to_this_tree():
     """A patch that no longer applies plants nothing: check-mutants reports it as a setup error only
     when someone runs it. Caught here on every commit instead."""
     import subprocess
+
     stale = []
     for m in _check_mutants().read_manifest(ROOT / "ci" / "mutants" / "MANIFEST"):
-        r = subprocess.run(["git", "apply", "--check", str(ROOT / "ci" / "mutants" / m.patch)], cwd=ROOT,
-                           capture_output=True, text=True, check=False)
+        r = subprocess.run(
+            ["git", "apply", "--check", str(ROOT / "ci" / "mutants" / m.patch)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if r.returncode != 0:
-            stale.append(f"{m.patch}: {r.stderr.strip().splitlines()[0] if r.stderr.strip() else 'does not apply'}")
-    assert not stale, "patches that do not apply (regenerate them against this tree):\n" + "\n".join(stale)
+            stale.append(
+                f"{m.patch}: {r.stderr.strip().splitlines()[0] if r.stderr.strip() else 'does not apply'}"
+            )
+    assert not stale, (
+        "patches that do not apply (regenerate them against this tree):\n" + "\n".join(stale)
+    )

@@ -40,7 +40,7 @@ def test_explicit_little_endian_layout(model128: QuantizedModel) -> None:
     assert struct.unpack_from("<IIII", data, 9) == (1, 22528, 128, 8)
     assert data[25:27] == b"\x02\x01"
     psqt_off = 25 + 2 * 22528 * 128 + 2 * 128
-    assert data[psqt_off:psqt_off + 4] == b"\xfe\xff\xff\xff"
+    assert data[psqt_off : psqt_off + 4] == b"\xfe\xff\xff\xff"
     assert data[-4:] == b"\x04\x03\x02\x01"  # the last field is bucket 7's output bias
 
 
@@ -56,7 +56,7 @@ def _write(tmp_path: Path, data: bytes, name: str = "bad.nnue") -> Path:
 
 
 def _patch_u32(data: bytes, offset: int, value: int) -> bytes:
-    return data[:offset] + struct.pack("<I", value) + data[offset + 4:]
+    return data[:offset] + struct.pack("<I", value) + data[offset + 4 :]
 
 
 def test_short_file(tmp_path: Path, good_bytes: bytes) -> None:
@@ -74,8 +74,9 @@ def test_truncated_header(tmp_path: Path, good_bytes: bytes) -> None:
         read(p)
 
 
-def test_trailing_bytes_rejected_unless_allowed(tmp_path: Path, good_bytes: bytes,
-                                                model128: QuantizedModel) -> None:
+def test_trailing_bytes_rejected_unless_allowed(
+    tmp_path: Path, good_bytes: bytes, model128: QuantizedModel
+) -> None:
     p = _write(tmp_path, good_bytes + b"\0")
     with pytest.raises(NetFormatError) as e:
         read(p)
@@ -84,10 +85,13 @@ def test_trailing_bytes_rejected_unless_allowed(tmp_path: Path, good_bytes: byte
     assert read(p, allow_trailing=True).equals(model128)
 
 
-@pytest.mark.parametrize("field,offset,value", [
-    ("version", 9, 2), ("features", 13, 22529), ("hidden", 17, 256), ("buckets", 21, 4)])
-def test_wrong_header_field(tmp_path: Path, good_bytes: bytes, field: str, offset: int,
-                            value: int) -> None:
+@pytest.mark.parametrize(
+    "field,offset,value",
+    [("version", 9, 2), ("features", 13, 22529), ("hidden", 17, 256), ("buckets", 21, 4)],
+)
+def test_wrong_header_field(
+    tmp_path: Path, good_bytes: bytes, field: str, offset: int, value: int
+) -> None:
     p = _write(tmp_path, _patch_u32(good_bytes, offset, value))
     with pytest.raises(NetFormatError) as e:
         read(p)
@@ -114,8 +118,9 @@ def test_unreadable_file(tmp_path: Path) -> None:
         read(tmp_path / "missing.nnue")
 
 
-def test_failed_load_leaves_active_net_untouched(tmp_path: Path, net128: Path,
-                                                 good_bytes: bytes) -> None:
+def test_failed_load_leaves_active_net_untouched(
+    tmp_path: Path, net128: Path, good_bytes: bytes
+) -> None:
     slot = NetSlot()
     active = slot.load(net128)
     digest = active.digest()
@@ -135,8 +140,9 @@ def test_decoded_arrays_are_independent_of_the_buffer(good_bytes: bytes) -> None
     m.ft_weight[0, 0] += 1  # writable: the model owns its memory
 
 
-def test_checknet_cli(tmp_path: Path, net128: Path, good_bytes: bytes,
-                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_checknet_cli(
+    tmp_path: Path, net128: Path, good_bytes: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_tool(lambda: checknet_main([str(net128)])) == 0
     out = capsys.readouterr().out
     assert "hidden    128" in out and "size      6510649 bytes" in out and "sha256" in out
@@ -148,7 +154,8 @@ def test_checknet_cli(tmp_path: Path, net128: Path, good_bytes: bytes,
 
 def test_checknet_as_module(tmp_path: Path, good_bytes: bytes) -> None:
     bad = _write(tmp_path, _patch_u32(good_bytes, 21, 9))
-    proc = subprocess.run([sys.executable, "-m", "stkref.checknet", str(bad)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "stkref.checknet", str(bad)], capture_output=True, text=True
+    )
     assert proc.returncode == 2
     assert "field 'buckets' at byte offset 21" in proc.stderr and "found 9" in proc.stderr

@@ -14,6 +14,7 @@ is not the one the test was submitted with; a bench is killed after MAX_BENCH_TI
 The function below is that algorithm restated, so a change to stk's output that a worker would
 misread fails here.
 """
+
 import os
 import re
 import subprocess
@@ -25,24 +26,24 @@ import pytest
 ENGINE = os.environ.get("STK_ENGINE", "")
 pytestmark = pytest.mark.skipif(not ENGINE, reason="set STK_ENGINE=/path/to/stk to run")
 
-NPS_PATTERN = r'(\d+\s+nps)|(nps\s+\d+)|(nodes second\s+\d+)'
-BENCH_PATTERN = r'(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)'
+NPS_PATTERN = r"(\d+\s+nps)|(nps\s+\d+)|(nodes second\s+\d+)"
+BENCH_PATTERN = r"(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)"
 MAX_BENCH_TIME_SECONDS = 60
 GOLDEN = Path(__file__).resolve().parents[3] / "golden" / "bench.txt"
 
 
 def parse_like_openbench(stream: bytes) -> tuple[int | None, int | None]:
     nps = bench = None
-    for line in stream.decode('ascii').strip().split('\n')[::-1]:
-        line = re.sub(r'[^a-zA-Z0-9 ]+', ' ', line)
+    for line in stream.decode("ascii").strip().split("\n")[::-1]:
+        line = re.sub(r"[^a-zA-Z0-9 ]+", " ", line)
         re_nps = re.search(NPS_PATTERN, line, re.IGNORECASE)
         re_bench = re.search(BENCH_PATTERN, line, re.IGNORECASE)
         if re_nps:
             nps = nps if nps else re_nps.group()
         if re_bench:
             bench = bench if bench else re_bench.group()
-    nps_value = int(re.search(r'\d+', nps).group()) if nps else None
-    bench_value = int(re.search(r'\d+', bench).group()) if bench else None
+    nps_value = int(re.search(r"\d+", nps).group()) if nps else None
+    bench_value = int(re.search(r"\d+", bench).group()) if bench else None
     return bench_value, nps_value
 
 
@@ -55,8 +56,13 @@ def golden_nodes() -> int:
 
 def run_bench() -> tuple[bytes, float]:
     t0 = time.monotonic()
-    out = subprocess.run([ENGINE, "bench"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         timeout=MAX_BENCH_TIME_SECONDS, check=True).stdout
+    out = subprocess.run(
+        [ENGINE, "bench"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=MAX_BENCH_TIME_SECONDS,
+        check=True,
+    ).stdout
     return out, time.monotonic() - t0
 
 

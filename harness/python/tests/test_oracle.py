@@ -11,8 +11,7 @@ from stkref.checkpoint import Checkpoint
 from stkref.features import active_features
 from stkref.floatmodel import FloatModel
 from stkref.model import QuantizedModel
-from stkref.oracle import (accumulate, clipped_relu, evaluate, output_bucket, transform,
-                           wrap)
+from stkref.oracle import accumulate, clipped_relu, evaluate, output_bucket, transform, wrap
 from stkref.positions import curated_positions, random_positions
 from stkref.quantize import quantize_model
 
@@ -25,13 +24,17 @@ def zero_model() -> QuantizedModel:
 def test_shift_is_floor_on_negatives() -> None:
     assert (np.array([-1, -64, -65, -127, 63, 64]) >> 6).tolist() == [-1, -1, -2, -2, 0, 1]
     assert clipped_relu(np.array([-1, -6400, 63, 64, 127 * 64 + 63, 128 * 64])).tolist() == [
-        0, 0, 0, 1, 127, 127]
+        0,
+        0,
+        0,
+        1,
+        127,
+        127,
+    ]
 
 
-@pytest.mark.parametrize("out_bias,expected", [(-1, -1), (-16, -1), (-17, -2), (15, 0),
-                                               (16, 1)])
-def test_positional_shift_floors(zero_model: QuantizedModel, out_bias: int,
-                                 expected: int) -> None:
+@pytest.mark.parametrize("out_bias,expected", [(-1, -1), (-16, -1), (-17, -2), (15, 0), (16, 1)])
+def test_positional_shift_floors(zero_model: QuantizedModel, out_bias: int, expected: int) -> None:
     board = chess.Board()
     zero_model.out_bias[output_bucket(board)] = out_bias
     e = evaluate(zero_model, board)
@@ -66,7 +69,7 @@ def test_accumulator_wraps_and_counts_overflow(zero_model: QuantizedModel) -> No
 
 def test_wrap_helper() -> None:
     assert wrap(np.array([32768, -32769, 65535, 2**31]), 16).tolist() == [-32768, 32767, -1, 0]
-    assert wrap(np.array([2**31, -2**31 - 1]), 32).tolist() == [-2**31, 2**31 - 1]
+    assert wrap(np.array([2**31, -(2**31) - 1]), 32).tolist() == [-(2**31), 2**31 - 1]
 
 
 def test_transform() -> None:
@@ -86,6 +89,7 @@ def test_output_bucket() -> None:
 
 def reference_eval(model: QuantizedModel, board: chess.Board) -> int:
     """The spec's integer inference with Python ints and loops (no numpy)."""
+
     def acc(color: chess.Color) -> tuple[list[int], list[int]]:
         a = [int(x) for x in model.ft_bias]
         p = [0] * 8
@@ -101,12 +105,34 @@ def reference_eval(model: QuantizedModel, board: chess.Board) -> int:
     h = model.hidden // 2
     for a in (acc_s, acc_o):
         inputs += [(min(max(a[j], 0), 127) * min(max(a[j + h], 0), 127)) >> 7 for j in range(h)]
-    h1 = [min(max((int(model.l1_bias[b][i]) + sum(int(w) * x for w, x in
-                                                   zip(model.l1_weight[b][i], inputs))) >> 6,
-                   0), 127) for i in range(16)]
-    h2 = [min(max((int(model.l2_bias[b][k]) + sum(int(w) * x for w, x in
-                                                   zip(model.l2_weight[b][k], h1))) >> 6, 0),
-              127) for k in range(32)]
+    h1 = [
+        min(
+            max(
+                (
+                    int(model.l1_bias[b][i])
+                    + sum(int(w) * x for w, x in zip(model.l1_weight[b][i], inputs))
+                )
+                >> 6,
+                0,
+            ),
+            127,
+        )
+        for i in range(16)
+    ]
+    h2 = [
+        min(
+            max(
+                (
+                    int(model.l2_bias[b][k])
+                    + sum(int(w) * x for w, x in zip(model.l2_weight[b][k], h1))
+                )
+                >> 6,
+                0,
+            ),
+            127,
+        )
+        for k in range(32)
+    ]
     out = int(model.out_bias[b]) + sum(int(w) * x for w, x in zip(model.out_weight[b], h2))
     return (out >> 4) + ((p_s[b] - p_o[b]) >> 4)
 
@@ -119,8 +145,10 @@ def test_oracle_matches_plain_python(model128: QuantizedModel) -> None:
 def float_oracle_gap(ckpt: Checkpoint, model: QuantizedModel) -> tuple[float, float]:
     """(mean, max) |oracle - float| cp over curated and random positions."""
     floats = FloatModel(ckpt)
-    deltas = [abs(evaluate(model, p.board()).eval - floats.evaluate(p.board()).eval)
-              for p in curated_positions() + random_positions(60, seed=13)]
+    deltas = [
+        abs(evaluate(model, p.board()).eval - floats.evaluate(p.board()).eval)
+        for p in curated_positions() + random_positions(60, seed=13)
+    ]
     return float(np.mean(deltas)), float(np.max(deltas))
 
 
@@ -135,8 +163,9 @@ def test_float_and_oracle_close(ckpt128: Checkpoint, model128: QuantizedModel) -
 
 # Planted defect: exporting rows 0..22527 (feature f at row f) instead of dropping the padding
 # row shifts every feature by one; the float-vs-oracle check must see it.
-def test_planted_padding_row_kept_caught(monkeypatch: pytest.MonkeyPatch,
-                                         ckpt128: Checkpoint) -> None:
+def test_planted_padding_row_kept_caught(
+    monkeypatch: pytest.MonkeyPatch, ckpt128: Checkpoint
+) -> None:
     import stkref.quantize as q
 
     monkeypatch.setattr(q, "_drop_padding_row", lambda w: w[:-1])
@@ -167,8 +196,9 @@ def test_evals_are_realistic(model128: QuantizedModel) -> None:
     assert sum(e.overflows for e in evals) == 0
 
 
-def test_load_model_from_checkpoint_equals_export(tmp_path: Path, net128: Path,
-                                                  ckpt128: Checkpoint) -> None:
+def test_load_model_from_checkpoint_equals_export(
+    tmp_path: Path, net128: Path, ckpt128: Checkpoint
+) -> None:
     from stkref.checkpoint import save_checkpoint
     from stkref.oracle import load_model
 

@@ -18,13 +18,35 @@ def run_parity(argv: list[str], monkeypatch: pytest.MonkeyPatch, defect: str = "
 
 
 def features_args(engine: Path, reports: Path, *extra: str) -> list[str]:
-    return ["features", "--engine", str(engine), "--random", "12", "--seed", "3",
-            "--reports-dir", str(reports), *extra]
+    return [
+        "features",
+        "--engine",
+        str(engine),
+        "--random",
+        "12",
+        "--seed",
+        "3",
+        "--reports-dir",
+        str(reports),
+        *extra,
+    ]
 
 
 def eval_args(engine: Path, net: Path, reports: Path, *extra: str) -> list[str]:
-    return ["eval", "--engine", str(engine), "--net", str(net), "--random", "10",
-            "--seed", "3", "--reports-dir", str(reports), *extra]
+    return [
+        "eval",
+        "--engine",
+        str(engine),
+        "--net",
+        str(net),
+        "--random",
+        "10",
+        "--seed",
+        "3",
+        "--reports-dir",
+        str(reports),
+        *extra,
+    ]
 
 
 def cases(report: Path) -> dict[tuple[str, str], ET.Element]:
@@ -32,8 +54,9 @@ def cases(report: Path) -> dict[tuple[str, str], ET.Element]:
     return {(c.get("classname", ""), c.get("name", "")): c for c in root.iter("testcase")}
 
 
-def test_features_parity_passes(tmp_path: Path, fake_engine: Path, junit_xsd: Path,
-                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_features_parity_passes(
+    tmp_path: Path, fake_engine: Path, junit_xsd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert run_parity(features_args(fake_engine, tmp_path), monkeypatch) == 0
     report = tmp_path / "junit" / "features-default.xml"
     validate_junit(junit_xsd, report)
@@ -43,20 +66,28 @@ def test_features_parity_passes(tmp_path: Path, fake_engine: Path, junit_xsd: Pa
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert props["engine"] == str(fake_engine) and props["seed"] == "3"
     assert props["corpus.random.positions"] == "12" and props["corpus.curated.positions"]
-    assert set(cases(report)) == {("features.spec", "index-sets"), ("features.spec", "test-vectors"),
-                                  ("features.curated", "index-sets"),
-                                  ("features.random", "index-sets")}
+    assert set(cases(report)) == {
+        ("features.spec", "index-sets"),
+        ("features.spec", "test-vectors"),
+        ("features.curated", "index-sets"),
+        ("features.random", "index-sets"),
+    }
     assert (tmp_path / "features" / "features-default.json").exists()
     assert (tmp_path / "features" / "features-default.md").exists()
 
 
 # Planted defect: one index of one position is off by one square.
-def test_features_flipped_index_fails(tmp_path: Path, fake_engine: Path, junit_xsd: Path,
-                                      monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_features_flipped_index_fails(
+    tmp_path: Path,
+    fake_engine: Path,
+    junit_xsd: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     junit = tmp_path / "f.xml"
-    code = run_parity(features_args(fake_engine, tmp_path, "--junit", str(junit)), monkeypatch,
-                      "flip-index")
+    code = run_parity(
+        features_args(fake_engine, tmp_path, "--junit", str(junit)), monkeypatch, "flip-index"
+    )
     assert code == 1
     out = capsys.readouterr().out
     assert "perspective white" in out and "only in engine:" in out and "only in reference:" in out
@@ -69,8 +100,9 @@ def test_features_flipped_index_fails(tmp_path: Path, fake_engine: Path, junit_x
     assert c[("features.spec", "index-sets")].find("failure") is None
 
 
-def test_engine_crash_is_an_error(tmp_path: Path, fake_engine: Path, junit_xsd: Path,
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_engine_crash_is_an_error(
+    tmp_path: Path, fake_engine: Path, junit_xsd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert run_parity(features_args(fake_engine, tmp_path), monkeypatch, "crash") == 1
     report = tmp_path / "junit" / "features-default.xml"
     validate_junit(junit_xsd, report)
@@ -78,21 +110,26 @@ def test_engine_crash_is_an_error(tmp_path: Path, fake_engine: Path, junit_xsd: 
     assert err is not None and "status 3" in (err.text or "")
 
 
-def test_dropped_output_line_is_an_error(tmp_path: Path, fake_engine: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dropped_output_line_is_an_error(
+    tmp_path: Path, fake_engine: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert run_parity(features_args(fake_engine, tmp_path), monkeypatch, "drop-line") == 1
     err = cases(tmp_path / "junit" / "features-default.xml")[
-        ("features.curated", "index-sets")].find("error")
+        ("features.curated", "index-sets")
+    ].find("error")
     assert err is not None and "result lines" in (err.text or "")
 
 
-def test_usage_and_input_errors_exit_2(tmp_path: Path, fake_engine: Path, net128: Path,
-                                       monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_and_input_errors_exit_2(
+    tmp_path: Path,
+    fake_engine: Path,
+    net128: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     bad_epd = tmp_path / "bad.epd"
     bad_epd.write_text("not a fen\n")
-    assert run_parity(features_args(fake_engine, tmp_path, "--epd", str(bad_epd)),
-                      monkeypatch) == 2
+    assert run_parity(features_args(fake_engine, tmp_path, "--epd", str(bad_epd)), monkeypatch) == 2
     assert f"{bad_epd}:1" in capsys.readouterr().err
     assert run_parity(features_args(tmp_path / "no-such-stk", tmp_path), monkeypatch) == 2
     assert "not found" in capsys.readouterr().err
@@ -105,25 +142,40 @@ def test_usage_and_input_errors_exit_2(tmp_path: Path, fake_engine: Path, net128
     assert e.value.code == 2
 
 
-def test_eval_parity_passes(tmp_path: Path, fake_engine: Path, net128: Path, junit_xsd: Path,
-                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_eval_parity_passes(
+    tmp_path: Path,
+    fake_engine: Path,
+    net128: Path,
+    junit_xsd: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert run_parity(eval_args(fake_engine, net128, tmp_path), monkeypatch) == 0
     report = tmp_path / "junit" / "eval-default.xml"
     validate_junit(junit_xsd, report)
     names = {name for (_cls, name) in cases(report)}
-    assert names == {"engine-vs-oracle", "engine-vs-oracle-mirror", "oracle-mirror-symmetry",
-                     "engine-mirror-symmetry"}
-    props = {p.get("name"): p.get("value")
-             for p in ET.parse(report).getroot().iter("property")}
+    assert names == {
+        "engine-vs-oracle",
+        "engine-vs-oracle-mirror",
+        "oracle-mirror-symmetry",
+        "engine-mirror-symmetry",
+    }
+    props = {p.get("name"): p.get("value") for p in ET.parse(report).getroot().iter("property")}
     assert props["tolerance_cp"] == "0" and props["net"] == str(net128)
 
 
 # Planted defect: the engine adds 1 cp with black to move. Tolerance 0 catches it, and the
 # engine's own colour-mirror symmetry fails while the oracle's holds.
-def test_eval_off_by_one_fails(tmp_path: Path, fake_engine: Path, net128: Path, junit_xsd: Path,
-                               monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run_parity(eval_args(fake_engine, net128, tmp_path), monkeypatch,
-                      "eval-black-plus-one") == 1
+def test_eval_off_by_one_fails(
+    tmp_path: Path,
+    fake_engine: Path,
+    net128: Path,
+    junit_xsd: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert (
+        run_parity(eval_args(fake_engine, net128, tmp_path), monkeypatch, "eval-black-plus-one")
+        == 1
+    )
     report = tmp_path / "junit" / "eval-default.xml"
     validate_junit(junit_xsd, report)
     c = cases(report)
@@ -131,25 +183,56 @@ def test_eval_off_by_one_fails(tmp_path: Path, fake_engine: Path, net128: Path, 
     assert c[("eval.random", "engine-mirror-symmetry")].find("failure") is not None
     assert c[("eval.random", "oracle-mirror-symmetry")].find("failure") is None
     # A 1 cp tolerance hides the parity failure but not the symmetry failure.
-    assert run_parity(eval_args(fake_engine, net128, tmp_path, "--tolerance-cp", "1"),
-                      monkeypatch, "eval-black-plus-one") == 1
+    assert (
+        run_parity(
+            eval_args(fake_engine, net128, tmp_path, "--tolerance-cp", "1"),
+            monkeypatch,
+            "eval-black-plus-one",
+        )
+        == 1
+    )
     c = cases(report)
     assert c[("eval.random", "engine-vs-oracle")].find("failure") is None
     assert c[("eval.random", "engine-mirror-symmetry")].find("failure") is not None
 
 
 def test_parity_as_module(tmp_path: Path, fake_engine: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "stkref.parity", "features", "--engine",
-                           str(fake_engine), "--random", "2", "--no-curated",
-                           "--reports-dir", str(tmp_path)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "stkref.parity",
+            "features",
+            "--engine",
+            str(fake_engine),
+            "--random",
+            "2",
+            "--no-curated",
+            "--reports-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "seed 1" in proc.stdout and "PASS" in proc.stdout
 
 
-def test_engine_args_are_passed(tmp_path: Path, fake_engine: Path, net128: Path,
-                                monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run_parity(eval_args(fake_engine, net128, tmp_path, "--no-curated",
-                                "--engine-args=--impl scalar"), monkeypatch) == 0
+def test_engine_args_are_passed(
+    tmp_path: Path, fake_engine: Path, net128: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert (
+        run_parity(
+            eval_args(fake_engine, net128, tmp_path, "--no-curated", "--engine-args=--impl scalar"),
+            monkeypatch,
+        )
+        == 0
+    )
     # The fake engine rejects an unknown implementation: the batch errors, the gate fails.
-    assert run_parity(eval_args(fake_engine, net128, tmp_path, "--no-curated",
-                                "--engine-args=--impl bogus"), monkeypatch) == 1
+    assert (
+        run_parity(
+            eval_args(fake_engine, net128, tmp_path, "--no-curated", "--engine-args=--impl bogus"),
+            monkeypatch,
+        )
+        == 1
+    )

@@ -14,15 +14,22 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize("name", ["perft.epd", "perft-rare.epd"])
-def test_golden_counts_agree_with_python_chess(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_tool(lambda: perft_main(["--epd", str(ROOT / "golden" / name), "--max-nodes", "8000"])) == 0
+def test_golden_counts_agree_with_python_chess(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        run_tool(lambda: perft_main(["--epd", str(ROOT / "golden" / name), "--max-nodes", "8000"]))
+        == 0
+    )
     assert " 0 differ" in capsys.readouterr().out
 
 
 def test_planted_wrong_count_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     epd = tmp_path / "p.epd"
-    epd.write_text("# a pinned pawn that may only take the pinner\n"
-                   "5r1b/6P1/8/8/8/8/8/K6k w - - 0 1 ;D1 11 ;D2 91\n")
+    epd.write_text(
+        "# a pinned pawn that may only take the pinner\n"
+        "5r1b/6P1/8/8/8/8/8/K6k w - - 0 1 ;D1 11 ;D2 91\n"
+    )
     assert run_tool(lambda: perft_main(["--epd", str(epd)])) == 1
     assert f"{epd}:2: D1 golden 11, python-chess 7" in capsys.readouterr().out
     epd.write_text("5r1b/6P1/8/8/8/8/8/K6k w - - 0 1 ;D1 x\n")

@@ -6,8 +6,15 @@ import chess
 import pytest
 
 from stkref.errors import InputError
-from stkref.positions import (colour_mirror, curated_positions, load_corpora, random_positions,
-                              read_positions, shared_dir, spec_positions)
+from stkref.positions import (
+    colour_mirror,
+    curated_positions,
+    load_corpora,
+    random_positions,
+    read_positions,
+    shared_dir,
+    spec_positions,
+)
 
 
 def test_curated_legal_unique_and_separating() -> None:
@@ -46,21 +53,26 @@ def test_spec_positions() -> None:
 
 def test_read_epd(tmp_path: Path) -> None:
     f = tmp_path / "s.epd"
-    f.write_text('# comment\n\n2q1r1k1/1ppb4/r2p1Pp1/p4n1p/2P1n3/5NPP/PP3Q1K/2BRRB2 w - - '
-                 'bm f7+; id "ECM.001";\n'
-                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20\n")
+    f.write_text(
+        "# comment\n\n2q1r1k1/1ppb4/r2p1Pp1/p4n1p/2P1n3/5NPP/PP3Q1K/2BRRB2 w - - "
+        'bm f7+; id "ECM.001";\n'
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20\n"
+    )
     ps = read_positions(f)
     assert [p.id for p in ps] == ["ECM.001", "s:4"]
     assert ps[0].source == f"{f}:3"
     assert ps[1].fen == chess.STARTING_FEN
 
 
-@pytest.mark.parametrize("line,needle", [
-    ("8/8/8/8/8/8/8/8 w", "expected at least 4 FEN fields"),
-    ("8/8/8/8/8/8/8/8 w - -", "illegal position"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq -", "malformed FEN"),
-    ("4k3/8/8/8/8/8/4Q3/4K3 w - -", "illegal position"),  # side not to move in check
-])
+@pytest.mark.parametrize(
+    "line,needle",
+    [
+        ("8/8/8/8/8/8/8/8 w", "expected at least 4 FEN fields"),
+        ("8/8/8/8/8/8/8/8 w - -", "illegal position"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq -", "malformed FEN"),
+        ("4k3/8/8/8/8/8/4Q3/4K3 w - -", "illegal position"),  # side not to move in check
+    ],
+)
 def test_bad_lines_name_file_and_line(tmp_path: Path, line: str, needle: str) -> None:
     f = tmp_path / "bad.epd"
     f.write_text(chess.STARTING_FEN + "\n" + line + "\n")

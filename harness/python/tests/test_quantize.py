@@ -19,10 +19,10 @@ def assert_rounds_half_to_even() -> None:
     q, _ = quantize_tensor(HALVES / 16, 16, "int32")
     assert q.tolist() == HALF_EVEN.tolist()
     ck = zero_checkpoint()
-    ck["out.weight"][0, :HALVES.size] = HALVES / 64
+    ck["out.weight"][0, : HALVES.size] = HALVES / 64
     ck["psqt.weight"][1, :8] = HALVES[:8] / 16
     m = quantize_model(ck)
-    assert m.out_weight[0, :HALVES.size].tolist() == HALF_EVEN.tolist()
+    assert m.out_weight[0, : HALVES.size].tolist() == HALF_EVEN.tolist()
     assert m.psqt_weight[0].tolist() == HALF_EVEN[:8].tolist()
 
 
@@ -57,8 +57,9 @@ def test_clipping_is_counted() -> None:
     assert sum(m.clipped.values()) == 4
 
 
-@pytest.mark.parametrize("key,value", [("l2.bias", np.nan), ("ft.weight", np.inf),
-                                       ("psqt.weight", -np.inf)])
+@pytest.mark.parametrize(
+    "key,value", [("l2.bias", np.nan), ("ft.weight", np.inf), ("psqt.weight", -np.inf)]
+)
 def test_non_finite_rejected_naming_tensor(key: str, value: float) -> None:
     ck = zero_checkpoint()
     ck[key].reshape(-1)[-1] = value

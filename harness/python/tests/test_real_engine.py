@@ -17,13 +17,34 @@ pytestmark = pytest.mark.skipif(not ENGINE, reason="set STK_ENGINE=/path/to/stk 
 
 
 def test_features_parity(tmp_path: Path, junit_xsd: Path) -> None:
-    assert run_tool(lambda: parity_main(["features", "--engine", ENGINE, "--random", "100",
-                                         "--reports-dir", str(tmp_path)])) == 0
+    assert (
+        run_tool(
+            lambda: parity_main(
+                ["features", "--engine", ENGINE, "--random", "100", "--reports-dir", str(tmp_path)]
+            )
+        )
+        == 0
+    )
     validate_junit(junit_xsd, tmp_path / "junit" / "features-default.xml")
 
 
 def test_eval_parity(tmp_path: Path, net128: Path, junit_xsd: Path) -> None:
-    assert run_tool(lambda: parity_main(["eval", "--engine", ENGINE, "--net", str(net128),
-                                         "--random", "100", "--reports-dir",
-                                         str(tmp_path)])) == 0
+    assert (
+        run_tool(
+            lambda: parity_main(
+                [
+                    "eval",
+                    "--engine",
+                    ENGINE,
+                    "--net",
+                    str(net128),
+                    "--random",
+                    "100",
+                    "--reports-dir",
+                    str(tmp_path),
+                ]
+            )
+        )
+        == 0
+    )
     validate_junit(junit_xsd, tmp_path / "junit" / "eval-default.xml")

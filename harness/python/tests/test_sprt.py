@@ -65,8 +65,19 @@ def test_stk_harness_sprt_agrees_with_the_reference() -> None:
             model = rng.choice(["normalized", "logistic"])
             elo0 = rng.uniform(-5, 3)
             elo1 = elo0 + rng.uniform(0.5, 8)
-        args = [HARNESS, "sprt", "--pentanomial", ",".join(map(str, penta)), "--elo0", repr(elo0), "--elo1",
-                repr(elo1), "--model", model, "--json"]
+        args = [
+            HARNESS,
+            "sprt",
+            "--pentanomial",
+            ",".join(map(str, penta)),
+            "--elo0",
+            repr(elo0),
+            "--elo1",
+            repr(elo1),
+            "--model",
+            model,
+            "--json",
+        ]
         wdl = None
         if rng.random() < 0.5:
             games = 2 * sum(penta)
@@ -83,12 +94,18 @@ def test_stk_harness_sprt_agrees_with_the_reference() -> None:
         ref = sprt.estimate(penta)
         got = out["pentanomial_estimate"]
         for key in ("score", "elo", "elo_lower", "elo_upper", "nelo", "nelo_error", "los"):
-            assert math.isclose(got[key], getattr(ref, key), rel_tol=1e-9, abs_tol=1e-9), (penta, key)
-        assert math.isclose(out["sprt"]["llr"], sprt.llr(penta, elo0, elo1, model), rel_tol=1e-7, abs_tol=1e-7), \
-            (penta, elo0, elo1, model)
+            assert math.isclose(got[key], getattr(ref, key), rel_tol=1e-9, abs_tol=1e-9), (
+                penta,
+                key,
+            )
+        assert math.isclose(
+            out["sprt"]["llr"], sprt.llr(penta, elo0, elo1, model), rel_tol=1e-7, abs_tol=1e-7
+        ), (penta, elo0, elo1, model)
         if wdl:
             tri = sprt.estimate([wdl[2], wdl[1], wdl[0]])
             for key in ("elo", "nelo", "los"):
-                assert math.isclose(out["trinomial_estimate"][key], getattr(tri, key), rel_tol=1e-9, abs_tol=1e-9)
+                assert math.isclose(
+                    out["trinomial_estimate"][key], getattr(tri, key), rel_tol=1e-9, abs_tol=1e-9
+                )
         checked += 1
     assert checked == 60

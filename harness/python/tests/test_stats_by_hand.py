@@ -25,7 +25,9 @@ def test_abs_delta_percentiles_are_ordered_on_random_data() -> None:
         elif kind == 2:
             d = -rng.exponential(10, n)  # all negative: |delta| is what is ranked
         else:
-            d = np.where(rng.random(n) < 0.02, rng.normal(0, 500, n), rng.normal(0, 1, n))  # outliers
+            d = np.where(
+                rng.random(n) < 0.02, rng.normal(0, 500, n), rng.normal(0, 1, n)
+            )  # outliers
         s = abs_delta_stats(d)
         assert 0 <= s["median"] <= s["p95"] <= s["p99"] <= s["max"], (SEED, trial, s)
         assert s["max"] == pytest.approx(np.abs(d).max())
@@ -62,12 +64,18 @@ def test_deciles_by_hand() -> None:
     p20 = np.arange(20)[::-1] / 20
     ten = deciles(p20, np.zeros(20), np.ones(20))
     assert [d["records"] for d in ten] == [2] * 10
-    assert [d["mean_prediction"] for d in ten] == pytest.approx([(2 * k + 0.5) / 20 for k in range(10)])
+    assert [d["mean_prediction"] for d in ten] == pytest.approx(
+        [(2 * k + 0.5) / 20 for k in range(10)]
+    )
 
 
 def test_wilson_published_values() -> None:
     # Newcombe (1998), Statistics in Medicine 17:857-872, Wilson score method (as stats_test.cpp).
-    for k, n, lo, hi in ((81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
-                         (1, 29, 0.0061, 0.1718)):
+    for k, n, lo, hi in (
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ):
         got = wilson(k / n, n)
         assert got == pytest.approx((lo, hi), abs=5e-5), (k, n)

@@ -74,8 +74,10 @@ def pv_problem(board: chess.Board, info: Info) -> str:
         n = info.score
         plies = 2 * n - 1 if n > 0 else -2 * n
         if len(info.pv) != plies or not b.is_checkmate():
-            return (f"score mate {n} but the PV has {len(info.pv)} plies and ends "
-                    f"{'in' if b.is_checkmate() else 'without'} checkmate")
+            return (
+                f"score mate {n} but the PV has {len(info.pv)} plies and ends "
+                f"{'in' if b.is_checkmate() else 'without'} checkmate"
+            )
     return ""
 
 
@@ -113,18 +115,24 @@ def test_mate_distance_drops_by_one_with_the_table_kept(uci: UciSession, fen: st
         d_infos, _ = uci.go(fen, defender, "nodes 300000")
         check_pvs(board_of(fen, defender), d_infos, f"defender, mate -{k - 1} expected")
         d_top = last_scored(d_infos)
-        assert (d_top.score_kind, d_top.score) == ("mate", -(k - 1)), f"after {defender}: {d_top.line}"
+        assert (d_top.score_kind, d_top.score) == ("mate", -(k - 1)), (
+            f"after {defender}: {d_top.line}"
+        )
         moves += top.pv[:2]
 
 
-@pytest.mark.parametrize("fen,first,n", [
-    (MATES[0][0], "d5f6", 1),  # black to move, mated in 1
-    (MATES[1][0], "g2g1", 1),  # white to move, mated in 1
-    (MATES[2][0], "f8c5", 2),  # white to move, mated in 2
-    (MATES[3][0], "f6a6", 2),  # black to move, mated in 2
-])
-def test_score_mate_is_negative_for_the_side_being_mated(uci: UciSession, fen: str, first: str,
-                                                         n: int) -> None:
+@pytest.mark.parametrize(
+    "fen,first,n",
+    [
+        (MATES[0][0], "d5f6", 1),  # black to move, mated in 1
+        (MATES[1][0], "g2g1", 1),  # white to move, mated in 1
+        (MATES[2][0], "f8c5", 2),  # white to move, mated in 2
+        (MATES[3][0], "f6a6", 2),  # black to move, mated in 2
+    ],
+)
+def test_score_mate_is_negative_for_the_side_being_mated(
+    uci: UciSession, fen: str, first: str, n: int
+) -> None:
     board = board_of(fen, [first])
     infos, best = uci.go(fen, [first], "depth 8")
     top = last_scored(infos)
@@ -138,7 +146,11 @@ def game_starts(rng: random.Random) -> list[str]:
     ecm = shared_dir() / "suites" / "ECM.epd"
     starts = [fen for fen, _ in MATES]
     if ecm.exists():
-        epd = [line.split(" bm ")[0].split(" am ")[0] for line in ecm.read_text().splitlines() if line.strip()]
+        epd = [
+            line.split(" bm ")[0].split(" am ")[0]
+            for line in ecm.read_text().splitlines()
+            if line.strip()
+        ]
         starts += [" ".join(e.split()[:4]) + " 0 1" for e in rng.sample(epd, 12)]
     return starts
 
@@ -167,11 +179,19 @@ def test_every_pv_is_legal_and_consistent_over_short_games(uci: UciSession) -> N
     assert mates >= 50, f"only {mates} mate-scored PVs checked: the set no longer exercises mates"
 
 
-@pytest.mark.parametrize("fen,go", [
-    (chess.STARTING_FEN, "wtime 60000 btime 100"),
-    ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2", "btime 60000 wtime 100"),
-])
-def test_a_long_own_clock_is_used_whatever_the_opponent_has(uci: UciSession, fen: str, go: str) -> None:
+@pytest.mark.parametrize(
+    "fen,go",
+    [
+        (chess.STARTING_FEN, "wtime 60000 btime 100"),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2",
+            "btime 60000 wtime 100",
+        ),
+    ],
+)
+def test_a_long_own_clock_is_used_whatever_the_opponent_has(
+    uci: UciSession, fen: str, go: str
+) -> None:
     """A minute on the mover's clock must not be played like the opponent's 100 ms (the budget
     is about a second here: a lower bound on the time taken is safe on a loaded machine)."""
     infos, best = uci.go(fen, [], go, timeout=30)
@@ -180,12 +200,19 @@ def test_a_long_own_clock_is_used_whatever_the_opponent_has(uci: UciSession, fen
     assert used >= 400, f"go {go}: searched only {used} ms"
 
 
-@pytest.mark.parametrize("fen,go", [
-    (chess.STARTING_FEN, "wtime 100 btime 60000"),
-    ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2", "btime 100 wtime 60000"),
-])
-def test_a_short_own_clock_is_respected_whatever_the_opponent_has(uci: UciSession, fen: str,
-                                                                  go: str) -> None:
+@pytest.mark.parametrize(
+    "fen,go",
+    [
+        (chess.STARTING_FEN, "wtime 100 btime 60000"),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2",
+            "btime 100 wtime 60000",
+        ),
+    ],
+)
+def test_a_short_own_clock_is_respected_whatever_the_opponent_has(
+    uci: UciSession, fen: str, go: str
+) -> None:
     infos, best = uci.go(fen, [], go)
     assert chess.Move.from_uci(best) in chess.Board(fen).legal_moves
     used = max((i.time_ms or 0 for i in infos), default=0)

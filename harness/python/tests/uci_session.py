@@ -15,6 +15,7 @@ HANG_S = 10.0  # a hang detector around answers that take milliseconds
 @dataclass
 class Info:
     """One `info ... score ... pv ...` line."""
+
     line: str
     depth: int
     score_kind: str  # "cp" or "mate"
@@ -43,7 +44,7 @@ def parse_info(line: str) -> Info | None:
             kind, score = words[i + 1], int(words[i + 2])
             i += 3
         elif w == "pv":
-            pv = words[i + 1:]
+            pv = words[i + 1 :]
             break
         else:
             i += 2 if w not in ("lowerbound", "upperbound") else 1
@@ -52,8 +53,14 @@ def parse_info(line: str) -> Info | None:
 
 class UciSession:
     def __init__(self, engine: str) -> None:
-        self.proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [engine],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -88,7 +95,9 @@ class UciSession:
             if stop(line):
                 return got
 
-    def go(self, fen: str, moves: list[str], go: str, timeout: float = HANG_S) -> tuple[list[Info], str]:
+    def go(
+        self, fen: str, moves: list[str], go: str, timeout: float = HANG_S
+    ) -> tuple[list[Info], str]:
         """Searches `fen` + `moves`; returns every scored info line and the best move."""
         self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
         self.send("go " + go)
