@@ -77,11 +77,11 @@ class Mutant:
 
 
 def hollow_catch2_filter(check: str) -> str:
-    """A Catch2 test name given to stk-tests with an unescaped ',' is two filters matching no test:
+    """A Catch2 test name given to stk-tests (or stk-engine-tests) with an unescaped ',' is two filters matching no test:
     the check runs nothing and exits 0, so the defect could never be caught. '' when fine."""
-    if "stk-tests" not in check:
+    if "tests" not in check:
         return ""
-    for name in re.findall(r'stk-tests\s+"([^"]*)"', check):
+    for name in re.findall(r'stk-(?:engine-)?tests\s+"([^"]*)"', check):
         if re.search(r"(?<!\\),", name):
             return f"stk-tests filter {name!r} has an unescaped ',' (Catch2 splits there and runs no test): write '\\,'"
     return ""

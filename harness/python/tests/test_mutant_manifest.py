@@ -45,15 +45,19 @@ def test_every_catch2_filter_in_the_manifest_names_a_test():
     import re
     import subprocess
 
-    tests = ROOT / "build" / "release" / "harness" / "stk-tests"
-    if not tests.exists():
-        pytest.skip("build/release/harness/stk-tests not built")
+    binaries = {
+        "stk-tests": ROOT / "build" / "release" / "harness" / "stk-tests",
+        "stk-engine-tests": ROOT / "build" / "release" / "engine" / "tests" / "stk-engine-tests",
+    }
+    for exe in binaries.values():
+        if not exe.exists():
+            pytest.skip(f"{exe.relative_to(ROOT)} not built")
     hollow = []
     for m in _check_mutants().read_manifest(ROOT / "ci" / "mutants" / "MANIFEST"):
         for check in m.checks:
-            for name in re.findall(r'stk-tests\s+"([^"]*)"', check):
+            for exe_name, name in re.findall(r'(stk-(?:engine-)?tests)\s+"([^"]*)"', check):
                 out = subprocess.run(
-                    [str(tests), name, "--list-test-names-only"],
+                    [str(binaries[exe_name]), name, "--list-test-names-only"],
                     capture_output=True,
                     text=True,
                     check=False,

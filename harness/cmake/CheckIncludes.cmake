@@ -1,0 +1,61 @@
+# The include rules of docs/architecture.md, checked over the sources (run as a CTest test):
+#   1. the engine (engine/src) includes no harness header;
+#   2. a library (harness/src/<library>/) never includes commands/;
+#   3. a command (harness/src/commands/<name>/) includes another command's header only where the
+#      allow-list below says so (each entry is written in docs/architecture.md with its reason).
+# usage: cmake -DSRC=<repository root> -P harness/cmake/CheckIncludes.cmake   (exit 1 on a violation)
+cmake_minimum_required(VERSION 3.22)
+set(allowed "all->compare" "all->review" "review->history" "history->review")
+set(harness_rooms commands cli report stats match_results positions nets fail_high epd uci_client common io)
+
+set(violations "")
+file(GLOB_RECURSE engine_files "${SRC}/engine/src/*.h" "${SRC}/engine/src/*.cpp")
+file(GLOB_RECURSE harness_files "${SRC}/harness/src/*.h" "${SRC}/harness/src/*.cpp")
+
+function(includes_of file out)
+  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  set(result "")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*" "\\1" inc "${line}")
+    list(APPEND result "${inc}")
+  endforeach()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+foreach(f IN LISTS engine_files)
+  includes_of("${f}" incs)
+  foreach(inc IN LISTS incs)
+    string(REGEX MATCH "^[^/]+" room "${inc}")
+    if(inc MATCHES "/" AND room IN_LIST harness_rooms)
+      file(RELATIVE_PATH rel "${SRC}" "${f}")
+      list(APPEND violations "${rel}: the engine includes harness header \"${inc}\"")
+    endif()
+  endforeach()
+endforeach()
+
+foreach(f IN LISTS harness_files)
+  file(RELATIVE_PATH rel "${SRC}/harness/src" "${f}")
+  includes_of("${f}" incs)
+  string(REGEX MATCH "^commands/([^/]+)/" in_command "${rel}")
+  set(from "${CMAKE_MATCH_1}")
+  foreach(inc IN LISTS incs)
+    if(NOT inc MATCHES "^commands/([^/]+)/")
+      continue()
+    endif()
+    set(to "${CMAKE_MATCH_1}")
+    if(NOT rel MATCHES "/")
+      continue()  # main.cpp and commands.h sit above the rooms
+    elseif(NOT in_command)
+      list(APPEND violations "harness/src/${rel}: a library includes command header \"${inc}\"")
+    elseif(NOT from STREQUAL to AND NOT "${from}->${to}" IN_LIST allowed)
+      list(APPEND violations "harness/src/${rel}: command ${from} includes ${to}'s header \"${inc}\" (not in the allow-list)")
+    endif()
+  endforeach()
+endforeach()
+
+list(LENGTH harness_files checked)
+if(violations)
+  list(JOIN violations "\n  " text)
+  message(FATAL_ERROR "include rules (docs/architecture.md) broken:\n  ${text}")
+endif()
+message(STATUS "include rules hold over the engine and ${checked} harness files")
