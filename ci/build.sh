@@ -6,5 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 preset="${1:-release}"
 "$root/ci/install-deps.sh"
 cd "$root"
-cmake --preset "$preset" >/dev/null
+# CI (CI=true) builds with -Werror: a warning fails there; STK_WERROR=ON|OFF overrides.
+werror="${STK_WERROR:-$([ "${CI:-}" = true ] && echo ON || echo OFF)}"
+cmake --preset "$preset" -DSTK_WERROR="$werror" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

@@ -8,4 +8,8 @@ cd "$root"
 export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd || echo "$root/../shared")}"
 export STK_PYTHON="${STK_PYTHON:-$root/.venv/bin/python}"
 ci/build.sh release
-exec ./build/release/harness/stk-harness all --tier "${1:-quick}"
+status=0
+./build/release/harness/stk-harness all --tier "${1:-quick}" || status=$?
+# docs/measurements.md: the headline figures of this run, regenerated from reports/.
+"$STK_PYTHON" ci/make-measurements.py || status=2
+exit $status

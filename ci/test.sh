@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command (README, .ci/run): builds from nothing, then runs
+# The test command (README, .ci/run): lints (ci/lint.sh), builds from nothing (-Werror under CI),
+# then runs
 #   1. every C++ unit/property/CLI test (ctest, JUnit at reports/junit/ctest-release.xml),
 #   2. the same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer (debug preset),
 #   3. the Python reference's pytest suite (JUnit at reports/junit/pytest.xml),
@@ -14,6 +15,10 @@ export STK_PYTHON="${STK_PYTHON:-$root/.venv/bin/python}"
 mkdir -p reports/junit
 status=0
 step() { echo; echo "=== $*"; }
+
+step "lint (ruff, ruff format, mypy --strict, clang-format)"
+ci/install-deps.sh >/dev/null || exit 2
+ci/lint.sh || status=1
 
 step "build (release)"
 ci/build.sh release || exit 2
@@ -32,7 +37,7 @@ ctest_junit release || status=1
 
 if [ "${STK_SKIP_SANITIZERS:-0}" != 1 ]; then
   step "ctest (debug + ASan/UBSan)"
-  cmake --preset debug >/dev/null && cmake --build --preset debug -j "$(nproc)" --target stk-tests stk stk-harness \
+  cmake --preset debug >/dev/null && cmake --build --preset debug -j "$(nproc)" --target stk-tests stk-engine-tests stk stk-harness \
     && ctest --preset debug -j "$(nproc)" --output-junit "$root/build/ctest-debug.raw.xml" || status=1
   ctest_junit debug || status=1
 fi

@@ -7,6 +7,7 @@
 
 #include "common/splitmix.h"
 #include "stats/elo.h"
+#include "stats/wilson.h"
 
 namespace stk::harness::match {
 
@@ -111,11 +112,8 @@ SimulationReport simulate_sprt(const PentanomialModel& model, const SprtParams& 
 }
 
 RateInterval wilson_interval(std::uint64_t k, std::uint64_t n, double z) {
-  if (n == 0) return {0, 0, 1};
-  const double nn = double(n), p = double(k) / nn, z2 = z * z;
-  const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
-  const double half = z * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
-  return {p, std::max(0.0, centre - half), std::min(1.0, centre + half)};
+  const auto [lo, hi] = wilson(k, n, z);  // the one implementation (stats/wilson.h)
+  return {n == 0 ? 0.0 : double(k) / double(n), lo, hi};
 }
 
 }  // namespace stk::harness::match

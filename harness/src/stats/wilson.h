@@ -1,5 +1,6 @@
-// Small statistics shared by the harnesses' gates (the Python reference has its own copies in
-// stkref.calibration, tested against the same hand-computed values).
+// The one Wilson score interval of the harnesses (shadow's gates and sprt-sim's error rates call
+// it; the Python reference has its own in stkref.calibration, tested against the same
+// hand-computed values).
 #pragma once
 
 #include <algorithm>

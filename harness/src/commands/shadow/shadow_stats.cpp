@@ -9,7 +9,7 @@
 namespace stk::harness::shadow {
 
 Interval wilson(std::uint64_t k, std::uint64_t n, double z) {
-  const auto [lo, hi] = stk::harness::wilson(k, n, z);  // one implementation, tested by hand in common/stats.h
+  const auto [lo, hi] = stk::harness::wilson(k, n, z);  // the one implementation (stats/wilson.h)
   return {lo, hi};
 }
 
