@@ -48,10 +48,6 @@ struct DecisionContext {
 // the node type the move's (or the node's) full search would be given.
 struct NoPolicy {
   static constexpr bool kEnabled = false;
-  // Planted defect for the shadow audit's own tests (never true in a real policy): a null-move
-  // "bailout" that fabricates alpha-1 at a node reached by a reduced move, to make the parent
-  // re-search at full depth. The fabricated score is a signal to the caller, not a value.
-  static constexpr bool kNullBailout = false;
 
   // Every node (search and quiescence), after it is counted; the position is the node's.
   template <class W, class P>
@@ -138,9 +134,6 @@ struct NoPolicy {
   // probe(key) and store(...) of TranspositionTable; search_table() returns it by value).
   template <class T>
   T& table(T& real) { return real; }
-  // kNullBailout only: is the node at `ply` reached by a reduced move? (set by note_reduction)
-  bool reduced_at(int ply) const { return false; }
-  void note_reduction(int ply, int reduction) {}
 };
 
 // The normal build with the fail-high predictor's decisions compiled in (FHPredictor on).

@@ -24,8 +24,7 @@ namespace stk::search {
 //     (shadow_skip_mate_distance); (c) the "everything pruned: return alpha" path: reported
 //     through shadow_fabricated(), and the audit discards that shadow search (unreachable today:
 //     move pruning needs a searched move); (d) TT cut-offs on entries the decision's own search
-//     wrote: the audit's table; (e) the null-move bailout (planted only, kNullBailout): a shadow
-//     root is never "reached by a reduced move" (reduced_at is false there).
+//     wrote: the audit's table.
 //   - at the shadow search's root, null-move / static-null cut-offs are off for node-cutoff
 //     audits, and internal iterative reduction is off unless the audit replays the real search
 //     exactly (shadow_skip_iir).
@@ -320,7 +319,6 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
       do_null(pos, ss);
       (ss + 1)->ply = ply + 1;
-      if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
       if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::NullMove, ss, depth);
       int score = -search<false>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       undo_null(pos);
@@ -335,10 +333,6 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         return score;
       }
       if constexpr (Policy::kEnabled) policy_.on_search_end(*this, JudgedSearch::NullMove, ss);
-      // Planted defect (kNullBailout policies only): a big threat under a reduced move
-      // fabricates alpha - 1 so that the parent re-searches the move at full depth.
-      if constexpr (Policy::kNullBailout)
-        if (score < beta - 100 && policy_.reduced_at(ply)) return alpha - 1;
     }
   }
 
@@ -442,7 +436,6 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     // A null-window child leaves its PV untouched: never let update_pv copy a sibling's stale
     // line (a fail-high at the mate-distance bound is accepted without a PV re-search).
     if (PvNode) (ss + 1)->pv_length = 0;
-    if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
     int score;
     if (PvNode && move_count == 1) {
       score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
@@ -464,7 +457,6 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         }
         r = std::clamp(r, 0, new_depth - 1);
         const int reduced = new_depth - r;
-        if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, r);
         if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::ReducedMove, ss, depth);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
         if constexpr (Policy::kEnabled) {
@@ -475,10 +467,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
           }
           policy_.on_search_end(*this, JudgedSearch::ReducedMove, ss);
         }
-        if (score > alpha && reduced < new_depth) {
-          if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
+        if (score > alpha && reduced < new_depth)
           score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
-        }
       } else {
         if constexpr (Policy::kEnabled)
           if (!PvNode) policy_.on_search_begin(*this, JudgedSearch::FullMove, ss, depth);

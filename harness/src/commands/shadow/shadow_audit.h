@@ -48,8 +48,6 @@ namespace stk::harness::shadow {
 struct Variant {
   bool private_table = true;       // false: the shadow search writes/reads the real table
   bool restore_heuristics = true;  // false: shadow history/countermove updates leak
-  bool null_bailout = false;       // the search has the fabricating null-move bailout
-  bool neutralize_bailout = true;  // shadow roots never count as "reached by a reduced move"
   bool lmr_at_reduced_depth = false;  // the LMR miss search runs at the reduced depth
   int pruned_depth_offset = 0;        // added to a pruned move's shadow depth (-1: one ply short)
 };
@@ -69,7 +67,6 @@ struct AuditSettings {
 template <Variant V>
 struct ShadowPolicy : search::NoPolicy {
   static constexpr bool kEnabled = true;
-  static constexpr bool kNullBailout = V.null_bailout;
   using E = search::StackEntry;
   using JS = search::JudgedSearch;
 
@@ -107,12 +104,6 @@ struct ShadowPolicy : search::NoPolicy {
     return {M::Private, real, &private_tt_, nullptr, nullptr, nullptr};
   }
   void shadow_fabricated() { fabricated_ = true; }
-  bool reduced_at(int ply) const {
-    if constexpr (V.neutralize_bailout)
-      if (shadow_root(ply)) return false;
-    return reduced_[ply];
-  }
-  void note_reduction(int ply, int r) { reduced_[ply] = r > 0; }
 
   // --- journals and marks ---
   void on_search_entry(E* ss, int depth) {
@@ -237,7 +228,6 @@ struct ShadowPolicy : search::NoPolicy {
     auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
       w.do_null(pos, pss);
       (pss + 1)->ply = ctx.ply + 1;
-      if constexpr (kNullBailout) note_reduction(ctx.ply + 1, 0);
       int s = -w.template search<false>(pos, pss + 1, -ctx.beta, -ctx.beta + 1, null_depth, !cut_node);
       w.undo_null(pos);
       return s;
@@ -392,7 +382,6 @@ struct ShadowPolicy : search::NoPolicy {
     access.seldepth = 0;
     access.budget.node_limit = settings.shadow_node_cap;
     access.budget.hard_s = access.budget.soft_s = 0;
-    const auto saved_reduced = reduced_;
     const Isolation& level = settings.isolation;
 
     // Private stack: the ancestors (history lookups, "improving", the null-move rule) and the
@@ -437,7 +426,6 @@ struct ShadowPolicy : search::NoPolicy {
     dirty_extent_ = std::min(int(stack_.size()), std::max(deep, access.seldepth + 4 + 2));
     in_shadow_ = false;
     shadow_root_ply_ = -1;
-    reduced_ = saved_reduced;
     journal_.undo_since(shadow_start);
     if (rewind) journal_.replay_heuristics();
     access.nodes = saved_nodes;
@@ -457,7 +445,6 @@ struct ShadowPolicy : search::NoPolicy {
   std::uint64_t last_shadow_nodes_ = 0;
   int killer_extent_ = 0;  // stack entries whose killers the real search has written
   int dirty_extent_ = 0;   // private stack entries a shadow search may have written
-  std::array<bool, search::kMaxPly + 2> reduced_{};
   std::vector<Mark> marks_;
   bool marks_open_ = false;  // !marks_.empty(), where AuditTable can see it
   Journal journal_;
