@@ -146,10 +146,11 @@ struct FreshSearch {
   eval::Evaluator evaluator;
   fh::Settings fh;  // the fail-high predictor: off unless the caller turns it on
 
-  explicit FreshSearch(std::size_t hash_mb, bool use_nnue = false) {
+  // `net`: the network the search evaluates with (null: classical evaluation).
+  explicit FreshSearch(std::size_t hash_mb, std::shared_ptr<const nnue::Network> net = nullptr) {
     tt.resize(hash_mb);
     heuristics->clear();
-    evaluator.set_use_nnue(use_nnue);
+    evaluator.set_network(std::move(net));
   }
   // Searches to `depth` (0: no depth limit) or `nodes` (0: no node limit).
   template <class Policy>
