@@ -7,7 +7,7 @@ namespace stk::search {
 // (Policy::kEnabled)` and costs the normal build nothing). An audit re-searches a decision
 // with the same worker, so:
 //   - it saves and restores the worker's node count, stop state, seldepth and budget through
-//     ShadowAccess (its nodes are counted apart and never reach the real node or time limit);
+//     shadow_access() (its nodes are counted apart and never reach the real node or time limit);
 //   - the search reads and writes the policy's table(), whatever type that returns: the audit's
 //     own while in_shadow(), so the real table is never written by a shadow search (an audit may
 //     let it read the real table as it was before the decision's search: the entries that search
@@ -28,13 +28,6 @@ namespace stk::search {
 //   - at the shadow search's root, null-move / static-null cut-offs are off for node-cutoff
 //     audits, and internal iterative reduction is off unless the audit replays the real search
 //     exactly (shadow_skip_iir).
-struct ShadowAccess {
-  std::uint64_t& nodes;
-  bool& stopped;
-  int& seldepth;
-  Budget& budget;
-};
-
 // The table a search uses: always the real one in the normal build. An audit policy may return
 // its own table type (same probe/store interface) by value.
 template <class Policy>
@@ -301,15 +294,13 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       if (fh_gate && fh_node.side == fh::kBeta && depth <= fh::Settings::kStaticNullDepth &&
           fh_->active().predict(fh_node) >= fh_static_null_p16_) {
         if constexpr (Policy::kEnabled) {
-          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-          policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
+          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
         }
         return eval;
       }
     } else if (depth <= 5 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
       if constexpr (Policy::kEnabled) {
-        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-        policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
+        policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
       }
       return eval;
     }
@@ -326,8 +317,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       if (score >= beta) {
         if (score >= kValueMateInMaxPly) score = beta;  // an unproven mate is only a bound
         if constexpr (Policy::kEnabled) {
-          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-          policy_.on_node_cutoff(*this, access, Mechanism::NullMove, pos, ss, node_ctx, score, cut_node, depth - r);
+          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::NullMove, pos, ss, node_ctx, score, cut_node, depth - r);
           policy_.on_search_end(*this, JudgedSearch::NullMove, ss);
         }
         return score;
@@ -368,8 +358,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         // Every quiet after the LMP decision is pruned by it too.
         const DecisionContext lmp_ctx{ply, depth, alpha, beta, ss->static_eval, move_count + ++lmp_skipped};
         const int would_be = depth - 1 + (pos.gives_check(m) && ply < 2 * root_depth_ ? 1 : 0);
-        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-        policy_.on_pruned(*this, access, Mechanism::Lmp, pos, ss, m, lmp_ctx, would_be, !cut_node);
+        policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, lmp_ctx, would_be, !cut_node);
       }
       continue;
     }
@@ -384,9 +373,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         // Late move pruning: late quiet moves at shallow depth are almost never best.
         if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
           if constexpr (Policy::kEnabled) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, access, Mechanism::Lmp, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, ctx, would_be, !cut_node);
           }
           skip_quiets = true;
           continue;
@@ -394,25 +382,22 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         // Futility: a quiet move cannot lift a static eval this far below alpha.
         if (!in_check && lmr_depth <= 7 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) {
           if constexpr (Policy::kEnabled) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, access, Mechanism::Futility, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::Futility, pos, ss, m, ctx, would_be, !cut_node);
           }
           continue;
         }
         if (lmr_depth <= 6 && !pos.see_ge(m, -30 * lmr_depth * lmr_depth)) {
           if constexpr (Policy::kEnabled) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, access, Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
           }
           continue;
         }
       } else if (!quiet && depth <= 4 && !pos.see_ge(m, -100 * depth)) {
         if constexpr (Policy::kEnabled) {
-          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
           const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-          policy_.on_pruned(*this, access, Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+          policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
         }
         continue;
       }
@@ -461,8 +446,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
         if constexpr (Policy::kEnabled) {
           if (score <= alpha && r > 0 && !stopped_) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-            policy_.on_reduced_fail_low(*this, access, pos, ss, m, ctx, r, reduced, new_depth, score, true,
+            policy_.on_reduced_fail_low(*this, shadow_access(), pos, ss, m, ctx, r, reduced, new_depth, score, true,
                                         !cut_node);
           }
           policy_.on_search_end(*this, JudgedSearch::ReducedMove, ss);
@@ -476,8 +460,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         if constexpr (Policy::kEnabled)
           if (!PvNode) {
             if (score <= alpha && !stopped_) {
-              ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-              policy_.on_full_fail_low(*this, access, pos, ss, m, ctx, new_depth, score, !cut_node);
+              policy_.on_full_fail_low(*this, shadow_access(), pos, ss, m, ctx, new_depth, score, !cut_node);
             }
             policy_.on_search_end(*this, JudgedSearch::FullMove, ss);
           }
@@ -529,8 +512,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   if constexpr (Policy::kEnabled)
     if (!PvNode && !in_check) {
       if (best_score >= beta) {
-        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-        policy_.on_node_fail_high(*this, access, pos, ss, node_ctx, best_score, cut_node);
+        policy_.on_node_fail_high(*this, shadow_access(), pos, ss, node_ctx, best_score, cut_node);
       }
       policy_.on_search_end(*this, JudgedSearch::Node, ss);
     }

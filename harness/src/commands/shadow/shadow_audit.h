@@ -64,9 +64,13 @@ struct AuditSettings {
   std::size_t max_depth_mismatches = 20;  // recorded in full per position (all are counted)
 };
 
+// Both interfaces: the decision hooks of the observer (node and fail-high collection hooks empty)
+// and the whole shadow control.
 template <Variant V>
-struct ShadowPolicy : search::NoPolicy {
+struct ShadowPolicy : private search::NoObserver {
+  using NoObserver::on_node, NoObserver::kCollectFh, NoObserver::fh_begin_node, NoObserver::fh_record;
   static constexpr bool kEnabled = true;
+  static constexpr bool kPredictor = false;
   using E = search::StackEntry;
   using JS = search::JudgedSearch;
 
@@ -158,7 +162,7 @@ struct ShadowPolicy : search::NoPolicy {
 
   // --- decision hooks ---
   template <class W, class S, class P, class M>
-  void on_reduced_fail_low(W& w, S& access, P& pos, E* ss, M m, const search::DecisionContext& ctx,
+  void on_reduced_fail_low(W& w, S access, P& pos, E* ss, M m, const search::DecisionContext& ctx,
                            int reduction, int reduced_depth, int full_depth, int score, bool reduced_cut,
                            bool child_cut) {
     if (in_shadow_ || !audit) return;
@@ -191,7 +195,7 @@ struct ShadowPolicy : search::NoPolicy {
   }
 
   template <class W, class S, class P, class M>
-  void on_pruned(W& w, S& access, Mechanism mech, P& pos, E* ss, M m, const search::DecisionContext& ctx,
+  void on_pruned(W& w, S access, Mechanism mech, P& pos, E* ss, M m, const search::DecisionContext& ctx,
                  int would_be_depth, bool child_cut) {
     if (in_shadow_ || !audit) return;
     const int expected = ctx.depth - 1 + (pos.gives_check(m) && ctx.ply < 2 * w.root_depth() ? 1 : 0);
@@ -210,7 +214,7 @@ struct ShadowPolicy : search::NoPolicy {
   }
 
   template <class W, class S, class P>
-  void on_node_cutoff(W& w, S& access, Mechanism mech, P& pos, E* ss, const search::DecisionContext& ctx,
+  void on_node_cutoff(W& w, S access, Mechanism mech, P& pos, E* ss, const search::DecisionContext& ctx,
                       int score, bool cut_node, int null_depth) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = mech == Mechanism::NullMove ? open_mark(ctx.ply, JS::NullMove) : nullptr;
@@ -238,7 +242,7 @@ struct ShadowPolicy : search::NoPolicy {
 
   // --- controls of the pruning mechanisms ---
   template <class W, class S, class P, class M>
-  void on_full_fail_low(W& w, S& access, P& pos, E* ss, M m, const search::DecisionContext& ctx, int depth,
+  void on_full_fail_low(W& w, S access, P& pos, E* ss, M m, const search::DecisionContext& ctx, int depth,
                         int score, bool child_cut) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::FullMove);
@@ -257,7 +261,7 @@ struct ShadowPolicy : search::NoPolicy {
   }
 
   template <class W, class S, class P>
-  void on_node_fail_high(W& w, S& access, P& pos, E* ss, const search::DecisionContext& ctx, int score,
+  void on_node_fail_high(W& w, S access, P& pos, E* ss, const search::DecisionContext& ctx, int score,
                          bool cut_node) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::Node);
