@@ -1,5 +1,6 @@
 #include "bench.h"
 
+#include "nnue/network.h"
 #include "position.h"
 #include "search/search.h"
 
@@ -33,11 +34,12 @@ const std::vector<std::string>& bench_positions() {
   return fens;
 }
 
-BenchResult run_bench(int depth, bool use_nnue) {
+BenchResult run_bench(int depth, std::shared_ptr<const nnue::Network> net) {
   BenchResult r;
   search::Options opts;
   opts.hash_mb = 16;
-  opts.use_nnue = use_nnue;
+  opts.use_nnue = net != nullptr;
+  opts.network = std::move(net);
   search::Searcher searcher(opts);
   search::Limits limits;
   limits.depth = depth;

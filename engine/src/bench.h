@@ -3,10 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace stk {
+
+namespace nnue {
+class Network;
+}
 
 constexpr int kBenchDefaultDepth = 13;
 
@@ -17,7 +22,8 @@ struct BenchResult {
 };
 
 const std::vector<std::string>& bench_positions();
-// Searches every bench position to `depth` with a fresh 16 MB hash and cleared histories.
-BenchResult run_bench(int depth, bool use_nnue = false);
+// Searches every bench position to `depth` with a fresh 16 MB hash and cleared histories,
+// evaluating with `net` (null: the classical evaluation, the signature's).
+BenchResult run_bench(int depth, std::shared_ptr<const nnue::Network> net = nullptr);
 
 }  // namespace stk

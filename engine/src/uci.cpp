@@ -72,7 +72,7 @@ class UciEngine {
 
   Position pos_;
   bool pos_valid_ = true;  // false after a refused "position": nothing to search until a good one
-  search::Searcher searcher_{search::Options{16, true}};  // "Use NNUE" on: used once EvalFile loads
+  search::Searcher searcher_{search::Options{16, true, nullptr}};  // "Use NNUE" on: used once EvalFile loads
 };
 
 void UciEngine::request_stop() {

@@ -1,4 +1,4 @@
-// Net-file target: nnue::Network::parse (every header field, exact size) and nnue::load_network
+// Net-file target: nnue::Network::parse (every header field, exact size) and Searcher::load_network
 // (the file path and the transactional swap UCI's EvalFile uses). A valid H=128 file is 6.5 MB, so
 // random bytes only ever reach the header; the input therefore has two modes, by its first byte:
 //   even: raw mode, the rest of the input is the whole file (header fields, short files);
@@ -12,7 +12,8 @@
 #include "fuzz_checks.h"
 #include "movegen.h"
 #include "nnue/accumulator.h"
-#include "nnue/evaluate.h"
+#include "nnue/network.h"
+#include "search/search.h"
 
 namespace stk::fuzz {
 
@@ -48,19 +49,20 @@ void use_network(const nnue::Network& net) {
 
 bool check_raw(const std::vector<std::uint8_t>& bytes, bool allow_trailing) {
   static const std::shared_ptr<const nnue::Network> sentinel = harness::synthetic_network(128);
-  nnue::set_network(sentinel);
+  static search::Searcher engine(search::Options{1, true, nullptr});
+  engine.set_network(sentinel);
   const std::string path = scratch_file("fuzz.nnue", std::string(bytes.begin(), bytes.end()));
   std::string error, parse_error;
-  const bool loaded = nnue::load_network(path, allow_trailing, &error);
+  const bool loaded = engine.load_network(path, allow_trailing, &error);
   const bool parsed = nnue::Network::parse(bytes, path, allow_trailing, &parse_error) != nullptr;
   require(loaded == parsed && error == parse_error, "load_network and parse disagree: '" + error + "' vs '" + parse_error + "'");
   if (!loaded) {
     require(error.rfind(path + ": ", 0) == 0, "error does not name the file: " + error);
-    require(nnue::network() == sentinel, "a failed load replaced the active network");
+    require(engine.network() == sentinel, "a failed load replaced the engine's network");
   } else {
-    use_network(*nnue::network());
+    use_network(*engine.network());
   }
-  nnue::set_network(nullptr);
+  engine.set_network(nullptr);
   return loaded;
 }
 

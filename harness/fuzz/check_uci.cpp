@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "fuzz_checks.h"
-#include "nnue/evaluate.h"
 #include "uci.h"
 
 namespace stk::fuzz {
@@ -158,13 +157,11 @@ bool check_uci(const std::uint8_t* data, std::size_t size) {
     commands += make_local(line, n) + "\n";
   }
   commands += "isready\n";
-  nnue::set_network(nullptr);
   Transcript transcript;
   SessionInput input(commands, transcript, isready);
   std::istream in(&input);
   std::ostream out(&transcript);
-  require(uci_loop(in, out) == 0, "uci_loop returned nonzero");
-  nnue::set_network(nullptr);
+  require(uci_loop(in, out) == 0, "uci_loop returned nonzero");  // its own engine and network
   const std::string answers = transcript.text();
   const std::string context = "; commands:\n" + commands + "answers:\n" + answers;
   require(input.synced(), "isready not answered within " + std::to_string(kSyncTimeout.count()) + " s" + context);

@@ -31,7 +31,7 @@ bool check_epd(const std::uint8_t* data, std::size_t size);
 // stk::uci_loop on the input's lines, made cheap and local (see check_uci.cpp): every isready
 // is answered exactly once, every bestmove is a well-formed move. Past the parser: a search ran.
 bool check_uci(const std::uint8_t* data, std::size_t size);
-// nnue::Network::parse / nnue::load_network: a raw file image, or patches over a valid H=128
+// nnue::Network::parse / Searcher::load_network: a raw file image, or patches over a valid H=128
 // image (see check_netfile.cpp); a failed load names the file and keeps the active net; a parsed
 // net evaluates identically with the scalar and the SIMD kernels, incrementally and by refresh.
 // Past the parser: a net was loaded and evaluated.

@@ -75,11 +75,11 @@ TEST_CASE("fhgen: a game depends only on the seed and its index", "[fhgen]") {
   SelfPlayOptions opt;
   opt.nodes = 300;
   opt.max_plies = 40;
-  search::Searcher shared(search::Options{16, false});
+  search::Searcher shared(search::Options{16, false, nullptr});
   std::vector<GameRecord> games;
   for (int g = 0; g < 3; ++g) games.push_back(play_seeded_game(shared, opt, 11, g));
 
-  search::Searcher fresh(search::Options{16, false});
+  search::Searcher fresh(search::Options{16, false, nullptr});
   GameRecord alone = play_seeded_game(fresh, opt, 11, 2);
   REQUIRE(alone.samples.size() == games[2].samples.size());
   for (std::size_t i = 0; i < alone.samples.size(); ++i) {

@@ -6,10 +6,11 @@
 
 #include "nets/synthetic_net.h"
 #include "cli_support.h"
-#include "nnue/evaluate.h"
 #include "nnue/network.h"
 #include "position.h"
+#include "search/search.h"
 #include "uci.h"
+#include "uci/options.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;
@@ -36,10 +37,15 @@ TEST_CASE("uci: a directory as a net or model is an error, the previous net stay
   CHECK_THAT(out, Contains("info string error: EvalFile not loaded: " + dir.string() + ": is a directory"));
   CHECK_THAT(out, Contains("info string error: FHModel not loaded: " + dir.string() + ": is a directory"));
   CHECK_THAT(out, Contains("readyok"));
-  auto active = nnue::network();
-  REQUIRE(active);
-  CHECK(active->source() == net);
-  nnue::set_network(nullptr);
+  // The same options on an engine object of our own: the net it owns is still the first one.
+  search::Searcher engine(search::Options{1, true, nullptr});
+  for (const std::string& path : {net, dir.string()}) {
+    std::istringstream args("name EvalFile value " + path);
+    uci::set_option(args, engine);
+  }
+  REQUIRE(engine.network());
+  CHECK(engine.network()->source() == net);
+  CHECK(engine.nnue_active());
 
   auto eval = test::run_command("'" + test::engine_bin() + "' eval --net '" + dir.string() + "' '" +
                                 Position::kStartFen + "'");

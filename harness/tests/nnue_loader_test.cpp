@@ -5,8 +5,9 @@
 
 #include "nets/synthetic_net.h"
 #include "cli_support.h"
-#include "nnue/evaluate.h"
+#include "nnue/accumulator.h"
 #include "nnue/network.h"
+#include "search/search.h"
 
 using namespace stk;
 using namespace stk::nnue;
@@ -98,7 +99,7 @@ TEST_CASE("each header field is checked, naming the field, its offset and the va
   CHECK_THAT(reject(b), Contains("field 'buckets' at byte offset 21: expected 8, found 7"));
 }
 
-TEST_CASE("a failed load keeps the previous network active and intact", "[nnue][loader]") {
+TEST_CASE("a failed load keeps the engine's previous network active and intact", "[nnue][loader]") {
   auto dir = test::scratch_dir("nnue-loader");
   const auto& good = *harness::synthetic_net_bytes(128);
   write_bytes(dir / "good.nnue", good);
@@ -108,8 +109,10 @@ TEST_CASE("a failed load keeps the previous network active and intact", "[nnue][
   write_bytes(dir / "badheader.nnue", other);
 
   std::string error;
-  REQUIRE(load_network((dir / "good.nnue").string(), false, &error));
-  auto before = network();
+  search::Searcher engine(search::Options{1, true, nullptr});
+  REQUIRE(engine.load_network((dir / "good.nnue").string(), false, &error));
+  REQUIRE(engine.nnue_active());
+  auto before = engine.network();
   REQUIRE(before);
   std::vector<Position> positions(3);
   positions[0].set(Position::kStartFen);
@@ -120,15 +123,16 @@ TEST_CASE("a failed load keeps the previous network active and intact", "[nnue][
 
   for (const char* bad : {"truncated.nnue", "badheader.nnue", "missing.nnue"}) {
     error.clear();
-    CHECK_FALSE(load_network((dir / bad).string(), false, &error));
+    CHECK_FALSE(engine.load_network((dir / bad).string(), false, &error));
     CHECK_THAT(error, Contains(bad));
-    auto after = network();
+    auto after = engine.network();
     CHECK(after == before);  // the same object is still active
     CHECK(after->checksum() == fnv1a64(good.data(), good.size()));
     for (std::size_t i = 0; i < positions.size(); ++i) CHECK(evaluate_refresh(*after, positions[i]) == evals[i]);
   }
-  set_network(nullptr);
-  CHECK_FALSE(active());
+  CHECK(engine.nnue_active());
+  engine.set_network(nullptr);
+  CHECK_FALSE(engine.nnue_active());
 }
 
 TEST_CASE("stk-harness checknet: exit 0 with header and checksum, exit 2 with the reason",

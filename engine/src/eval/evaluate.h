@@ -1,26 +1,26 @@
-// The evaluation the search calls: NNUE when a network is loaded and enabled for this search,
-// classical otherwise. push()/pop() mirror make/unmake so the NNUE accumulator stack follows
-// the tree incrementally.
+// The evaluation the search calls: NNUE when the search was given a network, classical
+// otherwise. push()/pop() mirror make/unmake so the NNUE accumulator stack follows the tree
+// incrementally. The network is owned by whoever configures the search (search::Searcher, or a
+// harness's own FreshSearch); the evaluator shares it.
 #pragma once
 
 #include <memory>
 
 #include "eval/classical.h"
-#include "nnue/evaluate.h"
+#include "nnue/accumulator.h"
+#include "nnue/network.h"
 #include "position.h"
 
 namespace stk::eval {
 
 class Evaluator {
  public:
-  // "Use NNUE" for searches of this evaluator; effective only while a network is loaded.
-  void set_use_nnue(bool on) { use_nnue_ = on; }
-  bool use_nnue() const { return use_nnue_; }
+  // The network later searches evaluate with; null: classical evaluation. Not while a search runs.
+  void set_network(std::shared_ptr<const nnue::Network> net) { net_ = std::move(net); }
+  const std::shared_ptr<const nnue::Network>& network() const { return net_; }
 
-  // Called at the root before a search: takes the active network (if any) for the whole search
-  // and starts a fresh accumulator stack.
+  // Called at the root before a search: starts a fresh accumulator stack.
   void reset(const Position& pos) {
-    net_ = use_nnue_ && nnue::enabled() ? nnue::network() : nullptr;
     if (net_) stack_.reset(pos, *net_);
   }
   void push(const Position& pos) {
@@ -35,7 +35,6 @@ class Evaluator {
   const nnue::AccumulatorStack& accumulators() const { return stack_; }
 
  private:
-  bool use_nnue_ = false;
   std::shared_ptr<const nnue::Network> net_;
   nnue::AccumulatorStack stack_;
 };

@@ -1,5 +1,5 @@
 // Compile-time instrumentation of the search. Every pruning and reduction decision calls
-// exactly one hook of the policy; the default policy's hooks are empty and inlined away, so
+// exactly one hook of the policy; the default policy's hooks are empty and never called, so
 // the normal build pays nothing. Audits (shadow search, fail-high collection) supply their own.
 #pragma once
 
@@ -39,20 +39,25 @@ struct DecisionContext {
   int move_count;  // 1-based ordinal of the move (0 for node-level decisions)
 };
 
-// The normal build. A policy provides the same members; `kEnabled` false lets the search skip
-// even the argument set-up of every hook, and every shadow-search guard, with `if constexpr`.
+// A policy is two interfaces, each a concept of its own (search/worker.h checks both, so a hook
+// missing or misspelt fails to compile):
+//   observer (ObserverPolicy): what a collector or audit observes of the search: every node,
+//     every pruning and reduction decision, the fail-high collection records;
+//   shadow control (ShadowControlPolicy): what only a shadow audit needs to re-search a decision
+//     in isolation: the judged-search marks, the writes to move-ordering memory, the guards that
+//     turn bound-fabricating mechanisms off in a shadow search, the table.
+// A policy implements an interface whole, or takes its empty version whole: NoObserver /
+// NoShadowControl, inherited publicly; or privately with a using-declaration for each empty hook it
+// keeps, so that a hook it means to write but misspells leaves the real name inaccessible and
+// the concept unsatisfied.
 //
-// Hook arguments common to the decision hooks: `W` the worker, `S` a ShadowAccess (worker_impl.h:
+// Hook arguments common to the decision hooks: `W` the worker, `S` a ShadowAccess (worker.h:
 // references to the worker's node count, stop state, seldepth and budget, which an audit saves
 // and restores around a shadow search), `ss` the stack entry of the deciding node, `cut_node`
 // the node type the move's (or the node's) full search would be given.
-struct NoPolicy {
-  static constexpr bool kEnabled = false;
-  // Planted defect for the shadow audit's own tests (never true in a real policy): a null-move
-  // "bailout" that fabricates alpha-1 at a node reached by a reduced move, to make the parent
-  // re-search at full depth. The fabricated score is a signal to the caller, not a value.
-  static constexpr bool kNullBailout = false;
 
+// The observer interface, every hook empty.
+struct NoObserver {
   // Every node (search and quiescence), after it is counted; the position is the node's.
   template <class W, class P>
   void on_node(W&, P&) {}
@@ -60,24 +65,44 @@ struct NoPolicy {
   // the child). `score` is the parent's view; `reduced_cut_node` is what the reduced search was
   // given, `child_cut_node` what the full-depth re-search would pass.
   template <class W, class S, class P, class E, class M>
-  void on_reduced_fail_low(W&, S&, P&, E* ss, M, const DecisionContext&, int reduction,
-                           int reduced_depth, int full_depth, int score, bool reduced_cut_node,
-                           bool child_cut_node) {}
+  void on_reduced_fail_low(W&, S, P&, E* ss, M, const DecisionContext&, int reduction, int reduced_depth,
+                           int full_depth, int score, bool reduced_cut_node, bool child_cut_node) {}
   // `move` is skipped by LMP, futility or SEE pruning (position: before the move).
   // `would_be_depth` is the depth its full search would have had.
   template <class W, class S, class P, class E, class M>
-  void on_pruned(W&, S&, Mechanism, P&, E* ss, M, const DecisionContext&, int would_be_depth,
-                 bool child_cut_node) {}
+  void on_pruned(W&, S, Mechanism, P&, E* ss, M, const DecisionContext&, int would_be_depth, bool child_cut_node) {}
   // The node returns early on a null-move or static-null-move cut-off (position: the node's).
   // `null_depth`: the depth the null-move search was given (0 for the static null move).
   template <class W, class S, class P, class E>
-  void on_node_cutoff(W&, S&, Mechanism, P&, E* ss, const DecisionContext&, int score, bool cut_node,
+  void on_node_cutoff(W&, S, Mechanism, P&, E* ss, const DecisionContext&, int score, bool cut_node,
                       int null_depth) {}
+  // An unreduced null-window search of `move` at a non-PV node failed low (position: after the
+  // move; `score` the parent's view, `child_cut_node` what the search was given).
+  template <class W, class S, class P, class E, class M>
+  void on_full_fail_low(W&, S, P&, E* ss, M, const DecisionContext&, int depth, int score, bool child_cut_node) {}
+  // A non-PV node (not in check) searched its moves and failed high (position: the node's).
+  template <class W, class S, class P, class E>
+  void on_node_fail_high(W&, S, P&, E* ss, const DecisionContext&, int score, bool cut_node) {}
 
-  // Control searches (audits only): a decision's own search, or a search the real search did
-  // and whose outcome is known, repeated under the audit's isolation. The engine brackets each
-  // judged search with on_search_begin/on_search_end (an audit marks its undo journals there, so
-  // a shadow search can start from the state the judged search started from); the hooks between
+  // Fail-high collection (docs/fail-high-predictor.md). kCollectFh policies see every
+  // gate-1 node: fh_begin_node decides (sampling) whether the node is logged and returns its id,
+  // or -1. A logged node is searched without static-null / null-move cut-offs and move pruning,
+  // its eligible moves without reduction, so labels are full-depth results; fh_record receives
+  // each record (a move's after its search, the whole node's at the end with Move::none()),
+  // with the node's position.
+  static constexpr bool kCollectFh = false;
+  long fh_begin_node(int depth) { return -1; }
+  template <class P, class M, class I>
+  void fh_record(const P& pos, long node_id, M move, const I& inputs, bool label, int prediction, int ply,
+                 int static_eval) {}
+};
+
+// The shadow-control interface, every hook empty (the real search, as the engine runs it).
+struct NoShadowControl {
+  // Control searches: a decision's own search, or a search the real search did and whose outcome
+  // is known, repeated under the audit's isolation. The engine brackets each judged search with
+  // on_search_begin/on_search_end (an audit marks its undo journals there, so a shadow search can
+  // start from the state the judged search started from); the observer's decision hooks between
   // them (on_reduced_fail_low, on_node_cutoff for the null move, on_full_fail_low,
   // on_node_fail_high) run while the mark is open. `depth`: the remaining depth of the node that
   // starts the judged search (the cell its decisions are counted in).
@@ -85,14 +110,6 @@ struct NoPolicy {
   void on_search_begin(W&, JudgedSearch, E* ss, int depth) {}
   template <class W, class E>
   void on_search_end(W&, JudgedSearch, E* ss) {}
-  // An unreduced null-window search of `move` at a non-PV node failed low (position: after the
-  // move; `score` the parent's view, `child_cut_node` what the search was given).
-  template <class W, class S, class P, class E, class M>
-  void on_full_fail_low(W&, S&, P&, E* ss, M, const DecisionContext&, int depth, int score,
-                        bool child_cut_node) {}
-  // A non-PV node (not in check) searched its moves and failed high (position: the node's).
-  template <class W, class S, class P, class E>
-  void on_node_fail_high(W&, S&, P&, E* ss, const DecisionContext&, int score, bool cut_node) {}
   // Writes to move-ordering memory, before they happen: the quiet-move statistics of a cut
   // (killers of `ss`, history of `best` and `quiets`, the countermove slot), and the reset of the
   // killers of `entry` at a node's start. Audits journal them to restore the state of a mark.
@@ -105,30 +122,12 @@ struct NoPolicy {
   template <class E>
   void on_search_entry(E* ss, int depth) {}
 
-  // Fail-high collection (docs/fail-high-predictor.md). kCollectFh policies see every
-  // gate-1 node: fh_begin_node decides (sampling) whether the node is logged and returns its id,
-  // or -1. A logged node is searched without static-null / null-move cut-offs and move pruning,
-  // its eligible moves without reduction, so labels are full-depth results; fh_record receives
-  // each record (a move's after its search, the whole node's at the end with Move::none()),
-  // with the node's position.
-  static constexpr bool kCollectFh = false;
-  // The fail-high predictor's decisions are compiled in only where kPredictor is true: the
-  // searcher runs Worker<PredictorPolicy> while the FHPredictor option is on, so the normal
-  // build's search (predictor off) contains none of its code.
-  static constexpr bool kPredictor = false;
-  long fh_begin_node(int depth) { return -1; }
-  template <class P, class M, class I>
-  void fh_record(const P& pos, long node_id, M move, const I& inputs, bool label, int prediction, int ply,
-                 int static_eval) {}
-
-  // Shadow-search guards, consulted only when kEnabled (see worker_impl.h, "Shadow searches").
+  // Shadow-search guards (see worker_impl.h, "Shadow searches").
   // True while a shadow search runs: disables every mechanism that fabricates a bound.
   bool in_shadow() const { return false; }
   // A shadow search reached a path that fabricates a bound (see worker_impl.h): discard it.
   void shadow_fabricated() {}
-  // True at the shadow search's own root `ply`: no null-move / static-null cut-off there
-  // (node-cutoff audits), no internal iterative reduction (the depth is the unreduced one).
-  bool shadow_root(int ply) const { return false; }
+  // No null-move / static-null cut-off at `ply` (a node-cutoff audit's shadow root).
   bool shadow_skip_node_cutoffs(int ply) const { return false; }
   // Internal iterative reduction off at `ply` (a shadow root, unless the audit replays the real
   // search exactly); mate-distance pruning off (a shadow search, same exception).
@@ -138,9 +137,17 @@ struct NoPolicy {
   // probe(key) and store(...) of TranspositionTable; search_table() returns it by value).
   template <class T>
   T& table(T& real) { return real; }
-  // kNullBailout only: is the node at `ply` reached by a reduced move? (set by note_reduction)
-  bool reduced_at(int ply) const { return false; }
-  void note_reduction(int ply, int reduction) {}
+};
+
+// The normal build: both interfaces empty. `kEnabled` false lets the search skip even the
+// argument set-up of every hook, and every shadow-search guard, with `if constexpr` (kCollectFh
+// alone turns the fail-high collection hooks on).
+struct NoPolicy : NoObserver, NoShadowControl {
+  static constexpr bool kEnabled = false;
+  // The fail-high predictor's decisions are compiled in only where kPredictor is true: the
+  // searcher runs Worker<PredictorPolicy> while the FHPredictor option is on, so the normal
+  // build's search (predictor off) contains none of its code.
+  static constexpr bool kPredictor = false;
 };
 
 // The normal build with the fail-high predictor's decisions compiled in (FHPredictor on).

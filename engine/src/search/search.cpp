@@ -4,6 +4,7 @@
 #include <string>
 
 #include "eval/evaluate.h"
+#include "nnue/network.h"
 #include "search/worker.h"
 
 namespace stk::search {
@@ -23,13 +24,16 @@ struct Searcher::Impl {
   Options options;
   fh::Settings fh;
   std::unique_ptr<fh::Model> fh_model;  // a loaded model; null: the built-in one
+
+  // The evaluator gets the network only while "Use NNUE" is on.
+  void configure_evaluator() { evaluator.set_network(options.use_nnue ? options.network : nullptr); }
 };
 
 Searcher::Searcher(const Options& options) : impl_(std::make_unique<Impl>()) {
   impl_->options = options;
   impl_->tt.resize(options.hash_mb);
   impl_->heuristics.clear();
-  impl_->evaluator.set_use_nnue(options.use_nnue);
+  impl_->configure_evaluator();
 }
 
 Searcher::~Searcher() = default;
@@ -49,8 +53,25 @@ std::size_t Searcher::hash_mb() const { return impl_->options.hash_mb; }
 
 void Searcher::set_use_nnue(bool on) {
   impl_->options.use_nnue = on;
-  impl_->evaluator.set_use_nnue(on);
+  impl_->configure_evaluator();
 }
+
+void Searcher::set_network(std::shared_ptr<const nnue::Network> net) {
+  impl_->options.network = std::move(net);
+  impl_->configure_evaluator();
+}
+
+bool Searcher::load_network(const std::string& path, bool allow_trailing, std::string* error) {
+  // Parsed into a new object; only a complete, valid network replaces the current one.
+  std::shared_ptr<const nnue::Network> net = nnue::Network::load(path, allow_trailing, error);
+  if (!net) return false;
+  set_network(std::move(net));
+  return true;
+}
+
+const std::shared_ptr<const nnue::Network>& Searcher::network() const { return impl_->options.network; }
+
+bool Searcher::nnue_active() const { return impl_->evaluator.nnue_active(); }
 
 fh::Settings& Searcher::fh_settings() { return impl_->fh; }
 

@@ -11,6 +11,10 @@
 #include "position.h"
 #include "search/fhmodel.h"
 
+namespace stk::nnue {
+class Network;
+}
+
 namespace stk::search {
 
 constexpr int kValueInfinite = 32001;
@@ -54,7 +58,10 @@ struct Result {
 
 struct Options {
   std::size_t hash_mb = 16;
+  // "Use NNUE": the one switch between classical and NNUE evaluation. NNUE needs a network too;
+  // without one the search evaluates classically.
   bool use_nnue = false;
+  std::shared_ptr<const nnue::Network> network;  // the net the engine owns from the start
 };
 
 // UCI "score cp N" / "score mate N" text of a search score.
@@ -73,6 +80,15 @@ class Searcher {
   bool resize_hash(std::size_t mb);
   std::size_t hash_mb() const;
   void set_use_nnue(bool on);
+  // The engine's network (UCI EvalFile): the searcher owns it and hands it to each search.
+  // null unloads it. Not while go() runs.
+  void set_network(std::shared_ptr<const nnue::Network> net);
+  // Loads `path` as the network. On failure returns false, sets *error (file, field, byte offset,
+  // value found) and keeps the previous network, untouched.
+  bool load_network(const std::string& path, bool allow_trailing, std::string* error);
+  const std::shared_ptr<const nnue::Network>& network() const;
+  // Searches evaluate with the network: one is loaded and "Use NNUE" is on.
+  bool nnue_active() const;
   // The fail-high predictor: on/off and thresholds (UCI FHPredictor, FHLmrTier1/2, FHStaticNull).
   fh::Settings& fh_settings();
   // Loads a model file ("" or "<builtin>": the built-in model). Transactional: on failure the

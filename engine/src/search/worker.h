@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <concepts>
 #include <functional>
 #include <memory>
 
@@ -50,8 +51,64 @@ struct StackEntry {
   }
 };
 
+// What a shadow search saves and restores of the worker (the policy's S argument): its node
+// count, stop state, seldepth and budget. References, so it is passed by value.
+struct ShadowAccess {
+  std::uint64_t& nodes;
+  bool& stopped;
+  int& seldepth;
+  Budget& budget;
+};
+
+// The two policy interfaces of search/policy.h, checked against the arguments the search passes
+// (any worker type: the hooks take it as a template parameter).
+namespace policy_check {
+struct AnyWorker {};
+}  // namespace policy_check
+
+template <class P>
+concept ObserverPolicy = requires(P& p, policy_check::AnyWorker& w, ShadowAccess s, Position& pos, StackEntry* ss,
+                                  Move m, const DecisionContext& ctx, const fh::Inputs& in) {
+  { P::kCollectFh } -> std::convertible_to<bool>;
+  p.on_node(w, pos);
+  p.on_reduced_fail_low(w, s, pos, ss, m, ctx, 1, 1, 1, 0, true, true);
+  p.on_pruned(w, s, Mechanism::Lmp, pos, ss, m, ctx, 1, true);
+  p.on_node_cutoff(w, s, Mechanism::NullMove, pos, ss, ctx, 0, true, 1);
+  p.on_full_fail_low(w, s, pos, ss, m, ctx, 1, 0, true);
+  p.on_node_fail_high(w, s, pos, ss, ctx, 0, true);
+  { p.fh_begin_node(1) } -> std::convertible_to<long>;
+  p.fh_record(pos, 0L, m, in, true, 0, 0, 0);
+};
+
+template <class P>
+concept ShadowControlPolicy = requires(P& p, const P& cp, policy_check::AnyWorker& w, Position& pos, StackEntry* ss,
+                                       Move m, const Move* quiets, TranspositionTable& tt) {
+  p.on_search_begin(w, JudgedSearch::Node, ss, 1);
+  p.on_search_end(w, JudgedSearch::Node, ss);
+  p.on_quiet_stats(w, pos, ss, m, quiets, 0);
+  p.on_killers_reset(ss);
+  p.on_search_entry(ss, 1);
+  { cp.in_shadow() } -> std::convertible_to<bool>;
+  p.shadow_fabricated();
+  { cp.shadow_skip_node_cutoffs(0) } -> std::convertible_to<bool>;
+  { cp.shadow_skip_iir(0) } -> std::convertible_to<bool>;
+  { cp.shadow_skip_mate_distance() } -> std::convertible_to<bool>;
+  p.table(tt);
+};
+
+template <class P>
+concept SearchPolicy = ObserverPolicy<P> && ShadowControlPolicy<P> && requires {
+  { P::kEnabled } -> std::convertible_to<bool>;
+  { P::kPredictor } -> std::convertible_to<bool>;
+};
+
 template <class Policy>
 class Worker {
+  static_assert(ObserverPolicy<Policy>, "the policy's observer hooks do not match search/policy.h (NoObserver)");
+  static_assert(ShadowControlPolicy<Policy>,
+                "the policy's shadow-control hooks do not match search/policy.h (NoShadowControl)");
+  static_assert(SearchPolicy<Policy>, "a search policy declares kEnabled and kPredictor");
+
  public:
   Worker(TranspositionTable& tt, Heuristics& h, eval::Evaluator& ev, Policy& policy)
       : tt_(tt), heur_(h), eval_(ev), policy_(policy) {}
@@ -101,6 +158,8 @@ class Worker {
     eval_.pop();
     pos.unmake_null();
   }
+  // The state a shadow search saves and restores (the S argument of the decision hooks).
+  ShadowAccess shadow_access() { return {nodes_, stopped_, seldepth_, budget_}; }
 
  private:
   bool out_of_budget();
@@ -146,10 +205,11 @@ struct FreshSearch {
   eval::Evaluator evaluator;
   fh::Settings fh;  // the fail-high predictor: off unless the caller turns it on
 
-  explicit FreshSearch(std::size_t hash_mb, bool use_nnue = false) {
+  // `net`: the network the search evaluates with (null: classical evaluation).
+  explicit FreshSearch(std::size_t hash_mb, std::shared_ptr<const nnue::Network> net = nullptr) {
     tt.resize(hash_mb);
     heuristics->clear();
-    evaluator.set_use_nnue(use_nnue);
+    evaluator.set_network(std::move(net));
   }
   // Searches to `depth` (0: no depth limit) or `nodes` (0: no node limit).
   template <class Policy>

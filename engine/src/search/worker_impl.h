@@ -7,7 +7,7 @@ namespace stk::search {
 // (Policy::kEnabled)` and costs the normal build nothing). An audit re-searches a decision
 // with the same worker, so:
 //   - it saves and restores the worker's node count, stop state, seldepth and budget through
-//     ShadowAccess (its nodes are counted apart and never reach the real node or time limit);
+//     shadow_access() (its nodes are counted apart and never reach the real node or time limit);
 //   - the search reads and writes the policy's table(), whatever type that returns: the audit's
 //     own while in_shadow(), so the real table is never written by a shadow search (an audit may
 //     let it read the real table as it was before the decision's search: the entries that search
@@ -24,18 +24,10 @@ namespace stk::search {
 //     (shadow_skip_mate_distance); (c) the "everything pruned: return alpha" path: reported
 //     through shadow_fabricated(), and the audit discards that shadow search (unreachable today:
 //     move pruning needs a searched move); (d) TT cut-offs on entries the decision's own search
-//     wrote: the audit's table; (e) the null-move bailout (planted only, kNullBailout): a shadow
-//     root is never "reached by a reduced move" (reduced_at is false there).
+//     wrote: the audit's table.
 //   - at the shadow search's root, null-move / static-null cut-offs are off for node-cutoff
 //     audits, and internal iterative reduction is off unless the audit replays the real search
 //     exactly (shadow_skip_iir).
-struct ShadowAccess {
-  std::uint64_t& nodes;
-  bool& stopped;
-  int& seldepth;
-  Budget& budget;
-};
-
 // The table a search uses: always the real one in the normal build. An audit policy may return
 // its own table type (same probe/store interface) by value.
 template <class Policy>
@@ -302,15 +294,13 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       if (fh_gate && fh_node.side == fh::kBeta && depth <= fh::Settings::kStaticNullDepth &&
           fh_->active().predict(fh_node) >= fh_static_null_p16_) {
         if constexpr (Policy::kEnabled) {
-          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-          policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
+          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
         }
         return eval;
       }
     } else if (depth <= 5 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
       if constexpr (Policy::kEnabled) {
-        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-        policy_.on_node_cutoff(*this, access, Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
+        policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
       }
       return eval;
     }
@@ -320,7 +310,6 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
       do_null(pos, ss);
       (ss + 1)->ply = ply + 1;
-      if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
       if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::NullMove, ss, depth);
       int score = -search<false>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       undo_null(pos);
@@ -328,17 +317,12 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       if (score >= beta) {
         if (score >= kValueMateInMaxPly) score = beta;  // an unproven mate is only a bound
         if constexpr (Policy::kEnabled) {
-          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-          policy_.on_node_cutoff(*this, access, Mechanism::NullMove, pos, ss, node_ctx, score, cut_node, depth - r);
+          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::NullMove, pos, ss, node_ctx, score, cut_node, depth - r);
           policy_.on_search_end(*this, JudgedSearch::NullMove, ss);
         }
         return score;
       }
       if constexpr (Policy::kEnabled) policy_.on_search_end(*this, JudgedSearch::NullMove, ss);
-      // Planted defect (kNullBailout policies only): a big threat under a reduced move
-      // fabricates alpha - 1 so that the parent re-searches the move at full depth.
-      if constexpr (Policy::kNullBailout)
-        if (score < beta - 100 && policy_.reduced_at(ply)) return alpha - 1;
     }
   }
 
@@ -374,8 +358,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         // Every quiet after the LMP decision is pruned by it too.
         const DecisionContext lmp_ctx{ply, depth, alpha, beta, ss->static_eval, move_count + ++lmp_skipped};
         const int would_be = depth - 1 + (pos.gives_check(m) && ply < 2 * root_depth_ ? 1 : 0);
-        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-        policy_.on_pruned(*this, access, Mechanism::Lmp, pos, ss, m, lmp_ctx, would_be, !cut_node);
+        policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, lmp_ctx, would_be, !cut_node);
       }
       continue;
     }
@@ -390,9 +373,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         // Late move pruning: late quiet moves at shallow depth are almost never best.
         if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
           if constexpr (Policy::kEnabled) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, access, Mechanism::Lmp, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, ctx, would_be, !cut_node);
           }
           skip_quiets = true;
           continue;
@@ -400,25 +382,22 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         // Futility: a quiet move cannot lift a static eval this far below alpha.
         if (!in_check && lmr_depth <= 7 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) {
           if constexpr (Policy::kEnabled) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, access, Mechanism::Futility, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::Futility, pos, ss, m, ctx, would_be, !cut_node);
           }
           continue;
         }
         if (lmr_depth <= 6 && !pos.see_ge(m, -30 * lmr_depth * lmr_depth)) {
           if constexpr (Policy::kEnabled) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, access, Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
           }
           continue;
         }
       } else if (!quiet && depth <= 4 && !pos.see_ge(m, -100 * depth)) {
         if constexpr (Policy::kEnabled) {
-          ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
           const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-          policy_.on_pruned(*this, access, Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+          policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
         }
         continue;
       }
@@ -442,7 +421,6 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     // A null-window child leaves its PV untouched: never let update_pv copy a sibling's stale
     // line (a fail-high at the mate-distance bound is accepted without a PV re-search).
     if (PvNode) (ss + 1)->pv_length = 0;
-    if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
     int score;
     if (PvNode && move_count == 1) {
       score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
@@ -464,21 +442,17 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         }
         r = std::clamp(r, 0, new_depth - 1);
         const int reduced = new_depth - r;
-        if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, r);
         if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::ReducedMove, ss, depth);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
         if constexpr (Policy::kEnabled) {
           if (score <= alpha && r > 0 && !stopped_) {
-            ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-            policy_.on_reduced_fail_low(*this, access, pos, ss, m, ctx, r, reduced, new_depth, score, true,
+            policy_.on_reduced_fail_low(*this, shadow_access(), pos, ss, m, ctx, r, reduced, new_depth, score, true,
                                         !cut_node);
           }
           policy_.on_search_end(*this, JudgedSearch::ReducedMove, ss);
         }
-        if (score > alpha && reduced < new_depth) {
-          if constexpr (Policy::kNullBailout) policy_.note_reduction(ply + 1, 0);
+        if (score > alpha && reduced < new_depth)
           score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
-        }
       } else {
         if constexpr (Policy::kEnabled)
           if (!PvNode) policy_.on_search_begin(*this, JudgedSearch::FullMove, ss, depth);
@@ -486,8 +460,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         if constexpr (Policy::kEnabled)
           if (!PvNode) {
             if (score <= alpha && !stopped_) {
-              ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-              policy_.on_full_fail_low(*this, access, pos, ss, m, ctx, new_depth, score, !cut_node);
+              policy_.on_full_fail_low(*this, shadow_access(), pos, ss, m, ctx, new_depth, score, !cut_node);
             }
             policy_.on_search_end(*this, JudgedSearch::FullMove, ss);
           }
@@ -539,8 +512,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   if constexpr (Policy::kEnabled)
     if (!PvNode && !in_check) {
       if (best_score >= beta) {
-        ShadowAccess access{nodes_, stopped_, seldepth_, budget_};
-        policy_.on_node_fail_high(*this, access, pos, ss, node_ctx, best_score, cut_node);
+        policy_.on_node_fail_high(*this, shadow_access(), pos, ss, node_ctx, best_score, cut_node);
       }
       policy_.on_search_end(*this, JudgedSearch::Node, ss);
     }

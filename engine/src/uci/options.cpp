@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "nnue/evaluate.h"
+#include "nnue/network.h"
 
 namespace stk::uci {
 
@@ -58,11 +58,11 @@ std::string set_option(std::istream& args, search::Searcher& searcher) {
   }
   if (name == "EvalFile") {  // a bad file leaves the previous network active and intact
     if (value.empty() || value == "<empty>") {
-      nnue::set_network(nullptr);
+      searcher.set_network(nullptr);
       return "info string NNUE network unloaded: classical evaluation";
     }
     std::string why;
-    if (!nnue::load_network(value, false, &why)) return error("EvalFile not loaded: " + why);
+    if (!searcher.load_network(value, false, &why)) return error("EvalFile not loaded: " + why);
     return "info string NNUE network loaded: " + value;
   }
   return error("unknown option '" + name + "'");

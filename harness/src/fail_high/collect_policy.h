@@ -14,8 +14,12 @@ namespace stk::harness::fhcollect {
 
 // `Predictor`: the search being collected runs with the predictor's decisions (fhcollect
 // --predictor on), as the engine does with FHPredictor on.
+// The fail-high collection hooks of the observer; its decision hooks empty, no shadow control.
 template <bool Predictor>
-struct CollectPolicyT : search::NoPolicy {
+struct CollectPolicyT : private search::NoObserver, search::NoShadowControl {
+  using NoObserver::on_node, NoObserver::on_reduced_fail_low, NoObserver::on_pruned, NoObserver::on_node_cutoff,
+      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high;
+  static constexpr bool kEnabled = false;
   static constexpr bool kCollectFh = true;
   static constexpr bool kPredictor = Predictor;
 

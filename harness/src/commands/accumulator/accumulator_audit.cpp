@@ -3,15 +3,20 @@
 #include <stdexcept>
 
 #include "eval/evaluate.h"
-#include "nnue/evaluate.h"
+#include "nnue/network.h"
 #include "search/worker.h"
 
 namespace stk::harness {
 
 namespace {
 
-struct AccumulatorAuditPolicy : search::NoPolicy {
+// Observes every node; the other observer hooks empty, no shadow control.
+struct AccumulatorAuditPolicy : private search::NoObserver, search::NoShadowControl {
+  using NoObserver::on_reduced_fail_low, NoObserver::on_pruned, NoObserver::on_node_cutoff,
+      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high, NoObserver::kCollectFh, NoObserver::fh_begin_node,
+      NoObserver::fh_record;
   static constexpr bool kEnabled = true;
+  static constexpr bool kPredictor = false;
   AccumulatorAuditResult* out = nullptr;
 
   template <class W, class P>
@@ -28,16 +33,17 @@ struct AccumulatorAuditPolicy : search::NoPolicy {
 
 }  // namespace
 
-AccumulatorAuditResult audit_accumulators_in_search(const std::vector<std::string>& fens, int depth,
+AccumulatorAuditResult audit_accumulators_in_search(const std::shared_ptr<const nnue::Network>& net,
+                                                    const std::vector<std::string>& fens, int depth,
                                                     std::uint64_t nodes) {
-  if (!nnue::network()) throw std::runtime_error("accumulator search audit needs a loaded network");
+  if (!net) throw std::runtime_error("accumulator search audit needs a network");
   AccumulatorAuditResult result;
   AccumulatorAuditPolicy policy;
   policy.out = &result;
   for (const std::string& fen : fens) {
     Position pos;
     if (auto err = pos.set(fen, true)) throw std::runtime_error("bad FEN '" + fen + "': " + *err);
-    search::FreshSearch fresh(16, /*use_nnue=*/true);
+    search::FreshSearch fresh(16, net);
     fresh.run(pos, policy, depth, nodes);
   }
   return result;

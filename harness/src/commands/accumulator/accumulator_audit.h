@@ -3,8 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace stk::nnue {
+class Network;
+}
 
 namespace stk::harness {
 
@@ -15,8 +20,9 @@ struct AccumulatorAuditResult {
 };
 
 // Searches each position (fresh state per position) to `depth`, or `nodes` when nonzero, with
-// the active network and the audit policy. Throws if no network is active.
-AccumulatorAuditResult audit_accumulators_in_search(const std::vector<std::string>& fens, int depth,
+// the network `net` and the audit policy. Throws if `net` is null.
+AccumulatorAuditResult audit_accumulators_in_search(const std::shared_ptr<const nnue::Network>& net,
+                                                    const std::vector<std::string>& fens, int depth,
                                                     std::uint64_t nodes);
 
 }  // namespace stk::harness

@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
-#include "nnue/evaluate.h"
+#include "nnue/network.h"
 #include "report/junit.h"
 #include "report/run_report.h"
 #include "commands/accumulator/accumulator_audit.h"
@@ -190,10 +190,7 @@ int run_accumulator(int argc, char** argv) {
       // accumulators with a recompute at every node.
       auto tc = make_case("search", fmt::format("per-node audit during a real search (depth {})", search_depth));
       t0 = std::chrono::steady_clock::now();
-      auto previous = nnue::network();
-      nnue::set_network(net);
-      AccumulatorAuditResult audit = audit_accumulators_in_search(bench_positions(), search_depth, 0);
-      nnue::set_network(previous);
+      AccumulatorAuditResult audit = audit_accumulators_in_search(net, bench_positions(), search_depth, 0);
       tc.time_s = seconds_since(t0);
       tc.facts = {{"positions", std::to_string(bench_positions().size())},
                   {"depth", std::to_string(search_depth)},

@@ -52,7 +52,7 @@ PositionSets generate_position_sets(const GenOptions& opt) {
                                                          : std::vector<SetEntry>();
 
   // 1. Self-play samples, first occurrence of each position kept.
-  search::Searcher searcher(search::Options{16, false});
+  search::Searcher searcher(search::Options{16, false, nullptr});
   for (int g = 0; g < opt.games; ++g) {
     GameRecord rec = play_seeded_game(searcher, opt.play, opt.seed, g);
     out.sampled += int(rec.samples.size());

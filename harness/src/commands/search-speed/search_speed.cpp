@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench.h"
-#include "nnue/evaluate.h"
+#include "nnue/network.h"
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
@@ -45,9 +45,11 @@ int run_search_speed(int argc, char** argv) {
     declare_report(paths.junit, "search-speed." + config);
     const bool nnue = !net_file.empty();
     if (options.empty() && !nnue) options.push_back("Use NNUE=false");
+    std::shared_ptr<const nnue::Network> net;
     if (nnue) {
       std::string error;
-      if (!nnue::load_network(net_file, false, &error)) throw InputError(error);
+      net = nnue::Network::load(net_file, false, &error);
+      if (!net) throw InputError(error);
     }
     UciProcess ref(ref_path);
     ref.set_option("Threads", "1");
@@ -60,6 +62,7 @@ int run_search_speed(int argc, char** argv) {
     search::Options so;
     so.hash_mb = std::size_t(hash);
     so.use_nnue = nnue;
+    so.network = net;
     search::Searcher ours(so);
     double our_time = 0, ref_time = 0;
     std::uint64_t our_nodes = 0, ref_nodes = 0;

@@ -48,8 +48,6 @@ namespace stk::harness::shadow {
 struct Variant {
   bool private_table = true;       // false: the shadow search writes/reads the real table
   bool restore_heuristics = true;  // false: shadow history/countermove updates leak
-  bool null_bailout = false;       // the search has the fabricating null-move bailout
-  bool neutralize_bailout = true;  // shadow roots never count as "reached by a reduced move"
   bool lmr_at_reduced_depth = false;  // the LMR miss search runs at the reduced depth
   int pruned_depth_offset = 0;        // added to a pruned move's shadow depth (-1: one ply short)
 };
@@ -66,10 +64,13 @@ struct AuditSettings {
   std::size_t max_depth_mismatches = 20;  // recorded in full per position (all are counted)
 };
 
+// Both interfaces: the decision hooks of the observer (node and fail-high collection hooks empty)
+// and the whole shadow control.
 template <Variant V>
-struct ShadowPolicy : search::NoPolicy {
+struct ShadowPolicy : private search::NoObserver {
+  using NoObserver::on_node, NoObserver::kCollectFh, NoObserver::fh_begin_node, NoObserver::fh_record;
   static constexpr bool kEnabled = true;
-  static constexpr bool kNullBailout = V.null_bailout;
+  static constexpr bool kPredictor = false;
   using E = search::StackEntry;
   using JS = search::JudgedSearch;
 
@@ -107,12 +108,6 @@ struct ShadowPolicy : search::NoPolicy {
     return {M::Private, real, &private_tt_, nullptr, nullptr, nullptr};
   }
   void shadow_fabricated() { fabricated_ = true; }
-  bool reduced_at(int ply) const {
-    if constexpr (V.neutralize_bailout)
-      if (shadow_root(ply)) return false;
-    return reduced_[ply];
-  }
-  void note_reduction(int ply, int r) { reduced_[ply] = r > 0; }
 
   // --- journals and marks ---
   void on_search_entry(E* ss, int depth) {
@@ -167,7 +162,7 @@ struct ShadowPolicy : search::NoPolicy {
 
   // --- decision hooks ---
   template <class W, class S, class P, class M>
-  void on_reduced_fail_low(W& w, S& access, P& pos, E* ss, M m, const search::DecisionContext& ctx,
+  void on_reduced_fail_low(W& w, S access, P& pos, E* ss, M m, const search::DecisionContext& ctx,
                            int reduction, int reduced_depth, int full_depth, int score, bool reduced_cut,
                            bool child_cut) {
     if (in_shadow_ || !audit) return;
@@ -200,7 +195,7 @@ struct ShadowPolicy : search::NoPolicy {
   }
 
   template <class W, class S, class P, class M>
-  void on_pruned(W& w, S& access, Mechanism mech, P& pos, E* ss, M m, const search::DecisionContext& ctx,
+  void on_pruned(W& w, S access, Mechanism mech, P& pos, E* ss, M m, const search::DecisionContext& ctx,
                  int would_be_depth, bool child_cut) {
     if (in_shadow_ || !audit) return;
     const int expected = ctx.depth - 1 + (pos.gives_check(m) && ctx.ply < 2 * w.root_depth() ? 1 : 0);
@@ -219,7 +214,7 @@ struct ShadowPolicy : search::NoPolicy {
   }
 
   template <class W, class S, class P>
-  void on_node_cutoff(W& w, S& access, Mechanism mech, P& pos, E* ss, const search::DecisionContext& ctx,
+  void on_node_cutoff(W& w, S access, Mechanism mech, P& pos, E* ss, const search::DecisionContext& ctx,
                       int score, bool cut_node, int null_depth) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = mech == Mechanism::NullMove ? open_mark(ctx.ply, JS::NullMove) : nullptr;
@@ -237,7 +232,6 @@ struct ShadowPolicy : search::NoPolicy {
     auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
       w.do_null(pos, pss);
       (pss + 1)->ply = ctx.ply + 1;
-      if constexpr (kNullBailout) note_reduction(ctx.ply + 1, 0);
       int s = -w.template search<false>(pos, pss + 1, -ctx.beta, -ctx.beta + 1, null_depth, !cut_node);
       w.undo_null(pos);
       return s;
@@ -248,7 +242,7 @@ struct ShadowPolicy : search::NoPolicy {
 
   // --- controls of the pruning mechanisms ---
   template <class W, class S, class P, class M>
-  void on_full_fail_low(W& w, S& access, P& pos, E* ss, M m, const search::DecisionContext& ctx, int depth,
+  void on_full_fail_low(W& w, S access, P& pos, E* ss, M m, const search::DecisionContext& ctx, int depth,
                         int score, bool child_cut) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::FullMove);
@@ -267,7 +261,7 @@ struct ShadowPolicy : search::NoPolicy {
   }
 
   template <class W, class S, class P>
-  void on_node_fail_high(W& w, S& access, P& pos, E* ss, const search::DecisionContext& ctx, int score,
+  void on_node_fail_high(W& w, S access, P& pos, E* ss, const search::DecisionContext& ctx, int score,
                          bool cut_node) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::Node);
@@ -392,7 +386,6 @@ struct ShadowPolicy : search::NoPolicy {
     access.seldepth = 0;
     access.budget.node_limit = settings.shadow_node_cap;
     access.budget.hard_s = access.budget.soft_s = 0;
-    const auto saved_reduced = reduced_;
     const Isolation& level = settings.isolation;
 
     // Private stack: the ancestors (history lookups, "improving", the null-move rule) and the
@@ -437,7 +430,6 @@ struct ShadowPolicy : search::NoPolicy {
     dirty_extent_ = std::min(int(stack_.size()), std::max(deep, access.seldepth + 4 + 2));
     in_shadow_ = false;
     shadow_root_ply_ = -1;
-    reduced_ = saved_reduced;
     journal_.undo_since(shadow_start);
     if (rewind) journal_.replay_heuristics();
     access.nodes = saved_nodes;
@@ -457,7 +449,6 @@ struct ShadowPolicy : search::NoPolicy {
   std::uint64_t last_shadow_nodes_ = 0;
   int killer_extent_ = 0;  // stack entries whose killers the real search has written
   int dirty_extent_ = 0;   // private stack entries a shadow search may have written
-  std::array<bool, search::kMaxPly + 2> reduced_{};
   std::vector<Mark> marks_;
   bool marks_open_ = false;  // !marks_.empty(), where AuditTable can see it
   Journal journal_;
