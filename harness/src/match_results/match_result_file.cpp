@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "match_results/match_analysis.h"
 #include "match_results/match_journal.h"
 
@@ -301,38 +302,7 @@ bool is_match_result_file(const std::string& path) {
   }
 }
 
-void save_match_result(const std::string& path, const MatchResult& r) {
-  namespace fs = std::filesystem;
-  const std::string text = to_json_text(r);
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  // On failure: the reason (errno, taken first), the temporary file removed, the old file untouched.
-  auto fail = [&](const std::string& what, int fd) {
-    const std::string why = std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-    ::unlink(tmp.c_str());
-    throw InputError(path + ": " + what + ": " + why);
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot create " + tmp, -1);
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("cannot write " + tmp, fd);
-    done += std::size_t(n);
-  }
-  if (::fsync(fd) != 0) fail("cannot flush " + tmp, fd);
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename " + tmp + " over it", -1);
-  // The rename itself reaches the disk with the folder's entry.
-  const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
-  if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-}
+void save_match_result(const std::string& path, const MatchResult& r) { io::replace_file(path, to_json_text(r)); }
 
 MatchResult resume_or_start(const std::string& path, const MatchDefinition& def, int shard_index) {
   if (!std::filesystem::exists(path)) {

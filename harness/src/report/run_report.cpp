@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 
 namespace stk::report {
 
@@ -86,19 +87,7 @@ std::string to_markdown(const RunReport& run, const std::string& junit_file) {
 
 namespace {
 
-void write_atomically(const std::string& path, const std::string& content) {
-  fs::path p(path);
-  std::error_code ec;
-  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << content;
-    if (!out) throw InputError(path + ": cannot write " + tmp);
-  }
-  fs::rename(tmp, p, ec);
-  if (ec) throw InputError(path + ": cannot rename " + tmp + ": " + ec.message());
-}
+void write_atomically(const std::string& path, const std::string& content) { harness::io::replace_file(path, content); }
 
 // `target` as linked from a file in `from_dir`: relative when both lie on one tree.
 std::string link_from(const std::string& from_dir, const std::string& target) {
