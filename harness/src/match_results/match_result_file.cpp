@@ -302,6 +302,16 @@ bool is_match_result_file(const std::string& path) {
   }
 }
 
+bool names_match_kind(const std::string& path) {
+  if (is_match_result_file(path)) return true;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  return head.find(std::string("\"") + kMatchResultKind + "\"") != std::string::npos ||
+         head.find("\"stk-match-journal\"") != std::string::npos;
+}
+
 void save_match_result(const std::string& path, const MatchResult& r) { io::replace_file(path, to_json_text(r)); }
 
 MatchResult resume_or_start(const std::string& path, const MatchDefinition& def, int shard_index) {

@@ -224,8 +224,17 @@ int run_match(const MatchPlan& plan) {
       done.erase(i);
     }
     // The PGN first: a kill between the two leaves games that the next run drops (keep_recorded_games).
-    append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
-    (tasks[i].control ? *aa_journal : journal).record(p.record);
+    // A write that fails stops the workers; the error is raised once they are joined (never while
+    // they run: a thread left joinable would terminate the process).
+    try {
+      append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
+      (tasks[i].control ? *aa_journal : journal).record(p.record);
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+      break;
+    }
     games += 2;
     if (!tasks[i].control && !plan.quiet && result.pairs().size() % std::size_t(plan.progress_every) == 0) {
       std::cout << progress_line(result, "A/B") << "\n";
