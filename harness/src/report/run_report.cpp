@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "cli/file_names.h"
 #include "io/output_file.h"
 
 namespace stk::report {
@@ -14,13 +15,20 @@ namespace stk::report {
 namespace fs = std::filesystem;
 using harness::InputError;
 
+// The names become file names: checked (cli/file_names.h), and the files they make stay under out_dir.
 std::string junit_path(const std::string& out_dir, const std::string& harness, const std::string& config) {
-  return out_dir + "/junit/" + harness + "-" + config + ".xml";
+  harness::require_safe_name("harness", harness);
+  harness::require_safe_name("--config", config);
+  std::string path = out_dir + "/junit/" + harness + "-" + config + ".xml";
+  harness::require_under_out_dir(out_dir, path);
+  return path;
 }
 
 ReportPaths report_paths(const std::string& out_dir, const std::string& harness, const std::string& config) {
+  const std::string junit = junit_path(out_dir, harness, config);
   const std::string stem = out_dir + "/" + harness + "/" + config;
-  return {junit_path(out_dir, harness, config), stem + ".json", stem + ".md"};
+  harness::require_under_out_dir(out_dir, stem + ".json");
+  return {junit, stem + ".json", stem + ".md"};
 }
 
 int RunReport::count(junit::Outcome o) const {

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "cli/cli.h"
+#include "cli/file_names.h"
 #include "io/run_lock.h"
 #include "cli/cli_app.h"
 #include "match_results/match_result.h"
@@ -103,6 +104,7 @@ int run_match(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     const Shard shard = parse_shard(shard_text);
+    require_safe_name("--config", config);
     const std::string stem = stem_of(config, shard), aa_stem = stem_of(config + "-aa", shard);
     // One run owns a config's reports and a state (io/run_lock.h): taken before the reports are
     // declared, so that a refused second run leaves the holder's files alone.
