@@ -167,6 +167,8 @@ MatchDefinition parse_definition(const Fields& f, const json& d) {
   return def;
 }
 
+constexpr std::uint64_t kMaxPlies = 1000000;
+
 PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) {
   PairRecord pair;
   pair.opening = f.u64(p, where, "opening");
@@ -179,8 +181,13 @@ PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) 
     pair.games[i].a_color = color == "white" ? Color::White : Color::Black;
     pair.games[i].result = f.str(games[i], g, "result");
     pair.games[i].reason = f.str(games[i], g, "reason");
-    pair.games[i].plies = int(f.u64(games[i], g, "plies"));
+    const std::uint64_t plies = f.u64(games[i], g, "plies");
+    if (plies > kMaxPlies) f.fail(g + ".plies", fmt::format("is {}, above {} (not a game's length)", plies, kMaxPlies));
+    pair.games[i].plies = int(plies);
   }
+  // A stored score is the pair's games' score, or the pair is refused (in a result file and a journal).
+  if (p.contains("score") && p["score"] != pair.score())
+    f.fail(where + ".score", fmt::format("is {} but its games score {}", p["score"].dump(), pair.score()));
   return pair;
 }
 
@@ -247,8 +254,6 @@ MatchResult parse_match_result(const std::string& text, const std::string& path)
     } catch (const std::invalid_argument& e) {
       f.fail(where, std::string("is refused: ") + e.what());
     }
-    if (pairs[i].contains("score") && pairs[i]["score"] != pair.score())
-      f.fail(where + ".score", fmt::format("is {} but its games score {}", pairs[i]["score"].dump(), pair.score()));
   }
   // The stored counts must be the sum over the pairs: a hand-edited or torn file is refused.
   const json& counts = f.at(j, "", "counts");
