@@ -80,12 +80,14 @@ JournalRead read_match_journal(const std::string& path) {
       break;
     }
     const std::string where = fmt::format("{}:{}", path, line_no);
-    const PairRecord pair = pair_from_json(parse_line(text.substr(begin, end - begin), where), where, "pair");
+    const json line = parse_line(text.substr(begin, end - begin), where);
+    const PairRecord pair = pair_from_json(line, where, "pair");
     try {
       out.result.add_pair(pair);
     } catch (const std::invalid_argument& e) {
       throw InputError(where + ": pair is refused: " + e.what());
     }
+    check_pair_score(line, pair, where, "pair");
     begin = end + 1;
     out.good_bytes = begin;
   }

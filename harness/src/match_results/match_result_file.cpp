@@ -185,9 +185,6 @@ PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) 
     if (plies > kMaxPlies) f.fail(g + ".plies", fmt::format("is {}, above {} (not a game's length)", plies, kMaxPlies));
     pair.games[i].plies = int(plies);
   }
-  // A stored score is the pair's games' score, or the pair is refused (in a result file and a journal).
-  if (p.contains("score") && p["score"] != pair.score())
-    f.fail(where + ".score", fmt::format("is {} but its games score {}", p["score"].dump(), pair.score()));
   return pair;
 }
 
@@ -254,6 +251,7 @@ MatchResult parse_match_result(const std::string& text, const std::string& path)
     } catch (const std::invalid_argument& e) {
       f.fail(where, std::string("is refused: ") + e.what());
     }
+    check_pair_score(pairs[i], pair, path, where);
   }
   // The stored counts must be the sum over the pairs: a hand-edited or torn file is refused.
   const json& counts = f.at(j, "", "counts");
@@ -340,6 +338,11 @@ ojson definition_to_json(const MatchDefinition& d) { return definition_json(d); 
 ojson pair_to_json(const PairRecord& p) { return pair_json(p); }
 std::string read_result_text(const std::string& path) { return read_all(path); }
 MatchDefinition definition_from_json(const json& d, const std::string& file) { return parse_definition(Fields{file}, d); }
+void check_pair_score(const json& p, const PairRecord& pair, const std::string& file, const std::string& where) {
+  if (p.is_object() && p.contains("score") && p["score"] != pair.score())
+    Fields{file}.fail(where + ".score", fmt::format("is {} but its games score {}", p["score"].dump(), pair.score()));
+}
+
 PairRecord pair_from_json(const json& p, const std::string& file, const std::string& where) {
   return parse_pair(Fields{file}, p, where);
 }

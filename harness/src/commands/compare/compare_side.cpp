@@ -37,9 +37,12 @@ std::string file_label(const std::string& given) {
   std::string out;
   for (char c : given) {
     const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '~' || c == '^' || c == '+' || c == '-';
+                      c == '.' || c == '_' || c == '-';
     out += safe ? c : '_';
   }
+  // A name, not a path (cli/file_names.h): no "..", no leading '.' or '-'.
+  for (std::size_t at; (at = out.find("..")) != std::string::npos;) out.replace(at, 2, "_");
+  if (!out.empty() && (out[0] == '.' || out[0] == '-')) out[0] = '_';
   return out;
 }
 
