@@ -96,7 +96,7 @@ TEST_CASE("all: the premerge tier compares --base with this build, then a non-re
   harness::StepContext ctx{"premerge", "R", "/x/harness/stk-harness", "S", "HEAD~1", "abc"};
   auto steps = harness::tier_steps(ctx);
   REQUIRE(steps.size() == 2);
-  CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD~1..worktree.xml"});
+  CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD_1-vs-worktree.xml"});
   CHECK(steps[1].reports == std::vector<std::string>{"R/junit/match-premerge.xml", "R/junit/match-premerge-aa.xml"});
   CHECK_THAT(steps[1].command, Contains("--out-dir 'R'") && Contains("--ab-control"));
   // The compare step is gated: at most 25 ECM positions lost at each budget unless told otherwise.

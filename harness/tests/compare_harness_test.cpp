@@ -146,7 +146,8 @@ TEST_CASE("compare: bad sides and inputs are exit 2 with an error report", "[com
 }
 
 TEST_CASE("compare: report names keep only file-name-safe characters", "[compare]") {
-  CHECK(harness::compare::file_label("HEAD~3") == "HEAD~3");
+  CHECK(harness::compare::file_label("HEAD~3") == "HEAD_3");
+  CHECK(harness::compare::file_label("../x..y") == "__x_y");
   CHECK(harness::compare::file_label("build/release/engine/stk") == "build_release_engine_stk");
   CHECK(harness::compare::file_label("a b'c") == "a_b_c");
 }

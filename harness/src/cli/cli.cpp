@@ -55,8 +55,11 @@ junit::TestSuite input_error_suite(const std::string& suite_name, const std::str
 }  // namespace
 
 void declare_report(const std::string& junit_path, const std::string& suite_name) {
+  // A missing file is fine; an unwritable one fails later. Only a regular file goes: a device, FIFO
+  // or directory named as the report is left as it is (the writer refuses it, io/output_file.h).
   std::error_code ec;
-  std::filesystem::remove(junit_path, ec);  // a missing file is fine; an unwritable one fails later
+  if (std::filesystem::is_regular_file(std::filesystem::symlink_status(junit_path, ec)))
+    std::filesystem::remove(junit_path, ec);
   declared_reports().push_back({junit_path, suite_name});
 }
 
@@ -78,8 +81,12 @@ int input_failure(const char* name, const char* usage) {
     std::string err;
     if (junit::write_report(r.path, {input_error_suite(r.suite_name, why)}, &err))
       std::cerr << name << ": error report " << r.path << "\n";
-    else
-      std::cerr << name << ": " << err << "\n";
+    else {
+      // This run may have written a passing report there before it failed: none is better than that.
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(std::filesystem::symlink_status(r.path, ec))) std::filesystem::remove(r.path, ec);
+      std::cerr << name << ": no error report could be written: " << err << "\n";
+    }
   }
   declared_reports().clear();
   return 2;

@@ -29,9 +29,10 @@ struct Shard {
 Shard parse_shard(const std::string& text);
 
 // Declares a JUnit report this run owes, as soon as its path is known (before the inputs are
-// checked): any previous file there is removed at once, and input_failure replaces it by a report
-// whose one testcase is an <error> with the reason, so a failed run never leaves an old passing
-// report behind. `suite_name` is "<harness>.<config>". A run may owe several reports.
+// checked): any previous regular file there is removed at once (a device or FIFO is left alone),
+// and input_failure replaces it by a report whose one testcase is an <error> with the reason, so a
+// failed run never leaves an old passing report behind; when even that cannot be written, stderr
+// says "no error report could be written: PATH: why" and no file is left at PATH. `suite_name` is "<harness>.<config>". A run may owe several reports.
 void declare_report(const std::string& junit_path, const std::string& suite_name);
 
 // For a harness's outermost catch (...): prints the exception in flight as "<name>: <what>"

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "match_results/match_result_file.h"
 
 namespace stk::harness::match {
@@ -35,10 +36,6 @@ json parse_line(const std::string& line, const std::string& where) {
   } catch (const json::parse_error& e) {
     throw InputError(fmt::format("{}: not valid JSON at byte {} of the line: {}", where, e.byte, e.what()));
   }
-}
-
-[[noreturn]] void fail_errno(const std::string& path, const std::string& what) {
-  throw InputError(path + ": " + what + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -83,12 +80,14 @@ JournalRead read_match_journal(const std::string& path) {
       break;
     }
     const std::string where = fmt::format("{}:{}", path, line_no);
-    const PairRecord pair = pair_from_json(parse_line(text.substr(begin, end - begin), where), where, "pair");
+    const json line = parse_line(text.substr(begin, end - begin), where);
+    const PairRecord pair = pair_from_json(line, where, "pair");
     try {
       out.result.add_pair(pair);
     } catch (const std::invalid_argument& e) {
       throw InputError(where + ": pair is refused: " + e.what());
     }
+    check_pair_score(line, pair, where, "pair");
     begin = end + 1;
     out.good_bytes = begin;
   }
@@ -116,38 +115,20 @@ MatchJournal::MatchJournal(const std::string& path, const MatchDefinition& def, 
   result_ = std::move(stored.result);
 }
 
-// Opened at the first pair: a run refused before its first game leaves no file behind.
+// Opened at the first pair: a run refused before its first game leaves no file behind. The torn
+// tail goes, so that the next line starts clean; then every line lands at the end, fdatasync'd.
 void MatchJournal::open_for_append() {
-  namespace fs = std::filesystem;
-  if (!resume_bytes_ && fs::path(path_).has_parent_path()) {
-    std::error_code ec;
-    fs::create_directories(fs::path(path_).parent_path(), ec);
-  }
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) fail_errno(path_, "cannot open the journal for writing");
-  // The torn tail goes, so that the next line starts clean; then every write lands at the end.
-  if (::ftruncate(fd_, off_t(resume_bytes_.value_or(0))) != 0) fail_errno(path_, "cannot drop the torn last line");
-  if (::lseek(fd_, 0, SEEK_END) < 0) fail_errno(path_, "cannot seek to the end");
+  file_.open(path_, resume_bytes_.value_or(0));
   if (!resume_bytes_) append(header_line(result_.definition(), *result_.shards().begin()));
 }
 
-MatchJournal::~MatchJournal() {
-  if (fd_ >= 0) ::close(fd_);
-}
+MatchJournal::~MatchJournal() = default;
 
-void MatchJournal::append(const std::string& line) {
-  for (std::size_t done = 0; done < line.size();) {
-    const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail_errno(path_, "cannot append to the journal");
-    done += std::size_t(n);
-  }
-  if (::fdatasync(fd_) != 0) fail_errno(path_, "cannot flush the journal");
-}
+void MatchJournal::append(const std::string& line) { file_.append(line); }
 
 void MatchJournal::record(const PairRecord& pair) {
   result_.add_pair(pair);
-  if (fd_ < 0) open_for_append();
+  if (!file_.is_open()) open_for_append();
   append(pair_to_json(pair).dump() + "\n");
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "io/output_file.h"
 #include "match_results/match_result.h"
 
 namespace stk::harness::match {
@@ -47,6 +48,8 @@ class MatchJournal {
   // Adds the pair to the result (std::invalid_argument, nothing written, if refused), then appends
   // its line and flushes it to disk; InputError naming the file if the write fails.
   void record(const PairRecord& pair);
+  // Closes the journal, checked (InputError naming it); the destructor closes unchecked.
+  void close() { file_.close(); }
 
  private:
   void open_for_append();
@@ -54,7 +57,7 @@ class MatchJournal {
   std::string path_;
   MatchResult result_;
   std::optional<std::uint64_t> resume_bytes_;  // resuming: the stored file's whole lines
-  int fd_ = -1;
+  io::AppendFile file_;
 };
 
 }  // namespace stk::harness::match

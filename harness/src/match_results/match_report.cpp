@@ -122,7 +122,7 @@ MatchPublished publish_match(const MatchResult& r, const std::vector<std::pair<s
   (gate.passed ? tc.system_out : tc.detail) = pub.summary;
   suite.cases.push_back(tc);
   std::string error;
-  if (!junit::write_report(pub.junit_path, {suite}, &error)) throw InputError(pub.junit_path + ": " + error);
+  if (!junit::write_report(pub.junit_path, {suite}, &error)) throw InputError(error);
   return pub;
 }
 

@@ -30,6 +30,7 @@ std::string MatchDefinition::problem() const {
   for (const EngineSpec& e : engines)
     if (e.name.empty()) return "an engine has no name";
   if (pairs_planned == 0) return "no opening pairs planned";
+  if (pairs_planned > 1000000000) return "openings.pairs " + std::to_string(pairs_planned) + " is above 10^9 planned pairs";
   if (shard_count < 1) return "shard count must be at least 1";
   if (sprt)
     if (auto why = sprt->problem(); !why.empty()) return "SPRT: " + why;

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "match_results/match_analysis.h"
 #include "match_results/match_journal.h"
 
@@ -166,6 +167,8 @@ MatchDefinition parse_definition(const Fields& f, const json& d) {
   return def;
 }
 
+constexpr std::uint64_t kMaxPlies = 1000000;
+
 PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) {
   PairRecord pair;
   pair.opening = f.u64(p, where, "opening");
@@ -178,7 +181,9 @@ PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) 
     pair.games[i].a_color = color == "white" ? Color::White : Color::Black;
     pair.games[i].result = f.str(games[i], g, "result");
     pair.games[i].reason = f.str(games[i], g, "reason");
-    pair.games[i].plies = int(f.u64(games[i], g, "plies"));
+    const std::uint64_t plies = f.u64(games[i], g, "plies");
+    if (plies > kMaxPlies) f.fail(g + ".plies", fmt::format("is {}, above {} (not a game's length)", plies, kMaxPlies));
+    pair.games[i].plies = int(plies);
   }
   return pair;
 }
@@ -246,8 +251,7 @@ MatchResult parse_match_result(const std::string& text, const std::string& path)
     } catch (const std::invalid_argument& e) {
       f.fail(where, std::string("is refused: ") + e.what());
     }
-    if (pairs[i].contains("score") && pairs[i]["score"] != pair.score())
-      f.fail(where + ".score", fmt::format("is {} but its games score {}", pairs[i]["score"].dump(), pair.score()));
+    check_pair_score(pairs[i], pair, path, where);
   }
   // The stored counts must be the sum over the pairs: a hand-edited or torn file is refused.
   const json& counts = f.at(j, "", "counts");
@@ -301,38 +305,17 @@ bool is_match_result_file(const std::string& path) {
   }
 }
 
-void save_match_result(const std::string& path, const MatchResult& r) {
-  namespace fs = std::filesystem;
-  const std::string text = to_json_text(r);
-  const fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  // On failure: the reason (errno, taken first), the temporary file removed, the old file untouched.
-  auto fail = [&](const std::string& what, int fd) {
-    const std::string why = std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-    ::unlink(tmp.c_str());
-    throw InputError(path + ": " + what + ": " + why);
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot create " + tmp, -1);
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("cannot write " + tmp, fd);
-    done += std::size_t(n);
-  }
-  if (::fsync(fd) != 0) fail("cannot flush " + tmp, fd);
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename " + tmp + " over it", -1);
-  // The rename itself reaches the disk with the folder's entry.
-  const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
-  if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+bool names_match_kind(const std::string& path) {
+  if (is_match_result_file(path)) return true;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  return head.find(std::string("\"") + kMatchResultKind + "\"") != std::string::npos ||
+         head.find("\"stk-match-journal\"") != std::string::npos;
 }
+
+void save_match_result(const std::string& path, const MatchResult& r) { io::replace_file(path, to_json_text(r)); }
 
 MatchResult resume_or_start(const std::string& path, const MatchDefinition& def, int shard_index) {
   if (!std::filesystem::exists(path)) {
@@ -355,6 +338,11 @@ ojson definition_to_json(const MatchDefinition& d) { return definition_json(d); 
 ojson pair_to_json(const PairRecord& p) { return pair_json(p); }
 std::string read_result_text(const std::string& path) { return read_all(path); }
 MatchDefinition definition_from_json(const json& d, const std::string& file) { return parse_definition(Fields{file}, d); }
+void check_pair_score(const json& p, const PairRecord& pair, const std::string& file, const std::string& where) {
+  if (p.is_object() && p.contains("score") && p["score"] != pair.score())
+    Fields{file}.fail(where + ".score", fmt::format("is {} but its games score {}", p["score"].dump(), pair.score()));
+}
+
 PairRecord pair_from_json(const json& p, const std::string& file, const std::string& where) {
   return parse_pair(Fields{file}, p, where);
 }

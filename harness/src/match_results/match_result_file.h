@@ -28,6 +28,10 @@ MatchResult read_match_result(const std::string& path);
 
 // Whether `path` holds a match result or journal (by its "kind"), without validating the rest.
 bool is_match_result_file(const std::string& path);
+// Whether `path` is, or was meant to be, a match result or journal: is_match_result_file, or its
+// first 64 KiB name the kind ("stk-match-result", "stk-match-journal") though the file does not
+// parse (cut short, damaged). `merge` hands such files to match-merge, whose error names them.
+bool names_match_kind(const std::string& path);
 
 // Writes `path` atomically: a temporary file beside it, flushed to disk, then renamed over it. A
 // reader (or a resumed runner) sees the old file or the new one, never a torn one.
@@ -42,6 +46,9 @@ MatchResult resume_or_start(const std::string& path, const MatchDefinition& def,
 nlohmann::ordered_json definition_to_json(const MatchDefinition& d);
 nlohmann::ordered_json pair_to_json(const PairRecord& p);
 MatchDefinition definition_from_json(const nlohmann::json& d, const std::string& file);
+// A pair's stored "score" must be its games' score (a result file's pair, a journal line), else
+// InputError naming the file and the field.
+void check_pair_score(const nlohmann::json& p, const PairRecord& pair, const std::string& file, const std::string& where);
 PairRecord pair_from_json(const nlohmann::json& p, const std::string& file, const std::string& where);
 std::string read_result_text(const std::string& path);  // the whole file; InputError naming it
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "common/splitmix.h"
 #include "nnue/features.h"
 
@@ -130,9 +131,7 @@ std::string synthetic_net_file(int hidden, std::uint64_t seed) {
     fs::create_directories(dir);
     fs::path p = dir / fmt::format("synthetic-h{}-seed{}.nnue", hidden, seed);
     auto bytes = synthetic_net_bytes(hidden, seed);
-    std::ofstream out(p, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
-    if (!out) throw InputError(p.string() + ": cannot write file");
+    io::replace_file(p.string(), std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
     path = p.string();
   }
   return path;

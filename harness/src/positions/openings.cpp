@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "common/splitmix.h"
 #include "positions/seeded_games.h"
 #include "movegen.h"
@@ -202,25 +203,20 @@ std::vector<Opening> generate_openings(const GeneratorSettings& g, std::size_t c
 }
 
 void write_openings_epd(const std::string& path, const std::vector<Opening>& openings, const GeneratorSettings& g) {
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    for (std::size_t i = 0; i < openings.size(); ++i) {
-      const std::string fen = openings[i].position().fen();
-      const std::vector<std::string>& moves = openings[i].generated_plies;
-      // The four EPD fields, then the counters as hmvc/fmvn operations.
-      std::istringstream is(fen);
-      std::string f[6];
-      for (auto& s : f) is >> s;
-      std::string plies;
-      for (const auto& m : moves) plies += (plies.empty() ? "" : " ") + m;
-      out << fmt::format("{} {} {} {} hmvc {}; fmvn {}; id \"seed{}-{}\"; c0 \"{}\";\n", f[0], f[1], f[2], f[3], f[4],
-                         f[5], g.seed, i, plies);
-    }
-    if (!out) throw InputError(path + ": cannot write the openings");
+  std::string out;
+  for (std::size_t i = 0; i < openings.size(); ++i) {
+    const std::string fen = openings[i].position().fen();
+    const std::vector<std::string>& moves = openings[i].generated_plies;
+    // The four EPD fields, then the counters as hmvc/fmvn operations.
+    std::istringstream is(fen);
+    std::string f[6];
+    for (auto& s : f) is >> s;
+    std::string plies;
+    for (const auto& m : moves) plies += (plies.empty() ? "" : " ") + m;
+    out += fmt::format("{} {} {} {} hmvc {}; fmvn {}; id \"seed{}-{}\"; c0 \"{}\";\n", f[0], f[1], f[2], f[3], f[4],
+                       f[5], g.seed, i, plies);
   }
-  std::filesystem::rename(tmp, path);
+  io::replace_file(path, out);
 }
 
 void shuffle_openings(std::vector<Opening>& openings, std::uint64_t seed) {

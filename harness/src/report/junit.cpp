@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "io/output_file.h"
 #include "report/build_info.h"
 
 namespace stk::junit {
@@ -154,26 +155,12 @@ std::string to_xml(const std::vector<TestSuite>& suites) {
 
 bool write_report(const std::string& path, const std::vector<TestSuite>& suites,
                   std::string* error) {
-  namespace fs = std::filesystem;
   if (std::string dup = duplicate_testcase(suites); !dup.empty()) {
     if (error) *error = path + ": " + dup;
     return false;
   }
-  std::error_code ec;
-  fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << to_xml(suites);
-    if (!out) {
-      if (error) *error = "cannot write " + tmp;
-      return false;
-    }
-  }
-  fs::rename(tmp, p, ec);
-  if (ec) {
-    if (error) *error = "cannot rename " + tmp + " to " + path + ": " + ec.message();
+  if (std::string err = harness::io::try_replace_file(path, to_xml(suites)); !err.empty()) {
+    if (error) *error = err;
     return false;
   }
   return true;

@@ -50,8 +50,8 @@ std::string duplicate_testcase(const std::vector<TestSuite>& suites);
 
 // Serialises suites in the order given (cases keep their insertion order: callers add them
 // in a deterministic order); every text goes through xml_safe. Refuses (false, *error naming the
-// path and the name) a report with a duplicate testcase. Writes atomically via a temporary file; on failure returns false
-// and sets *error. Parent directories are created.
+// path and the name) a report with a duplicate testcase. Writes atomically through io::replace_file (io/output_file.h:
+// a non-regular target refused); on failure returns false and sets *error. Parent directories are created.
 bool write_report(const std::string& path, const std::vector<TestSuite>& suites,
                   std::string* error);
 std::string to_xml(const std::vector<TestSuite>& suites);

@@ -7,19 +7,28 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "cli/file_names.h"
+#include "io/output_file.h"
 
 namespace stk::report {
 
 namespace fs = std::filesystem;
 using harness::InputError;
 
+// The names become file names: checked (cli/file_names.h), and the files they make stay under out_dir.
 std::string junit_path(const std::string& out_dir, const std::string& harness, const std::string& config) {
-  return out_dir + "/junit/" + harness + "-" + config + ".xml";
+  harness::require_safe_name("harness", harness);
+  harness::require_safe_name("--config", config);
+  std::string path = out_dir + "/junit/" + harness + "-" + config + ".xml";
+  harness::require_under_out_dir(out_dir, path);
+  return path;
 }
 
 ReportPaths report_paths(const std::string& out_dir, const std::string& harness, const std::string& config) {
+  const std::string junit = junit_path(out_dir, harness, config);
   const std::string stem = out_dir + "/" + harness + "/" + config;
-  return {junit_path(out_dir, harness, config), stem + ".json", stem + ".md"};
+  harness::require_under_out_dir(out_dir, stem + ".json");
+  return {junit, stem + ".json", stem + ".md"};
 }
 
 int RunReport::count(junit::Outcome o) const {
@@ -86,19 +95,7 @@ std::string to_markdown(const RunReport& run, const std::string& junit_file) {
 
 namespace {
 
-void write_atomically(const std::string& path, const std::string& content) {
-  fs::path p(path);
-  std::error_code ec;
-  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << content;
-    if (!out) throw InputError(path + ": cannot write " + tmp);
-  }
-  fs::rename(tmp, p, ec);
-  if (ec) throw InputError(path + ": cannot rename " + tmp + ": " + ec.message());
-}
+void write_atomically(const std::string& path, const std::string& content) { harness::io::replace_file(path, content); }
 
 // `target` as linked from a file in `from_dir`: relative when both lie on one tree.
 std::string link_from(const std::string& from_dir, const std::string& target) {

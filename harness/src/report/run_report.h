@@ -26,7 +26,8 @@ struct ReportPaths {
   std::string markdown;
 };
 
-// The JUnit file of a run: <out_dir>/junit/<harness>-<config>.xml.
+// The JUnit file of a run: <out_dir>/junit/<harness>-<config>.xml. `harness` and `config` must be
+// names, not paths (cli/file_names.h: UsageError otherwise); the file must lie under out_dir.
 std::string junit_path(const std::string& out_dir, const std::string& harness, const std::string& config);
 // All three paths of a run; the summaries go to <out_dir>/<harness>/<config>.{json,md}.
 ReportPaths report_paths(const std::string& out_dir, const std::string& harness, const std::string& config);

@@ -15,7 +15,7 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   const std::string candidate_engine =
       (std::filesystem::path(c.self).parent_path().parent_path() / "engine" / "stk").string();
   const std::string base_engine = compare::revision_dir(c.base_commit) + "/build/release/engine/stk";
-  const std::string config = compare::file_label(c.base) + "..worktree";
+  const std::string config = compare::file_label(c.base) + "-vs-worktree";
   std::vector<Step> steps;
   // 1. compare: the base built once in build/compare/<commit>, this build as the candidate; every
   //    4th ECM position (220) at equal nodes and equal depth, 5 alternating speed runs, the audits.

@@ -66,12 +66,12 @@ int run_compare(int argc, char** argv) {
       ->check(CLI::IsMember({"bench-unchanged"}));
   CLI::Option* max_reg = app.add_option("--max-regressions", max_regressions, "gate: at most K positions lost at each budget")->check(CLI::Range(0, 1000000));
   CLI::Option* min_speed = app.add_option("--min-speed-ratio", min_speed_ratio, "gate: median candidate/base nodes/s at least R")->check(CLI::PositiveNumber);
-  app.add_option("--config", config, "report name (default <base>..<candidate>)");
+  app.add_option("--config", config, "report name (default <base>-vs-<candidate>)");
   app.add_option("--out-dir", out_dir, "reports root")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     const std::string self = std::filesystem::canonical("/proc/self/exe").string();
-    if (config.empty()) config = file_label(base_arg) + ".." + file_label(cand_arg);
+    if (config.empty()) config = file_label(base_arg) + "-vs-" + file_label(cand_arg);
     const report::ReportPaths paths = report::report_paths(out_dir, "compare", config);
     declare_report(paths.junit, "compare." + config);
     Gates gates;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "commands/compare/shell.h"
 
 namespace stk::harness::compare {
@@ -36,9 +37,12 @@ std::string file_label(const std::string& given) {
   std::string out;
   for (char c : given) {
     const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '~' || c == '^' || c == '+' || c == '-';
+                      c == '.' || c == '_' || c == '-';
     out += safe ? c : '_';
   }
+  // A name, not a path (cli/file_names.h): no "..", no leading '.' or '-'.
+  for (std::size_t at; (at = out.find("..")) != std::string::npos;) out.replace(at, 2, "_");
+  if (!out.empty() && (out[0] == '.' || out[0] == '-')) out[0] = '_';
   return out;
 }
 
@@ -100,11 +104,11 @@ double build_revision(Side& side) {
             << std::flush;
   ShellResult b = run_shell("cd " + shell_quote(dir.string()) +
                             " && cmake --preset release && cmake --build --preset release -j2 --target stk stk-harness");
-  std::ofstream(log) << b.output;
+  io::replace_file(log, b.output);
   if (b.exit_code != 0 || !fs::exists(side.engine) || !fs::exists(side.harness))
     throw InputError(fmt::format("--{} {} ({}): the release build failed, see {}:\n{}", side.role, side.given,
                                  side.commit, log, tail_lines(b.output, 15)));
-  std::ofstream(built) << side.commit << "\n";
+  io::replace_file(built, side.commit + "\n");
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

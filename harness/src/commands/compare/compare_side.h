@@ -20,7 +20,8 @@ struct Side {
   bool is_stk() const { return kind != Kind::EnginePath; }
 };
 
-// `given` with every character outside [A-Za-z0-9._~^+-] replaced by '_' (report names).
+// `given` with every character outside [A-Za-z0-9._-] replaced by '_', ".." by '_' and a leading
+// '.' or '-' by '_': a name for reports (cli/file_names.h), never a path.
 std::string file_label(const std::string& given);
 
 // "worktree": this stk-harness's own build (engine beside it). An existing executable file: an

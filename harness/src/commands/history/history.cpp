@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "report/build_info.h"
 
 namespace stk::harness::review {
@@ -23,6 +24,14 @@ constexpr const char* kSchema =
     " tier TEXT NOT NULL, cpu_model TEXT NOT NULL, cores INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS figures(run_id INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT NULL,"
     " value REAL NOT NULL, PRIMARY KEY(run_id, key));";
+
+// The database's own marks: PRAGMA application_id 'STKH' and user_version 1 (this layout). A file
+// without them is taken only when it holds no table, or exactly these two tables with these columns
+// (a history written before the marks existed); any other file is refused untouched.
+constexpr int kApplicationId = 0x53544B48;  // "STKH"
+constexpr int kUserVersion = 1;
+const std::map<std::string, std::string> kColumns = {{"runs", "id,revision,date,tier,cpu_model,cores"},
+                                                      {"figures", "run_id,key,value"}};
 
 // One connection; every failure becomes an InputError naming the database and what SQLite said.
 class Db {
@@ -65,6 +74,33 @@ class Db {
     query(sql, row, [](sqlite3_stmt*) {});
   }
   long long last_id() const { return sqlite3_last_insert_rowid(db_); }
+  int pragma(const std::string& name) {
+    int v = 0;
+    query("PRAGMA " + name, [&](sqlite3_stmt* s) { v = sqlite3_column_int(s, 0); });
+    return v;
+  }
+  // Refuses (InputError, nothing written) a database that is not a history of this layout.
+  void check_own() {
+    const int app = pragma("application_id"), version = pragma("user_version");
+    if (app != 0 && app != kApplicationId)
+      fail(fmt::format("application_id is {:#x}, not stk's history ({:#x}): another program's database, left untouched",
+                       unsigned(app), unsigned(kApplicationId)));
+    if (version > kUserVersion)
+      fail(fmt::format("user_version {} is newer than this harness's ({}): left untouched", version, kUserVersion));
+    std::map<std::string, std::string> found;
+    query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+          [&](sqlite3_stmt* s) { found[reinterpret_cast<const char*>(sqlite3_column_text(s, 0))]; });
+    for (auto& [table, cols] : found) {
+      if (!kColumns.count(table)) fail("holds table '" + table + "', not of stk's history: left untouched");
+      query("SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid", [&, &c = cols](sqlite3_stmt* s) {
+        c += (c.empty() ? "" : ",") + std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
+      });
+      if (cols != kColumns.at(table))
+        fail("table '" + table + "' has columns (" + cols + "), not stk's (" + kColumns.at(table) + "): left untouched");
+    }
+    if (app == 0 && version == 0 && !found.empty() && found.size() != kColumns.size())
+      fail("holds only part of stk's history tables: left untouched");
+  }
   [[noreturn]] void fail(const std::string& why) const {
     throw InputError(fmt::format("{}: not a usable history database: {}", path_, why));
   }
@@ -107,10 +143,18 @@ RunFacts current_run_facts(const std::string& tier) {
 }
 
 long long append_history(const std::string& path, const RunFacts& run, const std::vector<Figure>& figures) {
+  // An existing file is read (read-only) and checked before anything is written to it.
+  io::require_regular_target(path);
+  if (std::filesystem::exists(path)) {
+    Db existing(path, false);
+    existing.check_own();
+  }
   Db db(path, true);
-  db.exec(kSchema);
   db.exec("BEGIN IMMEDIATE");  // takes the write lock now: no writer can interleave
   try {
+    db.check_own();  // again, under the lock: a file replaced meanwhile is still refused
+    db.exec(kSchema);
+    db.exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}", kApplicationId, kUserVersion));
     db.query("INSERT INTO runs(revision, date, tier, cpu_model, cores) VALUES (?, ?, ?, ?, ?)", [](sqlite3_stmt*) {},
              [&](sqlite3_stmt* s) {
                sqlite3_bind_text(s, 1, run.revision.c_str(), -1, SQLITE_TRANSIENT);
@@ -140,6 +184,7 @@ long long append_history(const std::string& path, const RunFacts& run, const std
 
 std::vector<HistoryRow> read_history(const std::string& path) {
   Db db(path, false);
+  db.check_own();
   std::vector<HistoryRow> rows;
   db.query("SELECT r.id, r.revision, r.date, r.tier, r.cpu_model, r.cores, f.key, f.value FROM runs r"
            " JOIN figures f ON f.run_id = r.id ORDER BY r.id, f.key",

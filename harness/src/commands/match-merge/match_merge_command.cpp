@@ -10,6 +10,7 @@
 #include "match_results/match_merge.h"
 #include "match_results/match_report.h"
 #include "match_results/match_result_file.h"
+#include "report/run_report.h"
 
 namespace stk::harness {
 
@@ -36,8 +37,21 @@ int run_match_merge(int argc, char** argv) {
     const std::string& a0 = args[0];
     const bool looks_like_file = a0.find('/') != std::string::npos || a0.ends_with(".json");
     if (args.size() > 1 && !looks_like_file && !std::filesystem::exists(a0)) stem = a0, first_file = 1;
+    // The report is declared before any input can fail (a previous passing report never survives a
+    // failed merge): named by OUT_CONFIG, else by the config of the first file that reads.
+    if (!stem.empty()) declare_report(report::junit_path(out_dir, "match", stem), "match." + stem);
     std::vector<match::NamedResult> parts;
-    for (std::size_t i = first_file; i < args.size(); ++i) parts.push_back({args[i], match::read_match_result(args[i])});
+    std::exception_ptr unreadable;
+    for (std::size_t i = first_file; i < args.size(); ++i) try {
+        parts.push_back({args[i], match::read_match_result(args[i])});
+      } catch (...) {
+        if (!unreadable) unreadable = std::current_exception();
+      }
+    if (stem.empty() && !parts.empty()) {
+      const std::string config = parts.front().result.definition().config;
+      declare_report(report::junit_path(out_dir, "match", config), "match." + config);
+    }
+    if (unreadable) std::rethrow_exception(unreadable);
     const match::MatchResult merged = match::merge_match_results(parts);
     std::vector<std::pair<std::string, std::string>> props;
     for (std::size_t i = first_file; i < args.size(); ++i) props.emplace_back("input.file" + std::to_string(i - first_file + 1), args[i]);

@@ -7,6 +7,8 @@
 
 #include "commands.h"
 #include "cli/cli.h"
+#include "cli/file_names.h"
+#include "io/run_lock.h"
 #include "cli/cli_app.h"
 #include "match_results/match_result.h"
 #include "report/run_report.h"
@@ -102,7 +104,11 @@ int run_match(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     const Shard shard = parse_shard(shard_text);
+    require_safe_name("--config", config);
     const std::string stem = stem_of(config, shard), aa_stem = stem_of(config + "-aa", shard);
+    // One run owns a config's reports and a state (io/run_lock.h): taken before the reports are
+    // declared, so that a refused second run leaves the holder's files alone.
+    const io::RunLock config_lock(out_dir + "/match/" + stem + ".lock");
     declare_report(report::junit_path(out_dir, "match", stem), "match." + stem);
     if (ab_control) declare_report(report::junit_path(out_dir, "match", aa_stem), "match." + aa_stem);
     if (engine_tokens.size() != 2) throw UsageError("give exactly two --engine: A (the candidate), then B (the baseline)");
@@ -196,6 +202,7 @@ int run_match(int argc, char** argv) {
     plan.quiet = quiet;
     plan.properties = {{"input.state", plan.state_path}, {"input.pgn", plan.pgn_path},
                        {"input.concurrency", std::to_string(concurrency)}};
+    const io::RunLock state_lock(plan.state_path + ".lock");
     return selfplay::run_match(plan);
   } catch (...) {
     return input_failure("stk-harness match");

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 #include "match_results/aa_mirror.h"
 #include "match_results/match_analysis.h"
 #include "match_results/match_report.h"
@@ -96,11 +97,7 @@ PlayedPair play_pair(const MatchPlan& plan, EngineSet& engines, const Task& task
 }
 
 void append_file(const std::string& path, const std::string& text) {
-  if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) std::filesystem::create_directories(parent);
-  std::ofstream out(path, std::ios::app);
-  out << text;
-  out.flush();
-  if (!out) throw InputError(path + ": cannot append the game");
+  io::append_to_file(path, text);
 }
 
 std::set<std::uint64_t> recorded(const MatchResult& r) {
@@ -227,8 +224,17 @@ int run_match(const MatchPlan& plan) {
       done.erase(i);
     }
     // The PGN first: a kill between the two leaves games that the next run drops (keep_recorded_games).
-    append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
-    (tasks[i].control ? *aa_journal : journal).record(p.record);
+    // A write that fails stops the workers; the error is raised once they are joined (never while
+    // they run: a thread left joinable would terminate the process).
+    try {
+      append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
+      (tasks[i].control ? *aa_journal : journal).record(p.record);
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+      break;
+    }
     games += 2;
     if (!tasks[i].control && !plan.quiet && result.pairs().size() % std::size_t(plan.progress_every) == 0) {
       std::cout << progress_line(result, "A/B") << "\n";
@@ -240,6 +246,8 @@ int run_match(const MatchPlan& plan) {
   stop = true;
   for (std::thread& t : threads) t.join();  // the workers' engines are gone (and reaped) after this
   if (failure) std::rethrow_exception(failure);
+  journal.close();
+  if (aa_journal) aa_journal->close();
 
   const double wall_s = std::chrono::duration<double>(SteadyClock::now() - wall0).count();
   const double self_s = cpu_seconds(RUSAGE_SELF) - self0, children_s = cpu_seconds(RUSAGE_CHILDREN) - children0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/output_file.h"
 
 namespace stk::harness::selfplay {
 
@@ -85,9 +86,7 @@ void keep_recorded_games(const std::string& path, const std::set<std::uint64_t>&
     if (r != std::string::npos && keep.count(std::stoull(game.substr(r + 8)))) out += game;
     start = next == std::string::npos ? next : next + 1;
   }
-  const std::string tmp = path + ".tmp";
-  std::ofstream(tmp) << out;
-  std::filesystem::rename(tmp, path);
+  if (out != text) io::replace_file(path, out);
 }
 
 }  // namespace stk::harness::selfplay

@@ -3,6 +3,9 @@
 #include <charconv>
 #include <iostream>
 #include <optional>
+#include <vector>
+
+#include <fmt/format.h>
 
 
 #include "commands.h"
@@ -15,6 +18,8 @@ namespace stk::harness {
 namespace {
 
 using namespace match;
+
+constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 53;
 
 // "a,b,c" as exactly `n` non-negative integers; a UsageError names the option otherwise.
 std::vector<std::uint64_t> parse_counts(const std::string& text, std::size_t n, const std::string& option,
@@ -36,6 +41,24 @@ std::vector<std::uint64_t> parse_counts(const std::string& text, std::size_t n, 
   if (out.size() != n)
     throw UsageError(option + " takes " + std::to_string(n) + " counts " + layout + ", got " +
                      std::to_string(out.size()) + " in '" + text + "'");
+  // Every count and their sum at most 2^53: the sum cannot wrap around 64 bits, and the statistics
+  // (doubles) hold every count exactly.
+  std::vector<std::string> names;
+  for (std::size_t from = 0;;) {
+    const std::size_t comma = layout.find(',', from);
+    names.push_back(layout.substr(from, comma == std::string::npos ? std::string::npos : comma - from));
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string name = i < names.size() ? names[i] : std::to_string(i + 1);
+    if (out[i] > kMaxCount || total + out[i] > kMaxCount)
+      throw UsageError(fmt::format("{} count {} ({}): {} the limit of 2^53 = {} (the counts would not add up exactly)",
+                                   option, name, out[i], out[i] > kMaxCount ? "is above" : "brings the sum above",
+                                   kMaxCount));
+    total += out[i];
+  }
   return out;
 }
 

@@ -1,0 +1,169 @@
+#include "io/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "cli/cli.h"
+
+namespace stk::harness::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The process's umask, read once before any thread starts (static initialisation).
+const mode_t kUmask = [] {
+  const mode_t m = ::umask(022);
+  ::umask(m);
+  return m;
+}();
+
+std::string reason(int err) { return std::strerror(err); }
+
+[[noreturn]] void fail(const std::string& path, const std::string& what, int err) {
+  throw InputError(path + ": " + what + ": " + reason(err));
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+bool write_all(int fd, std::string_view text) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) {
+      errno = EIO;
+      return false;
+    }
+    done += std::size_t(n);
+  }
+  return true;
+}
+
+std::string parent_of(const std::string& path) {
+  const fs::path p(path);
+  return p.has_parent_path() ? p.parent_path().string() : ".";
+}
+
+}  // namespace
+
+void require_regular_target(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    fail(path, "cannot inspect the output file", errno);
+  }
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path + ": is " + kind_of(st.st_mode) + ", not a regular file: refusing to replace it");
+}
+
+void create_parent_dirs(const std::string& path) {
+  const fs::path p(path);
+  if (!p.has_parent_path()) return;
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  if (ec) throw InputError(p.parent_path().string() + ": cannot create the folder: " + ec.message());
+}
+
+void replace_file(const std::string& path, std::string_view content) {
+  require_regular_target(path);
+  create_parent_dirs(path);
+  const std::string dir = parent_of(path);
+  std::string tmpl = path + ".tmp.XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) fail(path, "cannot create a temporary file in " + dir, errno);
+  const std::string tmp(name.data());
+  // Every failure below: the reason first, then the temporary removed; the target untouched.
+  auto abandon = [&](const std::string& what, int err, bool open) {
+    if (open) ::close(fd);
+    ::unlink(tmp.c_str());
+    fail(path, what, err);
+  };
+  if (::fchmod(fd, 0666 & ~kUmask) != 0) abandon("cannot set the mode of " + tmp, errno, true);
+  if (!write_all(fd, content)) abandon("cannot write " + tmp, errno, true);
+  if (::fsync(fd) != 0) abandon("cannot fsync " + tmp, errno, true);
+  if (::close(fd) != 0) abandon("cannot close " + tmp, errno, false);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) abandon("cannot rename " + tmp + " over it", errno, false);
+  // The new name reaches the disk with the folder's entry; a file system that cannot fsync a
+  // folder (EINVAL) has nothing more to do.
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) fail(path, "written, but its folder cannot be opened to fsync it", errno);
+  if (::fsync(dfd) != 0 && errno != EINVAL) {
+    const int err = errno;
+    ::close(dfd);
+    fail(path, "written, but its folder's entry cannot be fsync'd", err);
+  }
+  ::close(dfd);
+}
+
+std::string try_replace_file(const std::string& path, std::string_view content) {
+  try {
+    replace_file(path, content);
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+AppendFile::~AppendFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep_bytes) {
+  if (fd_ >= 0) close();
+  path_ = path;
+  require_regular_target(path);
+  create_parent_dirs(path);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd_ < 0) fail(path, "cannot open for appending", errno);
+  if (keep_bytes && ::ftruncate(fd_, off_t(*keep_bytes)) != 0) fail(path, "cannot cut the torn tail", errno);
+  if (::lseek(fd_, 0, SEEK_END) < 0) fail(path, "cannot seek to the end", errno);
+}
+
+void AppendFile::append(std::string_view text) {
+  if (fd_ < 0) throw InputError(path_ + ": not open for appending");
+  const off_t before = ::lseek(fd_, 0, SEEK_END);
+  if (before < 0) fail(path_, "cannot seek to the end", errno);
+  // A failed append: the file cut back to its length before it (a file that was empty is removed:
+  // no 0-byte file is left), closed; the run stops.
+  auto abandon = [&](const std::string& what) {
+    const int err = errno;
+    if (::ftruncate(fd_, before) == 0 && before == 0) ::unlink(path_.c_str());
+    ::close(fd_);
+    fd_ = -1;
+    fail(path_, what, err);
+  };
+  if (!write_all(fd_, text)) abandon("cannot append");
+  if (::fdatasync(fd_) != 0) abandon("cannot flush (fdatasync) the appended record");
+}
+
+void AppendFile::close() {
+  if (fd_ < 0) return;
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail(path_, "cannot close", errno);
+}
+
+void append_to_file(const std::string& path, std::string_view text) {
+  AppendFile f;
+  f.open(path);
+  f.append(text);
+  f.close();
+}
+
+}  // namespace stk::harness::io
