@@ -1,14 +1,15 @@
 // stk-harness makenet --hidden 128|1024 --seed S OUT.nnue: writes a deterministic synthetic net
 // (the test vector of the NNUE harnesses) and prints its checksum and activation statistics.
 #include <chrono>
-#include <fstream>
 #include <iostream>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "cli/cli.h"
 #include "cli/cli_app.h"
 #include "commands.h"
+#include "io/output_file.h"
 #include "nets/synthetic_net.h"
 #include "nnue/network.h"
 
@@ -42,10 +43,7 @@ int run_makenet(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> bytes = make_synthetic_net(hidden, seed);
     double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::ofstream out(out_path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    out.close();
-    if (!out) throw InputError(out_path + ": cannot write file");
+    io::replace_file(out_path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     std::string error;
     auto net = nnue::Network::parse(bytes, out_path, false, &error);
     if (!net) throw InputError("generated net rejected by the loader: " + error);
