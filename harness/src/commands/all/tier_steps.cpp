@@ -13,17 +13,40 @@ std::string python() {
   const char* env = std::getenv("STK_PYTHON");
   return env && *env ? env : ".venv/bin/python";
 }
-}  // namespace
 
-std::vector<Step> tier_steps(const StepContext& c) {
-  if (c.tier == "premerge") return premerge_steps(c);
-  const bool full = c.tier == "full";
-  const std::string h = "'" + c.self + "'";
-  const std::string out = " --out-dir '" + c.out_dir + "'";
-  auto junit = [&](const std::string& harness, const std::string& config) {
+// What the steps of one tier share: the context, the quoted command prefixes and the report paths.
+struct Tier {
+  explicit Tier(const StepContext& ctx)
+      : c(ctx),
+        full(ctx.tier == "full"),
+        h("'" + ctx.self + "'"),
+        out(" --out-dir '" + ctx.out_dir + "'"),
+        engine("'" + (std::filesystem::path(ctx.self).parent_path().parent_path() / "engine" / "stk").string() + "'"),
+        py("'" + python() + "' -m stkref."),
+        pyout(" --reports-dir '" + ctx.out_dir + "'"),
+        ecm(" --epd '" + ctx.shared + "/suites/ECM.epd'") {}
+
+  const StepContext& c;
+  const bool full;
+  const std::string h;       // this stk-harness, quoted
+  const std::string out;     // --out-dir for stk-harness
+  const std::string engine;  // the engine beside it, quoted
+  const std::string py;      // the Python reference: py + "<module> ..."
+  const std::string pyout;   // --reports-dir for the Python reference
+  const std::string ecm;     // --epd of the shared ECM suite
+
+  std::string junit(const std::string& harness, const std::string& config) const {
     return report::junit_path(c.out_dir, harness, config);
-  };
-  std::vector<Step> steps;
+  }
+};
+
+// Move generation: perft counts.
+void add_perft_steps(const Tier& t, std::vector<Step>& steps) {
+  const StepContext& c = t.c;
+  const bool full = t.full;
+  const std::string& h = t.h;
+  const std::string& out = t.out;
+  auto junit = [&](const std::string& harness, const std::string& config) { return t.junit(harness, config); };
   // 1. perft: the project's golden set always; the shared 126-position suite in the full tier.
   steps.push_back({"perft-golden", h + " perft --config golden-" + c.tier +
                                        (full ? " --depth 6" : " --depth 5") + out,
@@ -36,12 +59,19 @@ std::vector<Step> tier_steps(const StepContext& c) {
     steps.push_back({"perft-suite", h + " perft --config perftsuite --depth 6 --epd '" + c.shared +
                                         "/suites/perftsuite.epd'" + out,
                      {junit("perft", "perftsuite")}});
+}
+
+// The Python reference against the engine: features, golden nets, evaluation, drift.
+void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
+  const StepContext& c = t.c;
+  const bool full = t.full;
+  const std::string& h = t.h;
+  const std::string& engine = t.engine;
+  const std::string& py = t.py;
+  const std::string& pyout = t.pyout;
+  const std::string& ecm = t.ecm;
+  auto junit = [&](const std::string& harness, const std::string& config) { return t.junit(harness, config); };
   // 2. features: Python reference encoder vs the engine's, bit for bit.
-  const std::string engine =
-      "'" + (std::filesystem::path(c.self).parent_path().parent_path() / "engine" / "stk").string() + "'";
-  const std::string py = "'" + python() + "' -m stkref.";
-  const std::string pyout = " --reports-dir '" + c.out_dir + "'";
-  const std::string ecm = " --epd '" + c.shared + "/suites/ECM.epd'";
   steps.push_back({"features", py + "parity features --engine " + engine + " --seed 1 --random " +
                                    (full ? "100000" : "10000") + ecm + " --config " + c.tier + pyout,
                    {junit("features", c.tier)}});
@@ -76,6 +106,15 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                         " --max-p99-cp 40 --max-max-cp 80 --config h1024-full" + pyout,
                      {junit("drift", "h1024-full")}});
   }
+}
+
+// The NNUE accumulator.
+void add_accumulator_steps(const Tier& t, std::vector<Step>& steps) {
+  const StepContext& c = t.c;
+  const bool full = t.full;
+  const std::string& h = t.h;
+  const std::string& out = t.out;
+  auto junit = [&](const std::string& harness, const std::string& config) { return t.junit(harness, config); };
   // 3. accumulator: incremental vs recompute over random games, scalar vs SIMD, mirrors.
   steps.push_back({"accumulator", h + " accumulator --config " + c.tier +
                                        (full ? " --games 400 --search-depth 11" : "") + out,
@@ -84,6 +123,16 @@ std::vector<Step> tier_steps(const StepContext& c) {
     steps.push_back({"accumulator-h1024", h + " accumulator --config full-h1024 --hidden 1024 --games 400"
                                              " --search-depth 11" + out,
                      {junit("accumulator", "full-h1024")}});
+}
+
+// The EPD suites against their golden solved sets.
+void add_epd_steps(const Tier& t, std::vector<Step>& steps) {
+  const StepContext& c = t.c;
+  const bool full = t.full;
+  const std::string& h = t.h;
+  const std::string& out = t.out;
+  const std::string& ecm = t.ecm;
+  auto junit = [&](const std::string& harness, const std::string& config) { return t.junit(harness, config); };
   // 5. epd: ECM against its golden solved set (a position solved in the golden and failed now
   //    fails). Quick: every 20th position at sd 16; full: all 879 at sn 1000000.
   steps.push_back({"epd-ecm", h + " epd --quiet" + ecm + " --bench-signature auto" +
@@ -96,6 +145,17 @@ std::vector<Step> tier_steps(const StepContext& c) {
   steps.push_back({"epd-am", h + " epd --quiet --epd golden/epd/am-quick.epd --depth 8 --config am-" + c.tier +
                                  " --baseline golden/epd/am-quick.json" + out,
                    {junit("epd", "am-" + c.tier)}});
+}
+
+// The fail-high predictor: calibration, and on vs off in the full tier.
+void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
+  const StepContext& c = t.c;
+  const bool full = t.full;
+  const std::string& h = t.h;
+  const std::string& out = t.out;
+  const std::string& py = t.py;
+  const std::string& ecm = t.ecm;
+  auto junit = [&](const std::string& harness, const std::string& config) { return t.junit(harness, config); };
   // 6. calibration: the fail-high predictor's built-in model on held-out positions (seeded
   //    self-play + ECM, seed 2; the position split is a hash of the position, so no held-out
   //    position was ever in the fit set of ci/make-fhmodel.sh). The records carry the engine's
@@ -120,6 +180,17 @@ std::vector<Step> tier_steps(const StepContext& c) {
                                        " --depth 10 --reference inprocess --option FHPredictor=true"
                                        " --config fh-onoff-sd10" + out,
                      {junit("epd", "fh-onoff-sd10-stk"), junit("epd", "fh-onoff-sd10-reference")}});
+}
+
+// The search audited, its signature, and the engine as a GUI drives it.
+void add_search_steps(const Tier& t, std::vector<Step>& steps) {
+  const StepContext& c = t.c;
+  const bool full = t.full;
+  const std::string& h = t.h;
+  const std::string& out = t.out;
+  const std::string& engine = t.engine;
+  const std::string& ecm = t.ecm;
+  auto junit = [&](const std::string& harness, const std::string& config) { return t.junit(harness, config); };
   // 7. shadow: silent-miss audit (isolation exact) with the invariant gate (audit on == off), gates on
   //    the excess of each miss rate over its control, the control rate, LMR sensitivity, the depth of
   //    every shadow root, and the fabricated-bound share. Quick: every 80th ECM position (11) at sd 7;
@@ -133,6 +204,22 @@ std::vector<Step> tier_steps(const StepContext& c) {
   //    clocks, PVs, notation, games with the table kept, garbage), about 20 s (both tiers).
   steps.push_back({"uci-check", h + " uci-check --engine " + engine + " --config stk-" + c.tier + out,
                    {junit("uci-check", "stk-" + c.tier)}});
+}
+
+}  // namespace
+
+// Each tier runs the same areas in this order; what differs between quick and full is inside
+// each area (depths, sizes, and steps only the full tier runs).
+std::vector<Step> tier_steps(const StepContext& c) {
+  if (c.tier == "premerge") return premerge_steps(c);
+  const Tier t(c);
+  std::vector<Step> steps;
+  add_perft_steps(t, steps);
+  add_reference_steps(t, steps);
+  add_accumulator_steps(t, steps);
+  add_epd_steps(t, steps);
+  add_calibration_steps(t, steps);
+  add_search_steps(t, steps);
   return steps;
 }
 

@@ -141,6 +141,54 @@ void name_unmirrored(const MatchResult& r, const MatchPlan& plan) {
                              plan.openings[o % plan.openings.size()].source, plan.openings[o % plan.openings.size()].fen);
 }
 
+// The pairs still to play, by opening: the A/B pair, then the A/A control's (when there is one).
+std::vector<Task> pending_tasks(const MatchResult& result, const MatchResult* control) {
+  std::vector<Task> tasks;
+  std::set<std::uint64_t> openings;
+  for (auto o : result.remaining()) openings.insert(o);
+  if (control)
+    for (auto o : control->remaining()) openings.insert(o);
+  for (auto o : openings) {
+    if (result.planned(o) && !result.has(o)) tasks.push_back({o, false});
+    if (control && control->planned(o) && !control->has(o)) tasks.push_back({o, true});
+  }
+  return tasks;
+}
+
+// The reports of the match and of its A/A control (when it has pairs), with the run's cost, early
+// stop and faults as properties; returns the worse exit code of the two.
+int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchResult* control, const std::string& cost,
+                bool decided) {
+  auto properties = plan.properties;
+  properties.emplace_back("run.cost", cost);
+  // An SPRT that decided before the planned pairs stops the run: said, and recorded with the reports.
+  if (decided && !result.complete()) {
+    const std::string stopped = fmt::format("SPRT {} after {} of {} planned pairs: the match stopped early",
+                                            to_string(result.sprt_result()->verdict), result.pairs().size(),
+                                            plan.definition.pairs_planned);
+    properties.emplace_back("run.stopped", stopped);
+    std::cout << stopped << "\n";
+  }
+  const std::string faults = fault_summary(result);
+  properties.emplace_back("run.faults", faults);
+  std::cout << "games lost by a fault: " << faults << "\n";
+  int exit_code = 0;
+  if (result.pairs().empty()) throw InputError("match '" + plan.definition.config + "': no game pairs played");
+  const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
+  exit_code = pub.exit_code;
+  name_unmirrored(result, plan);
+  std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1) : pub.summary);
+  if (control && !control->pairs().empty()) {
+    const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem);
+    name_unmirrored(*control, plan);
+    if (aa.exit_code != 0)
+      std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict << "; do not trust the A/B result\n";
+    std::cout << (plan.quiet ? "" : aa.summary);
+    exit_code = std::max(exit_code, aa.exit_code);
+  }
+  return exit_code;
+}
+
 }  // namespace
 
 int run_match(const MatchPlan& plan) {
@@ -165,17 +213,7 @@ int run_match(const MatchPlan& plan) {
     check.get(0), check.get(1);
   }
 
-  std::vector<Task> tasks;
-  {
-    std::set<std::uint64_t> openings;
-    for (auto o : result.remaining()) openings.insert(o);
-    if (control)
-      for (auto o : control->remaining()) openings.insert(o);
-    for (auto o : openings) {
-      if (result.planned(o) && !result.has(o)) tasks.push_back({o, false});
-      if (control && control->planned(o) && !control->has(o)) tasks.push_back({o, true});
-    }
-  }
+  const std::vector<Task> tasks = pending_tasks(result, control);
   const bool sharded = plan.definition.shard_count > 1;
   auto decided = [&] {
     auto s = result.sprt_result();
@@ -257,33 +295,7 @@ int run_match(const MatchPlan& plan) {
       games, wall_s, wall_s > 0 ? games * 60 / wall_s : 0.0, n_threads, self_s, children_s,
       children_s > 0 ? 100 * self_s / children_s : 0.0);
 
-  auto properties = plan.properties;
-  properties.emplace_back("run.cost", cost);
-  // An SPRT that decided before the planned pairs stops the run: said, and recorded with the reports.
-  if (decided() && !result.complete()) {
-    const std::string stopped = fmt::format("SPRT {} after {} of {} planned pairs: the match stopped early",
-                                            to_string(result.sprt_result()->verdict), result.pairs().size(),
-                                            plan.definition.pairs_planned);
-    properties.emplace_back("run.stopped", stopped);
-    std::cout << stopped << "\n";
-  }
-  const std::string faults = fault_summary(result);
-  properties.emplace_back("run.faults", faults);
-  std::cout << "games lost by a fault: " << faults << "\n";
-  int exit_code = 0;
-  if (result.pairs().empty()) throw InputError("match '" + plan.definition.config + "': no game pairs played");
-  const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
-  exit_code = pub.exit_code;
-  name_unmirrored(result, plan);
-  std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1) : pub.summary);
-  if (control && !control->pairs().empty()) {
-    const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem);
-    name_unmirrored(*control, plan);
-    if (aa.exit_code != 0)
-      std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict << "; do not trust the A/B result\n";
-    std::cout << (plan.quiet ? "" : aa.summary);
-    exit_code = std::max(exit_code, aa.exit_code);
-  }
+  const int exit_code = publish_run(plan, result, control, cost, decided());
   std::cout << cost << "\n";
   return exit_code;
 }

@@ -152,6 +152,87 @@ std::pair<double, std::int64_t> forward_only(const std::vector<Position>& positi
 // then it reports nothing and the benchmark says so.
 std::optional<double> search_nodes_per_second() { return std::nullopt; }
 
+// The positions the incremental replay evaluates (after each make), the first n of them.
+std::vector<Position> evaluated_positions(const std::vector<Trace>& traces, int n) {
+  std::vector<Position> positions;
+  for (const Trace& t : traces) {  // the positions the incremental replay evaluates
+    Position p;
+    p.set(t.fen, true);
+    for (const Step& s : t.steps) {
+      if (s.op == WalkOp::Make) p.make_move(s.move);
+      else if (s.op == WalkOp::MakeNull) p.make_null();
+      else if (s.op == WalkOp::Unmake) p.unmake_move();
+      else p.unmake_null();
+      if ((s.op == WalkOp::Make || s.op == WalkOp::MakeNull) && int(positions.size()) < n) {
+        Position copy;
+        copy.set(p.fen());
+        positions.push_back(std::move(copy));
+      }
+    }
+  }
+  return positions;
+}
+
+// One net and kernel set measured: seconds and eval sums of refresh, incremental and forward-only.
+struct KernelTiming {
+  double rs, is, fs;
+  std::int64_t rsum, isum, fsum;
+  std::uint64_t ievals;
+};
+
+KernelTiming time_kernels(nnue::Simd s, const std::vector<Position>& positions, const std::vector<Trace>& traces,
+                          const nnue::Network& net) {
+  KernelTiming k;
+  if (s == nnue::Simd::Scalar) {
+    std::tie(k.rs, k.rsum) = refresh_all<nnue::Simd::Scalar>(positions, net);
+    std::tie(k.is, k.ievals, k.isum) = replay<true, nnue::Simd::Scalar>(traces, net);
+    std::tie(k.fs, k.fsum) = forward_only<nnue::Simd::Scalar>(positions, net, positions.size());
+  } else {
+    std::tie(k.rs, k.rsum) = refresh_all<nnue::kBestSimd>(positions, net);
+    std::tie(k.is, k.ievals, k.isum) = replay<true, nnue::kBestSimd>(traces, net);
+    std::tie(k.fs, k.fsum) = forward_only<nnue::kBestSimd>(positions, net, positions.size());
+  }
+  return k;
+}
+
+// One measurement reported: a table row, an entry of the figures' results, a testcase that fails
+// when refresh and incremental disagree. `base_s` is the make/unmake replay's own time.
+void report_kernels(report::RunReport& run, std::ostringstream& table, int hidden, const char* kname,
+                    const KernelTiming& k, std::size_t positions, double base_s) {
+  const auto& [rs, is, fs, rsum, isum, fsum, ievals] = k;
+  // The replay's own make/unmake time (the baseline run) is taken out of the incremental rate.
+  double refresh_rate = double(positions) / rs,
+         inc_rate = double(ievals) / std::max(is - base_s, 1e-9),
+         fwd_rate = double(positions) / fs;
+  // The incremental replay includes make/unmake; the baseline rate is printed separately.
+  table << fmt::format("{:<8} {:<7} {:>16.0f} {:>22.0f} {:>8.1f}x {:>18.0f}\n", hidden, kname,
+                       refresh_rate, inc_rate, inc_rate / refresh_rate, fwd_rate);
+  run.figures["results"].push_back({{"hidden", hidden},
+                                    {"kernels", kname},
+                                    {"refresh_evals_per_s", std::llround(refresh_rate)},
+                                    {"incremental_evals_per_s", std::llround(inc_rate)},
+                                    {"forward_only_per_s", std::llround(fwd_rate)},
+                                    {"refresh_eval_sum", rsum},
+                                    {"incremental_eval_sum", isum}});
+  junit::TestCase tc;
+  tc.classname = "nnue-bench.h" + std::to_string(hidden);
+  tc.name = kname;
+  tc.time_s = rs + is;
+  tc.facts = {{"refresh_evals_per_s", fmt::format("{:.0f}", refresh_rate)},
+              {"incremental_evals_per_s", fmt::format("{:.0f}", inc_rate)},
+              {"forward_only_per_s", fmt::format("{:.0f}", fwd_rate)},
+              {"refresh_eval_sum", std::to_string(rsum)},
+              {"forward_only_eval_sum", std::to_string(fsum)},
+              {"incremental_eval_sum", std::to_string(isum)}};
+  // Refresh and incremental evaluate the same positions: the sums must agree.
+  if (rsum != isum) {
+    tc.outcome = junit::Outcome::Failed;
+    tc.message = "refresh and incremental evaluations differ";
+    tc.detail = fmt::format("sum of evals: refresh {}, incremental {}", rsum, isum);
+  }
+  run.suites.front().cases.push_back(tc);
+}
+
 }  // namespace
 
 int run_nnue_bench(int argc, char** argv) {
@@ -176,22 +257,7 @@ int run_nnue_bench(int argc, char** argv) {
     // Checked once the report is owed: a run asked for nothing leaves an error report, not an old one.
     if (n < 1 || n > 100000000) throw UsageError(fmt::format("--positions must be in 1..100000000, got {}", n));
     std::vector<Trace> traces = record_walks(seed, n);
-    std::vector<Position> positions;
-    for (const Trace& t : traces) {  // the positions the incremental replay evaluates
-      Position p;
-      p.set(t.fen, true);
-      for (const Step& s : t.steps) {
-        if (s.op == WalkOp::Make) p.make_move(s.move);
-        else if (s.op == WalkOp::MakeNull) p.make_null();
-        else if (s.op == WalkOp::Unmake) p.unmake_move();
-        else p.unmake_null();
-        if ((s.op == WalkOp::Make || s.op == WalkOp::MakeNull) && int(positions.size()) < n) {
-          Position copy;
-          copy.set(p.fen());
-          positions.push_back(std::move(copy));
-        }
-      }
-    }
+    const std::vector<Position> positions = evaluated_positions(traces, n);
 
     report::RunReport run{"nnue-bench", config};
     junit::TestSuite& suite = run.suites.emplace_back();
@@ -216,50 +282,8 @@ int run_nnue_bench(int argc, char** argv) {
       auto net = synthetic_network(hidden);
       for (nnue::Simd s : {nnue::Simd::Scalar, nnue::Simd::Avx2}) {
         if (s == nnue::Simd::Avx2 && !nnue::kHasAvx2) continue;
-        double rs, is, fs;
-        std::int64_t rsum, isum, fsum;
-        std::uint64_t ievals;
-        if (s == nnue::Simd::Scalar) {
-          std::tie(rs, rsum) = refresh_all<nnue::Simd::Scalar>(positions, *net);
-          std::tie(is, ievals, isum) = replay<true, nnue::Simd::Scalar>(traces, *net);
-          std::tie(fs, fsum) = forward_only<nnue::Simd::Scalar>(positions, *net, positions.size());
-        } else {
-          std::tie(rs, rsum) = refresh_all<nnue::kBestSimd>(positions, *net);
-          std::tie(is, ievals, isum) = replay<true, nnue::kBestSimd>(traces, *net);
-          std::tie(fs, fsum) = forward_only<nnue::kBestSimd>(positions, *net, positions.size());
-        }
-        const char* kname = s == nnue::Simd::Scalar ? "scalar" : "avx2";
-        // The replay's own make/unmake time (the baseline run) is taken out of the incremental rate.
-        double refresh_rate = double(positions.size()) / rs,
-               inc_rate = double(ievals) / std::max(is - base_s, 1e-9),
-               fwd_rate = double(positions.size()) / fs;
-        // The incremental replay includes make/unmake; the baseline rate is printed separately.
-        table << fmt::format("{:<8} {:<7} {:>16.0f} {:>22.0f} {:>8.1f}x {:>18.0f}\n", hidden, kname,
-                             refresh_rate, inc_rate, inc_rate / refresh_rate, fwd_rate);
-        run.figures["results"].push_back({{"hidden", hidden},
-                                          {"kernels", kname},
-                                          {"refresh_evals_per_s", std::llround(refresh_rate)},
-                                          {"incremental_evals_per_s", std::llround(inc_rate)},
-                                          {"forward_only_per_s", std::llround(fwd_rate)},
-                                          {"refresh_eval_sum", rsum},
-                                          {"incremental_eval_sum", isum}});
-        junit::TestCase tc;
-        tc.classname = "nnue-bench.h" + std::to_string(hidden);
-        tc.name = kname;
-        tc.time_s = rs + is;
-        tc.facts = {{"refresh_evals_per_s", fmt::format("{:.0f}", refresh_rate)},
-                    {"incremental_evals_per_s", fmt::format("{:.0f}", inc_rate)},
-                    {"forward_only_per_s", fmt::format("{:.0f}", fwd_rate)},
-                    {"refresh_eval_sum", std::to_string(rsum)},
-                    {"forward_only_eval_sum", std::to_string(fsum)},
-                    {"incremental_eval_sum", std::to_string(isum)}};
-        // Refresh and incremental evaluate the same positions: the sums must agree.
-        if (rsum != isum) {
-          tc.outcome = junit::Outcome::Failed;
-          tc.message = "refresh and incremental evaluations differ";
-          tc.detail = fmt::format("sum of evals: refresh {}, incremental {}", rsum, isum);
-        }
-        suite.cases.push_back(tc);
+        const KernelTiming k = time_kernels(s, positions, traces, *net);
+        report_kernels(run, table, hidden, s == nnue::Simd::Scalar ? "scalar" : "avx2", k, positions.size(), base_s);
       }
     }
     auto search_nps = search_nodes_per_second();

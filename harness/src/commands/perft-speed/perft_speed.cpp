@@ -53,6 +53,68 @@ std::uint64_t reference_nodes(const std::vector<std::string>& lines) {
   return 0;
 }
 
+// One position timed: both engines' node counts and seconds per repeat.
+struct CaseTiming {
+  std::vector<double> ours, theirs, ratios;
+  std::uint64_t nodes = 0, ref_count = 0;
+};
+
+// Times `repeat` runs of each engine on one position, alternating; adds each repeat's seconds
+// to sum_ours / sum_ref (the whole run's ratio per repeat).
+CaseTiming time_case(UciProcess& ref, const Case& c, int depth, int repeat, std::vector<double>& sum_ours,
+                     std::vector<double>& sum_ref) {
+  CaseTiming t;
+  auto& [ours, theirs, ratios, nodes, ref_count] = t;
+  for (int i = 0; i < repeat; ++i) {
+    Position pos;
+    pos.set(c.fen);
+    auto t0 = std::chrono::steady_clock::now();
+    nodes = perft(pos, depth);
+    ours.push_back(seconds_since(t0));
+    ref.send(std::string("position fen ") + c.fen);
+    ref.sync();
+    t0 = std::chrono::steady_clock::now();
+    ref.send("go perft " + std::to_string(depth));
+    ref_count = reference_nodes(ref.read_until([](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
+                                               std::chrono::seconds(600)));
+    theirs.push_back(seconds_since(t0));
+    ratios.push_back(theirs.back() / ours.back());  // equal nodes: nodes/s ratio = time ratio inverted
+    sum_ours[std::size_t(i)] += ours.back();
+    sum_ref[std::size_t(i)] += theirs.back();
+  }
+  return t;
+}
+
+// One position reported: a console line, a Markdown row, an entry of `positions`, and a testcase
+// that fails when the node counts differ.
+void report_case(const Case& c, int depth, const CaseTiming& t, std::ostringstream& md, report::Json& positions,
+                 junit::TestSuite& suite) {
+  const auto& [ours, theirs, ratios, nodes, ref_count] = t;
+  const report::Json ratio = spread(ratios);
+  const double a = spread(ours)["median"], b = spread(theirs)["median"];
+  std::cout << fmt::format("{:<10} {:>5} {:>12} {:>10.3f} {:>10.3f} {:>9.2f}x\n", c.name, depth, nodes, a, b,
+                           double(ratio["median"]));
+  md << fmt::format("| {} | {} | {} | {:.3f} | {:.3f} | {:.2f} ({:.2f}..{:.2f}) |\n", c.name, depth, nodes, a, b,
+                    double(ratio["median"]), double(ratio["min"]), double(ratio["max"]));
+  positions.push_back({{"name", c.name}, {"fen", c.fen}, {"depth", depth}, {"nodes", nodes},
+                       {"reference_nodes", ref_count}, {"stk_seconds", spread(ours)},
+                       {"reference_seconds", spread(theirs)}, {"nps_ratio", ratio}});
+  junit::TestCase tc;
+  tc.classname = "perft-speed.nodes";
+  tc.name = fmt::format("{} d{}", c.name, depth);
+  tc.time_s = std::accumulate(ours.begin(), ours.end(), 0.0) + std::accumulate(theirs.begin(), theirs.end(), 0.0);
+  tc.facts = {{"nodes", std::to_string(nodes)},
+              {"reference_nodes", std::to_string(ref_count)},
+              {"nps_ratio_median", fmt::format("{:.3f}", double(ratio["median"]))}};
+  if (ref_count != nodes) {
+    tc.outcome = junit::Outcome::Failed;
+    tc.message = fmt::format("stk counts {} nodes, the reference {}", nodes, ref_count);
+    tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: {}", c.name, c.fen, depth, tc.message);
+    std::cerr << "perft-speed: " << tc.name << ": " << tc.message << "\n";
+  }
+  suite.cases.push_back(std::move(tc));
+}
+
 }  // namespace
 
 int run_perft_speed(int argc, char** argv) {
@@ -104,48 +166,8 @@ int run_perft_speed(int argc, char** argv) {
     const auto t_all = std::chrono::steady_clock::now();
     for (const Case& c : kCases) {
       const int depth = max_depth ? std::min(max_depth, c.depth) : c.depth;
-      std::vector<double> ours, theirs, ratios;
-      std::uint64_t nodes = 0, ref_count = 0;
-      for (int i = 0; i < repeat; ++i) {
-        Position pos;
-        pos.set(c.fen);
-        auto t0 = std::chrono::steady_clock::now();
-        nodes = perft(pos, depth);
-        ours.push_back(seconds_since(t0));
-        ref.send(std::string("position fen ") + c.fen);
-        ref.sync();
-        t0 = std::chrono::steady_clock::now();
-        ref.send("go perft " + std::to_string(depth));
-        ref_count = reference_nodes(ref.read_until([](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
-                                                   std::chrono::seconds(600)));
-        theirs.push_back(seconds_since(t0));
-        ratios.push_back(theirs.back() / ours.back());  // equal nodes: nodes/s ratio = time ratio inverted
-        sum_ours[std::size_t(i)] += ours.back();
-        sum_ref[std::size_t(i)] += theirs.back();
-      }
-      const report::Json ratio = spread(ratios);
-      const double a = spread(ours)["median"], b = spread(theirs)["median"];
-      std::cout << fmt::format("{:<10} {:>5} {:>12} {:>10.3f} {:>10.3f} {:>9.2f}x\n", c.name, depth, nodes, a, b,
-                               double(ratio["median"]));
-      md << fmt::format("| {} | {} | {} | {:.3f} | {:.3f} | {:.2f} ({:.2f}..{:.2f}) |\n", c.name, depth, nodes, a, b,
-                        double(ratio["median"]), double(ratio["min"]), double(ratio["max"]));
-      positions.push_back({{"name", c.name}, {"fen", c.fen}, {"depth", depth}, {"nodes", nodes},
-                           {"reference_nodes", ref_count}, {"stk_seconds", spread(ours)},
-                           {"reference_seconds", spread(theirs)}, {"nps_ratio", ratio}});
-      junit::TestCase tc;
-      tc.classname = "perft-speed.nodes";
-      tc.name = fmt::format("{} d{}", c.name, depth);
-      tc.time_s = std::accumulate(ours.begin(), ours.end(), 0.0) + std::accumulate(theirs.begin(), theirs.end(), 0.0);
-      tc.facts = {{"nodes", std::to_string(nodes)},
-                  {"reference_nodes", std::to_string(ref_count)},
-                  {"nps_ratio_median", fmt::format("{:.3f}", double(ratio["median"]))}};
-      if (ref_count != nodes) {
-        tc.outcome = junit::Outcome::Failed;
-        tc.message = fmt::format("stk counts {} nodes, the reference {}", nodes, ref_count);
-        tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: {}", c.name, c.fen, depth, tc.message);
-        std::cerr << "perft-speed: " << tc.name << ": " << tc.message << "\n";
-      }
-      suite.cases.push_back(std::move(tc));
+      const CaseTiming t = time_case(ref, c, depth, repeat, sum_ours, sum_ref);
+      report_case(c, depth, t, md, positions, suite);
     }
     std::vector<double> total_ratio;
     for (std::size_t i = 0; i < sum_ours.size(); ++i) total_ratio.push_back(sum_ref[i] / sum_ours[i]);

@@ -20,6 +20,57 @@
 
 namespace stk::harness {
 
+namespace {
+
+// Both engines' nodes and seconds summed over the bench positions.
+struct SpeedTotals {
+  double our_time = 0, ref_time = 0;
+  std::uint64_t our_nodes = 0, ref_nodes = 0;
+};
+
+// Single-threaded, --hash MB, then each --option NAME=VALUE (UsageError when one has no '=').
+void configure_reference(UciProcess& ref, int hash, const std::vector<std::string>& options) {
+  ref.set_option("Threads", "1");
+  ref.set_option("Hash", std::to_string(hash));
+  for (const auto& o : options) {
+    auto eq = o.find('=');
+    if (eq == std::string::npos) throw UsageError("--option must be NAME=VALUE, got '" + o + "'");
+    ref.set_option(o.substr(0, eq), o.substr(eq + 1));
+  }
+}
+
+// Searches every bench position with both engines at `nodes` nodes each, fresh state per position.
+SpeedTotals search_both(search::Searcher& ours, UciProcess& ref, std::uint64_t nodes) {
+  SpeedTotals t;
+  for (const std::string& fen : bench_positions()) {
+    Position pos;
+    pos.set(fen);
+    ours.clear();
+    search::Limits l;
+    l.nodes = nodes;
+    auto r = ours.go(pos, l);
+    t.our_time += r.time_s;
+    t.our_nodes += r.nodes;
+
+    ref.send("ucinewgame");
+    ref.send("position fen " + fen);
+    ref.sync();
+    auto t0 = std::chrono::steady_clock::now();
+    ref.send("go nodes " + std::to_string(nodes));
+    std::uint64_t searched = 0;
+    for (const auto& line : ref.read_until([](const std::string& s) { return s.rfind("bestmove", 0) == 0; },
+                                           std::chrono::seconds(600))) {
+      auto p = line.find(" nodes ");
+      if (line.rfind("info", 0) == 0 && p != std::string::npos) searched = std::stoull(line.substr(p + 7));
+    }
+    t.ref_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t.ref_nodes += searched;
+  }
+  return t;
+}
+
+}  // namespace
+
 int run_search_speed(int argc, char** argv) {
   CLI::App app{"Our search nodes/s against a reference UCI engine's on the bench positions (both single-threaded,\n"
                "same hash, fixed nodes per position). Without --net: our classical eval vs the reference with\n"
@@ -52,44 +103,15 @@ int run_search_speed(int argc, char** argv) {
       if (!net) throw InputError(error);
     }
     UciProcess ref(ref_path);
-    ref.set_option("Threads", "1");
-    ref.set_option("Hash", std::to_string(hash));
-    for (const auto& o : options) {
-      auto eq = o.find('=');
-      if (eq == std::string::npos) throw UsageError("--option must be NAME=VALUE, got '" + o + "'");
-      ref.set_option(o.substr(0, eq), o.substr(eq + 1));
-    }
+    configure_reference(ref, hash, options);
     search::Options so;
     so.hash_mb = std::size_t(hash);
     so.use_nnue = nnue;
     so.network = net;
     search::Searcher ours(so);
-    double our_time = 0, ref_time = 0;
-    std::uint64_t our_nodes = 0, ref_nodes = 0;
-    for (const std::string& fen : bench_positions()) {
-      Position pos;
-      pos.set(fen);
-      ours.clear();
-      search::Limits l;
-      l.nodes = nodes;
-      auto r = ours.go(pos, l);
-      our_time += r.time_s;
-      our_nodes += r.nodes;
-
-      ref.send("ucinewgame");
-      ref.send("position fen " + fen);
-      ref.sync();
-      auto t0 = std::chrono::steady_clock::now();
-      ref.send("go nodes " + std::to_string(nodes));
-      std::uint64_t searched = 0;
-      for (const auto& line : ref.read_until([](const std::string& s) { return s.rfind("bestmove", 0) == 0; },
-                                             std::chrono::seconds(600))) {
-        auto p = line.find(" nodes ");
-        if (line.rfind("info", 0) == 0 && p != std::string::npos) searched = std::stoull(line.substr(p + 7));
-      }
-      ref_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      ref_nodes += searched;
-    }
+    const SpeedTotals t = search_both(ours, ref, nodes);
+    const double our_time = t.our_time, ref_time = t.ref_time;
+    const std::uint64_t our_nodes = t.our_nodes, ref_nodes = t.ref_nodes;
     const double a = our_nodes / our_time, b = ref_nodes / ref_time;
     const std::string options_text = options.empty() ? "defaults" : fmt::format("{}", fmt::join(options, ", "));
     const std::string evaluation = nnue ? "NNUE " + net_file : std::string("classical");
