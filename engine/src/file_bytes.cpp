@@ -37,14 +37,16 @@ bool read_whole(const std::string& path, Buffer* out, std::string* error) {
   }
   if (size > 0) in.read(reinterpret_cast<char*>(data.data()), std::streamsize(size));
   if (!in || in.peek() != std::ifstream::traits_type::eof())
-    return fail(path + ": read error after " + std::to_string(in.gcount()) + " bytes (file changed?)");
+    return fail(path + ": read error after " + std::to_string(in.gcount()) +
+                " bytes (file changed?)");
   *out = std::move(data);
   return true;
 }
 
 }  // namespace
 
-bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>* bytes, std::string* error) {
+bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>* bytes,
+                     std::string* error) {
   return read_whole(path, bytes, error);
 }
 

@@ -18,8 +18,10 @@ constexpr Command kCommands[] = {
     {"perft", stk::tools::perft_command, "perft \"<FEN>\" <depth> [--divide]"},
     {"bench", stk::tools::bench_command, "bench [depth]   (node-count signature and speed)"},
     {"features", stk::tools::features_command, "features \"<FEN>\" | features --batch FILE"},
-    {"eval", stk::tools::eval_command, "eval --net FILE [--allow-trailing] [--impl scalar|avx2] (\"<FEN>\" | --batch FILE)"},
-    {"game", stk::tools::game_command, "game (\"<FEN>\" | startpos) [UCI_MOVE...] | game --batch FILE | game --fen-verdicts FILE"},
+    {"eval", stk::tools::eval_command,
+     "eval --net FILE [--allow-trailing] [--impl scalar|avx2] (\"<FEN>\" | --batch FILE)"},
+    {"game", stk::tools::game_command,
+     "game (\"<FEN>\" | startpos) [UCI_MOVE...] | game --batch FILE | game --fen-verdicts FILE"},
 };
 
 int usage(std::ostream& out) {

@@ -127,7 +127,8 @@ ExtMove* pawn_moves(const Position& pos, ExtMove* list, Bitboard targets, Bitboa
 
 // Knight and slider moves to `targets`; a pinned piece stays on the line through its king.
 template <PieceType Pt>
-ExtMove* piece_moves(const Position& pos, ExtMove* list, Bitboard targets, Bitboard pinned, Square ksq) {
+ExtMove* piece_moves(const Position& pos, ExtMove* list, Bitboard targets, Bitboard pinned,
+                     Square ksq) {
   Bitboard pcs = pos.pieces(pos.side_to_move(), Pt);
   if constexpr (Pt == KNIGHT) pcs &= ~pinned;  // a pinned knight can never move
   const Bitboard occ = pos.pieces();

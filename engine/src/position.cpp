@@ -125,8 +125,7 @@ std::optional<std::string> Position::set(const std::string& fen, bool allow_miss
       if (cr & right) return std::string("castling right '") + c + "' repeated";
       Square ksq = col == WHITE ? 4 : 60;
       if (p.piece_on(ksq) != make_piece(col, KING))
-        return std::string("castling right '") + c + "' but the king is not on " +
-               square_name(ksq);
+        return std::string("castling right '") + c + "' but the king is not on " + square_name(ksq);
       if (p.piece_on(rook) != make_piece(col, ROOK))
         return std::string("castling right '") + c + "' but no rook on " + square_name(rook);
       cr |= right;
@@ -268,8 +267,7 @@ Bitboard Position::attackers_to(Square s, Bitboard occ) const {
 
 bool Position::is_attacked_by(Color c, Square s, Bitboard occ) const {
   return (pawn_attacks(~c, s) & pieces(c, PAWN)) || (knight_attacks(s) & pieces(c, KNIGHT)) ||
-         (king_attacks(s) & pieces(c, KING)) ||
-         (rook_attacks(s, occ) & pieces(c, ROOK, QUEEN)) ||
+         (king_attacks(s) & pieces(c, KING)) || (rook_attacks(s, occ) & pieces(c, ROOK, QUEEN)) ||
          (bishop_attacks(s, occ) & pieces(c, BISHOP, QUEEN));
 }
 
@@ -588,7 +586,8 @@ bool Position::is_ok(std::string* why) const {
   if (st().pawn_key != compute_pawn_key()) return fail("pawn key differs from recomputed key");
   if (st().checkers != (attackers_to(king_square(side_)) & pieces(~side_)))
     return fail("stale checkers");
-  if (is_attacked_by(side_, king_square(~side_), pieces())) return fail("side not to move in check");
+  if (is_attacked_by(side_, king_square(~side_), pieces()))
+    return fail("side not to move in check");
   return true;
 }
 

@@ -89,9 +89,7 @@ class Position {
   bool is_capture(Move m) const {
     return (!empty(m.to()) && m.kind() != CASTLING) || m.kind() == EN_PASSANT;
   }
-  bool is_capture_or_promotion(Move m) const {
-    return is_capture(m) || m.kind() == PROMOTION;
-  }
+  bool is_capture_or_promotion(Move m) const { return is_capture(m) || m.kind() == PROMOTION; }
   Piece moved_piece(Move m) const { return board_[m.from()]; }
   bool gives_check(Move m) const;
   // Static exchange evaluation: does m win at least `threshold` in material?
@@ -107,9 +105,7 @@ class Position {
   // threefold before it), as engines usually score them.
   bool is_draw(int ply) const;
   bool has_repeated() const;
-  bool has_non_pawn_material(Color c) const {
-    return pieces(c) & ~pieces(PAWN) & ~pieces(KING);
-  }
+  bool has_non_pawn_material(Color c) const { return pieces(c) & ~pieces(PAWN) & ~pieces(KING); }
 
   // Hash recomputed from scratch: the reference the incremental key is tested against.
   Key compute_key() const;

@@ -48,7 +48,8 @@ enum MoveKind : int { NORMAL = 0, PROMOTION = 1, EN_PASSANT = 2, CASTLING = 3 };
 
 class Move {
  public:
-  Move() = default;  // trivial, so move lists cost nothing to declare; use Move::none() for "no move"
+  Move() =
+      default;  // trivial, so move lists cost nothing to declare; use Move::none() for "no move"
   constexpr explicit Move(std::uint16_t d) : data_(d) {}
   constexpr Move(Square from, Square to, MoveKind kind = NORMAL, PieceType promo = KNIGHT)
       : data_(std::uint16_t(from | (to << 6) | ((promo - KNIGHT) << 12) | (kind << 14))) {}

@@ -30,7 +30,9 @@ namespace {
 // stopping it), otherwise once every command read before it is done.
 class UciEngine {
  public:
-  UciEngine(std::istream& in, std::ostream& out) : in_(in), out_(out) { pos_.set(Position::kStartFen); }
+  UciEngine(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+    pos_.set(Position::kStartFen);
+  }
   ~UciEngine() { shut_down(); }
   int loop();
 
@@ -72,7 +74,8 @@ class UciEngine {
 
   Position pos_;
   bool pos_valid_ = true;  // false after a refused "position": nothing to search until a good one
-  search::Searcher searcher_{search::Options{16, true, nullptr}};  // "Use NNUE" on: used once EvalFile loads
+  search::Searcher searcher_{
+      search::Options{16, true, nullptr}};  // "Use NNUE" on: used once EvalFile loads
 };
 
 void UciEngine::request_stop() {
@@ -125,8 +128,9 @@ void UciEngine::cmd_position(std::istringstream& is) {
 std::string UciEngine::cmd_go(std::istringstream& is) {
   const uci::GoCommand go = uci::parse_go(is);
   const std::string refused = !go.error.empty() ? go.error
-                              : !pos_valid_ ? "no position to search: the last 'position' command was refused"
-                                            : "";
+                              : !pos_valid_
+                                  ? "no position to search: the last 'position' command was refused"
+                                  : "";
   if (!refused.empty()) {
     say("info string error: " + refused + "; go ignored");
     return go.perft_depth < 0 ? "bestmove 0000" : "";
@@ -151,9 +155,9 @@ std::string UciEngine::cmd_go(std::istringstream& is) {
       [this](const search::Iteration& it) {
         std::ostringstream o;
         std::uint64_t nps = it.time_s > 0 ? std::uint64_t(double(it.nodes) / it.time_s) : 0;
-        o << "info depth " << it.depth << " seldepth " << it.seldepth << " score " << search::score_to_uci(it.score)
-          << " nodes " << it.nodes << " nps " << nps << " hashfull " << it.hashfull << " time "
-          << std::uint64_t(it.time_s * 1000) << " pv";
+        o << "info depth " << it.depth << " seldepth " << it.seldepth << " score "
+          << search::score_to_uci(it.score) << " nodes " << it.nodes << " nps " << nps
+          << " hashfull " << it.hashfull << " time " << std::uint64_t(it.time_s * 1000) << " pv";
         for (Move m : it.pv) o << " " << to_uci(m);
         say(o.str());
       },
@@ -165,9 +169,10 @@ std::string UciEngine::cmd_go(std::istringstream& is) {
     searching_ = false;
   }
   // The whole search, partial last iteration included (exact under "go nodes N").
-  std::string answer = "info depth " + std::to_string(r.depth) + " score " + search::score_to_uci(r.score) +
-                       " nodes " + std::to_string(r.nodes) + " time " +
-                       std::to_string(std::uint64_t(r.time_s * 1000)) + "\nbestmove " + to_uci(r.best);
+  std::string answer = "info depth " + std::to_string(r.depth) + " score " +
+                       search::score_to_uci(r.score) + " nodes " + std::to_string(r.nodes) +
+                       " time " + std::to_string(std::uint64_t(r.time_s * 1000)) + "\nbestmove " +
+                       to_uci(r.best);
   if (r.ponder != Move::none()) answer += " ponder " + to_uci(r.ponder);
   return answer;
 }
@@ -188,7 +193,8 @@ std::string UciEngine::execute(const std::string& line) {
   } else if (cmd == "setoption") {
     if (std::string report = uci::set_option(is, searcher_); !report.empty()) say(report);
   } else if (cmd == "d") {
-    say(pos_valid_ ? pos_.pretty() : "info string no position (the last 'position' command was refused)");
+    say(pos_valid_ ? pos_.pretty()
+                   : "info string no position (the last 'position' command was refused)");
   } else {
     say("info string unknown command: " + line);
   }

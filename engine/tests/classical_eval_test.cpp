@@ -35,21 +35,24 @@ std::string colour_flipped(const std::string& fen) {
   std::string board;
   for (const auto& r : ranks) board += (board.empty() ? "" : "/") + r;
   auto swap_case = [](std::string s) {
-    for (char& c : s) c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : char(std::toupper(c));
+    for (char& c : s)
+      c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
+                                                      : char(std::toupper(c));
     return s;
   };
   std::string castling = f[2] == "-" ? "-" : swap_case(f[2]);
   std::sort(castling.begin(), castling.end());  // "KQkq" order: upper case first
   std::string ep = f[3] == "-" ? "-" : std::string{f[3][0], f[3][1] == '3' ? '6' : '3'};
-  return swap_case(board) + " " + (f[1] == "w" ? "b" : "w") + " " + castling + " " + ep +
-         " " + f[4] + " " + f[5];
+  return swap_case(board) + " " + (f[1] == "w" ? "b" : "w") + " " + castling + " " + ep + " " +
+         f[4] + " " + f[5];
 }
 
 // Files mirrored (a <-> h); only for boards without castling rights.
 std::string file_mirrored(const std::string& fen) {
   auto f = split(fen, ' ');
   std::string board;
-  for (const auto& r : split(f[0], '/')) board += (board.empty() ? "" : "/") + std::string(r.rbegin(), r.rend());
+  for (const auto& r : split(f[0], '/'))
+    board += (board.empty() ? "" : "/") + std::string(r.rbegin(), r.rend());
   std::string ep = f[3] == "-" ? "-" : std::string{char('a' + 'h' - f[3][0]), f[3][1]};
   return board + " " + f[1] + " " + f[2] + " " + ep + " " + f[4] + " " + f[5];
 }
@@ -65,8 +68,10 @@ int eval_of(const std::string& fen) {
 }  // namespace
 
 TEST_CASE("classical eval: the board text mirrors are right", "[eval]") {
-  CHECK(colour_flipped("r3k2r/8/8/8/4P3/8/8/R3K2R b KQq e3 0 1") == "r3k2r/8/8/4p3/8/8/8/R3K2R w Qkq e6 0 1");
-  CHECK(file_mirrored("4k3/8/8/8/3pP3/8/8/1R2K3 b - e3 0 1") == "3k4/8/8/8/3Pp3/8/8/3K2R1 b - d3 0 1");
+  CHECK(colour_flipped("r3k2r/8/8/8/4P3/8/8/R3K2R b KQq e3 0 1") ==
+        "r3k2r/8/8/4p3/8/8/8/R3K2R w Qkq e6 0 1");
+  CHECK(file_mirrored("4k3/8/8/8/3pP3/8/8/1R2K3 b - e3 0 1") ==
+        "3k4/8/8/8/3Pp3/8/8/3K2R1 b - d3 0 1");
 }
 
 TEST_CASE("classical eval is symmetric under colour swap and file mirror", "[eval]") {

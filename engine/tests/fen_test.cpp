@@ -13,10 +13,10 @@ std::string reject(const std::string& fen) {
 }  // namespace
 
 TEST_CASE("FEN round trip of well-formed positions", "[fen]") {
-  for (const char* fen : {Position::kStartFen,
-                          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                          "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-                          "8/8/8/8/8/8/8/K6k b - - 99 120"}) {
+  for (const char* fen :
+       {Position::kStartFen, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/8/8/8/8/8/8/K6k b - - 99 120"}) {
     Position p;
     REQUIRE_FALSE(p.set(fen));
     CHECK(p.fen() == fen);
@@ -25,28 +25,48 @@ TEST_CASE("FEN round trip of well-formed positions", "[fen]") {
 
 TEST_CASE("FEN rejections explain what is wrong", "[fen]") {
   using Catch::Matchers::Contains;
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"), Contains("expected 6 fields"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra"), Contains("got 7"));
-  CHECK_THAT(reject("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), Contains("bad piece letter 'x'"));
-  CHECK_THAT(reject("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), Contains("overflows"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"),
+             Contains("expected 6 fields"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra"),
+             Contains("got 7"));
+  CHECK_THAT(reject("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+             Contains("bad piece letter 'x'"));
+  CHECK_THAT(reject("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+             Contains("overflows"));
   CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"), Contains("ranks"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), Contains("7 files"));
-  CHECK_THAT(reject("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"), Contains("missing black king"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/3K4/PPPPPPPP/RNBQKBNR w kq - 0 1"), Contains("extra white king"));
-  CHECK_THAT(reject("Pnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQk - 0 1"), Contains("first or last rank"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+             Contains("7 files"));
+  CHECK_THAT(reject("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"),
+             Contains("missing black king"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/3K4/PPPPPPPP/RNBQKBNR w kq - 0 1"),
+             Contains("extra white king"));
+  CHECK_THAT(reject("Pnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQk - 0 1"),
+             Contains("first or last rank"));
   CHECK_THAT(reject("4k3/8/8/8/8/8/8/p3K3 w - - 0 1"), Contains("first or last rank"));
-  CHECK_THAT(reject("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), Contains("side not to move (black) is in check"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"), Contains("no rook on h1"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"), Contains("missing white king"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KX - 0 1"), Contains("bad castling character 'X'"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1"), Contains("repeated"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1"), Contains("wrong rank"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1"), Contains("no pawn on e4"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1"), Contains("bad en-passant square"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"), Contains("side to move"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1"), Contains("halfmove"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"), Contains("fullmove"));
-  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x"), Contains("fullmove"));
+  CHECK_THAT(reject("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"),
+             Contains("side not to move (black) is in check"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1"),
+             Contains("no rook on h1"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"),
+             Contains("missing white king"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KX - 0 1"),
+             Contains("bad castling character 'X'"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1"),
+             Contains("repeated"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1"),
+             Contains("wrong rank"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1"),
+             Contains("no pawn on e4"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1"),
+             Contains("bad en-passant square"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
+             Contains("side to move"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1"),
+             Contains("halfmove"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"),
+             Contains("fullmove"));
+  CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x"),
+             Contains("fullmove"));
 }
 
 TEST_CASE("a rejected FEN leaves the previous position untouched", "[fen]") {

@@ -44,7 +44,8 @@ struct GameStateOracle {
     if (side == BLACK) ++fullmove;
     // A right goes when its king moves, when its rook leaves its corner, or when something
     // lands on that corner (the rook there is captured).
-    if (moved == KING) castling &= side == WHITE ? ~(WHITE_OO | WHITE_OOO) : ~(BLACK_OO | BLACK_OOO);
+    if (moved == KING)
+      castling &= side == WHITE ? ~(WHITE_OO | WHITE_OOO) : ~(BLACK_OO | BLACK_OOO);
     for (Square s : {from, to}) castling &= ~corner_right(s);
     ep = moved == PAWN && (to - from == 16 || from - to == 16) ? (from + to) / 2 : NO_SQUARE;
     side = ~side;
@@ -62,8 +63,10 @@ struct GameStateOracle {
     std::ostringstream why;
     if (pos.castling_rights() != castling)
       why << "castling rights " << pos.castling_rights() << ", expected " << castling << "; ";
-    if (pos.ep_square() != ep) why << "en-passant square " << pos.ep_square() << ", expected " << ep << "; ";
-    if (pos.rule50() != rule50) why << "halfmove clock " << pos.rule50() << ", expected " << rule50 << "; ";
+    if (pos.ep_square() != ep)
+      why << "en-passant square " << pos.ep_square() << ", expected " << ep << "; ";
+    if (pos.rule50() != rule50)
+      why << "halfmove clock " << pos.rule50() << ", expected " << rule50 << "; ";
     if (1 + pos.game_ply() / 2 != fullmove)
       why << "fullmove number " << 1 + pos.game_ply() / 2 << ", expected " << fullmove << "; ";
     if (pos.side_to_move() != side) why << "side to move; ";

@@ -22,10 +22,17 @@ struct Snapshot {
   Square ep;
   Bitboard checkers, blockers_w, blockers_b;
   explicit Snapshot(const Position& p)
-      : fen(p.fen()), key(p.key()), pawn_key(p.pawn_key()), rule50(p.rule50()),
-        plies_from_null(p.state().plies_from_null), game_ply(p.game_ply()),
-        castling(p.castling_rights()), ply_count(p.ply_count()), ep(p.ep_square()),
-        checkers(p.checkers()), blockers_w(p.blockers_for_king(WHITE)),
+      : fen(p.fen()),
+        key(p.key()),
+        pawn_key(p.pawn_key()),
+        rule50(p.rule50()),
+        plies_from_null(p.state().plies_from_null),
+        game_ply(p.game_ply()),
+        castling(p.castling_rights()),
+        ply_count(p.ply_count()),
+        ep(p.ep_square()),
+        checkers(p.checkers()),
+        blockers_w(p.blockers_for_king(WHITE)),
         blockers_b(p.blockers_for_king(BLACK)) {}
   bool operator==(const Snapshot&) const = default;
 };
@@ -45,51 +52,54 @@ Position at(const std::string& fen, std::initializer_list<const char*> moves = {
 
 TEST_CASE("game state follows the rules after every move and make/unmake/null restore it",
           "[gamestate][property]") {
-  rc::prop("oracle agreement, key and consistency after every move; unmake and unmake_null restore all", [] {
-    const std::string start = *rc::gen::elementOf(test::oracle_start_fens());
-    Position pos;
-    RC_ASSERT(!pos.set(start));
-    auto state = test::GameStateOracle::from_fen(start);
-    RC_ASSERT(state.differs(pos) == "");
-    for (int c : *rc::gen::container<std::vector<int>>(rc::gen::inRange(0, 1 << 20))) {
-      MoveList list(pos);
-      if (list.size() == 0) break;
-      const Snapshot before(pos);
-      if (c % 5 == 0 && !pos.in_check()) {  // a null move on the way, as the search makes them
-        auto after_null = state;
-        after_null.play_null();
-        pos.make_null();
-        RC_ASSERT(after_null.differs(pos) == "");
-        RC_ASSERT(pos.key() == pos.compute_key());
-        RC_ASSERT(!pos.has_repeated());  // nothing before a null move counts
-        pos.unmake_null();
-        RC_ASSERT(Snapshot(pos) == before);
-      }
-      Move m = list.begin()[std::size_t(c) % list.size()].move;
-      state.play(pos, m);
-      pos.make_move(m);
-      std::string why;
-      RC_ASSERT(pos.is_ok(&why));
-      RC_ASSERT(pos.key() == pos.compute_key());
-      RC_ASSERT(state.differs(pos) == "");
-      const Snapshot after(pos);
-      pos.unmake_move();
-      RC_ASSERT(Snapshot(pos) == before);
-      pos.make_move(m);
-      RC_ASSERT(Snapshot(pos) == after);
-    }
-  });
+  rc::prop(
+      "oracle agreement, key and consistency after every move; unmake and unmake_null restore all",
+      [] {
+        const std::string start = *rc::gen::elementOf(test::oracle_start_fens());
+        Position pos;
+        RC_ASSERT(!pos.set(start));
+        auto state = test::GameStateOracle::from_fen(start);
+        RC_ASSERT(state.differs(pos) == "");
+        for (int c : *rc::gen::container<std::vector<int>>(rc::gen::inRange(0, 1 << 20))) {
+          MoveList list(pos);
+          if (list.size() == 0) break;
+          const Snapshot before(pos);
+          if (c % 5 == 0 && !pos.in_check()) {  // a null move on the way, as the search makes them
+            auto after_null = state;
+            after_null.play_null();
+            pos.make_null();
+            RC_ASSERT(after_null.differs(pos) == "");
+            RC_ASSERT(pos.key() == pos.compute_key());
+            RC_ASSERT(!pos.has_repeated());  // nothing before a null move counts
+            pos.unmake_null();
+            RC_ASSERT(Snapshot(pos) == before);
+          }
+          Move m = list.begin()[std::size_t(c) % list.size()].move;
+          state.play(pos, m);
+          pos.make_move(m);
+          std::string why;
+          RC_ASSERT(pos.is_ok(&why));
+          RC_ASSERT(pos.key() == pos.compute_key());
+          RC_ASSERT(state.differs(pos) == "");
+          const Snapshot after(pos);
+          pos.unmake_move();
+          RC_ASSERT(Snapshot(pos) == before);
+          pos.make_move(m);
+          RC_ASSERT(Snapshot(pos) == after);
+        }
+      });
 }
 
 TEST_CASE("castling rights go with king moves, rook moves and rooks captured on their corners",
           "[gamestate]") {
   const std::string fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-  CHECK(at(fen, {"a1a8"}).castling_rights() == (WHITE_OO | BLACK_OO));        // rook takes rook
+  CHECK(at(fen, {"a1a8"}).castling_rights() == (WHITE_OO | BLACK_OO));  // rook takes rook
   CHECK(at(fen, {"h1h8"}).castling_rights() == (WHITE_OOO | BLACK_OOO));
-  CHECK(at(fen, {"e1f1"}).castling_rights() == (BLACK_OO | BLACK_OOO));       // king moved
-  CHECK(at(fen, {"e1g1"}).castling_rights() == (BLACK_OO | BLACK_OOO));       // castled
+  CHECK(at(fen, {"e1f1"}).castling_rights() == (BLACK_OO | BLACK_OOO));  // king moved
+  CHECK(at(fen, {"e1g1"}).castling_rights() == (BLACK_OO | BLACK_OOO));  // castled
   CHECK(at(fen, {"a1b1", "h8g8"}).castling_rights() == (WHITE_OO | BLACK_OOO));
-  CHECK(at(fen, {"a1b1", "e8d8", "b1a1"}).castling_rights() == WHITE_OO);  // a rook back is no right
+  CHECK(at(fen, {"a1b1", "e8d8", "b1a1"}).castling_rights() ==
+        WHITE_OO);  // a rook back is no right
   // A bishop takes the rook on h1: white loses the short right though no white piece moved.
   CHECK(at("r3k2r/8/8/8/8/8/6b1/R3K2R b KQkq - 0 1", {"g2h1"}).castling_rights() ==
         (WHITE_OOO | BLACK_OO | BLACK_OOO));
@@ -106,7 +116,7 @@ TEST_CASE("halfmove clock and fullmove number", "[gamestate]") {
   Position p = at(fen, {"a8b8"});
   CHECK(p.fen() == "1r2k2r/p6p/8/8/8/8/7P/R3K2R w KQk - 13 31");  // black moved: 31
   CHECK(at(fen, {"a8b8", "a1a7"}).fen() == "1r2k2r/R6p/8/8/8/8/7P/4K2R b Kk - 0 31");  // capture
-  CHECK(at(fen, {"a8b8", "a1a7", "h7h6"}).rule50() == 0);                          // pawn move
+  CHECK(at(fen, {"a8b8", "a1a7", "h7h6"}).rule50() == 0);                              // pawn move
   CHECK(at(fen, {"a8b8", "a1a7", "e8d8"}).rule50() == 1);
   p = at(fen, {"a8b8", "a1a7", "h7h5"});  // double push: the square is written, capturable or not
   CHECK(p.fen() == "1r2k2r/R7/8/7p/8/8/7P/4K2R w Kk h6 0 32");

@@ -26,9 +26,9 @@ std::vector<Move> pseudo_legal(const Position& pos, const test::GameStateOracle&
       Square one = from + pawn_push(us);
       auto add = [&](Square to, MoveKind k = NORMAL) {
         if (relative_rank(us, to) == 7)
-          for (PieceType pr : {KNIGHT, BISHOP, ROOK, QUEEN}) out.emplace_back(from, to, PROMOTION, pr);
-        else
-          out.emplace_back(from, to, k);
+          for (PieceType pr : {KNIGHT, BISHOP, ROOK, QUEEN})
+            out.emplace_back(from, to, PROMOTION, pr);
+        else out.emplace_back(from, to, k);
       };
       if (pos.empty(one)) {
         add(one);
@@ -159,8 +159,8 @@ TEST_CASE("properties of make/unmake and the legal generator", "[movegen][proper
   rc::prop("perft of a position equals perft of its colour mirror", [] {
     Position pos;
     RC_ASSERT(!pos.set(*gen_start));
-    test::play_random(pos, *rc::gen::container<std::vector<int>>(
-                               *rc::gen::inRange(0, 40), rc::gen::inRange(0, 1 << 20)));
+    test::play_random(pos, *rc::gen::container<std::vector<int>>(*rc::gen::inRange(0, 40),
+                                                                 rc::gen::inRange(0, 1 << 20)));
     Position mirror = pos.mirrored();
     RC_ASSERT(mirror.mirrored().fen() == pos.fen());
     RC_ASSERT(perft(pos, 3) == perft(mirror, 3));

@@ -36,9 +36,9 @@ TEST_CASE("SAN parsing accepts common variants and rejects junk", "[san]") {
   Position p;
   REQUIRE_FALSE(p.set(Position::kStartFen));
   CHECK(parse_san(p, "Nf3"));
-  CHECK(parse_san(p, "Ngf3"));    // over-disambiguated
-  CHECK(parse_san(p, "Ng1f3"));   // fully qualified
-  CHECK(parse_san(p, "e4+"));     // spurious suffix
+  CHECK(parse_san(p, "Ngf3"));   // over-disambiguated
+  CHECK(parse_san(p, "Ng1f3"));  // fully qualified
+  CHECK(parse_san(p, "e4+"));    // spurious suffix
   CHECK_FALSE(parse_san(p, "Nf4"));
   CHECK_FALSE(parse_san(p, "e5"));
   CHECK_FALSE(parse_san(p, "O-O"));

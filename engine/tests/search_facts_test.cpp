@@ -22,7 +22,8 @@ std::string pv_problem(const std::string& fen, const std::vector<Move>& pv, int 
   if (auto err = pos.set(fen)) return "bad fen: " + *err;
   std::ostringstream line;
   for (Move m : pv) {
-    if (MoveList(pos).size() == 0) return "move " + to_uci(m) + " after the game ended: " + line.str();
+    if (MoveList(pos).size() == 0)
+      return "move " + to_uci(m) + " after the game ended: " + line.str();
     if (!MoveList(pos).contains(m)) return "illegal move " + to_uci(m) + " after: " + line.str();
     line << to_uci(m) << " ";
     pos.make_move(m);
@@ -66,8 +67,10 @@ TEST_CASE("search: a PV after a previous search never runs past checkmate", "[se
 // value_from_tt). The printed scores cannot show a slip there: PV nodes never take a table
 // cut-off and re-search every move that raises alpha, so the UCI tests recompute every printed
 // mate from the PV's own leaves. A non-PV node answering from the table is where it shows.
-TEST_CASE("search: a mate score from the table is its distance from the probing node", "[search][tt]") {
-  const std::string fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";  // mate in 2
+TEST_CASE("search: a mate score from the table is its distance from the probing node",
+          "[search][tt]") {
+  const std::string fen =
+      "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";  // mate in 2
   search::FreshSearch fresh(16);
   search::NoPolicy policy;
   Position pos;
@@ -85,8 +88,8 @@ TEST_CASE("search: a mate score from the table is its distance from the probing 
     const int expected = search::mate_in(ply + 3);
     const std::uint64_t nodes_before = worker.nodes();
     const int v = worker.search<false>(pos, ss, expected - 1, expected, 6, false);
-    INFO("probed at ply " << ply << ": mate " << search::kValueMate - v << " plies from the root, expected "
-                          << search::kValueMate - expected);
+    INFO("probed at ply " << ply << ": mate " << search::kValueMate - v
+                          << " plies from the root, expected " << search::kValueMate - expected);
     CHECK(v == expected);
     CHECK(worker.nodes() == nodes_before + 1);  // answered by the table at the node itself
   }
@@ -99,10 +102,12 @@ TEST_CASE("search: being mated scores mate -N, both colours", "[search][mate]") 
     const char* score;
   };
   const Case cases[] = {
-      {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", "mate -1"},  // black mated
-      {"6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1", "mate -1"},              // white mated
-      {"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "f8c5", "mate -2"},  // white
-      {"r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "f6a6", "mate -2"},                           // black
+      {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6",
+       "mate -1"},                                                                // black mated
+      {"6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1", "mate -1"},  // white mated
+      {"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "f8c5",
+       "mate -2"},                                                   // white
+      {"r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "f6a6", "mate -2"},  // black
   };
   for (const Case& c : cases) {
     Position pos;

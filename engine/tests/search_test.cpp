@@ -37,7 +37,8 @@ TEST_CASE("search finds forced mates and scores them as mate", "[search]") {
     CHECK(search::score_to_uci(r.score) == "mate " + std::to_string(c.mate_in));
   }
   // Being mated is reported with a negative mate distance.
-  auto r = search_fen("6k1/5ppp/8/8/8/8/r4PPP/6K1 w - - 0 1", 6);  // white to move, black threatens Ra1#
+  auto r = search_fen("6k1/5ppp/8/8/8/8/r4PPP/6K1 w - - 0 1",
+                      6);  // white to move, black threatens Ra1#
   CHECK(r.score < 200);
 }
 

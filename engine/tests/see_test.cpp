@@ -59,7 +59,8 @@ int engine_see(const Position& pos, Move m) {
   REQUIRE_FALSE(pos.see_ge(m, hi + 1));
   while (lo < hi) {
     const int mid = lo + (hi - lo + 1) / 2;
-    if (pos.see_ge(m, mid)) lo = mid; else hi = mid - 1;
+    if (pos.see_ge(m, mid)) lo = mid;
+    else hi = mid - 1;
   }
   CHECK(pos.see_ge(m, lo - 1));
   return lo;
@@ -85,15 +86,20 @@ TEST_CASE("SEE: exchange values worked by hand (P 100, N 320, B 330, R 500, Q 95
       {"4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0, "pawn for pawn"},
       {"4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 220, "pawn takes a defended knight: N - P"},
       {"4k3/8/2p5/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", -400, "rook takes a defended pawn: P - R"},
-      {"3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100, "x-ray: the second rook behind the first"},
+      {"3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100,
+       "x-ray: the second rook behind the first"},
       {"3rk3/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", -400, "x-ray on both sides: P - R + R - R"},
-      {"3rk3/8/8/3p4/8/1B6/Q7/4K3 w - - 0 1", "b3d5", 100, "x-ray: the queen behind the bishop deters Rxd5"},
+      {"3rk3/8/8/3p4/8/1B6/Q7/4K3 w - - 0 1", "b3d5", 100,
+       "x-ray: the queen behind the bishop deters Rxd5"},
       {"4k3/8/8/3p4/4K3/8/8/8 w - - 0 1", "e4d5", 100, "the king takes an undefended pawn"},
       {"4k3/8/2p5/3r4/4P3/8/8/4K3 w - - 0 1", "e4d5", 400, "pawn takes a rook defended by a pawn"},
-      {"1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100, "classic: the rook takes an undefended pawn"},
-      {"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", -220, "classic: N takes P, defended by N and B"},
+      {"1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100,
+       "classic: the rook takes an undefended pawn"},
+      {"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", -220,
+       "classic: N takes P, defended by N and B"},
       {"4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "d1d5", 950, "rook takes an undefended queen"},
-      {"4k3/8/2b5/3q4/8/8/8/3RK3 w - - 0 1", "d1d5", 450, "rook takes a queen defended by a bishop"},
+      {"4k3/8/2b5/3q4/8/8/8/3RK3 w - - 0 1", "d1d5", 450,
+       "rook takes a queen defended by a bishop"},
   };
   for (const auto& c : cases) {
     Position pos;
@@ -115,7 +121,8 @@ TEST_CASE("SEE equals the played-out exchange on captures of random games", "[se
   test::walk_random_games(20261130, 400, 60, [&](Position& pos, const MoveList& list) {
     for (const auto& e : list) {
       const Move m = e.move;
-      if (m.kind() != NORMAL || pos.empty(m.to()) || rank_of(m.to()) == 0 || rank_of(m.to()) == 7) continue;
+      if (m.kind() != NORMAL || pos.empty(m.to()) || rank_of(m.to()) == 0 || rank_of(m.to()) == 7)
+        continue;
       bool clean = true;
       const int want = oracle_see(pos, m, clean);
       if (!clean) continue;

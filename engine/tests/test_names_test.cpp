@@ -8,7 +8,8 @@
 TEST_CASE("test names are whole for CTest (no semicolons)", "[meta]") {
   std::vector<std::string> split;
   for (const Catch::TestCase& t : Catch::getRegistryHub().getTestCaseRegistry().getAllTests())
-    if (t.getTestCaseInfo().name.find(';') != std::string::npos) split.push_back(t.getTestCaseInfo().name);
+    if (t.getTestCaseInfo().name.find(';') != std::string::npos)
+      split.push_back(t.getTestCaseInfo().name);
   INFO("names with ';': " << Catch::Detail::stringify(split));
   CHECK(split.empty());
 }

@@ -20,7 +20,8 @@ TEST_CASE("time budget: the side to move's own clock and increment", "[search][t
     return l;
   };
   // A minute on our clock, 100 ms on the opponent's: a budget of seconds, not of milliseconds.
-  for (auto [pos, limits] : {std::pair{&white, clocks(60000, 100)}, std::pair{&black, clocks(100, 60000)}}) {
+  for (auto [pos, limits] :
+       {std::pair{&white, clocks(60000, 100)}, std::pair{&black, clocks(100, 60000)}}) {
     INFO((pos == &white ? "white" : "black") << " to move, 60 s left");
     search::Budget b = search::time_budget(*pos, limits);
     CHECK(b.soft_s >= 1.0);
@@ -28,7 +29,8 @@ TEST_CASE("time budget: the side to move's own clock and increment", "[search][t
     CHECK(b.hard_s <= 60.0 * 0.25);
   }
   // The reverse: 100 ms on our clock.
-  for (auto [pos, limits] : {std::pair{&white, clocks(100, 60000)}, std::pair{&black, clocks(60000, 100)}}) {
+  for (auto [pos, limits] :
+       {std::pair{&white, clocks(100, 60000)}, std::pair{&black, clocks(60000, 100)}}) {
     INFO((pos == &white ? "white" : "black") << " to move, 100 ms left");
     search::Budget b = search::time_budget(*pos, limits);
     CHECK(b.hard_s > 0);
@@ -38,8 +40,10 @@ TEST_CASE("time budget: the side to move's own clock and increment", "[search][t
   // Our increment counts, the opponent's does not.
   for (Position* pos : {&white, &black}) {
     const bool w = pos == &white;
-    search::Budget own = search::time_budget(*pos, clocks(10000, 10000, w ? 5000 : 0, w ? 0 : 5000));
-    search::Budget theirs = search::time_budget(*pos, clocks(10000, 10000, w ? 0 : 5000, w ? 5000 : 0));
+    search::Budget own = search::time_budget(*pos,
+                                             clocks(10000, 10000, w ? 5000 : 0, w ? 0 : 5000));
+    search::Budget theirs = search::time_budget(*pos,
+                                                clocks(10000, 10000, w ? 0 : 5000, w ? 5000 : 0));
     search::Budget none = search::time_budget(*pos, clocks(10000, 10000));
     INFO((w ? "white" : "black") << " to move");
     CHECK(own.soft_s > 2 * none.soft_s);

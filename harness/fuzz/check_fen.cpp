@@ -26,12 +26,15 @@ void walk(Position& pos, std::uint64_t choice, int plies) {
     const std::string fen = pos.fen();
     const Key key = pos.key();
     for (const ExtMove& e : legal) {
-      require(parse_uci(pos, to_uci(e.move)) == e.move, "UCI round trip of " + to_uci(e.move) + " at " + fen);
+      require(parse_uci(pos, to_uci(e.move)) == e.move,
+              "UCI round trip of " + to_uci(e.move) + " at " + fen);
       pos.make_move(e.move);
       require_ok(pos, "after " + to_uci(e.move));
-      require(pos.key() == pos.compute_key(), "incremental key after " + to_uci(e.move) + " at " + fen);
+      require(pos.key() == pos.compute_key(),
+              "incremental key after " + to_uci(e.move) + " at " + fen);
       pos.unmake_move();
-      require(pos.fen() == fen && pos.key() == key, "unmake of " + to_uci(e.move) + " does not restore " + fen);
+      require(pos.fen() == fen && pos.key() == key,
+              "unmake of " + to_uci(e.move) + " does not restore " + fen);
     }
     pos.make_move(legal.begin()[choice % legal.size()].move);
     choice = choice / legal.size() + choice * 0x9E3779B97F4A7C15ULL;
@@ -52,7 +55,8 @@ bool check_fen(const std::uint8_t* data, std::size_t size) {
     const std::string before = pos.fen();
     if (auto err = pos.set(text, allow_missing_counters)) {
       require(!err->empty(), "rejected with an empty reason");
-      require(pos.fen() == before && pos.is_ok(), "a rejected FEN changed the position (" + *err + ")");
+      require(pos.fen() == before && pos.is_ok(),
+              "a rejected FEN changed the position (" + *err + ")");
       continue;
     }
     require_ok(pos, "after set");
@@ -61,7 +65,8 @@ bool check_fen(const std::uint8_t* data, std::size_t size) {
     Position again;
     auto err = again.set(fen);
     require(!err, "fen() output '" + fen + "' does not parse: " + err.value_or(""));
-    require(again.fen() == fen && again.key() == pos.key(), "fen() round trip differs: " + fen + " vs " + again.fen());
+    require(again.fen() == fen && again.key() == pos.key(),
+            "fen() round trip differs: " + fen + " vs " + again.fen());
     Position mirror = pos.mirrored();
     require_ok(mirror, "mirrored");
     require(mirror.mirrored().fen() == fen, "mirror twice is not the identity: " + fen);

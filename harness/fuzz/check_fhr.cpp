@@ -28,23 +28,28 @@ bool check_fhr(const std::uint8_t* data, std::size_t size) {
   std::uint64_t pos = 0, count = 0;
   std::size_t next_record = 0;
   for (const fc::SegmentHeader& h : segments) {
-    require(h.offset == pos, "segment header at byte " + std::to_string(h.offset) + ", expected " + std::to_string(pos));
+    require(h.offset == pos, "segment header at byte " + std::to_string(h.offset) + ", expected " +
+                                 std::to_string(pos));
     unsigned char out[fc::kHeaderSize];
     fc::encode(h, out);
-    require(std::memcmp(out, data + pos, fc::kHeaderSize) == 0, "header at byte " + std::to_string(pos) + " re-encodes differently");
+    require(std::memcmp(out, data + pos, fc::kHeaderSize) == 0,
+            "header at byte " + std::to_string(pos) + " re-encodes differently");
     pos += fc::kHeaderSize;
     for (std::uint64_t i = 0; i < h.record_count; ++i, pos += fc::kRecordSize, ++next_record) {
       require(next_record < records.size(), "fewer records than the headers declare");
       const fc::Record& r = records[next_record];
-      require(r.offset == pos, "record at byte " + std::to_string(r.offset) + ", expected " + std::to_string(pos));
+      require(r.offset == pos,
+              "record at byte " + std::to_string(r.offset) + ", expected " + std::to_string(pos));
       unsigned char rec[fc::kRecordSize];
       fc::encode(r, rec);
-      require(std::memcmp(rec, data + pos, fc::kRecordSize) == 0, "record at byte " + std::to_string(pos) + " re-encodes differently");
+      require(std::memcmp(rec, data + pos, fc::kRecordSize) == 0,
+              "record at byte " + std::to_string(pos) + " re-encodes differently");
     }
     count += h.record_count;
   }
   require(!segments.empty(), "accepted a file with no segment");
-  require(pos == size, "segments end at byte " + std::to_string(pos) + " of " + std::to_string(size));
+  require(pos == size,
+          "segments end at byte " + std::to_string(pos) + " of " + std::to_string(size));
   require(count == records.size(), "record count differs from the headers' sum");
   return true;
 }

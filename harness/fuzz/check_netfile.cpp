@@ -37,7 +37,8 @@ void use_network(const nnue::Network& net) {
     for (int ply = 0;; ++ply) {
       const nnue::EvalParts scalar = nnue::evaluate_refresh<nnue::Simd::Scalar>(net, pos);
       if constexpr (nnue::kHasAvx2)
-        require(nnue::evaluate_refresh<nnue::Simd::Avx2>(net, pos) == scalar, "SIMD refresh != scalar at " + pos.fen());
+        require(nnue::evaluate_refresh<nnue::Simd::Avx2>(net, pos) == scalar,
+                "SIMD refresh != scalar at " + pos.fen());
       require(stack.evaluate(pos) == scalar, "incremental eval != scalar refresh at " + pos.fen());
       MoveList moves(pos);
       if (ply == 3 || moves.size() == 0) break;
@@ -55,7 +56,8 @@ bool check_raw(const std::vector<std::uint8_t>& bytes, bool allow_trailing) {
   std::string error, parse_error;
   const bool loaded = engine.load_network(path, allow_trailing, &error);
   const bool parsed = nnue::Network::parse(bytes, path, allow_trailing, &parse_error) != nullptr;
-  require(loaded == parsed && error == parse_error, "load_network and parse disagree: '" + error + "' vs '" + parse_error + "'");
+  require(loaded == parsed && error == parse_error,
+          "load_network and parse disagree: '" + error + "' vs '" + parse_error + "'");
   if (!loaded) {
     require(error.rfind(path + ": ", 0) == 0, "error does not name the file: " + error);
     require(engine.network() == sentinel, "a failed load replaced the engine's network");
@@ -69,7 +71,8 @@ bool check_raw(const std::vector<std::uint8_t>& bytes, bool allow_trailing) {
 bool check_patched(const std::uint8_t* data, std::size_t size) {
   const auto style = data[0] & 2 ? harness::NetStyle::Extreme : harness::NetStyle::Typical;
   const bool allow_trailing = data[0] & 4;
-  std::vector<std::uint8_t> bytes = *harness::synthetic_net_bytes(128, harness::kDefaultNetSeed, style);
+  std::vector<std::uint8_t> bytes = *harness::synthetic_net_bytes(128, harness::kDefaultNetSeed,
+                                                                  style);
   std::size_t i = 1;
   auto next = [&]() -> unsigned { return i < size ? data[i++] : 0; };
   if (data[0] & 8) {
@@ -80,14 +83,16 @@ bool check_patched(const std::uint8_t* data, std::size_t size) {
     const unsigned region = next();
     const std::size_t raw = next() | next() << 8 | next() << 16;
     const std::size_t at = region == 0   ? raw % nnue::kHeaderSize
-                           : region == 1 ? bytes.size() - 1 - raw % std::min<std::size_t>(bytes.size(), 1 << 15)
+                           : region == 1 ? bytes.size() - 1 -
+                                               raw % std::min<std::size_t>(bytes.size(), 1 << 15)
                                          : raw * 397 % bytes.size();
     for (unsigned n = next(), k = 0; k < n && i < size; ++k)
       if (at + k < bytes.size()) bytes[at + k] = std::uint8_t(next());
   }
   std::string error;
   nnue::NetHeader header;
-  const bool header_ok = nnue::Network::parse_header(bytes, "fuzz.nnue", allow_trailing, &header, &error);
+  const bool header_ok = nnue::Network::parse_header(bytes, "fuzz.nnue", allow_trailing, &header,
+                                                     &error);
   const auto net = nnue::Network::parse(bytes, "fuzz.nnue", allow_trailing, &error);
   require(header_ok == (net != nullptr), "parse_header and parse disagree: " + error);
   if (!net) {
@@ -104,7 +109,8 @@ bool check_patched(const std::uint8_t* data, std::size_t size) {
 
 bool check_netfile(const std::uint8_t* data, std::size_t size) {
   if (size > 0 && (data[0] & 1)) return check_patched(data, size);
-  return check_raw(std::vector<std::uint8_t>(data + (size > 0), data + size), size > 0 && (data[0] & 2));
+  return check_raw(std::vector<std::uint8_t>(data + (size > 0), data + size),
+                   size > 0 && (data[0] & 2));
 }
 
 }  // namespace stk::fuzz

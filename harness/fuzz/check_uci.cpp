@@ -117,10 +117,8 @@ std::string make_local(const std::string& line, int number) {
     for (const std::string& tok : t) {
       long long v;
       if (tok == "infinite" || tok == "ponder") continue;
-      if (!out.empty() && out.back() == "perft" && leading_int(tok, v) && v > 2)
-        out.push_back("2");
-      else
-        out.push_back(tok);
+      if (!out.empty() && out.back() == "perft" && leading_int(tok, v) && v > 2) out.push_back("2");
+      else out.push_back(tok);
     }
     return join(out, 0, out.size()) + " nodes 256";
   }
@@ -133,7 +131,8 @@ std::string make_local(const std::string& line, int number) {
     std::string local = value;
     long long mb;
     if (name == "Hash" && leading_int(value, mb) && mb > 8) local = "8";
-    if ((name == "EvalFile" || name == "FHModel") && !value.empty() && value != "<empty>" && value != "<builtin>") {
+    if ((name == "EvalFile" || name == "FHModel") && !value.empty() && value != "<empty>" &&
+        value != "<builtin>") {
       std::string content = value;
       for (char& c : content)
         if (c == '|') c = '\n';
@@ -164,7 +163,8 @@ bool check_uci(const std::uint8_t* data, std::size_t size) {
   require(uci_loop(in, out) == 0, "uci_loop returned nonzero");  // its own engine and network
   const std::string answers = transcript.text();
   const std::string context = "; commands:\n" + commands + "answers:\n" + answers;
-  require(input.synced(), "isready not answered within " + std::to_string(kSyncTimeout.count()) + " s" + context);
+  require(input.synced(),
+          "isready not answered within " + std::to_string(kSyncTimeout.count()) + " s" + context);
 
   static const std::regex move(R"((0000|[a-h][1-8][a-h][1-8][nbrq]?))");
   std::istringstream lines(answers);
@@ -176,8 +176,8 @@ bool check_uci(const std::uint8_t* data, std::size_t size) {
     require(t.size() >= 2 && std::regex_match(t[1], move), "malformed answer: " + line);
     ++bestmoves;
   }
-  require(readyok == isready,
-          std::to_string(isready) + " isready answered by " + std::to_string(readyok) + " readyok" + context);
+  require(readyok == isready, std::to_string(isready) + " isready answered by " +
+                                  std::to_string(readyok) + " readyok" + context);
   return bestmoves > 0;
 }
 

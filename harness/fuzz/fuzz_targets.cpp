@@ -10,7 +10,8 @@ namespace stk::fuzz {
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
-      {"fen", check_fen}, {"epd", check_epd}, {"uci", check_uci}, {"netfile", check_netfile}, {"fhr", check_fhr},
+      {"fen", check_fen},         {"epd", check_epd}, {"uci", check_uci},
+      {"netfile", check_netfile}, {"fhr", check_fhr},
   };
   return all;
 }
@@ -27,7 +28,8 @@ namespace {
 const std::filesystem::path& scratch_dir() {
   static const std::filesystem::path* dir = [] {
     std::string tmpl = (std::filesystem::temp_directory_path() / "stk-fuzz-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a scratch folder under " + tmpl);
+    if (!mkdtemp(tmpl.data()))
+      throw std::runtime_error("cannot create a scratch folder under " + tmpl);
     std::atexit([] {
       std::error_code ignored;
       std::filesystem::remove_all(scratch_dir(), ignored);

@@ -24,13 +24,16 @@ const char* kFailing =
 
 // A step whose command writes `content` to the report (or nothing) and exits with `code`.
 harness::Step fake_step(const std::filesystem::path& report, const char* content, int code) {
-  std::string cmd = content ? "printf '%s' '" + std::string(content) + "' > '" + report.string() + "'; " : "";
+  std::string cmd = content
+                        ? "printf '%s' '" + std::string(content) + "' > '" + report.string() + "'; "
+                        : "";
   return {"fake", cmd + "exit " + std::to_string(code), {report.string()}};
 }
 
 }  // namespace
 
-TEST_CASE("all: a step's outcome needs its fresh report, agreeing with its exit status", "[all][harness]") {
+TEST_CASE("all: a step's outcome needs its fresh report, agreeing with its exit status",
+          "[all][harness]") {
   auto dir = test::scratch_dir("all-steps");
   const auto report = dir / "junit" / "fake.xml";
   std::filesystem::create_directories(report.parent_path());
@@ -50,7 +53,7 @@ TEST_CASE("all: a step's outcome needs its fresh report, agreeing with its exit 
   // Exit status and report disagree: an error either way.
   auto lies_green = run(fake_step(report, kFailing, 0));
   CHECK(lies_green.outcome == junit::Outcome::Error);
-  CHECK_THAT(lies_green.message, Contains("exit 0 but its report") );
+  CHECK_THAT(lies_green.message, Contains("exit 0 but its report"));
   auto lies_red = run(fake_step(report, kPassing, 1));
   CHECK(lies_red.outcome == junit::Outcome::Error);
   CHECK_THAT(lies_red.message, Contains("exit 1 but no report records a failure"));
@@ -76,43 +79,54 @@ TEST_CASE("all: every step of both tiers declares the reports it writes", "[all]
 
 TEST_CASE("all: --only naming no step is a usage error with an error report", "[all][harness]") {
   auto dir = test::scratch_dir("all-only");
-  auto r = test::run_command(test::harness_bin() + " all --tier quick --only no-such-step --out-dir " + dir.string());
+  auto r = test::run_command(test::harness_bin() +
+                             " all --tier quick --only no-such-step --out-dir " + dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains("--only: no step named 'no-such-step'") && Contains("perft-golden"));
+  CHECK_THAT(r.output,
+             Contains("--only: no step named 'no-such-step'") && Contains("perft-golden"));
   std::ifstream in(dir / "junit" / "all-quick.xml");
   std::stringstream xml;
   xml << in.rdbuf();
   CHECK_THAT(xml.str(), Contains("<error message="));
 }
 
-TEST_CASE("all: the premerge tier compares --base with this build, then a non-regression match", "[all][harness]") {
+TEST_CASE("all: the premerge tier compares --base with this build, then a non-regression match",
+          "[all][harness]") {
   auto dir = test::scratch_dir("all-premerge");
   auto list = test::run_command(test::harness_bin() + " all --tier premerge --base HEAD --list");
   INFO(list.output);
   CHECK(list.exit_code == 0);
-  CHECK_THAT(list.output, Contains("compare: ") && Contains("compare --base 'HEAD' --candidate worktree") &&
+  CHECK_THAT(list.output, Contains("compare: ") &&
+                              Contains("compare --base 'HEAD' --candidate worktree") &&
                               Contains("match --engine cmd=") && Contains("--gate non-regression"));
   harness::StepContext ctx{"premerge", "R", "/x/harness/stk-harness", "S", "HEAD~1", "abc"};
   auto steps = harness::tier_steps(ctx);
   REQUIRE(steps.size() == 2);
   CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD_1-vs-worktree.xml"});
-  CHECK(steps[1].reports == std::vector<std::string>{"R/junit/match-premerge.xml", "R/junit/match-premerge-aa.xml"});
+  CHECK(steps[1].reports ==
+        std::vector<std::string>{"R/junit/match-premerge.xml", "R/junit/match-premerge-aa.xml"});
   CHECK_THAT(steps[1].command, Contains("--out-dir 'R'") && Contains("--ab-control"));
   // The compare step is gated: at most 25 ECM positions lost at each budget unless told otherwise.
   CHECK_THAT(steps[0].command, Contains("--max-regressions 25 "));
-  CHECK_THAT(steps[0].command, !Contains("--gate bench-unchanged"));  // a bench change is allowed (and reported)
+  CHECK_THAT(steps[0].command,
+             !Contains("--gate bench-unchanged"));  // a bench change is allowed (and reported)
   ctx.max_regressions = 3;
   CHECK_THAT(harness::tier_steps(ctx)[0].command, Contains("--max-regressions 3 "));
-  auto k = test::run_command(test::harness_bin() + " all --tier premerge --base HEAD --max-regressions 7 --list");
+  auto k = test::run_command(test::harness_bin() +
+                             " all --tier premerge --base HEAD --max-regressions 7 --list");
   CHECK_THAT(k.output, Contains("--max-regressions 7 "));
-  CHECK(test::run_command(test::harness_bin() + " all --tier quick --max-regressions 7 --list").exit_code == 2);
+  CHECK(test::run_command(test::harness_bin() + " all --tier quick --max-regressions 7 --list")
+            .exit_code == 2);
   CHECK_THAT(steps[1].command, Contains("/build/compare/abc/build/release/engine/stk"));
   // Without --base (or with one that is no revision) the tier is a usage error with an error report.
-  auto missing = test::run_command(test::harness_bin() + " all --tier premerge --out-dir " + dir.string());
+  auto missing = test::run_command(test::harness_bin() + " all --tier premerge --out-dir " +
+                                   dir.string());
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Contains("--tier premerge needs --base REV"));
   CHECK_THAT(test::read_file(dir / "junit" / "all-premerge.xml"), Contains("<error"));
-  CHECK(test::run_command(test::harness_bin() + " all --tier premerge --base no-such-rev --list").exit_code == 2);
-  CHECK(test::run_command(test::harness_bin() + " all --tier quick --base HEAD --list").exit_code == 2);
+  CHECK(test::run_command(test::harness_bin() + " all --tier premerge --base no-such-rev --list")
+            .exit_code == 2);
+  CHECK(test::run_command(test::harness_bin() + " all --tier quick --base HEAD --list").exit_code ==
+        2);
 }

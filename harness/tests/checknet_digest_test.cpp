@@ -50,17 +50,21 @@ TEST_CASE("checknet --sha256 and --manifest catch a flipped weight byte", "[nnue
     b = char(b ^ 0x01);
     f.write(&b, 1);
   }
-  for (const std::string& expect : {" --sha256 " + digest, " --manifest " + (dir / "manifest.json").string()}) {
-    auto r = test::run_command(h + expect + " --junit " + (dir / "junit" / "checknet.xml").string());
+  for (const std::string& expect :
+       {" --sha256 " + digest, " --manifest " + (dir / "manifest.json").string()}) {
+    auto r = test::run_command(h + expect + " --junit " +
+                               (dir / "junit" / "checknet.xml").string());
     INFO(r.output);
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.output, Contains(copy.string()) && Contains("expected sha256 " + digest) && Contains("actual sha256 "));
+    CHECK_THAT(r.output, Contains(copy.string()) && Contains("expected sha256 " + digest) &&
+                             Contains("actual sha256 "));
     CHECK_THAT(r.output, Contains("valid yes"));
     CHECK(test::validate_junit((dir / "junit" / "checknet.xml").string()) == "");
   }
 }
 
-TEST_CASE("checknet rejects a malformed digest or a manifest without the file", "[nnue][checknet][cli]") {
+TEST_CASE("checknet rejects a malformed digest or a manifest without the file",
+          "[nnue][checknet][cli]") {
   auto dir = test::scratch_dir("checknet-digest-bad");
   const std::string h = test::harness_bin() + " checknet " + kGoldenNet;
   auto r = test::run_command(h + " --sha256 abc");

@@ -31,7 +31,9 @@ inline std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
 }
-inline std::string harness_bin() { return env_or("STK_HARNESS", STK_BINARY_DIR "/harness/stk-harness"); }
+inline std::string harness_bin() {
+  return env_or("STK_HARNESS", STK_BINARY_DIR "/harness/stk-harness");
+}
 inline std::string engine_bin() { return env_or("STK_ENGINE", STK_BINARY_DIR "/engine/stk"); }
 inline std::string shared_dir() { return env_or("STK_SHARED", STK_SOURCE_DIR "/../shared"); }
 inline std::string junit_xsd() { return shared_dir() + "/schemas/junit.xsd"; }
@@ -56,7 +58,8 @@ inline std::string read_file(const std::filesystem::path& p) {
 
 // xmllint schema validation; returns "" when valid, else xmllint's complaint.
 inline std::string validate_junit(const std::string& xml_path) {
-  if (!std::filesystem::exists(junit_xsd())) return "schema not found: " + junit_xsd() + " (set STK_SHARED)";
+  if (!std::filesystem::exists(junit_xsd()))
+    return "schema not found: " + junit_xsd() + " (set STK_SHARED)";
   auto r = run_command("xmllint --noout --schema '" + junit_xsd() + "' '" + xml_path + "'");
   return r.exit_code == 0 ? "" : r.output;
 }

@@ -24,7 +24,8 @@ const char* kMates =
     "r3r1k1/p4ppp/2pp1b2/8/q2n1P2/2BQ3P/PPP3P1/1K1R2NR b - - bm Re3; id \"ecm.361\";\n";
 
 // An executable /bin/sh script `name` in `dir`.
-std::string write_script(const std::filesystem::path& dir, const std::string& name, const std::string& body) {
+std::string write_script(const std::filesystem::path& dir, const std::string& name,
+                         const std::string& body) {
   const auto path = dir / name;
   test::write_file(path, "#!/bin/sh\n" + body + "\n");
   std::filesystem::permissions(path, std::filesystem::perms::owner_all);
@@ -43,9 +44,12 @@ Run compare(const std::filesystem::path& dir, const std::string& base, const std
   test::write_file(dir / "mates.epd", kMates);
   const std::string out = (dir / "out").string();
   Run r;
-  r.result = test::run_command(test::harness_bin() + " compare --base '" + base + "' --candidate '" + candidate +
-                               "' --epd " + (dir / "mates.epd").string() + " " + budgets + " --speed-runs 1"
-                               " --speed-nodes 2000 --config t --out-dir " + out + " " + extra);
+  r.result = test::run_command(test::harness_bin() + " compare --base '" + base +
+                               "' --candidate '" + candidate + "' --epd " +
+                               (dir / "mates.epd").string() + " " + budgets +
+                               " --speed-runs 1"
+                               " --speed-nodes 2000 --config t --out-dir " +
+                               out + " " + extra);
   r.junit = out + "/junit/compare-t.xml";
   std::ifstream in(out + "/compare/t.json");
   if (in) r.json = nlohmann::json::parse(in);
@@ -54,7 +58,8 @@ Run compare(const std::filesystem::path& dir, const std::string& base, const std
 
 }  // namespace
 
-TEST_CASE("compare: two engine paths side by side, every gate passing on equal engines", "[compare][harness]") {
+TEST_CASE("compare: two engine paths side by side, every gate passing on equal engines",
+          "[compare][harness]") {
   auto dir = test::scratch_dir("compare-equal");
   auto r = compare(dir, test::engine_bin(), test::engine_bin(),
                    "--gate bench-unchanged --max-regressions 0 --min-speed-ratio 0.2");
@@ -71,13 +76,16 @@ TEST_CASE("compare: two engine paths side by side, every gate passing on equal e
     CHECK(b["lost"].empty());
     CHECK(b["base_nodes"] == b["candidate_nodes"]);
   }
-  CHECK_THAT(r.result.output, Contains("bench signature") && Contains("solved sd 6") && Contains("nodes/s"));
+  CHECK_THAT(r.result.output,
+             Contains("bench signature") && Contains("solved sd 6") && Contains("nodes/s"));
 }
 
-TEST_CASE("compare: an engine path with options has no bench signature, its trees still judge the gate",
-          "[compare][harness]") {
+TEST_CASE(
+    "compare: an engine path with options has no bench signature, its trees still judge the gate",
+    "[compare][harness]") {
   auto dir = test::scratch_dir("compare-options");
-  auto r = compare(dir, test::engine_bin(), test::engine_bin(), "--candidate-option Hash=8 --gate bench-unchanged");
+  auto r = compare(dir, test::engine_bin(), test::engine_bin(),
+                   "--candidate-option Hash=8 --gate bench-unchanged");
   INFO(r.result.output);
   CHECK(r.result.exit_code == 0);
   CHECK(r.json["bench_signature"] == "n/a");
@@ -93,7 +101,9 @@ TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted
   auto dir = test::scratch_dir("compare-planted");
   const std::string stk = "'" + test::engine_bin() + "'";
   SECTION("a candidate whose bench searches more nodes fails bench-unchanged") {
-    auto more = write_script(dir, "more-nodes", "[ \"$1\" = bench ] && exec " + stk + " bench 14\nexec " + stk + " \"$@\"");
+    auto more = write_script(dir, "more-nodes",
+                             "[ \"$1\" = bench ] && exec " + stk + " bench 14\nexec " + stk +
+                                 " \"$@\"");
     auto r = compare(dir, test::engine_bin(), more, "--gate bench-unchanged");
     INFO(r.result.output);
     CHECK(r.result.exit_code == 1);
@@ -103,19 +113,25 @@ TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted
     // Without the gate the same run is a measurement and passes.
     CHECK(compare(dir, test::engine_bin(), more, "").result.exit_code == 0);
   }
-  SECTION("a candidate that searches depth 1 loses a position: max-regressions and bench-unchanged fail") {
-    auto shallow = write_script(dir, "depth-one", "sed -u 's/^go .*/go depth 1/' | exec " + stk + " \"$@\"");
+  SECTION(
+      "a candidate that searches depth 1 loses a position: max-regressions and bench-unchanged fail") {
+    auto shallow = write_script(dir, "depth-one",
+                                "sed -u 's/^go .*/go depth 1/' | exec " + stk + " \"$@\"");
     auto r = compare(dir, test::engine_bin(), shallow, "--max-regressions 0");
     INFO(r.result.output);
     CHECK(r.result.exit_code == 1);
-    for (const auto& b : r.json["suite"]["budgets"]) CHECK(b["lost"] == nlohmann::json::array({"ecm.361"}));
-    CHECK_THAT(test::read_file(r.junit), Contains("gate max-regressions 0: 1 positions lost at sn 2000"));
+    for (const auto& b : r.json["suite"]["budgets"])
+      CHECK(b["lost"] == nlohmann::json::array({"ecm.361"}));
+    CHECK_THAT(test::read_file(r.junit),
+               Contains("gate max-regressions 0: 1 positions lost at sn 2000"));
     CHECK(compare(dir, test::engine_bin(), shallow, "--max-regressions 1").result.exit_code == 0);
     // Its bench is stk's own (the wrapper passes 'bench' through): the equal-depth trees catch it.
     auto trees = compare(dir, test::engine_bin(), shallow, "--gate bench-unchanged");
     CHECK(trees.result.exit_code == 1);
     CHECK(trees.json["bench_signature"] == "unchanged");
-    CHECK_THAT(test::read_file(trees.junit), Contains("gate bench-unchanged: 4 of 4 positions searched other node counts at sd 6"));
+    CHECK_THAT(test::read_file(trees.junit),
+               Contains(
+                   "gate bench-unchanged: 4 of 4 positions searched other node counts at sd 6"));
   }
   SECTION("a speed bar that equal engines cannot reach fails min-speed-ratio") {
     auto r = compare(dir, test::engine_bin(), test::engine_bin(), "--min-speed-ratio 50");
@@ -129,18 +145,22 @@ TEST_CASE("compare: bad sides and inputs are exit 2 with an error report", "[com
   auto dir = test::scratch_dir("compare-bad");
   auto unknown = compare(dir, "no-such-revision-or-file", test::engine_bin(), "");
   CHECK(unknown.result.exit_code == 2);
-  CHECK_THAT(unknown.result.output, Contains("--base no-such-revision-or-file: neither an executable engine file nor a git revision"));
+  CHECK_THAT(
+      unknown.result.output,
+      Contains(
+          "--base no-such-revision-or-file: neither an executable engine file nor a git revision"));
   CHECK_THAT(test::read_file(unknown.junit), Contains("<error"));
   CHECK(test::validate_junit(unknown.junit) == "");
   auto audits = compare(dir, test::engine_bin(), test::engine_bin(), "--audits");
   CHECK(audits.result.exit_code == 2);
   CHECK_THAT(audits.result.output, Contains("--audits needs git revisions"));
-  auto speed = compare(dir, test::engine_bin(), test::engine_bin(), "--min-speed-ratio 1 --speed-runs 0");
+  auto speed = compare(dir, test::engine_bin(), test::engine_bin(),
+                       "--min-speed-ratio 1 --speed-runs 0");
   CHECK(speed.result.exit_code == 2);
   test::write_file(dir / "bad.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qa8#; id \"x\";\n");
-  auto epd = test::run_command(test::harness_bin() + " compare --base '" + test::engine_bin() + "' --candidate '" +
-                               test::engine_bin() + "' --epd " + (dir / "bad.epd").string() + " --out-dir " +
-                               (dir / "o").string());
+  auto epd = test::run_command(test::harness_bin() + " compare --base '" + test::engine_bin() +
+                               "' --candidate '" + test::engine_bin() + "' --epd " +
+                               (dir / "bad.epd").string() + " --out-dir " + (dir / "o").string());
   CHECK(epd.exit_code == 2);
   CHECK_THAT(epd.output, Contains("bad.epd:1"));
 }

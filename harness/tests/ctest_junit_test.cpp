@@ -46,7 +46,8 @@ const char* kCtestXml = R"xml(<?xml version="1.0" encoding="UTF-8"?>
 
 }  // namespace
 
-TEST_CASE("ctest-junit: CTest's report in the project's JUnit form, outcomes kept honest", "[junit][ctest]") {
+TEST_CASE("ctest-junit: CTest's report in the project's JUnit form, outcomes kept honest",
+          "[junit][ctest]") {
   auto dir = test::scratch_dir("ctest-junit");
   test::write_file(dir / "raw.xml", kCtestXml);
   CHECK(test::validate_junit((dir / "raw.xml").string()) != "");  // the problem this solves
@@ -64,27 +65,33 @@ TEST_CASE("ctest-junit: CTest's report in the project's JUnit form, outcomes kep
   CHECK(s.cases[4].outcome == junit::Outcome::Skipped);
   CHECK(s.cases[4].message == "disabled");
 
-  auto r = test::run_command(test::harness_bin() + " ctest-junit " + (dir / "raw.xml").string() + " " +
-                             (dir / "junit" / "ctest-release.xml").string() + " --name release");
+  auto r = test::run_command(test::harness_bin() + " ctest-junit " + (dir / "raw.xml").string() +
+                             " " + (dir / "junit" / "ctest-release.xml").string() +
+                             " --name release");
   INFO(r.output);
   CHECK(r.exit_code == 1);  // converted; the report records a failure and an error
   CHECK(test::validate_junit((dir / "junit" / "ctest-release.xml").string()) == "");
 
-  auto bad = test::run_command(test::harness_bin() + " ctest-junit " + (dir / "missing.xml").string() + " " +
+  auto bad = test::run_command(test::harness_bin() + " ctest-junit " +
+                               (dir / "missing.xml").string() + " " +
                                (dir / "junit" / "ctest-x.xml").string());
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Contains("missing.xml"));
   test::write_file(dir / "other.xml", "<testsuites/>");
-  auto other = test::run_command(test::harness_bin() + " ctest-junit " + (dir / "other.xml").string() + " " +
+  auto other = test::run_command(test::harness_bin() + " ctest-junit " +
+                                 (dir / "other.xml").string() + " " +
                                  (dir / "junit" / "ctest-x.xml").string());
   CHECK(other.exit_code == 2);
   CHECK_THAT(other.output, Contains("no <testsuite> root"));
 }
 
-TEST_CASE("ci/validate-reports.sh fails on a report that does not validate, naming it", "[junit][ci]") {
+TEST_CASE("ci/validate-reports.sh fails on a report that does not validate, naming it",
+          "[junit][ci]") {
   auto dir = test::scratch_dir("validate-reports");
   const std::string script = std::string(STK_SOURCE_DIR) + "/ci/validate-reports.sh ";
-  test::write_file(dir / "good.xml", "<testsuites><testsuite name=\"x\" tests=\"0\" failures=\"0\" errors=\"0\"/></testsuites>");
+  test::write_file(
+      dir / "good.xml",
+      "<testsuites><testsuite name=\"x\" tests=\"0\" failures=\"0\" errors=\"0\"/></testsuites>");
   auto ok = test::run_command(script + dir.string());
   INFO(ok.output);
   CHECK(ok.exit_code == 0);

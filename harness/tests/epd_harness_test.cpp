@@ -29,7 +29,8 @@ const char* kMates =
     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Ra8#; id \"am.unsolvable\";\n"
     "6k1/3r1ppp/8/1R6/8/8/3Q1PPP/6K1 w - - bm Rb8+; id \"m2.rook\"; sd 3;\n";
 
-std::filesystem::path write_suite(const std::filesystem::path& dir, const std::string& text = kMates) {
+std::filesystem::path write_suite(const std::filesystem::path& dir,
+                                  const std::string& text = kMates) {
   test::write_file(dir / "mates.epd", text);
   return dir / "mates.epd";
 }
@@ -63,8 +64,8 @@ std::string mask_times(const std::string& json) {
 }
 
 std::string epd_cmd(const std::filesystem::path& dir, const std::string& extra) {
-  return test::harness_bin() + " epd --quiet --epd " + (dir / "mates.epd").string() + " --out-dir " +
-         dir.string() + " " + extra;
+  return test::harness_bin() + " epd --quiet --epd " + (dir / "mates.epd").string() +
+         " --out-dir " + dir.string() + " " + extra;
 }
 
 }  // namespace
@@ -76,16 +77,24 @@ TEST_CASE("epd rejects bad suites naming file and line", "[epd][harness]") {
   };
   const std::string ok = "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"a\";\n";
   const Case cases[] = {
-      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; 1x \"b\";\n", "mates.epd:2: malformed operation: bad opcode '1x'"},
-      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"b\"\n", "mates.epd:2: operation 'id' is not terminated by ';'"},
-      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"b;\n", "mates.epd:2: unterminated quoted operand"},
+      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; 1x \"b\";\n",
+       "mates.epd:2: malformed operation: bad opcode '1x'"},
+      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"b\"\n",
+       "mates.epd:2: operation 'id' is not terminated by ';'"},
+      {ok + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"b;\n",
+       "mates.epd:2: unterminated quoted operand"},
       {"6k1/5ppp/8/8/8/8/8/R5K1 w - bm Ra8#;\n", "mates.epd:1: illegal FEN"},
-      {"6k1/5ppp/8/8/8/8/8/R5K1 b - - bm Ra8#;\n", "mates.epd:1: bm move 'Ra8#' matches no legal move"},
-      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qa8#;\n", "mates.epd:1: bm move 'Qa8#' matches no legal move"},
-      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - am Rb9;\n", "mates.epd:1: am move 'Rb9' matches no legal move"},
-      {ok + "\n6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"c\";\n", "mates.epd:3: no 'bm' or 'am' operation"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 b - - bm Ra8#;\n",
+       "mates.epd:1: bm move 'Ra8#' matches no legal move"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Qa8#;\n",
+       "mates.epd:1: bm move 'Qa8#' matches no legal move"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - am Rb9;\n",
+       "mates.epd:1: am move 'Rb9' matches no legal move"},
+      {ok + "\n6k1/5ppp/8/8/8/8/8/R5K1 w - - id \"c\";\n",
+       "mates.epd:3: no 'bm' or 'am' operation"},
       {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm;\n", "mates.epd:1: operation 'bm' has no moves"},
-      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; sd x;\n", "mates.epd:1: operation 'sd' needs one positive integer"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; sd x;\n",
+       "mates.epd:1: operation 'sd' needs one positive integer"},
       {ok + ok, "mates.epd:2: id \"a\" repeats the id of line 1"},
       {"6k1/5ppp/8/8/8/8/8/R5K1\n", "mates.epd:1: expected 4 FEN fields"},
       {"# nothing here\n", "mates.epd: no EPD positions"},
@@ -109,7 +118,8 @@ TEST_CASE("epd rejects bad suites naming file and line", "[epd][harness]") {
   CHECK_THAT(bad_engine.output, Contains("/nonexistent-engine"));
 }
 
-TEST_CASE("epd judges bm and am, records budget and depth found, writes valid JUnit", "[epd][harness]") {
+TEST_CASE("epd judges bm and am, records budget and depth found, writes valid JUnit",
+          "[epd][harness]") {
   auto dir = test::scratch_dir("epd-solve");
   write_suite(dir);
   auto r = test::run_command(epd_cmd(dir, "--depth 4 --config t"));
@@ -138,7 +148,8 @@ TEST_CASE("epd judges bm and am, records budget and depth found, writes valid JU
   CHECK_THAT(xml, Contains("classname=\"epd.mates\" name=\"m1.backrank\""));
   CHECK_THAT(xml, Contains("status: unsolved"));
   CHECK_THAT(xml, Contains("name=\"budget\" value=\"sd 4\""));
-  CHECK_THAT(read(dir / "epd" / "t.md"), Contains("| am.unsolvable | am Ra8# | Ra8# (a1a8) | no |"));
+  CHECK_THAT(read(dir / "epd" / "t.md"),
+             Contains("| am.unsolvable | am Ra8# | Ra8# (a1a8) | no |"));
 
   // Fixed nodes is recorded as sn; min-solved is a separate gate.
   auto n = test::run_command(epd_cmd(dir, "--nodes 3000 --config n --min-solved 6"));
@@ -153,14 +164,16 @@ TEST_CASE("epd judges bm and am, records budget and depth found, writes valid JU
   CHECK(n5.exit_code == 0);
 }
 
-TEST_CASE("epd baseline gate fails a planted regression and reports new solves", "[epd][harness][planted]") {
+TEST_CASE("epd baseline gate fails a planted regression and reports new solves",
+          "[epd][harness][planted]") {
   auto dir = test::scratch_dir("epd-baseline");
   write_suite(dir);
   REQUIRE(test::run_command(epd_cmd(dir, "--depth 4 --config base")).exit_code == 0);
   const Json base = read_json(dir / "epd" / "base.json");
 
   // The results of a run are a valid baseline: the same run against them passes.
-  auto same = test::run_command(epd_cmd(dir, "--depth 4 --config again --baseline " + (dir / "epd" / "base.json").string()));
+  auto same = test::run_command(
+      epd_cmd(dir, "--depth 4 --config again --baseline " + (dir / "epd" / "base.json").string()));
   INFO(same.output);
   CHECK(same.exit_code == 0);
   CHECK_THAT(same.output, Contains("0 regressions, 0 new solves"));
@@ -174,14 +187,18 @@ TEST_CASE("epd baseline gate fails a planted regression and reports new solves",
   // A baseline without the report envelope (as golden/epd/*.json) reads the same.
   fake.erase("report");
   test::write_file(dir / "fake.json", fake.dump(2));
-  auto r = test::run_command(epd_cmd(dir, "--depth 4 --config gate --baseline " + (dir / "fake.json").string()));
+  auto r = test::run_command(
+      epd_cmd(dir, "--depth 4 --config gate --baseline " + (dir / "fake.json").string()));
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("1 regressions (bm.unsolvable), 1 new solves (m1.black)"));
   std::string xml = read(dir / "junit" / "epd-gate.xml");
   CHECK(test::validate_junit((dir / "junit" / "epd-gate.xml").string()) == "");
   CHECK_THAT(xml, Contains("name=\"bm.unsolvable\""));
-  CHECK_THAT(xml, Contains("<failure message=\"regression: solved in the baseline, now plays Ra8# (a1a8) (bm Kf1)\""));
+  CHECK_THAT(
+      xml,
+      Contains(
+          "<failure message=\"regression: solved in the baseline, now plays Ra8# (a1a8) (bm Kf1)\""));
   CHECK_THAT(xml, Contains("name=\"new_solves\" value=\"m1.black\""));
   const Json gate = read_json(dir / "epd" / "gate.json");
   CHECK(gate.at("comparison").at("regressions") == Json({"bm.unsolvable"}));
@@ -190,27 +207,33 @@ TEST_CASE("epd baseline gate fails a planted regression and reports new solves",
   CHECK(gate.at("report").at("passed") == false);
 
   // A baseline made with another budget cannot be compared: input error before any search.
-  auto other = test::run_command(epd_cmd(dir, "--depth 5 --baseline " + (dir / "fake.json").string()));
+  auto other = test::run_command(
+      epd_cmd(dir, "--depth 5 --baseline " + (dir / "fake.json").string()));
   CHECK(other.exit_code == 2);
   CHECK_THAT(other.output, Contains("was made at sd 4, this run is sd 5"));
   test::write_file(dir / "broken.json", "{\"harness\": \"epd\", ");
-  auto broken = test::run_command(epd_cmd(dir, "--depth 4 --baseline " + (dir / "broken.json").string()));
+  auto broken = test::run_command(
+      epd_cmd(dir, "--depth 4 --baseline " + (dir / "broken.json").string()));
   CHECK(broken.exit_code == 2);
   CHECK_THAT(broken.output, Contains("broken.json: byte 20: "));
   // A member of the wrong type is named with its place in the file.
   Json wrong = base;
   wrong["positions"][2]["nodes"] = "many";
   test::write_file(dir / "wrong.json", wrong.dump(2));
-  auto typed = test::run_command(epd_cmd(dir, "--depth 4 --baseline " + (dir / "wrong.json").string()));
+  auto typed = test::run_command(
+      epd_cmd(dir, "--depth 4 --baseline " + (dir / "wrong.json").string()));
   CHECK(typed.exit_code == 2);
-  CHECK_THAT(typed.output, Contains("wrong.json: positions[2].nodes: expected a non-negative integer, got \"many\""));
+  CHECK_THAT(typed.output,
+             Contains(
+                 "wrong.json: positions[2].nodes: expected a non-negative integer, got \"many\""));
 }
 
 TEST_CASE("epd --update-golden writes the baseline and prints the diff", "[epd][harness]") {
   auto dir = test::scratch_dir("epd-golden");
   write_suite(dir);
   auto golden = (dir / "golden.json").string();
-  auto created = test::run_command(epd_cmd(dir, "--depth 4 --update-golden --bench-signature 12345 --baseline " + golden));
+  auto created = test::run_command(
+      epd_cmd(dir, "--depth 4 --update-golden --bench-signature 12345 --baseline " + golden));
   INFO(created.output);
   CHECK(created.exit_code == 0);
   CHECK_THAT(created.output, Contains("created: 5 solved of 7"));
@@ -243,25 +266,29 @@ TEST_CASE("epd shards merged equal the unsharded run apart from timings", "[epd]
   CHECK_THAT(s2.output, Contains("of 3"));
   std::string whole = read(dir / "epd" / "whole.json");
   auto out = dir / "merged";
-  auto m = test::run_command(test::harness_bin() + " merge whole " + (dir / "epd" / "whole-shard2.json").string() +
-                             " " + (dir / "epd" / "whole-shard1.json").string() + " --out-dir " + out.string());
+  auto m = test::run_command(
+      test::harness_bin() + " merge whole " + (dir / "epd" / "whole-shard2.json").string() + " " +
+      (dir / "epd" / "whole-shard1.json").string() + " --out-dir " + out.string());
   INFO(m.output);
   CHECK(m.exit_code == 0);
   CHECK_THAT(m.output, Contains("epd whole: 5 solved of 7"));
   CHECK(mask_times(read(out / "epd" / "whole.json")) == mask_times(whole));
   CHECK(test::validate_junit((out / "junit" / "epd-whole.xml").string()) == "");
 
-  auto partial = test::run_command(test::harness_bin() + " merge x " + (dir / "epd" / "whole-shard1.json").string() +
-                                   " --out-dir " + out.string());
+  auto partial = test::run_command(test::harness_bin() + " merge x " +
+                                   (dir / "epd" / "whole-shard1.json").string() + " --out-dir " +
+                                   out.string());
   CHECK(partial.exit_code == 2);
   CHECK_THAT(partial.output, Contains("1 of 2 shards given"));
-  auto twice = test::run_command(test::harness_bin() + " merge x " + (dir / "epd" / "whole-shard1.json").string() +
-                                 " " + (dir / "epd" / "whole-shard1.json").string() + " --out-dir " + out.string());
+  auto twice = test::run_command(
+      test::harness_bin() + " merge x " + (dir / "epd" / "whole-shard1.json").string() + " " +
+      (dir / "epd" / "whole-shard1.json").string() + " --out-dir " + out.string());
   CHECK(twice.exit_code == 2);
   CHECK_THAT(twice.output, Contains("shard 1/2 given twice"));
 }
 
-TEST_CASE("epd drives an external UCI engine (stockfish) through the same code", "[epd][harness][uci]") {
+TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
+          "[epd][harness][uci]") {
   const std::string sf = "/usr/games/stockfish";
   if (!std::filesystem::exists(sf)) {
     WARN("skipped: " << sf << " not installed");
@@ -269,7 +296,8 @@ TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
   }
   auto dir = test::scratch_dir("epd-uci");
   write_suite(dir);
-  auto r = test::run_command(epd_cmd(dir, "--depth 4 --config sf --engine " + sf + " --option 'Use NNUE=false'"));
+  auto r = test::run_command(
+      epd_cmd(dir, "--depth 4 --config sf --engine " + sf + " --option 'Use NNUE=false'"));
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("epd sf: 5 solved of 7 (mates, sd 4)"));
@@ -285,9 +313,9 @@ TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
   CHECK(rook_pv[1] == "Rd8");
   CHECK(test::validate_junit((dir / "junit" / "epd-sf.xml").string()) == "");
 
-  auto cmp = test::run_command(test::harness_bin() + " epd-compare --quiet --epd " + (dir / "mates.epd").string() +
-                               " --depth 4 --reference " + sf + " --option 'Use NNUE=false' --config c --out-dir " +
-                               dir.string());
+  auto cmp = test::run_command(test::harness_bin() + " epd-compare --quiet --epd " +
+                               (dir / "mates.epd").string() + " --depth 4 --reference " + sf +
+                               " --option 'Use NNUE=false' --config c --out-dir " + dir.string());
   INFO(cmp.output);
   CHECK(cmp.exit_code == 0);
   CHECK_THAT(cmp.output, Contains("solved by both: 5"));
@@ -295,7 +323,8 @@ TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
   CHECK(std::filesystem::exists(dir / "epd" / "c-reference.json"));
 }
 
-TEST_CASE("epd names positions without id by line and --stride selects every S-th", "[epd][harness]") {
+TEST_CASE("epd names positions without id by line and --stride selects every S-th",
+          "[epd][harness]") {
   auto dir = test::scratch_dir("epd-stride");
   write_suite(dir, std::string(kMates) + "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n");
   auto r = test::run_command(epd_cmd(dir, "--depth 3 --config s --stride 2"));
@@ -317,18 +346,23 @@ TEST_CASE("epd names positions without id by line and --stride selects every S-t
 TEST_CASE("epd testcase names are unique in their class", "[epd][harness]") {
   auto dir = test::scratch_dir("epd-unique");
   // A line without id is named "line N": an explicit id "line 2" elsewhere would repeat it.
-  write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 2\";\n"
-                   "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n");
+  write_suite(dir,
+              "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 2\";\n"
+              "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n");
   auto r = test::run_command(epd_cmd(dir, "--depth 2"));
   INFO(r.output);
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains("mates.epd:2: this line has no id and its name 'line 2' is the id of line 1"));
+  CHECK_THAT(r.output,
+             Contains(
+                 "mates.epd:2: this line has no id and its name 'line 2' is the id of line 1"));
   // The order reversed: the id repeats the name an earlier line without id already has.
-  write_suite(dir, "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n"
-                   "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 1\";\n");
+  write_suite(dir,
+              "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#;\n"
+              "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"line 1\";\n");
   r = test::run_command(epd_cmd(dir, "--depth 2"));
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains("mates.epd:2: id \"line 1\" is the name of line 1, which has no id"));
+  CHECK_THAT(r.output,
+             Contains("mates.epd:2: id \"line 1\" is the name of line 1, which has no id"));
   // A position with id "min-solved" beside the min-solved gate.
   write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"min-solved\";\n");
   r = test::run_command(epd_cmd(dir, "--depth 2 --config ms --min-solved 1"));
@@ -337,7 +371,8 @@ TEST_CASE("epd testcase names are unique in their class", "[epd][harness]") {
   CHECK(test::validate_junit((dir / "junit" / "epd-ms.xml").string()) == "");
 }
 
-TEST_CASE("EPD lines: 4 fields with hmvc/fmvn and the 6-field variant set the move counters", "[epd]") {
+TEST_CASE("EPD lines: 4 fields with hmvc/fmvn and the 6-field variant set the move counters",
+          "[epd]") {
   using harness::epd::parse_epd_line;
   const std::string board = "6k1/5ppp/8/8/8/8/8/R5K1 w - -";
   auto four = parse_epd_line(board + " bm Ra8#; hmvc 12; fmvn 40; id \"a\";", "s.epd", 1);
@@ -362,18 +397,22 @@ TEST_CASE("EPD lines the parser still rejects name file, line and the column or 
     std::string line, expect;
   };
   const Case cases[] = {
-      {board + " 3 bm Ra8#;", "s.epd:7: the halfmove clock '3' must be followed by the fullmove number, found 'bm' (column 33)"},
+      {board + " 3 bm Ra8#;",
+       "s.epd:7: the halfmove clock '3' must be followed by the fullmove number, found 'bm' (column 33)"},
       {board + " 3 0 bm Ra8#;", "s.epd:7: bad fullmove number '0' (column 33)"},
       {board + " 3 17x bm Ra8#;", "s.epd:7: bad fullmove number '17x' (column 33)"},
       {board + " 3x 1 bm Ra8#;", "s.epd:7: bad halfmove clock '3x' (column 31)"},
       {board + " bm Ra8#; hmvc x;", "s.epd:7: operation 'hmvc' needs one integer >= 0"},
       {board + " bm Ra8#; fmvn 0;", "s.epd:7: operation 'fmvn' needs one positive integer"},
       {board + " bm Ra8#; hmvc 1; hmvc 2;", "s.epd:7: operation 'hmvc' given more than once"},
-      {board + " 3 17 bm Ra8#; hmvc 4;", "s.epd:7: operation 'hmvc' says 4 but the FEN fields say halfmove clock 3"},
-      {board + " 3 17 bm Ra8#; fmvn 2;", "s.epd:7: operation 'fmvn' says 2 but the FEN fields say fullmove number 17"},
+      {board + " 3 17 bm Ra8#; hmvc 4;",
+       "s.epd:7: operation 'hmvc' says 4 but the FEN fields say halfmove clock 3"},
+      {board + " 3 17 bm Ra8#; fmvn 2;",
+       "s.epd:7: operation 'fmvn' says 2 but the FEN fields say fullmove number 17"},
       {board + " bm Ra8#; 1x \"b\";", "s.epd:7: malformed operation: bad opcode '1x' (column 40)"},
       {board + " bm Ra8#; id \"b;", "s.epd:7: unterminated quoted operand (column 43)"},
-      {"6k1/5ppp/8/8/8/8/8/R5K1 w -", "s.epd:7: expected 4 FEN fields (board, side, castling, en passant), found 3 (column 28)"},
+      {"6k1/5ppp/8/8/8/8/8/R5K1 w -",
+       "s.epd:7: expected 4 FEN fields (board, side, castling, en passant), found 3 (column 28)"},
       {"6k1/5ppp/8/8/8/8/8/R5K2 w - - bm Ra8#;", "s.epd:7: illegal FEN (columns 1-29)"},
   };
   for (const Case& c : cases) {
@@ -389,8 +428,9 @@ TEST_CASE("EPD lines the parser still rejects name file, line and the column or 
 
 TEST_CASE("epd runs a suite of 6-field lines and hmvc/fmvn lines", "[epd][harness]") {
   auto dir = test::scratch_dir("epd-forms");
-  write_suite(dir, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 bm Ra8#; id \"six\";\n"
-                   "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#; hmvc 7; fmvn 30; id \"four\";\n");
+  write_suite(dir,
+              "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 bm Ra8#; id \"six\";\n"
+              "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - bm Ra1#; hmvc 7; fmvn 30; id \"four\";\n");
   auto r = test::run_command(epd_cmd(dir, "--depth 2 --config forms"));
   INFO(r.output);
   CHECK(r.exit_code == 0);

@@ -51,11 +51,15 @@ struct GateCheckingCollect : fc::CollectPolicy {
       return;
     }
     ++moves;
-    auto bad = [&](const char* why) { violations.push_back(pos.fen() + " " + to_uci(m) + ": " + why); };
+    auto bad = [&](const char* why) {
+      violations.push_back(pos.fen() + " " + to_uci(m) + ": " + why);
+    };
     if (pos.in_check()) bad("node in check");
     if (pos.gives_check(m)) bad("move gives check");
-    if (pos.is_capture_or_promotion(m) && pos.see_ge(m, 0)) bad("not quiet and not a losing capture");
-    if (in.side != fh::kAlpha || in.legal < 2 || in.ordinal < 1) bad("not an alpha-side node with a choice");
+    if (pos.is_capture_or_promotion(m) && pos.see_ge(m, 0))
+      bad("not quiet and not a losing capture");
+    if (in.side != fh::kAlpha || in.legal < 2 || in.ordinal < 1)
+      bad("not an alpha-side node with a choice");
   }
 };
 
@@ -78,7 +82,8 @@ TEST_CASE("the built-in model parses and predicts by the integer formula", "[fhm
   std::int32_t f[fh::kFeatureCount];
   fh::features(in, f);
   std::int64_t acc = m.weights(fh::kAlpha)[0];
-  for (int i = 0; i < fh::kFeatureCount; ++i) acc += std::int64_t(m.weights(fh::kAlpha)[i + 1]) * f[i];
+  for (int i = 0; i < fh::kFeatureCount; ++i)
+    acc += std::int64_t(m.weights(fh::kAlpha)[i + 1]) * f[i];
   const std::int64_t idx = std::clamp<std::int64_t>((acc >> m.shift()) + 1024, 0, 2047);
   CHECK(m.predict(in) == m.lut_at(int(idx)));
   // The built-in LUT is a sigmoid saturated at a fitted floor and ceiling (stkref.fhfit): between
@@ -95,7 +100,8 @@ TEST_CASE("model files are rejected with file:line and loads are transactional",
                     Contains("version 2 out of range"));
   CHECK_THROWS_WITH(fh::Model::parse(replace_once(good, " gap_lg ", " gap "), "m"),
                     Contains("feature 'gap' where 'gap_lg' was expected"));
-  CHECK_THROWS_WITH(fh::Model::parse(replace_once(good, "\nend", "\n1\nend"), "m"), Contains("expected 'end'"));
+  CHECK_THROWS_WITH(fh::Model::parse(replace_once(good, "\nend", "\n1\nend"), "m"),
+                    Contains("expected 'end'"));
   CHECK_THROWS_WITH(fh::Model::parse(good + "extra\n", "m"), Contains("trailing data"));
   // Planted defects in the lookup table: a decreasing entry, a value beyond 65535.
   auto with_first_lut_entry = [&](const std::string& value) {
@@ -103,8 +109,10 @@ TEST_CASE("model files are rejected with file:line and loads are transactional",
     const auto first = t.find("lut 2048\n") + 9;
     return t.replace(first, t.find(' ', first) - first, value);
   };
-  CHECK_THROWS_WITH(fh::Model::parse(with_first_lut_entry("65535"), "m"), Contains("lut entry 1 decreases"));
-  CHECK_THROWS_WITH(fh::Model::parse(with_first_lut_entry("65536"), "m"), Contains("lut entry 65536 out of range"));
+  CHECK_THROWS_WITH(fh::Model::parse(with_first_lut_entry("65535"), "m"),
+                    Contains("lut entry 1 decreases"));
+  CHECK_THROWS_WITH(fh::Model::parse(with_first_lut_entry("65536"), "m"),
+                    Contains("lut entry 65536 out of range"));
   // The beta side cannot use the legal-move count (unknown before move generation).
   auto beta_at = good.find("\nbeta ");
   auto beta_end = good.find('\n', beta_at + 1);
@@ -130,15 +138,18 @@ TEST_CASE("model files are rejected with file:line and loads are transactional",
   CHECK(s.fh_settings().model == loaded);  // the previous model stays
 }
 
-TEST_CASE("collection records a tiny run with a forced mate, the C++ reader reads it back", "[fhcollect]") {
+TEST_CASE("collection records a tiny run with a forced mate, the C++ reader reads it back",
+          "[fhcollect]") {
   auto dir = test::scratch_dir("fhcollect");
-  test::write_file(dir / "pos.epd",
-                   "# a forced mate (Kc7 Ka7 Ra1#: mate in 2) and two middlegames\n"
-                   "k7/8/2K5/8/8/8/8/1R6 w - - id \"mate-in-2\";\n"
-                   "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - id \"scholar\";\n"
-                   "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id \"kiwipete\";\n");
-  auto r = test::run_command(test::harness_bin() + " fhcollect --positions " + (dir / "pos.epd").string() +
-                             " --depth 7 --seed 3 --out " + (dir / "a.fhr").string() + " --out-dir " + dir.string());
+  test::write_file(
+      dir / "pos.epd",
+      "# a forced mate (Kc7 Ka7 Ra1#: mate in 2) and two middlegames\n"
+      "k7/8/2K5/8/8/8/8/1R6 w - - id \"mate-in-2\";\n"
+      "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - id \"scholar\";\n"
+      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id \"kiwipete\";\n");
+  auto r = test::run_command(test::harness_bin() + " fhcollect --positions " +
+                             (dir / "pos.epd").string() + " --depth 7 --seed 3 --out " +
+                             (dir / "a.fhr").string() + " --out-dir " + dir.string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(test::validate_junit((dir / "junit" / "fhcollect-default.xml").string()) == "");
@@ -171,8 +182,9 @@ TEST_CASE("collection records a tiny run with a forced mate, the C++ reader read
   for (auto& key : moves) CHECK(nodes.count(key) == 1);  // every move record has its node's record
 
   // Shards concatenate: two files are one file with two segments.
-  auto r2 = test::run_command(test::harness_bin() + " fhcollect --positions " + (dir / "pos.epd").string() +
-                              " --depth 5 --shard 1/2 --out " + (dir / "b.fhr").string() + " --out-dir " + dir.string());
+  auto r2 = test::run_command(test::harness_bin() + " fhcollect --positions " +
+                              (dir / "pos.epd").string() + " --depth 5 --shard 1/2 --out " +
+                              (dir / "b.fhr").string() + " --out-dir " + dir.string());
   REQUIRE(r2.exit_code == 0);
   auto b = fc::read_records((dir / "b.fhr").string());
   test::run_command("cat " + (dir / "a.fhr").string() + " " + (dir / "b.fhr").string() + " > " +
@@ -206,7 +218,8 @@ TEST_CASE("the record reader names the byte offset of malformed input", "[fhcoll
   std::string s = ok;
   s[0] = 'X';
   expect_error(s, "byte 0: bad magic");
-  expect_error(ok.substr(0, ok.size() - 1), "byte 24: segment declares 2 records but only 1 follow");
+  expect_error(ok.substr(0, ok.size() - 1),
+               "byte 24: segment declares 2 records but only 1 follow");
   s = ok, s[32 + 8] = 2;
   expect_error(s, "byte 40: side 2");
   s = ok, s[64 + 14] = 0;
@@ -218,7 +231,8 @@ TEST_CASE("the record reader names the byte offset of malformed input", "[fhcoll
   expect_error(ok + "STKFH", "byte 96: truncated segment header");
 }
 
-TEST_CASE("the collection build searches exactly like the normal build where it logs nothing", "[fhcollect]") {
+TEST_CASE("the collection build searches exactly like the normal build where it logs nothing",
+          "[fhcollect]") {
   // Zero cost by construction: the fail-high statistics it keeps and the gate it evaluates change
   // nothing unless a node is logged, so node counts are identical (the bench signature is the
   // normal build's own check).
@@ -243,7 +257,8 @@ TEST_CASE("the predictor changes the search only when on, its thresholds matter"
   auto nodes = [&](bool on, int tier1, int tier2, int static_null) {
     search::Searcher s;
     s.fh_settings().enabled = on;
-    s.fh_settings().lmr_tier1 = tier1, s.fh_settings().lmr_tier2 = tier2, s.fh_settings().static_null = static_null;
+    s.fh_settings().lmr_tier1 = tier1, s.fh_settings().lmr_tier2 = tier2,
+    s.fh_settings().static_null = static_null;
     Position pos;
     pos.set(fen);
     search::Limits l;
@@ -254,8 +269,10 @@ TEST_CASE("the predictor changes the search only when on, its thresholds matter"
   CHECK(nodes(false, 10000, 10000, 0) == off);  // thresholds are inert while off
   const auto on = nodes(true, 200, 50, 9900);
   CHECK(on != off);
-  CHECK(nodes(true, 10000, 10000, 9900) < nodes(true, 0, 0, 9900));  // every move reduced 2 more plies
-  CHECK(nodes(true, 0, 0, 0) < nodes(true, 0, 0, 10000));  // static null at p >= 0: every beta node cut
+  CHECK(nodes(true, 10000, 10000, 9900) <
+        nodes(true, 0, 0, 9900));  // every move reduced 2 more plies
+  CHECK(nodes(true, 0, 0, 0) <
+        nodes(true, 0, 0, 10000));  // static null at p >= 0: every beta node cut
 
   auto dir = test::scratch_dir("fh-options");
   test::write_file(dir / "one.epd", "k7/8/2K5/8/8/8/8/1R6 w - - bm Kb6; id \"m\";\n");
@@ -263,7 +280,8 @@ TEST_CASE("the predictor changes the search only when on, its thresholds matter"
                                " --depth 3 --option FHPredictor=maybe --out-dir " + dir.string());
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Contains("FHPredictor must be true or false"));
-  auto unknown = test::run_command(test::harness_bin() + " epd --epd " + (dir / "one.epd").string() +
+  auto unknown = test::run_command(test::harness_bin() + " epd --epd " +
+                                   (dir / "one.epd").string() +
                                    " --depth 3 --option Contempt=3 --out-dir " + dir.string());
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.output, Contains("takes no --option 'Contempt'"));

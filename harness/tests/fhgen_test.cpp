@@ -32,7 +32,8 @@ std::string synthetic_suite(int count) {
     if (list.size() == 0) continue;
     std::string fen = pos.fen();
     fen.resize(fen.rfind(' ', fen.rfind(' ') - 1));
-    out += fen + " bm " + to_san(pos, list.begin()->move) + "; id \"T." + std::to_string(n) + "\";\n";
+    out += fen + " bm " + to_san(pos, list.begin()->move) + "; id \"T." + std::to_string(n) +
+           "\";\n";
   }
   return out;
 }
@@ -96,7 +97,8 @@ TEST_CASE("fhgen: a game depends only on the seed and its index", "[fhgen]") {
   CHECK(other.samples.front().fen != alone.samples.front().fen);
 }
 
-TEST_CASE("fhgen: sets are disjoint, legal, not in check, not over, and mix the ECM share", "[fhgen]") {
+TEST_CASE("fhgen: sets are disjoint, legal, not in check, not over, and mix the ECM share",
+          "[fhgen]") {
   auto dir = test::scratch_dir("fhgen-sets");
   GenOptions o = small_run(5, suite_file(dir));
   PositionSets sets = generate_position_sets(o);
@@ -172,14 +174,17 @@ TEST_CASE("fhgen: canonical FEN and game ends", "[fhgen]") {
   CHECK(game_over(pos) == GameEnd::FiftyMoves);
 }
 
-TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path", "[fhgen][harness]") {
+TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path",
+          "[fhgen][harness]") {
   auto dir = test::scratch_dir("fhgen-cli");
   std::filesystem::create_directories(dir / "shared" / "suites");
   suite_file(dir / "shared" / "suites");
-  std::filesystem::rename(dir / "shared" / "suites" / "suite.epd", dir / "shared" / "suites" / "ECM.epd");
-  const std::string cmd = "STK_SHARED='" + (dir / "shared").string() + "' " + test::harness_bin() +
-                          " fhgen --games 2 --seed 3 --nodes 200 --max-plies 30 --ecm-fraction 0.2 --out-dir " +
-                          (dir / "out").string();
+  std::filesystem::rename(dir / "shared" / "suites" / "suite.epd",
+                          dir / "shared" / "suites" / "ECM.epd");
+  const std::string cmd =
+      "STK_SHARED='" + (dir / "shared").string() + "' " + test::harness_bin() +
+      " fhgen --games 2 --seed 3 --nodes 200 --max-plies 30 --ecm-fraction 0.2 --out-dir " +
+      (dir / "out").string();
   auto r = test::run_command(cmd);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -218,7 +223,8 @@ TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path"
   CHECK(listed.front().id.rfind("g", 0) == 0);
 }
 
-TEST_CASE("fhgen command: bad options and a malformed ECM file exit 2 with the reason", "[fhgen][harness]") {
+TEST_CASE("fhgen command: bad options and a malformed ECM file exit 2 with the reason",
+          "[fhgen][harness]") {
   auto dir = test::scratch_dir("fhgen-bad");
   const std::string base = test::harness_bin() + " fhgen --out-dir " + (dir / "out").string();
   auto expect = [&](const std::string& args, const std::string& message) {
@@ -232,8 +238,10 @@ TEST_CASE("fhgen command: bad options and a malformed ECM file exit 2 with the r
   expect("--games 0 --seed 1", "--games: Value 0 not in range 1 to 10000000");
   expect("--games 1 --seed 1 --heldout 1.5", "--heldout: must be a number in [0, 1]");
   expect("--games 1 --seed 1 --ecm-fraction 1", "--ecm-fraction: must be a number in [0, 1)");
-  expect("--games 1 --seed 1 --random-plies-min 6 --random-plies-max 5", "--random-plies-max (5) is below");
-  expect("--games 1 --seed 1 --ecm " + (dir / "missing.epd").string(), "missing.epd: cannot open file");
+  expect("--games 1 --seed 1 --random-plies-min 6 --random-plies-max 5",
+         "--random-plies-max (5) is below");
+  expect("--games 1 --seed 1 --ecm " + (dir / "missing.epd").string(),
+         "missing.epd: cannot open file");
   const std::string good = synthetic_suite(2);
   const auto bad_line = std::to_string(std::count(good.begin(), good.end(), '\n') + 1);
   test::write_file(dir / "bad.epd", good + "not a fen bm e4;\n");

@@ -48,7 +48,8 @@ TEST_CASE("fuzz regressions: every input that once failed passes its target's ch
     }
 }
 
-TEST_CASE("fuzz seed corpus: every seed passes its target's check, both verdicts are seeded", "[fuzz]") {
+TEST_CASE("fuzz seed corpus: every seed passes its target's check, both verdicts are seeded",
+          "[fuzz]") {
   for (const stk::fuzz::Target& t : stk::fuzz::targets()) {
     // The fuzzer reaches deep code only from seeds the parser accepts, and the error paths
     // from seeds it rejects: make-corpus.sh writes both for every target.

@@ -26,14 +26,15 @@ std::string slurp(const std::filesystem::path& p) {
 
 }  // namespace
 
-TEST_CASE("a harness failing on input replaces its stale report by an error report", "[junit][harness]") {
+TEST_CASE("a harness failing on input replaces its stale report by an error report",
+          "[junit][harness]") {
   auto dir = test::scratch_dir("input-failure");
   const std::string d = dir.string(), h = test::harness_bin(), out = " --out-dir " + d;
   test::write_file(dir / "bad.epd", "8/8/8/8/8/8/8/8 w - - bm e4;\n");
   test::write_file(dir / "bad.nnue", "not a net");
   struct Case {
-    std::string command;                 // fails on input (after its options parse): exit 2
-    std::vector<std::string> reports;   // under DIR/junit
+    std::string command;               // fails on input (after its options parse): exit 2
+    std::vector<std::string> reports;  // under DIR/junit
   };
   const Case cases[] = {
       {h + " perft --config t --epd " + d + "/bad.epd" + out, {"perft-t.xml"}},
@@ -49,8 +50,11 @@ TEST_CASE("a harness failing on input replaces its stale report by an error repo
       {h + " accumulator --config t --net " + d + "/bad.nnue" + out, {"accumulator-t.xml"}},
       {h + " nnue-bench --config t --positions 0" + out, {"nnue-bench-t.xml"}},
       {h + " bench --config t --golden " + d + "/missing.txt" + out, {"bench-t.xml"}},
-      {h + " fhcollect --config t --depth 1 --out " + d + "/x.fhr --positions " + d + "/missing.epd" + out, {"fhcollect-t.xml"}},
-      {h + " checknet " + d + "/bad.nnue --junit " + d + "/junit/checknet-t.xml", {"checknet-t.xml"}},
+      {h + " fhcollect --config t --depth 1 --out " + d + "/x.fhr --positions " + d +
+           "/missing.epd" + out,
+       {"fhcollect-t.xml"}},
+      {h + " checknet " + d + "/bad.nnue --junit " + d + "/junit/checknet-t.xml",
+       {"checknet-t.xml"}},
   };
   for (const Case& c : cases) {
     for (const auto& r : c.reports) test::write_file(dir / "junit" / r, kStalePass);

@@ -19,19 +19,36 @@ namespace {
 // Byte strings mixing arbitrary bytes with the sequences XML and UTF-8 decoders trip on.
 rc::Gen<std::string> gen_bytes() {
   static const std::vector<std::string> tricky = {
-      "\xEF\xBF\xBE", "\xEF\xBF\xBF",        // U+FFFE, U+FFFF (valid UTF-8, forbidden in XML)
-      "\xED\xA0\x80", "\xED\xBF\xBF",        // lone surrogates
-      "\xF4\x90\x80\x80", "\xC0\xAF",        // beyond U+10FFFF, overlong '/'
-      "\xE2\x82", "\xF0\x9D\x84",            // truncated sequences
-      "\xC3\xA9", "\xF0\x9D\x84\x9E",        // é, U+1D11E (valid)
-      "]]>", "&", "<", ">", "\"", "'", "\r\n", "\r", "\t", std::string(1, '\0'), "\x1B[31m"};
-  auto piece = rc::gen::oneOf(rc::gen::map(rc::gen::inRange(0, 256), [](int b) { return std::string(1, char(b)); }),
+      "\xEF\xBF\xBE",
+      "\xEF\xBF\xBF",  // U+FFFE, U+FFFF (valid UTF-8, forbidden in XML)
+      "\xED\xA0\x80",
+      "\xED\xBF\xBF",  // lone surrogates
+      "\xF4\x90\x80\x80",
+      "\xC0\xAF",  // beyond U+10FFFF, overlong '/'
+      "\xE2\x82",
+      "\xF0\x9D\x84",  // truncated sequences
+      "\xC3\xA9",
+      "\xF0\x9D\x84\x9E",  // é, U+1D11E (valid)
+      "]]>",
+      "&",
+      "<",
+      ">",
+      "\"",
+      "'",
+      "\r\n",
+      "\r",
+      "\t",
+      std::string(1, '\0'),
+      "\x1B[31m"};
+  auto piece = rc::gen::oneOf(rc::gen::map(rc::gen::inRange(0, 256),
+                                           [](int b) { return std::string(1, char(b)); }),
                               rc::gen::elementOf(tricky));
-  return rc::gen::map(rc::gen::container<std::vector<std::string>>(piece), [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& p : v) s += p;
-    return s;
-  });
+  return rc::gen::map(rc::gen::container<std::vector<std::string>>(piece),
+                      [](const std::vector<std::string>& v) {
+                        std::string s;
+                        for (const auto& p : v) s += p;
+                        return s;
+                      });
 }
 
 rc::Gen<junit::Outcome> gen_outcome() {
@@ -74,22 +91,27 @@ std::string totals_disagreement(const std::string& xml) {
   const auto* root = doc.FirstChildElement("testsuites");
   if (!root) return "no <testsuites>";
   std::map<std::string, int> sum;
-  for (const auto* s = root->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite")) {
+  for (const auto* s = root->FirstChildElement("testsuite"); s;
+       s = s->NextSiblingElement("testsuite")) {
     std::map<std::string, int> n;
-    for (const auto* c = s->FirstChildElement("testcase"); c; c = c->NextSiblingElement("testcase")) {
+    for (const auto* c = s->FirstChildElement("testcase"); c;
+         c = c->NextSiblingElement("testcase")) {
       ++n["tests"];
       n["failures"] += c->FirstChildElement("failure") != nullptr;
       n["errors"] += c->FirstChildElement("error") != nullptr;
       n["skipped"] += c->FirstChildElement("skipped") != nullptr;
     }
     for (const char* k : {"tests", "failures", "errors", "skipped"}) {
-      if (attr(s, k) != n[k]) return fmt::format("suite {}: {}={} but {} testcases", s->Attribute("name"), k, attr(s, k), n[k]);
+      if (attr(s, k) != n[k])
+        return fmt::format("suite {}: {}={} but {} testcases", s->Attribute("name"), k, attr(s, k),
+                           n[k]);
       sum[k] += n[k];
     }
   }
   // The schema allows no 'skipped' on <testsuites>: the suites carry it.
   for (const char* k : {"tests", "failures", "errors"})
-    if (attr(root, k) != sum[k]) return fmt::format("root {}={} but {} testcases", k, attr(root, k), sum[k]);
+    if (attr(root, k) != sum[k])
+      return fmt::format("root {}={} but {} testcases", k, attr(root, k), sum[k]);
   return "";
 }
 
@@ -114,10 +136,12 @@ TEST_CASE("JUnit reports of random bytes in every field parse and validate", "[j
 
 TEST_CASE("text XML can carry passes the writer unchanged", "[junit][property]") {
   rc::prop("valid UTF-8 of XML characters is not rewritten", [] {
-    const std::string s = *rc::gen::container<std::string>(rc::gen::inRange<char>(0x20, 0x7f)) + "\t\n\xC3\xA9\xE2\x82\xAC\xF0\x9D\x84\x9E\xEF\xBF\xBD";
+    const std::string s = *rc::gen::container<std::string>(rc::gen::inRange<char>(0x20, 0x7f)) +
+                          "\t\n\xC3\xA9\xE2\x82\xAC\xF0\x9D\x84\x9E\xEF\xBF\xBD";
     RC_ASSERT(junit::xml_safe(s) == s);
   });
-  CHECK(junit::xml_safe(std::string("a\x01" "b")) == "a\\x01b");
+  CHECK(junit::xml_safe(std::string("a\x01"
+                                    "b")) == "a\\x01b");
   CHECK(junit::xml_safe("\xEF\xBF\xBE") == "\\uFFFE");
   CHECK(junit::xml_safe("\xED\xA0\x80") == "\\xED\\xA0\\x80");
   CHECK(junit::xml_safe("\xC0\xAF") == "\\xC0\\xAF");
@@ -130,19 +154,23 @@ TEST_CASE("JUnit totals are the sums of the testcases", "[junit][property]") {
     RC_ASSERT(why.empty());
   });
   // The check itself fails on a report whose root miscounts (planted).
-  CHECK(totals_disagreement("<testsuites tests=\"2\" failures=\"0\" errors=\"0\"><testsuite name=\"x\" tests=\"1\" "
-                            "failures=\"0\" errors=\"0\" skipped=\"0\"><testcase name=\"a\"/></testsuite></testsuites>") ==
-        "root tests=2 but 1 testcases");
-  CHECK(totals_disagreement("<testsuites tests=\"1\" failures=\"0\" errors=\"0\"><testsuite name=\"x\" tests=\"1\" "
-                            "failures=\"0\" errors=\"0\" skipped=\"0\"><testcase name=\"a\"><skipped/></testcase>"
-                            "</testsuite></testsuites>") == "suite x: skipped=0 but 1 testcases");
+  CHECK(
+      totals_disagreement(
+          "<testsuites tests=\"2\" failures=\"0\" errors=\"0\"><testsuite name=\"x\" tests=\"1\" "
+          "failures=\"0\" errors=\"0\" skipped=\"0\"><testcase name=\"a\"/></testsuite></testsuites>") ==
+      "root tests=2 but 1 testcases");
+  CHECK(totals_disagreement(
+            "<testsuites tests=\"1\" failures=\"0\" errors=\"0\"><testsuite name=\"x\" tests=\"1\" "
+            "failures=\"0\" errors=\"0\" skipped=\"0\"><testcase name=\"a\"><skipped/></testcase>"
+            "</testsuite></testsuites>") == "suite x: skipped=0 but 1 testcases");
 }
 
 TEST_CASE("the JUnit writer refuses a testcase name repeated in its class", "[junit]") {
   junit::TestSuite s;
   s.name = "demo.dup";
   s.cases.push_back({"demo.a", "line 3", 0, junit::Outcome::Passed, "", "", "", {}});
-  s.cases.push_back({"demo.b", "line 3", 0, junit::Outcome::Passed, "", "", "", {}});  // other class: fine
+  s.cases.push_back(
+      {"demo.b", "line 3", 0, junit::Outcome::Passed, "", "", "", {}});  // other class: fine
   CHECK(junit::duplicate_testcase({s}) == "");
   s.cases.push_back({"demo.a", "line 3", 0, junit::Outcome::Failed, "", "", "", {}});
   CHECK(junit::duplicate_testcase({s}) == "testcase 'line 3' appears twice in class 'demo.a'");

@@ -11,9 +11,17 @@ TEST_CASE("JUnit reports validate against the schema in every outcome", "[junit]
   s.property("input.epd", "a \"quoted\" <path> & more");
   junit::add_build_properties(s);
   s.cases.push_back({"demo.a", "passes", 0.001, junit::Outcome::Passed, "", "", "", {{"k", "v"}}});
-  s.cases.push_back({"demo.a", "fails", 0.5, junit::Outcome::Failed, "expected 1, got 2", "detail <&>", "log", {}});
+  s.cases.push_back({"demo.a",
+                     "fails",
+                     0.5,
+                     junit::Outcome::Failed,
+                     "expected 1, got 2",
+                     "detail <&>",
+                     "log",
+                     {}});
   s.cases.push_back({"demo.a", "errors", 0, junit::Outcome::Error, "could not run", "", "", {}});
-  s.cases.push_back({"demo.a", "skipped", 0, junit::Outcome::Skipped, "needs a net file", "", "", {}});
+  s.cases.push_back(
+      {"demo.a", "skipped", 0, junit::Outcome::Skipped, "needs a net file", "", "", {}});
   s.time_s = 1.25;
   auto dir = test::scratch_dir("junit");
   std::string path = (dir / "sub" / "demo.xml").string();
@@ -30,7 +38,8 @@ TEST_CASE("the schema check itself rejects a malformed report", "[junit]") {
   // Planted defect for the validator: a testsuite without its required 'tests' attribute.
   auto dir = test::scratch_dir("junit-bad");
   auto p = dir / "bad.xml";
-  test::write_file(p, "<testsuites><testsuite name=\"x\" failures=\"0\" errors=\"0\"/></testsuites>");
+  test::write_file(p,
+                   "<testsuites><testsuite name=\"x\" failures=\"0\" errors=\"0\"/></testsuites>");
   CHECK(test::validate_junit(p.string()) != "");
 }
 

@@ -41,8 +41,11 @@ MatchDefinition definition(int shard_count = 1, std::uint64_t pairs = 40) {
 
 GameRecord game(Color a, GameScore s) {
   const bool white_won = (s == GameScore::Win) == (a == Color::White);
-  return {a, s == GameScore::Draw ? "1/2-1/2" : white_won ? "1-0" : "0-1", s == GameScore::Draw ? "threefold repetition" : "checkmate",
-          60};
+  return {a,
+          s == GameScore::Draw ? "1/2-1/2"
+          : white_won          ? "1-0"
+                               : "0-1",
+          s == GameScore::Draw ? "threefold repetition" : "checkmate", 60};
 }
 
 PairRecord pair(std::uint64_t opening, GameScore first, GameScore second) {
@@ -50,10 +53,13 @@ PairRecord pair(std::uint64_t opening, GameScore first, GameScore second) {
 }
 
 // A deterministic mix of outcomes: pair i scores pattern[i % size] half points.
-GameScore first_of(int score) { return score >= 3 ? GameScore::Win : score >= 1 ? GameScore::Draw : GameScore::Loss; }
+GameScore first_of(int score) {
+  return score >= 3 ? GameScore::Win : score >= 1 ? GameScore::Draw : GameScore::Loss;
+}
 GameScore second_of(int score) { return GameScore(score - int(first_of(score))); }
 
-MatchResult played(const MatchDefinition& d, std::set<int> shards, const std::vector<int>& pattern) {
+MatchResult played(const MatchDefinition& d, std::set<int> shards,
+                   const std::vector<int>& pattern) {
   MatchResult r(d, shards);
   for (std::uint64_t i : r.remaining()) {
     const int s = pattern[i % pattern.size()];
@@ -84,7 +90,8 @@ TEST_CASE("match counts follow the pairs, from engine A's side", "[match]") {
   CHECK(r.counts().penta == PentanomialCounts{{0, 0, 1, 1, 0}});
   CHECK(r.counts().wdl == WdlCounts{2, 1, 1});
   CHECK(r.pairs()[0].score() == 3);
-  CHECK_THROWS_WITH(r.add_pair(pair(3, GameScore::Win, GameScore::Win)), Contains("already recorded"));
+  CHECK_THROWS_WITH(r.add_pair(pair(3, GameScore::Win, GameScore::Win)),
+                    Contains("already recorded"));
   CHECK_THROWS_WITH(r.add_pair(pair(40, GameScore::Win, GameScore::Win)), Contains("not planned"));
   PairRecord same = pair(6, GameScore::Win, GameScore::Win);
   same.games[1].a_color = Color::White;
@@ -108,7 +115,8 @@ TEST_CASE("a killed run resumes from its state file without double counting", "[
   {
     MatchJournal j(state, d, 2);
     CHECK(j.result().remaining().front() == 1);
-    for (int k = 0; k < 4; ++k) j.record(pair(j.result().remaining().front(), GameScore::Win, GameScore::Draw));
+    for (int k = 0; k < 4; ++k)
+      j.record(pair(j.result().remaining().front(), GameScore::Win, GameScore::Draw));
     recorded = j.result().pairs();
   }
   const std::string text = read(state);
@@ -118,17 +126,22 @@ TEST_CASE("a killed run resumes from its state file without double counting", "[
     MatchJournal resumed(state, d, 2);
     CHECK(resumed.result().pairs() == recorded);
     CHECK(resumed.result().remaining().front() == 9);
-    CHECK_THROWS_WITH(resumed.record(pair(1, GameScore::Win, GameScore::Win)), Contains("already recorded"));
+    CHECK_THROWS_WITH(resumed.record(pair(1, GameScore::Win, GameScore::Win)),
+                      Contains("already recorded"));
   }
   CHECK(read_match_journal(state).result.pairs() == recorded);  // the refused pair wrote nothing
   // A journal that holds a pair twice (two runners on one file) is refused, naming the line.
   const std::string twice = (dir / "twice.jsonl").string();
-  test::write_file(twice, text + text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1) - text.find('\n')));
-  CHECK_THROWS_WITH(read_match_journal(twice), Contains("twice.jsonl:6: pair is refused") && Contains("already recorded"));
+  test::write_file(twice,
+                   text + text.substr(text.find('\n') + 1,
+                                      text.find('\n', text.find('\n') + 1) - text.find('\n')));
+  CHECK_THROWS_WITH(read_match_journal(twice),
+                    Contains("twice.jsonl:6: pair is refused") && Contains("already recorded"));
   // A different match or shard is refused, naming what differs.
   MatchDefinition other = d;
   other.engines[0].options["Hash"] = "64";
-  CHECK_THROWS_WITH(MatchJournal(state, other, 2), Contains("engines[0].options.Hash: '16' vs '64'"));
+  CHECK_THROWS_WITH(MatchJournal(state, other, 2),
+                    Contains("engines[0].options.Hash: '16' vs '64'"));
   CHECK_THROWS_WITH(MatchJournal(state, d, 1), Contains("not shard 1"));
 
   // Killed while writing a line: the torn line is dropped with a message, the file cut back to the
@@ -137,7 +150,8 @@ TEST_CASE("a killed run resumes from its state file without double counting", "[
   {
     std::string notice;
     MatchJournal j(state, d, 2, &notice);
-    CHECK_THAT(notice, Contains("state.jsonl: dropped a torn last line (17 bytes at byte") && Contains("line 6"));
+    CHECK_THAT(notice, Contains("state.jsonl: dropped a torn last line (17 bytes at byte") &&
+                           Contains("line 6"));
     CHECK(j.result().pairs() == recorded);
     j.record(pair(9, GameScore::Loss, GameScore::Draw));
     recorded = j.result().pairs();
@@ -148,9 +162,11 @@ TEST_CASE("a killed run resumes from its state file without double counting", "[
   CHECK(again.result().pairs() == recorded);
   CHECK(again.result().counts().penta == PentanomialCounts{{0, 1, 0, 4, 0}});
   // Any other line that does not parse is an error naming the line, not a silent skip.
-  test::write_file(twice, text.substr(0, text.rfind('\n', text.size() - 2) + 1) + "{\"opening\": 7}\n" +
+  test::write_file(twice, text.substr(0, text.rfind('\n', text.size() - 2) + 1) +
+                              "{\"opening\": 7}\n" +
                               text.substr(text.rfind('\n', text.size() - 2) + 1));
-  CHECK_THROWS_WITH(read_match_journal(twice), Contains("twice.jsonl:5: field 'pair.games' is missing"));
+  CHECK_THROWS_WITH(read_match_journal(twice),
+                    Contains("twice.jsonl:5: field 'pair.games' is missing"));
   // The journal is a match result for merging and reporting.
   CHECK(is_match_result_file(state));
   CHECK(read_match_result(state).counts() == again.result().counts());
@@ -179,30 +195,39 @@ TEST_CASE("reading a match result refuses bad files, naming file and field", "[m
   };
   CHECK_THAT(refused(text.substr(0, 100)), Contains("f.json: not valid JSON at byte"));
   CHECK_THAT(refused("{\"kind\": \"epd\"}"), Contains("not a match result file"));
-  CHECK_THAT(refused(replaced("\"time_control\"", "\"tc\"")), Contains("field 'definition.time_control' is missing"));
+  CHECK_THAT(refused(replaced("\"time_control\"", "\"tc\"")),
+             Contains("field 'definition.time_control' is missing"));
   nlohmann::json edited = nlohmann::json::parse(text);
   edited["counts"]["pentanomial"][0] = 1;
-  CHECK_THAT(refused(edited.dump()), Contains("field 'counts' (W 24 D 32 L 24, ptnml 1,8,8,8,8) differ from the 40 pairs listed (W 24 D 32 L 24, ptnml 8,8,8,8,8)"));
+  CHECK_THAT(
+      refused(edited.dump()),
+      Contains(
+          "field 'counts' (W 24 D 32 L 24, ptnml 1,8,8,8,8) differ from the 40 pairs listed (W 24 D 32 L 24, ptnml 8,8,8,8,8)"));
   CHECK_THAT(refused(replaced("{\"opening\":1,", "{\"opening\":0,")),
              Contains("field 'pairs[1]' is refused: opening pair 0 is already recorded"));
   CHECK_THAT(refused(replaced("{\"opening\":1,", "{\"opening\":99,")), Contains("not planned"));
   CHECK_THAT(refused(replaced("\"a\":\"black\"", "\"a\":\"white\"")), Contains("same colour"));
-  CHECK_THAT(refused(replaced("\"model\": \"normalized\"", "\"model\": \"bayes\"")), Contains("definition.sprt.model"));
-  CHECK_THAT(refused(replaced("\"mode\": \"gain\"", "\"mode\": \"gain\", \"x\": 1")), Contains("accepted"));  // extra fields ok
+  CHECK_THAT(refused(replaced("\"model\": \"normalized\"", "\"model\": \"bayes\"")),
+             Contains("definition.sprt.model"));
+  CHECK_THAT(refused(replaced("\"mode\": \"gain\"", "\"mode\": \"gain\", \"x\": 1")),
+             Contains("accepted"));  // extra fields ok
   CHECK(refused(text) == "accepted");
-  CHECK_THROWS_WITH(read_match_result((dir / "missing.json").string()), Contains("missing.json: cannot open file"));
+  CHECK_THROWS_WITH(read_match_result((dir / "missing.json").string()),
+                    Contains("missing.json: cannot open file"));
 }
 
 TEST_CASE("merging shards adds their pairs exactly, in any order", "[match]") {
   const MatchDefinition d = definition(3, 30);
   const std::vector<int> pattern{2, 3, 1, 4, 2, 0, 3, 2};
   const MatchResult whole(played(d, {1, 2, 3}, pattern));
-  const MatchResult s1 = played(d, {1}, pattern), s2 = played(d, {2}, pattern), s3 = played(d, {3}, pattern);
+  const MatchResult s1 = played(d, {1}, pattern), s2 = played(d, {2}, pattern),
+                    s3 = played(d, {3}, pattern);
   const MatchResult m = merge_match_results({{"s1.json", s1}, {"s2.json", s2}, {"s3.json", s3}});
   CHECK(m.counts() == whole.counts());
   CHECK(m.counts() == MatchCounts(s1.counts()) + s2.counts() + s3.counts());
   CHECK(m.complete());
-  CHECK(to_json_text(m) == to_json_text(merge_match_results({{"s3.json", s3}, {"s1.json", s1}, {"s2.json", s2}})));
+  CHECK(to_json_text(m) ==
+        to_json_text(merge_match_results({{"s3.json", s3}, {"s1.json", s1}, {"s2.json", s2}})));
   // Associative: merging a merge gives the same.
   const MatchResult m12 = merge_match_results({{"s1.json", s1}, {"s2.json", s2}});
   CHECK(to_json_text(merge_match_results({{"m12.json", m12}, {"s3.json", s3}})) == to_json_text(m));
@@ -212,17 +237,20 @@ TEST_CASE("merging shards adds their pairs exactly, in any order", "[match]") {
   MatchDefinition slower = d;
   slower.time_control = "60+0.6";
   const MatchResult other = played(slower, {2}, pattern);
-  CHECK_THROWS_WITH(merge_match_results({{"a.json", s1}, {"b.json", other}}),
-                    Contains("b.json: not a shard of the match in a.json (time_control: '10+0.1' vs '60+0.6'"));
+  CHECK_THROWS_WITH(
+      merge_match_results({{"a.json", s1}, {"b.json", other}}),
+      Contains("b.json: not a shard of the match in a.json (time_control: '10+0.1' vs '60+0.6'"));
   MatchDefinition book = d;
   book.openings_seed = 8;
   CHECK_THROWS_WITH(merge_match_results({{"a.json", s1}, {"b.json", played(book, {2}, pattern)}}),
                     Contains("openings.seed"));
   // Overlapping pairs cannot come from valid shards; a merged file and one of its shards can overlap.
-  CHECK_THROWS_WITH(merge_match_results({{"m12.json", m12}, {"s2.json", s2}}), Contains("shard 2/3 is also in m12.json"));
+  CHECK_THROWS_WITH(merge_match_results({{"m12.json", m12}, {"s2.json", s2}}),
+                    Contains("shard 2/3 is also in m12.json"));
 }
 
-TEST_CASE("the gate decides on the SPRT or the Elo interval recorded in the definition", "[match]") {
+TEST_CASE("the gate decides on the SPRT or the Elo interval recorded in the definition",
+          "[match]") {
   MatchDefinition d = definition(1, 400);
   const MatchResult strong = played(d, {1}, {3, 4, 2, 3});  // A wins clearly
   const MatchResult weak = played(d, {1}, {1, 0, 2, 1});
@@ -242,10 +270,13 @@ TEST_CASE("the gate decides on the SPRT or the Elo interval recorded in the defi
   MatchResult few_nr(d, {1});
   few_nr.add_pair(pair(0, GameScore::Win, GameScore::Draw));
   few_nr.add_pair(pair(1, GameScore::Draw, GameScore::Loss));
-  CHECK_THAT(evaluate_gate(few_nr).verdict, Contains("SPRT undecided at the pair budget, Elo lower95"));
-  d.gate = {GateMode::NonRegression, 1000.0};  // a bar no result reaches: the SPRT's H1 still passes
+  CHECK_THAT(evaluate_gate(few_nr).verdict,
+             Contains("SPRT undecided at the pair budget, Elo lower95"));
+  d.gate = {GateMode::NonRegression,
+            1000.0};  // a bar no result reaches: the SPRT's H1 still passes
   CHECK(evaluate_gate(played(d, {1}, {3, 4, 2, 3})).passed);
-  d.gate = {GateMode::NonRegression, -1000.0};  // a bar every result reaches: the SPRT's H0 still fails
+  d.gate = {GateMode::NonRegression,
+            -1000.0};  // a bar every result reaches: the SPRT's H0 still fails
   CHECK_FALSE(evaluate_gate(played(d, {1}, {1, 0, 2, 1})).passed);
 
   d.sprt.reset();
@@ -262,13 +293,16 @@ TEST_CASE("the gate decides on the SPRT or the Elo interval recorded in the defi
   (void)even;
 }
 
-TEST_CASE("stk-harness merge dispatches match result files and writes a valid JUnit", "[match][harness]") {
+TEST_CASE("stk-harness merge dispatches match result files and writes a valid JUnit",
+          "[match][harness]") {
   auto dir = test::scratch_dir("match-merge-cli");
   const MatchDefinition d = definition(2, 200);
   for (int s = 1; s <= 2; ++s)
-    save_match_result((dir / ("shard" + std::to_string(s) + ".json")).string(), played(d, {s}, {3, 4, 2, 3, 1}));
+    save_match_result((dir / ("shard" + std::to_string(s) + ".json")).string(),
+                      played(d, {s}, {3, 4, 2, 3, 1}));
   const std::string files = (dir / "shard1.json").string() + " " + (dir / "shard2.json").string();
-  auto r = test::run_command(stk_harness("merge gain-test " + files + " --out-dir " + dir.string()));
+  auto r = test::run_command(
+      stk_harness("merge gain-test " + files + " --out-dir " + dir.string()));
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("gain gate passed: SPRT H1 accepted"));
@@ -284,7 +318,8 @@ TEST_CASE("stk-harness merge dispatches match result files and writes a valid JU
   // A losing match fails the gate: exit 1, the failure message carries counts, Elo and LLR.
   const MatchDefinition d2 = definition(1, 200);
   save_match_result((dir / "losing.json").string(), played(d2, {1}, {1, 0, 2, 1}));
-  r = test::run_command(stk_harness("match-merge " + (dir / "losing.json").string() + " --out-dir " + dir.string()));
+  r = test::run_command(
+      stk_harness("match-merge " + (dir / "losing.json").string() + " --out-dir " + dir.string()));
   CHECK(r.exit_code == 1);
   const std::string xml = read(dir / "junit" / "match-candidate-vs-main.xml");
   CHECK(test::validate_junit((dir / "junit" / "match-candidate-vs-main.xml").string()).empty());
@@ -293,22 +328,26 @@ TEST_CASE("stk-harness merge dispatches match result files and writes a valid JU
   CHECK_THAT(xml, Contains("LLR -"));
 
   // Bad input: exit 2 naming the files.
-  r = test::run_command(stk_harness("match-merge " + (dir / "shard1.json").string() + " " + (dir / "shard1.json").string()));
+  r = test::run_command(stk_harness("match-merge " + (dir / "shard1.json").string() + " " +
+                                    (dir / "shard1.json").string()));
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Contains("shard 1/2 is also in"));
-  r = test::run_command(stk_harness("match-merge " + (dir / "shard1.json").string() + " " + (dir / "losing.json").string()));
+  r = test::run_command(stk_harness("match-merge " + (dir / "shard1.json").string() + " " +
+                                    (dir / "losing.json").string()));
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Contains("not a shard of the match in"));
 }
 
 TEST_CASE("stk-harness sprt rechecks a report from its counts", "[match][harness][stats]") {
-  auto r = test::run_command(stk_harness("sprt --pentanomial 200,4860,10023,4742,175 --elo0 0 --elo1 2"));
+  auto r = test::run_command(
+      stk_harness("sprt --pentanomial 200,4860,10023,4742,175 --elo0 0 --elo1 2"));
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("Elo          -1.46 +- 1.79"));
   CHECK_THAT(r.output, Contains("nElo         -2.77 +- 3.40"));
   CHECK_THAT(r.output, Contains("LLR          -2.50  bounds [-2.94, 2.94]"));
   CHECK_THAT(r.output, Contains("verdict      continue"));
-  r = test::run_command(stk_harness("sprt --pentanomial 1,1941,6275,2194,2 --elo0 0 --elo1 2 --json"));
+  r = test::run_command(
+      stk_harness("sprt --pentanomial 1,1941,6275,2194,2 --elo0 0 --elo1 2 --json"));
   CHECK_THAT(r.output, Contains("\"verdict\": \"H1 accepted\""));
   r = test::run_command(stk_harness("sprt --wdl 36433,68692,36027 --elo0 0 --elo1 2"));
   CHECK_THAT(r.output, Contains("trinomial GSPRT"));
@@ -321,9 +360,11 @@ TEST_CASE("stk-harness sprt rechecks a report from its counts", "[match][harness
       {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --alpha 1", "alpha must be in (0, 1)"},
       {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --beta 0", "beta must be in (0, 1)"},
       {"sprt --pentanomial 1,2,3,4,5 --elo0 0", "give both --elo0 and --elo1"},
-      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --model bayes", "'normalized' or 'logistic'"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 1 --model bayes",
+       "'normalized' or 'logistic'"},
       {"sprt --pentanomial 0,0,0,0,0", "no pairs"},
-      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 300", "SPRT bound nElo 300 is out of reach of these counts"},
+      {"sprt --pentanomial 1,2,3,4,5 --elo0 0 --elo1 300",
+       "SPRT bound nElo 300 is out of reach of these counts"},
       {"sprt --pentanomial 1,2,3,4,5 --wdl 1,2,3", "the pentanomial counts hold 30 games"},
       {"sprt", "give --pentanomial"},
       {"sprt --elo", "--elo"},

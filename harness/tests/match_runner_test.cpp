@@ -23,7 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fake_bin() { return test::env_or("STK_FAKE_UCI", STK_BINARY_DIR "/harness/stk-fake-uci"); }
+std::string fake_bin() {
+  return test::env_or("STK_FAKE_UCI", STK_BINARY_DIR "/harness/stk-fake-uci");
+}
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
@@ -46,19 +48,22 @@ std::size_t journal_pairs(const fs::path& journal) {
 
 // A match in `dir` (its reports under dir), gate non-regression with a bar nothing fails by accident.
 test::RunResult match(const fs::path& dir, const std::string& config, const std::string& args) {
-  return test::run_command(test::harness_bin() + " match --config " + config + " --out-dir " + dir.string() +
+  return test::run_command(test::harness_bin() + " match --config " + config + " --out-dir " +
+                           dir.string() +
                            " --gate non-regression --min-elo-lower95 -100000 --quiet " + args);
 }
 
 std::string fake(const std::string& defect = "", const std::string& name = "") {
-  std::string cmd = "--engine 'cmd=" + fake_bin() + (defect.empty() ? "" : " --defect " + defect) + "'";
+  std::string cmd = "--engine 'cmd=" + fake_bin() + (defect.empty() ? "" : " --defect " + defect) +
+                    "'";
   return cmd + (name.empty() ? "" : " name=" + name);
 }
 
 std::vector<std::string> tag_values(const std::string& pgn, const std::string& tag) {
   std::vector<std::string> out;
   std::regex re("\\[" + tag + " \"([^\"]*)\"\\]");
-  for (auto it = std::sregex_iterator(pgn.begin(), pgn.end(), re); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(pgn.begin(), pgn.end(), re); it != std::sregex_iterator();
+       ++it)
     out.push_back((*it)[1]);
   return out;
 }
@@ -69,14 +74,16 @@ TEST_CASE("match: each opening is played twice with A White then A Black", "[mat
   const auto dir = test::scratch_dir("match-colours");
   // A answers every search with an illegal move: it must lose every game, so every pair is LL.
   // Playing A as White twice would turn the second loss into a recorded win.
-  auto run = match(dir, "c", fake("illegal-after-0", "a") + " " + fake("", "b") + " --nodes 50 --pairs 3");
+  auto run = match(dir, "c",
+                   fake("illegal-after-0", "a") + " " + fake("", "b") + " --nodes 50 --pairs 3");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto s = state(dir, "c");
   CHECK(s["counts"]["pentanomial"] == nlohmann::json({3, 0, 0, 0, 0}));
   const std::string pgn = read_text(dir / "match" / "c.pgn");
   CHECK(tag_values(pgn, "White") == std::vector<std::string>{"a", "b", "a", "b", "a", "b"});
-  CHECK(tag_values(pgn, "Result") == std::vector<std::string>{"0-1", "1-0", "0-1", "1-0", "0-1", "1-0"});
+  CHECK(tag_values(pgn, "Result") ==
+        std::vector<std::string>{"0-1", "1-0", "0-1", "1-0", "0-1", "1-0"});
   const auto fens = tag_values(pgn, "FEN");
   REQUIRE(fens.size() == 6);
   for (std::size_t i = 0; i < 6; i += 2) CHECK(fens[i] == fens[i + 1]);
@@ -91,7 +98,9 @@ TEST_CASE("match: a crash or hang or illegal move loses with its reason and the 
       {"illegal-after-2", "illegal move: A (a) played 'a1h8'"}};
   for (const auto& [defect, reason] : cases) {
     const auto dir = test::scratch_dir("match-fault-" + defect);
-    auto run = match(dir, "f", fake(defect, "a") + " " + fake("", "b") + " --nodes 50 --pairs 2 --timeout-ms 300");
+    auto run = match(dir, "f",
+                     fake(defect, "a") + " " + fake("", "b") +
+                         " --nodes 50 --pairs 2 --timeout-ms 300");
     INFO(defect << "\n" << run.output);
     CHECK(run.exit_code == 0);
     const auto s = state(dir, "f");
@@ -106,7 +115,8 @@ TEST_CASE("match: a crash or hang or illegal move loses with its reason and the 
   }
 }
 
-TEST_CASE("match: adjudication needs both engines for movecount moves each", "[matchrun][adjudication]") {
+TEST_CASE("match: adjudication needs both engines for movecount moves each",
+          "[matchrun][adjudication]") {
   harness::selfplay::Adjudication a;
   a.resign = harness::selfplay::Adjudication::Resign{3, 500};
   a.draw = harness::selfplay::Adjudication::Draw{10, 2, 5};
@@ -121,7 +131,8 @@ TEST_CASE("match: adjudication needs both engines for movecount moves each", "[m
   CHECK(v->result == "1-0");
   // One engine's optimism is not enough: Black disagrees every time.
   harness::selfplay::Adjudicator lone(a);
-  for (int ply = 1; ply <= 20; ++ply) CHECK_FALSE(lone.after_move(ply % 2 ? 900 : 100, ply % 2 == 1, 20, ply));
+  for (int ply = 1; ply <= 20; ++ply)
+    CHECK_FALSE(lone.after_move(ply % 2 ? 900 : 100, ply % 2 == 1, 20, ply));
   // Draw: within 5 cp for 2 moves each, only from move 10 on.
   harness::selfplay::Adjudicator early(a);
   for (int ply = 1; ply <= 6; ++ply) CHECK_FALSE(early.after_move(0, ply % 2 == 1, 5, ply));
@@ -132,9 +143,11 @@ TEST_CASE("match: adjudication needs both engines for movecount moves each", "[m
   CHECK(d->result == "1/2-1/2");
 }
 
-TEST_CASE("match: the move cap adjudicates a draw, marked in the PGN", "[matchrun][adjudication][harness]") {
+TEST_CASE("match: the move cap adjudicates a draw, marked in the PGN",
+          "[matchrun][adjudication][harness]") {
   const auto dir = test::scratch_dir("match-maxmoves");
-  auto run = match(dir, "m", fake("", "a") + " " + fake("", "b") + " --nodes 50 --pairs 2 --maxmoves 3");
+  auto run = match(dir, "m",
+                   fake("", "a") + " " + fake("", "b") + " --nodes 50 --pairs 2 --maxmoves 3");
   INFO(run.output);
   CHECK(run.exit_code == 0);
   const std::string pgn = read_text(dir / "match" / "m.pgn");
@@ -142,9 +155,11 @@ TEST_CASE("match: the move cap adjudicates a draw, marked in the PGN", "[matchru
   CHECK(pgn.find("{adjudication: draw (move cap of 3 moves)} 1/2-1/2") != std::string::npos);
 }
 
-TEST_CASE("match: a fixed-nodes match with stk replays bit for bit at any concurrency", "[matchrun][harness][stk]") {
+TEST_CASE("match: a fixed-nodes match with stk replays bit for bit at any concurrency",
+          "[matchrun][harness][stk]") {
   const auto one = test::scratch_dir("match-replay-1"), two = test::scratch_dir("match-replay-2");
-  const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+  const std::string args = "--engine cmd=" + test::engine_bin() +
+                           " name=x --engine cmd=" + test::engine_bin() +
                            " name=y option.Hash=8 --nodes 2000 --pairs 3 --seed 7 --maxmoves 40";
   auto r1 = match(one, "r", args + " --concurrency 1");
   auto r2 = match(two, "r", args + " --concurrency 2");
@@ -161,9 +176,12 @@ TEST_CASE("match: a fixed-nodes match with stk replays bit for bit at any concur
   CHECK(state(back, "r")["pairs"] == state(one, "r")["pairs"]);
 }
 
-TEST_CASE("match: a killed run resumes from its state and plays every pair once", "[matchrun][harness][stk]") {
-  const auto fresh = test::scratch_dir("match-resume-fresh"), killed = test::scratch_dir("match-resume-killed");
-  const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+TEST_CASE("match: a killed run resumes from its state and plays every pair once",
+          "[matchrun][harness][stk]") {
+  const auto fresh = test::scratch_dir("match-resume-fresh"),
+             killed = test::scratch_dir("match-resume-killed");
+  const std::string args = "--engine cmd=" + test::engine_bin() +
+                           " name=x --engine cmd=" + test::engine_bin() +
                            " name=y --nodes 2000 --pairs 6 --seed 3 --maxmoves 40";
   REQUIRE(match(fresh, "k", args).exit_code == 0);
   // Start, wait for two recorded pairs, kill -9 (no chance to tidy up), then run the same command again.
@@ -172,7 +190,8 @@ TEST_CASE("match: a killed run resumes from its state and plays every pair once"
   pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", ("exec " + cmd + " >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd + " >/dev/null 2>&1").c_str(),
+          static_cast<char*>(nullptr));
     _exit(127);
   }
   const auto journal = killed / "match" / "k-state.jsonl";
@@ -195,13 +214,15 @@ TEST_CASE("match: a killed run resumes from its state and plays every pair once"
   REQUIRE(resumed.exit_code == 0);
   CHECK(resumed.output.find("k-state.jsonl: dropped a torn last line") != std::string::npos);
   // Only the pairs the killed run had not recorded are played again.
-  CHECK(resumed.output.find("this run: " + std::to_string(2 * (6 - at_kill)) + " games") != std::string::npos);
+  CHECK(resumed.output.find("this run: " + std::to_string(2 * (6 - at_kill)) + " games") !=
+        std::string::npos);
   CHECK(state(killed, "k")["counts"] == state(fresh, "k")["counts"]);
   CHECK(state(killed, "k")["pairs"].size() == 6);
   CHECK(read_text(killed / "match" / "k.pgn") == read_text(fresh / "match" / "k.pgn"));
 }
 
-TEST_CASE("match: bad input is refused before the first game with its name and exit 2", "[matchrun][harness][input]") {
+TEST_CASE("match: bad input is refused before the first game with its name and exit 2",
+          "[matchrun][harness][input]") {
   const auto dir = test::scratch_dir("match-bad");
   auto expect = [&](const std::string& args, const std::string& message) {
     auto r = match(dir, "b", args + " --nodes 50 --pairs 1 --timeout-ms 300");
@@ -213,19 +234,25 @@ TEST_CASE("match: bad input is refused before the first game with its name and e
   expect(fake("no-uciok", "a") + " " + fake(), "engine A (a)");
   expect(fake("no-uciok", "a") + " " + fake(), "did not answer 'uci' with 'uciok' within 300 ms");
   expect(fake() + " " + fake("no-readyok", "b"), "engine B (b)");
-  expect(fake() + " " + fake("", "b") + " option.Foo=1", "option 'Foo' is not one the engine advertises");
-  test::write_file(dir / "bad.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nxx/yy w - -\n");
+  expect(fake() + " " + fake("", "b") + " option.Foo=1",
+         "option 'Foo' is not one the engine advertises");
+  test::write_file(dir / "bad.epd",
+                   "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nxx/yy w - -\n");
   expect(fake() + " " + fake() + " --openings " + (dir / "bad.epd").string(), "bad.epd:2:");
-  test::write_file(dir / "bad.pgn", "[Event \"x\"]\n\n1. e4 e5 *\n\n[Event \"y\"]\n\n1. e4 e5 2. Ke3 *\n");
-  expect(fake() + " " + fake() + " --openings " + (dir / "bad.pgn").string(), "bad.pgn:7: 'Ke3' is not a legal move");
+  test::write_file(dir / "bad.pgn",
+                   "[Event \"x\"]\n\n1. e4 e5 *\n\n[Event \"y\"]\n\n1. e4 e5 2. Ke3 *\n");
+  expect(fake() + " " + fake() + " --openings " + (dir / "bad.pgn").string(),
+         "bad.pgn:7: 'Ke3' is not a legal move");
   expect(fake(), "exactly two --engine");
   expect(fake() + " " + fake() + " --engine cmd=x", "exactly two --engine");
 }
 
-TEST_CASE("match: an engine that overruns its clock loses on time and is not counted as crashed", "[matchrun][harness][clock]") {
+TEST_CASE("match: an engine that overruns its clock loses on time and is not counted as crashed",
+          "[matchrun][harness][clock]") {
   const auto dir = test::scratch_dir("match-clock");
   // A plays two moves within its clock, then answers 300 ms after its clock ran out (margin 100 ms).
-  auto run = match(dir, "t", fake("slow-after-2", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
+  auto run = match(dir, "t",
+                   fake("slow-after-2", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto s = state(dir, "t");
@@ -240,29 +267,38 @@ TEST_CASE("match: an engine that overruns its clock loses on time and is not cou
   CHECK(pgn.find("{time forfeit: A (a)") != std::string::npos);
   CHECK(tag_values(pgn, "TimeControl") == std::vector<std::string>(2, "1+0"));
   // Counted as time forfeits, not crashes, in the output and the JUnit properties.
-  CHECK(run.output.find("games lost by a fault: A (a): 0 crashes, 2 time forfeits, 0 illegal moves") != std::string::npos);
+  CHECK(run.output.find(
+            "games lost by a fault: A (a): 0 crashes, 2 time forfeits, 0 illegal moves") !=
+        std::string::npos);
   const std::string junit = read_text(dir / "junit" / "match-t.xml");
-  CHECK(junit.find("name=\"run.faults\" value=\"A (a): 0 crashes, 2 time forfeits") != std::string::npos);
+  CHECK(junit.find("name=\"run.faults\" value=\"A (a): 0 crashes, 2 time forfeits") !=
+        std::string::npos);
   // The same engine within its clock loses nothing.
-  auto fine = match(test::scratch_dir("match-clock-fine"), "t", fake("", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
+  auto fine = match(test::scratch_dir("match-clock-fine"), "t",
+                    fake("", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");
   CHECK(fine.output.find("games lost by a fault: none") != std::string::npos);
 }
 
-TEST_CASE("match: two shards merged equal the unsharded run exactly", "[matchrun][harness][stk][shard]") {
+TEST_CASE("match: two shards merged equal the unsharded run exactly",
+          "[matchrun][harness][stk][shard]") {
   const auto dir = test::scratch_dir("match-shards");
-  const std::string args = "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
-                           " name=y option.Hash=8 --nodes 1500 --pairs 5 --seed 5 --maxmoves 40 --sprt elo0=-5 elo1=5";
+  const std::string args =
+      "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+      " name=y option.Hash=8 --nodes 1500 --pairs 5 --seed 5 --maxmoves 40 --sprt elo0=-5 elo1=5";
   // A five-pair SPRT cannot decide: the gate falls back to the helper's bar (lower95 > -100000) and
   // passes, in each shard and in the merge alike; the counts are the point.
   auto whole = match(dir / "whole", "s", args);
-  auto one = match(dir / "one", "s", args + " --shard 1/2 --state " + (dir / "shard1.jsonl").string());
-  auto two = match(dir / "two", "s", args + " --shard 2/2 --state " + (dir / "shard2.jsonl").string());
+  auto one = match(dir / "one", "s",
+                   args + " --shard 1/2 --state " + (dir / "shard1.jsonl").string());
+  auto two = match(dir / "two", "s",
+                   args + " --shard 2/2 --state " + (dir / "shard2.jsonl").string());
   INFO(whole.output << one.output << two.output);
   REQUIRE(whole.exit_code == 0);
   REQUIRE(one.exit_code == 0);
   REQUIRE(two.exit_code == 0);
-  auto merged = test::run_command(test::harness_bin() + " match-merge " + (dir / "shard1.jsonl").string() + " " +
-                                  (dir / "shard2.jsonl").string() + " --out-dir " + (dir / "merged").string());
+  auto merged = test::run_command(
+      test::harness_bin() + " match-merge " + (dir / "shard1.jsonl").string() + " " +
+      (dir / "shard2.jsonl").string() + " --out-dir " + (dir / "merged").string());
   INFO(merged.output);
   REQUIRE(merged.exit_code == 0);
   CHECK(merged.output.find("SPRT undecided at the pair budget") != std::string::npos);
@@ -275,12 +311,14 @@ TEST_CASE("match: two shards merged equal the unsharded run exactly", "[matchrun
   CHECK(m["summary"]["sprt"]["llr"].is_number());
 }
 
-TEST_CASE("match: a live SPRT stops the match at its bound before the planned pairs", "[matchrun][harness][stk][sprt]") {
+TEST_CASE("match: a live SPRT stops the match at its bound before the planned pairs",
+          "[matchrun][harness][stk][sprt]") {
   const auto dir = test::scratch_dir("match-sprt-stop");
   // A plays its first legal move (or a mate in one); B is stk: every pair is lost, H0 comes quickly.
-  auto run = test::run_command(test::harness_bin() + " match --config stop --out-dir " + dir.string() + " " +
-                               fake("", "weak") + " --engine cmd=" + test::engine_bin() +
-                               " name=stk --nodes 500 --pairs 100 --maxmoves 80 --sprt elo0=0 elo1=10");
+  auto run = test::run_command(
+      test::harness_bin() + " match --config stop --out-dir " + dir.string() + " " +
+      fake("", "weak") + " --engine cmd=" + test::engine_bin() +
+      " name=stk --nodes 500 --pairs 100 --maxmoves 80 --sprt elo0=0 elo1=10");
   INFO(run.output);
   CHECK(run.exit_code == 1);  // the gain gate fails: H0 accepted
   const auto s = state(dir, "stop");
@@ -288,22 +326,28 @@ TEST_CASE("match: a live SPRT stops the match at its bound before the planned pa
   CHECK(played < 100);
   CHECK(s["complete"] == false);
   CHECK(s["summary"]["sprt"]["verdict"] == "H0 accepted");
-  const std::string stopped = "SPRT H0 accepted after " + std::to_string(played) + " of 100 planned pairs";
+  const std::string stopped = "SPRT H0 accepted after " + std::to_string(played) +
+                              " of 100 planned pairs";
   CHECK(run.output.find(stopped + ": the match stopped early") != std::string::npos);
-  CHECK(read_text(dir / "junit" / "match-stop.xml").find("name=\"run.stopped\" value=\"" + stopped) != std::string::npos);
+  CHECK(
+      read_text(dir / "junit" / "match-stop.xml").find("name=\"run.stopped\" value=\"" + stopped) !=
+      std::string::npos);
   // One pair fewer and the SPRT had not decided: it stopped at the bound, not later.
   harness::match::PentanomialCounts before;
-  for (std::size_t i = 0; i + 1 < played; ++i) before.n[s["pairs"][i]["score"].get<std::size_t>()]++;
+  for (std::size_t i = 0; i + 1 < played; ++i)
+    before.n[s["pairs"][i]["score"].get<std::size_t>()]++;
   const harness::match::SprtParams p{0, 10, 0.05, 0.05, harness::match::EloModel::Normalized};
   CHECK(harness::match::sprt(before, p).verdict == harness::match::Verdict::Continue);
 }
 
-TEST_CASE("match: at a fixed budget the A/A control requires every pair mirrored", "[matchrun][harness][aa]") {
+TEST_CASE("match: at a fixed budget the A/A control requires every pair mirrored",
+          "[matchrun][harness][aa]") {
   const auto dir = test::scratch_dir("match-aa-fixed");
   auto aa = [&](const std::string& defect, const std::string& budget) {
-    return test::run_command(test::harness_bin() + " match --config aa --quiet --gate aa-control --out-dir " +
-                             (dir / (defect + budget.substr(2, 2))).string() + " " + fake(defect, "b") + " " +
-                             fake(defect, "b") + " --pairs 4 " + budget);
+    return test::run_command(test::harness_bin() +
+                             " match --config aa --quiet --gate aa-control --out-dir " +
+                             (dir / (defect + budget.substr(2, 2))).string() + " " +
+                             fake(defect, "b") + " " + fake(defect, "b") + " --pairs 4 " + budget);
   };
   // A deterministic engine against itself: every pair is the same game with colours reversed.
   auto good = aa("", "--nodes 50");
@@ -314,7 +358,8 @@ TEST_CASE("match: at a fixed budget the A/A control requires every pair mirrored
   auto leak = aa("games-leak", "--nodes 50");
   INFO(leak.output);
   CHECK(leak.exit_code == 1);
-  CHECK(leak.output.find("4 of 4 pairs not mirrored (openings 0, 1, 2, 3): non-determinism or state shared") !=
+  CHECK(leak.output.find(
+            "4 of 4 pairs not mirrored (openings 0, 1, 2, 3): non-determinism or state shared") !=
         std::string::npos);
   CHECK(leak.output.find("A/A pair 2 not mirrored: opening generated:2 (") != std::string::npos);
   // Under a clock the interval is the check (games differ with timing): no mirror requirement.
@@ -325,36 +370,47 @@ TEST_CASE("match: at a fixed budget the A/A control requires every pair mirrored
   CHECK(clocked.output.find("aa-control gate passed: Elo 95% [") != std::string::npos);
 }
 
-TEST_CASE("match: the A/A control of a fixed-nodes stk match is mirrored pair by pair", "[matchrun][harness][stk][aa]") {
+TEST_CASE("match: the A/A control of a fixed-nodes stk match is mirrored pair by pair",
+          "[matchrun][harness][stk][aa]") {
   const auto dir = test::scratch_dir("match-aa-stk");
-  auto run = match(dir, "m", "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
-                                 " name=y option.Hash=8 --nodes 2000 --pairs 3 --seed 7 --maxmoves 60 --ab-control");
+  auto run =
+      match(dir, "m",
+            "--engine cmd=" + test::engine_bin() + " name=x --engine cmd=" + test::engine_bin() +
+                " name=y option.Hash=8 --nodes 2000 --pairs 3 --seed 7 --maxmoves 60 --ab-control");
   INFO(run.output << read_text(dir / "match" / "m-aa.md"));
   CHECK(run.exit_code == 0);
-  CHECK(read_text(dir / "match" / "m-aa.md").find("every one of 3 pairs mirrored (fixed budget)") != std::string::npos);
+  CHECK(read_text(dir / "match" / "m-aa.md").find("every one of 3 pairs mirrored (fixed budget)") !=
+        std::string::npos);
   CHECK(state(dir, "m-aa")["counts"]["pentanomial"] == nlohmann::json({0, 0, 3, 0, 0}));
 }
 
-TEST_CASE("match: --seed shuffles a book and without it the book is played in file order", "[matchrun][harness][openings]") {
+TEST_CASE("match: --seed shuffles a book and without it the book is played in file order",
+          "[matchrun][harness][openings]") {
   const auto dir = test::scratch_dir("match-book-seed");
   std::string epd;
-  const std::vector<std::string> fens = {
-      "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR b KQkq -",
-      "rnbqkbnr/pppppppp/8/8/8/2P5/PP1PPPPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/3P4/PPP1PPPP/RNBQKBNR b KQkq -",
-      "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq -", "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq -",
-      "rnbqkbnr/pppppppp/8/8/8/6P1/PPPPPP1P/RNBQKBNR b KQkq -"};
+  const std::vector<std::string> fens = {"rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq -",
+                                         "rnbqkbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBQKBNR b KQkq -",
+                                         "rnbqkbnr/pppppppp/8/8/8/2P5/PP1PPPPP/RNBQKBNR b KQkq -",
+                                         "rnbqkbnr/pppppppp/8/8/8/3P4/PPP1PPPP/RNBQKBNR b KQkq -",
+                                         "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq -",
+                                         "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq -",
+                                         "rnbqkbnr/pppppppp/8/8/8/6P1/PPPPPP1P/RNBQKBNR b KQkq -"};
   for (const std::string& f : fens) epd += f + "\n";
   test::write_file(dir / "book.epd", epd);
   // The FEN of each pair's first game, in pair order.
   auto order = [&](const std::string& name, const std::string& seed) {
-    auto run = test::run_command(test::harness_bin() + " match --config o --gate non-regression --min-elo-lower95 -100000 "
-                                 "--out-dir " + (dir / name).string() + " " + fake("", "a") + " " + fake("", "b") +
-                                 " --nodes 50 --maxmoves 2 --openings " + (dir / "book.epd").string() + " " + seed);
+    auto run = test::run_command(
+        test::harness_bin() +
+        " match --config o --gate non-regression --min-elo-lower95 -100000 "
+        "--out-dir " +
+        (dir / name).string() + " " + fake("", "a") + " " + fake("", "b") +
+        " --nodes 50 --maxmoves 2 --openings " + (dir / "book.epd").string() + " " + seed);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
     const auto all = tag_values(read_text(dir / name / "match" / "o.pgn"), "FEN");
     std::vector<std::string> firsts;
-    for (std::size_t i = 0; i < all.size(); i += 2) firsts.push_back(all[i].substr(0, all[i].find(" b ")));
+    for (std::size_t i = 0; i < all.size(); i += 2)
+      firsts.push_back(all[i].substr(0, all[i].find(" b ")));
     return std::make_pair(firsts, run.output);
   };
   std::vector<std::string> file_order;

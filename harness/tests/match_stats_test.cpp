@@ -16,7 +16,8 @@ using namespace stk::harness::match;
 
 namespace {
 
-PentanomialCounts ptnml(std::uint64_t ll, std::uint64_t ld, std::uint64_t dd, std::uint64_t dw, std::uint64_t ww) {
+PentanomialCounts ptnml(std::uint64_t ll, std::uint64_t ld, std::uint64_t dd, std::uint64_t dw,
+                        std::uint64_t ww) {
   return PentanomialCounts{{ll, ld, dd, dw, ww}};
 }
 
@@ -33,18 +34,26 @@ constexpr double kTwoDecimals = 0.005 + 1e-9;
 // class (DD+WL). Its trinomial constructor is Stats(wins, losses, draws).
 TEST_CASE("SPRT LLR equals fastchess's published values", "[stats][published]") {
   SECTION("pentanomial, normalized") {
-    CHECK(llr(ptnml(365, 16618, 36029 + 200, 16974, 390), normalized(0, 2)) == Approx(2.25).margin(kTwoDecimals));
-    CHECK(llr(ptnml(127, 4883, 10311 + 401, 5150, 104), normalized(-1.75, 0.25)) == Approx(3.01).margin(kTwoDecimals));
+    CHECK(llr(ptnml(365, 16618, 36029 + 200, 16974, 390), normalized(0, 2)) ==
+          Approx(2.25).margin(kTwoDecimals));
+    CHECK(llr(ptnml(127, 4883, 10311 + 401, 5150, 104), normalized(-1.75, 0.25)) ==
+          Approx(3.01).margin(kTwoDecimals));
   }
   SECTION("pentanomial, logistic") {
-    CHECK(llr(ptnml(223, 9863, 20279 + 1000, 10037, 246), logistic(0.5, 2.5)) == Approx(-3.07).margin(kTwoDecimals));
-    CHECK(llr(ptnml(871, 26175, 55003 + 980, 26678, 821), logistic(0, 2)) == Approx(-4.98).margin(kTwoDecimals));
+    CHECK(llr(ptnml(223, 9863, 20279 + 1000, 10037, 246), logistic(0.5, 2.5)) ==
+          Approx(-3.07).margin(kTwoDecimals));
+    CHECK(llr(ptnml(871, 26175, 55003 + 980, 26678, 821), logistic(0, 2)) ==
+          Approx(-4.98).margin(kTwoDecimals));
   }
   SECTION("trinomial (reference only)") {
-    CHECK(llr(WdlCounts{36433, 68692, 36027}, normalized(0, 2)) == Approx(0.92).margin(kTwoDecimals));
-    CHECK(llr(WdlCounts{10871, 20431, 10650}, normalized(-1.75, 0.25)) == Approx(2.30).margin(kTwoDecimals));
-    CHECK(llr(WdlCounts{21404, 40708, 21184}, logistic(0.5, 2.5)) == Approx(-1.57).margin(kTwoDecimals));
-    CHECK(llr(WdlCounts{57433, 106593, 57030}, logistic(0, 2)) == Approx(-2.59).margin(kTwoDecimals));
+    CHECK(llr(WdlCounts{36433, 68692, 36027}, normalized(0, 2)) ==
+          Approx(0.92).margin(kTwoDecimals));
+    CHECK(llr(WdlCounts{10871, 20431, 10650}, normalized(-1.75, 0.25)) ==
+          Approx(2.30).margin(kTwoDecimals));
+    CHECK(llr(WdlCounts{21404, 40708, 21184}, logistic(0.5, 2.5)) ==
+          Approx(-1.57).margin(kTwoDecimals));
+    CHECK(llr(WdlCounts{57433, 106593, 57030}, logistic(0, 2)) ==
+          Approx(-2.59).margin(kTwoDecimals));
   }
 }
 
@@ -114,14 +123,18 @@ TEST_CASE("statistics equal fishtest's published results", "[stats][published]")
     // Same commit: VVLTC https://tests.stockfishchess.org/tests/view/65c8a8fc1d8e83c78bfcd163
     // "LLR: 2.94 (-2.94,2.94) <0.00,2.00> Total: 20826 ... Ptnml(0-2): 1, 1941, 6275, 2194, 2" and
     // https://tests.stockfishchess.org/tests/view/65cadc2d1d8e83c78bfcfdaf "LLR: 2.94 <0.50,2.50> ... 1, 1586, 5422, 1845, 1".
-    CHECK(llr(ptnml(1, 1941, 6275, 2194, 2), normalized(0, 2)) == Approx(2.94).margin(kTwoDecimals));
-    CHECK(llr(ptnml(1, 1586, 5422, 1845, 1), normalized(0.5, 2.5)) == Approx(2.94).margin(kTwoDecimals));
+    CHECK(llr(ptnml(1, 1941, 6275, 2194, 2), normalized(0, 2)) ==
+          Approx(2.94).margin(kTwoDecimals));
+    CHECK(llr(ptnml(1, 1586, 5422, 1845, 1), normalized(0.5, 2.5)) ==
+          Approx(2.94).margin(kTwoDecimals));
     // https://github.com/official-stockfish/Stockfish/commit/e551964ef63e4e4af4bb6132538b98fad4a51afe:
     // STC https://tests.stockfishchess.org/tests/view/64997934dc7002ce609d01e3 "LLR: 2.98 <0.00,2.00>
     // Ptnml(0-2): 310, 13250, 33553, 13686, 305"; LTC .../649a1c5ddc7002ce609d0bff "LLR: 2.94 <0.50,2.50>
     // Ptnml(0-2): 54, 13691, 44552, 14197, 52".
-    CHECK(llr(ptnml(310, 13250, 33553, 13686, 305), normalized(0, 2)) == Approx(2.98).margin(kTwoDecimals));
-    CHECK(llr(ptnml(54, 13691, 44552, 14197, 52), normalized(0.5, 2.5)) == Approx(2.94).margin(kTwoDecimals));
+    CHECK(llr(ptnml(310, 13250, 33553, 13686, 305), normalized(0, 2)) ==
+          Approx(2.98).margin(kTwoDecimals));
+    CHECK(llr(ptnml(54, 13691, 44552, 14197, 52), normalized(0.5, 2.5)) ==
+          Approx(2.94).margin(kTwoDecimals));
     // Wald's bounds as printed: (-2.94, 2.94) for alpha = beta = 0.05.
     CHECK(normalized(0, 2).lower_bound() == Approx(-2.94).margin(kTwoDecimals));
     CHECK(normalized(0, 2).upper_bound() == Approx(2.94).margin(kTwoDecimals));
@@ -183,14 +196,14 @@ TEST_CASE("Elo curve, normal law and bounds", "[stats]") {
 // is stkref.sprt's).
 TEST_CASE("the SPRT gives a finite LLR for every small count vector", "[stats]") {
   CHECK(llr(ptnml(0, 0, 6, 12, 1), normalized(-3, 1)) == Approx(0.18893587468817089).epsilon(1e-8));
-  const SprtParams bounds[] = {normalized(-3, 1), normalized(0, 2), normalized(-1.75, 0.25), normalized(0, 5),
-                               logistic(-3, 1), logistic(0, 5)};
+  const SprtParams bounds[] = {normalized(-3, 1), normalized(0, 2), normalized(-1.75, 0.25),
+                               normalized(0, 5),  logistic(-3, 1),  logistic(0, 5)};
   int checked = 0;
   for (std::uint64_t i = 0; i < 5 * 5 * 5 * 5 * 5; ++i) {
     const PentanomialCounts c = ptnml(i % 5, i / 5 % 5, i / 25 % 5, i / 125 % 5, i / 625 % 5);
     for (const SprtParams& p : bounds) {
-      INFO(c.n[0] << "," << c.n[1] << "," << c.n[2] << "," << c.n[3] << "," << c.n[4] << " on " << to_string(p.model)
-                  << " [" << p.elo0 << ", " << p.elo1 << "]");
+      INFO(c.n[0] << "," << c.n[1] << "," << c.n[2] << "," << c.n[3] << "," << c.n[4] << " on "
+                  << to_string(p.model) << " [" << p.elo0 << ", " << p.elo1 << "]");
       double value = std::nan("");
       REQUIRE_NOTHROW(value = llr(c, p));
       REQUIRE(std::isfinite(value));
@@ -214,15 +227,18 @@ TEST_CASE("the constrained fits satisfy their constraints", "[stats]") {
 namespace {
 
 const auto gen_counts = [] {
-  return rc::gen::map(rc::gen::container<std::vector<std::uint64_t>>(5, rc::gen::inRange<std::uint64_t>(0, 3000)),
-                      [](const std::vector<std::uint64_t>& v) {
-                        PentanomialCounts c{{v[0], v[1], v[2], v[3], v[4]}};
-                        if (c.pairs() == 0) c.n[2] = 1;
-                        return c;
-                      });
+  return rc::gen::map(
+      rc::gen::container<std::vector<std::uint64_t>>(5, rc::gen::inRange<std::uint64_t>(0, 3000)),
+      [](const std::vector<std::uint64_t>& v) {
+        PentanomialCounts c{{v[0], v[1], v[2], v[3], v[4]}};
+        if (c.pairs() == 0) c.n[2] = 1;
+        return c;
+      });
 };
 
-bool near(double a, double b, double tol = 1e-9) { return std::abs(a - b) <= tol * (1 + std::abs(a) + std::abs(b)); }
+bool near(double a, double b, double tol = 1e-9) {
+  return std::abs(a - b) <= tol * (1 + std::abs(a) + std::abs(b));
+}
 
 }  // namespace
 
@@ -230,7 +246,8 @@ TEST_CASE("properties of the match statistics", "[stats][property]") {
   rc::prop("swapping the engines mirrors the counts and negates Elo and nElo", [] {
     const PentanomialCounts c = *gen_counts();
     const PentanomialCounts m = c.mirrored();
-    RC_ASSERT(m.n[0] == c.n[4] && m.n[1] == c.n[3] && m.n[2] == c.n[2] && m.n[3] == c.n[1] && m.n[4] == c.n[0]);
+    RC_ASSERT(m.n[0] == c.n[4] && m.n[1] == c.n[3] && m.n[2] == c.n[2] && m.n[3] == c.n[1] &&
+              m.n[4] == c.n[0]);
     RC_ASSERT(m.mirrored() == c);
     const EloEstimate a = estimate(c), b = estimate(m);
     RC_ASSERT(near(a.elo, -b.elo));
@@ -244,7 +261,8 @@ TEST_CASE("properties of the match statistics", "[stats][property]") {
     const double e0 = *rc::gen::inRange(-10, 10), width = *rc::gen::inRange(1, 10);
     const EloModel model = *rc::gen::element(EloModel::Normalized, EloModel::Logistic);
     const SprtParams p{e0, e0 + width, 0.05, 0.10, model};
-    const SprtParams q{-(e0 + width), -e0, 0.10, 0.05, model};  // H0 and H1 trade places, so do alpha and beta
+    const SprtParams q{-(e0 + width), -e0, 0.10, 0.05,
+                       model};  // H0 and H1 trade places, so do alpha and beta
     const double l = llr(c, p), lm = llr(c.mirrored(), q);
     RC_ASSERT(near(l, -lm, 1e-7));
     const Verdict v = verdict(l, p), vm = verdict(lm, q);
@@ -285,22 +303,26 @@ TEST_CASE("properties of the match statistics", "[stats][property]") {
 // The SPRT's operating characteristics at known truth: at elo0 it may accept H1 at most alpha of the
 // time, at elo1 accept H0 at most beta of the time (Wald's bounds promise this up to overshoot). A
 // small, fast version; `stk-harness sprt-sim` runs the large one (docs/harnesses/sprt-sim.md).
-TEST_CASE("SPRT error rates at elo0 and elo1 stay within alpha and beta (simulation)", "[stats][simulation]") {
+TEST_CASE("SPRT error rates at elo0 and elo1 stay within alpha and beta (simulation)",
+          "[stats][simulation]") {
   const int runs = 400;
   const std::uint64_t seed = 20240601;
   for (EloModel model : {EloModel::Normalized, EloModel::Logistic}) {
     const SprtParams p{0, model == EloModel::Normalized ? 25.0 : 15.0, 0.05, 0.05, model};
-    INFO("model " << to_string(model) << ", bounds [" << p.elo0 << ", " << p.elo1 << "], " << runs << " runs, seed " << seed);
-    const PentanomialModel at0 = model_at(p.elo0, model, 0.6, 60), at1 = model_at(p.elo1, model, 0.6, 60);
+    INFO("model " << to_string(model) << ", bounds [" << p.elo0 << ", " << p.elo1 << "], " << runs
+                  << " runs, seed " << seed);
+    const PentanomialModel at0 = model_at(p.elo0, model, 0.6, 60),
+                           at1 = model_at(p.elo1, model, 0.6, 60);
     CHECK(at0.strength(model) == Approx(p.elo0).margin(1e-9));
     CHECK(at1.strength(model) == Approx(p.elo1).margin(1e-9));
     const SimulationReport r0 = simulate_sprt(at0, p, runs, seed, 200000);
     const SimulationReport r1 = simulate_sprt(at1, p, runs, seed + 1, 200000);
     const RateInterval fp = wilson_interval(std::uint64_t(r0.accepted_h1), runs);
     const RateInterval fn = wilson_interval(std::uint64_t(r1.accepted_h0), runs);
-    INFO("false positives " << r0.accepted_h1 << "/" << runs << " Wilson [" << fp.lower << ", " << fp.upper
-                            << "], false negatives " << r1.accepted_h0 << "/" << runs << " [" << fn.lower << ", "
-                            << fn.upper << "], mean pairs " << r0.mean_pairs() << " / " << r1.mean_pairs());
+    INFO("false positives " << r0.accepted_h1 << "/" << runs << " Wilson [" << fp.lower << ", "
+                            << fp.upper << "], false negatives " << r1.accepted_h0 << "/" << runs
+                            << " [" << fn.lower << ", " << fn.upper << "], mean pairs "
+                            << r0.mean_pairs() << " / " << r1.mean_pairs());
     CHECK(r0.undecided + r1.undecided == 0);
     CHECK(fp.lower <= p.alpha);
     CHECK(fn.lower <= p.beta);
@@ -316,9 +338,10 @@ TEST_CASE("the simulation's pentanomial model", "[stats]") {
   for (double q : m.p) total += q;
   CHECK(total == Approx(1).epsilon(1e-12));
   CHECK(m.score() == Approx(0.5).margin(1e-12));
-  CHECK(m.p[0] == Approx(m.p[4]).epsilon(1e-12));                       // symmetric at Elo 0
-  CHECK(m.p[2] > pentanomial_model(0, 0.6, 0).p[2]);                     // colour bias: more WL pairs
-  CHECK_THROWS_AS(pentanomial_model(0, 0.99, 200), std::invalid_argument);  // negative win probability
+  CHECK(m.p[0] == Approx(m.p[4]).epsilon(1e-12));     // symmetric at Elo 0
+  CHECK(m.p[2] > pentanomial_model(0, 0.6, 0).p[2]);  // colour bias: more WL pairs
+  CHECK_THROWS_AS(pentanomial_model(0, 0.99, 200),
+                  std::invalid_argument);  // negative win probability
   CHECK(draw_pair(m, 0.0) == 0);
   CHECK(draw_pair(m, 0.999999999) == 4);
   const RateInterval w = wilson_interval(5, 100);

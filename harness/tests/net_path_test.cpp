@@ -31,11 +31,14 @@ TEST_CASE("uci: a directory as a net or model is an error, the previous net stay
   const std::string net = harness::synthetic_net_file(128);
   std::string out;
   REQUIRE_NOTHROW(out = run_uci_script_in_process("setoption name EvalFile value " + net + "\n" +
-                                       "setoption name EvalFile value " + dir.string() + "\n" +
-                                       "setoption name FHModel value " + dir.string() + "\n" + "isready\n"));
+                                                  "setoption name EvalFile value " + dir.string() +
+                                                  "\n" + "setoption name FHModel value " +
+                                                  dir.string() + "\n" + "isready\n"));
   CHECK_THAT(out, Contains("info string NNUE network loaded: " + net));
-  CHECK_THAT(out, Contains("info string error: EvalFile not loaded: " + dir.string() + ": is a directory"));
-  CHECK_THAT(out, Contains("info string error: FHModel not loaded: " + dir.string() + ": is a directory"));
+  CHECK_THAT(out, Contains("info string error: EvalFile not loaded: " + dir.string() +
+                           ": is a directory"));
+  CHECK_THAT(out, Contains("info string error: FHModel not loaded: " + dir.string() +
+                           ": is a directory"));
   CHECK_THAT(out, Contains("readyok"));
   // The same options on an engine object of our own: the net it owns is still the first one.
   search::Searcher engine(search::Options{1, true, nullptr});

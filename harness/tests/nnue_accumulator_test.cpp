@@ -33,10 +33,12 @@ std::uint64_t all_mismatches(const GameCheckResult& r) {
 TEST_CASE("incremental accumulators equal a full recompute over random walks (RapidCheck seeds)",
           "[nnue][accumulator]") {
   auto net = harness::synthetic_network(128);
-  auto extreme = harness::synthetic_network(128, harness::kDefaultNetSeed, harness::NetStyle::Extreme);
+  auto extreme = harness::synthetic_network(128, harness::kDefaultNetSeed,
+                                            harness::NetStyle::Extreme);
   rc::prop("every step of a seeded walk matches", [&](std::uint32_t seed) {
     const Network& n = seed % 2 ? *net : *extreme;  // the extreme net makes int16 lanes wrap
-    GameCheckResult r = harness::check_random_games<DefaultAccumulatorPolicy>(n, options(2, 60, seed));
+    GameCheckResult r = harness::check_random_games<DefaultAccumulatorPolicy>(n,
+                                                                              options(2, 60, seed));
     RC_LOG() << r.first_failure;
     RC_ASSERT(r.steps_checked > 0u);
     RC_ASSERT(all_mismatches(r) == 0u);
@@ -111,13 +113,15 @@ TEST_CASE("nested king moves restore correctly on unmake", "[nnue][accumulator]"
 
 TEST_CASE("the H=1024 stack matches a recompute over random walks", "[nnue][accumulator]") {
   auto net = harness::synthetic_network(1024);
-  GameCheckResult r = harness::check_random_games<DefaultAccumulatorPolicy>(*net, options(4, 80, 7));
+  GameCheckResult r = harness::check_random_games<DefaultAccumulatorPolicy>(*net,
+                                                                            options(4, 80, 7));
   INFO(r.first_failure);
   CHECK(r.steps_checked > 0);
   CHECK(all_mismatches(r) == 0);
 }
 
-TEST_CASE("planted accumulator defects are caught by the random-walk check", "[nnue][accumulator][planted]") {
+TEST_CASE("planted accumulator defects are caught by the random-walk check",
+          "[nnue][accumulator][planted]") {
   auto net = harness::synthetic_network(128);
   auto opt = options(24, 200, 1);  // the harness default games: all start positions are visited
   GameCheckResult ok = harness::check_random_games<DefaultAccumulatorPolicy>(*net, opt);

@@ -92,16 +92,18 @@ TEST_CASE("output bucket counts kings", "[nnue][features]") {
 TEST_CASE("stk features: JSON lines for FEN and EPD batches, a bad line names file and line",
           "[nnue][features][cli]") {
   auto dir = test::scratch_dir("nnue-features");
-  test::write_file(dir / "ok.epd",
-                   std::string(Position::kStartFen) + "\n\n" +
-                       "8/7p/1k6/8/3N4/6K1/8/8 w - - bm Kf4; id \"x\";\n");
+  test::write_file(dir / "ok.epd", std::string(Position::kStartFen) + "\n\n" +
+                                       "8/7p/1k6/8/3N4/6K1/8/8 w - - bm Kf4; id \"x\";\n");
   auto r = test::run_command(test::engine_bin() + " features --batch " + (dir / "ok.epd").string());
   INFO(r.output);
   CHECK(r.exit_code == 0);
-  CHECK(r.output.find("{\"line\": 1, \"fen\": \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", "
-                      "\"white\": [") == 0);
-  CHECK(r.output.find("{\"line\": 3, \"fen\": \"8/7p/1k6/8/3N4/6K1/8/8 w - -\", \"white\": [6428, 6704, 7022], "
-                      "\"black\": [6351, 6755, 7022]}") != std::string::npos);
+  CHECK(r.output.find(
+            "{\"line\": 1, \"fen\": \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", "
+            "\"white\": [") == 0);
+  CHECK(
+      r.output.find(
+          "{\"line\": 3, \"fen\": \"8/7p/1k6/8/3N4/6K1/8/8 w - -\", \"white\": [6428, 6704, 7022], "
+          "\"black\": [6351, 6755, 7022]}") != std::string::npos);
   test::write_file(dir / "bad.epd", std::string(Position::kStartFen) + "\nnot a fen at all\n");
   r = test::run_command(test::engine_bin() + " features --batch " + (dir / "bad.epd").string());
   CHECK(r.exit_code == 2);

@@ -46,7 +46,9 @@ struct FileOracle {
     std::vector<std::int64_t> in;
     for (Color c : {us, ~us})
       for (std::size_t j = 0; j < H / 2; ++j)
-        in.push_back((std::clamp<std::int64_t>(acc[c][j], 0, 127) * std::clamp<std::int64_t>(acc[c][j + H / 2], 0, 127)) >> 7);
+        in.push_back((std::clamp<std::int64_t>(acc[c][j], 0, 127) *
+                      std::clamp<std::int64_t>(acc[c][j + H / 2], 0, 127)) >>
+                     7);
     std::size_t o = dense + std::size_t(bucket) * per_bucket;
     auto layer = [&](const std::vector<std::int64_t>& x, std::size_t outs, bool relu) {
       std::size_t w = o, bias = o + outs * x.size();
@@ -79,7 +81,8 @@ const std::vector<std::string>& sample() {
 
 }  // namespace
 
-TEST_CASE("the engine matches an independent oracle written on the file bytes", "[nnue][inference]") {
+TEST_CASE("the engine matches an independent oracle written on the file bytes",
+          "[nnue][inference]") {
   for (NetStyle style : {NetStyle::Typical, NetStyle::Extreme}) {
     auto bytes = harness::synthetic_net_bytes(128, harness::kDefaultNetSeed, style);
     auto net = harness::synthetic_network(128, harness::kDefaultNetSeed, style);
@@ -128,7 +131,8 @@ TEST_CASE("scalar and AVX2 kernels give identical results", "[nnue][inference][s
   }
 }
 
-TEST_CASE("colour and horizontal mirrors leave the evaluation unchanged", "[nnue][inference][mirror]") {
+TEST_CASE("colour and horizontal mirrors leave the evaluation unchanged",
+          "[nnue][inference][mirror]") {
   for (int hidden : {128, 1024}) {
     auto net = harness::synthetic_network(hidden);
     harness::Evaluator eval = [&](const Position& p) { return evaluate_refresh(*net, p); };
@@ -143,9 +147,12 @@ TEST_CASE("colour and horizontal mirrors leave the evaluation unchanged", "[nnue
   }
 }
 
-TEST_CASE("planted evaluator defects are caught by the SIMD and mirror checks", "[nnue][inference][planted]") {
+TEST_CASE("planted evaluator defects are caught by the SIMD and mirror checks",
+          "[nnue][inference][planted]") {
   auto net = harness::synthetic_network(128);
-  harness::Evaluator good = [&](const Position& p) { return evaluate_refresh<Simd::Scalar>(*net, p); };
+  harness::Evaluator good = [&](const Position& p) {
+    return evaluate_refresh<Simd::Scalar>(*net, p);
+  };
   auto clamp = harness::compare_evaluators(sample(), good, [&](const Position& p) {
     return harness::eval_planted_no_low_clamp(*net, p);
   });

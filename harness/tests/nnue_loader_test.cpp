@@ -54,11 +54,13 @@ TEST_CASE("both exact file sizes are accepted", "[nnue][loader]") {
 TEST_CASE("size - 1 and size + 1 are rejected with expected and actual sizes", "[nnue][loader]") {
   std::vector<std::uint8_t> b = *harness::synthetic_net_bytes(128);
   b.pop_back();
-  CHECK_THAT(reject(b), Contains("short file: expected 6510649 bytes") && Contains("actual size 6510648 bytes"));
+  CHECK_THAT(reject(b), Contains("short file: expected 6510649 bytes") &&
+                            Contains("actual size 6510648 bytes"));
   b.push_back(0);
   b.push_back(0);
   CHECK_THAT(reject(b), Contains("trailing data: expected 6510649 bytes") &&
-                            Contains("actual size 6510650 bytes") && Contains("byte offset 6510649"));
+                            Contains("actual size 6510650 bytes") &&
+                            Contains("byte offset 6510649"));
   std::string error;
   CHECK(Network::parse(b, "t", /*allow_trailing=*/true, &error) != nullptr);
   CHECK_THAT(reject(std::vector<std::uint8_t>(b.begin(), b.begin() + 20)),
@@ -68,17 +70,20 @@ TEST_CASE("size - 1 and size + 1 are rejected with expected and actual sizes", "
 TEST_CASE("the big net's size - 1 and size + 1 are rejected too", "[nnue][loader]") {
   std::vector<std::uint8_t> b = *harness::synthetic_net_bytes(1024);
   b.pop_back();
-  CHECK_THAT(reject(b), Contains("expected 46997305 bytes for hidden 1024") && Contains("actual size 46997304"));
+  CHECK_THAT(reject(b), Contains("expected 46997305 bytes for hidden 1024") &&
+                            Contains("actual size 46997304"));
   b.push_back(1);
   b.push_back(1);
   CHECK_THAT(reject(b), Contains("trailing data") && Contains("actual size 46997306"));
 }
 
-TEST_CASE("each header field is checked, naming the field, its offset and the value", "[nnue][loader]") {
+TEST_CASE("each header field is checked, naming the field, its offset and the value",
+          "[nnue][loader]") {
   const std::vector<std::uint8_t>& good = *harness::synthetic_net_bytes(128);
   auto b = good;
   b[3] = 'X';
-  CHECK_THAT(reject(b), Contains("field 'magic' at byte offset 0") && Contains("found \"STKXALFKA\""));
+  CHECK_THAT(reject(b),
+             Contains("field 'magic' at byte offset 0") && Contains("found \"STKXALFKA\""));
   b = good;
   put_u32(b, 9, 2);
   CHECK_THAT(reject(b), Contains("field 'version' at byte offset 9: expected 1, found 2"));
@@ -87,10 +92,12 @@ TEST_CASE("each header field is checked, naming the field, its offset and the va
   CHECK_THAT(reject(b), Contains("field 'version' at byte offset 9: expected 1, found 16777216"));
   b = good;
   put_u32(b, 13, 22529);
-  CHECK_THAT(reject(b), Contains("field 'features' at byte offset 13: expected 22528, found 22529"));
+  CHECK_THAT(reject(b),
+             Contains("field 'features' at byte offset 13: expected 22528, found 22529"));
   b = good;
   put_u32(b, 17, 256);
-  CHECK_THAT(reject(b), Contains("field 'hidden' at byte offset 17: expected 128 or 1024, found 256"));
+  CHECK_THAT(reject(b),
+             Contains("field 'hidden' at byte offset 17: expected 128 or 1024, found 256"));
   b = good;
   put_u32(b, 17, 1024);  // a valid width that does not match the size
   CHECK_THAT(reject(b), Contains("short file: expected 46997305 bytes for hidden 1024"));
@@ -128,7 +135,8 @@ TEST_CASE("a failed load keeps the engine's previous network active and intact",
     auto after = engine.network();
     CHECK(after == before);  // the same object is still active
     CHECK(after->checksum() == fnv1a64(good.data(), good.size()));
-    for (std::size_t i = 0; i < positions.size(); ++i) CHECK(evaluate_refresh(*after, positions[i]) == evals[i]);
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      CHECK(evaluate_refresh(*after, positions[i]) == evals[i]);
   }
   CHECK(engine.nnue_active());
   engine.set_network(nullptr);
@@ -149,6 +157,7 @@ TEST_CASE("stk-harness checknet: exit 0 with header and checksum, exit 2 with th
   r = test::run_command(test::harness_bin() + " checknet " + (dir / "trailing.nnue").string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Contains("trailing data"));
-  r = test::run_command(test::harness_bin() + " checknet --allow-trailing " + (dir / "trailing.nnue").string());
+  r = test::run_command(test::harness_bin() + " checknet --allow-trailing " +
+                        (dir / "trailing.nnue").string());
   CHECK(r.exit_code == 0);
 }

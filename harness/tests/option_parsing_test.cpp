@@ -44,7 +44,8 @@ void check_error_report(const std::string& command, const std::filesystem::path&
 
 }  // namespace
 
-TEST_CASE("perft and perft-speed options: help, unknown and out-of-range values exit 2", "[cli][perft]") {
+TEST_CASE("perft and perft-speed options: help, unknown and out-of-range values exit 2",
+          "[cli][perft]") {
   check_options("perft", {{"--bogus", "--bogus"},
                           {"--depth 16", "--depth"},
                           {"--depth zero", "--depth"},
@@ -52,15 +53,19 @@ TEST_CASE("perft and perft-speed options: help, unknown and out-of-range values 
                           {"--shard 3/2", "--shard"},
                           {"--plant nothing", "--plant"},
                           {"stray", "stray"}});
-  check_options("perft-speed", {{"--bogus", "--bogus"}, {"--repeat 0", "--repeat"}, {"--max-depth 9", "--max-depth"}});
+  check_options("perft-speed", {{"--bogus", "--bogus"},
+                                {"--repeat 0", "--repeat"},
+                                {"--max-depth 9", "--max-depth"}});
   auto dir = test::scratch_dir("cli-perft");
   check_error_report(test::harness_bin() + " perft --config t --depth 16 --out-dir " + dir.string(),
                      dir / "junit" / "perft-t.xml");
-  check_error_report(test::harness_bin() + " perft-speed --config t --repeat x --out-dir " + dir.string(),
+  check_error_report(test::harness_bin() + " perft-speed --config t --repeat x --out-dir " +
+                         dir.string(),
                      dir / "junit" / "perft-speed-t.xml");
 }
 
-TEST_CASE("epd, merge and epd-compare options: help, unknown and out-of-range values exit 2", "[cli][epd]") {
+TEST_CASE("epd, merge and epd-compare options: help, unknown and out-of-range values exit 2",
+          "[cli][epd]") {
   check_options("epd", {{"--bogus", "--bogus"},
                         {"--epd x.epd --depth 0", "--depth"},
                         {"--epd x.epd --nodes -5", "--nodes"},
@@ -70,36 +75,47 @@ TEST_CASE("epd, merge and epd-compare options: help, unknown and out-of-range va
                         {"--epd x.epd --depth 2 --option NoEquals", "--option"},
                         {"--epd x.epd --depth 2 --bench-signature many", "--bench-signature"}});
   check_options("merge", {{"--bogus", "--bogus"}, {"out a.json --min-solved -3", "--min-solved"}});
-  check_options("epd-compare", {{"--bogus", "--bogus"},
-                                {"--epd x.epd --depth 2 --reference inprocess --stride 0", "--stride"},
-                                {"--epd x.epd --depth 2 --reference inprocess --stk-option x", "--stk-option"}});
+  check_options("epd-compare",
+                {{"--bogus", "--bogus"},
+                 {"--epd x.epd --depth 2 --reference inprocess --stride 0", "--stride"},
+                 {"--epd x.epd --depth 2 --reference inprocess --stk-option x", "--stk-option"}});
   auto dir = test::scratch_dir("cli-epd");
-  check_error_report(test::harness_bin() + " epd --config t --epd x.epd --depth 2 --hash lots --out-dir " + dir.string(),
+  check_error_report(test::harness_bin() +
+                         " epd --config t --epd x.epd --depth 2 --hash lots --out-dir " +
+                         dir.string(),
                      dir / "junit" / "epd-t.xml");
-  check_error_report(test::harness_bin() + " merge t a.json --min-solved x --out-dir " + dir.string(),
+  check_error_report(test::harness_bin() + " merge t a.json --min-solved x --out-dir " +
+                         dir.string(),
                      dir / "junit" / "epd-t.xml");
 }
 
 TEST_CASE("ctest-junit and all options: help, unknown and bad values exit 2", "[cli][all]") {
-  check_options("ctest-junit", {{"--bogus", "--bogus"}, {"in.xml", "OUT"}, {"in.xml out.xml --name", "--name"}});
-  check_options("all", {{"--bogus", "--bogus"}, {"--tier nightly", "--tier"}, {"--list --only", "--only"}});
+  check_options("ctest-junit",
+                {{"--bogus", "--bogus"}, {"in.xml", "OUT"}, {"in.xml out.xml --name", "--name"}});
+  check_options("all", {{"--bogus", "--bogus"},
+                        {"--tier nightly", "--tier"},
+                        {"--list --only", "--only"}});
 }
 
-TEST_CASE("fhgen, fhcollect and fhdump options: help, unknown and out-of-range values exit 2", "[cli][fhcollect]") {
+TEST_CASE("fhgen, fhcollect and fhdump options: help, unknown and out-of-range values exit 2",
+          "[cli][fhcollect]") {
   check_options("fhgen", {{"--bogus", "--bogus"},
                           {"--games 0 --seed 1 --out-dir x", "--games"},
                           {"--games 1 --seed 1 --out-dir x --heldout 1.5", "--heldout"},
                           {"--games 1 --seed 1 --out-dir x --ecm-fraction 1", "--ecm-fraction"},
                           {"--games 1 --seed -1 --out-dir x", "--seed"},
                           {"--seed 1 --out-dir x", "--games"}});
-  check_options("fhcollect", {{"--bogus", "--bogus"},
-                              {"--positions p.epd --out x.fhr --depth 0", "--depth"},
-                              {"--positions p.epd --out x.fhr --depth 2 --predictor maybe", "--predictor"},
-                              {"--positions p.epd --out x.fhr --depth 2 --full-depth 17", "--full-depth"},
-                              {"--positions p.epd --depth 2", "--out"}});
+  check_options("fhcollect",
+                {{"--bogus", "--bogus"},
+                 {"--positions p.epd --out x.fhr --depth 0", "--depth"},
+                 {"--positions p.epd --out x.fhr --depth 2 --predictor maybe", "--predictor"},
+                 {"--positions p.epd --out x.fhr --depth 2 --full-depth 17", "--full-depth"},
+                 {"--positions p.epd --depth 2", "--out"}});
   check_options("fhdump", {{"--bogus", "--bogus"}, {"a.fhr b.fhr", "b.fhr"}});
   auto dir = test::scratch_dir("cli-fhcollect");
-  check_error_report(test::harness_bin() + " fhcollect --config t --positions p.epd --out x.fhr --depth -1 --out-dir " +
-                         dir.string(),
-                     dir / "junit" / "fhcollect-t.xml");
+  check_error_report(
+      test::harness_bin() +
+          " fhcollect --config t --positions p.epd --out x.fhr --depth -1 --out-dir " +
+          dir.string(),
+      dir / "junit" / "fhcollect-t.xml");
 }

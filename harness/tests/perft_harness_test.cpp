@@ -10,8 +10,10 @@ using Catch::Matchers::Contains;
 
 TEST_CASE("perft harness passes on golden counts and writes a valid report", "[perft][harness]") {
   auto dir = test::scratch_dir("perft-ok");
-  auto r = test::run_command(test::harness_bin() + " perft --epd " STK_SOURCE_DIR
-                             "/golden/perft.epd --depth 3 --config t --out-dir " + dir.string());
+  auto r = test::run_command(test::harness_bin() +
+                             " perft --epd " STK_SOURCE_DIR
+                             "/golden/perft.epd --depth 3 --config t --out-dir " +
+                             dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
@@ -45,7 +47,8 @@ TEST_CASE("perft harness rejects bad input naming file and line", "[perft][harne
     std::string content, expect;
   };
   const Case cases[] = {
-      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5\n4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 x\n", "w.epd:2: malformed depth field"},
+      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5\n4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 x\n",
+       "w.epd:2: malformed depth field"},
       {"4k3/8/8/8/8/8/8/4K3 w - - 0 1\n", "w.epd:1: no ';D<depth> <count>'"},
       {"4k3/8/8/8/8/8/8/4K4 w - - 0 1 ;D1 5\n", "w.epd:1: illegal FEN: rank 1 overflows"},
       {"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D2 5 ;D1 3\n", "w.epd:1: depth D1 repeated or out of order"},
@@ -69,24 +72,30 @@ TEST_CASE("perft harness rejects bad input naming file and line", "[perft][harne
 
 TEST_CASE("shards partition the checks", "[perft][harness]") {
   auto dir = test::scratch_dir("perft-shard");
-  std::string base = test::harness_bin() + " perft --depth 2 --invariants-depth 0 --epd " STK_SOURCE_DIR
-                     "/golden/perft.epd --out-dir " + dir.string();
+  std::string base = test::harness_bin() +
+                     " perft --depth 2 --invariants-depth 0 --epd " STK_SOURCE_DIR
+                     "/golden/perft.epd --out-dir " +
+                     dir.string();
   auto a = test::run_command(base + " --shard 1/2");
   auto b = test::run_command(base + " --shard 2/2");
   auto all = test::run_command(base);
   REQUIRE(a.exit_code == 0);
   REQUIRE(b.exit_code == 0);
-  auto checks = [](const std::string& out) { return std::stoi(out.substr(out.find("perft: ") + 7)); };
+  auto checks = [](const std::string& out) {
+    return std::stoi(out.substr(out.find("perft: ") + 7));
+  };
   CHECK(checks(a.output) + checks(b.output) == checks(all.output));
 }
 
 TEST_CASE("stk command line and UCI loop answer bad input without crashing", "[uci]") {
-  auto bad = test::run_command(test::engine_bin() + " perft 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0' 2");
+  auto bad = test::run_command(test::engine_bin() +
+                               " perft 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0' 2");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Contains("expected 6 fields"));
   auto uci = test::run_command(
       "printf 'uci\\nisready\\nfoo bar\\nposition fen 8/8 w\\nposition startpos moves e2e5\\n"
-      "position startpos moves e2e4 e7e5\\ngo perft 2\\nquit\\n' | " + test::engine_bin());
+      "position startpos moves e2e4 e7e5\\ngo perft 2\\nquit\\n' | " +
+      test::engine_bin());
   CHECK(uci.exit_code == 0);
   CHECK_THAT(uci.output, Contains("uciok"));
   CHECK_THAT(uci.output, Contains("readyok"));
@@ -102,9 +111,11 @@ TEST_CASE("perft testcase names are unique in their class", "[perft][harness]") 
   std::filesystem::create_directories(dir / "b");
   test::write_file(dir / "a" / "x.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n");
   test::write_file(dir / "b" / "x.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n");
-  for (const std::string& second : {(dir / "b" / "x.epd").string(), (dir / "a" / "x.epd").string()}) {
-    auto r = test::run_command(test::harness_bin() + " perft --epd " + (dir / "a" / "x.epd").string() + " --epd " +
-                               second + " --out-dir " + dir.string());
+  for (const std::string& second :
+       {(dir / "b" / "x.epd").string(), (dir / "a" / "x.epd").string()}) {
+    auto r = test::run_command(test::harness_bin() + " perft --epd " +
+                               (dir / "a" / "x.epd").string() + " --epd " + second + " --out-dir " +
+                               dir.string());
     INFO(r.output);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("share the name 'x'"));
@@ -124,20 +135,24 @@ const char* kUnderpromotionCapture = "4k3/1P6/8/8/8/8/r7/4K3 b - - 0 1";
 
 }  // namespace
 
-TEST_CASE("perft survives a crashing subject: a failure naming position, depth, signal and the line",
-          "[perft][harness][planted]") {
+TEST_CASE(
+    "perft survives a crashing subject: a failure naming position, depth, signal and the line",
+    "[perft][harness][planted]") {
   auto dir = test::scratch_dir("perft-crash");
   // Two positions: the one that crashes and a clean one after it, which must still be checked.
-  test::write_file(dir / "c.epd", std::string(kUnderpromotionCapture) + " ;D1 19 ;D2 130 ;D3 1857\n"
-                                  "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n");
-  auto r = test::run_command(test::harness_bin() + " perft --plant crash-underpromotion-capture --epd " +
-                             (dir / "c.epd").string() + " --depth 3 --config t --out-dir " + dir.string());
+  test::write_file(dir / "c.epd", std::string(kUnderpromotionCapture) +
+                                      " ;D1 19 ;D2 130 ;D3 1857\n"
+                                      "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n");
+  auto r = test::run_command(
+      test::harness_bin() + " perft --plant crash-underpromotion-capture --epd " +
+      (dir / "c.epd").string() + " --depth 3 --config t --out-dir " + dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 1);
   const std::string xml = slurp(dir / "junit" / "perft-t.xml");
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
   CHECK_THAT(xml, Contains("name=\"c:1 d2\"") && Contains("perft crashed: killed by signal 11"));
-  CHECK_THAT(xml, Contains("moves a2a8") && Contains("generating the moves after a2a8 killed by signal 11"));
+  CHECK_THAT(xml, Contains("moves a2a8") &&
+                      Contains("generating the moves after a2a8 killed by signal 11"));
   CHECK_THAT(xml, Contains("<skipped message=\"not run: perft crashed at depth 2"));  // c:1 d3
   CHECK_THAT(xml, Contains("name=\"c:2 d2\""));  // the next position still ran
   CHECK_THAT(r.output, Contains("a2a8"));        // the bisected line is printed
@@ -147,8 +162,9 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
           "[perft][harness][planted]") {
   auto dir = test::scratch_dir("perft-hang");
   test::write_file(dir / "h.epd", std::string(kUnderpromotionCapture) + " ;D1 19 ;D2 130\n");
-  auto r = test::run_command(test::harness_bin() + " perft --plant hang-underpromotion-capture --timeout 1 --epd " +
-                             (dir / "h.epd").string() + " --invariants-depth 0 --config t --out-dir " + dir.string());
+  auto r = test::run_command(
+      test::harness_bin() + " perft --plant hang-underpromotion-capture --timeout 1 --epd " +
+      (dir / "h.epd").string() + " --invariants-depth 0 --config t --out-dir " + dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 1);
   const std::string xml = slurp(dir / "junit" / "perft-t.xml");
@@ -156,7 +172,8 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
 }
 
-TEST_CASE("perft-speed records the nodes/s ratio against the reference and its spread", "[perft][harness][uci]") {
+TEST_CASE("perft-speed records the nodes/s ratio against the reference and its spread",
+          "[perft][harness][uci]") {
   const std::string sf = "/usr/games/stockfish";
   if (!std::filesystem::exists(sf)) {
     WARN("skipped: " << sf << " not installed");
@@ -179,5 +196,6 @@ TEST_CASE("perft-speed records the nodes/s ratio against the reference and its s
     CHECK(p.at("depth") == 3);
     CHECK(p.at("nodes") == p.at("reference_nodes"));  // both engines count the same tree
   }
-  CHECK_THAT(test::read_file(dir / "perft-speed" / "t.md"), Contains("nodes/s ratio stk/reference"));
+  CHECK_THAT(test::read_file(dir / "perft-speed" / "t.md"),
+             Contains("nodes/s ratio stk/reference"));
 }

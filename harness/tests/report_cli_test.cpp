@@ -17,7 +17,8 @@ namespace {
 // Occurrences of an element in JUnit XML, counted the way a CI system reads them.
 int count_elements(const std::string& xml, const std::string& tag) {
   int n = 0;
-  for (std::size_t p = xml.find("<" + tag); p != std::string::npos; p = xml.find("<" + tag, p + 1)) {
+  for (std::size_t p = xml.find("<" + tag); p != std::string::npos;
+       p = xml.find("<" + tag, p + 1)) {
     const char next = p + tag.size() + 1 < xml.size() ? xml[p + tag.size() + 1] : '\0';
     n += next == ' ' || next == '>' || next == '/';
   }
@@ -25,7 +26,8 @@ int count_elements(const std::string& xml, const std::string& tag) {
 }
 
 // The envelope of `json_path` states the same counts as the JUnit file it names.
-void check_envelope_matches_junit(const std::filesystem::path& json_path, const std::filesystem::path& junit_path) {
+void check_envelope_matches_junit(const std::filesystem::path& json_path,
+                                  const std::filesystem::path& junit_path) {
   INFO(json_path.string());
   const report::Json j = report::read_json_file(json_path.string());
   REQUIRE(j.contains("report"));
@@ -44,14 +46,15 @@ void check_envelope_matches_junit(const std::filesystem::path& json_path, const 
 }
 
 struct Migrated {
-  std::string command;     // subcommand and its required arguments (CLI11 names a missing one first)
+  std::string command;  // subcommand and its required arguments (CLI11 names a missing one first)
   std::string bad_option;  // an option given a value it refuses
   std::string bad_value;
 };
 
 }  // namespace
 
-TEST_CASE("migrated subcommands: help exits 0 and a bad option or value exits 2 naming it", "[report][cli]") {
+TEST_CASE("migrated subcommands: help exits 0 and a bad option or value exits 2 naming it",
+          "[report][cli]") {
   const std::vector<Migrated> cases = {
       {"shadow", "--depth", "deep"},
       {"shadow", "--max-control", "2"},
@@ -76,24 +79,32 @@ TEST_CASE("migrated subcommands: help exits 0 and a bad option or value exits 2 
     auto unknown = test::run_command(h + " --no-such-option 1");
     CHECK(unknown.exit_code == 2);
     CHECK_THAT(unknown.output, Contains("--no-such-option"));
-    auto bad = test::run_command(h + " " + c.bad_option + (c.bad_value.empty() ? "" : " '" + c.bad_value + "'"));
+    auto bad = test::run_command(h + " " + c.bad_option +
+                                 (c.bad_value.empty() ? "" : " '" + c.bad_value + "'"));
     CHECK(bad.exit_code == 2);
     CHECK_THAT(bad.output, Contains(c.bad_option));
   }
 }
 
-TEST_CASE("accumulator and nnue-bench summaries: envelope counts equal the JUnit counts", "[report][accumulator]") {
+TEST_CASE("accumulator and nnue-bench summaries: envelope counts equal the JUnit counts",
+          "[report][accumulator]") {
   auto dir = test::scratch_dir("report-envelope");
   const std::string h = test::harness_bin(), out = " --out-dir " + dir.string();
   // A planted defect (a king move without refresh) makes failures, so the counts are not all zero.
-  auto acc = test::run_command(h + " accumulator --config planted --games 2 --plies 60 --positions 20 "
-                                   "--search-depth 2 --plant king-refresh" + out);
+  auto acc = test::run_command(h +
+                               " accumulator --config planted --games 2 --plies 60 --positions 20 "
+                               "--search-depth 2 --plant king-refresh" +
+                               out);
   INFO(acc.output);
   CHECK(acc.exit_code == 1);
-  check_envelope_matches_junit(dir / "accumulator/planted.json", dir / "junit/accumulator-planted.xml");
+  check_envelope_matches_junit(dir / "accumulator/planted.json",
+                               dir / "junit/accumulator-planted.xml");
   const report::Json j = report::read_json_file((dir / "accumulator/planted.json").string());
   CHECK(j.at("report").at("failures").get<int>() > 0);
-  CHECK(j.at("checks").at(0).at("steps_checked").is_number());  // the review page reads the counts as numbers
+  CHECK(j.at("checks")
+            .at(0)
+            .at("steps_checked")
+            .is_number());  // the review page reads the counts as numbers
 
   auto bench = test::run_command(h + " nnue-bench --config t --positions 500" + out);
   INFO(bench.output);
@@ -102,11 +113,13 @@ TEST_CASE("accumulator and nnue-bench summaries: envelope counts equal the JUnit
   CHECK(report::read_json_file((dir / "nnue-bench/t.json").string()).at("results").size() >= 2);
 }
 
-TEST_CASE("checknet with a JUnit path writes its summaries where the review page looks", "[report][checknet]") {
+TEST_CASE("checknet with a JUnit path writes its summaries where the review page looks",
+          "[report][checknet]") {
   auto dir = test::scratch_dir("report-checknet");
   const std::string net = STK_SOURCE_DIR "/golden/nets/stk-h128-seed1.nnue";
-  auto r = test::run_command(test::harness_bin() + " checknet " + net + " --manifest " STK_SOURCE_DIR
-                             "/golden/nets/manifest.json --junit " + (dir / "junit/checknet-golden-t.xml").string());
+  auto r = test::run_command(test::harness_bin() + " checknet " + net +
+                             " --manifest " STK_SOURCE_DIR "/golden/nets/manifest.json --junit " +
+                             (dir / "junit/checknet-golden-t.xml").string());
   INFO(r.output);
   CHECK(r.exit_code == 0);
   check_envelope_matches_junit(dir / "checknet/golden-t.json", dir / "junit/checknet-golden-t.xml");

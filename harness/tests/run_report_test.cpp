@@ -16,7 +16,8 @@ report::RunReport sample_run() {
   junit::TestSuite& s = run.suites.emplace_back();
   s.name = "demo.quick";
   s.cases.push_back({"demo.a", "passes", 0.0, junit::Outcome::Passed, "", "", "", {}});
-  s.cases.push_back({"demo.a", "fails", 0.0, junit::Outcome::Failed, "expected 1, got 2", "", "", {}});
+  s.cases.push_back(
+      {"demo.a", "fails", 0.0, junit::Outcome::Failed, "expected 1, got 2", "", "", {}});
   s.cases.push_back({"demo.a", "skipped", 0.0, junit::Outcome::Skipped, "no net", "", "", {}});
   run.figures["nodes"] = 1595000;
   run.figures["ratio"] = 0.5;
@@ -71,7 +72,8 @@ TEST_CASE("one writer: the JSON envelope and the Markdown carry the JUnit counts
   CHECK(report::to_json_text(run, "x.xml") == report::to_json_text(run, "x.xml"));
 }
 
-TEST_CASE("the writer refuses a figure named like the envelope and a duplicate testcase", "[report]") {
+TEST_CASE("the writer refuses a figure named like the envelope and a duplicate testcase",
+          "[report]") {
   auto dir = test::scratch_dir("run-report-bad");
   report::RunReport run = sample_run();
   run.figures["report"] = 1;
@@ -87,6 +89,7 @@ TEST_CASE("a malformed JSON file is named with the byte offset", "[report]") {
   auto p = dir / "bad.json";
   test::write_file(p, "{\"nodes\": 1,\n \"x\": }");
   CHECK_THROWS_WITH(report::read_json_file(p.string()), Catch::Contains(p.string() + ": byte 20"));
-  CHECK_THROWS_WITH(report::read_json_file((dir / "missing.json").string()), Catch::Contains("cannot open"));
+  CHECK_THROWS_WITH(report::read_json_file((dir / "missing.json").string()),
+                    Catch::Contains("cannot open"));
   CHECK(report::parse_json_text("{\"a\": [1, 2]}", "<string>").at("a").size() == 2);
 }

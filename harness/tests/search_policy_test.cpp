@@ -15,8 +15,8 @@ namespace {
 // the private empty base, out of reach.
 struct MisspeltObserver : private search::NoObserver, search::NoShadowControl {
   using NoObserver::on_node, NoObserver::on_reduced_fail_low, NoObserver::on_node_cutoff,
-      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high, NoObserver::kCollectFh, NoObserver::fh_begin_node,
-      NoObserver::fh_record;
+      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high, NoObserver::kCollectFh,
+      NoObserver::fh_begin_node, NoObserver::fh_record;
   static constexpr bool kEnabled = true;
   static constexpr bool kPredictor = false;
   int pruned = 0;
@@ -29,8 +29,8 @@ struct MisspeltObserver : private search::NoObserver, search::NoShadowControl {
 // The same policy spelt right.
 struct PruneCounter : private search::NoObserver, search::NoShadowControl {
   using NoObserver::on_node, NoObserver::on_reduced_fail_low, NoObserver::on_node_cutoff,
-      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high, NoObserver::kCollectFh, NoObserver::fh_begin_node,
-      NoObserver::fh_record;
+      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high, NoObserver::kCollectFh,
+      NoObserver::fh_begin_node, NoObserver::fh_record;
   static constexpr bool kEnabled = true;
   static constexpr bool kPredictor = false;
   int pruned = 0;
@@ -60,7 +60,9 @@ struct MisspeltShadowControl : search::NoObserver {
   bool shadow_skip_irr(int) const { return false; }
   bool shadow_skip_mate_distance() const { return false; }
   template <class T>
-  T& table(T& real) { return real; }
+  T& table(T& real) {
+    return real;
+  }
 };
 
 static_assert(search::SearchPolicy<search::NoPolicy>);
@@ -77,8 +79,9 @@ static_assert(!search::ShadowControlPolicy<MisspeltShadowControl>);
 
 }  // namespace
 
-TEST_CASE("search policy: a policy's hooks are called, and a misspelt hook is rejected at compile time",
-          "[search][policy]") {
+TEST_CASE(
+    "search policy: a policy's hooks are called, and a misspelt hook is rejected at compile time",
+    "[search][policy]") {
   // The static_asserts above are the test proper; this checks the spelt-right policy is called.
   Position pos;
   pos.set("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");

@@ -37,8 +37,9 @@ template <Variant V>
 std::string first_invariant_break(int depth, bool against_engine) {
   for (const auto& fen : fens()) {
     PositionAudit on = audit_position<V>(fen, "t", settings(depth), true);
-    search::Result ref = against_engine ? plain_search(fen, settings(depth))
-                                        : audit_position<V>(fen, "t", settings(depth), false).result;
+    search::Result ref = against_engine
+                             ? plain_search(fen, settings(depth))
+                             : audit_position<V>(fen, "t", settings(depth), false).result;
     std::string diff = compare_results(ref, on.result);
     if (!diff.empty()) return fen + ": " + diff;
   }
@@ -70,7 +71,9 @@ std::uint64_t total(const std::array<C, kDepthCells>& cells, F C::*field) {
   for (const C& cell : cells) n += cell.*field;
   return n;
 }
-std::uint64_t decisions(const Counts& c, Mechanism m, std::uint64_t Cell::*f) { return total(c.decisions[int(m)], f); }
+std::uint64_t decisions(const Counts& c, Mechanism m, std::uint64_t Cell::*f) {
+  return total(c.decisions[int(m)], f);
+}
 std::uint64_t controls(const Counts& c, Control k, std::uint64_t ControlCell::*f) {
   return total(c.controls[int(k)], f);
 }
@@ -95,7 +98,9 @@ TEST_CASE("shadow audit: real search identical with the audit on and off", "[sha
     }
 }
 
-TEST_CASE("shadow audit: every mechanism is audited beside its control, and records are well formed", "[shadow]") {
+TEST_CASE(
+    "shadow audit: every mechanism is audited beside its control, and records are well formed",
+    "[shadow]") {
   SuiteAudit a = audit_suite(8);
   for (Mechanism m : kAll) {
     INFO(search::mechanism_name(m));
@@ -120,8 +125,9 @@ TEST_CASE("shadow audit: every mechanism is audited beside its control, and reco
   for (const Miss& x : a.misses) CHECK(x.verdict != "");
 }
 
-TEST_CASE("shadow audit: under exact isolation every control replays the real search, under legacy it does not",
-          "[shadow]") {
+TEST_CASE(
+    "shadow audit: under exact isolation every control replays the real search, under legacy it does not",
+    "[shadow]") {
   SuiteAudit exact = audit_suite(8, kExact);
   for (int k = 0; k < kControlCount; ++k) {
     const Control c = Control(k);
@@ -130,19 +136,22 @@ TEST_CASE("shadow audit: under exact isolation every control replays the real se
     CHECK(controls(exact.total, c, &ControlCell::hits) == 0);
     // The searched-node control skips the null move at its root (as the static-null miss search
     // does); the killers that null-move search left at ply+1 can change a node count, never more.
-    if (c == Control::SearchedNode) CHECK(controls(exact.total, c, &ControlCell::replayed) * 100 >= n * 99);
+    if (c == Control::SearchedNode)
+      CHECK(controls(exact.total, c, &ControlCell::replayed) * 100 >= n * 99);
     else CHECK(controls(exact.total, c, &ControlCell::replayed) == n);
   }
   SuiteAudit legacy = audit_suite(8, kLegacy);
   std::uint64_t hits = 0;
-  for (int k = 0; k < kControlCount; ++k) hits += controls(legacy.total, Control(k), &ControlCell::hits);
+  for (int k = 0; k < kControlCount; ++k)
+    hits += controls(legacy.total, Control(k), &ControlCell::hits);
   CHECK(hits > 0);
   CHECK(control_gate_fails(all_depths(legacy, Mechanism::Lmr), kDefaultMaxControl));
   CHECK_FALSE(control_gate_fails(all_depths(exact, Mechanism::Lmr), kDefaultMaxControl));
 }
 
-TEST_CASE("shadow audit planted defect: an LMR shadow at the reduced depth fails the depth and sensitivity gates",
-          "[shadow][planted]") {
+TEST_CASE(
+    "shadow audit planted defect: an LMR shadow at the reduced depth fails the depth and sensitivity gates",
+    "[shadow][planted]") {
   SuiteAudit ok = audit_suite(8);
   SuiteAudit bad = audit_suite<Variant{.lmr_at_reduced_depth = true}>(8);
   CHECK(decisions(ok.total, Mechanism::Lmr, &Cell::depth_mismatches) == 0);
@@ -150,14 +159,18 @@ TEST_CASE("shadow audit planted defect: an LMR shadow at the reduced depth fails
         decisions(bad.total, Mechanism::Lmr, &Cell::audited));
   // At the reduced depth the miss search is its own control: no excess at all.
   const Excess e_ok = all_depths(ok, Mechanism::Lmr), e_bad = all_depths(bad, Mechanism::Lmr);
-  INFO("LMR excess " << e_ok.excess << " [" << e_ok.bootstrap.lo << ", " << e_ok.bootstrap.hi << "]; at the reduced "
-                     "depth " << e_bad.excess << " (misses " << e_bad.k1 << ", control hits " << e_bad.k2 << ")");
+  INFO("LMR excess " << e_ok.excess << " [" << e_ok.bootstrap.lo << ", " << e_ok.bootstrap.hi
+                     << "]; at the reduced "
+                        "depth "
+                     << e_bad.excess << " (misses " << e_bad.k1 << ", control hits " << e_bad.k2
+                     << ")");
   CHECK(e_bad.k1 == e_bad.k2);
   CHECK_FALSE(sensitivity_gate_fails(e_ok));
   CHECK(sensitivity_gate_fails(e_bad));
 }
 
-TEST_CASE("shadow audit planted defect: pruned-move shadows one ply short fail the depth gate", "[shadow][planted]") {
+TEST_CASE("shadow audit planted defect: pruned-move shadows one ply short fail the depth gate",
+          "[shadow][planted]") {
   SuiteAudit bad = audit_suite<Variant{.pruned_depth_offset = -1}>(7);
   for (Mechanism m : {Mechanism::Lmp, Mechanism::Futility, Mechanism::SeePrune}) {
     INFO(search::mechanism_name(m));
@@ -172,8 +185,9 @@ TEST_CASE("shadow audit planted defect: shadow search writing the real table bre
   CHECK(first_invariant_break<Variant{.private_table = false}>(7, true) != "");
 }
 
-TEST_CASE("shadow audit planted defect: shadow history leaking into the real search breaks the invariant",
-          "[shadow][planted]") {
+TEST_CASE(
+    "shadow audit planted defect: shadow history leaking into the real search breaks the invariant",
+    "[shadow][planted]") {
   CHECK(first_invariant_break<Variant{.restore_heuristics = false}>(7, true) != "");
 }
 
@@ -188,7 +202,8 @@ TEST_CASE("shadow audit: the real search passes the fabricated-bound artifact ga
   }
   classify(misses, 0, 2'000'000);
   const ArtifactShare share = artifact_share(misses, 3);
-  INFO(share.signature << " of " << share.misses << " misses (depth >= 3) with the fabricated-bound signature");
+  INFO(share.signature << " of " << share.misses
+                       << " misses (depth >= 3) with the fabricated-bound signature");
   CHECK(share.misses > 0);
   // The harness's artifact gate (default --max-artifact-share 0.3).
   CHECK(share.share() <= kDefaultMaxArtifactShare);
@@ -222,25 +237,32 @@ TEST_CASE("shadow excess intervals on hand-computed examples", "[shadow]") {
   CHECK(one.lo == Approx(0.05));
   CHECK(one.hi == Approx(0.05));
   // Same seed, same interval.
-  const std::vector<ClusterCounts> many = {{3, 50, 1, 60}, {0, 20, 2, 30}, {5, 70, 0, 10}, {1, 5, 1, 8}};
-  CHECK(cluster_bootstrap_difference(many, {11, 500}).lo == cluster_bootstrap_difference(many, {11, 500}).lo);
+  const std::vector<ClusterCounts> many = {{3, 50, 1, 60},
+                                           {0, 20, 2, 30},
+                                           {5, 70, 0, 10},
+                                           {1, 5, 1, 8}};
+  CHECK(cluster_bootstrap_difference(many, {11, 500}).lo ==
+        cluster_bootstrap_difference(many, {11, 500}).lo);
   // The gates on the same numbers.
   CHECK_FALSE(excess_gate_fails(e, 0.0));  // lower bound 0 is not above 0
   CHECK(sensitivity_gate_fails(e));        // ... nor significantly above 0
   CHECK(excess_gate_fails(excess_of({{1, 10, 0, 0}}, BootstrapSettings{}), 0.5));  // no control
 }
 
-TEST_CASE("stk-harness shadow: reports with controls, JUnit valid, gates on isolation", "[shadow][cli]") {
+TEST_CASE("stk-harness shadow: reports with controls, JUnit valid, gates on isolation",
+          "[shadow][cli]") {
   auto dir = stk::test::scratch_dir("shadow-cli");
   std::string epd;
   const char* kBest[] = {"Nd5", "O-O", "Rc2"};  // any legal move: the harness reads no bm
-  for (std::size_t i = 0; i < 3; ++i) {  // EPD: the FEN's first four fields, then operations
+  for (std::size_t i = 0; i < 3; ++i) {         // EPD: the FEN's first four fields, then operations
     const std::string& f = fens()[i];
-    epd += f.substr(0, f.rfind(' ', f.rfind(' ') - 1)) + " bm " + kBest[i] + "; id \"t" + std::to_string(i) + "\";\n";
+    epd += f.substr(0, f.rfind(' ', f.rfind(' ') - 1)) + " bm " + kBest[i] + "; id \"t" +
+           std::to_string(i) + "\";\n";
   }
   stk::test::write_file(dir / "t.epd", epd);
-  const std::string base = stk::test::harness_bin() + " shadow --quiet --epd '" + (dir / "t.epd").string() +
-                           "' --depth 7 --classify-max 50 --out-dir '" + dir.string() + "'";
+  const std::string base = stk::test::harness_bin() + " shadow --quiet --epd '" +
+                           (dir / "t.epd").string() + "' --depth 7 --classify-max 50 --out-dir '" +
+                           dir.string() + "'";
   // Three positions are too few clusters for the sensitivity gate (one has no LMR miss).
   auto r = stk::test::run_command(base + " --config exact --require-excess none");
   INFO(r.output);

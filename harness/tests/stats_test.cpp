@@ -13,8 +13,8 @@ TEST_CASE("Wilson score interval: published and hand-computed values", "[stats]"
     std::uint64_t k, n;
     double lo, hi;
   };
-  for (Case c : {Case{81, 263, 0.2553, 0.3662}, Case{15, 148, 0.0624, 0.1605}, Case{0, 20, 0.0, 0.1611},
-                 Case{1, 29, 0.0061, 0.1718}}) {
+  for (Case c : {Case{81, 263, 0.2553, 0.3662}, Case{15, 148, 0.0624, 0.1605},
+                 Case{0, 20, 0.0, 0.1611}, Case{1, 29, 0.0061, 0.1718}}) {
     INFO(c.k << "/" << c.n);
     auto [lo, hi] = wilson(c.k, c.n);
     CHECK(lo == Approx(c.lo).margin(5e-5));
@@ -37,5 +37,6 @@ TEST_CASE("Wilson score interval: published and hand-computed values", "[stats]"
       CHECK(l <= double(k) / double(n));
       CHECK(h >= double(k) / double(n));
     }
-  CHECK(wilson(300, 1000).second - wilson(300, 1000).first < wilson(30, 100).second - wilson(30, 100).first);
+  CHECK(wilson(300, 1000).second - wilson(300, 1000).first <
+        wilson(30, 100).second - wilson(30, 100).first);
 }

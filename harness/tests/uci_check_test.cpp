@@ -24,7 +24,9 @@ using namespace stk::harness;
 
 namespace {
 
-std::string fake_bin() { return test::env_or("STK_FAKE_UCI", STK_BINARY_DIR "/harness/stk-fake-uci"); }
+std::string fake_bin() {
+  return test::env_or("STK_FAKE_UCI", STK_BINARY_DIR "/harness/stk-fake-uci");
+}
 
 Position pos(const std::string& fen) {
   Position p;
@@ -32,7 +34,8 @@ Position pos(const std::string& fen) {
   return p;
 }
 
-ucicheck::PvFindings pv_of(const std::string& fen, const std::string& info_line, bool strict = false) {
+ucicheck::PvFindings pv_of(const std::string& fen, const std::string& info_line,
+                           bool strict = false) {
   auto info = uci::parse_info(info_line);
   REQUIRE(info);
   return ucicheck::check_pv(pos(fen), *info, strict);
@@ -47,7 +50,8 @@ struct Run {
 Run uci_check(const std::string& dir_name, const std::string& args) {
   auto dir = test::scratch_dir(dir_name);
   Run run;
-  run.result = test::run_command(test::harness_bin() + " uci-check --config t --out-dir " + dir.string() + " " + args);
+  run.result = test::run_command(test::harness_bin() + " uci-check --config t --out-dir " +
+                                 dir.string() + " " + args);
   std::ifstream in(dir / "uci-check" / "t.json");
   if (in) {
     in >> run.json;
@@ -79,7 +83,8 @@ TEST_CASE("uci-check parses option and info lines", "[uci-check]") {
   CHECK_THAT(problem, Contains("type 'slider'"));
   CHECK_FALSE(uci::parse_option("info depth 1", &problem));
 
-  auto info = uci::parse_info("info depth 7 seldepth 10 multipv 1 score mate -3 upperbound nodes 897 nps 1 time 5 pv h8g8 a2a8");
+  auto info = uci::parse_info(
+      "info depth 7 seldepth 10 multipv 1 score mate -3 upperbound nodes 897 nps 1 time 5 pv h8g8 a2a8");
   REQUIRE(info);
   CHECK(*info->depth == 7);
   CHECK(info->score_kind == uci::InfoLine::Score::Mate);
@@ -94,7 +99,8 @@ TEST_CASE("uci-check parses option and info lines", "[uci-check]") {
   CHECK((best && best->move == "e2e4" && best->ponder == "e7e5"));
 }
 
-TEST_CASE("uci-check's PV oracle: moves after mate, mate lengths, notation mistakes", "[uci-check]") {
+TEST_CASE("uci-check's PV oracle: moves after mate, mate lengths, notation mistakes",
+          "[uci-check]") {
   // The reproducer: stk printed moves after the mate g5f7.
   const std::string fen = "r2q1rQk/2p1b1pp/p1n5/1p3bN1/4n3/1BP1B3/PP3PPP/R4RK1 b - - 1 1";
   auto past = pv_of(fen, "info depth 9 score mate -1 nodes 5 pv f8g8 g5f7 d8g8 g5e4 f5e4");
@@ -104,16 +110,21 @@ TEST_CASE("uci-check's PV oracle: moves after mate, mate lengths, notation mista
   CHECK(pv_of(fen, "info depth 9 score mate -1 nodes 5 pv f8g8 g5f7").errors.empty());
   auto truncated = pv_of(fen, "info depth 9 score mate -1 nodes 5 pv f8g8");
   CHECK((truncated.errors.empty() && truncated.truncated_mate && truncated.warnings.size() == 1));
-  CHECK(pv_of(fen, "info depth 9 score mate -1 nodes 5 pv f8g8", true).errors.at(0).behaviour == "truncated-mate-pv");
-  CHECK(pv_of(fen, "info depth 9 score mate -2 nodes 5 pv f8g8 g5f7").errors.at(0).behaviour == "mate-pv-inconsistent");
-  CHECK(pv_of(fen, "info depth 9 score mate -2 lowerbound nodes 5 pv f8g8 g5f7").errors.empty());  // bounds: legality only
+  CHECK(pv_of(fen, "info depth 9 score mate -1 nodes 5 pv f8g8", true).errors.at(0).behaviour ==
+        "truncated-mate-pv");
+  CHECK(pv_of(fen, "info depth 9 score mate -2 nodes 5 pv f8g8 g5f7").errors.at(0).behaviour ==
+        "mate-pv-inconsistent");
+  CHECK(pv_of(fen, "info depth 9 score mate -2 lowerbound nodes 5 pv f8g8 g5f7")
+            .errors.empty());  // bounds: legality only
   const std::string m2 = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1";
   CHECK(pv_of(m2, "info score mate 2 pv b1b7 h8g8 a2a8").errors.empty());
-  CHECK(pv_of(m2, "info score mate 2 pv b1b7 h8g8 a2a3").errors.at(0).behaviour == "mate-pv-inconsistent");
+  CHECK(pv_of(m2, "info score mate 2 pv b1b7 h8g8 a2a3").errors.at(0).behaviour ==
+        "mate-pv-inconsistent");
   CHECK(pv_of(m2, "info score mate 2 pv b1b7 h8h7").errors.at(0).behaviour == "illegal-pv");
 
   const Position castle = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-  CHECK_THAT(ucicheck::why_illegal(castle, "e1h1"), Contains("Chess960 notation); standard chess writes 'e1g1'"));
+  CHECK_THAT(ucicheck::why_illegal(castle, "e1h1"),
+             Contains("Chess960 notation); standard chess writes 'e1g1'"));
   CHECK_THAT(ucicheck::why_illegal(castle, "e1a1"), Contains("writes 'e1c1'"));
   const Position promo = pos("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1");
   CHECK_THAT(ucicheck::why_illegal(promo, "e7e8"), Contains("without its piece letter"));
@@ -124,12 +135,16 @@ TEST_CASE("uci-check's PV oracle: moves after mate, mate lengths, notation mista
 TEST_CASE("uci-check documented differences excuse only the behaviours they name", "[uci-check]") {
   using ucicheck::find_documented_difference;
   CHECK(find_documented_difference("Stockfish 15.1", "limits.go-nodes-0", {"searches-until-stop"}));
-  CHECK_FALSE(find_documented_difference("Stockfish 15.1", "limits.go-nodes-0", {"searches-until-stop", "hang"}));
-  CHECK_FALSE(find_documented_difference("Stockfish 15.1", "limits.go-nodes-0", {"illegal-bestmove"}));
+  CHECK_FALSE(find_documented_difference("Stockfish 15.1", "limits.go-nodes-0",
+                                         {"searches-until-stop", "hang"}));
+  CHECK_FALSE(
+      find_documented_difference("Stockfish 15.1", "limits.go-nodes-0", {"illegal-bestmove"}));
   CHECK_FALSE(find_documented_difference("stk 0.1", "limits.go-nodes-0", {"searches-until-stop"}));
   CHECK_FALSE(find_documented_difference("Stockfish 15.1", "during-search.stop", {"hang"}));
-  CHECK(find_documented_difference("Stockfish 15.1", "garbage.position-garbage-move", {"prefix-search"}));
-  CHECK_FALSE(find_documented_difference("Stockfish 15.1", "garbage.position-no-argument", {"prefix-search"}));
+  CHECK(find_documented_difference("Stockfish 15.1", "garbage.position-garbage-move",
+                                   {"prefix-search"}));
+  CHECK_FALSE(find_documented_difference("Stockfish 15.1", "garbage.position-no-argument",
+                                         {"prefix-search"}));
 }
 
 TEST_CASE("uci-check transcripts keep a crash's context and escape junk", "[uci-check]") {
@@ -151,22 +166,28 @@ TEST_CASE("uci-check: usage errors and an engine that does not start exit 2", "[
   auto list = test::run_command(test::harness_bin() + " uci-check --list");
   CHECK(list.exit_code == 0);
   CHECK_THAT(list.output, Contains("pv.reproducer-mate-sequence"));
-  CHECK(test::run_command(test::harness_bin() + " uci-check --only handshake").exit_code == 2);  // no --engine
+  CHECK(test::run_command(test::harness_bin() + " uci-check --only handshake").exit_code ==
+        2);  // no --engine
   auto only = test::run_command(test::harness_bin() + " uci-check --engine x --only nosuch");
   CHECK(only.exit_code == 2);
   CHECK_THAT(only.output, Contains("--only 'nosuch' names no scenario"));
-  CHECK(test::run_command(test::harness_bin() + " uci-check --engine x --option Hash").exit_code == 2);
-  CHECK(test::run_command(test::harness_bin() + " uci-check --engine x --nodes-tolerance -1").exit_code == 2);
+  CHECK(test::run_command(test::harness_bin() + " uci-check --engine x --option Hash").exit_code ==
+        2);
+  CHECK(test::run_command(test::harness_bin() + " uci-check --engine x --nodes-tolerance -1")
+            .exit_code == 2);
 
-  auto missing = test::run_command(test::harness_bin() + " uci-check --engine /nonexistent/engine --out-dir " +
+  auto missing = test::run_command(test::harness_bin() +
+                                   " uci-check --engine /nonexistent/engine --out-dir " +
                                    test::scratch_dir("uci-check-missing").string());
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Contains("engine '/nonexistent/engine' did not answer 'uci'"));
   CHECK_THAT(missing.output, Contains("exit status 127"));
-  auto silent = test::run_command(test::harness_bin() + " uci-check --engine 'sleep 30' --timeout-scale 0.1 --out-dir " +
+  auto silent = test::run_command(test::harness_bin() +
+                                  " uci-check --engine 'sleep 30' --timeout-scale 0.1 --out-dir " +
                                   test::scratch_dir("uci-check-silent").string());
   CHECK(silent.exit_code == 2);
-  CHECK_THAT(silent.output, Contains("engine 'sleep 30' did not answer 'uci' with 'uciok' within 1000 ms"));
+  CHECK_THAT(silent.output,
+             Contains("engine 'sleep 30' did not answer 'uci' with 'uciok' within 1000 ms"));
 }
 
 TEST_CASE("uci-check: a correct fake engine passes every scenario", "[uci-check][harness]") {
@@ -180,7 +201,8 @@ TEST_CASE("uci-check: a correct fake engine passes every scenario", "[uci-check]
   }
 }
 
-TEST_CASE("uci-check: each planted defect of the fake engine fails its scenario", "[uci-check][harness]") {
+TEST_CASE("uci-check: each planted defect of the fake engine fails its scenario",
+          "[uci-check][harness]") {
   struct Planted {
     std::string defect, scenario, behaviour;
   };
@@ -210,8 +232,9 @@ TEST_CASE("uci-check: each planted defect of the fake engine fails its scenario"
   };
   for (const Planted& p : planted) {
     // The defect's scenario plus one that must still pass: a defect never errors the run out.
-    Run run = uci_check("uci-check-" + p.defect,
-                        "--engine '" + fake_bin() + " --defect " + p.defect + "' --only " + p.scenario + " --only handshake.uci");
+    Run run = uci_check("uci-check-" + p.defect, "--engine '" + fake_bin() + " --defect " +
+                                                     p.defect + "' --only " + p.scenario +
+                                                     " --only handshake.uci");
     INFO(p.defect << " / " << p.scenario << "\n" << run.result.output);
     CHECK(run.result.exit_code == 1);
     REQUIRE(run.by_id.count(p.scenario));
@@ -239,10 +262,11 @@ TEST_CASE("uci-check: stockfish passes as the control, its differences documente
   CHECK(run.json["counts"]["error"] == 0);
   CHECK(run.json["engine_id"] == "Stockfish 15.1");
   // What stockfish must still pass outright: the protocol a GUI relies on.
-  for (const char* id : {"handshake.uci", "during-search.isready", "during-search.stop", "during-search.quit",
-                         "limits.go-nodes-1", "time.white-own-100ms-opponent-10s", "time.black-own-10s-opponent-100ms",
-                         "pv.reproducer-mate-sequence", "notation.play-castle-kingside-white", "games.self-play",
-                         "garbage.binary-junk"})
+  for (const char* id :
+       {"handshake.uci", "during-search.isready", "during-search.stop", "during-search.quit",
+        "limits.go-nodes-1", "time.white-own-100ms-opponent-10s",
+        "time.black-own-10s-opponent-100ms", "pv.reproducer-mate-sequence",
+        "notation.play-castle-kingside-white", "games.self-play", "garbage.binary-junk"})
     CHECK(run.by_id[id]["verdict"] == "pass");
   // A documented difference still reports what was seen: the nodes overshoot is a number.
   for (const auto& [id, s] : run.by_id) {

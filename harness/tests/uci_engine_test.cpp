@@ -44,7 +44,8 @@ std::vector<std::string> await_readyok(harness::UciProcess& e) {
 }
 
 // `move` is legal in the position `fen` followed by `moves`.
-bool legal_after(const std::string& fen, const std::vector<std::string>& moves, const std::string& move) {
+bool legal_after(const std::string& fen, const std::vector<std::string>& moves,
+                 const std::string& move) {
   Position pos;
   if (pos.set(fen)) return false;
   for (const std::string& m : moves) {
@@ -83,11 +84,13 @@ TEST_CASE("uci: a zero limit answers at once with a legal move", "[uci]") {
   }
 }
 
-TEST_CASE("uci: stop, isready and quit are read during a search, other commands wait for it", "[uci]") {
-  const std::string fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+TEST_CASE("uci: stop, isready and quit are read during a search, other commands wait for it",
+          "[uci]") {
+  const std::string fen =
+      "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
   struct Case {
-    std::string during;                    // sent while "go infinite" runs
-    std::string next_fen;                  // the position the next "go" must search
+    std::string during;    // sent while "go infinite" runs
+    std::string next_fen;  // the position the next "go" must search
     std::vector<std::string> next_moves;
   };
   const Case cases[] = {
@@ -105,7 +108,8 @@ TEST_CASE("uci: stop, isready and quit are read during a search, other commands 
     engine.send(c.during);
     await_readyok(engine);  // answered at once, the search still running
     engine.send("stop");
-    CHECK(legal_after(fen, {}, await_bestmove(engine)));  // the search of `fen`, not a later position
+    CHECK(
+        legal_after(fen, {}, await_bestmove(engine)));  // the search of `fen`, not a later position
     // The deferred command took effect once the search ended.
     engine.send("go depth 1");
     CHECK(legal_after(c.next_fen, c.next_moves, await_bestmove(engine)));
@@ -134,14 +138,16 @@ TEST_CASE("uci: stop, isready and quit are read during a search, other commands 
   }
 
   SECTION("quit ends a running search and the process") {
-    auto r = test::run_command("printf 'go infinite\\nposition startpos moves e2e4\\nquit\\n' | timeout 10 '" +
-                               test::engine_bin() + "'");
+    auto r = test::run_command(
+        "printf 'go infinite\\nposition startpos moves e2e4\\nquit\\n' | timeout 10 '" +
+        test::engine_bin() + "'");
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Contains("bestmove"));
   }
 }
 
-TEST_CASE("uci: a go with a mistyped or bad argument is refused, answered by bestmove 0000", "[uci]") {
+TEST_CASE("uci: a go with a mistyped or bad argument is refused, answered by bestmove 0000",
+          "[uci]") {
   harness::UciProcess engine(test::engine_bin());
   for (const char* go : {"go dpeth 5", "go depth", "go depth x", "go nodes -5", "go movetime 1.5",
                          "go infinite 7", "go wtime 1000 btime"}) {
@@ -162,7 +168,8 @@ TEST_CASE("uci: a refused position is never searched", "[uci]") {
                           "position fen 8/8/8 w - - 0 1", "position startpos moves e2e4 e7e5 e1e3",
                           "position startpos moves e2e5", "position sideways"}) {
     INFO(bad);
-    engine.send("position startpos moves d2d4");  // a good position first: never searched after `bad`
+    engine.send(
+        "position startpos moves d2d4");  // a good position first: never searched after `bad`
     engine.send(bad);
     engine.send("go depth 3");
     std::vector<std::string> lines;
@@ -176,7 +183,8 @@ TEST_CASE("uci: a refused position is never searched", "[uci]") {
   CHECK(legal_after(Position::kStartFen, {"e2e4"}, await_bestmove(engine)));
 }
 
-TEST_CASE("uci: a hash table that cannot be allocated is refused, the previous one stays", "[uci]") {
+TEST_CASE("uci: a hash table that cannot be allocated is refused, the previous one stays",
+          "[uci]") {
 #if defined(__SANITIZE_ADDRESS__)
   WARN("skipped under AddressSanitizer: it cannot run under a virtual memory limit (ulimit -v)");
   return;
@@ -184,7 +192,8 @@ TEST_CASE("uci: a hash table that cannot be allocated is refused, the previous o
   // A wrapper that starts the engine under a 1 GiB address-space limit.
   const auto dir = test::scratch_dir("uci-hash-limit");
   const auto wrapper = dir / "stk-limited";
-  test::write_file(wrapper, "#!/bin/sh\nulimit -v 1048576 || exit 3\nexec '" + test::engine_bin() + "' \"$@\"\n");
+  test::write_file(wrapper, "#!/bin/sh\nulimit -v 1048576 || exit 3\nexec '" + test::engine_bin() +
+                                "' \"$@\"\n");
   std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
   harness::UciProcess engine(wrapper.string());
   for (const char* mb : {"65536", "4096"}) {

@@ -31,11 +31,12 @@ int center_distance(Square s) {
 }
 
 struct Tables {
-  Score psq[6][64];              // from white's point of view
-  Bitboard passed_mask[2][64];   // squares ahead on this and adjacent files
+  Score psq[6][64];             // from white's point of view
+  Bitboard passed_mask[2][64];  // squares ahead on this and adjacent files
   Tables() {
     for (Square s = 0; s < 64; ++s) {
-      Bitboard files = file_bb(file_of(s)) | shift<1>(file_bb(file_of(s))) | shift<-1>(file_bb(file_of(s)));
+      Bitboard files = file_bb(file_of(s)) | shift<1>(file_bb(file_of(s))) |
+                       shift<-1>(file_bb(file_of(s)));
       passed_mask[WHITE][s] = passed_mask[BLACK][s] = 0;
       for (int r = 0; r < 8; ++r) {
         if (r > rank_of(s)) passed_mask[WHITE][s] |= files & rank_bb(r);
@@ -44,7 +45,9 @@ struct Tables {
       int f = file_of(s), r = rank_of(s), cd = center_distance(s);
       // Pawns: advancing pays, more so in the endgame; central pawns a little more in the opening.
       int central = (f == 3 || f == 4) ? 8 : (f == 2 || f == 5) ? 3 : 0;
-      psq[PAWN][s] = r == 0 || r == 7 ? Score() : Score(3 * (r - 1) + central * (r >= 3 && r <= 4), 8 * (r - 1));
+      psq[PAWN][s] = r == 0 || r == 7
+                         ? Score()
+                         : Score(3 * (r - 1) + central * (r >= 3 && r <= 4), 8 * (r - 1));
       psq[KNIGHT][s] = Score(15 - 12 * cd, 10 - 8 * cd);
       psq[BISHOP][s] = Score(8 - 6 * cd, 6 - 4 * cd);
       psq[ROOK][s] = Score(r == 6 ? 15 : (f == 3 || f == 4) ? 4 : 0, 0);
@@ -65,7 +68,8 @@ constexpr int kMobilityBase[6] = {0, 4, 6, 6, 12, 0};  // typical count: below i
 constexpr Score kBishopPair{30, 50};
 constexpr Score kDoubled{-10, -20};
 constexpr Score kIsolated{-12, -15};
-constexpr Score kPassed[8] = {{0, 0}, {5, 10}, {8, 15}, {15, 30}, {30, 55}, {50, 90}, {80, 130}, {0, 0}};
+constexpr Score kPassed[8] = {{0, 0},   {5, 10},  {8, 15},   {15, 30},
+                              {30, 55}, {50, 90}, {80, 130}, {0, 0}};
 constexpr Score kRookOpenFile{25, 10};
 constexpr Score kRookSemiOpen{12, 6};
 constexpr int kKingAttackWeight[6] = {0, 20, 20, 40, 80, 0};
@@ -141,7 +145,8 @@ int king_shelter(const Position& pos) {
 
 int game_phase(const Position& pos) {
   int phase = 0;
-  for (int pt = KNIGHT; pt <= QUEEN; ++pt) phase += kPhaseWeight[pt] * popcount(pos.pieces(PieceType(pt)));
+  for (int pt = KNIGHT; pt <= QUEEN; ++pt)
+    phase += kPhaseWeight[pt] * popcount(pos.pieces(PieceType(pt)));
   return std::min(phase, 24);
 }
 
@@ -161,9 +166,11 @@ int classical(const Position& pos) {
   Color strong = v > 0 ? WHITE : BLACK;
   if (!pos.pieces(strong, PAWN)) {
     int np = 0;
-    for (int pt = KNIGHT; pt <= QUEEN; ++pt) np += kMaterial[pt].eg * pos.count(strong, PieceType(pt));
+    for (int pt = KNIGHT; pt <= QUEEN; ++pt)
+      np += kMaterial[pt].eg * pos.count(strong, PieceType(pt));
     int npw = 0;
-    for (int pt = KNIGHT; pt <= QUEEN; ++pt) npw += kMaterial[pt].eg * pos.count(~strong, PieceType(pt));
+    for (int pt = KNIGHT; pt <= QUEEN; ++pt)
+      npw += kMaterial[pt].eg * pos.count(~strong, PieceType(pt));
     if (np - npw <= kMaterial[BISHOP].eg) v /= 8;
   }
   v = pos.side_to_move() == WHITE ? v : -v;

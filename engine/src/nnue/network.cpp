@@ -64,16 +64,19 @@ bool Network::parse_header(const std::vector<std::uint8_t>& bytes, const std::st
   };
   const Field fields[] = {
       {"version", &h.version, "1", [](std::uint32_t v) { return v == kVersion; }},
-      {"features", &h.features, "22528", [](std::uint32_t v) { return v == std::uint32_t(kNumFeatures); }},
+      {"features", &h.features, "22528",
+       [](std::uint32_t v) { return v == std::uint32_t(kNumFeatures); }},
       {"hidden", &h.hidden, "128 or 1024", [](std::uint32_t v) { return hidden_supported(v); }},
-      {"buckets", &h.buckets, "8", [](std::uint32_t v) { return v == std::uint32_t(kNumOutputBuckets); }},
+      {"buckets", &h.buckets, "8",
+       [](std::uint32_t v) { return v == std::uint32_t(kNumOutputBuckets); }},
   };
   for (const Field& f : fields) {
     std::size_t offset = r.offset();
     *f.value = r.u32();
     if (!f.ok(*f.value))
-      return fail(error, name + ": field '" + f.name + "' at byte offset " + std::to_string(offset) +
-                             ": expected " + f.expected + ", found " + std::to_string(*f.value));
+      return fail(error, name + ": field '" + f.name + "' at byte offset " +
+                             std::to_string(offset) + ": expected " + f.expected + ", found " +
+                             std::to_string(*f.value));
   }
   const std::uint64_t expected = net_file_size(h.hidden);
   if (size < expected)
@@ -106,7 +109,9 @@ std::unique_ptr<Network> Network::parse(const std::vector<std::uint8_t>& bytes,
     b.out.read_parameters(r);
   }
   if (r.offset() != net_file_size(h.hidden)) {  // the layer shapes and the size formula disagree
-    if (error) *error = name + ": internal error: parameters end at byte offset " + std::to_string(r.offset());
+    if (error)
+      *error = name + ": internal error: parameters end at byte offset " +
+               std::to_string(r.offset());
     return nullptr;
   }
   net->checksum_ = fnv1a64(bytes.data(), bytes.size());

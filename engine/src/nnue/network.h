@@ -52,14 +52,14 @@ class Network {
   // Everything after the accumulators: transform (stm first), three dense layers, PSQT.
   template <Simd S>
   EvalParts forward(const std::int16_t* acc_stm, const std::int16_t* acc_opp,
-                    const std::int32_t* psqt_stm, const std::int32_t* psqt_opp,
-                    int bucket) const {
+                    const std::int32_t* psqt_stm, const std::int32_t* psqt_opp, int bucket) const {
     alignas(64) std::uint8_t input[kMaxHidden];
     alignas(64) std::int32_t s1[kL1Out];
     alignas(64) std::uint8_t h1[32] = {};  // padded to 32 inputs with zeros
     alignas(64) std::int32_t s2[kL2Out];
     alignas(64) std::uint8_t h2[kL2Out];
-    alignas(16) std::int32_t s3[4];  // one output; sized so the 4-row kernel path is visibly in bounds
+    alignas(16)
+        std::int32_t s3[4];  // one output; sized so the 4-row kernel path is visibly in bounds
     const Bucket& layers = buckets_[std::size_t(bucket)];
     pairwise_product<S>(acc_stm, hidden_, input);
     pairwise_product<S>(acc_opp, hidden_, input + hidden_ / 2);

@@ -9,10 +9,10 @@
 
 namespace stk::nnue {
 
-constexpr int kNumFeatures = 22528;    // 32 king buckets x 11 kinds x 64 squares
+constexpr int kNumFeatures = 22528;  // 32 king buckets x 11 kinds x 64 squares
 constexpr int kNumKingBuckets = 32;
 constexpr int kNumKinds = 11;
-constexpr int kNumOutputBuckets = 8;   // also the PSQT width
+constexpr int kNumOutputBuckets = 8;  // also the PSQT width
 constexpr int kL1Out = 16;
 constexpr int kL2Out = 32;
 constexpr int kMaxHidden = 1024;

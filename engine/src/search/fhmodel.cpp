@@ -11,11 +11,13 @@
 namespace stk::search::fh {
 
 const std::array<const char*, kFeatureCount> kFeatureNames = {
-    "depth_lg",      "gap_lg",   "ordinal_lg", "ordinal_frac", "whole_node",  "tier_tt",
-    "tier_counter",  "tier_losing_capture", "move_value", "improving", "opp_improving", "cut_node",
-    "phase",         "fh_rate",  "fh_tries_lg", "good_captures", "cut_x_good", "legal_lg",
-    "gap_sq",        "ordinal_sq", "gap_x_ordinal", "value_x_gap", "value_x_ordinal", "rate_x_tries",
-    "whole_x_depth", "whole_x_gap", "depth_sq", "depth_x_gap"};
+    "depth_lg",      "gap_lg",      "ordinal_lg",      "ordinal_frac",
+    "whole_node",    "tier_tt",     "tier_counter",    "tier_losing_capture",
+    "move_value",    "improving",   "opp_improving",   "cut_node",
+    "phase",         "fh_rate",     "fh_tries_lg",     "good_captures",
+    "cut_x_good",    "legal_lg",    "gap_sq",          "ordinal_sq",
+    "gap_x_ordinal", "value_x_gap", "value_x_ordinal", "rate_x_tries",
+    "whole_x_depth", "whole_x_gap", "depth_sq",        "depth_x_gap"};
 
 void features(const Inputs& in, std::int32_t f[kFeatureCount]) {
   const int good = 32 * std::min(in.good_captures, 8);
@@ -72,7 +74,9 @@ struct Tokens {
   [[noreturn]] void fail(int line, const std::string& why) const {
     throw ModelError(source + ":" + std::to_string(line) + ": " + why);
   }
-  int line() const { return pos < items.size() ? items[pos].second : (items.empty() ? 1 : items.back().second); }
+  int line() const {
+    return pos < items.size() ? items[pos].second : (items.empty() ? 1 : items.back().second);
+  }
   const std::string& next(const char* what) {
     if (pos >= items.size()) fail(line(), std::string("unexpected end of file, expected ") + what);
     return items[pos++].first;
@@ -87,9 +91,11 @@ struct Tokens {
     const std::string& t = next(what);
     std::int64_t v = 0;
     auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || end != t.data() + t.size()) fail(l, std::string(what) + ": '" + t + "' is not an integer");
+    if (ec != std::errc() || end != t.data() + t.size())
+      fail(l, std::string(what) + ": '" + t + "' is not an integer");
     if (v < lo || v > hi)
-      fail(l, std::string(what) + " " + t + " out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      fail(l, std::string(what) + " " + t + " out of range [" + std::to_string(lo) + ", " +
+                  std::to_string(hi) + "]");
     return v;
   }
 };
@@ -113,25 +119,30 @@ Model Model::parse(std::string_view text, const std::string& source) {
   for (const char* name : kFeatureNames) {
     int l = tk.line();
     const std::string& t = tk.next(name);
-    if (t != name) tk.fail(l, "feature '" + t + "' where '" + name + "' was expected (names and order are fixed)");
+    if (t != name)
+      tk.fail(l,
+              "feature '" + t + "' where '" + name + "' was expected (names and order are fixed)");
   }
   tk.expect("shift");
   m.shift_ = int(tk.integer("shift", 8, 30));
-  constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min(),
+                         hi = std::numeric_limits<std::int32_t>::max();
   for (Side s : {kAlpha, kBeta}) {
     tk.expect(s == kAlpha ? "alpha" : "beta");
     for (int i = 0; i <= kFeatureCount; ++i)
       m.w_[s][i] = std::int32_t(tk.integer(i == 0 ? "bias" : kFeatureNames[i - 1], lo, hi));
   }
   if (m.w_[kBeta][1 + kLegalLg] != 0)  // the move count is unknown at the beta-side decision
-    tk.fail(tk.line(), "beta legal_lg weight must be 0 (the move count is unknown at the static null move)");
+    tk.fail(tk.line(),
+            "beta legal_lg weight must be 0 (the move count is unknown at the static null move)");
   tk.expect("lut");
   tk.integer("lut size", kLutSize, kLutSize);
   m.lut_.resize(kLutSize);
   for (int i = 0; i < kLutSize; ++i) {
     int l = tk.line();
     m.lut_[i] = std::uint16_t(tk.integer("lut entry", 0, 65535));
-    if (i > 0 && m.lut_[i] < m.lut_[i - 1]) tk.fail(l, "lut entry " + std::to_string(i) + " decreases");
+    if (i > 0 && m.lut_[i] < m.lut_[i - 1])
+      tk.fail(l, "lut entry " + std::to_string(i) + " decreases");
   }
   tk.expect("end");
   if (tk.pos != tk.items.size()) tk.fail(tk.line(), "trailing data after 'end'");

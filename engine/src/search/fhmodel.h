@@ -13,7 +13,13 @@
 namespace stk::search::fh {
 
 enum Side : std::uint8_t { kAlpha = 0, kBeta = 1 };
-enum Tier : std::uint8_t { kNoMove = 0, kTableMove = 1, kCountermove = 2, kQuiet = 3, kLosingCapture = 4 };
+enum Tier : std::uint8_t {
+  kNoMove = 0,
+  kTableMove = 1,
+  kCountermove = 2,
+  kQuiet = 3,
+  kLosingCapture = 4
+};
 
 constexpr int kFeatureCount = 28;
 constexpr int kLegalLg = 17;  // the feature index of legal_lg
@@ -66,14 +72,16 @@ class Model {
 
 // A threshold T in 1/10000 (UCI units) as the least 1/65536 value p with p * 10000 >= T * 65536,
 // so that `p < threshold_p16(T)` is exactly p/65536 < T/10000 (stkref.calibration compares so).
-constexpr int threshold_p16(int per10000) { return int((std::int64_t(per10000) * 65536 + 9999) / 10000); }
+constexpr int threshold_p16(int per10000) {
+  return int((std::int64_t(per10000) * 65536 + 9999) / 10000);
+}
 
 // How the search uses the predictor (UCI options FHPredictor, FHLmrTier1/2, FHStaticNull).
 struct Settings {
   bool enabled = false;
-  const Model* model = nullptr;  // nullptr: the built-in model
+  const Model* model = nullptr;       // nullptr: the built-in model
   int lmr_tier1 = 20, lmr_tier2 = 5;  // 1/10000: p below adds one / two plies of reduction
-  int static_null = 9900;                // 1/10000: p at or above cuts at depth <= kStaticNullDepth
+  int static_null = 9900;             // 1/10000: p at or above cuts at depth <= kStaticNullDepth
   static constexpr int kStaticNullDepth = 7;
 
   const Model& active() const { return model ? *model : Model::builtin(); }

@@ -12,8 +12,8 @@
 namespace stk::search {
 
 struct Heuristics {
-  int history[2][64][64];        // [side][from][to] quiet-move fail-high score
-  Move countermove[12][64];      // [piece][to] of the previous move -> refutation
+  int history[2][64][64];    // [side][from][to] quiet-move fail-high score
+  Move countermove[12][64];  // [piece][to] of the previous move -> refutation
   // [side][from][to] tries and fail-highs at null-window nodes: the fail-high predictor's
   // per-move evidence, kept only while the predictor (or its collection) is on.
   std::uint16_t fh_tries[2][64][64];

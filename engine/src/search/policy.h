@@ -33,7 +33,7 @@ constexpr int kJudgedSearchCount = 4;
 // What a hook sees of the node that made the decision.
 struct DecisionContext {
   int ply;
-  int depth;      // remaining depth at the node
+  int depth;  // remaining depth at the node
   int alpha, beta;
   int static_eval;
   int move_count;  // 1-based ordinal of the move (0 for node-level decisions)
@@ -65,12 +65,14 @@ struct NoObserver {
   // the child). `score` is the parent's view; `reduced_cut_node` is what the reduced search was
   // given, `child_cut_node` what the full-depth re-search would pass.
   template <class W, class S, class P, class E, class M>
-  void on_reduced_fail_low(W&, S, P&, E* ss, M, const DecisionContext&, int reduction, int reduced_depth,
-                           int full_depth, int score, bool reduced_cut_node, bool child_cut_node) {}
+  void on_reduced_fail_low(W&, S, P&, E* ss, M, const DecisionContext&, int reduction,
+                           int reduced_depth, int full_depth, int score, bool reduced_cut_node,
+                           bool child_cut_node) {}
   // `move` is skipped by LMP, futility or SEE pruning (position: before the move).
   // `would_be_depth` is the depth its full search would have had.
   template <class W, class S, class P, class E, class M>
-  void on_pruned(W&, S, Mechanism, P&, E* ss, M, const DecisionContext&, int would_be_depth, bool child_cut_node) {}
+  void on_pruned(W&, S, Mechanism, P&, E* ss, M, const DecisionContext&, int would_be_depth,
+                 bool child_cut_node) {}
   // The node returns early on a null-move or static-null-move cut-off (position: the node's).
   // `null_depth`: the depth the null-move search was given (0 for the static null move).
   template <class W, class S, class P, class E>
@@ -79,7 +81,8 @@ struct NoObserver {
   // An unreduced null-window search of `move` at a non-PV node failed low (position: after the
   // move; `score` the parent's view, `child_cut_node` what the search was given).
   template <class W, class S, class P, class E, class M>
-  void on_full_fail_low(W&, S, P&, E* ss, M, const DecisionContext&, int depth, int score, bool child_cut_node) {}
+  void on_full_fail_low(W&, S, P&, E* ss, M, const DecisionContext&, int depth, int score,
+                        bool child_cut_node) {}
   // A non-PV node (not in check) searched its moves and failed high (position: the node's).
   template <class W, class S, class P, class E>
   void on_node_fail_high(W&, S, P&, E* ss, const DecisionContext&, int score, bool cut_node) {}
@@ -93,8 +96,8 @@ struct NoObserver {
   static constexpr bool kCollectFh = false;
   long fh_begin_node(int depth) { return -1; }
   template <class P, class M, class I>
-  void fh_record(const P& pos, long node_id, M move, const I& inputs, bool label, int prediction, int ply,
-                 int static_eval) {}
+  void fh_record(const P& pos, long node_id, M move, const I& inputs, bool label, int prediction,
+                 int ply, int static_eval) {}
 };
 
 // The shadow-control interface, every hook empty (the real search, as the engine runs it).
@@ -136,7 +139,9 @@ struct NoShadowControl {
   // The table a search uses: the real one, or what an audit puts in its place (any type with
   // probe(key) and store(...) of TranspositionTable; search_table() returns it by value).
   template <class T>
-  T& table(T& real) { return real; }
+  T& table(T& real) {
+    return real;
+  }
 };
 
 // The normal build: both interfaces empty. `kEnabled` false lets the search skip even the

@@ -26,7 +26,9 @@ struct Searcher::Impl {
   std::unique_ptr<fh::Model> fh_model;  // a loaded model; null: the built-in one
 
   // The evaluator gets the network only while "Use NNUE" is on.
-  void configure_evaluator() { evaluator.set_network(options.use_nnue ? options.network : nullptr); }
+  void configure_evaluator() {
+    evaluator.set_network(options.use_nnue ? options.network : nullptr);
+  }
 };
 
 Searcher::Searcher(const Options& options) : impl_(std::make_unique<Impl>()) {
@@ -69,7 +71,9 @@ bool Searcher::load_network(const std::string& path, bool allow_trailing, std::s
   return true;
 }
 
-const std::shared_ptr<const nnue::Network>& Searcher::network() const { return impl_->options.network; }
+const std::shared_ptr<const nnue::Network>& Searcher::network() const {
+  return impl_->options.network;
+}
 
 bool Searcher::nnue_active() const { return impl_->evaluator.nnue_active(); }
 
@@ -93,8 +97,8 @@ bool Searcher::load_fh_model(const std::string& path, std::string* error) {
 }
 
 bool Searcher::is_fh_option(const std::string& name) {
-  return name == "FHPredictor" || name == "FHModel" || name == "FHLmrTier1" || name == "FHLmrTier2" ||
-         name == "FHStaticNull";
+  return name == "FHPredictor" || name == "FHModel" || name == "FHLmrTier1" ||
+         name == "FHLmrTier2" || name == "FHStaticNull";
 }
 
 std::string Searcher::set_fh_option(const std::string& name, const std::string& value) {
@@ -122,13 +126,15 @@ std::string Searcher::set_fh_option(const std::string& name, const std::string& 
 }
 
 Result Searcher::go(Position& pos, const Limits& limits,
-                    const std::function<void(const Iteration&)>& on_iteration, const std::atomic<bool>* stop) {
+                    const std::function<void(const Iteration&)>& on_iteration,
+                    const std::atomic<bool>* stop) {
   if (!stop) {
     stop_requested_.store(false, std::memory_order_relaxed);
     stop = &stop_requested_;
   }
   if (impl_->fh.enabled) {
-    Worker<PredictorPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator, impl_->predictor_policy);
+    Worker<PredictorPolicy> worker(impl_->tt, impl_->heuristics, impl_->evaluator,
+                                   impl_->predictor_policy);
     worker.set_fh(impl_->fh);
     return worker.run(pos, time_budget(pos, limits), *stop, on_iteration);
   }

@@ -22,8 +22,8 @@ void TranspositionTable::clear() {
   generation_ = 0;
 }
 
-void TranspositionTable::store_entry(TTEntry& e, std::uint8_t generation, Key key, Move move, int score,
-                                     int eval, int depth, Bound bound) {
+void TranspositionTable::store_entry(TTEntry& e, std::uint8_t generation, Key key, Move move,
+                                     int score, int eval, int depth, Bound bound) {
   bool same = e.key == key;
   // Keep a deeper entry of the current search for another position; replace anything else.
   if (!same && (e.gen_bound >> 2) == generation && e.depth > depth + 2 && bound != BOUND_EXACT)
@@ -40,7 +40,8 @@ void TranspositionTable::store_entry(TTEntry& e, std::uint8_t generation, Key ke
 int TranspositionTable::hashfull() const {
   int n = 0, total = int(std::min<std::size_t>(1000, table_.size()));
   for (int i = 0; i < total; ++i)
-    n += table_[std::size_t(i)].bound() != BOUND_NONE && (table_[std::size_t(i)].gen_bound >> 2) == generation_;
+    n += table_[std::size_t(i)].bound() != BOUND_NONE &&
+         (table_[std::size_t(i)].gen_bound >> 2) == generation_;
   return total ? n * 1000 / total : 0;
 }
 

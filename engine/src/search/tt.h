@@ -41,8 +41,8 @@ class TranspositionTable {
   static const TTEntry* hit(const TTEntry& e, Key key) {
     return e.key == key && e.bound() != BOUND_NONE ? &e : nullptr;
   }
-  static void store_entry(TTEntry& e, std::uint8_t generation, Key key, Move move, int score, int eval,
-                          int depth, Bound bound);
+  static void store_entry(TTEntry& e, std::uint8_t generation, Key key, Move move, int score,
+                          int eval, int depth, Bound bound);
   std::size_t slot(Key key) const { return index(key); }
   const TTEntry& at(std::size_t slot) const { return table_[slot]; }
   std::uint8_t generation() const { return generation_; }

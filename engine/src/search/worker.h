@@ -67,8 +67,9 @@ struct AnyWorker {};
 }  // namespace policy_check
 
 template <class P>
-concept ObserverPolicy = requires(P& p, policy_check::AnyWorker& w, ShadowAccess s, Position& pos, StackEntry* ss,
-                                  Move m, const DecisionContext& ctx, const fh::Inputs& in) {
+concept ObserverPolicy = requires(P& p, policy_check::AnyWorker& w, ShadowAccess s, Position& pos,
+                                  StackEntry* ss, Move m, const DecisionContext& ctx,
+                                  const fh::Inputs& in) {
   { P::kCollectFh } -> std::convertible_to<bool>;
   p.on_node(w, pos);
   p.on_reduced_fail_low(w, s, pos, ss, m, ctx, 1, 1, 1, 0, true, true);
@@ -81,8 +82,9 @@ concept ObserverPolicy = requires(P& p, policy_check::AnyWorker& w, ShadowAccess
 };
 
 template <class P>
-concept ShadowControlPolicy = requires(P& p, const P& cp, policy_check::AnyWorker& w, Position& pos, StackEntry* ss,
-                                       Move m, const Move* quiets, TranspositionTable& tt) {
+concept ShadowControlPolicy = requires(P& p, const P& cp, policy_check::AnyWorker& w, Position& pos,
+                                       StackEntry* ss, Move m, const Move* quiets,
+                                       TranspositionTable& tt) {
   p.on_search_begin(w, JudgedSearch::Node, ss, 1);
   p.on_search_end(w, JudgedSearch::Node, ss);
   p.on_quiet_stats(w, pos, ss, m, quiets, 0);
@@ -104,7 +106,8 @@ concept SearchPolicy = ObserverPolicy<P> && ShadowControlPolicy<P> && requires {
 
 template <class Policy>
 class Worker {
-  static_assert(ObserverPolicy<Policy>, "the policy's observer hooks do not match search/policy.h (NoObserver)");
+  static_assert(ObserverPolicy<Policy>,
+                "the policy's observer hooks do not match search/policy.h (NoObserver)");
   static_assert(ShadowControlPolicy<Policy>,
                 "the policy's shadow-control hooks do not match search/policy.h (NoShadowControl)");
   static_assert(SearchPolicy<Policy>, "a search policy declares kEnabled and kPredictor");
@@ -175,11 +178,11 @@ class Worker {
   void update_quiet_stats(const Position& pos, StackEntry* ss, Move best, int depth,
                           const Move* quiets, int quiet_count);
   // The predictor's node-level inputs (side, depth, gap, trends, parent's node-type guess, phase).
-  static fh::Inputs node_inputs(const StackEntry* ss, fh::Side side, int depth, int gap, bool improving,
-                                bool cut_node, const Position& pos);
+  static fh::Inputs node_inputs(const StackEntry* ss, fh::Side side, int depth, int gap,
+                                bool improving, bool cut_node, const Position& pos);
   // A gate-1 move's inputs, before it is searched.
-  fh::Inputs move_inputs(const fh::Inputs& node, const Position& pos, const StackEntry* ss, Move m, Move tt_move,
-                         bool losing_capture, int ordinal, int good_captures) const;
+  fh::Inputs move_inputs(const fh::Inputs& node, const Position& pos, const StackEntry* ss, Move m,
+                         Move tt_move, bool losing_capture, int ordinal, int good_captures) const;
 
   TranspositionTable& tt_;
   Heuristics& heur_;
@@ -221,7 +224,8 @@ struct FreshSearch {
 #include "search/worker_impl.h"
 
 template <class Policy>
-stk::search::Result stk::search::FreshSearch::run(Position& pos, Policy& policy, int depth, std::uint64_t nodes) {
+stk::search::Result stk::search::FreshSearch::run(Position& pos, Policy& policy, int depth,
+                                                  std::uint64_t nodes) {
   Budget budget;
   if (depth > 0) budget.max_depth = depth;
   budget.node_limit = nodes;

@@ -43,7 +43,8 @@ bool Worker<Policy>::out_of_budget() {
   if ((nodes_ & 1023) == 0) {
     if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) return stopped_ = true;
     if (budget_.hard_s > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= budget_.hard_s)
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >=
+            budget_.hard_s)
       return stopped_ = true;
   }
   return false;
@@ -98,18 +99,20 @@ void Worker<Policy>::update_quiet_stats(const Position& pos, StackEntry* ss, Mov
 }
 
 template <class Policy>
-fh::Inputs Worker<Policy>::node_inputs(const StackEntry* ss, fh::Side side, int depth, int gap, bool improving,
-                                       bool cut_node, const Position& pos) {
+fh::Inputs Worker<Policy>::node_inputs(const StackEntry* ss, fh::Side side, int depth, int gap,
+                                       bool improving, bool cut_node, const Position& pos) {
   fh::Inputs in;
   in.side = side;
   in.depth = std::min(depth, 255);
   in.gap = std::min(gap, 65535);
   in.improving = improving;
-  in.opp_improving = ss->ply >= 3 && (ss - 1)->static_eval != kValueNone && (ss - 3)->static_eval != kValueNone &&
+  in.opp_improving = ss->ply >= 3 && (ss - 1)->static_eval != kValueNone &&
+                     (ss - 3)->static_eval != kValueNone &&
                      (ss - 1)->static_eval > (ss - 3)->static_eval;
   in.cut_node = cut_node;
   in.phase = std::min(popcount(pos.pieces(KNIGHT, BISHOP)) + 2 * popcount(pos.pieces(ROOK)) +
-                          4 * popcount(pos.pieces(QUEEN)), 24);
+                          4 * popcount(pos.pieces(QUEEN)),
+                      24);
   return in;
 }
 
@@ -123,13 +126,17 @@ inline int see_ladder(const Position& pos, Move m, bool below_zero) {
 }
 
 template <class Policy>
-fh::Inputs Worker<Policy>::move_inputs(const fh::Inputs& node, const Position& pos, const StackEntry* ss, Move m,
-                                       Move tt_move, bool losing_capture, int ordinal, int good_captures) const {
+fh::Inputs Worker<Policy>::move_inputs(const fh::Inputs& node, const Position& pos,
+                                       const StackEntry* ss, Move m, Move tt_move,
+                                       bool losing_capture, int ordinal, int good_captures) const {
   fh::Inputs in = node;
-  Move counter = (ss - 1)->moved_piece != NO_PIECE ? heur_.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()]
-                                                   : Move::none();
-  in.tier = m == tt_move ? fh::kTableMove : losing_capture ? fh::kLosingCapture
-            : m == counter ? fh::kCountermove : fh::kQuiet;
+  Move counter = (ss - 1)->moved_piece != NO_PIECE
+                     ? heur_.countermove[(ss - 1)->moved_piece][(ss - 1)->move.to()]
+                     : Move::none();
+  in.tier = m == tt_move     ? fh::kTableMove
+            : losing_capture ? fh::kLosingCapture
+            : m == counter   ? fh::kCountermove
+                             : fh::kQuiet;
   in.ordinal = std::min(ordinal, 255);
   in.good_captures = std::min(good_captures, 255);
   in.move_value = see_ladder(pos, m, losing_capture);
@@ -170,7 +177,9 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
     static_eval = tte ? tte->eval : eval_.evaluate(pos);
     best_score = static_eval;
     if (best_score >= beta) {
-      if (!tte) tt.store(pos.key(), Move::none(), value_to_tt(best_score, ply), static_eval, -1, BOUND_LOWER);
+      if (!tte)
+        tt.store(pos.key(), Move::none(), value_to_tt(best_score, ply), static_eval, -1,
+                 BOUND_LOWER);
       return best_score;
     }
     alpha = std::max(alpha, best_score);
@@ -210,14 +219,18 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
       }
     }
   }
-  Bound b = best_score >= beta ? BOUND_LOWER : PvNode && best_score > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-  tt.store(pos.key(), best_move, value_to_tt(best_score, ply), static_eval == kValueNone ? 0 : static_eval, 0, b);
+  Bound b = best_score >= beta                 ? BOUND_LOWER
+            : PvNode && best_score > old_alpha ? BOUND_EXACT
+                                               : BOUND_UPPER;
+  tt.store(pos.key(), best_move, value_to_tt(best_score, ply),
+           static_eval == kValueNone ? 0 : static_eval, 0, b);
   return best_score;
 }
 
 template <class Policy>
 template <bool PvNode>
-int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, int depth, bool cut_node) {
+int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, int depth,
+                           bool cut_node) {
   if constexpr (Policy::kEnabled) policy_.on_search_entry(ss, depth);
   if (depth <= 0) return qsearch<PvNode>(pos, ss, alpha, beta);
   if (out_of_budget()) return 0;
@@ -279,8 +292,9 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   fh::Inputs fh_node{};
   bool fh_gate = false;
   [[maybe_unused]] long fh_id = -1;  // collection only: the logged node's id
-  if (kFh && (Policy::kCollectFh || fh_use) && !PvNode && !in_check && std::abs(alpha) < kValueMateInMaxPly &&
-      std::abs(beta) < kValueMateInMaxPly && std::abs(eval) < kValueMateInMaxPly) {
+  if (kFh && (Policy::kCollectFh || fh_use) && !PvNode && !in_check &&
+      std::abs(alpha) < kValueMateInMaxPly && std::abs(beta) < kValueMateInMaxPly &&
+      std::abs(eval) < kValueMateInMaxPly) {
     fh_gate = true;
     fh_node = node_inputs(ss, eval >= beta ? fh::kBeta : fh::kAlpha, depth,
                           eval >= beta ? eval - beta : alpha - eval, improving, cut_node, pos);
@@ -294,30 +308,35 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
       if (fh_gate && fh_node.side == fh::kBeta && depth <= fh::Settings::kStaticNullDepth &&
           fh_->active().predict(fh_node) >= fh_static_null_p16_) {
         if constexpr (Policy::kEnabled) {
-          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
+          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx,
+                                 eval, cut_node, 0);
         }
         return eval;
       }
-    } else if (depth <= 5 && eval - 80 * (depth - improving) >= beta && std::abs(beta) < kValueMateInMaxPly) {
+    } else if (depth <= 5 && eval - 80 * (depth - improving) >= beta &&
+               std::abs(beta) < kValueMateInMaxPly) {
       if constexpr (Policy::kEnabled) {
-        policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx, eval, cut_node, 0);
+        policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx,
+                               eval, cut_node, 0);
       }
       return eval;
     }
     // 5. Null move: give the opponent a free move; if we still beat beta, the node is a cut.
-    if (depth >= 3 && eval >= beta && (ss - 1)->move != Move::null() && pos.has_non_pawn_material(us) &&
-        std::abs(beta) < kValueMateInMaxPly) {
+    if (depth >= 3 && eval >= beta && (ss - 1)->move != Move::null() &&
+        pos.has_non_pawn_material(us) && std::abs(beta) < kValueMateInMaxPly) {
       int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
       do_null(pos, ss);
       (ss + 1)->ply = ply + 1;
-      if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::NullMove, ss, depth);
+      if constexpr (Policy::kEnabled)
+        policy_.on_search_begin(*this, JudgedSearch::NullMove, ss, depth);
       int score = -search<false>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       undo_null(pos);
       if (stopped_) return 0;
       if (score >= beta) {
         if (score >= kValueMateInMaxPly) score = beta;  // an unproven mate is only a bound
         if constexpr (Policy::kEnabled) {
-          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::NullMove, pos, ss, node_ctx, score, cut_node, depth - r);
+          policy_.on_node_cutoff(*this, shadow_access(), Mechanism::NullMove, pos, ss, node_ctx,
+                                 score, cut_node, depth - r);
           policy_.on_search_end(*this, JudgedSearch::NullMove, ss);
         }
         return score;
@@ -348,7 +367,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   const bool fh_logged = fh_id >= 0 && (fh_alpha || fh_node.side == fh::kBeta);
   int good_captures_tried = 0;
   if constexpr (Policy::kEnabled)
-    if (!PvNode && !in_check) policy_.on_search_begin(*this, JudgedSearch::Node, ss, node_ctx.depth);
+    if (!PvNode && !in_check)
+      policy_.on_search_begin(*this, JudgedSearch::Node, ss, node_ctx.depth);
 
   for (ExtMove* cur = list; cur != end; ++cur) {
     Move m = pick_next(cur, end);
@@ -356,15 +376,18 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     if (quiet && skip_quiets) {
       if constexpr (Policy::kEnabled) {
         // Every quiet after the LMP decision is pruned by it too.
-        const DecisionContext lmp_ctx{ply, depth, alpha, beta, ss->static_eval, move_count + ++lmp_skipped};
+        const DecisionContext lmp_ctx{ply,  depth,           alpha,
+                                      beta, ss->static_eval, move_count + ++lmp_skipped};
         const int would_be = depth - 1 + (pos.gives_check(m) && ply < 2 * root_depth_ ? 1 : 0);
-        policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, lmp_ctx, would_be, !cut_node);
+        policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, lmp_ctx, would_be,
+                          !cut_node);
       }
       continue;
     }
     ++move_count;
     const bool gives_check = pos.gives_check(m);
-    const int lmr_depth = std::max(depth - 1 - reductions().r[std::min(depth, 63)][std::min(move_count, 63)], 0);
+    const int lmr_depth =
+        std::max(depth - 1 - reductions().r[std::min(depth, 63)][std::min(move_count, 63)], 0);
     const DecisionContext ctx{ply, depth, alpha, beta, ss->static_eval, move_count};
 
     // 7. Move-level pruning, only once a non-losing score is secured (never at a logged node).
@@ -374,7 +397,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
           if constexpr (Policy::kEnabled) {
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, ctx, would_be,
+                              !cut_node);
           }
           skip_quiets = true;
           continue;
@@ -383,21 +407,24 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         if (!in_check && lmr_depth <= 7 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) {
           if constexpr (Policy::kEnabled) {
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, shadow_access(), Mechanism::Futility, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::Futility, pos, ss, m, ctx,
+                              would_be, !cut_node);
           }
           continue;
         }
         if (lmr_depth <= 6 && !pos.see_ge(m, -30 * lmr_depth * lmr_depth)) {
           if constexpr (Policy::kEnabled) {
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-            policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+            policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx,
+                              would_be, !cut_node);
           }
           continue;
         }
       } else if (!quiet && depth <= 4 && !pos.see_ge(m, -100 * depth)) {
         if constexpr (Policy::kEnabled) {
           const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
-          policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be, !cut_node);
+          policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be,
+                            !cut_node);
         }
         continue;
       }
@@ -408,13 +435,14 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     const int new_depth = depth - 1 + extension;
     const bool losing_capture = !quiet && !pos.see_ge(m, 0);
     // Gate 1: a quiet or losing capture, no check (so no extension), not a killer.
-    const bool fh_move = fh_alpha && (quiet || losing_capture) && !gives_check && m != ss->killers[0] &&
-                         m != ss->killers[1];
+    const bool fh_move = fh_alpha && (quiet || losing_capture) && !gives_check &&
+                         m != ss->killers[0] && m != ss->killers[1];
     // The inputs (an SEE ladder among them) only where they are used: every eligible move of a
     // logged node, and where late-move reduction consults the predictor.
     fh::Inputs fh_in{};
     if (fh_move && (fh_logged || (depth >= 3 && move_count > 1)))
-      fh_in = move_inputs(fh_node, pos, ss, m, tt_move, losing_capture, move_count, good_captures_tried);
+      fh_in = move_inputs(fh_node, pos, ss, m, tt_move, losing_capture, move_count,
+                          good_captures_tried);
 
     do_move(pos, ss, m);
     (ss + 1)->ply = ply + 1;
@@ -442,12 +470,13 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         }
         r = std::clamp(r, 0, new_depth - 1);
         const int reduced = new_depth - r;
-        if constexpr (Policy::kEnabled) policy_.on_search_begin(*this, JudgedSearch::ReducedMove, ss, depth);
+        if constexpr (Policy::kEnabled)
+          policy_.on_search_begin(*this, JudgedSearch::ReducedMove, ss, depth);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
         if constexpr (Policy::kEnabled) {
           if (score <= alpha && r > 0 && !stopped_) {
-            policy_.on_reduced_fail_low(*this, shadow_access(), pos, ss, m, ctx, r, reduced, new_depth, score, true,
-                                        !cut_node);
+            policy_.on_reduced_fail_low(*this, shadow_access(), pos, ss, m, ctx, r, reduced,
+                                        new_depth, score, true, !cut_node);
           }
           policy_.on_search_end(*this, JudgedSearch::ReducedMove, ss);
         }
@@ -460,7 +489,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         if constexpr (Policy::kEnabled)
           if (!PvNode) {
             if (score <= alpha && !stopped_) {
-              policy_.on_full_fail_low(*this, shadow_access(), pos, ss, m, ctx, new_depth, score, !cut_node);
+              policy_.on_full_fail_low(*this, shadow_access(), pos, ss, m, ctx, new_depth, score,
+                                       !cut_node);
             }
             policy_.on_search_end(*this, JudgedSearch::FullMove, ss);
           }
@@ -474,7 +504,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     if (fh_gate) {
       if constexpr (Policy::kCollectFh)
         if (fh_logged && fh_move)
-          policy_.fh_record(pos, fh_id, m, fh_in, score >= beta, fh_->active().predict(fh_in), ply, eval);
+          policy_.fh_record(pos, fh_id, m, fh_in, score >= beta, fh_->active().predict(fh_in), ply,
+                            eval);
       heur_.update_fh(us, m, score >= beta);
       good_captures_tried += !quiet && !losing_capture && score < beta;
     }
@@ -493,7 +524,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     if (fh_logged && move_count > 0) {
       fh::Inputs whole = fh_node;
       whole.whole_node = true;
-      policy_.fh_record(pos, fh_id, Move::none(), whole, best_score >= beta, fh_->active().predict(whole), ply, eval);
+      policy_.fh_record(pos, fh_id, Move::none(), whole, best_score >= beta,
+                        fh_->active().predict(whole), ply, eval);
     }
 
   if (move_count == 0) {  // everything pruned: a fail-low bound, nothing stored
@@ -506,7 +538,9 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   if (best_score >= beta && !pos.is_capture_or_promotion(best_move))
     update_quiet_stats(pos, ss, best_move, depth, quiets, quiet_count);
 
-  Bound b = best_score >= beta ? BOUND_LOWER : PvNode && best_score > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+  Bound b = best_score >= beta                 ? BOUND_LOWER
+            : PvNode && best_score > old_alpha ? BOUND_EXACT
+                                               : BOUND_UPPER;
   tt.store(pos.key(), best_move, value_to_tt(best_score, ply),
            ss->static_eval == kValueNone ? 0 : ss->static_eval, depth, b);
   if constexpr (Policy::kEnabled)

@@ -25,8 +25,9 @@ int bench_command(int argc, char** argv) {
   BenchResult r = run_bench(depth);
   std::cerr << "Positions      : " << bench_positions().size() << "\nDepth          : " << depth
             << "\nTotal time (ms): " << std::uint64_t(r.time_s * 1000) << "\n";
-  std::cout << "Nodes searched : " << r.nodes << "\nNodes/second   : "
-            << std::uint64_t(r.time_s > 0 ? double(r.nodes) / r.time_s : 0) << std::endl;
+  std::cout << "Nodes searched : " << r.nodes
+            << "\nNodes/second   : " << std::uint64_t(r.time_s > 0 ? double(r.nodes) / r.time_s : 0)
+            << std::endl;
   return 0;
 }
 

@@ -60,9 +60,15 @@ struct Snapshot {
   Square ep;
   Bitboard checkers;
   explicit Snapshot(const Position& p)
-      : fen(p.fen()), key(p.key()), pawn_key(p.pawn_key()), rule50(p.rule50()),
-        game_ply(p.game_ply()), castling(p.castling_rights()), ply_count(p.ply_count()),
-        ep(p.ep_square()), checkers(p.checkers()) {}
+      : fen(p.fen()),
+        key(p.key()),
+        pawn_key(p.pawn_key()),
+        rule50(p.rule50()),
+        game_ply(p.game_ply()),
+        castling(p.castling_rights()),
+        ply_count(p.ply_count()),
+        ep(p.ep_square()),
+        checkers(p.checkers()) {}
   std::string differs(const Snapshot& o) const {
     if (fen != o.fen) return "fen " + o.fen + " instead of " + fen;
     if (key != o.key) return "key";
@@ -77,7 +83,8 @@ struct Snapshot {
   }
 };
 
-void print_state(std::ostream& o, Position& pos, const Game& g, int ply, const std::string& unmake) {
+void print_state(std::ostream& o, Position& pos, const Game& g, int ply,
+                 const std::string& unmake) {
   char key[17];
   std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(pos.key()));
   MoveList list(pos);
@@ -85,14 +92,15 @@ void print_state(std::ostream& o, Position& pos, const Game& g, int ply, const s
   for (const ExtMove& e : list) legal.push_back(to_uci(e.move));
   std::sort(legal.begin(), legal.end());
   const bool none = list.size() == 0;
-  o << "{\"game\": " << g.line << ", \"ply\": " << ply << ", \"move\": "
-    << (ply ? json_str(g.moves[ply - 1]) : "null") << ", \"fen\": " << json_str(pos.fen())
-    << ", \"rule50\": " << pos.rule50() << ", \"fullmove\": " << 1 + pos.game_ply() / 2
-    << ", \"key\": \"" << key << "\", \"key_ok\": " << json_bool(pos.key() == pos.compute_key())
-    << ", \"is_ok\": " << json_bool(pos.is_ok()) << ", \"unmake\": "
-    << (ply ? json_str(unmake.empty() ? "ok" : unmake) : "null")
-    << ", \"in_check\": " << json_bool(pos.in_check()) << ", \"checkers\": " << popcount(pos.checkers())
-    << ", \"legal\": [";
+  o << "{\"game\": " << g.line << ", \"ply\": " << ply
+    << ", \"move\": " << (ply ? json_str(g.moves[ply - 1]) : "null")
+    << ", \"fen\": " << json_str(pos.fen()) << ", \"rule50\": " << pos.rule50()
+    << ", \"fullmove\": " << 1 + pos.game_ply() / 2 << ", \"key\": \"" << key
+    << "\", \"key_ok\": " << json_bool(pos.key() == pos.compute_key())
+    << ", \"is_ok\": " << json_bool(pos.is_ok())
+    << ", \"unmake\": " << (ply ? json_str(unmake.empty() ? "ok" : unmake) : "null")
+    << ", \"in_check\": " << json_bool(pos.in_check())
+    << ", \"checkers\": " << popcount(pos.checkers()) << ", \"legal\": [";
   for (std::size_t i = 0; i < legal.size(); ++i) o << (i ? ", " : "") << '"' << legal[i] << '"';
   o << "], \"checkmate\": " << json_bool(none && pos.in_check())
     << ", \"stalemate\": " << json_bool(none && !pos.in_check())
@@ -129,7 +137,8 @@ bool play(std::ostream& o, const Game& g, const std::string& where) {
 }
 
 // (startpos | fen F1..F6 | F1..F6) [moves] M... ; `fen` is optional only on the command line.
-std::optional<std::string> parse_game(const std::vector<std::string>& tok, bool fen_keyword, Game& g) {
+std::optional<std::string> parse_game(const std::vector<std::string>& tok, bool fen_keyword,
+                                      Game& g) {
   std::size_t i = 0;
   if (!tok.empty() && tok[0] == "startpos") {
     g.fen = Position::kStartFen;
@@ -187,8 +196,8 @@ int game_command(int argc, char** argv) {
         Position pos;
         auto err = pos.set(text);
         o << "{\"line\": " << n << ", \"valid\": " << json_bool(!err)
-          << ", \"error\": " << json_str(err ? *err : "") << ", \"fen\": " << json_str(err ? "" : pos.fen())
-          << "}\n";
+          << ", \"error\": " << json_str(err ? *err : "")
+          << ", \"fen\": " << json_str(err ? "" : pos.fen()) << "}\n";
         return true;
       }
       Game g;
@@ -205,7 +214,8 @@ int game_command(int argc, char** argv) {
     for (int i = 2; i < argc; ++i) tok.push_back(argv[i]);
     Game g;
     g.line = 1;
-    if (auto err = parse_game(tok, false, g)) return std::cerr << "stk game: " << *err << "\n" << kUsage, 2;
+    if (auto err = parse_game(tok, false, g))
+      return std::cerr << "stk game: " << *err << "\n" << kUsage, 2;
     if (!play(o, g, "argument")) return 2;
   }
   std::cout << o.str() << std::flush;

@@ -50,8 +50,9 @@ std::optional<std::string> parse_line(const std::string& text, Input& in) {
   if (tok.size() < 4)
     return "expected a FEN (6 fields) or EPD (4 fields + operations), got " +
            std::to_string(tok.size()) + " field(s)";
-  bool fen_counters = tok.size() >= 5 && (std::isdigit(static_cast<unsigned char>(text[tok[4].first])) ||
-                                          text[tok[4].first] == '-');
+  bool fen_counters = tok.size() >= 5 &&
+                      (std::isdigit(static_cast<unsigned char>(text[tok[4].first])) ||
+                       text[tok[4].first] == '-');
   if (fen_counters) {
     in.fen = text.substr(tok[0].first, tok.back().second - tok[0].first);
     return in.pos.set(in.fen);  // strict: exactly 6 fields
@@ -147,7 +148,8 @@ int eval_command(int argc, char** argv) {
     else return std::cerr << "stk eval: unexpected argument '" << a << "'\n" << usage, 2;
   }
   if (net_path.empty() || have_fen == !batch.empty()) return std::cerr << usage, 2;
-  if (impl != "scalar" && impl != "avx2") return std::cerr << "stk eval: --impl must be scalar or avx2\n", 2;
+  if (impl != "scalar" && impl != "avx2")
+    return std::cerr << "stk eval: --impl must be scalar or avx2\n", 2;
   if (impl == "avx2" && !nnue::kHasAvx2)
     return std::cerr << "stk eval: this build has no AVX2 kernels (built without __AVX2__)\n", 2;
   std::string error;
@@ -159,9 +161,9 @@ int eval_command(int argc, char** argv) {
   for (const Input& in : inputs) {
     nnue::EvalParts e = impl == "scalar" ? nnue::evaluate_refresh<nnue::Simd::Scalar>(*net, in.pos)
                                          : nnue::evaluate_refresh<nnue::kBestSimd>(*net, in.pos);
-    o << "{\"line\": " << in.line << ", \"fen\": \"" << json_escape(in.fen) << "\", \"eval\": " << e.eval
-      << ", \"bucket\": " << e.bucket << ", \"psqt\": " << e.psqt << ", \"positional\": " << e.positional
-      << "}\n";
+    o << "{\"line\": " << in.line << ", \"fen\": \"" << json_escape(in.fen)
+      << "\", \"eval\": " << e.eval << ", \"bucket\": " << e.bucket << ", \"psqt\": " << e.psqt
+      << ", \"positional\": " << e.positional << "}\n";
   }
   std::cout << o.str() << std::flush;
   return 0;

@@ -25,7 +25,8 @@ GoCommand parse_go(std::istream& args) {
   std::string token;
   constexpr long long kIntMax = std::numeric_limits<int>::max();
   while (args >> token) {
-    if (token == "infinite" || token == "ponder") {  // "ponder": no ponder mode, searched until stop
+    if (token == "infinite" ||
+        token == "ponder") {  // "ponder": no ponder mode, searched until stop
       l.infinite = true;
       continue;
     }

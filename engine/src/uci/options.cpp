@@ -21,11 +21,14 @@ std::string option_lines() {
          "option name Clear Hash type button\n"
          "option name Use NNUE type check default true\n"
          "option name EvalFile type string default <empty>\n"
-         "option name FHPredictor type check default " + std::string(fh.enabled ? "true" : "false") + "\n" +
+         "option name FHPredictor type check default " +
+         std::string(fh.enabled ? "true" : "false") + "\n" +
          "option name FHModel type string default <builtin>\n"
-         "option name FHLmrTier1 type spin default " + std::to_string(fh.lmr_tier1) + " min 0 max 10000\n" +
-         "option name FHLmrTier2 type spin default " + std::to_string(fh.lmr_tier2) + " min 0 max 10000\n" +
-         "option name FHStaticNull type spin default " + std::to_string(fh.static_null) + " min 0 max 10000";
+         "option name FHLmrTier1 type spin default " +
+         std::to_string(fh.lmr_tier1) + " min 0 max 10000\n" +
+         "option name FHLmrTier2 type spin default " + std::to_string(fh.lmr_tier2) +
+         " min 0 max 10000\n" + "option name FHStaticNull type spin default " +
+         std::to_string(fh.static_null) + " min 0 max 10000";
 }
 
 std::string set_option(std::istream& args, search::Searcher& searcher) {
@@ -53,7 +56,8 @@ std::string set_option(std::istream& args, search::Searcher& searcher) {
   }
   if (search::Searcher::is_fh_option(name)) {
     if (std::string why = searcher.set_fh_option(name, value); !why.empty()) return error(why);
-    return name == "FHModel" ? "info string fail-high model: " + (value.empty() ? std::string("<builtin>") : value)
+    return name == "FHModel" ? "info string fail-high model: " +
+                                   (value.empty() ? std::string("<builtin>") : value)
                              : "";
   }
   if (name == "EvalFile") {  // a bad file leaves the previous network active and intact

@@ -84,7 +84,8 @@ int input_failure(const char* name, const char* usage) {
     else {
       // This run may have written a passing report there before it failed: none is better than that.
       std::error_code ec;
-      if (std::filesystem::is_regular_file(std::filesystem::symlink_status(r.path, ec))) std::filesystem::remove(r.path, ec);
+      if (std::filesystem::is_regular_file(std::filesystem::symlink_status(r.path, ec)))
+        std::filesystem::remove(r.path, ec);
       std::cerr << name << ": no error report could be written: " << err << "\n";
     }
   }

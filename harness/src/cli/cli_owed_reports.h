@@ -14,7 +14,8 @@ namespace stk::harness {
 // The last value given for option `name` ("--config") as typed, before any conversion or check, or
 // `fallback` when it was not given. Valid after a failed parse too: CLI11 collects every option's
 // text before it converts and checks them.
-inline std::string given_value(const CLI::App& app, const std::string& name, const std::string& fallback) {
+inline std::string given_value(const CLI::App& app, const std::string& name,
+                               const std::string& fallback) {
   const CLI::Option* opt = app.get_option_no_throw(name);
   return opt && !opt->results().empty() ? opt->results().back() : fallback;
 }

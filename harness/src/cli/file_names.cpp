@@ -10,8 +10,8 @@ bool is_safe_name(std::string_view name) {
   if (name.empty() || name.size() > 200 || name.front() == '.' || name.front() == '-') return false;
   if (name.find("..") != std::string_view::npos) return false;
   for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -21,9 +21,10 @@ void require_safe_name(std::string_view option, std::string_view name) {
   if (is_safe_name(name)) return;
   std::string shown;
   for (const char c : name) shown += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : "?";
-  throw UsageError(std::string(option) + " '" + shown +
-                   "': not a name (it becomes a file name): use 1 to 200 of the letters, digits, '.', '_' and '-', "
-                   "no '..', not starting with '.' or '-'");
+  throw UsageError(
+      std::string(option) + " '" + shown +
+      "': not a name (it becomes a file name): use 1 to 200 of the letters, digits, '.', '_' and '-', "
+      "no '..', not starting with '.' or '-'");
 }
 
 void require_under_out_dir(const std::string& out_dir, const std::string& path) {

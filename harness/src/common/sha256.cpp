@@ -21,8 +21,9 @@ std::string sha256_hex(const std::vector<std::uint8_t>& bytes) {
 }
 
 bool is_sha256_hex(const std::string& text) {
-  return text.size() == 64 &&
-         std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+           return std::isxdigit(static_cast<unsigned char>(c));
+         });
 }
 
 }  // namespace stk::harness

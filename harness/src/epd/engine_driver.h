@@ -49,7 +49,8 @@ class EngineDriver {
   virtual std::vector<std::pair<std::string, std::string>> settings() const = 0;
   // Clears all state (hash, histories), then searches `pos` within `budget`.
   // Throws std::runtime_error if the engine fails.
-  virtual SearchOutcome search(const Position& pos, const std::string& fen, const Budget& budget) = 0;
+  virtual SearchOutcome search(const Position& pos, const std::string& fen,
+                               const Budget& budget) = 0;
 };
 
 // The engine built into this binary (stk::search::Searcher), single thread.

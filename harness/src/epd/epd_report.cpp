@@ -95,7 +95,8 @@ junit::TestCase position_case(const Judged& j, const PositionResult& p, const Po
               {"best", best_text(p)},
               {"score", p.score},
               {"depth", std::to_string(p.depth)},
-              {"first_solved_depth", p.first_solved_depth ? std::to_string(p.first_solved_depth) : "-"},
+              {"first_solved_depth",
+               p.first_solved_depth ? std::to_string(p.first_solved_depth) : "-"},
               {"nodes", std::to_string(p.nodes)},
               {"pv", joined(p.pv_san)}};
   if (!p.error.empty()) {
@@ -111,8 +112,8 @@ junit::TestCase position_case(const Judged& j, const PositionResult& p, const Po
         "{} (line {})\nFEN: {}\ntarget: {}\nnow: {} score {} depth {} nodes {} pv {}\n"
         "baseline {}: {} depth {} (engine {}, bench signature {}, revision {})\n"
         "this run: engine {}, bench signature {}, {}\n",
-        p.name, p.line, p.fen, target(p), best_text(p), p.score, p.depth, p.nodes,
-        joined(p.pv_san), m.baseline_file, best_text(*base), base->depth, baseline->meta.engine,
+        p.name, p.line, p.fen, target(p), best_text(p), p.score, p.depth, p.nodes, joined(p.pv_san),
+        m.baseline_file, best_text(*base), base->depth, baseline->meta.engine,
         bench_text(baseline->meta.bench_signature), baseline->meta.git_revision, m.engine,
         bench_text(m.bench_signature), m.budget.label());
   }
@@ -124,9 +125,9 @@ std::string table_row(const PositionResult& p) {
   std::ostringstream row;
   row << "| " << p.name << " | " << target(p) << " | " << best_text(p) << " | "
       << (p.error.empty() ? (p.solved ? "yes" : "no") : "ERROR") << " | " << p.depth << " | "
-      << (p.first_solved_depth ? std::to_string(p.first_solved_depth) : "-") << " | "
-      << p.score << " | " << p.nodes << " | " << fmt::format("{:.3f}", p.time_s) << " | "
-      << joined(p.pv_san) << " |\n";
+      << (p.first_solved_depth ? std::to_string(p.first_solved_depth) : "-") << " | " << p.score
+      << " | " << p.nodes << " | " << fmt::format("{:.3f}", p.time_s) << " | " << joined(p.pv_san)
+      << " |\n";
   return row.str();
 }
 
@@ -137,11 +138,13 @@ struct PositionTotals {
   std::string table;
 };
 
-PositionTotals add_position_cases(const Judged& j, junit::TestSuite& suite, const std::string& classname) {
+PositionTotals add_position_cases(const Judged& j, junit::TestSuite& suite,
+                                  const std::string& classname) {
   PositionTotals t;
   std::ostringstream table;
-  table << "\n| id | target | best | solved | depth | first solved depth | score | nodes | time s | pv |\n"
-        << "|---|---|---|---|---|---|---|---|---|---|\n";
+  table
+      << "\n| id | target | best | solved | depth | first solved depth | score | nodes | time s | pv |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const PositionResult& p : j.run.positions) {
     t.total_time += p.time_s;
     const PositionResult* base = nullptr;
@@ -159,9 +162,10 @@ std::vector<std::string> baseline_notes(const RunMeta& m, const RunResults& base
   std::vector<std::string> notes;
   const auto& bb = baseline.meta.bench_signature;
   if (bb && m.bench_signature && *bb != *m.bench_signature)
-    notes.push_back(fmt::format("the bench signature changed ({} in the baseline, {} now): the search "
-                                "changed; if that is intended, regenerate the baseline with --update-golden",
-                                *bb, *m.bench_signature));
+    notes.push_back(
+        fmt::format("the bench signature changed ({} in the baseline, {} now): the search "
+                    "changed; if that is intended, regenerate the baseline with --update-golden",
+                    *bb, *m.bench_signature));
   if (baseline.meta.engine != m.engine)
     notes.push_back("the baseline was made by another engine (" + baseline.meta.engine + ")");
   else if (baseline.meta.engine_settings != m.engine_settings)
@@ -170,12 +174,14 @@ std::vector<std::string> baseline_notes(const RunMeta& m, const RunResults& base
 }
 
 // The console lines about the baseline: regressions, new solves, positions it lacks, notes.
-std::string baseline_summary(const RunMeta& m, const Comparison& cmp, const std::vector<std::string>& notes) {
-  std::string summary = fmt::format("\n  against baseline {}: {} regressions{}, {} new solves{}",
-                                    m.baseline_file, cmp.regressions.size(),
-                                    cmp.regressions.empty() ? "" : " (" + joined(cmp.regressions, ", ") + ")",
-                                    cmp.new_solves.size(),
-                                    cmp.new_solves.empty() ? "" : " (" + joined(cmp.new_solves, ", ") + ")");
+std::string baseline_summary(const RunMeta& m, const Comparison& cmp,
+                             const std::vector<std::string>& notes) {
+  std::string summary =
+      fmt::format("\n  against baseline {}: {} regressions{}, {} new solves{}", m.baseline_file,
+                  cmp.regressions.size(),
+                  cmp.regressions.empty() ? "" : " (" + joined(cmp.regressions, ", ") + ")",
+                  cmp.new_solves.size(),
+                  cmp.new_solves.empty() ? "" : " (" + joined(cmp.new_solves, ", ") + ")");
   if (!cmp.not_in_baseline.empty())
     summary += fmt::format(", {} not in the baseline", cmp.not_in_baseline.size());
   for (const std::string& note : notes) summary += "\n  note: " + note;
@@ -184,8 +190,8 @@ std::string baseline_summary(const RunMeta& m, const Comparison& cmp, const std:
 
 // The min-solved gate's testcase (skipped on a shard: it sees part of the suite) and its summary
 // line; returns whether the gate failed.
-bool add_min_solved_case(const RunMeta& m, int solved, const std::string& classname, junit::TestSuite& suite,
-                         std::string& summary) {
+bool add_min_solved_case(const RunMeta& m, int solved, const std::string& classname,
+                         junit::TestSuite& suite, std::string& summary) {
   const bool complete = m.shard == "1/1";
   const bool check_min = m.min_solved >= 0 && complete;
   bool failed = false;
@@ -203,7 +209,9 @@ bool add_min_solved_case(const RunMeta& m, int solved, const std::string& classn
     failed = true;
   }
   summary += fmt::format("\n  min-solved {}: {}", m.min_solved,
-                         !check_min ? "not checked on a shard" : solved >= m.min_solved ? "met" : "MISSED");
+                         !check_min               ? "not checked on a shard"
+                         : solved >= m.min_solved ? "met"
+                                                  : "MISSED");
   suite.cases.push_back(std::move(tc));
   return failed;
 }
@@ -227,8 +235,8 @@ std::string markdown_verdict(const Judged& j, int solved, int n, const PositionT
   md << "- solved: **" << solved << " / " << n << "**, engine errors: " << t.errors << "\n";
   if (j.cmp)
     md << "- baseline `" << m.baseline_file << "` (engine " << j.baseline->meta.engine
-       << ", bench signature " << bench_text(j.baseline->meta.bench_signature)
-       << "): regressions " << j.cmp->regressions.size()
+       << ", bench signature " << bench_text(j.baseline->meta.bench_signature) << "): regressions "
+       << j.cmp->regressions.size()
        << (j.cmp->regressions.empty() ? "" : " (" + joined(j.cmp->regressions, ", ") + ")")
        << ", new solves " << j.cmp->new_solves.size()
        << (j.cmp->new_solves.empty() ? "" : " (" + joined(j.cmp->new_solves, ", ") + ")") << "\n";

@@ -11,8 +11,8 @@
 namespace stk::harness::epd {
 
 struct Published {
-  int exit_code = 0;     // 0 every gate passed, 1 a regression, an engine error or min-solved missed
-  std::string summary;   // a few lines for the console
+  int exit_code = 0;    // 0 every gate passed, 1 a regression, an engine error or min-solved missed
+  std::string summary;  // a few lines for the console
   std::string junit_path, json_path, md_path;
 };
 

@@ -53,7 +53,8 @@ PositionResult judge(const EpdPosition& p, const SearchOutcome& o) {
 }
 
 Comparison compare(const RunResults& run, const RunResults& base, const std::string& path) {
-  if (base.meta.budget.kind != run.meta.budget.kind || base.meta.budget.value != run.meta.budget.value)
+  if (base.meta.budget.kind != run.meta.budget.kind ||
+      base.meta.budget.value != run.meta.budget.value)
     throw InputError(fmt::format("baseline {} was made at {}, this run is {}: not comparable", path,
                                  base.meta.budget.label(), run.meta.budget.label()));
   std::map<std::string, const PositionResult*> by_name;
@@ -66,8 +67,9 @@ Comparison compare(const RunResults& run, const RunResults& base, const std::str
       continue;
     }
     if (it->second->fen != p.fen)
-      throw InputError(fmt::format("baseline {}: position \"{}\" has FEN '{}' but the suite has '{}'",
-                                   path, p.name, it->second->fen, p.fen));
+      throw InputError(
+          fmt::format("baseline {}: position \"{}\" has FEN '{}' but the suite has '{}'", path,
+                      p.name, it->second->fen, p.fen));
     if (it->second->solved && !p.solved) c.regressions.push_back(p.name);
     if (!it->second->solved && p.solved) c.new_solves.push_back(p.name);
   }
@@ -83,7 +85,8 @@ double time_value(double t, bool mask) { return mask ? 0.0 : std::round(t * 1e4)
 class Fields {
  public:
   Fields(const report::Json& obj, std::string where) : obj_(obj), where_(std::move(where)) {
-    if (!obj_.is_object()) throw std::runtime_error(where_ + ": expected an object, got " + obj_.type_name());
+    if (!obj_.is_object())
+      throw std::runtime_error(where_ + ": expected an object, got " + obj_.type_name());
   }
   const report::Json& at(const std::string& key) const {
     auto it = obj_.find(key);
@@ -100,7 +103,8 @@ class Fields {
                       : std::is_floating_point_v<T>    ? v.is_number()
                       : std::is_unsigned_v<T>          ? v.is_number_unsigned()
                                                        : v.is_number_integer();
-    if (!fits) throw std::runtime_error(name(key) + ": expected " + kind<T>() + ", got " + v.dump());
+    if (!fits)
+      throw std::runtime_error(name(key) + ": expected " + kind<T>() + ", got " + v.dump());
     return v.get<T>();
   }
   std::vector<std::string> strings(const std::string& key) const {
@@ -109,10 +113,13 @@ class Fields {
     if (v.is_array())
       for (const report::Json& x : v)
         if (x.is_string()) out.push_back(x.get<std::string>());
-    if (!v.is_array() || out.size() != v.size()) throw std::runtime_error(name(key) + ": expected a list of strings");
+    if (!v.is_array() || out.size() != v.size())
+      throw std::runtime_error(name(key) + ": expected a list of strings");
     return out;
   }
-  std::string name(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
+  std::string name(const std::string& key) const {
+    return where_.empty() ? key : where_ + "." + key;
+  }
 
  private:
   template <class T>
@@ -157,20 +164,30 @@ report::Json to_json(const RunResults& r, const std::optional<Comparison>& cmp, 
     total_time += p.time_s;
     total_nodes += p.nodes;
     errors += !p.error.empty();
-    Json j = {{"index", p.index},       {"line", p.line},
-              {"id", p.name},           {"fen", p.fen},
-              {"bm", p.bm},             {"am", p.am},
-              {"best_uci", p.best_uci}, {"best_san", p.best_san},
-              {"solved", p.solved},     {"score", p.score},
-              {"depth", p.depth},       {"first_solved_depth", p.first_solved_depth ? Json(p.first_solved_depth) : Json()},
-              {"nodes", p.nodes},       {"time_s", time_value(p.time_s, mask_times)},
+    Json j = {{"index", p.index},
+              {"line", p.line},
+              {"id", p.name},
+              {"fen", p.fen},
+              {"bm", p.bm},
+              {"am", p.am},
+              {"best_uci", p.best_uci},
+              {"best_san", p.best_san},
+              {"solved", p.solved},
+              {"score", p.score},
+              {"depth", p.depth},
+              {"first_solved_depth", p.first_solved_depth ? Json(p.first_solved_depth) : Json()},
+              {"nodes", p.nodes},
+              {"time_s", time_value(p.time_s, mask_times)},
               {"pv", p.pv_san}};
     if (!p.error.empty()) j["error"] = p.error;
     positions.push_back(std::move(j));
   }
   o["positions"] = std::move(positions);
-  o["summary"] = {{"positions", r.positions.size()}, {"solved", r.solved()},         {"errors", errors},
-                  {"total_nodes", total_nodes},      {"time_s", time_value(total_time, mask_times)}};
+  o["summary"] = {{"positions", r.positions.size()},
+                  {"solved", r.solved()},
+                  {"errors", errors},
+                  {"total_nodes", total_nodes},
+                  {"time_s", time_value(total_time, mask_times)}};
   if (cmp)
     o["comparison"] = {{"regressions", cmp->regressions},
                        {"new_solves", cmp->new_solves},
@@ -184,7 +201,8 @@ RunResults read_results(const std::string& path) {
     // A run's summary carries the report envelope ("report") before these keys; a baseline does not.
     const Fields top(doc, "");
     if (top.get<std::string>("harness") != "epd")
-      throw std::runtime_error("not an epd results file (harness \"" + top.get<std::string>("harness") + "\")");
+      throw std::runtime_error("not an epd results file (harness \"" +
+                               top.get<std::string>("harness") + "\")");
     if (top.get<int>("format") != 1) throw std::runtime_error("unknown format version");
     RunResults r;
     RunMeta& m = r.meta;
@@ -206,7 +224,8 @@ RunResults read_results(const std::string& path) {
     m.selected = top.get<int>("selected");
     m.shard = top.get<std::string>("shard");
     m.git_revision = top.get<std::string>("git_revision");
-    if (!top.is_null("bench_signature")) m.bench_signature = top.get<std::uint64_t>("bench_signature");
+    if (!top.is_null("bench_signature"))
+      m.bench_signature = top.get<std::uint64_t>("bench_signature");
     if (!top.is_null("baseline_file")) m.baseline_file = top.get<std::string>("baseline_file");
     if (!top.is_null("min_solved")) m.min_solved = top.get<int>("min_solved");
     const report::Json& positions = top.at("positions");

@@ -40,8 +40,8 @@ struct RunMeta {
   std::string engine;    // engine name
   std::vector<std::pair<std::string, std::string>> engine_settings;
   Budget budget;
-  int stride = 1;         // positions i with i % stride == 0 were selected
-  int selected = 0;       // positions selected before sharding
+  int stride = 1;    // positions i with i % stride == 0 were selected
+  int selected = 0;  // positions selected before sharding
   std::string shard = "1/1";
   std::string git_revision;
   std::optional<std::uint64_t> bench_signature;
@@ -60,13 +60,14 @@ PositionResult judge(const EpdPosition& p, const SearchOutcome& o);
 
 // Comparison with a baseline (positions of `run` only, matched by name).
 struct Comparison {
-  std::vector<std::string> regressions;   // solved in the baseline, not now
-  std::vector<std::string> new_solves;    // not solved in the baseline, solved now
+  std::vector<std::string> regressions;  // solved in the baseline, not now
+  std::vector<std::string> new_solves;   // not solved in the baseline, solved now
   std::vector<std::string> not_in_baseline;
 };
 // Throws InputError when the baseline cannot be compared: other budget, or a position whose
 // FEN differs from the suite's.
-Comparison compare(const RunResults& run, const RunResults& baseline, const std::string& baseline_path);
+Comparison compare(const RunResults& run, const RunResults& baseline,
+                   const std::string& baseline_path);
 
 // The results as JSON: the baseline format (docs/report-schema.md, "epd"); `mask_times`
 // writes every time as 0, as golden baselines keep them.

@@ -12,15 +12,17 @@ namespace {
 
 class InProcessEngine : public EngineDriver {
  public:
-  InProcessEngine(std::size_t hash_mb, const std::vector<std::pair<std::string, std::string>>& options)
+  InProcessEngine(std::size_t hash_mb,
+                  const std::vector<std::pair<std::string, std::string>>& options)
       : hash_mb_(hash_mb), options_(options) {
     search::Options o;
     o.hash_mb = hash_mb;
     searcher_ = std::make_unique<search::Searcher>(o);
     for (const auto& [name, value] : options) {
       if (!search::Searcher::is_fh_option(name))
-        throw UsageError("the in-process engine takes no --option '" + name +
-                         "' (it takes FHPredictor, FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull; --hash for Hash)");
+        throw UsageError(
+            "the in-process engine takes no --option '" + name +
+            "' (it takes FHPredictor, FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull; --hash for Hash)");
       if (std::string error = searcher_->set_fh_option(name, value); !error.empty())
         throw UsageError("--option " + error);
     }
@@ -32,7 +34,8 @@ class InProcessEngine : public EngineDriver {
     return n + ")";
   }
   std::vector<std::pair<std::string, std::string>> settings() const override {
-    std::vector<std::pair<std::string, std::string>> s = {{"Threads", "1"}, {"Hash", std::to_string(hash_mb_)}};
+    std::vector<std::pair<std::string, std::string>> s = {{"Threads", "1"},
+                                                          {"Hash", std::to_string(hash_mb_)}};
     s.insert(s.end(), options_.begin(), options_.end());
     return s;
   }
@@ -40,10 +43,8 @@ class InProcessEngine : public EngineDriver {
   SearchOutcome search(const Position& start, const std::string&, const Budget& budget) override {
     searcher_->clear();
     search::Limits limits;
-    if (budget.kind == Budget::Kind::Depth)
-      limits.depth = int(budget.value);
-    else
-      limits.nodes = budget.value;
+    if (budget.kind == Budget::Kind::Depth) limits.depth = int(budget.value);
+    else limits.nodes = budget.value;
     Position pos = start;
     auto t0 = std::chrono::steady_clock::now();
     search::Result r = searcher_->go(pos, limits);

@@ -20,22 +20,29 @@ const CLI::Validator kNameValue(
     "NAME=VALUE", "NAME=VALUE");
 
 void add_suite_options(CLI::App& app, SuiteOptions& o, const std::string& option_help) {
-  app.add_option("--epd", o.epd_file, "suite with bm/am (SAN) and id operations, e.g. $STK_SHARED/suites/ECM.epd")
+  app.add_option("--epd", o.epd_file,
+                 "suite with bm/am (SAN) and id operations, e.g. $STK_SHARED/suites/ECM.epd")
       ->required();
-  app.add_option("--depth", o.depth, "fixed depth per position (sd: tests tree shape at fixed effort)")
+  app.add_option("--depth", o.depth,
+                 "fixed depth per position (sd: tests tree shape at fixed effort)")
       ->check(CLI::Range(std::uint64_t(1), std::uint64_t(120)));
-  app.add_option("--nodes", o.nodes, "fixed node budget per position (sn: tests accuracy at fixed cost)")
+  app.add_option("--nodes", o.nodes,
+                 "fixed node budget per position (sn: tests accuracy at fixed cost)")
       ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
   app.add_option("--option", o.options, option_help)->check(kNameValue);
-  app.add_option("--hash", o.hash_mb, "hash size in MB; Threads is always 1; state is cleared per position")
-      ->check(CLI::Range(std::size_t(1), std::size_t(65536)))->capture_default_str();
+  app.add_option("--hash", o.hash_mb,
+                 "hash size in MB; Threads is always 1; state is cleared per position")
+      ->check(CLI::Range(std::size_t(1), std::size_t(65536)))
+      ->capture_default_str();
   app.add_option("--stride", o.stride, "take every S-th position of the file (index % S == 0)")
-      ->check(CLI::Range(1, 1000000))->capture_default_str();
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   app.add_option("--out-dir", o.out_dir, "reports folder")->capture_default_str();
   app.add_flag("--quiet", o.quiet, "no line per position");
 }
 
-std::vector<std::pair<std::string, std::string>> parse_options(const std::vector<std::string>& raw) {
+std::vector<std::pair<std::string, std::string>> parse_options(
+    const std::vector<std::string>& raw) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& o : raw) {
     auto eq = o.find('=');
@@ -54,12 +61,15 @@ Budget parse_budget(const CLI::App& app, const SuiteOptions& o) {
 }
 
 // The report name when --config is not given: "<prefix><suite>-<sd|sn><N>".
-std::string default_config(const std::string& prefix, const std::string& epd_file, const Budget& budget) {
-  return prefix + std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() + std::to_string(budget.value);
+std::string default_config(const std::string& prefix, const std::string& epd_file,
+                           const Budget& budget) {
+  return prefix + std::filesystem::path(epd_file).stem().string() + "-" + budget.tag() +
+         std::to_string(budget.value);
 }
 
 // Searches each position with fresh engine state and judges the answer.
-std::vector<PositionResult> run_positions(EngineDriver& engine, const std::vector<const EpdPosition*>& todo,
+std::vector<PositionResult> run_positions(EngineDriver& engine,
+                                          const std::vector<const EpdPosition*>& todo,
                                           const Budget& budget, bool quiet) {
   std::vector<PositionResult> out;
   int solved = 0;
@@ -76,21 +86,24 @@ std::vector<PositionResult> run_positions(EngineDriver& engine, const std::vecto
     }
     solved += r.solved;
     if (!quiet)
-      std::cout << fmt::format("[{}/{}] {:<10} {:<14} best {:<8} {:<8} depth {:>2} nodes {:>9} {:.2f}s  ({} solved)\n",
-                               i + 1, todo.size(), r.name,
-                               (r.bm.empty() ? "am " + fmt::format("{}", fmt::join(r.am, " "))
-                                             : "bm " + fmt::format("{}", fmt::join(r.bm, " "))),
-                               r.best_san.empty() ? r.best_uci : r.best_san,
-                               r.error.empty() ? (r.solved ? "solved" : "-") : "ERROR", r.depth,
-                               r.nodes, r.time_s, solved)
-                << std::flush;
+      std::cout
+          << fmt::format(
+                 "[{}/{}] {:<10} {:<14} best {:<8} {:<8} depth {:>2} nodes {:>9} {:.2f}s  ({} solved)\n",
+                 i + 1, todo.size(), r.name,
+                 (r.bm.empty() ? "am " + fmt::format("{}", fmt::join(r.am, " "))
+                               : "bm " + fmt::format("{}", fmt::join(r.bm, " "))),
+                 r.best_san.empty() ? r.best_uci : r.best_san,
+                 r.error.empty() ? (r.solved ? "solved" : "-") : "ERROR", r.depth, r.nodes,
+                 r.time_s, solved)
+          << std::flush;
     out.push_back(std::move(r));
   }
   return out;
 }
 
-std::unique_ptr<EngineDriver> open_engine(const std::string& which, std::size_t hash_mb,
-                                          const std::vector<std::pair<std::string, std::string>>& opts) {
+std::unique_ptr<EngineDriver> open_engine(
+    const std::string& which, std::size_t hash_mb,
+    const std::vector<std::pair<std::string, std::string>>& opts) {
   if (which == "inprocess") return make_inprocess_engine(hash_mb, opts);
   try {
     return make_uci_engine(which, hash_mb, opts);
@@ -108,8 +121,8 @@ std::vector<const EpdPosition*> select_stride(const std::vector<EpdPosition>& al
   return out;
 }
 
-RunMeta base_meta(const std::string& epd_file, const std::string& config, const EngineDriver& engine,
-                  const Budget& budget, int stride, int selected) {
+RunMeta base_meta(const std::string& epd_file, const std::string& config,
+                  const EngineDriver& engine, const Budget& budget, int stride, int selected) {
   RunMeta m;
   m.config = config;
   m.suite = std::filesystem::path(epd_file).stem().string();

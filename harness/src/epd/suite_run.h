@@ -20,7 +20,8 @@ namespace stk::harness::epd {
 struct SuiteOptions {
   std::string epd_file, config, out_dir = "reports";
   std::uint64_t depth = 0, nodes = 0;
-  std::vector<std::string> options;  // NAME=VALUE, for the engine (epd) or the reference (epd-compare)
+  std::vector<std::string>
+      options;  // NAME=VALUE, for the engine (epd) or the reference (epd-compare)
   std::size_t hash_mb = 16;
   int stride = 1;
   bool quiet = false;
@@ -36,17 +37,20 @@ OptionPairs parse_options(const std::vector<std::string>& raw);
 // Exactly one of --depth and --nodes (UsageError otherwise).
 Budget parse_budget(const CLI::App& app, const SuiteOptions& o);
 // The report name when --config is not given: "<prefix><suite>-<sd|sn><N>".
-std::string default_config(const std::string& prefix, const std::string& epd_file, const Budget& budget);
+std::string default_config(const std::string& prefix, const std::string& epd_file,
+                           const Budget& budget);
 // Searches each position with fresh engine state and judges the answer; a line per position
 // unless quiet.
-std::vector<PositionResult> run_positions(EngineDriver& engine, const std::vector<const EpdPosition*>& todo,
+std::vector<PositionResult> run_positions(EngineDriver& engine,
+                                          const std::vector<const EpdPosition*>& todo,
                                           const Budget& budget, bool quiet);
 // "inprocess" or the path of a UCI engine; an engine that cannot start is an InputError.
-std::unique_ptr<EngineDriver> open_engine(const std::string& which, std::size_t hash_mb, const OptionPairs& opts);
+std::unique_ptr<EngineDriver> open_engine(const std::string& which, std::size_t hash_mb,
+                                          const OptionPairs& opts);
 // Every stride-th position of the file (index % stride == 0).
 std::vector<const EpdPosition*> select_stride(const std::vector<EpdPosition>& all, int stride);
-RunMeta base_meta(const std::string& epd_file, const std::string& config, const EngineDriver& engine,
-                  const Budget& budget, int stride, int selected);
+RunMeta base_meta(const std::string& epd_file, const std::string& config,
+                  const EngineDriver& engine, const Budget& budget, int stride, int selected);
 // The given options as report properties "input.<name>".
 OptionPairs echo(const CLI::App& app);
 

@@ -17,8 +17,8 @@ namespace stk::harness::fhcollect {
 // The fail-high collection hooks of the observer; its decision hooks empty, no shadow control.
 template <bool Predictor>
 struct CollectPolicyT : private search::NoObserver, search::NoShadowControl {
-  using NoObserver::on_node, NoObserver::on_reduced_fail_low, NoObserver::on_pruned, NoObserver::on_node_cutoff,
-      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high;
+  using NoObserver::on_node, NoObserver::on_reduced_fail_low, NoObserver::on_pruned,
+      NoObserver::on_node_cutoff, NoObserver::on_full_fail_low, NoObserver::on_node_fail_high;
   static constexpr bool kEnabled = false;
   static constexpr bool kCollectFh = true;
   static constexpr bool kPredictor = Predictor;
@@ -34,10 +34,13 @@ struct CollectPolicyT : private search::NoObserver, search::NoShadowControl {
   // reproduces its positions' records whatever else runs.
   void start_position(std::uint32_t id, std::uint32_t seed) {
     position_id = id;
-    rng = SplitMix((std::uint64_t(seed) << 32 | id) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull);
+    rng = SplitMix((std::uint64_t(seed) << 32 | id) * 0x9E3779B97F4A7C15ull +
+                   0x632BE59BD9B4E019ull);
     next_node = 0;
   }
-  static int weight_at(int depth, int full_depth) { return depth >= full_depth ? 1 : 1 << (full_depth - depth); }
+  static int weight_at(int depth, int full_depth) {
+    return depth >= full_depth ? 1 : 1 << (full_depth - depth);
+  }
 
   long fh_begin_node(int depth) {
     ++nodes_seen;
@@ -48,7 +51,8 @@ struct CollectPolicyT : private search::NoObserver, search::NoShadowControl {
   }
 
   template <class P, class M, class I>
-  void fh_record(const P& pos, long node_id, M, const I& in, bool label, int prediction, int ply, int static_eval) {
+  void fh_record(const P& pos, long node_id, M, const I& in, bool label, int prediction, int ply,
+                 int static_eval) {
     Record r;
     r.position_id = position_id;
     r.node_id = std::uint32_t(node_id);

@@ -11,11 +11,19 @@ namespace stk::harness::fhcollect {
 namespace {
 
 void put16(unsigned char* p, unsigned v) { p[0] = v & 255, p[1] = (v >> 8) & 255; }
-void put32(unsigned char* p, std::uint32_t v) { for (int i = 0; i < 4; ++i) p[i] = (v >> (8 * i)) & 255; }
-void put64(unsigned char* p, std::uint64_t v) { for (int i = 0; i < 8; ++i) p[i] = (v >> (8 * i)) & 255; }
+void put32(unsigned char* p, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = (v >> (8 * i)) & 255;
+}
+void put64(unsigned char* p, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = (v >> (8 * i)) & 255;
+}
 unsigned get16(const unsigned char* p) { return p[0] | (p[1] << 8); }
-std::uint32_t get32(const unsigned char* p) { return p[0] | (p[1] << 8) | (p[2] << 16) | (std::uint32_t(p[3]) << 24); }
-std::uint64_t get64(const unsigned char* p) { return get32(p) | (std::uint64_t(get32(p + 4)) << 32); }
+std::uint32_t get32(const unsigned char* p) {
+  return p[0] | (p[1] << 8) | (p[2] << 16) | (std::uint32_t(p[3]) << 24);
+}
+std::uint64_t get64(const unsigned char* p) {
+  return get32(p) | (std::uint64_t(get32(p + 4)) << 32);
+}
 
 }  // namespace
 
@@ -38,8 +46,8 @@ void encode(const Record& r, unsigned char out[kRecordSize]) {
   put32(out + 0, r.position_id);
   put32(out + 4, r.node_id);
   out[8] = r.in.side;
-  out[9] = (r.in.whole_node ? 1 : 0) | (r.label ? 2 : 0) | (r.in.improving ? 4 : 0) | (r.in.opp_improving ? 8 : 0) |
-           (r.in.cut_node ? 16 : 0) | (r.black ? 32 : 0);
+  out[9] = (r.in.whole_node ? 1 : 0) | (r.label ? 2 : 0) | (r.in.improving ? 4 : 0) |
+           (r.in.opp_improving ? 8 : 0) | (r.in.cut_node ? 16 : 0) | (r.black ? 32 : 0);
   out[10] = std::uint8_t(r.in.depth);
   out[11] = std::uint8_t(std::min(r.ply, 255));
   put16(out + 12, unsigned(r.in.gap));
@@ -56,7 +64,8 @@ void encode(const Record& r, unsigned char out[kRecordSize]) {
   put16(out + 30, unsigned(std::uint16_t(std::int16_t(r.static_eval))));
 }
 
-RecordWriter::RecordWriter(const std::string& path, const SegmentHeader& header) : path_(path), header_(header) {
+RecordWriter::RecordWriter(const std::string& path, const SegmentHeader& header)
+    : path_(path), header_(header) {
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw InputError(path + ": cannot open for writing");
   unsigned char h[kHeaderSize];
@@ -89,7 +98,8 @@ void RecordWriter::close() {
 std::vector<Record> read_records(const std::string& path, std::vector<SegmentHeader>* segments) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open");
-  const std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)),
+                                        std::istreambuf_iterator<char>());
   return parse_records(data, path, segments);
 }
 
@@ -107,8 +117,10 @@ std::vector<Record> parse_records(const std::vector<unsigned char>& data, const 
     if (data.size() - pos < kHeaderSize) fail(pos, "truncated segment header");
     const unsigned char* h = data.data() + pos;
     if (std::memcmp(h, kMagic, 8) != 0) fail(pos, "bad magic (expected STKFHREC)");
-    if (get16(h + 8) != kVersion) fail(pos + 8, "unsupported version " + std::to_string(get16(h + 8)));
-    if (get16(h + 10) != kRecordSize) fail(pos + 10, "record size " + std::to_string(get16(h + 10)) + ", expected 32");
+    if (get16(h + 8) != kVersion)
+      fail(pos + 8, "unsupported version " + std::to_string(get16(h + 8)));
+    if (get16(h + 10) != kRecordSize)
+      fail(pos + 10, "record size " + std::to_string(get16(h + 10)) + ", expected 32");
     SegmentHeader sh;
     sh.offset = pos;
     sh.search_depth = int(get16(h + 12));
@@ -119,7 +131,8 @@ std::vector<Record> parse_records(const std::vector<unsigned char>& data, const 
     sh.record_count = get64(h + 24);
     pos += kHeaderSize;
     if (sh.record_count > (data.size() - pos) / kRecordSize)
-      fail(sh.offset + 24, "segment declares " + std::to_string(sh.record_count) + " records but only " +
+      fail(sh.offset + 24, "segment declares " + std::to_string(sh.record_count) +
+                               " records but only " +
                                std::to_string((data.size() - pos) / kRecordSize) + " follow");
     for (std::uint64_t i = 0; i < sh.record_count; ++i, pos += kRecordSize) {
       const unsigned char* p = data.data() + pos;

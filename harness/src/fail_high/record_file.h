@@ -59,7 +59,8 @@ class RecordWriter {
 
 // Reads every segment of `path`. Throws InputError "path: byte N: reason" on any malformed
 // header or record (the checks of the contract); nothing is returned on error.
-std::vector<Record> read_records(const std::string& path, std::vector<SegmentHeader>* segments = nullptr);
+std::vector<Record> read_records(const std::string& path,
+                                 std::vector<SegmentHeader>* segments = nullptr);
 // The same on a whole file image; `name` stands for the path in the errors.
 std::vector<Record> parse_records(const std::vector<unsigned char>& data, const std::string& name,
                                   std::vector<SegmentHeader>* segments = nullptr);

@@ -67,7 +67,8 @@ void require_regular_target(const std::string& path) {
     fail(path, "cannot inspect the output file", errno);
   }
   if (!S_ISREG(st.st_mode))
-    throw InputError(path + ": is " + kind_of(st.st_mode) + ", not a regular file: refusing to replace it");
+    throw InputError(path + ": is " + kind_of(st.st_mode) +
+                     ", not a regular file: refusing to replace it");
 }
 
 void create_parent_dirs(const std::string& path) {
@@ -75,7 +76,8 @@ void create_parent_dirs(const std::string& path) {
   if (!p.has_parent_path()) return;
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
-  if (ec) throw InputError(p.parent_path().string() + ": cannot create the folder: " + ec.message());
+  if (ec)
+    throw InputError(p.parent_path().string() + ": cannot create the folder: " + ec.message());
 }
 
 void replace_file(const std::string& path, std::string_view content) {
@@ -98,7 +100,8 @@ void replace_file(const std::string& path, std::string_view content) {
   if (!write_all(fd, content)) abandon("cannot write " + tmp, errno, true);
   if (::fsync(fd) != 0) abandon("cannot fsync " + tmp, errno, true);
   if (::close(fd) != 0) abandon("cannot close " + tmp, errno, false);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) abandon("cannot rename " + tmp + " over it", errno, false);
+  if (::rename(tmp.c_str(), path.c_str()) != 0)
+    abandon("cannot rename " + tmp + " over it", errno, false);
   // The new name reaches the disk with the folder's entry; a file system that cannot fsync a
   // folder (EINVAL) has nothing more to do.
   const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -131,7 +134,8 @@ void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep
   create_parent_dirs(path);
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
   if (fd_ < 0) fail(path, "cannot open for appending", errno);
-  if (keep_bytes && ::ftruncate(fd_, off_t(*keep_bytes)) != 0) fail(path, "cannot cut the torn tail", errno);
+  if (keep_bytes && ::ftruncate(fd_, off_t(*keep_bytes)) != 0)
+    fail(path, "cannot cut the torn tail", errno);
   if (::lseek(fd_, 0, SEEK_END) < 0) fail(path, "cannot seek to the end", errno);
 }
 

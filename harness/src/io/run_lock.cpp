@@ -31,24 +31,29 @@ RunLock::RunLock(std::string path) : path_(std::move(path)) {
   create_parent_dirs(path_);
   for (int attempt = 0; attempt < 100; ++attempt) {
     const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw InputError(path_ + ": cannot open the run's lock file: " + std::strerror(errno));
+    if (fd < 0)
+      throw InputError(path_ + ": cannot open the run's lock file: " + std::strerror(errno));
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
       const std::string holder = err == EWOULDBLOCK ? holder_of(fd) : "";
       ::close(fd);
       if (err == EWOULDBLOCK)
-        throw InputError(path_ + ": held by another run (" + holder +
-                         "): one run owns a match's state and reports; wait for it or give another --config/--state");
+        throw InputError(
+            path_ + ": held by another run (" + holder +
+            "): one run owns a match's state and reports; wait for it or give another --config/--state");
       throw InputError(path_ + ": cannot lock: " + std::strerror(err));
     }
     // The file locked must still be the one at the path (a holder removes it on release).
-    struct stat a {}, b {};
-    if (::fstat(fd, &a) != 0 || ::stat(path_.c_str(), &b) != 0 || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+    struct stat a {
+    }, b{};
+    if (::fstat(fd, &a) != 0 || ::stat(path_.c_str(), &b) != 0 || a.st_ino != b.st_ino ||
+        a.st_dev != b.st_dev) {
       ::close(fd);
       continue;
     }
     const std::string line = "pid " + std::to_string(::getpid()) + "\n";
-    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, line.data(), line.size(), 0) != ssize_t(line.size())) {
+    if (::ftruncate(fd, 0) != 0 ||
+        ::pwrite(fd, line.data(), line.size(), 0) != ssize_t(line.size())) {
       const int err = errno;
       ::unlink(path_.c_str());
       ::close(fd);

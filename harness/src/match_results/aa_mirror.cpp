@@ -21,7 +21,8 @@ std::string MirrorCheck::text() const {
   if (not_mirrored.empty()) return fmt::format("every one of {} pairs mirrored", pairs);
   const std::size_t shown = std::min<std::size_t>(not_mirrored.size(), 20);
   return fmt::format("{} of {} pairs not mirrored (openings {}{})", not_mirrored.size(), pairs,
-                     fmt::join(not_mirrored.begin(), not_mirrored.begin() + std::ptrdiff_t(shown), ", "),
+                     fmt::join(not_mirrored.begin(), not_mirrored.begin() + std::ptrdiff_t(shown),
+                               ", "),
                      shown < not_mirrored.size() ? ", ..." : "");
 }
 

@@ -19,7 +19,8 @@ bool fixed_budget(const MatchDefinition& d);
 struct MirrorCheck {
   std::size_t pairs = 0;
   std::vector<std::uint64_t> not_mirrored;  // opening indices, in record order
-  std::string text() const;  // "every one of 93 pairs mirrored" / "2 of 93 pairs not mirrored (openings 4, 17)"
+  std::string text()
+      const;  // "every one of 93 pairs mirrored" / "2 of 93 pairs not mirrored (openings 4, 17)"
 };
 
 MirrorCheck check_mirrored(const MatchResult& r);

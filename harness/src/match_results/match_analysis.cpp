@@ -6,7 +6,8 @@
 
 namespace stk::harness::match {
 
-MatchAnalysis analyse(const std::optional<PentanomialCounts>& penta, const std::optional<WdlCounts>& wdl,
+MatchAnalysis analyse(const std::optional<PentanomialCounts>& penta,
+                      const std::optional<WdlCounts>& wdl,
                       const std::optional<SprtParams>& sprt_params) {
   if (!penta && !wdl) throw std::invalid_argument("give pentanomial or W/D/L counts");
   MatchAnalysis a;
@@ -15,8 +16,9 @@ MatchAnalysis analyse(const std::optional<PentanomialCounts>& penta, const std::
   if (penta) a.penta_estimate = estimate(*penta);
   if (wdl) a.wdl_estimate = estimate(*wdl);
   if (penta && wdl && penta->games() != wdl->games())
-    throw std::invalid_argument(fmt::format("the pentanomial counts hold {} games ({} pairs), W/D/L {} games",
-                                            penta->games(), penta->pairs(), wdl->games()));
+    throw std::invalid_argument(
+        fmt::format("the pentanomial counts hold {} games ({} pairs), W/D/L {} games",
+                    penta->games(), penta->pairs(), wdl->games()));
   if (sprt_params) {
     a.sprt = sprt_params;
     a.sprt_on_trinomial = !penta;
@@ -29,26 +31,36 @@ namespace {
 
 std::string interval_line(const char* what, double value, double error, double lo, double hi,
                           const EloEstimate& e) {
-  return fmt::format("{:<13}{:.2f} +- {:.2f}  [{:.2f}, {:.2f}]  ({:.0f}%, {})\n", what, value, error, lo, hi,
-                     100 * e.confidence, e.kind);
+  return fmt::format("{:<13}{:.2f} +- {:.2f}  [{:.2f}, {:.2f}]  ({:.0f}%, {})\n", what, value,
+                     error, lo, hi, 100 * e.confidence, e.kind);
 }
 
 std::string estimate_lines(const EloEstimate& e) {
   return fmt::format("{:<13}{:.5f}\n", "score", e.score) +
          interval_line("Elo", e.elo, e.elo_error, e.elo_lower, e.elo_upper, e) +
-         interval_line("nElo", e.nelo, e.nelo_error, e.nelo - e.nelo_error, e.nelo + e.nelo_error, e) +
+         interval_line("nElo", e.nelo, e.nelo_error, e.nelo - e.nelo_error, e.nelo + e.nelo_error,
+                       e) +
          fmt::format("{:<13}{:.2f}%\n", "LOS", 100 * e.los);
 }
 
 std::string bounds_label(const SprtParams& p) {
-  return fmt::format("{} [{:.2f}, {:.2f}]", p.model == EloModel::Normalized ? "nElo" : "Elo", p.elo0, p.elo1);
+  return fmt::format("{} [{:.2f}, {:.2f}]", p.model == EloModel::Normalized ? "nElo" : "Elo",
+                     p.elo0, p.elo1);
 }
 
 nlohmann::ordered_json estimate_json(const EloEstimate& e) {
-  return {{"kind", e.kind},         {"score", e.score},         {"variance_per_sample", e.variance},
-          {"samples", e.samples},   {"elo", e.elo},             {"elo_lower", e.elo_lower},
-          {"elo_upper", e.elo_upper}, {"elo_error", e.elo_error}, {"nelo", e.nelo},
-          {"nelo_error", e.nelo_error}, {"los", e.los},         {"confidence", e.confidence}};
+  return {{"kind", e.kind},
+          {"score", e.score},
+          {"variance_per_sample", e.variance},
+          {"samples", e.samples},
+          {"elo", e.elo},
+          {"elo_lower", e.elo_lower},
+          {"elo_upper", e.elo_upper},
+          {"elo_error", e.elo_error},
+          {"nelo", e.nelo},
+          {"nelo_error", e.nelo_error},
+          {"los", e.los},
+          {"confidence", e.confidence}};
 }
 
 }  // namespace
@@ -59,12 +71,12 @@ std::string to_text(const MatchAnalysis& a) {
   out += fmt::format("{:<13}{}", "games", games);
   out += a.penta ? fmt::format(" ({} pairs)\n", a.penta->pairs()) : "\n";
   if (a.wdl)
-    out += fmt::format("{:<13}W {}  D {}  L {}   draw ratio {:.2f}%\n", "W/D/L", a.wdl->wins, a.wdl->draws,
-                       a.wdl->losses, 100 * draw_ratio(*a.wdl));
+    out += fmt::format("{:<13}W {}  D {}  L {}   draw ratio {:.2f}%\n", "W/D/L", a.wdl->wins,
+                       a.wdl->draws, a.wdl->losses, 100 * draw_ratio(*a.wdl));
   if (a.penta) {
     const auto& n = a.penta->n;
-    out += fmt::format("{:<13}LL {}  LD {}  DD+WL {}  DW {}  WW {}   pairs ratio {:.2f}\n", "pentanomial", n[0],
-                       n[1], n[2], n[3], n[4], pairs_ratio(*a.penta));
+    out += fmt::format("{:<13}LL {}  LD {}  DD+WL {}  DW {}  WW {}   pairs ratio {:.2f}\n",
+                       "pentanomial", n[0], n[1], n[2], n[3], n[4], pairs_ratio(*a.penta));
     out += estimate_lines(*a.penta_estimate);
   }
   if (a.wdl) {
@@ -74,11 +86,13 @@ std::string to_text(const MatchAnalysis& a) {
   if (a.sprt) {
     const SprtParams& p = *a.sprt;
     out += fmt::format("{:<13}{} GSPRT, {} {}, alpha {:g}, beta {:g}{}\n", "SPRT",
-                       a.sprt_on_trinomial ? "trinomial" : "pentanomial", to_string(p.model), bounds_label(p),
-                       p.alpha, p.beta,
-                       a.sprt_on_trinomial ? " (games assumed independent; prefer pentanomial counts)" : "");
-    out += fmt::format("{:<13}{:.2f}  bounds [{:.2f}, {:.2f}]\n", "LLR", a.sprt_result->llr, a.sprt_result->lower,
-                       a.sprt_result->upper);
+                       a.sprt_on_trinomial ? "trinomial" : "pentanomial", to_string(p.model),
+                       bounds_label(p), p.alpha, p.beta,
+                       a.sprt_on_trinomial
+                           ? " (games assumed independent; prefer pentanomial counts)"
+                           : "");
+    out += fmt::format("{:<13}{:.2f}  bounds [{:.2f}, {:.2f}]\n", "LLR", a.sprt_result->llr,
+                       a.sprt_result->lower, a.sprt_result->upper);
     out += fmt::format("{:<13}{}\n", "verdict", to_string(a.sprt_result->verdict));
   }
   return out;
@@ -119,17 +133,20 @@ std::string one_line(const MatchAnalysis& a) {
   std::string out;
   if (a.penta) {
     const auto& n = a.penta->n;
-    out = fmt::format("{} pairs (ptnml {},{},{},{},{})", a.penta->pairs(), n[0], n[1], n[2], n[3], n[4]);
+    out = fmt::format("{} pairs (ptnml {},{},{},{},{})", a.penta->pairs(), n[0], n[1], n[2], n[3],
+                      n[4]);
   } else {
     out = fmt::format("{} games", a.wdl->games());
   }
   if (a.wdl) out += fmt::format(" W {} D {} L {}", a.wdl->wins, a.wdl->draws, a.wdl->losses);
   const EloEstimate& e = a.penta ? *a.penta_estimate : *a.wdl_estimate;
-  out += fmt::format(", Elo {:.2f} +- {:.2f} [{:.2f}, {:.2f}], nElo {:.2f} +- {:.2f}, LOS {:.1f}%", e.elo,
-                     e.elo_error, e.elo_lower, e.elo_upper, e.nelo, e.nelo_error, 100 * e.los);
+  out += fmt::format(", Elo {:.2f} +- {:.2f} [{:.2f}, {:.2f}], nElo {:.2f} +- {:.2f}, LOS {:.1f}%",
+                     e.elo, e.elo_error, e.elo_lower, e.elo_upper, e.nelo, e.nelo_error,
+                     100 * e.los);
   if (a.sprt)
-    out += fmt::format(", LLR {:.2f} [{:.2f}, {:.2f}] on {} ({})", a.sprt_result->llr, a.sprt_result->lower,
-                       a.sprt_result->upper, bounds_label(*a.sprt), to_string(a.sprt_result->verdict));
+    out += fmt::format(", LLR {:.2f} [{:.2f}, {:.2f}] on {} ({})", a.sprt_result->llr,
+                       a.sprt_result->lower, a.sprt_result->upper, bounds_label(*a.sprt),
+                       to_string(a.sprt_result->verdict));
   return out;
 }
 

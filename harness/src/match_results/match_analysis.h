@@ -25,8 +25,8 @@ struct MatchAnalysis {
 
 // Estimates for whichever counts are given (at least one, with games); the SPRT when `sprt` is set,
 // on the pentanomial counts if present. Throws std::invalid_argument on empty counts or bad params.
-MatchAnalysis analyse(const std::optional<PentanomialCounts>& penta, const std::optional<WdlCounts>& wdl,
-                      const std::optional<SprtParams>& sprt);
+MatchAnalysis analyse(const std::optional<PentanomialCounts>& penta,
+                      const std::optional<WdlCounts>& wdl, const std::optional<SprtParams>& sprt);
 
 std::string to_text(const MatchAnalysis& a);
 nlohmann::ordered_json to_json(const MatchAnalysis& a);

@@ -34,7 +34,8 @@ json parse_line(const std::string& line, const std::string& where) {
   try {
     return json::parse(line);
   } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON at byte {} of the line: {}", where, e.byte, e.what()));
+    throw InputError(
+        fmt::format("{}: not valid JSON at byte {} of the line: {}", where, e.byte, e.what()));
   }
 }
 
@@ -55,28 +56,33 @@ bool is_match_journal(const std::string& path) {
 JournalRead read_match_journal(const std::string& path) {
   const std::string text = read_result_text(path);
   const std::size_t header_end = text.find('\n');
-  if (header_end == std::string::npos) throw InputError(path + ":1: the journal header line is incomplete");
+  if (header_end == std::string::npos)
+    throw InputError(path + ":1: the journal header line is incomplete");
   const json h = parse_line(text.substr(0, header_end), path + ":1");
   if (!h.is_object() || !h.contains("kind") || h["kind"] != kMatchJournalKind)
-    throw InputError(path + ":1: field 'kind' must be \"" + kMatchJournalKind + "\" (not a match journal)");
+    throw InputError(path + ":1: field 'kind' must be \"" + kMatchJournalKind +
+                     "\" (not a match journal)");
   if (!h.contains("version") || h["version"] != kMatchJournalVersion)
-    throw InputError(fmt::format("{}:1: field 'version' is not {} (a file from another harness version)", path,
-                                 kMatchJournalVersion));
+    throw InputError(
+        fmt::format("{}:1: field 'version' is not {} (a file from another harness version)", path,
+                    kMatchJournalVersion));
   if (!h.contains("definition")) throw InputError(path + ":1: field 'definition' is missing");
   const MatchDefinition def = definition_from_json(h["definition"], path + ":1");
   std::set<int> shards;
   const json& s = h.contains("shards") ? h["shards"] : json();
-  if (!s.is_array() || s.size() != 1 || !s[0].is_number_unsigned() || s[0].get<std::uint64_t>() < 1 ||
-      s[0].get<std::uint64_t>() > std::uint64_t(def.shard_count))
-    throw InputError(fmt::format("{}:1: field 'shards' must hold one shard index in 1..{}", path, def.shard_count));
+  if (!s.is_array() || s.size() != 1 || !s[0].is_number_unsigned() ||
+      s[0].get<std::uint64_t>() < 1 || s[0].get<std::uint64_t>() > std::uint64_t(def.shard_count))
+    throw InputError(fmt::format("{}:1: field 'shards' must hold one shard index in 1..{}", path,
+                                 def.shard_count));
   JournalRead out{MatchResult(def, {s[0].get<int>()}), "", header_end + 1};
   std::size_t begin = header_end + 1;
   for (int line_no = 2; begin < text.size(); ++line_no) {
     const std::size_t end = text.find('\n', begin);
     if (end == std::string::npos) {  // a write cut short by a kill: the pair was never recorded
-      out.dropped = fmt::format("{}: dropped a torn last line ({} bytes at byte {}, line {}): a pair whose recording "
-                                "was cut short by a kill; it is played again",
-                                path, text.size() - begin, begin, line_no);
+      out.dropped = fmt::format(
+          "{}: dropped a torn last line ({} bytes at byte {}, line {}): a pair whose recording "
+          "was cut short by a kill; it is played again",
+          path, text.size() - begin, begin, line_no);
       break;
     }
     const std::string where = fmt::format("{}:{}", path, line_no);
@@ -94,7 +100,8 @@ JournalRead read_match_journal(const std::string& path) {
   return out;
 }
 
-MatchJournal::MatchJournal(const std::string& path, const MatchDefinition& def, int shard_index, std::string* notice)
+MatchJournal::MatchJournal(const std::string& path, const MatchDefinition& def, int shard_index,
+                           std::string* notice)
     : path_(path), result_([&] {
         try {
           return MatchResult(def, {shard_index});
@@ -106,10 +113,12 @@ MatchJournal::MatchJournal(const std::string& path, const MatchDefinition& def, 
   if (!fs::exists(path) || fs::file_size(path) == 0) return;
   JournalRead stored = read_match_journal(path);
   if (auto diff = first_difference(stored.result.definition(), def); !diff.empty())
-    throw InputError(path + ": holds a different match, cannot resume (stored vs now: " + diff + ")");
+    throw InputError(path + ": holds a different match, cannot resume (stored vs now: " + diff +
+                     ")");
   if (stored.result.shards() != std::set<int>{shard_index})
-    throw InputError(fmt::format("{}: holds shard(s) {} of {}, not shard {}", path, fmt::join(stored.result.shards(), ","),
-                                 def.shard_count, shard_index));
+    throw InputError(fmt::format("{}: holds shard(s) {} of {}, not shard {}", path,
+                                 fmt::join(stored.result.shards(), ","), def.shard_count,
+                                 shard_index));
   if (notice) *notice = stored.dropped;
   resume_bytes_ = stored.good_bytes;
   result_ = std::move(stored.result);

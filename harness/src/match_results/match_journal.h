@@ -22,7 +22,8 @@ inline constexpr int kMatchJournalVersion = 1;
 
 struct JournalRead {
   MatchResult result;
-  std::string dropped;  // "" or what was dropped: "FILE: dropped a torn last line (N bytes at byte B) ..."
+  std::string
+      dropped;  // "" or what was dropped: "FILE: dropped a torn last line (N bytes at byte B) ..."
   std::uint64_t good_bytes = 0;  // the file up to and including the last complete line
 };
 
@@ -38,7 +39,8 @@ class MatchJournal {
   // Resumes `path` (its definition and shard must equal these, else InputError naming the first
   // differing field; a torn last line is dropped, and cut from the file at the first record) or
   // starts a new one, written from the first record on. `notice` receives what was dropped.
-  MatchJournal(const std::string& path, const MatchDefinition& def, int shard_index, std::string* notice = nullptr);
+  MatchJournal(const std::string& path, const MatchDefinition& def, int shard_index,
+               std::string* notice = nullptr);
   ~MatchJournal();
   MatchJournal(const MatchJournal&) = delete;
   MatchJournal& operator=(const MatchJournal&) = delete;

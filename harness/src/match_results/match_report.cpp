@@ -16,7 +16,8 @@ namespace {
 
 MatchAnalysis analysis_of(const MatchResult& r) {
   if (r.counts().penta.pairs() == 0)
-    throw InputError("match '" + r.definition().config + "': no game pairs played, nothing to judge");
+    throw InputError("match '" + r.definition().config +
+                     "': no game pairs played, nothing to judge");
   return analyse(r.counts().penta, r.counts().wdl, r.definition().sprt);
 }
 
@@ -28,21 +29,22 @@ GateOutcome evaluate_gate(const MatchResult& r) {
   const EloEstimate& e = *a.penta_estimate;
   const std::optional<SprtResult>& s = a.sprt_result;
   auto sprt_text = [&] {
-    return s->verdict == Verdict::Continue ? std::string("SPRT undecided") : "SPRT " + std::string(to_string(s->verdict));
+    return s->verdict == Verdict::Continue ? std::string("SPRT undecided")
+                                           : "SPRT " + std::string(to_string(s->verdict));
   };
   switch (d.gate.mode) {
-    case GateMode::Gain:
-      return {s->verdict == Verdict::AcceptH1, sprt_text()};
+    case GateMode::Gain: return {s->verdict == Verdict::AcceptH1, sprt_text()};
     case GateMode::NonRegression: {
       auto bar = [&] {
         const bool above = e.elo_lower > *d.gate.min_elo_lower95;
-        return GateOutcome{above, fmt::format("Elo lower95 {:.2f} {} {:.2f}", e.elo_lower, above ? ">" : "<=",
-                                              *d.gate.min_elo_lower95)};
+        return GateOutcome{above, fmt::format("Elo lower95 {:.2f} {} {:.2f}", e.elo_lower,
+                                              above ? ">" : "<=", *d.gate.min_elo_lower95)};
       };
       if (!s) return bar();
       // A bounded run (the premerge tier) gives both: the SPRT decides when it reaches a bound, and
       // the bar judges a run that ended undecided at its pair budget.
-      if (s->verdict != Verdict::Continue || !d.gate.min_elo_lower95) return {s->verdict == Verdict::AcceptH1, sprt_text()};
+      if (s->verdict != Verdict::Continue || !d.gate.min_elo_lower95)
+        return {s->verdict == Verdict::AcceptH1, sprt_text()};
       GateOutcome g = bar();
       g.verdict = "SPRT undecided at the pair budget, " + g.verdict;
       return g;
@@ -57,14 +59,18 @@ GateOutcome evaluate_gate(const MatchResult& r) {
       // At fixed nodes or depth the interval is [0, 0] by construction: every pair must be mirrored.
       const MirrorCheck m = check_mirrored(r);
       return {m.not_mirrored.empty() && contains_zero && !h1,
-              m.text() + (m.not_mirrored.empty() ? "" : ": non-determinism or state shared between games or engines") +
+              m.text() +
+                  (m.not_mirrored.empty()
+                       ? ""
+                       : ": non-determinism or state shared between games or engines") +
                   " (fixed budget); " + why};
     }
   }
   return {false, "unknown gate"};
 }
 
-MatchPublished publish_match(const MatchResult& r, const std::vector<std::pair<std::string, std::string>>& properties,
+MatchPublished publish_match(const MatchResult& r,
+                             const std::vector<std::pair<std::string, std::string>>& properties,
                              const std::string& out_dir, std::string stem) {
   const MatchDefinition& d = r.definition();
   if (stem.empty()) stem = d.config;
@@ -77,19 +83,20 @@ MatchPublished publish_match(const MatchResult& r, const std::vector<std::pair<s
   pub.md_path = paths.markdown;
   pub.junit_path = paths.junit;
   const std::string shards = fmt::format("{} of {}", fmt::join(r.shards(), ","), d.shard_count);
-  const std::string head =
-      fmt::format("match {}: {} vs {}, tc {}, openings {} (seed {}), shard(s) {}, {} of {} planned pairs\n", d.config,
-                  d.engines[0].name, d.engines[1].name, d.time_control, d.openings_file, d.openings_seed, shards,
-                  r.pairs().size(), d.pairs_planned);
-  const std::string verdict = fmt::format("{} gate {}: {}", to_string(d.gate.mode), gate.passed ? "passed" : "FAILED",
-                                          gate.verdict);
+  const std::string head = fmt::format(
+      "match {}: {} vs {}, tc {}, openings {} (seed {}), shard(s) {}, {} of {} planned pairs\n",
+      d.config, d.engines[0].name, d.engines[1].name, d.time_control, d.openings_file,
+      d.openings_seed, shards, r.pairs().size(), d.pairs_planned);
+  const std::string verdict = fmt::format("{} gate {}: {}", to_string(d.gate.mode),
+                                          gate.passed ? "passed" : "FAILED", gate.verdict);
   pub.summary = head + to_text(a) + verdict + "\n";
 
   // 1. The result file itself: the merged match, readable by match-merge again.
   save_match_result(pub.json_path, r);
 
   // 2. Markdown.
-  std::string md = fmt::format("# match {}\n\n{}\n```\n{}```\n\n**{}**\n", stem, head, to_text(a), verdict);
+  std::string md = fmt::format("# match {}\n\n{}\n```\n{}```\n\n**{}**\n", stem, head, to_text(a),
+                               verdict);
   write_text_file(pub.md_path, md);
 
   // 3. JUnit: one testcase for the match.
@@ -109,10 +116,11 @@ MatchPublished publish_match(const MatchResult& r, const std::vector<std::pair<s
   suite.property("openings.pairs_planned", std::to_string(d.pairs_planned));
   suite.property("shards", shards);
   if (d.sprt)
-    suite.property("sprt", fmt::format("{} [{}, {}] alpha {} beta {}", to_string(d.sprt->model), d.sprt->elo0,
-                                       d.sprt->elo1, d.sprt->alpha, d.sprt->beta));
+    suite.property("sprt", fmt::format("{} [{}, {}] alpha {} beta {}", to_string(d.sprt->model),
+                                       d.sprt->elo0, d.sprt->elo1, d.sprt->alpha, d.sprt->beta));
   suite.property("gate", to_string(d.gate.mode));
-  if (d.gate.min_elo_lower95) suite.property("gate.min_elo_lower95", fmt::format("{}", *d.gate.min_elo_lower95));
+  if (d.gate.min_elo_lower95)
+    suite.property("gate.min_elo_lower95", fmt::format("{}", *d.gate.min_elo_lower95));
   junit::add_build_properties(suite);
   junit::TestCase tc;
   tc.classname = "match." + stem;

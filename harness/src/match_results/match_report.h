@@ -27,7 +27,8 @@ struct MatchPublished {
 // Writes <out_dir>/match/<stem>.json and .md and <out_dir>/junit/match-<stem>.xml (testsuite and
 // testcase classname match.<stem>); stem "" means the definition's config. `properties` (inputs as
 // given) go first into the JUnit <properties>.
-MatchPublished publish_match(const MatchResult& r, const std::vector<std::pair<std::string, std::string>>& properties,
+MatchPublished publish_match(const MatchResult& r,
+                             const std::vector<std::pair<std::string, std::string>>& properties,
                              const std::string& out_dir, std::string stem = "");
 
 }  // namespace stk::harness::match

@@ -15,14 +15,17 @@ GameScore GameRecord::score_for_a() const {
 }
 
 const char* to_string(GateMode m) {
-  return m == GateMode::Gain ? "gain" : m == GateMode::NonRegression ? "non-regression" : "aa-control";
+  return m == GateMode::Gain            ? "gain"
+         : m == GateMode::NonRegression ? "non-regression"
+                                        : "aa-control";
 }
 
 GateMode parse_gate_mode(const std::string& s) {
   if (s == "gain") return GateMode::Gain;
   if (s == "non-regression") return GateMode::NonRegression;
   if (s == "aa-control") return GateMode::AAControl;
-  throw std::invalid_argument("gate mode must be gain, non-regression or aa-control, got '" + s + "'");
+  throw std::invalid_argument("gate mode must be gain, non-regression or aa-control, got '" + s +
+                              "'");
 }
 
 std::string MatchDefinition::problem() const {
@@ -30,7 +33,8 @@ std::string MatchDefinition::problem() const {
   for (const EngineSpec& e : engines)
     if (e.name.empty()) return "an engine has no name";
   if (pairs_planned == 0) return "no opening pairs planned";
-  if (pairs_planned > 1000000000) return "openings.pairs " + std::to_string(pairs_planned) + " is above 10^9 planned pairs";
+  if (pairs_planned > 1000000000)
+    return "openings.pairs " + std::to_string(pairs_planned) + " is above 10^9 planned pairs";
   if (shard_count < 1) return "shard count must be at least 1";
   if (sprt)
     if (auto why = sprt->problem(); !why.empty()) return "SPRT: " + why;
@@ -53,8 +57,8 @@ std::string show(const T& v) {
 std::string show(const std::optional<double>& v) { return v ? show(*v) : "none"; }
 std::string show(const std::optional<SprtParams>& p) {
   if (!p) return "none";
-  return std::string(to_string(p->model)) + " [" + show(p->elo0) + ", " + show(p->elo1) + "] alpha " +
-         show(p->alpha) + " beta " + show(p->beta);
+  return std::string(to_string(p->model)) + " [" + show(p->elo0) + ", " + show(p->elo1) +
+         "] alpha " + show(p->alpha) + " beta " + show(p->beta);
 }
 
 // First difference of two string maps, as "<prefix>.<key>: 'a' vs 'b'".
@@ -64,8 +68,10 @@ std::string map_difference(const std::string& prefix, const std::map<std::string
   for (; ia != a.end() || ib != b.end();) {
     if (ib == b.end() || (ia != a.end() && ia->first < ib->first))
       return prefix + "." + ia->first + ": '" + ia->second + "' vs not set";
-    if (ia == a.end() || ib->first < ia->first) return prefix + "." + ib->first + ": not set vs '" + ib->second + "'";
-    if (ia->second != ib->second) return prefix + "." + ia->first + ": '" + ia->second + "' vs '" + ib->second + "'";
+    if (ia == a.end() || ib->first < ia->first)
+      return prefix + "." + ib->first + ": not set vs '" + ib->second + "'";
+    if (ia->second != ib->second)
+      return prefix + "." + ia->first + ": '" + ia->second + "' vs '" + ib->second + "'";
     ++ia, ++ib;
   }
   return "";
@@ -93,18 +99,21 @@ std::string first_difference(const MatchDefinition& a, const MatchDefinition& b)
   found.push_back(field("shard_count", show(a.shard_count), show(b.shard_count)));
   found.push_back(field("sprt", show(a.sprt), show(b.sprt)));
   found.push_back(field("gate.mode", to_string(a.gate.mode), to_string(b.gate.mode)));
-  found.push_back(field("gate.min_elo_lower95", show(a.gate.min_elo_lower95), show(b.gate.min_elo_lower95)));
+  found.push_back(
+      field("gate.min_elo_lower95", show(a.gate.min_elo_lower95), show(b.gate.min_elo_lower95)));
   for (const std::string& f : found)
     if (!f.empty()) return f;
   return "";
 }
 
-MatchResult::MatchResult(MatchDefinition def, std::set<int> shards) : def_(std::move(def)), shards_(std::move(shards)) {
+MatchResult::MatchResult(MatchDefinition def, std::set<int> shards)
+    : def_(std::move(def)), shards_(std::move(shards)) {
   if (auto why = def_.problem(); !why.empty()) throw std::invalid_argument(why);
   if (shards_.empty()) throw std::invalid_argument("a result must hold at least one shard");
   for (int s : shards_)
     if (s < 1 || s > def_.shard_count)
-      throw std::invalid_argument("shard " + std::to_string(s) + " is not one of 1.." + std::to_string(def_.shard_count));
+      throw std::invalid_argument("shard " + std::to_string(s) + " is not one of 1.." +
+                                  std::to_string(def_.shard_count));
 }
 
 bool MatchResult::planned(std::uint64_t opening) const {
@@ -115,7 +124,8 @@ bool MatchResult::planned(std::uint64_t opening) const {
 std::vector<std::uint64_t> MatchResult::remaining() const {
   std::vector<std::uint64_t> out;
   for (int s : shards_)
-    for (std::uint64_t i = std::uint64_t(s - 1); i < def_.pairs_planned; i += std::uint64_t(def_.shard_count))
+    for (std::uint64_t i = std::uint64_t(s - 1); i < def_.pairs_planned;
+         i += std::uint64_t(def_.shard_count))
       if (!has(i)) out.push_back(i);
   std::sort(out.begin(), out.end());
   return out;
@@ -136,12 +146,13 @@ void MatchResult::add_pair(const PairRecord& pair) {
     std::string list;
     for (int s : shards_) list += (list.empty() ? "" : ",") + std::to_string(s);
     throw std::invalid_argument(which + " is not planned for shard(s) " + list + " of " +
-                                std::to_string(def_.shard_count) + " (" + std::to_string(def_.pairs_planned) +
-                                " pairs planned)");
+                                std::to_string(def_.shard_count) + " (" +
+                                std::to_string(def_.pairs_planned) + " pairs planned)");
   }
   if (has(pair.opening)) throw std::invalid_argument(which + " is already recorded");
   if (pair.games[0].a_color == pair.games[1].a_color)
-    throw std::invalid_argument(which + ": both games have engine A as the same colour (a pair reverses colours)");
+    throw std::invalid_argument(
+        which + ": both games have engine A as the same colour (a pair reverses colours)");
   const GameScore first = pair.games[0].score_for_a(), second = pair.games[1].score_for_a();
   pairs_.push_back(pair);
   done_.insert(pair.opening);

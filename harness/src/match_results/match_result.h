@@ -22,7 +22,7 @@ enum class Color { White, Black };
 struct GameRecord {
   Color a_color = Color::White;  // the colour engine A played
   std::string result;            // PGN result from White's view: "1-0", "0-1" or "1/2-1/2"
-  std::string reason;            // how it ended: "checkmate", "threefold repetition", "adjudication: ..."
+  std::string reason;  // how it ended: "checkmate", "threefold repetition", "adjudication: ..."
   int plies = 0;
 
   GameScore score_for_a() const;  // throws std::invalid_argument on a result other than the three
@@ -46,7 +46,7 @@ struct EngineSpec {
 };
 
 enum class GateMode { Gain, NonRegression, AAControl };
-const char* to_string(GateMode m);       // "gain", "non-regression", "aa-control"
+const char* to_string(GateMode m);               // "gain", "non-regression", "aa-control"
 GateMode parse_gate_mode(const std::string& s);  // std::invalid_argument
 
 // Pass conditions: gain: the SPRT accepts H1. non-regression: the SPRT (bounds like [-3, 1]) accepts
@@ -64,11 +64,13 @@ struct MatchDefinition {
   std::string config;                 // the report name: reports/match/<config>.json
   std::array<EngineSpec, 2> engines;  // [0] = A (the candidate; counts are A's), [1] = B (baseline)
   std::string time_control;           // e.g. "10+0.1", "nodes=20000"
-  std::map<std::string, std::string> settings;  // anything else both sides share (hash, adjudication...)
+  std::map<std::string, std::string>
+      settings;  // anything else both sides share (hash, adjudication...)
   std::string openings_file;
   std::uint64_t openings_seed = 0;
-  std::uint64_t pairs_planned = 0;    // opening pairs 0..pairs_planned-1 across all shards (an SPRT may stop sooner)
-  int shard_count = 1;                // pair i belongs to shard (i % shard_count) + 1
+  std::uint64_t pairs_planned =
+      0;  // opening pairs 0..pairs_planned-1 across all shards (an SPRT may stop sooner)
+  int shard_count = 1;  // pair i belongs to shard (i % shard_count) + 1
   std::optional<SprtParams> sprt;
   GateSpec gate;
 

@@ -30,7 +30,11 @@ using json = nlohmann::json;
 const char* color_name(Color c) { return c == Color::White ? "white" : "black"; }
 
 ojson sprt_json(const SprtParams& p) {
-  return {{"elo0", p.elo0}, {"elo1", p.elo1}, {"alpha", p.alpha}, {"beta", p.beta}, {"model", to_string(p.model)}};
+  return {{"elo0", p.elo0},
+          {"elo1", p.elo1},
+          {"alpha", p.alpha},
+          {"beta", p.beta},
+          {"model", to_string(p.model)}};
 }
 
 ojson definition_json(const MatchDefinition& d) {
@@ -38,12 +42,14 @@ ojson definition_json(const MatchDefinition& d) {
   for (const EngineSpec& e : d.engines)
     engines.push_back({{"name", e.name}, {"command", e.command}, {"options", e.options}});
   ojson gate = {{"mode", to_string(d.gate.mode)}};
-  gate["min_elo_lower95"] = d.gate.min_elo_lower95 ? ojson(*d.gate.min_elo_lower95) : ojson(nullptr);
+  gate["min_elo_lower95"] = d.gate.min_elo_lower95 ? ojson(*d.gate.min_elo_lower95)
+                                                   : ojson(nullptr);
   return {{"config", d.config},
           {"engines", engines},
           {"time_control", d.time_control},
           {"settings", d.settings},
-          {"openings", {{"file", d.openings_file}, {"seed", d.openings_seed}, {"pairs", d.pairs_planned}}},
+          {"openings",
+           {{"file", d.openings_file}, {"seed", d.openings_seed}, {"pairs", d.pairs_planned}}},
           {"shard_count", d.shard_count},
           {"sprt", d.sprt ? sprt_json(*d.sprt) : ojson(nullptr)},
           {"gate", gate}};
@@ -52,7 +58,10 @@ ojson definition_json(const MatchDefinition& d) {
 ojson pair_json(const PairRecord& p) {
   ojson games = ojson::array();
   for (const GameRecord& g : p.games)
-    games.push_back({{"a", color_name(g.a_color)}, {"result", g.result}, {"reason", g.reason}, {"plies", g.plies}});
+    games.push_back({{"a", color_name(g.a_color)},
+                     {"result", g.result},
+                     {"reason", g.reason},
+                     {"plies", g.plies}});
   return {{"opening", p.opening}, {"score", p.score()}, {"games", games}};
 }
 
@@ -65,9 +74,11 @@ std::string indented(const std::string& text, const std::string& pad) {
   for (auto it = begin; it != std::sregex_iterator(); ++it) {
     flat.append(text, last, std::size_t(it->position()) - last);
     std::string items = (*it)[1].str();
-    items.erase(std::remove_if(items.begin(), items.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+    items.erase(std::remove_if(items.begin(), items.end(),
+                               [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
                 items.end());
-    for (std::size_t i = 0; (i = items.find(',', i)) != std::string::npos; i += 2) items.insert(i + 1, " ");
+    for (std::size_t i = 0; (i = items.find(',', i)) != std::string::npos; i += 2)
+      items.insert(i + 1, " ");
     flat += "[" + items + "]";
     last = std::size_t(it->position() + it->length());
   }
@@ -101,7 +112,8 @@ struct Fields {
   }
   std::uint64_t u64(const json& obj, const std::string& where, const std::string& key) const {
     const json& v = at(obj, where, key);
-    if (!v.is_number_unsigned()) fail(where.empty() ? key : where + "." + key, "must be a non-negative integer");
+    if (!v.is_number_unsigned())
+      fail(where.empty() ? key : where + "." + key, "must be a non-negative integer");
     return v.get<std::uint64_t>();
   }
   double num(const json& obj, const std::string& where, const std::string& key) const {
@@ -109,7 +121,8 @@ struct Fields {
     if (!v.is_number()) fail(where.empty() ? key : where + "." + key, "must be a number");
     return v.get<double>();
   }
-  std::map<std::string, std::string> strings(const json& obj, const std::string& where, const std::string& key) const {
+  std::map<std::string, std::string> strings(const json& obj, const std::string& where,
+                                             const std::string& key) const {
     const json& v = at(obj, where, key);
     const std::string path = where.empty() ? key : where + "." + key;
     if (!v.is_object()) fail(path, "must be an object of strings");
@@ -126,7 +139,8 @@ MatchDefinition parse_definition(const Fields& f, const json& d) {
   MatchDefinition def;
   def.config = f.str(d, "definition", "config");
   const json& engines = f.at(d, "definition", "engines");
-  if (!engines.is_array() || engines.size() != 2) f.fail("definition.engines", "must list exactly 2 engines (A, B)");
+  if (!engines.is_array() || engines.size() != 2)
+    f.fail("definition.engines", "must list exactly 2 engines (A, B)");
   for (std::size_t i = 0; i < 2; ++i) {
     const std::string where = fmt::format("definition.engines[{}]", i);
     def.engines[i] = {f.str(engines[i], where, "name"), f.str(engines[i], where, "command"),
@@ -139,7 +153,8 @@ MatchDefinition parse_definition(const Fields& f, const json& d) {
   def.openings_seed = f.u64(openings, "definition.openings", "seed");
   def.pairs_planned = f.u64(openings, "definition.openings", "pairs");
   const std::uint64_t shard_count = f.u64(d, "definition", "shard_count");
-  if (shard_count < 1 || shard_count > 1000000) f.fail("definition.shard_count", "must be in 1..1000000");
+  if (shard_count < 1 || shard_count > 1000000)
+    f.fail("definition.shard_count", "must be in 1..1000000");
   def.shard_count = int(shard_count);
   const json& sprt = f.at(d, "definition", "sprt");
   if (!sprt.is_null()) {
@@ -173,16 +188,19 @@ PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) 
   PairRecord pair;
   pair.opening = f.u64(p, where, "opening");
   const json& games = f.at(p, where, "games");
-  if (!games.is_array() || games.size() != 2) f.fail(where + ".games", "must hold the pair's 2 games");
+  if (!games.is_array() || games.size() != 2)
+    f.fail(where + ".games", "must hold the pair's 2 games");
   for (std::size_t i = 0; i < 2; ++i) {
     const std::string g = fmt::format("{}.games[{}]", where, i);
     const std::string color = f.str(games[i], g, "a");
-    if (color != "white" && color != "black") f.fail(g + ".a", "must be 'white' or 'black' (engine A's colour)");
+    if (color != "white" && color != "black")
+      f.fail(g + ".a", "must be 'white' or 'black' (engine A's colour)");
     pair.games[i].a_color = color == "white" ? Color::White : Color::Black;
     pair.games[i].result = f.str(games[i], g, "result");
     pair.games[i].reason = f.str(games[i], g, "reason");
     const std::uint64_t plies = f.u64(games[i], g, "plies");
-    if (plies > kMaxPlies) f.fail(g + ".plies", fmt::format("is {}, above {} (not a game's length)", plies, kMaxPlies));
+    if (plies > kMaxPlies)
+      f.fail(g + ".plies", fmt::format("is {}, above {} (not a game's length)", plies, kMaxPlies));
     pair.games[i].plies = int(plies);
   }
   return pair;
@@ -214,7 +232,8 @@ std::string to_json_text(const MatchResult& r) {
     out += "  " + ojson(it.key()).dump() + ": " + indented(it.value().dump(2), "  ") + ",\n";
   out += "  \"pairs\": [";
   const auto& pairs = r.pairs();
-  for (std::size_t i = 0; i < pairs.size(); ++i) out += (i ? ",\n    " : "\n    ") + pair_json(pairs[i]).dump();
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    out += (i ? ",\n    " : "\n    ") + pair_json(pairs[i]).dump();
   out += pairs.empty() ? "]\n}\n" : "\n  ]\n}\n";
   return out;
 }
@@ -230,15 +249,19 @@ MatchResult parse_match_result(const std::string& text, const std::string& path)
   if (!j.is_object() || !j.contains("kind") || j["kind"] != kMatchResultKind)
     f.fail("kind", std::string("must be \"") + kMatchResultKind + "\" (not a match result file)");
   if (f.u64(j, "", "version") != std::uint64_t(kMatchResultVersion))
-    f.fail("version", "is not " + std::to_string(kMatchResultVersion) + " (a file from another harness version)");
+    f.fail("version", "is not " + std::to_string(kMatchResultVersion) +
+                          " (a file from another harness version)");
   MatchDefinition def = parse_definition(f, f.at(j, "", "definition"));
   const json& shards_json = f.at(j, "", "shards");
-  if (!shards_json.is_array() || shards_json.empty()) f.fail("shards", "must be a non-empty array of shard indices");
+  if (!shards_json.is_array() || shards_json.empty())
+    f.fail("shards", "must be a non-empty array of shard indices");
   std::set<int> shards;
   for (const json& s : shards_json) {
-    if (!s.is_number_unsigned() || s.get<std::uint64_t>() < 1 || s.get<std::uint64_t>() > std::uint64_t(def.shard_count))
+    if (!s.is_number_unsigned() || s.get<std::uint64_t>() < 1 ||
+        s.get<std::uint64_t>() > std::uint64_t(def.shard_count))
       f.fail("shards", fmt::format("must hold indices in 1..{}", def.shard_count));
-    if (!shards.insert(s.get<int>()).second) f.fail("shards", fmt::format("lists shard {} twice", s.get<int>()));
+    if (!shards.insert(s.get<int>()).second)
+      f.fail("shards", fmt::format("lists shard {} twice", s.get<int>()));
   }
   MatchResult r(def, shards);
   const json& pairs = f.at(j, "", "pairs");
@@ -256,20 +279,25 @@ MatchResult parse_match_result(const std::string& text, const std::string& path)
   // The stored counts must be the sum over the pairs: a hand-edited or torn file is refused.
   const json& counts = f.at(j, "", "counts");
   const json& wdl = f.at(counts, "counts", "wdl");
-  const WdlCounts stored_wdl{f.u64(wdl, "counts.wdl", "w"), f.u64(wdl, "counts.wdl", "d"), f.u64(wdl, "counts.wdl", "l")};
+  const WdlCounts stored_wdl{f.u64(wdl, "counts.wdl", "w"), f.u64(wdl, "counts.wdl", "d"),
+                             f.u64(wdl, "counts.wdl", "l")};
   const json& penta = f.at(counts, "counts", "pentanomial");
   PentanomialCounts stored_penta;
-  if (!penta.is_array() || penta.size() != 5) f.fail("counts.pentanomial", "must hold 5 counts LL,LD,DD,DW,WW");
+  if (!penta.is_array() || penta.size() != 5)
+    f.fail("counts.pentanomial", "must hold 5 counts LL,LD,DD,DW,WW");
   for (std::size_t k = 0; k < 5; ++k) {
-    if (!penta[k].is_number_unsigned()) f.fail("counts.pentanomial", "must hold non-negative integers");
+    if (!penta[k].is_number_unsigned())
+      f.fail("counts.pentanomial", "must hold non-negative integers");
     stored_penta.n[k] = penta[k].get<std::uint64_t>();
   }
   const MatchCounts& c = r.counts();
   if (!(stored_wdl == c.wdl) || !(stored_penta == c.penta))
-    f.fail("counts", fmt::format("(W {} D {} L {}, ptnml {}) differ from the {} pairs listed (W {} D {} L {}, ptnml {})",
-                                 stored_wdl.wins, stored_wdl.draws, stored_wdl.losses,
-                                 fmt::join(stored_penta.n, ","), r.pairs().size(), c.wdl.wins, c.wdl.draws,
-                                 c.wdl.losses, fmt::join(c.penta.n, ",")));
+    f.fail(
+        "counts",
+        fmt::format(
+            "(W {} D {} L {}, ptnml {}) differ from the {} pairs listed (W {} D {} L {}, ptnml {})",
+            stored_wdl.wins, stored_wdl.draws, stored_wdl.losses, fmt::join(stored_penta.n, ","),
+            r.pairs().size(), c.wdl.wins, c.wdl.draws, c.wdl.losses, fmt::join(c.penta.n, ",")));
   return r;
 }
 
@@ -315,7 +343,9 @@ bool names_match_kind(const std::string& path) {
          head.find("\"stk-match-journal\"") != std::string::npos;
 }
 
-void save_match_result(const std::string& path, const MatchResult& r) { io::replace_file(path, to_json_text(r)); }
+void save_match_result(const std::string& path, const MatchResult& r) {
+  io::replace_file(path, to_json_text(r));
+}
 
 MatchResult resume_or_start(const std::string& path, const MatchDefinition& def, int shard_index) {
   if (!std::filesystem::exists(path)) {
@@ -327,20 +357,25 @@ MatchResult resume_or_start(const std::string& path, const MatchDefinition& def,
   }
   MatchResult stored = read_match_result(path);
   if (auto diff = first_difference(stored.definition(), def); !diff.empty())
-    throw InputError(path + ": holds a different match, cannot resume (stored vs now: " + diff + ")");
+    throw InputError(path + ": holds a different match, cannot resume (stored vs now: " + diff +
+                     ")");
   if (stored.shards() != std::set<int>{shard_index})
-    throw InputError(fmt::format("{}: holds shard(s) {} of {}, not shard {}", path, fmt::join(stored.shards(), ","),
-                                 def.shard_count, shard_index));
+    throw InputError(fmt::format("{}: holds shard(s) {} of {}, not shard {}", path,
+                                 fmt::join(stored.shards(), ","), def.shard_count, shard_index));
   return stored;
 }
 
 ojson definition_to_json(const MatchDefinition& d) { return definition_json(d); }
 ojson pair_to_json(const PairRecord& p) { return pair_json(p); }
 std::string read_result_text(const std::string& path) { return read_all(path); }
-MatchDefinition definition_from_json(const json& d, const std::string& file) { return parse_definition(Fields{file}, d); }
-void check_pair_score(const json& p, const PairRecord& pair, const std::string& file, const std::string& where) {
+MatchDefinition definition_from_json(const json& d, const std::string& file) {
+  return parse_definition(Fields{file}, d);
+}
+void check_pair_score(const json& p, const PairRecord& pair, const std::string& file,
+                      const std::string& where) {
   if (p.is_object() && p.contains("score") && p["score"] != pair.score())
-    Fields{file}.fail(where + ".score", fmt::format("is {} but its games score {}", p["score"].dump(), pair.score()));
+    Fields{file}.fail(where + ".score",
+                      fmt::format("is {} but its games score {}", p["score"].dump(), pair.score()));
 }
 
 PairRecord pair_from_json(const json& p, const std::string& file, const std::string& where) {

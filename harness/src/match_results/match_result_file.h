@@ -48,8 +48,10 @@ nlohmann::ordered_json pair_to_json(const PairRecord& p);
 MatchDefinition definition_from_json(const nlohmann::json& d, const std::string& file);
 // A pair's stored "score" must be its games' score (a result file's pair, a journal line), else
 // InputError naming the file and the field.
-void check_pair_score(const nlohmann::json& p, const PairRecord& pair, const std::string& file, const std::string& where);
-PairRecord pair_from_json(const nlohmann::json& p, const std::string& file, const std::string& where);
+void check_pair_score(const nlohmann::json& p, const PairRecord& pair, const std::string& file,
+                      const std::string& where);
+PairRecord pair_from_json(const nlohmann::json& p, const std::string& file,
+                          const std::string& where);
 std::string read_result_text(const std::string& path);  // the whole file; InputError naming it
 
 }  // namespace stk::harness::match

@@ -41,7 +41,8 @@ class Writer {
 
 std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed, NetStyle style) {
   using namespace nnue;
-  if (!hidden_supported(hidden)) throw UsageError("hidden must be 128 or 1024, got " + std::to_string(hidden));
+  if (!hidden_supported(hidden))
+    throw UsageError("hidden must be 128 or 1024, got " + std::to_string(hidden));
   SplitMix rng(seed ^ (std::uint64_t(hidden) << 32));
   Writer w(net_file_size(std::uint64_t(hidden)));
   for (char c : kMagic) w.u8(std::uint8_t(c));
@@ -86,17 +87,22 @@ std::vector<std::uint8_t> make_synthetic_net(int hidden, std::uint64_t seed, Net
 std::shared_ptr<const std::vector<std::uint8_t>> synthetic_net_bytes(int hidden, std::uint64_t seed,
                                                                      NetStyle style) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, std::uint64_t, NetStyle>, std::shared_ptr<const std::vector<std::uint8_t>>> cache;
+  static std::map<std::tuple<int, std::uint64_t, NetStyle>,
+                  std::shared_ptr<const std::vector<std::uint8_t>>>
+      cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto& slot = cache[{hidden, seed, style}];
-  if (!slot) slot = std::make_shared<const std::vector<std::uint8_t>>(make_synthetic_net(hidden, seed, style));
+  if (!slot)
+    slot = std::make_shared<const std::vector<std::uint8_t>>(
+        make_synthetic_net(hidden, seed, style));
   return slot;
 }
 
 std::shared_ptr<const nnue::Network> synthetic_network(int hidden, std::uint64_t seed,
                                                        NetStyle style) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, std::uint64_t, NetStyle>, std::shared_ptr<const nnue::Network>> cache;
+  static std::map<std::tuple<int, std::uint64_t, NetStyle>, std::shared_ptr<const nnue::Network>>
+      cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto& slot = cache[{hidden, seed, style}];
   if (!slot) {
@@ -131,13 +137,15 @@ std::string synthetic_net_file(int hidden, std::uint64_t seed) {
     fs::create_directories(dir);
     fs::path p = dir / fmt::format("synthetic-h{}-seed{}.nnue", hidden, seed);
     auto bytes = synthetic_net_bytes(hidden, seed);
-    io::replace_file(p.string(), std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+    io::replace_file(p.string(),
+                     std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
     path = p.string();
   }
   return path;
 }
 
-ActivationStats measure_activations(const nnue::Network& net, const std::vector<std::string>& fens) {
+ActivationStats measure_activations(const nnue::Network& net,
+                                    const std::vector<std::string>& fens) {
   using namespace nnue;
   ActivationStats st;
   bool first = true;
@@ -177,7 +185,9 @@ ActivationStats measure_activations(const nnue::Network& net, const std::vector<
 }
 
 std::string ActivationStats::describe() const {
-  auto pct = [](std::uint64_t a, std::uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; };
+  auto pct = [](std::uint64_t a, std::uint64_t b) {
+    return b ? 100.0 * double(a) / double(b) : 0.0;
+  };
   return fmt::format(
       "accumulator lanes in 0..127: {:.1f}%; hidden-1 units strictly inside (0,127): {:.1f}%; "
       "hidden-2: {:.1f}%; eval range {}..{} cp",

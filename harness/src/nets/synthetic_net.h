@@ -36,8 +36,8 @@ std::string synthetic_net_file(int hidden, std::uint64_t seed = kDefaultNetSeed)
 
 // How the activations of `net` sit on sample positions (for makenet's report).
 struct ActivationStats {
-  std::uint64_t acc_lanes = 0, acc_in_range = 0;       // accumulator lanes in 0..127
-  std::uint64_t l1_units = 0, l1_inside = 0;           // hidden-1 units strictly inside (0, 127)
+  std::uint64_t acc_lanes = 0, acc_in_range = 0;  // accumulator lanes in 0..127
+  std::uint64_t l1_units = 0, l1_inside = 0;      // hidden-1 units strictly inside (0, 127)
   std::uint64_t l2_units = 0, l2_inside = 0;
   int min_eval = 0, max_eval = 0;
   std::string describe() const;

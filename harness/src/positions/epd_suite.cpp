@@ -13,13 +13,15 @@ namespace {
 
 bool valid_opcode(const std::string& s) {
   if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 bool is_digits(const std::string& s) {
-  return !s.empty() && s.size() < 10 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() && s.size() < 10 && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
 }
 
 bool is_count(const std::string& s) { return is_digits(s) && std::stol(s) > 0; }
@@ -65,7 +67,8 @@ std::string read_position_fields(LineReader& r) {
     std::size_t at = 0;
     std::string f = r.take_token(&at);
     if (f.empty())
-      throw r.fail_at(at, "expected 4 FEN fields (board, side, castling, en passant), found " + std::to_string(n));
+      throw r.fail_at(at, "expected 4 FEN fields (board, side, castling, en passant), found " +
+                              std::to_string(n));
     fen += (n ? " " : "") + f;
   }
   return fen;
@@ -82,8 +85,8 @@ void read_counters(LineReader& r, EpdPosition& p, bool* present) {
   std::size_t at2 = 0;
   std::string full = r.take_token(&at2);
   if (full.empty() || !std::isdigit(static_cast<unsigned char>(full[0])))
-    throw r.fail_at(at2, "the halfmove clock '" + half + "' must be followed by the fullmove number, found '" +
-                             full + "'");
+    throw r.fail_at(at2, "the halfmove clock '" + half +
+                             "' must be followed by the fullmove number, found '" + full + "'");
   if (!is_count(full)) throw r.fail_at(at2, "bad fullmove number '" + full + "'");
   p.halfmove = std::stoi(half);
   p.fullmove = std::stoi(full);
@@ -115,14 +118,16 @@ std::vector<EpdOperation> read_operations(LineReader& r) {
         r.i = close + 1;
       } else {
         std::size_t start = r.i;
-        while (r.i < text.size() && !is_space(text[r.i]) && text[r.i] != ';' && text[r.i] != '"') ++r.i;
+        while (r.i < text.size() && !is_space(text[r.i]) && text[r.i] != ';' && text[r.i] != '"')
+          ++r.i;
         std::string tok = text.substr(start, r.i - start);
         if (op.opcode.empty()) op.opcode = tok, op_at = start;
         else op.operands.push_back(tok);
       }
     }
     if (op.opcode.empty()) throw r.fail_at(op_at, "empty operation (';' with no opcode)");
-    if (!valid_opcode(op.opcode)) throw r.fail_at(op_at, "malformed operation: bad opcode '" + op.opcode + "'");
+    if (!valid_opcode(op.opcode))
+      throw r.fail_at(op_at, "malformed operation: bad opcode '" + op.opcode + "'");
     if (!terminated) throw r.fail("operation '" + op.opcode + "' is not terminated by ';'");
     ops.push_back(std::move(op));
   }
@@ -134,19 +139,22 @@ void apply_counter_op(const LineReader& r, const EpdOperation& op, bool from_fie
                       const char* field_name) {
   const bool fullmove = op.opcode == "fmvn";
   if (op.operands.size() != 1 || !(fullmove ? is_count(op.operands[0]) : is_digits(op.operands[0])))
-    throw r.fail("operation '" + op.opcode + "' needs one " + (fullmove ? "positive integer" : "integer >= 0"));
+    throw r.fail("operation '" + op.opcode + "' needs one " +
+                 (fullmove ? "positive integer" : "integer >= 0"));
   const int value = std::stoi(op.operands[0]);
   if (from_fields && value != *counter)
-    throw r.fail("operation '" + op.opcode + "' says " + op.operands[0] + " but the FEN fields say " + field_name +
-                 " " + std::to_string(*counter));
+    throw r.fail("operation '" + op.opcode + "' says " + op.operands[0] +
+                 " but the FEN fields say " + field_name + " " + std::to_string(*counter));
   *counter = value;
 }
 
 // 4. The operations this harness understands; others (c0..c9, ce, pv, ...) are kept as read.
-void interpret_operations(const LineReader& r, EpdPosition& p, const Position& pos, bool counters_in_fields) {
+void interpret_operations(const LineReader& r, EpdPosition& p, const Position& pos,
+                          bool counters_in_fields) {
   for (const EpdOperation& op : p.ops) {
     auto once = [&] {
-      if (std::count_if(p.ops.begin(), p.ops.end(), [&](const EpdOperation& o) { return o.opcode == op.opcode; }) > 1)
+      if (std::count_if(p.ops.begin(), p.ops.end(),
+                        [&](const EpdOperation& o) { return o.opcode == op.opcode; }) > 1)
         throw r.fail("operation '" + op.opcode + "' given more than once");
     };
     if (op.opcode == "bm" || op.opcode == "am") {
@@ -155,7 +163,8 @@ void interpret_operations(const LineReader& r, EpdPosition& p, const Position& p
       for (const std::string& san : op.operands) {
         auto m = parse_san(pos, san);
         if (!m)
-          throw r.fail(op.opcode + " move '" + san + "' matches no legal move (or is ambiguous) in " + p.fen);
+          throw r.fail(op.opcode + " move '" + san +
+                       "' matches no legal move (or is ambiguous) in " + p.fen);
         (op.opcode == "bm" ? p.bm : p.am).push_back(*m);
         (op.opcode == "bm" ? p.bm_san : p.am_san).push_back(san);
       }
@@ -221,11 +230,14 @@ std::vector<EpdPosition> read_epd_file(const std::string& path) {
     EpdPosition p = parse_epd_line(l, path, int(n + 1));
     auto [it, fresh] = names.emplace(p.name(), Named{p.line, !p.id.empty()});
     if (!fresh) {
-      const std::string where = path + ":" + std::to_string(p.line) + ": ", earlier = std::to_string(it->second.line);
+      const std::string where = path + ":" + std::to_string(p.line) + ": ",
+                        earlier = std::to_string(it->second.line);
       if (p.id.empty())
-        throw InputError(where + "this line has no id and its name '" + p.name() + "' is the id of line " + earlier);
+        throw InputError(where + "this line has no id and its name '" + p.name() +
+                         "' is the id of line " + earlier);
       if (!it->second.explicit_id)
-        throw InputError(where + "id \"" + p.id + "\" is the name of line " + earlier + ", which has no id");
+        throw InputError(where + "id \"" + p.id + "\" is the name of line " + earlier +
+                         ", which has no id");
       throw InputError(where + "id \"" + p.id + "\" repeats the id of line " + earlier);
     }
     p.index = int(out.size());

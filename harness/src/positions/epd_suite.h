@@ -17,18 +17,20 @@ struct EpdOperation {
 
 struct EpdPosition {
   std::string file;
-  int line = 0;       // 1-based line in `file`
-  int index = 0;      // 0-based ordinal among the file's positions
-  std::string fen;    // the four EPD fields as written: the position's key in results and baselines
-  int halfmove = 0;   // from hmvc or the 5th field, else 0
-  int fullmove = 1;   // from fmvn or the 6th field, else 1
-  std::string id;     // the "id" operand, or "" when absent
+  int line = 0;      // 1-based line in `file`
+  int index = 0;     // 0-based ordinal among the file's positions
+  std::string fen;   // the four EPD fields as written: the position's key in results and baselines
+  int halfmove = 0;  // from hmvc or the 5th field, else 0
+  int fullmove = 1;  // from fmvn or the 6th field, else 1
+  std::string id;    // the "id" operand, or "" when absent
   std::vector<Move> bm, am;
   std::vector<std::string> bm_san, am_san;  // as written in the file
-  std::vector<EpdOperation> ops;           // every operation, including unknown ones
+  std::vector<EpdOperation> ops;            // every operation, including unknown ones
 
   // The six-field FEN, counters included: what is searched.
-  std::string full_fen() const { return fen + " " + std::to_string(halfmove) + " " + std::to_string(fullmove); }
+  std::string full_fen() const {
+    return fen + " " + std::to_string(halfmove) + " " + std::to_string(fullmove);
+  }
   // The name used in reports and as the baseline key: the id, or "line N".
   std::string name() const { return id.empty() ? "line " + std::to_string(line) : id; }
   // bm: the move is one of the best moves; am: it is none of the avoid moves (both if both).

@@ -29,7 +29,8 @@ namespace {
 std::string where(const std::string& path, int line) { return path + ":" + std::to_string(line); }
 
 void require_playable(const Position& pos, const std::string& at) {
-  if (fhgen::game_over(pos)) throw InputError(at + ": the game is already over in this position (" + pos.fen() + ")");
+  if (fhgen::game_over(pos))
+    throw InputError(at + ": the game is already over in this position (" + pos.fen() + ")");
 }
 
 std::vector<Opening> read_epd(const std::string& path) {
@@ -42,9 +43,12 @@ std::vector<Opening> read_epd(const std::string& path) {
     std::string t;
     while (f.size() < 6 && is >> t) f.push_back(t);
     if (f.empty() || f[0][0] == '#') continue;
-    if (f.size() < 4) throw InputError(at + ": expected a FEN (4 or 6 fields), got '" + lines[i] + "'");
+    if (f.size() < 4)
+      throw InputError(at + ": expected a FEN (4 or 6 fields), got '" + lines[i] + "'");
     std::string fen = f[0] + " " + f[1] + " " + f[2] + " " + f[3];
-    auto number = [](const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; };
+    auto number = [](const std::string& s) {
+      return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+    };
     // Counters: the 5th and 6th fields, else the hmvc and fmvn operations, else 0 1.
     auto op = [&](const std::string& code, const std::string& fallback) {
       const auto k = lines[i].find(" " + code + " ");
@@ -55,8 +59,9 @@ std::vector<Opening> read_epd(const std::string& path) {
       if (!number(v)) throw InputError(at + ": " + code + " '" + v + "' is not a number");
       return v;
     };
-    fen += f.size() >= 6 && number(f[4]) && number(f[5]) ? " " + f[4] + " " + f[5]
-                                                         : " " + op("hmvc", "0") + " " + op("fmvn", "1");
+    fen += f.size() >= 6 && number(f[4]) && number(f[5])
+               ? " " + f[4] + " " + f[5]
+               : " " + op("hmvc", "0") + " " + op("fmvn", "1");
     Opening o;
     Position pos;
     if (auto err = pos.set(fen)) throw InputError(at + ": bad FEN '" + fen + "': " + *err);
@@ -109,17 +114,28 @@ std::vector<Opening> read_pgn(const std::string& path) {
         continue;
       }
       if (c == ';') break;  // rest-of-line comment
-      if (c == '{') { comment_depth = 1; ++p; continue; }
-      if (c == '(') { ++variation_depth; ++p; continue; }
+      if (c == '{') {
+        comment_depth = 1;
+        ++p;
+        continue;
+      }
+      if (c == '(') {
+        ++variation_depth;
+        ++p;
+        continue;
+      }
       if (c == ')') {
         if (!variation_depth) throw InputError(at + ": ')' without '('");
         --variation_depth, ++p;
         continue;
       }
-      if (isspace(static_cast<unsigned char>(c))) { ++p; continue; }
+      if (isspace(static_cast<unsigned char>(c))) {
+        ++p;
+        continue;
+      }
       std::size_t e = p;
-      while (e < text.size() && !isspace(static_cast<unsigned char>(text[e])) && text[e] != '{' && text[e] != '(' &&
-             text[e] != ')' && text[e] != ';')
+      while (e < text.size() && !isspace(static_cast<unsigned char>(text[e])) && text[e] != '{' &&
+             text[e] != '(' && text[e] != ')' && text[e] != ';')
         ++e;
       std::string tok = text.substr(p, e - p);
       p = e;
@@ -140,10 +156,12 @@ std::vector<Opening> read_pgn(const std::string& path) {
       if (!m) throw InputError(at + ": '" + tok + "' is not a legal move in " + pos.fen());
       game->moves.push_back(to_uci(*m));
       pos.make_move(*m);
-      if (fhgen::game_over(pos)) throw InputError(at + ": the game is over after '" + tok + "': not an opening");
+      if (fhgen::game_over(pos))
+        throw InputError(at + ": the game is over after '" + tok + "': not an opening");
     }
   }
-  if (comment_depth || variation_depth) throw InputError(path + ": unterminated comment or variation at the end");
+  if (comment_depth || variation_depth)
+    throw InputError(path + ": unterminated comment or variation at the end");
   finish();
   return out;
 }
@@ -162,7 +180,8 @@ std::vector<Opening> read_openings(const std::string& path) {
 }
 
 std::vector<Opening> generate_openings(const GeneratorSettings& g, std::size_t count) {
-  if (g.plies < 6) throw UsageError("generated openings need at least 6 plies, got " + std::to_string(g.plies));
+  if (g.plies < 6)
+    throw UsageError("generated openings need at least 6 plies, got " + std::to_string(g.plies));
   std::vector<Opening> out;
   std::set<std::string> seen;
   search::Searcher searcher;
@@ -170,7 +189,8 @@ std::vector<Opening> generate_openings(const GeneratorSettings& g, std::size_t c
   limits.nodes = g.check_nodes;
   SplitMix rng(mix64(g.seed));
   for (std::uint64_t attempt = 0; out.size() < count; ++attempt) {
-    if (attempt > 1000 + 200 * count) throw InputError("could not generate " + std::to_string(count) + " balanced openings");
+    if (attempt > 1000 + 200 * count)
+      throw InputError("could not generate " + std::to_string(count) + " balanced openings");
     Opening o;
     Position pos;
     pos.set(Position::kStartFen);
@@ -202,7 +222,8 @@ std::vector<Opening> generate_openings(const GeneratorSettings& g, std::size_t c
   return out;
 }
 
-void write_openings_epd(const std::string& path, const std::vector<Opening>& openings, const GeneratorSettings& g) {
+void write_openings_epd(const std::string& path, const std::vector<Opening>& openings,
+                        const GeneratorSettings& g) {
   std::string out;
   for (std::size_t i = 0; i < openings.size(); ++i) {
     const std::string fen = openings[i].position().fen();
@@ -213,15 +234,16 @@ void write_openings_epd(const std::string& path, const std::vector<Opening>& ope
     for (auto& s : f) is >> s;
     std::string plies;
     for (const auto& m : moves) plies += (plies.empty() ? "" : " ") + m;
-    out += fmt::format("{} {} {} {} hmvc {}; fmvn {}; id \"seed{}-{}\"; c0 \"{}\";\n", f[0], f[1], f[2], f[3], f[4],
-                       f[5], g.seed, i, plies);
+    out += fmt::format("{} {} {} {} hmvc {}; fmvn {}; id \"seed{}-{}\"; c0 \"{}\";\n", f[0], f[1],
+                       f[2], f[3], f[4], f[5], g.seed, i, plies);
   }
   io::replace_file(path, out);
 }
 
 void shuffle_openings(std::vector<Opening>& openings, std::uint64_t seed) {
   SplitMix rng(mix64(seed));
-  for (std::size_t i = openings.size(); i > 1; --i) std::swap(openings[i - 1], openings[rng.below(i)]);
+  for (std::size_t i = openings.size(); i > 1; --i)
+    std::swap(openings[i - 1], openings[rng.below(i)]);
 }
 
 }  // namespace stk::harness::selfplay

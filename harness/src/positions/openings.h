@@ -14,7 +14,8 @@ struct Opening {
   std::string fen = Position::kStartFen;  // six fields
   std::vector<std::string> moves;         // UCI moves played from `fen` (PGN books)
   std::string source;                     // "FILE:LINE"
-  std::vector<std::string> generated_plies;  // generated openings: the random plies that led to `fen`
+  std::vector<std::string>
+      generated_plies;  // generated openings: the random plies that led to `fen`
   // The position after the moves, history included (repetitions count from the book moves on).
   Position position() const;
 };
@@ -31,8 +32,8 @@ void shuffle_openings(std::vector<Opening>& openings, std::uint64_t seed);
 
 struct GeneratorSettings {
   std::uint64_t seed = 1;
-  int plies = 8;                 // random legal plies from the start position (at least 6)
-  int max_abs_cp = 100;          // kept when the search scores the position within +-this
+  int plies = 8;                      // random legal plies from the start position (at least 6)
+  int max_abs_cp = 100;               // kept when the search scores the position within +-this
   std::uint64_t check_nodes = 10000;  // the in-process search that judges the balance
 };
 
@@ -41,6 +42,7 @@ struct GeneratorSettings {
 std::vector<Opening> generate_openings(const GeneratorSettings& g, std::size_t count);
 
 // Writes the openings as EPD (their final positions, id "seed<S>-<i>", the UCI plies as a comment op).
-void write_openings_epd(const std::string& path, const std::vector<Opening>& openings, const GeneratorSettings& g);
+void write_openings_epd(const std::string& path, const std::vector<Opening>& openings,
+                        const GeneratorSettings& g);
 
 }  // namespace stk::harness::selfplay

@@ -16,7 +16,8 @@ std::vector<ListedPosition> read_position_list(const std::string& path) {
     std::string f[4];
     if (!(in >> f[0]) || f[0][0] == '#') continue;
     const std::string where = path + ":" + std::to_string(i + 1) + ": ";
-    if (!(in >> f[1] >> f[2] >> f[3])) throw InputError(where + "expected the four FEN fields of an EPD line");
+    if (!(in >> f[1] >> f[2] >> f[3]))
+      throw InputError(where + "expected the four FEN fields of an EPD line");
     ListedPosition p;
     p.line = int(i + 1);
     p.fen = f[0] + " " + f[1] + " " + f[2] + " " + f[3] + " 0 1";

@@ -101,12 +101,13 @@ std::vector<std::string> sample_positions(std::uint64_t seed, int count) {
   WalkCoverage cov;
   const auto& starts = walk_start_fens();
   for (std::size_t g = 0; int(out.size()) < count; ++g) {
-    random_walk(starts[g % starts.size()], rng, opt,
-                [&](WalkOp op, const Position& pos) {
-                  if (op == WalkOp::Make && int(out.size()) < count && rng.chance(25))
-                    out.push_back(pos.fen());
-                },
-                cov);
+    random_walk(
+        starts[g % starts.size()], rng, opt,
+        [&](WalkOp op, const Position& pos) {
+          if (op == WalkOp::Make && int(out.size()) < count && rng.chance(25))
+            out.push_back(pos.fen());
+        },
+        cov);
   }
   return out;
 }

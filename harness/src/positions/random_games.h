@@ -23,8 +23,8 @@ struct WalkCoverage {
   std::uint64_t steps = 0, moves = 0, unmakes = 0, null_moves = 0, captures = 0;
   std::uint64_t castles_short = 0, castles_long = 0, en_passant = 0, promotions = 0;
   std::uint64_t under_promotions = 0, capture_promotions = 0, king_moves = 0;
-  std::uint64_t king_crossings = 0;       // king moves between files a-d and e-h
-  std::uint64_t captures_near_king = 0;   // capture on a square next to a king, or by a king
+  std::uint64_t king_crossings = 0;      // king moves between files a-d and e-h
+  std::uint64_t captures_near_king = 0;  // capture on a square next to a king, or by a king
   int max_depth = 0;
   void add(const WalkCoverage& o);
   // Names of the categories never exercised ("" when all were).
@@ -36,9 +36,9 @@ struct WalkCoverage {
 const std::vector<std::string>& walk_start_fens();
 
 struct WalkOptions {
-  int plies = 300;          // forward steps (moves and null moves) per game
-  int null_percent = 5;     // chance of a null move when legal (not in check, last not null)
-  int special_percent = 40; // chance of picking among the stressing moves when there are any
+  int plies = 300;           // forward steps (moves and null moves) per game
+  int null_percent = 5;      // chance of a null move when legal (not in check, last not null)
+  int special_percent = 40;  // chance of picking among the stressing moves when there are any
 };
 
 // Plays one random walk from `fen`, calling on_step(op, pos) after every make/unmake.
@@ -62,7 +62,8 @@ template <class OnStep>
 void random_walk(const std::string& fen, SplitMix& rng, const WalkOptions& opt, OnStep&& on_step,
                  WalkCoverage& cov) {
   Position pos;
-  if (auto err = pos.set(fen, true)) throw std::runtime_error("walk start FEN '" + fen + "': " + *err);
+  if (auto err = pos.set(fen, true))
+    throw std::runtime_error("walk start FEN '" + fen + "': " + *err);
   std::vector<bool> is_null;  // per ply of the walk: was it a null move
   auto down = [&] {
     MoveList list(pos);
@@ -111,7 +112,9 @@ void random_walk(const std::string& fen, SplitMix& rng, const WalkOptions& opt, 
       ++cov.steps;
       cov.max_depth = std::max(cov.max_depth, int(is_null.size()));
     }
-    int back = is_null.empty() ? 0 : int(rng.below(std::size_t(std::min<std::size_t>(is_null.size(), 12)) + 1));
+    int back = is_null.empty()
+                   ? 0
+                   : int(rng.below(std::size_t(std::min<std::size_t>(is_null.size(), 12)) + 1));
     if (MoveList(pos).size() == 0 && back == 0 && !is_null.empty()) back = 1;
     for (int i = 0; i < back; ++i) up(), ++cov.steps;
   }

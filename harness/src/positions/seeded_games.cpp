@@ -78,7 +78,8 @@ GameRecord play_seeded_game(search::Searcher& searcher, const SelfPlayOptions& o
   rec.game = game;
   std::mt19937_64 rng = game_rng(seed, game);
   rec.random_plies = opt.random_plies_min +
-                     int(uniform_below(rng, std::uint64_t(opt.random_plies_max - opt.random_plies_min + 1)));
+                     int(uniform_below(rng, std::uint64_t(opt.random_plies_max -
+                                                          opt.random_plies_min + 1)));
   searcher.clear();
   Position pos;
   pos.set(Position::kStartFen);
@@ -105,7 +106,8 @@ GameRecord play_seeded_game(search::Searcher& searcher, const SelfPlayOptions& o
       rec.samples.push_back({canonical_fen(pos), game, rec.plies});
     search::Result r = searcher.go(pos, limits);
     if (!MoveList(pos).contains(r.best))
-      throw std::runtime_error("game " + std::to_string(game) + " ply " + std::to_string(rec.plies) +
+      throw std::runtime_error("game " + std::to_string(game) + " ply " +
+                               std::to_string(rec.plies) +
                                ": the search returned no legal move in " + pos.fen());
     pos.make_move(r.best);
   }

@@ -16,7 +16,7 @@
 namespace stk::harness::fhgen {
 
 struct SelfPlayOptions {
-  int random_plies_min = 4;    // uniformly random legal plies before the engine plays
+  int random_plies_min = 4;  // uniformly random legal plies before the engine plays
   int random_plies_max = 10;
   std::uint64_t nodes = 2000;  // "go nodes N" for every engine move
   int max_plies = 80;          // game plies from the start position, random ones included
@@ -29,7 +29,7 @@ const char* game_end_name(GameEnd end);
 struct SampledPosition {
   std::string fen;  // canonical four EPD fields (see canonical_fen)
   int game = 0;
-  int ply = 0;      // game ply of the position (0 = start position)
+  int ply = 0;  // game ply of the position (0 = start position)
 };
 
 struct GameRecord {

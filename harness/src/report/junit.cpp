@@ -40,9 +40,10 @@ int utf8_sequence(std::string_view s, char32_t* cp) {
   const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
   const unsigned char lead = b(0);
   if (lead < 0x80) return *cp = lead, 1;
-  const int len = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
-                  : lead >= 0xF0 && lead <= 0xF4                                  ? 4
-                                                                                  : 0;
+  const int len = lead >= 0xC2 && lead <= 0xDF   ? 2
+                  : lead >= 0xE0 && lead <= 0xEF ? 3
+                  : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                 : 0;
   if (len == 0 || s.size() < std::size_t(len)) return 0;
   char32_t c = lead & (0x7F >> len);
   for (int i = 1; i < len; ++i) {

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 using harness::InputError;
 
 // The names become file names: checked (cli/file_names.h), and the files they make stay under out_dir.
-std::string junit_path(const std::string& out_dir, const std::string& harness, const std::string& config) {
+std::string junit_path(const std::string& out_dir, const std::string& harness,
+                       const std::string& config) {
   harness::require_safe_name("harness", harness);
   harness::require_safe_name("--config", config);
   std::string path = out_dir + "/junit/" + harness + "-" + config + ".xml";
@@ -24,7 +25,8 @@ std::string junit_path(const std::string& out_dir, const std::string& harness, c
   return path;
 }
 
-ReportPaths report_paths(const std::string& out_dir, const std::string& harness, const std::string& config) {
+ReportPaths report_paths(const std::string& out_dir, const std::string& harness,
+                         const std::string& config) {
   const std::string junit = junit_path(out_dir, harness, config);
   const std::string stem = out_dir + "/" + harness + "/" + config;
   harness::require_under_out_dir(out_dir, stem + ".json");
@@ -63,7 +65,8 @@ std::string to_json_text(const RunReport& run, const std::string& junit_file) {
   Json doc = Json::object();
   doc["report"] = envelope(run, junit_file);
   for (auto it = run.figures.begin(); it != run.figures.end(); ++it) {
-    if (it.key() == "report") throw InputError(run.harness + ": the figure key 'report' is reserved for the envelope");
+    if (it.key() == "report")
+      throw InputError(run.harness + ": the figure key 'report' is reserved for the envelope");
     doc[it.key()] = it.value();
   }
   // error_handler::replace: a figure carrying bytes that are not UTF-8 is written with U+FFFD
@@ -81,21 +84,25 @@ std::string to_markdown(const RunReport& run, const std::string& junit_file) {
   for (const junit::TestSuite& s : run.suites)
     for (const junit::TestCase& c : s.cases)
       if (c.outcome == Outcome::Failed || c.outcome == Outcome::Error)
-        failing += fmt::format("- {} `{}` / `{}`: {}\n", c.outcome == Outcome::Failed ? "failure" : "error",
-                               c.classname, c.name, c.message);
+        failing += fmt::format("- {} `{}` / `{}`: {}\n",
+                               c.outcome == Outcome::Failed ? "failure" : "error", c.classname,
+                               c.name, c.message);
   if (!failing.empty()) md += "## Failing testcases\n\n" + failing + "\n";
   md += run.markdown;
   if (!run.markdown.empty() && run.markdown.back() != '\n') md += "\n";
   if (!run.plots.empty()) {
     md += "\n## Plots\n\n";
-    for (const std::string& p : run.plots) md += fmt::format("![{}]({})\n", fs::path(p).filename().string(), p);
+    for (const std::string& p : run.plots)
+      md += fmt::format("![{}]({})\n", fs::path(p).filename().string(), p);
   }
   return md;
 }
 
 namespace {
 
-void write_atomically(const std::string& path, const std::string& content) { harness::io::replace_file(path, content); }
+void write_atomically(const std::string& path, const std::string& content) {
+  harness::io::replace_file(path, content);
+}
 
 // `target` as linked from a file in `from_dir`: relative when both lie on one tree.
 std::string link_from(const std::string& from_dir, const std::string& target) {

@@ -28,16 +28,18 @@ struct ReportPaths {
 
 // The JUnit file of a run: <out_dir>/junit/<harness>-<config>.xml. `harness` and `config` must be
 // names, not paths (cli/file_names.h: UsageError otherwise); the file must lie under out_dir.
-std::string junit_path(const std::string& out_dir, const std::string& harness, const std::string& config);
+std::string junit_path(const std::string& out_dir, const std::string& harness,
+                       const std::string& config);
 // All three paths of a run; the summaries go to <out_dir>/<harness>/<config>.{json,md}.
-ReportPaths report_paths(const std::string& out_dir, const std::string& harness, const std::string& config);
+ReportPaths report_paths(const std::string& out_dir, const std::string& harness,
+                         const std::string& config);
 
 struct RunReport {
   RunReport(std::string harness_name, std::string config_name)
       : harness(std::move(harness_name)), config(std::move(config_name)) {}
 
-  std::string harness;  // "bench", "perft", ...
-  std::string config;   // "quick", "default", ...
+  std::string harness;                   // "bench", "perft", ...
+  std::string config;                    // "quick", "default", ...
   std::vector<junit::TestSuite> suites;  // usually one, named "<harness>.<config>"
   Json figures = Json::object();         // the harness's summary: the JSON's keys after "report"
   std::vector<std::string> plots;        // image files written beside the summary (paths as linked)
@@ -46,7 +48,9 @@ struct RunReport {
   // Counts over every suite, as the JUnit file states them.
   int count(junit::Outcome o) const;
   int tests() const;
-  bool passed() const { return count(junit::Outcome::Failed) == 0 && count(junit::Outcome::Error) == 0; }
+  bool passed() const {
+    return count(junit::Outcome::Failed) == 0 && count(junit::Outcome::Error) == 0;
+  }
 };
 
 // {"schema", "harness", "config", "junit", "tests", "failures", "errors", "skipped", "passed", "plots"}:

@@ -4,6 +4,8 @@
 
 namespace stk::harness {
 
-void write_text_file(const std::string& path, const std::string& content) { io::replace_file(path, content); }
+void write_text_file(const std::string& path, const std::string& content) {
+  io::replace_file(path, content);
+}
 
 }  // namespace stk::harness

@@ -26,7 +26,8 @@ double secular_root(const ScoreDistribution& observed, const double* phi) {
     (f > 0 ? lo : hi) = x;
     double next = x - f / slope;
     if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
-    if (std::abs(next - x) <= 2 * std::numeric_limits<double>::epsilon() * (1 + std::abs(x))) return next;
+    if (std::abs(next - x) <= 2 * std::numeric_limits<double>::epsilon() * (1 + std::abs(x)))
+      return next;
     x = next;
   }
   throw std::domain_error("constrained MLE: the multiplier did not converge");
@@ -62,7 +63,8 @@ ScoreDistribution mle_with_t_value(const ScoreDistribution& observed, double ref
     }
     ScoreDistribution next = apply_multiplier(observed, phi, secular_root(observed, phi));
     double moved = 0;  // the largest relative change of a probability
-    for (int i = 0; i < fit.k; ++i) moved = std::max(moved, std::abs(next.p[i] - fit.p[i]) / next.p[i]);
+    for (int i = 0; i < fit.k; ++i)
+      moved = std::max(moved, std::abs(next.p[i] - fit.p[i]) / next.p[i]);
     fit = next;
     // Converged; or at the rounding floor (where 1 + x phi is small, the last digits jitter between
     // rounds: seen at 1e-12 on 19 pairs all at or above a draw), where no round can do better.

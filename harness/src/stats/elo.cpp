@@ -23,7 +23,8 @@ namespace {
 // is sqrt(2) times a game's for the same strength difference.
 EloEstimate estimate_from(const ScoreDistribution& d, const char* kind, std::uint64_t games,
                           double games_per_sample, double confidence) {
-  if (!(confidence > 0 && confidence < 1)) throw std::invalid_argument("confidence must be in (0, 1)");
+  if (!(confidence > 0 && confidence < 1))
+    throw std::invalid_argument("confidence must be in (0, 1)");
   EloEstimate e;
   e.kind = kind;
   e.samples = d.count;
@@ -45,7 +46,8 @@ EloEstimate estimate_from(const ScoreDistribution& d, const char* kind, std::uin
   // delta method (1 - t*skewness + t^2 (excess kurtosis + 2) / 4) / N accounts for the sd being
   // estimated too; clamped at 0 against rounding, as fishtest does.
   const double t = (e.score - 0.5) / std::sqrt(e.variance);
-  const double var_t = std::max(1 - t * d.skewness() + 0.25 * t * t * (d.excess_kurtosis() + 2), 0.0);
+  const double var_t = std::max(1 - t * d.skewness() + 0.25 * t * t * (d.excess_kurtosis() + 2),
+                                0.0);
   const double per_game = kNeloPerT / std::sqrt(games_per_sample);
   e.nelo = per_game * t + 0.0;
   e.nelo_error = per_game * z * std::sqrt(var_t / d.count);
@@ -67,7 +69,8 @@ EloEstimate estimate(const WdlCounts& c, double confidence) {
 double pairs_ratio(const PentanomialCounts& c) {
   const double won = double(c.n[3] + c.n[4]), lost = double(c.n[0] + c.n[1]);
   if (lost > 0) return won / lost;
-  return won > 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  return won > 0 ? std::numeric_limits<double>::infinity()
+                 : std::numeric_limits<double>::quiet_NaN();
 }
 
 double balanced_pair_ratio(const PentanomialCounts& c) {

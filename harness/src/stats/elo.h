@@ -15,7 +15,8 @@
 
 namespace stk::harness::match {
 
-constexpr double kNeloPerT = 800.0 / 2.302585092994045684;  // 800 / ln 10: nElo per unit of t-value per game
+constexpr double kNeloPerT =
+    800.0 / 2.302585092994045684;  // 800 / ln 10: nElo per unit of t-value per game
 
 // Logistic Elo of an expected score (score 0.5 is 0 Elo; +400 Elo is odds 10:1). The score is clamped
 // to [0.001, 0.999] first, as fishtest's stat_util.elo does, so 0% or 100% gives -1200 or +1200.
@@ -24,16 +25,16 @@ double elo_from_score(double score);
 double score_from_elo(double elo);
 
 struct EloEstimate {
-  const char* kind = "";        // "pentanomial" or "trinomial"
-  double samples = 0;           // pairs (pentanomial) or games (trinomial), as counted with regularization
+  const char* kind = "";  // "pentanomial" or "trinomial"
+  double samples = 0;  // pairs (pentanomial) or games (trinomial), as counted with regularization
   std::uint64_t games = 0;
-  double score = 0.5;           // A's mean score per game
-  double variance = 0;          // variance of one sample's score on the per-game scale [0, 1]
+  double score = 0.5;   // A's mean score per game
+  double variance = 0;  // variance of one sample's score on the per-game scale [0, 1]
   double confidence = 0.95;
   double elo = 0, elo_lower = 0, elo_upper = 0;
-  double elo_error = 0;         // fishtest's "+-": half the width of [elo_lower, elo_upper]
+  double elo_error = 0;             // fishtest's "+-": half the width of [elo_lower, elo_upper]
   double nelo = 0, nelo_error = 0;  // the interval is nelo +- nelo_error
-  double los = 0.5;             // likelihood of superiority: P(true score > 0.5), normal approximation
+  double los = 0.5;  // likelihood of superiority: P(true score > 0.5), normal approximation
 };
 
 // Throws std::invalid_argument when there are no pairs (no games); confidence in (0, 1).

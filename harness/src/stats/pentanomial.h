@@ -64,7 +64,9 @@ struct MatchCounts {
 };
 
 inline WdlCounts operator+(WdlCounts a, const WdlCounts& b) { return a += b; }
-inline PentanomialCounts operator+(PentanomialCounts a, const PentanomialCounts& b) { return a += b; }
+inline PentanomialCounts operator+(PentanomialCounts a, const PentanomialCounts& b) {
+  return a += b;
+}
 inline MatchCounts operator+(MatchCounts a, const MatchCounts& b) { return a += b; }
 
 }  // namespace stk::harness::match

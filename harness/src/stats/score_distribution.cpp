@@ -37,7 +37,9 @@ double ScoreDistribution::mean() const {
 }
 
 double ScoreDistribution::variance() const { return central_moment(*this, 2); }
-double ScoreDistribution::skewness() const { return central_moment(*this, 3) / std::pow(variance(), 1.5); }
+double ScoreDistribution::skewness() const {
+  return central_moment(*this, 3) / std::pow(variance(), 1.5);
+}
 double ScoreDistribution::excess_kurtosis() const {
   const double v = variance();
   return central_moment(*this, 4) / (v * v) - 3.0;

@@ -20,7 +20,9 @@ EloModel parse_elo_model(const std::string& s) {
 }
 
 const char* to_string(Verdict v) {
-  return v == Verdict::AcceptH1 ? "H1 accepted" : v == Verdict::AcceptH0 ? "H0 accepted" : "continue";
+  return v == Verdict::AcceptH1   ? "H1 accepted"
+         : v == Verdict::AcceptH0 ? "H0 accepted"
+                                  : "continue";
 }
 
 std::string SprtParams::problem() const {
@@ -49,16 +51,19 @@ double llr_of(const ScoreDistribution& observed, const SprtParams& p, double gam
   auto fit = [&](double elo) {
     try {
       if (p.model == EloModel::Logistic) return mle_with_mean(observed, score_from_elo(elo));
-      const double scale = std::sqrt(games_per_sample) / kNeloPerT;  // nElo per game -> t-value per sample
+      const double scale = std::sqrt(games_per_sample) /
+                           kNeloPerT;  // nElo per game -> t-value per sample
       return mle_with_t_value(observed, 0.5, elo * scale);
     } catch (const std::domain_error& e) {
       throw std::domain_error(fmt::format("SPRT bound {} {:g} is out of reach of these counts ({})",
-                                          p.model == EloModel::Logistic ? "Elo" : "nElo", elo, e.what()));
+                                          p.model == EloModel::Logistic ? "Elo" : "nElo", elo,
+                                          e.what()));
     }
   };
   const ScoreDistribution fit0 = fit(p.elo0), fit1 = fit(p.elo1);
   double sum = 0;
-  for (int i = 0; i < observed.k; ++i) sum += observed.p[i] * (std::log(fit1.p[i]) - std::log(fit0.p[i]));
+  for (int i = 0; i < observed.k; ++i)
+    sum += observed.p[i] * (std::log(fit1.p[i]) - std::log(fit0.p[i]));
   return observed.count * sum;
 }
 

@@ -36,17 +36,21 @@ GameLaw game_law(double elo, double draw_ratio) {
   const double s = score_from_elo(elo);
   GameLaw g{s - draw_ratio / 2, draw_ratio, 1 - s - draw_ratio / 2};
   if (g.win < 0 || g.loss < 0)
-    throw std::invalid_argument("draw ratio too high for this Elo: a win or loss probability would be negative");
+    throw std::invalid_argument(
+        "draw ratio too high for this Elo: a win or loss probability would be negative");
   return g;
 }
 
 // The largest |elo| + |bias| at which the draw ratio still leaves both sides a non-negative win chance.
-double max_feasible_elo(double draw_ratio) { return -400.0 * std::log10(1.0 / (1.0 - draw_ratio / 2) - 1.0); }
+double max_feasible_elo(double draw_ratio) {
+  return -400.0 * std::log10(1.0 / (1.0 - draw_ratio / 2) - 1.0);
+}
 
 }  // namespace
 
 PentanomialModel pentanomial_model(double elo, double draw_ratio, double colour_bias_elo) {
-  if (!(draw_ratio >= 0 && draw_ratio < 1)) throw std::invalid_argument("draw ratio must be in [0, 1)");
+  if (!(draw_ratio >= 0 && draw_ratio < 1))
+    throw std::invalid_argument("draw ratio must be in [0, 1)");
   const GameLaw w = game_law(elo + colour_bias_elo, draw_ratio);  // A has White
   const GameLaw b = game_law(elo - colour_bias_elo, draw_ratio);  // A has Black
   PentanomialModel m;
@@ -64,7 +68,8 @@ PentanomialModel model_at(double target, EloModel unit, double draw_ratio, doubl
   double lo = -reach, hi = reach;
   if (pentanomial_model(lo, draw_ratio, colour_bias_elo).strength(unit) > target ||
       pentanomial_model(hi, draw_ratio, colour_bias_elo).strength(unit) < target)
-    throw std::invalid_argument("target strength not reachable with this draw ratio and colour bias");
+    throw std::invalid_argument(
+        "target strength not reachable with this draw ratio and colour bias");
   for (int i = 0; i < 200 && hi - lo > 1e-13; ++i) {
     const double mid = lo + (hi - lo) / 2;
     (pentanomial_model(mid, draw_ratio, colour_bias_elo).strength(unit) < target ? lo : hi) = mid;
@@ -81,7 +86,8 @@ int draw_pair(const PentanomialModel& m, double u) {
 
 double SimulationReport::mean_pairs() const {
   if (pairs_used.empty()) return 0;
-  return double(std::accumulate(pairs_used.begin(), pairs_used.end(), std::uint64_t(0))) / double(pairs_used.size());
+  return double(std::accumulate(pairs_used.begin(), pairs_used.end(), std::uint64_t(0))) /
+         double(pairs_used.size());
 }
 
 std::uint64_t SimulationReport::quantile_pairs(double q) const {
@@ -106,7 +112,9 @@ SimulationReport simulate_sprt(const PentanomialModel& model, const SprtParams& 
       v = verdict(llr(counts, params), params);
     }
     report.pairs_used.push_back(counts.pairs());
-    (v == Verdict::AcceptH1 ? report.accepted_h1 : v == Verdict::AcceptH0 ? report.accepted_h0 : report.undecided)++;
+    (v == Verdict::AcceptH1   ? report.accepted_h1
+     : v == Verdict::AcceptH0 ? report.accepted_h0
+                              : report.undecided)++;
   }
   return report;
 }

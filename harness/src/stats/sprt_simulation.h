@@ -17,7 +17,8 @@ struct PentanomialModel {
   std::array<double, 5> p{};
   double score() const;  // expected score per game
   double elo() const;    // logistic Elo of that score
-  double nelo() const;   // normalized Elo per game: 800/ln10 * (score - 1/2) / sqrt(2 var(pair score / 2))
+  double nelo()
+      const;  // normalized Elo per game: 800/ln10 * (score - 1/2) / sqrt(2 var(pair score / 2))
   double strength(EloModel unit) const { return unit == EloModel::Normalized ? nelo() : elo(); }
 };
 
@@ -38,9 +39,9 @@ int draw_pair(const PentanomialModel& m, double u);
 struct SimulationReport {
   int runs = 0;
   int accepted_h0 = 0, accepted_h1 = 0, undecided = 0;  // undecided: stopped at max_pairs
-  std::vector<std::uint64_t> pairs_used;                 // per run, in run order
+  std::vector<std::uint64_t> pairs_used;                // per run, in run order
   double mean_pairs() const;
-  std::uint64_t quantile_pairs(double q) const;          // e.g. 0.5 for the median
+  std::uint64_t quantile_pairs(double q) const;  // e.g. 0.5 for the median
 };
 
 // `runs` SPRTs on pairs drawn from `model`, each checked after every pair and stopped at the first

@@ -56,7 +56,8 @@ std::optional<InfoLine> parse_info(const std::string& line) {
     else if (k == "nodes") number(i, info.nodes);
     else if (k == "time") number(i, info.time_ms);
     else if (k == "score") {
-      if (i + 2 < w.size() && (w[i + 1] == "cp" || w[i + 1] == "mate") && parse_number(w[i + 2], info.score)) {
+      if (i + 2 < w.size() && (w[i + 1] == "cp" || w[i + 1] == "mate") &&
+          parse_number(w[i + 2], info.score)) {
         info.score_kind = w[i + 1] == "cp" ? InfoLine::Score::Cp : InfoLine::Score::Mate;
         i += 2;
       } else {
@@ -119,18 +120,22 @@ std::optional<OptionLine> parse_option(const std::string& line, std::string* pro
   if (std::find(std::begin(kTypes), std::end(kTypes), o.type) == std::end(kTypes))
     say("type '" + o.type + "' is not check, spin, combo, button or string");
   if (o.type != "button" && !o.default_value) say("no default");
-  if (o.type == "check" && o.default_value && *o.default_value != "true" && *o.default_value != "false")
+  if (o.type == "check" && o.default_value && *o.default_value != "true" &&
+      *o.default_value != "false")
     say("check default '" + *o.default_value + "' is not true or false");
   if (o.type == "spin") {
     long long lo = 0, hi = 0, def = 0;
     if (!o.min || !parse_number(*o.min, lo)) say("spin min missing or not an integer");
     else if (!o.max || !parse_number(*o.max, hi)) say("spin max missing or not an integer");
-    else if (!o.default_value || !parse_number(*o.default_value, def)) say("spin default not an integer");
+    else if (!o.default_value || !parse_number(*o.default_value, def))
+      say("spin default not an integer");
     else if (lo > hi || def < lo || def > hi)
-      say("spin default " + std::to_string(def) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      say("spin default " + std::to_string(def) + " outside [" + std::to_string(lo) + ", " +
+          std::to_string(hi) + "]");
   }
   if (o.type == "combo" &&
-      (o.vars.empty() || !o.default_value || std::find(o.vars.begin(), o.vars.end(), *o.default_value) == o.vars.end()))
+      (o.vars.empty() || !o.default_value ||
+       std::find(o.vars.begin(), o.vars.end(), *o.default_value) == o.vars.end()))
     say("combo default is not one of its vars");
   return o;
 }

@@ -17,7 +17,7 @@ struct InfoLine {
   bool lowerbound = false, upperbound = false;
   bool has_pv = false;
   std::vector<std::string> pv;
-  std::optional<std::string> text;  // "info string ..."
+  std::optional<std::string> text;     // "info string ..."
   std::vector<std::string> malformed;  // "nodes abc": fields whose value did not parse
   bool bound() const { return lowerbound || upperbound; }
 };
@@ -26,7 +26,7 @@ struct InfoLine {
 std::optional<InfoLine> parse_info(const std::string& line);
 
 struct BestMove {
-  std::string move;                   // as written ("e2e4", "0000", "(none)", or "" if missing)
+  std::string move;  // as written ("e2e4", "0000", "(none)", or "" if missing)
   std::optional<std::string> ponder;
 };
 // nullopt when the line is not a "bestmove" line.

@@ -16,7 +16,8 @@ namespace stk::harness {
 namespace {
 
 int millis_until(SteadyClock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
+  auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
   return int(std::max<long long>(0, std::min<long long>(left, 1000)));
 }
 
@@ -35,8 +36,8 @@ std::string ChildExit::describe() const {
 
 UciProcess::UciProcess(const std::string& path, std::chrono::seconds timeout) : path_(path) {
   if (access(path.c_str(), X_OK) != 0)
-    throw std::runtime_error("UCI engine '" + path + "' is not an executable file: " +
-                             std::strerror(errno));
+    throw std::runtime_error("UCI engine '" + path +
+                             "' is not an executable file: " + std::strerror(errno));
   start(false);
   send("uci");
   for (const std::string& l :
@@ -54,7 +55,8 @@ void UciProcess::start(bool via_shell) {
   int in[2], out[2];
   // Close-on-exec: a second engine (or a restart) must not inherit this one's pipe ends, or
   // neither would ever see end-of-file.
-  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe() failed");
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+    throw std::runtime_error("pipe() failed");
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork() failed");
   if (pid_ == 0) {
@@ -202,8 +204,8 @@ std::vector<TimedLine> UciProcess::read_available() {
   return lines;
 }
 
-std::vector<std::string> UciProcess::read_until(
-    const std::function<bool(const std::string&)>& stop, std::chrono::seconds timeout) {
+std::vector<std::string> UciProcess::read_until(const std::function<bool(const std::string&)>& stop,
+                                                std::chrono::seconds timeout) {
   auto deadline = SteadyClock::now() + timeout;
   std::vector<std::string> lines;
   while (true) {

@@ -21,8 +21,8 @@ struct TimedLine {
 // How the child ended, once it has (waitpid): an exit code or a signal.
 struct ChildExit {
   bool exited = false;
-  int code = -1;   // exit status when it exited normally
-  int signal = 0;  // the terminating signal, 0 when it exited normally
+  int code = -1;                 // exit status when it exited normally
+  int signal = 0;                // the terminating signal, 0 when it exited normally
   std::string describe() const;  // "exit status 0", "killed by signal 11 (Segmentation fault)"
 };
 
@@ -30,7 +30,8 @@ class UciProcess {
  public:
   // Starts `path` and performs the uci/uciok handshake. Throws std::runtime_error with the
   // path on failure (missing binary, no uciok within the timeout).
-  explicit UciProcess(const std::string& path, std::chrono::seconds timeout = std::chrono::seconds(30));
+  explicit UciProcess(const std::string& path,
+                      std::chrono::seconds timeout = std::chrono::seconds(30));
   // Starts `command` and sends nothing: an executable path, else a command line run by /bin/sh
   // ("python3 fake.py --defect x"). The child gets its own process group (killed as a whole);
   // its stderr goes to `stderr_path` (appended) when one is given, else it is inherited.

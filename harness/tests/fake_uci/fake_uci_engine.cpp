@@ -52,7 +52,7 @@ using Clock = std::chrono::steady_clock;
 std::string defect;
 
 bool has(const char* d) { return defect == d; }
-int gos = 0;  // searches started
+int gos = 0;    // searches started
 int games = 0;  // ucinewgame commands seen
 bool after(const char* prefix) {
   const std::string p = prefix;
@@ -93,7 +93,7 @@ class FakeEngine {
   stk::Position pos_;
   bool pos_valid_ = true;
   std::optional<Search> search_;
-  std::string previous_pv_;  // stale-pv
+  std::string previous_pv_;       // stale-pv
   std::deque<std::string> held_;  // block-during-search: commands waiting for the search
 };
 
@@ -102,11 +102,14 @@ void FakeEngine::finish() {
   search_.reset();
   stk::MoveList list(s.root);
   std::uint64_t nodes = list.size() + 1;
-  if (s.nodes_set) nodes = std::min<std::uint64_t>(nodes, std::max<std::uint64_t>(s.nodes_limit, 1));
+  if (s.nodes_set)
+    nodes = std::min<std::uint64_t>(nodes, std::max<std::uint64_t>(s.nodes_limit, 1));
   if (has("nodes-overshoot") && s.nodes_set) nodes = s.nodes_limit + s.nodes_limit / 2 + 2000;
-  long ms = long(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - s.started).count());
+  long ms = long(
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - s.started).count());
   if (list.size() == 0) {
-    say("info depth 0 score " + std::string(s.root.in_check() ? "mate 0" : "cp 0") + " nodes 1 time " + std::to_string(ms));
+    say("info depth 0 score " + std::string(s.root.in_check() ? "mate 0" : "cp 0") +
+        " nodes 1 time " + std::to_string(ms));
     say("bestmove 0000");
     return;
   }
@@ -124,10 +127,11 @@ void FakeEngine::finish() {
     best = stk::Move(best.from(), best.to(), stk::PROMOTION, stk::QUEEN);
   std::string pv = move_text(s.root, best);
   if (mate && has("pv-past-mate")) pv += " " + move_text(s.root, list.begin()->move);
-  if (has("stale-pv") && !previous_pv_.empty()) say("info depth 1 score cp 0 nodes 1 time 0 pv " + previous_pv_);
+  if (has("stale-pv") && !previous_pv_.empty())
+    say("info depth 1 score cp 0 nodes 1 time 0 pv " + previous_pv_);
   previous_pv_ = pv;
-  say("info depth 1 score " + std::string(mate ? "mate 1" : "cp 0") + " nodes " + std::to_string(nodes) + " time " +
-      std::to_string(ms) + " pv " + pv);
+  say("info depth 1 score " + std::string(mate ? "mate 1" : "cp 0") + " nodes " +
+      std::to_string(nodes) + " time " + std::to_string(ms) + " pv " + pv);
   say("bestmove " + move_text(s.root, best) + (has("illegal-ponder") ? " ponder a1a1" : ""));
 }
 
@@ -232,7 +236,8 @@ void FakeEngine::command(const std::string& line) {
     char* end = nullptr;
     long v = std::strtol(value.c_str(), &end, 10);
     bool ok = (name == "Hash" && !value.empty() && *end == 0 && v >= 1 && v <= 1024) ||
-              (name == "Threads" && value == "1") || (name == "Ponder" && (value == "true" || value == "false"));
+              (name == "Threads" && value == "1") ||
+              (name == "Ponder" && (value == "true" || value == "false"));
     if (!ok) say("info string error: setoption " + name + " = '" + value + "' refused");
     else if (has("noisy-setoption")) say("info string " + name + " set to " + value);
   } else if (cmd == "ucinewgame") {
@@ -260,7 +265,9 @@ int FakeEngine::run() {
   while (true) {
     int wait = -1;
     if (search_ && search_->deadline) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*search_->deadline - Clock::now()).count();
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*search_->deadline -
+                                                                        Clock::now())
+                      .count();
       wait = int(std::max<long long>(0, left));
     }
     pollfd pfd{0, POLLIN, 0};

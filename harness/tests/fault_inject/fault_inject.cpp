@@ -62,8 +62,11 @@ const Config& config() {
     }
     const char* op = getenv("STK_FAULT_OP");
     const std::string o = op ? op : "any";
-    c.ops = o == "write" ? kWrite : o == "fsync" ? kSync : o == "rename" ? kRename : o == "close" ? kClose
-                                                                                     : kWrite | kSync | kRename | kClose;
+    c.ops = o == "write"    ? kWrite
+            : o == "fsync"  ? kSync
+            : o == "rename" ? kRename
+            : o == "close"  ? kClose
+                            : kWrite | kSync | kRename | kClose;
     if (const char* n = getenv("STK_FAULT_N")) c.n = atol(n);
     if (const char* e = getenv("STK_FAULT_ERRNO"); e && std::string(e) == "EIO") c.err = EIO;
     if (const char* s = getenv("STK_FAULT_STICKY")) c.sticky = std::string(s) == "1";
@@ -89,7 +92,9 @@ bool fd_under_dir(int fd) {
   target[n] = '\0';
   // A file already removed (a released lock file) holds nothing that a failure could lose.
   static constexpr char kDeleted[] = " (deleted)";
-  if (std::size_t(n) >= sizeof kDeleted - 1 && strcmp(target + n - (sizeof kDeleted - 1), kDeleted) == 0) return false;
+  if (std::size_t(n) >= sizeof kDeleted - 1 &&
+      strcmp(target + n - (sizeof kDeleted - 1), kDeleted) == 0)
+    return false;
   return under_dir(target);
 }
 
@@ -98,7 +103,9 @@ bool path_under_dir(const char* path) {
   // The file may not exist yet (a rename's target): its folder decides.
   std::string p(path);
   const auto slash = p.rfind('/');
-  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : p.substr(0, slash);
+  const std::string folder = slash == std::string::npos ? "."
+                             : slash == 0               ? "/"
+                                                        : p.substr(0, slash);
   char buf[PATH_MAX];
   const int saved = errno;
   const bool ok = realpath(folder.c_str(), buf) != nullptr;
@@ -126,8 +133,8 @@ pid_t g_pid = 0;
 __attribute__((constructor)) void load() {
   config();
   g_pid = getpid();
-  for (const char* v : {"LD_PRELOAD", "STK_FAULT_DIR", "STK_FAULT_OP", "STK_FAULT_N", "STK_FAULT_ERRNO",
-                        "STK_FAULT_STICKY", "STK_FAULT_REPORT"})
+  for (const char* v : {"LD_PRELOAD", "STK_FAULT_DIR", "STK_FAULT_OP", "STK_FAULT_N",
+                        "STK_FAULT_ERRNO", "STK_FAULT_STICKY", "STK_FAULT_REPORT"})
     unsetenv(v);
 }
 
@@ -139,7 +146,8 @@ struct Reporter {
     const int fd = open_fn(c.report.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return;
     char line[96];
-    const int len = snprintf(line, sizeof line, "calls=%ld failed=%ld\n", g_calls.load(), g_failed.load());
+    const int len = snprintf(line, sizeof line, "calls=%ld failed=%ld\n", g_calls.load(),
+                             g_failed.load());
     static const auto w = real<write_fn>("write");
     static const auto cl = real<fd_fn>("close");
     w(fd, line, size_t(len));

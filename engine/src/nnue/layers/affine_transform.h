@@ -49,7 +49,8 @@ class AffineTransform {
         }
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
                          _mm_add_epi32(simd::hsum_32x4(s0, s1, s2, s3),
-                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(biases_.data() + i))));
+                                       _mm_loadu_si128(
+                                           reinterpret_cast<const __m128i*>(biases_.data() + i))));
       }
       for (; i < out_; ++i) {
         const std::int8_t* w = weights_.data() + std::size_t(i) * padded_in_;

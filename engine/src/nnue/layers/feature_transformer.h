@@ -49,7 +49,8 @@ class FeatureTransformer {
         for (int k = 0; k < 8; ++k) v[k] = simd::load(biases_.data() + base + k * simd::kI16PerVec);
         for (int f = 0; f < n; ++f) {
           const std::int16_t* w = row(features[f]) + base;
-          for (int k = 0; k < 8; ++k) v[k] = simd::add_16(v[k], simd::load(w + k * simd::kI16PerVec));
+          for (int k = 0; k < 8; ++k)
+            v[k] = simd::add_16(v[k], simd::load(w + k * simd::kI16PerVec));
         }
         for (int k = 0; k < 8; ++k) simd::store(acc + base + k * simd::kI16PerVec, v[k]);
       }
@@ -71,8 +72,8 @@ class FeatureTransformer {
 
   // acc = prev - rows(removed) + rows(added); the same for the PSQT sums. acc may alias prev.
   template <Simd S>
-  void update(const std::int16_t* prev, const std::int32_t* prev_psqt, const int* removed,
-              int nr, const int* added, int na, std::int16_t* acc, std::int32_t* psqt) const {
+  void update(const std::int16_t* prev, const std::int32_t* prev_psqt, const int* removed, int nr,
+              const int* added, int na, std::int16_t* acc, std::int32_t* psqt) const {
     if constexpr (S == Simd::Avx2) {
 #if defined(__AVX2__)
       for (int j = 0; j < hidden_; j += simd::kI16PerVec) {

@@ -13,8 +13,8 @@ namespace {
 // Observes every node; the other observer hooks empty, no shadow control.
 struct AccumulatorAuditPolicy : private search::NoObserver, search::NoShadowControl {
   using NoObserver::on_reduced_fail_low, NoObserver::on_pruned, NoObserver::on_node_cutoff,
-      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high, NoObserver::kCollectFh, NoObserver::fh_begin_node,
-      NoObserver::fh_record;
+      NoObserver::on_full_fail_low, NoObserver::on_node_fail_high, NoObserver::kCollectFh,
+      NoObserver::fh_begin_node, NoObserver::fh_record;
   static constexpr bool kEnabled = true;
   static constexpr bool kPredictor = false;
   AccumulatorAuditResult* out = nullptr;

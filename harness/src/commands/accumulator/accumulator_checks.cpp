@@ -38,7 +38,8 @@ GameCheckResult check_random_games(const nnue::Network& net, const GameCheckOpti
   for (int g = 0; g < opt.games; ++g) {
     const std::string& fen = starts[std::size_t(g) % starts.size()];
     Position root;
-    if (auto err = root.set(fen, true)) throw std::runtime_error("start FEN '" + fen + "': " + *err);
+    if (auto err = root.set(fen, true))
+      throw std::runtime_error("start FEN '" + fen + "': " + *err);
     eager->reset(root, net);
     lazy->reset(root, net);
     std::vector<std::string> line;
@@ -46,9 +47,9 @@ GameCheckResult check_random_games(const nnue::Network& net, const GameCheckOpti
     int until_lazy = 1;
     auto fail = [&](const char* which, WalkOp op, const std::string& why) {
       if (!r.first_failure.empty()) return;
-      r.first_failure = fmt::format(
-          "{} stack, game {} (seed {}), step {} {}: {}\n  position fen {} moves {}", which, g + 1,
-          opt.seed, step, op_name(op), why, fen, fmt::join(line, " "));
+      r.first_failure =
+          fmt::format("{} stack, game {} (seed {}), step {} {}: {}\n  position fen {} moves {}",
+                      which, g + 1, opt.seed, step, op_name(op), why, fen, fmt::join(line, " "));
     };
     auto on_step = [&](WalkOp op, const Position& pos) {
       ++step;
@@ -68,11 +69,13 @@ GameCheckResult check_random_games(const nnue::Network& net, const GameCheckOpti
         ++r.mismatches;
         fail("eager", op, why + "\n  fen " + pos.fen());
       }
-      nnue::EvalParts inc = eager->evaluate(pos), ref = nnue::evaluate_refresh<nnue::kBestSimd>(net, pos);
+      nnue::EvalParts inc = eager->evaluate(pos),
+                      ref = nnue::evaluate_refresh<nnue::kBestSimd>(net, pos);
       if (!(inc == ref)) {
         ++r.eval_mismatches;
-        fail("eager", op, "incremental " + describe_parts(inc) + " vs refresh " + describe_parts(ref) +
-                              "\n  fen " + pos.fen());
+        fail("eager", op,
+             "incremental " + describe_parts(inc) + " vs refresh " + describe_parts(ref) +
+                 "\n  fen " + pos.fen());
       }
       if (--until_lazy == 0) {
         until_lazy = 1 + int(lazy_rng.below(8));
@@ -93,10 +96,14 @@ GameCheckResult check_random_games(const nnue::Network& net, const GameCheckOpti
   return r;
 }
 
-template GameCheckResult check_random_games<nnue::DefaultAccumulatorPolicy>(const nnue::Network&, const GameCheckOptions&);
-template GameCheckResult check_random_games<PlantNoKingRefresh>(const nnue::Network&, const GameCheckOptions&);
-template GameCheckResult check_random_games<PlantIndexBitFlip>(const nnue::Network&, const GameCheckOptions&);
-template GameCheckResult check_random_games<PlantTwoDirtyOnly>(const nnue::Network&, const GameCheckOptions&);
+template GameCheckResult check_random_games<nnue::DefaultAccumulatorPolicy>(
+    const nnue::Network&, const GameCheckOptions&);
+template GameCheckResult check_random_games<PlantNoKingRefresh>(const nnue::Network&,
+                                                                const GameCheckOptions&);
+template GameCheckResult check_random_games<PlantIndexBitFlip>(const nnue::Network&,
+                                                               const GameCheckOptions&);
+template GameCheckResult check_random_games<PlantTwoDirtyOnly>(const nnue::Network&,
+                                                               const GameCheckOptions&);
 
 CompareResult compare_evaluators(const std::vector<std::string>& fens, const Evaluator& reference,
                                  const Evaluator& candidate) {
@@ -108,7 +115,8 @@ CompareResult compare_evaluators(const std::vector<std::string>& fens, const Eva
     ++r.compared;
     if (!(a == b)) {
       if (!r.mismatches)
-        r.first_failure = fmt::format("{}: reference {}, candidate {}", fen, describe_parts(a), describe_parts(b));
+        r.first_failure = fmt::format("{}: reference {}, candidate {}", fen, describe_parts(a),
+                                      describe_parts(b));
       ++r.mismatches;
     }
   }
@@ -130,7 +138,8 @@ CompareResult check_mirror(const std::vector<std::string>& fens, const Evaluator
       }
       std::string flipped = flip_files_fen(pos);
       if (auto err = mirror.set(flipped))
-        throw std::runtime_error("file mirror of '" + fen + "' is not a valid FEN '" + flipped + "': " + *err);
+        throw std::runtime_error("file mirror of '" + fen + "' is not a valid FEN '" + flipped +
+                                 "': " + *err);
     } else {
       mirror = pos.mirrored();
     }
@@ -138,8 +147,8 @@ CompareResult check_mirror(const std::vector<std::string>& fens, const Evaluator
     ++r.compared;
     if (a.eval != b.eval) {
       if (!r.mismatches)
-        r.first_failure = fmt::format("{}: {}\n  mirror {}: {}", fen, describe_parts(a), mirror.fen(),
-                                      describe_parts(b));
+        r.first_failure = fmt::format("{}: {}\n  mirror {}: {}", fen, describe_parts(a),
+                                      mirror.fen(), describe_parts(b));
       ++r.mismatches;
     }
   }

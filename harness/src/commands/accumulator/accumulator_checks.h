@@ -23,11 +23,11 @@ struct GameCheckOptions {
 };
 
 struct GameCheckResult {
-  std::uint64_t steps_checked = 0;       // eager stack: every step
-  std::uint64_t lazy_checks = 0;         // lazy stack: at random intervals
-  std::uint64_t mismatches = 0;          // eager stack mismatching steps
+  std::uint64_t steps_checked = 0;  // eager stack: every step
+  std::uint64_t lazy_checks = 0;    // lazy stack: at random intervals
+  std::uint64_t mismatches = 0;     // eager stack mismatching steps
   std::uint64_t lazy_mismatches = 0;
-  std::uint64_t eval_mismatches = 0;     // incremental evaluate() != evaluate_refresh()
+  std::uint64_t eval_mismatches = 0;         // incremental evaluate() != evaluate_refresh()
   std::uint64_t refreshes = 0, updates = 0;  // eager stack's perspective refreshes / updates
   WalkCoverage coverage;
   std::string first_failure;  // start FEN, moves from it, step and the mismatching lane

@@ -19,11 +19,12 @@ namespace stk::harness {
 
 int run_accumulator(int argc, char** argv) {
   using namespace accumulator;
-  CLI::App app{"The incremental NNUE accumulator against a full recompute over seeded random walks (a), during a\n"
-               "real search with the per-node audit policy (b), the scalar and AVX2 kernels against each other\n"
-               "(c), and the colour/horizontal mirror symmetries of the evaluation (d). Report:\n"
-               "reports/junit/accumulator-CONFIG.xml, reports/accumulator/CONFIG.{json,md}.",
-               "stk-harness accumulator"};
+  CLI::App app{
+      "The incremental NNUE accumulator against a full recompute over seeded random walks (a), during a\n"
+      "real search with the per-node audit policy (b), the scalar and AVX2 kernels against each other\n"
+      "(c), and the colour/horizontal mirror symmetries of the evaluation (d). Report:\n"
+      "reports/junit/accumulator-CONFIG.xml, reports/accumulator/CONFIG.{json,md}.",
+      "stk-harness accumulator"};
   AccumulatorSettings s;
   CLI::Option* net_opt = add_accumulator_options(app, s);
   if (auto status = parse_cli(app, argc, argv)) return *status;
@@ -34,8 +35,9 @@ int run_accumulator(int argc, char** argv) {
     declare_report(paths.junit, "accumulator." + s.config);
 
     const CheckedNets nets = load_nets(s);
-    std::cout << fmt::format("accumulator: seed {}, net {} (hidden {}, fnv1a64 {:016x}), plant {}\n",
-                             s.walks.seed, nets.net->source(), nets.net->hidden(), nets.net->checksum(), s.plant);
+    std::cout << fmt::format(
+        "accumulator: seed {}, net {} (hidden {}, fnv1a64 {:016x}), plant {}\n", s.walks.seed,
+        nets.net->source(), nets.net->hidden(), nets.net->checksum(), s.plant);
 
     report::RunReport run{"accumulator", s.config};
     junit::TestSuite& suite = run.suites.emplace_back();

@@ -19,8 +19,10 @@ report::Json fact_json(const std::string& v) {
 }
 
 const char* outcome_name(junit::Outcome o) {
-  return o == junit::Outcome::Passed ? "passed" : o == junit::Outcome::Failed ? "failed"
-                                              : o == junit::Outcome::Skipped ? "skipped" : "error";
+  return o == junit::Outcome::Passed    ? "passed"
+         : o == junit::Outcome::Failed  ? "failed"
+         : o == junit::Outcome::Skipped ? "skipped"
+                                        : "error";
 }
 
 }  // namespace
@@ -53,8 +55,8 @@ void finish_report(report::RunReport& run, const AccumulatorSettings& s, const C
   suite.system_out = fmt::format(
       "accumulator: {} checks, {} failed; {} walk steps checked ({} on the extreme net), {} positions "
       "sampled in {:.2f} s\n",
-      suite.cases.size(), failed, totals.walk_steps, totals.extreme_walk_steps, totals.sampled_positions,
-      totals.sample_time);
+      suite.cases.size(), failed, totals.walk_steps, totals.extreme_walk_steps,
+      totals.sampled_positions, totals.sample_time);
 
   run.figures["harness"] = "accumulator";
   run.figures["config"] = s.config;
@@ -63,10 +65,12 @@ void finish_report(report::RunReport& run, const AccumulatorSettings& s, const C
   run.figures["net"] = net.source();
   run.figures["net_fnv1a64"] = fmt::format("{:016x}", net.checksum());
   report::Json checks = report::Json::array();
-  std::string md = fmt::format("net `{}` (hidden {}), seed {}, plant {}\n\n| check | result | facts |\n|---|---|---|\n",
-                               net.source(), net.hidden(), s.walks.seed, s.plant);
+  std::string md = fmt::format(
+      "net `{}` (hidden {}), seed {}, plant {}\n\n| check | result | facts |\n|---|---|---|\n",
+      net.source(), net.hidden(), s.walks.seed, s.plant);
   for (const junit::TestCase& tc : suite.cases) {
-    report::Json c = {{"check", tc.classname + "/" + tc.name}, {"result", outcome_name(tc.outcome)}};
+    report::Json c = {{"check", tc.classname + "/" + tc.name},
+                      {"result", outcome_name(tc.outcome)}};
     std::string facts_md;
     for (auto& [k, v] : tc.facts) {
       c[k] = fact_json(v);
@@ -77,7 +81,8 @@ void finish_report(report::RunReport& run, const AccumulatorSettings& s, const C
     md += fmt::format("| {} / {} | {}{} | {} |\n", tc.classname, tc.name, outcome_name(tc.outcome),
                       tc.message.empty() ? "" : ": " + tc.message, facts_md);
     if (tc.outcome == junit::Outcome::Failed)
-      std::cerr << "FAILED " << tc.classname << " / " << tc.name << ": " << tc.message << "\n  " << tc.detail << "\n";
+      std::cerr << "FAILED " << tc.classname << " / " << tc.name << ": " << tc.message << "\n  "
+                << tc.detail << "\n";
   }
   run.figures["checks"] = std::move(checks);
   run.figures["failed"] = failed;

@@ -14,7 +14,8 @@ namespace stk::harness::accumulator {
 
 namespace {
 
-GameCheckResult run_games(const std::string& plant, const nnue::Network& net, const GameCheckOptions& o) {
+GameCheckResult run_games(const std::string& plant, const nnue::Network& net,
+                          const GameCheckOptions& o) {
   if (plant == "king-refresh") return check_random_games<PlantNoKingRefresh>(net, o);
   if (plant == "index-bit") return check_random_games<PlantIndexBitFlip>(net, o);
   if (plant == "two-dirty") return check_random_games<PlantTwoDirtyOnly>(net, o);
@@ -32,7 +33,8 @@ junit::TestCase make_case(const std::string& suite, const std::string& name) {
   return tc;
 }
 
-void fail_if(junit::TestCase& tc, bool failed, const std::string& message, const std::string& detail) {
+void fail_if(junit::TestCase& tc, bool failed, const std::string& message,
+             const std::string& detail) {
   if (!failed) return;
   tc.outcome = junit::Outcome::Failed;
   tc.message = message;
@@ -68,8 +70,10 @@ void check_walks(const AccumulatorSettings& s, const CheckedNets& nets, junit::T
                 {"perspective_refreshes", std::to_string(games.refreshes)},
                 {"perspective_updates", std::to_string(games.updates)},
                 {"extreme_net_steps_checked", std::to_string(games_x.steps_checked)},
-                {"extreme_net_mismatches", std::to_string(games_x.mismatches + games_x.eval_mismatches)}};
-    std::uint64_t bad = games.mismatches + games.eval_mismatches + games_x.mismatches + games_x.eval_mismatches;
+                {"extreme_net_mismatches",
+                 std::to_string(games_x.mismatches + games_x.eval_mismatches)}};
+    std::uint64_t bad = games.mismatches + games.eval_mismatches + games_x.mismatches +
+                        games_x.eval_mismatches;
     fail_if(tc, bad > 0, fmt::format("{} mismatching steps", bad),
             games.first_failure.empty() ? games_x.first_failure : games.first_failure);
     suite.cases.push_back(tc);
@@ -97,25 +101,29 @@ void check_walks(const AccumulatorSettings& s, const CheckedNets& nets, junit::T
 // accumulators with a recompute at every node.
 void check_search(const AccumulatorSettings& s, const CheckedNets& nets, junit::TestSuite& suite) {
   const int search_depth = s.search_depth;
-  auto tc = make_case("search", fmt::format("per-node audit during a real search (depth {})", search_depth));
+  auto tc = make_case("search",
+                      fmt::format("per-node audit during a real search (depth {})", search_depth));
   auto t0 = std::chrono::steady_clock::now();
-  AccumulatorAuditResult audit = audit_accumulators_in_search(nets.net, bench_positions(), search_depth, 0);
+  AccumulatorAuditResult audit = audit_accumulators_in_search(nets.net, bench_positions(),
+                                                              search_depth, 0);
   tc.time_s = seconds_since(t0);
   tc.facts = {{"positions", std::to_string(bench_positions().size())},
               {"depth", std::to_string(search_depth)},
               {"nodes_checked", std::to_string(audit.nodes_checked)},
               {"mismatches", std::to_string(audit.mismatches)}};
   fail_if(tc, audit.mismatches > 0 || audit.nodes_checked == 0,
-          fmt::format("{} of {} audited nodes differ from a recompute", audit.mismatches, audit.nodes_checked),
+          fmt::format("{} of {} audited nodes differ from a recompute", audit.mismatches,
+                      audit.nodes_checked),
           audit.first_mismatch);
   suite.cases.push_back(tc);
 }
 
 // (c) scalar vs AVX2 on sampled positions, with the typical and the extreme net.
-void check_simd(const AccumulatorSettings& s, const CheckedNets& nets, const std::vector<std::string>& fens,
-                junit::TestSuite& suite) {
+void check_simd(const AccumulatorSettings& s, const CheckedNets& nets,
+                const std::vector<std::string>& fens, junit::TestSuite& suite) {
   for (const auto* n : {nets.net.get(), nets.extreme.get()}) {
-    auto tc = make_case("simd", fmt::format("scalar equals avx2 ({})", n == nets.net.get() ? "net" : "extreme net"));
+    auto tc = make_case("simd", fmt::format("scalar equals avx2 ({})",
+                                            n == nets.net.get() ? "net" : "extreme net"));
     if (!nnue::kHasAvx2) {
       tc.outcome = junit::Outcome::Skipped;
       tc.message = "this build has no AVX2 kernels (built without __AVX2__)";
@@ -123,32 +131,45 @@ void check_simd(const AccumulatorSettings& s, const CheckedNets& nets, const std
       continue;
     }
     auto t0 = std::chrono::steady_clock::now();
-    Evaluator scalar = [n](const Position& p) { return nnue::evaluate_refresh<nnue::Simd::Scalar>(*n, p); };
-    Evaluator simd = [n](const Position& p) { return nnue::evaluate_refresh<nnue::kBestSimd>(*n, p); };
-    if (s.plant == "no-low-clamp") simd = [n](const Position& p) { return eval_planted_no_low_clamp(*n, p); };
+    Evaluator scalar = [n](const Position& p) {
+      return nnue::evaluate_refresh<nnue::Simd::Scalar>(*n, p);
+    };
+    Evaluator simd = [n](const Position& p) {
+      return nnue::evaluate_refresh<nnue::kBestSimd>(*n, p);
+    };
+    if (s.plant == "no-low-clamp")
+      simd = [n](const Position& p) { return eval_planted_no_low_clamp(*n, p); };
     CompareResult r = compare_evaluators(fens, scalar, simd);
     tc.time_s = seconds_since(t0);
     tc.facts = compare_facts(r);
-    fail_if(tc, r.mismatches > 0, fmt::format("{} of {} positions differ", r.mismatches, r.compared), r.first_failure);
+    fail_if(tc, r.mismatches > 0,
+            fmt::format("{} of {} positions differ", r.mismatches, r.compared), r.first_failure);
     suite.cases.push_back(tc);
   }
 }
 
 // (d) mirror symmetries.
-void check_mirrors(const AccumulatorSettings& s, const CheckedNets& nets, const std::vector<std::string>& fens,
-                   junit::TestSuite& suite) {
+void check_mirrors(const AccumulatorSettings& s, const CheckedNets& nets,
+                   const std::vector<std::string>& fens, junit::TestSuite& suite) {
   for (bool horizontal : {false, true}) {
-    auto tc = make_case("mirror", horizontal ? "horizontal mirror (files flipped, no castling rights)"
-                                             : "colour mirror (colours swapped, ranks flipped)");
+    auto tc = make_case("mirror", horizontal
+                                      ? "horizontal mirror (files flipped, no castling rights)"
+                                      : "colour mirror (colours swapped, ranks flipped)");
     auto t0 = std::chrono::steady_clock::now();
     const nnue::Network* n = nets.net.get();
-    Evaluator eval = [n](const Position& p) { return nnue::evaluate_refresh<nnue::kBestSimd>(*n, p); };
-    if (s.plant == "white-relative") eval = [n](const Position& p) { return eval_planted_white_relative(*n, p); };
-    if (s.plant == "no-file-mirror") eval = [n](const Position& p) { return eval_planted_no_file_mirror(*n, p); };
-    CompareResult r = horizontal ? check_horizontal_mirror(fens, eval) : check_colour_mirror(fens, eval);
+    Evaluator eval = [n](const Position& p) {
+      return nnue::evaluate_refresh<nnue::kBestSimd>(*n, p);
+    };
+    if (s.plant == "white-relative")
+      eval = [n](const Position& p) { return eval_planted_white_relative(*n, p); };
+    if (s.plant == "no-file-mirror")
+      eval = [n](const Position& p) { return eval_planted_no_file_mirror(*n, p); };
+    CompareResult r = horizontal ? check_horizontal_mirror(fens, eval)
+                                 : check_colour_mirror(fens, eval);
     tc.time_s = seconds_since(t0);
     tc.facts = compare_facts(r);
-    fail_if(tc, r.mismatches > 0, fmt::format("{} of {} positions differ from their mirror", r.mismatches, r.compared),
+    fail_if(tc, r.mismatches > 0,
+            fmt::format("{} of {} positions differ from their mirror", r.mismatches, r.compared),
             r.first_failure);
     if (r.compared == 0 && s.positions > 0)
       fail_if(tc, true, "no position was compared", "every sampled position was skipped");
@@ -158,7 +179,8 @@ void check_mirrors(const AccumulatorSettings& s, const CheckedNets& nets, const 
 
 }  // namespace
 
-RunTotals run_checks(const AccumulatorSettings& s, const CheckedNets& nets, junit::TestSuite& suite) {
+RunTotals run_checks(const AccumulatorSettings& s, const CheckedNets& nets,
+                     junit::TestSuite& suite) {
   RunTotals totals;
   auto t_suite = std::chrono::steady_clock::now();
   check_walks(s, nets, suite, totals);

@@ -18,6 +18,7 @@ struct RunTotals {
 };
 
 // Runs every check; the testcases go to `suite` and suite.time_s is set.
-RunTotals run_checks(const AccumulatorSettings& s, const CheckedNets& nets, junit::TestSuite& suite);
+RunTotals run_checks(const AccumulatorSettings& s, const CheckedNets& nets,
+                     junit::TestSuite& suite);
 
 }  // namespace stk::harness::accumulator

@@ -8,7 +8,8 @@ namespace {
 template <class Transform>
 nnue::EvalParts forward_with(const nnue::Network& net, const Position& pos,
                              const std::int16_t (&acc)[2][nnue::kMaxHidden],
-                             const std::int32_t (&psqt)[2][nnue::kNumOutputBuckets], Transform transform) {
+                             const std::int32_t (&psqt)[2][nnue::kNumOutputBuckets],
+                             Transform transform) {
   using namespace nnue;
   Color us = pos.side_to_move(), them = ~us;
   int b = output_bucket(pos);

@@ -23,22 +23,26 @@
 namespace stk::harness {
 
 int run_all(int argc, char** argv) {
-  CLI::App app{"Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED (default\n"
-               "../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
-               "premerge (needs --base REV): compare REV with this build (gated by --max-regressions), then a\n"
-               "non-regression match.",
-               "stk-harness all"};
+  CLI::App app{
+      "Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED (default\n"
+      "../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
+      "premerge (needs --base REV): compare REV with this build (gated by --max-regressions), then a\n"
+      "non-regression match.",
+      "stk-harness all"};
   std::string tier = "quick", out_dir = "reports", base;
   std::vector<std::string> only;
   bool list = false;
   app.add_option("--tier", tier, "quick (CI), full (pre-merge) or premerge")
-      ->check(CLI::IsMember({"quick", "full", "premerge"}))->capture_default_str();
+      ->check(CLI::IsMember({"quick", "full", "premerge"}))
+      ->capture_default_str();
   app.add_option("--base", base, "premerge: the revision to compare with");
   int max_regressions = 0;
-  CLI::Option* max_regressions_opt = app.add_option(
-      "--max-regressions", max_regressions,
-      "premerge: the compare gate, at most K ECM positions lost at each budget (default 25; a bench change is "
-      "allowed and reported)")->check(CLI::Range(0, 1000000));
+  CLI::Option* max_regressions_opt =
+      app.add_option(
+             "--max-regressions", max_regressions,
+             "premerge: the compare gate, at most K ECM positions lost at each budget (default 25; a bench change is "
+             "allowed and reported)")
+          ->check(CLI::Range(0, 1000000));
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   app.add_option("--only", only, "run only the steps of these names (repeatable)");
   app.add_flag("--list", list, "print the tier's steps and their commands");
@@ -54,7 +58,8 @@ int run_all(int argc, char** argv) {
   if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
     if (!list) declare(out_dir, tier);
-    if (tier == "premerge" && base.empty()) throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
+    if (tier == "premerge" && base.empty())
+      throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
     if (tier != "premerge" && (!base.empty() || max_regressions_opt->count() > 0))
       throw UsageError("--base and --max-regressions are for --tier premerge only");
     std::string self = std::filesystem::canonical("/proc/self/exe").string();
@@ -62,7 +67,8 @@ int run_all(int argc, char** argv) {
     if (tier == "premerge") {
       ctx.base = base;
       ctx.base_commit = compare::resolve_side("base", ctx.base, {}).commit;
-      if (ctx.base_commit.empty()) throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
+      if (ctx.base_commit.empty())
+        throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
       if (max_regressions_opt->count() > 0) ctx.max_regressions = max_regressions;
     }
     auto steps = tier_steps(ctx);
@@ -83,18 +89,24 @@ int run_all(int argc, char** argv) {
     for (const auto& s : selected) {
       std::cout << "== " << s.name << ": " << s.command << std::endl;
       junit::TestCase tc = run_step(s, "all." + tier);
-      const int code = tc.outcome == junit::Outcome::Passed ? 0 : tc.outcome == junit::Outcome::Failed ? 1 : 2;
+      const int code = tc.outcome == junit::Outcome::Passed   ? 0
+                       : tc.outcome == junit::Outcome::Failed ? 1
+                                                              : 2;
       worst = std::max(worst, code);
-      std::cout << "== " << s.name << ": " << (code == 0 ? "passed" : code == 1 ? "FAILED" : "ERROR")
-                << (code == 2 ? " (" + tc.message + ")" : "") << fmt::format(" ({:.1f} s)", tc.time_s) << std::endl;
+      std::cout << "== " << s.name << ": "
+                << (code == 0   ? "passed"
+                    : code == 1 ? "FAILED"
+                                : "ERROR")
+                << (code == 2 ? " (" + tc.message + ")" : "")
+                << fmt::format(" ({:.1f} s)", tc.time_s) << std::endl;
       suite.cases.push_back(std::move(tc));
     }
     suite.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
     std::string err;
-    if (!junit::write_report(junit_path, {suite}, &err))
-      throw InputError(err);
+    if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
     std::cout << fmt::format("all {}: {} steps, {} failed, {} errors\n", tier, suite.cases.size(),
-                             suite.count(junit::Outcome::Failed), suite.count(junit::Outcome::Error));
+                             suite.count(junit::Outcome::Failed),
+                             suite.count(junit::Outcome::Error));
     // This run's headline figures appended to the history (one transaction), then the review page
     // over everything now under the reports directory (exit 1 if an input is bad).
     try {

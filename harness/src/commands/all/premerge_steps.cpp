@@ -14,7 +14,8 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   const std::string out = " --out-dir '" + c.out_dir + "'";
   const std::string candidate_engine =
       (std::filesystem::path(c.self).parent_path().parent_path() / "engine" / "stk").string();
-  const std::string base_engine = compare::revision_dir(c.base_commit) + "/build/release/engine/stk";
+  const std::string base_engine = compare::revision_dir(c.base_commit) +
+                                  "/build/release/engine/stk";
   const std::string config = compare::file_label(c.base) + "-vs-worktree";
   std::vector<Step> steps;
   // 1. compare: the base built once in build/compare/<commit>, this build as the candidate; every
@@ -23,11 +24,13 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   //    100,000 nodes, so the default 25 of 220 passes noise and stops a broken candidate). A bench
   //    change is allowed and reported (a search change changes it); a change claimed speed-only is
   //    judged with `stk-harness compare --base REV --candidate worktree --gate bench-unchanged`.
-  steps.push_back({"compare", h + " compare --base '" + c.base + "' --candidate worktree --epd '" + c.shared +
-                                  "/suites/ECM.epd' --stride 4 --nodes 100000 --depth 9 --speed-runs 5 --audits"
-                                  " --audit-stride 40 --max-regressions " + std::to_string(c.max_regressions) +
-                                  " --config '" + config + "'" + out,
-                   {report::junit_path(c.out_dir, "compare", config)}});
+  steps.push_back(
+      {"compare",
+       h + " compare --base '" + c.base + "' --candidate worktree --epd '" + c.shared +
+           "/suites/ECM.epd' --stride 4 --nodes 100000 --depth 9 --speed-runs 5 --audits"
+           " --audit-stride 40 --max-regressions " +
+           std::to_string(c.max_regressions) + " --config '" + config + "'" + out,
+       {report::junit_path(c.out_dir, "compare", config)}});
   // 2. A non-regression SPRT between the two engines at 20,000 nodes per move (stk-harness match);
   //    300 pairs rarely reach a bound of [-3, 1] nElo for a near-neutral change, so a run undecided
   //    at its budget passes when its Elo lower95 is above -50 (600 games: +-25 Elo; a 50 Elo loss
@@ -36,12 +39,17 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   //    with its A/A control (base against base: every pair mirrored at fixed nodes). The base's engine
   //    is the one the compare step built. Both JUnit files land in <out>/junit, where the review
   //    page reads every report.
-  steps.push_back({"match", h + " match --engine cmd='" + candidate_engine + "' name=candidate --engine cmd='" +
-                                base_engine + "' name=base --nodes 20000 --pairs 300 --concurrency 2"
-                                " --sprt elo0=-3 elo1=1 alpha=0.05 beta=0.05 --gate non-regression --min-elo-lower95 -50"
-                                " --ab-control"
-                                " --config premerge" + out,
-                   {report::junit_path(c.out_dir, "match", "premerge"), report::junit_path(c.out_dir, "match", "premerge-aa")}});
+  steps.push_back(
+      {"match",
+       h + " match --engine cmd='" + candidate_engine + "' name=candidate --engine cmd='" +
+           base_engine +
+           "' name=base --nodes 20000 --pairs 300 --concurrency 2"
+           " --sprt elo0=-3 elo1=1 alpha=0.05 beta=0.05 --gate non-regression --min-elo-lower95 -50"
+           " --ab-control"
+           " --config premerge" +
+           out,
+       {report::junit_path(c.out_dir, "match", "premerge"),
+        report::junit_path(c.out_dir, "match", "premerge-aa")}});
   return steps;
 }
 

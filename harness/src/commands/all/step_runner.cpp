@@ -33,15 +33,16 @@ ReportVerdict read_verdict(const std::string& path) {
 }
 
 // "" when the exit status and the reports agree, else the contradiction.
-std::string judge(int code, const std::vector<ReportVerdict>& verdicts, const std::vector<std::string>& paths) {
+std::string judge(int code, const std::vector<ReportVerdict>& verdicts,
+                  const std::vector<std::string>& paths) {
   int failures = 0, errors = 0;
   for (const ReportVerdict& v : verdicts) {
     if (!v.problem.empty()) return fmt::format("exit {} but {}", code, v.problem);
     failures += v.failures, errors += v.errors;
   }
   if (code == 0 && failures + errors > 0)
-    return fmt::format("exit 0 but its report records {} failures and {} errors ({})", failures, errors,
-                       fmt::join(paths, ", "));
+    return fmt::format("exit 0 but its report records {} failures and {} errors ({})", failures,
+                       errors, fmt::join(paths, ", "));
   if (code == 1 && failures + errors == 0)
     return fmt::format("exit 1 but no report records a failure ({})", fmt::join(paths, ", "));
   return "";
@@ -49,13 +50,15 @@ std::string judge(int code, const std::vector<ReportVerdict>& verdicts, const st
 
 }  // namespace
 
-std::vector<Step> select_steps(const std::vector<Step>& steps, const std::vector<std::string>& only) {
+std::vector<Step> select_steps(const std::vector<Step>& steps,
+                               const std::vector<std::string>& only) {
   if (only.empty()) return steps;
   std::vector<std::string> names;
   for (const Step& s : steps) names.push_back(s.name);
   for (const std::string& o : only)
     if (std::find(names.begin(), names.end(), o) == names.end())
-      throw UsageError(fmt::format("--only: no step named '{}' in this tier (steps: {})", o, fmt::join(names, ", ")));
+      throw UsageError(fmt::format("--only: no step named '{}' in this tier (steps: {})", o,
+                                   fmt::join(names, ", ")));
   std::vector<Step> out;
   for (const Step& s : steps)
     if (std::find(only.begin(), only.end(), s.name) != only.end()) out.push_back(s);
@@ -64,15 +67,18 @@ std::vector<Step> select_steps(const std::vector<Step>& steps, const std::vector
 
 junit::TestCase run_step(const Step& step, const std::string& classname) {
   std::error_code ec;
-  for (const std::string& r : step.reports) std::filesystem::remove(r, ec);  // no stale report can count
+  for (const std::string& r : step.reports)
+    std::filesystem::remove(r, ec);  // no stale report can count
   auto t0 = std::chrono::steady_clock::now();
   int status = std::system(step.command.c_str());
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status)
+                                     : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   junit::TestCase tc;
   tc.classname = classname;
   tc.name = step.name;
   tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  tc.facts = {{"command", step.command}, {"exit_code", std::to_string(code)},
+  tc.facts = {{"command", step.command},
+              {"exit_code", std::to_string(code)},
               {"reports", fmt::format("{}", fmt::join(step.reports, " "))}};
   if (code != 0 && code != 1) {
     tc.outcome = junit::Outcome::Error;

@@ -10,7 +10,8 @@
 namespace stk::harness {
 
 // The steps --only names, in tier order; throws UsageError naming an unknown name and the known ones.
-std::vector<Step> select_steps(const std::vector<Step>& steps, const std::vector<std::string>& only);
+std::vector<Step> select_steps(const std::vector<Step>& steps,
+                               const std::vector<std::string>& only);
 
 // Removes the step's reports, runs its command in a shell, then reads the reports back. Passed
 // only when it exits 0 and every report exists and records no failure or error; Failed when it

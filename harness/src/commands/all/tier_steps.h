@@ -7,13 +7,14 @@
 namespace stk::harness {
 
 struct StepContext {
-  std::string tier;     // "quick", "full" or "premerge"
-  std::string out_dir;  // reports root
-  std::string self;     // path of this stk-harness binary
-  std::string shared;   // shared data root (suites, schemas)
-  std::string base{};       // premerge: the base revision as given (--base)
+  std::string tier;           // "quick", "full" or "premerge"
+  std::string out_dir;        // reports root
+  std::string self;           // path of this stk-harness binary
+  std::string shared;         // shared data root (suites, schemas)
+  std::string base{};         // premerge: the base revision as given (--base)
   std::string base_commit{};  // premerge: its full commit
-  int max_regressions = 25;  // premerge: the compare gate, ECM positions lost at each budget (of 220)
+  int max_regressions =
+      25;  // premerge: the compare gate, ECM positions lost at each budget (of 220)
 };
 
 struct Step {

@@ -36,36 +36,44 @@ Signature read_signature(const std::string& path) {
     long long v = -1;
     std::string extra;
     if (!(in >> v) || v < 0 || (in >> extra) || (key != "depth" && key != "nodes"))
-      throw InputError(path + ":" + std::to_string(i + 1) + ": expected 'depth N' or 'nodes N', got '" +
-                       lines[i] + "'");
+      throw InputError(path + ":" + std::to_string(i + 1) +
+                       ": expected 'depth N' or 'nodes N', got '" + lines[i] + "'");
     if (key == "depth") s.depth = int(v);
     else s.nodes = std::uint64_t(v);
   }
-  if (s.depth <= 0 || s.nodes == 0) throw InputError(path + ": needs both 'depth N' and 'nodes N' lines");
+  if (s.depth <= 0 || s.nodes == 0)
+    throw InputError(path + ": needs both 'depth N' and 'nodes N' lines");
   return s;
 }
 
 }  // namespace
 
 int run_bench_harness(int argc, char** argv) {
-  CLI::App app{"The search signature: the node count of the fixed bench (engine/src/bench.cpp) must equal\n"
-               "golden/bench.txt. Report: reports/junit/bench-CONFIG.xml, reports/bench/CONFIG.{json,md}.",
-               "stk-harness bench"};
+  CLI::App app{
+      "The search signature: the node count of the fixed bench (engine/src/bench.cpp) must equal\n"
+      "golden/bench.txt. Report: reports/junit/bench-CONFIG.xml, reports/bench/CONFIG.{json,md}.",
+      "stk-harness bench"};
   std::string golden = "golden/bench.txt", config = "default", out_dir = "reports";
   int depth_option = 0;
   bool update = false;
-  app.add_option("--golden", golden, "signature file ('depth D' and 'nodes N' lines)")->capture_default_str();
-  app.add_option("--depth", depth_option, "bench depth (default: the golden file's depth)")->check(CLI::Range(1, 64));
-  app.add_flag("--update-golden", update, "record this run's signature in --golden (CI never passes it)");
+  app.add_option("--golden", golden, "signature file ('depth D' and 'nodes N' lines)")
+      ->capture_default_str();
+  app.add_option("--depth", depth_option, "bench depth (default: the golden file's depth)")
+      ->check(CLI::Range(1, 64));
+  app.add_flag("--update-golden", update,
+               "record this run's signature in --golden (CI never passes it)");
   app.add_option("--config", config, "report name")->capture_default_str();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     const report::ReportPaths paths = report::report_paths(out_dir, "bench", config);
-    if (!update) declare_report(paths.junit, "bench." + config);  // --update-golden writes no report
+    if (!update)
+      declare_report(paths.junit, "bench." + config);  // --update-golden writes no report
     Signature expected;
     if (!update || std::ifstream(golden)) expected = read_signature(golden);
-    const int depth = depth_option ? depth_option : expected.depth ? expected.depth : kBenchDefaultDepth;
+    const int depth = depth_option     ? depth_option
+                      : expected.depth ? expected.depth
+                                       : kBenchDefaultDepth;
 
     BenchResult r = run_bench(depth);
     double nps = r.time_s > 0 ? double(r.nodes) / r.time_s : 0;
@@ -75,10 +83,14 @@ int run_bench_harness(int argc, char** argv) {
       if (expected.nodes == r.nodes && expected.depth == depth) {
         std::cout << golden << ": unchanged\n";
       } else {
-        write_text_file(golden, fmt::format("# stk bench signature: total nodes of `stk bench {}` (engine/src/bench.cpp)\n"
-                                            "depth {}\nnodes {}\n", depth, depth, r.nodes));
-        std::cout << fmt::format("{}: updated\n- depth {}\n- nodes {}\n+ depth {}\n+ nodes {}\n", golden,
-                                 expected.depth, expected.nodes, depth, r.nodes);
+        write_text_file(
+            golden,
+            fmt::format(
+                "# stk bench signature: total nodes of `stk bench {}` (engine/src/bench.cpp)\n"
+                "depth {}\nnodes {}\n",
+                depth, depth, r.nodes));
+        std::cout << fmt::format("{}: updated\n- depth {}\n- nodes {}\n+ depth {}\n+ nodes {}\n",
+                                 golden, expected.depth, expected.nodes, depth, r.nodes);
       }
       return 0;
     }
@@ -101,11 +113,14 @@ int run_bench_harness(int argc, char** argv) {
     if (!ok) {
       tc.outcome = junit::Outcome::Failed;
       tc.message = depth != expected.depth
-                       ? fmt::format("golden signature is for depth {}, ran depth {}", expected.depth, depth)
-                       : fmt::format("bench signature changed: expected {} nodes, got {}", expected.nodes, r.nodes);
-      tc.detail = tc.message +
-                  "\nA search or evaluation change alters the signature. If the change is deliberate, run\n"
-                  "  stk-harness bench --update-golden\nand commit golden/bench.txt saying why.";
+                       ? fmt::format("golden signature is for depth {}, ran depth {}",
+                                     expected.depth, depth)
+                       : fmt::format("bench signature changed: expected {} nodes, got {}",
+                                     expected.nodes, r.nodes);
+      tc.detail =
+          tc.message +
+          "\nA search or evaluation change alters the signature. If the change is deliberate, run\n"
+          "  stk-harness bench --update-golden\nand commit golden/bench.txt saying why.";
       std::cerr << "bench: " << tc.message << "\n";
     }
     std::string per_position;
@@ -119,8 +134,10 @@ int run_bench_harness(int argc, char** argv) {
     run.figures["nodes"] = r.nodes;
     run.figures["passed"] = ok;
     run.figures["nodes_per_second"] = std::llround(nps);
-    run.markdown = fmt::format("| depth | expected | actual | result |\n|---|---|---|---|\n| {} | {} | {} | {} |\n\n"
-                               "{:.0f} nodes/s\n", depth, expected.nodes, r.nodes, ok ? "ok" : "**CHANGED**", nps);
+    run.markdown = fmt::format(
+        "| depth | expected | actual | result |\n|---|---|---|---|\n| {} | {} | {} | {} |\n\n"
+        "{:.0f} nodes/s\n",
+        depth, expected.nodes, r.nodes, ok ? "ok" : "**CHANGED**", nps);
     report::write_run_report(run, paths);
     std::cout << "report: " << paths.junit << "\n";
     return ok ? 0 : 1;

@@ -44,7 +44,8 @@ std::string manifest_digest(const std::string& manifest_path, const std::string&
     throw InputError(manifest_path + ": not JSON: " + e.what());
   }
   const std::string name = std::filesystem::path(net_path).filename().string();
-  if (!m.is_object() || m.value("net", "") != name || !m.contains("net_sha256") || !m["net_sha256"].is_string())
+  if (!m.is_object() || m.value("net", "") != name || !m.contains("net_sha256") ||
+      !m["net_sha256"].is_string())
     throw InputError(manifest_path + ": no net_sha256 for " + name);
   const std::string digest = m["net_sha256"];
   if (!is_sha256_hex(digest)) throw InputError(manifest_path + ": net_sha256 is not 64 hex digits");
@@ -52,11 +53,13 @@ std::string manifest_digest(const std::string& manifest_path, const std::string&
 }
 
 // The digest FILE must have: --sha256, --manifest, or "" when neither is given.
-std::string expected_digest(const std::string& sha256, const std::string& manifest, const std::string& net_path) {
+std::string expected_digest(const std::string& sha256, const std::string& manifest,
+                            const std::string& net_path) {
   std::string digest = !manifest.empty() ? manifest_digest(manifest, net_path) : sha256;
   if (!sha256.empty() && !is_sha256_hex(digest))
     throw UsageError("--sha256 must be 64 hex digits, got '" + digest + "'");
-  std::transform(digest.begin(), digest.end(), digest.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(digest.begin(), digest.end(), digest.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return digest;
 }
 
@@ -70,7 +73,8 @@ report::ReportPaths checknet_paths(const std::string& junit_file, std::string* c
   if (config->empty()) *config = stem.rfind("checknet-", 0) == 0 ? stem.substr(9) : "default";
   report::ReportPaths paths;
   if (dir.filename() == "junit") {
-    paths = report::report_paths(dir.parent_path().empty() ? "." : dir.parent_path().string(), "checknet", *config);
+    paths = report::report_paths(dir.parent_path().empty() ? "." : dir.parent_path().string(),
+                                 "checknet", *config);
   } else {
     const std::string base = (dir / stem).string();
     paths = {junit_file, base + ".json", base + ".md"};
@@ -79,25 +83,27 @@ report::ReportPaths checknet_paths(const std::string& junit_file, std::string* c
   return paths;
 }
 
-
 }  // namespace
 
 int run_checknet(int argc, char** argv) {
-  CLI::App app{"Validates a STKHALFKA .nnue file; prints its header, size, FNV-1a 64 checksum and SHA-256 and compares\n"
-               "the SHA-256 with the expected digest. Exit 0 valid (the digest matches), 1 the digest differs,\n"
-               "2 invalid (the reason names the field and byte offset, or the sizes). With --junit FILE, also\n"
-               "the summaries (FILE = D/junit/checknet-C.xml: D/checknet/C.{json,md}).",
-               "stk-harness checknet"};
+  CLI::App app{
+      "Validates a STKHALFKA .nnue file; prints its header, size, FNV-1a 64 checksum and SHA-256 and compares\n"
+      "the SHA-256 with the expected digest. Exit 0 valid (the digest matches), 1 the digest differs,\n"
+      "2 invalid (the reason names the field and byte offset, or the sizes). With --junit FILE, also\n"
+      "the summaries (FILE = D/junit/checknet-C.xml: D/checknet/C.{json,md}).",
+      "stk-harness checknet"};
   std::string path, sha256, manifest, junit_file, config;
   bool allow_trailing = false;
   app.add_option("FILE", path, "the net file");
   app.add_flag("--allow-trailing", allow_trailing, "accept bytes after the net");
-  CLI::Option* sha_opt = app.add_option("--sha256", sha256, "the expected SHA-256 of FILE (64 hex digits)");
+  CLI::Option* sha_opt = app.add_option("--sha256", sha256,
+                                        "the expected SHA-256 of FILE (64 hex digits)");
   app.add_option("--manifest", manifest,
                  "take it from a golden manifest (JSON with \"net\" = FILE's name, \"net_sha256\")")
       ->excludes(sha_opt);
   app.add_option("--junit", junit_file, "write a JUnit report (and the JSON/Markdown summaries)");
-  app.add_option("--config", config, "report name (default: C of --junit .../checknet-C.xml, else 'default')");
+  app.add_option("--config", config,
+                 "report name (default: C of --junit .../checknet-C.xml, else 'default')");
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     report::ReportPaths paths;
@@ -118,8 +124,8 @@ int run_checknet(int argc, char** argv) {
     const std::string digest = sha256_hex(bytes);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::string report =
-        fmt::format("file {}\nsize {} bytes\nfnv1a64 {:016x}\nsha256 {}\n", path, bytes.size(), checksum, digest);
+    std::string report = fmt::format("file {}\nsize {} bytes\nfnv1a64 {:016x}\nsha256 {}\n", path,
+                                     bytes.size(), checksum, digest);
     if (!ok) {
       std::cout << report << "valid no\n";
       throw InputError(error);  // an invalid net is an input error: exit 2, <error> report
@@ -134,8 +140,8 @@ int run_checknet(int argc, char** argv) {
     report += "valid yes\n";
     std::cout << report;
     const bool digest_differs = !expected.empty() && digest != expected;
-    const std::string mismatch =
-        fmt::format("{}: SHA-256 differs: expected sha256 {}, actual sha256 {}", path, expected, digest);
+    const std::string mismatch = fmt::format(
+        "{}: SHA-256 differs: expected sha256 {}, actual sha256 {}", path, expected, digest);
     if (digest_differs) std::cerr << "stk-harness checknet: " << mismatch << "\n";
 
     if (!junit_file.empty()) {
@@ -157,7 +163,8 @@ int run_checknet(int argc, char** argv) {
         dc.classname = "checknet.sha256";
         dc.name = path;
         dc.facts = {{"expected", expected}, {"actual", digest}};
-        if (digest_differs) dc.outcome = junit::Outcome::Failed, dc.message = "SHA-256 differs", dc.detail = mismatch;
+        if (digest_differs)
+          dc.outcome = junit::Outcome::Failed, dc.message = "SHA-256 differs", dc.detail = mismatch;
         suite.cases.push_back(dc);
       }
       suite.time_s = secs;
@@ -166,8 +173,10 @@ int run_checknet(int argc, char** argv) {
       run.figures["hidden"] = header.hidden;
       run.figures["fnv1a64"] = fmt::format("{:016x}", checksum);
       run.figures["sha256"] = digest;
-      run.figures["expected_sha256"] = expected.empty() ? report::Json(nullptr) : report::Json(expected);
-      run.figures["digest_matches"] = expected.empty() ? report::Json(nullptr) : report::Json(!digest_differs);
+      run.figures["expected_sha256"] = expected.empty() ? report::Json(nullptr)
+                                                        : report::Json(expected);
+      run.figures["digest_matches"] = expected.empty() ? report::Json(nullptr)
+                                                       : report::Json(!digest_differs);
       run.markdown = "```\n" + report + "```\n";
       report::write_run_report(run, paths);
     }
@@ -176,6 +185,5 @@ int run_checknet(int argc, char** argv) {
     return input_failure("stk-harness checknet", app.help().c_str());
   }
 }
-
 
 }  // namespace stk::harness

@@ -26,7 +26,8 @@ std::vector<std::pair<std::string, std::string>> parse_options(const std::vector
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& o : raw) {
     auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError(flag + " must be NAME=VALUE, got '" + o + "'");
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError(flag + " must be NAME=VALUE, got '" + o + "'");
     out.emplace_back(o.substr(0, eq), o.substr(eq + 1));
   }
   return out;
@@ -35,13 +36,15 @@ std::vector<std::pair<std::string, std::string>> parse_options(const std::vector
 }  // namespace
 
 int run_compare(int argc, char** argv) {
-  CLI::App app{"Two engines side by side: bench signature, nodes/s (alternating runs), solved-set diff at equal\n"
-               "nodes and equal depth, tree size; --audits adds shadow miss rates and predictor firing rates.\n"
-               "A side is a git revision (built once with the release preset in build/compare/<commit>),\n"
-               "'worktree' (the build this stk-harness belongs to) or the path of any UCI engine.\n"
-               "Exit 0 every requested gate passes, 1 a gate failed, 2 usage or input error.",
-               "stk-harness compare"};
-  std::string base_arg, cand_arg, epd_file = shared_dir() + "/suites/ECM.epd", config, out_dir = "reports";
+  CLI::App app{
+      "Two engines side by side: bench signature, nodes/s (alternating runs), solved-set diff at equal\n"
+      "nodes and equal depth, tree size; --audits adds shadow miss rates and predictor firing rates.\n"
+      "A side is a git revision (built once with the release preset in build/compare/<commit>),\n"
+      "'worktree' (the build this stk-harness belongs to) or the path of any UCI engine.\n"
+      "Exit 0 every requested gate passes, 1 a gate failed, 2 usage or input error.",
+      "stk-harness compare"};
+  std::string base_arg, cand_arg, epd_file = shared_dir() + "/suites/ECM.epd", config,
+                                  out_dir = "reports";
   std::vector<std::string> base_opts, cand_opts, gate_names;
   int stride = 1, speed_runs_n = 5, max_regressions = -1;
   std::uint64_t nodes = 100000, speed_nodes = 100000;
@@ -50,22 +53,43 @@ int run_compare(int argc, char** argv) {
   bool audits = false;
   AuditSettings audit;
   app.add_option("--base", base_arg, "git revision, 'worktree' or UCI engine path")->required();
-  app.add_option("--candidate", cand_arg, "git revision, 'worktree' or UCI engine path")->required();
+  app.add_option("--candidate", cand_arg, "git revision, 'worktree' or UCI engine path")
+      ->required();
   app.add_option("--base-option", base_opts, "UCI option NAME=VALUE for the base (repeatable)");
-  app.add_option("--candidate-option", cand_opts, "UCI option NAME=VALUE for the candidate (repeatable)");
+  app.add_option("--candidate-option", cand_opts,
+                 "UCI option NAME=VALUE for the candidate (repeatable)");
   app.add_option("--epd", epd_file, "suite with bm/am and id")->capture_default_str();
-  app.add_option("--stride", stride, "take every S-th position")->capture_default_str()->check(CLI::Range(1, 1000000));
-  app.add_option("--nodes", nodes, "equal-nodes budget per position (sn; 0 skips)")->capture_default_str();
-  app.add_option("--depth", depth, "equal-depth budget per position (sd; 0 skips)")->capture_default_str()->check(CLI::Range(0, 120));
-  app.add_option("--speed-runs", speed_runs_n, "alternating nodes/s runs per side (0 skips)")->capture_default_str()->check(CLI::Range(0, 1000));
-  app.add_option("--speed-nodes", speed_nodes, "nodes per bench position in a speed run")->capture_default_str()->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));
-  app.add_flag("--audits", audits, "shadow miss rates and predictor firing rates (git revisions or 'worktree' only)");
-  app.add_option("--audit-stride", audit.stride, "audits: every S-th suite position")->capture_default_str()->check(CLI::Range(1, 1000000));
-  app.add_option("--audit-depth", audit.depth, "audits: shadow depth (collection at depth+1)")->capture_default_str()->check(CLI::Range(2, 30));
-  app.add_option("--gate", gate_names, "bench-unchanged: a speed-only change (bench and equal-depth trees identical)")
+  app.add_option("--stride", stride, "take every S-th position")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--nodes", nodes, "equal-nodes budget per position (sn; 0 skips)")
+      ->capture_default_str();
+  app.add_option("--depth", depth, "equal-depth budget per position (sd; 0 skips)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 120));
+  app.add_option("--speed-runs", speed_runs_n, "alternating nodes/s runs per side (0 skips)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
+  app.add_option("--speed-nodes", speed_nodes, "nodes per bench position in a speed run")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));
+  app.add_flag("--audits", audits,
+               "shadow miss rates and predictor firing rates (git revisions or 'worktree' only)");
+  app.add_option("--audit-stride", audit.stride, "audits: every S-th suite position")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--audit-depth", audit.depth, "audits: shadow depth (collection at depth+1)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 30));
+  app.add_option("--gate", gate_names,
+                 "bench-unchanged: a speed-only change (bench and equal-depth trees identical)")
       ->check(CLI::IsMember({"bench-unchanged"}));
-  CLI::Option* max_reg = app.add_option("--max-regressions", max_regressions, "gate: at most K positions lost at each budget")->check(CLI::Range(0, 1000000));
-  CLI::Option* min_speed = app.add_option("--min-speed-ratio", min_speed_ratio, "gate: median candidate/base nodes/s at least R")->check(CLI::PositiveNumber);
+  CLI::Option* max_reg = app.add_option("--max-regressions", max_regressions,
+                                        "gate: at most K positions lost at each budget")
+                             ->check(CLI::Range(0, 1000000));
+  CLI::Option* min_speed = app.add_option("--min-speed-ratio", min_speed_ratio,
+                                          "gate: median candidate/base nodes/s at least R")
+                               ->check(CLI::PositiveNumber);
   app.add_option("--config", config, "report name (default <base>-vs-<candidate>)");
   app.add_option("--out-dir", out_dir, "reports root")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
@@ -78,20 +102,26 @@ int run_compare(int argc, char** argv) {
     gates.bench_unchanged = !gate_names.empty();
     if (*max_reg) gates.max_regressions = max_regressions;
     if (*min_speed) gates.min_speed_ratio = min_speed_ratio;
-    if (gates.min_speed_ratio && speed_runs_n == 0) throw UsageError("--min-speed-ratio needs --speed-runs N > 0");
-    if (gates.max_regressions && nodes == 0 && depth == 0) throw UsageError("--max-regressions needs --nodes or --depth");
+    if (gates.min_speed_ratio && speed_runs_n == 0)
+      throw UsageError("--min-speed-ratio needs --speed-runs N > 0");
+    if (gates.max_regressions && nodes == 0 && depth == 0)
+      throw UsageError("--max-regressions needs --nodes or --depth");
 
     CompareResult r;
     r.config = config;
     r.epd_file = epd_file;
     r.stride = stride;
-    for (int i = 1; i < argc; ++i) r.properties.emplace_back("input.argv" + std::to_string(i), argv[i]);
+    for (int i = 1; i < argc; ++i)
+      r.properties.emplace_back("input.argv" + std::to_string(i), argv[i]);
     r.base = resolve_side("base", base_arg, parse_options(base_opts, "--base-option"));
-    r.candidate = resolve_side("candidate", cand_arg, parse_options(cand_opts, "--candidate-option"));
+    r.candidate = resolve_side("candidate", cand_arg,
+                               parse_options(cand_opts, "--candidate-option"));
     if (audits && (!r.base.is_stk() || !r.candidate.is_stk()))
-      throw UsageError("--audits needs git revisions or 'worktree' on both sides (each side's own stk-harness)");
+      throw UsageError(
+          "--audits needs git revisions or 'worktree' on both sides (each side's own stk-harness)");
     if (audits && (!r.base.options.empty() || !r.candidate.options.empty()))
-      throw UsageError("--audits audits each side's defaults: the shadow and collection runs take no UCI options");
+      throw UsageError(
+          "--audits audits each side's defaults: the shadow and collection runs take no UCI options");
     if (nodes || depth) epd::read_epd_file(epd_file);  // a bad suite fails before any build
 
     // 1. Builds (reused when already built), then every measurement side by side.
@@ -126,9 +156,10 @@ int run_compare(int argc, char** argv) {
     report::write_run_report(run, paths);
     std::cout << "\ncompare " << config << "\n" << console_table(r);
     for (const auto& tc : verdict.cases)
-      if (tc.outcome == junit::Outcome::Failed) std::cout << "FAILED " << tc.name << ": " << tc.message << "\n";
-    std::cout << fmt::format("compare: {:.0f} s building, {:.0f} s measuring\nreports: {}, {}\n", r.build_s,
-                             r.measure_s, paths.junit, paths.json);
+      if (tc.outcome == junit::Outcome::Failed)
+        std::cout << "FAILED " << tc.name << ": " << tc.message << "\n";
+    std::cout << fmt::format("compare: {:.0f} s building, {:.0f} s measuring\nreports: {}, {}\n",
+                             r.build_s, r.measure_s, paths.junit, paths.json);
     return verdict.all_passed() ? 0 : 1;
   } catch (...) {
     return input_failure("stk-harness compare");

@@ -27,8 +27,9 @@ BenchSignature bench_signature(const Side& side) {
     return b;
   }
   if (side.is_stk())
-    throw InputError(fmt::format("--{} {}: '{} bench' printed no 'Nodes searched : N' (exit {}):\n{}", side.role,
-                                 side.given, side.engine, r.exit_code, tail_lines(r.output, 5)));
+    throw InputError(
+        fmt::format("--{} {}: '{} bench' printed no 'Nodes searched : N' (exit {}):\n{}", side.role,
+                    side.given, side.engine, r.exit_code, tail_lines(r.output, 5)));
   b.note = "n/a: not an stk engine ('bench' printed no 'Nodes searched' line)";
   return b;
 }
@@ -62,27 +63,28 @@ SpeedRuns speed_runs(const Side& base, const Side& candidate, int runs, std::uin
   for (int i = 0; i < runs; ++i) {
     out.base_nps.push_back(one_run(*a));
     out.candidate_nps.push_back(one_run(*b));
-    std::cout << fmt::format("speed run {}/{}: base {:.0f} nodes/s, candidate {:.0f} nodes/s\n", i + 1, runs,
-                             out.base_nps.back(), out.candidate_nps.back())
+    std::cout << fmt::format("speed run {}/{}: base {:.0f} nodes/s, candidate {:.0f} nodes/s\n",
+                             i + 1, runs, out.base_nps.back(), out.candidate_nps.back())
               << std::flush;
   }
   return out;
 }
 
-epd::RunResults run_suite(const std::string& harness, const Side& side, const std::string& epd_file, int stride,
-                          const epd::Budget& budget, const std::string& out_dir, const std::string& config) {
-  std::string cmd = shell_quote(harness) +
-                    " epd --quiet --epd " + shell_quote(epd_file) + " --stride " + std::to_string(stride) +
+epd::RunResults run_suite(const std::string& harness, const Side& side, const std::string& epd_file,
+                          int stride, const epd::Budget& budget, const std::string& out_dir,
+                          const std::string& config) {
+  std::string cmd = shell_quote(harness) + " epd --quiet --epd " + shell_quote(epd_file) +
+                    " --stride " + std::to_string(stride) +
                     (budget.kind == epd::Budget::Kind::Depth ? " --depth " : " --nodes ") +
-                    std::to_string(budget.value) + " --engine " + shell_quote(side.engine) + " --config " +
-                    shell_quote(config) + " --out-dir " + shell_quote(out_dir);
+                    std::to_string(budget.value) + " --engine " + shell_quote(side.engine) +
+                    " --config " + shell_quote(config) + " --out-dir " + shell_quote(out_dir);
   for (const auto& [k, v] : side.options) cmd += " --option " + shell_quote(k + "=" + v);
   std::cout << fmt::format("compare: {} at {}: {}\n", side.role, budget.label(), cmd) << std::flush;
   ShellResult r = run_shell(cmd);
   // Exit 1 without a baseline means an engine error on some position: recorded per position.
   if (r.exit_code != 0 && r.exit_code != 1)
-    throw InputError(fmt::format("--{} {}: the epd harness failed (exit {}):\n{}", side.role, side.given,
-                                 r.exit_code, tail_lines(r.output, 8)));
+    throw InputError(fmt::format("--{} {}: the epd harness failed (exit {}):\n{}", side.role,
+                                 side.given, r.exit_code, tail_lines(r.output, 8)));
   return epd::read_results(out_dir + "/epd/" + config + ".json");
 }
 

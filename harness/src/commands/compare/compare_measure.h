@@ -36,7 +36,8 @@ SpeedRuns speed_runs(const Side& base, const Side& candidate, int runs, std::uin
 // The EPD harness (`<harness> epd --engine ...`, this stk-harness's path taken at start, so a
 // rebuild meanwhile is harmless) on one side's engine; its reports go under `out_dir` as <config>.
 // Throws InputError when it cannot run (exit 2).
-epd::RunResults run_suite(const std::string& harness, const Side& side, const std::string& epd_file, int stride, const epd::Budget& budget,
-                          const std::string& out_dir, const std::string& config);
+epd::RunResults run_suite(const std::string& harness, const Side& side, const std::string& epd_file,
+                          int stride, const epd::Budget& budget, const std::string& out_dir,
+                          const std::string& config);
 
 }  // namespace stk::harness::compare

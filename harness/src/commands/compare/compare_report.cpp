@@ -14,7 +14,9 @@ namespace {
 using junit::Outcome;
 
 std::string kind_name(Side::Kind k) {
-  return k == Side::Kind::Revision ? "revision" : k == Side::Kind::Worktree ? "worktree" : "engine path";
+  return k == Side::Kind::Revision   ? "revision"
+         : k == Side::Kind::Worktree ? "worktree"
+                                     : "engine path";
 }
 
 std::string describe(const Side& s) {
@@ -24,7 +26,9 @@ std::string describe(const Side& s) {
   return d;
 }
 
-std::string bench_text(const BenchSignature& b) { return b.nodes ? std::to_string(*b.nodes) : "n/a"; }
+std::string bench_text(const BenchSignature& b) {
+  return b.nodes ? std::to_string(*b.nodes) : "n/a";
+}
 
 // "changed", "unchanged" or "n/a" (either side without a signature).
 std::string bench_change(const CompareResult& r) {
@@ -32,7 +36,9 @@ std::string bench_change(const CompareResult& r) {
   return *r.base_bench.nodes == *r.candidate_bench.nodes ? "unchanged" : "changed";
 }
 
-std::string names(const std::vector<std::string>& v) { return v.empty() ? "-" : fmt::format("{}", fmt::join(v, " ")); }
+std::string names(const std::vector<std::string>& v) {
+  return v.empty() ? "-" : fmt::format("{}", fmt::join(v, " "));
+}
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
@@ -50,12 +56,14 @@ junit::TestCase bench_case(const CompareResult& r, const Gates& g) {
               {"candidate_nodes", bench_text(r.candidate_bench)},
               {"signature", bench_change(r)}};
   for (const auto* b : {&r.base_bench, &r.candidate_bench})
-    if (!b->note.empty()) tc.facts.emplace_back(b == &r.base_bench ? "base_note" : "candidate_note", b->note);
+    if (!b->note.empty())
+      tc.facts.emplace_back(b == &r.base_bench ? "base_note" : "candidate_note", b->note);
   if (g.bench_unchanged && bench_change(r) == "changed") {
     tc.outcome = Outcome::Failed;
-    tc.message = fmt::format("gate bench-unchanged: bench signature changed: {} -> {} nodes", *r.base_bench.nodes,
-                             *r.candidate_bench.nodes);
-    tc.detail = tc.message + "\nA speed-only change must leave the search's node counts bit-identical.";
+    tc.message = fmt::format("gate bench-unchanged: bench signature changed: {} -> {} nodes",
+                             *r.base_bench.nodes, *r.candidate_bench.nodes);
+    tc.detail = tc.message +
+                "\nA speed-only change must leave the search's node counts bit-identical.";
   }
   return tc;
 }
@@ -66,13 +74,15 @@ junit::TestCase tree_case(const SuiteDiff& d, const Gates& g) {
   tc.name = "tree size " + d.budget.label();
   tc.facts = {{"base_nodes", std::to_string(d.base_nodes)},
               {"candidate_nodes", std::to_string(d.candidate_nodes)},
-              {"ratio", fmt::format("{:.4f}", ratio(double(d.candidate_nodes), double(d.base_nodes)))},
+              {"ratio",
+               fmt::format("{:.4f}", ratio(double(d.candidate_nodes), double(d.base_nodes)))},
               {"positions_with_other_node_counts", std::to_string(d.node_mismatches)}};
   if (g.bench_unchanged && d.node_mismatches > 0) {
     tc.outcome = Outcome::Failed;
-    tc.message = fmt::format("gate bench-unchanged: {} of {} positions searched other node counts at {} ({} -> {} nodes)",
-                             d.node_mismatches, d.base.positions.size(), d.budget.label(), d.base_nodes,
-                             d.candidate_nodes);
+    tc.message = fmt::format(
+        "gate bench-unchanged: {} of {} positions searched other node counts at {} ({} -> {} nodes)",
+        d.node_mismatches, d.base.positions.size(), d.budget.label(), d.base_nodes,
+        d.candidate_nodes);
     std::string lines;
     for (std::size_t i = 0; i < d.base.positions.size(); ++i)
       if (d.base.positions[i].nodes != d.candidate.positions[i].nodes)
@@ -95,11 +105,12 @@ junit::TestCase suite_case(const SuiteDiff& d, const Gates& g) {
   const int errors = engine_errors(d.base) + engine_errors(d.candidate);
   if (errors) {
     tc.outcome = Outcome::Failed;
-    tc.message = fmt::format("{} engine failures at {} (see the epd reports)", errors, d.budget.label());
+    tc.message = fmt::format("{} engine failures at {} (see the epd reports)", errors,
+                             d.budget.label());
   } else if (g.max_regressions && int(d.lost.size()) > *g.max_regressions) {
     tc.outcome = Outcome::Failed;
-    tc.message = fmt::format("gate max-regressions {}: {} positions lost at {}", *g.max_regressions, d.lost.size(),
-                             d.budget.label());
+    tc.message = fmt::format("gate max-regressions {}: {} positions lost at {}", *g.max_regressions,
+                             d.lost.size(), d.budget.label());
     tc.detail = tc.message + ": " + names(d.lost) + "\ngained: " + names(d.gained);
   }
   return tc;
@@ -123,8 +134,9 @@ junit::TestCase speed_case(const CompareResult& r, const Gates& g) {
               {"ratio_range", fmt::format("{:.4f}..{:.4f}", q.min, q.max)}};
   if (g.min_speed_ratio && q.median < *g.min_speed_ratio) {
     tc.outcome = Outcome::Failed;
-    tc.message = fmt::format("gate min-speed-ratio {}: median nodes/s ratio {:.4f} (runs {:.4f}..{:.4f})",
-                             *g.min_speed_ratio, q.median, q.min, q.max);
+    tc.message =
+        fmt::format("gate min-speed-ratio {}: median nodes/s ratio {:.4f} (runs {:.4f}..{:.4f})",
+                    *g.min_speed_ratio, q.median, q.min, q.max);
   }
   return tc;
 }
@@ -140,7 +152,10 @@ nlohmann::json side_json(const Side& s, const BenchSignature& b) {
 }
 
 const char* outcome_name(Outcome o) {
-  return o == Outcome::Passed ? "passed" : o == Outcome::Failed ? "failed" : o == Outcome::Error ? "error" : "skipped";
+  return o == Outcome::Passed   ? "passed"
+         : o == Outcome::Failed ? "failed"
+         : o == Outcome::Error  ? "error"
+                                : "skipped";
 }
 
 }  // namespace
@@ -157,13 +172,16 @@ junit::TestSuite judge(const CompareResult& r, const Gates& g) {
     if (d.budget.kind == epd::Budget::Kind::Depth) suite.cases.push_back(tree_case(d, g));
   suite.cases.push_back(speed_case(r, g));
   for (const SuiteDiff& d : r.suites) suite.cases.push_back(suite_case(d, g));
-  const nlohmann::json audit_cases = r.audits.is_null() ? nlohmann::json::array() : r.audits.value("cases", nlohmann::json::array());
+  const nlohmann::json audit_cases = r.audits.is_null()
+                                         ? nlohmann::json::array()
+                                         : r.audits.value("cases", nlohmann::json::array());
   for (const auto& c : audit_cases) {
     junit::TestCase tc;
     tc.classname = "compare.audits";
     tc.name = c.at("name").get<std::string>();
     for (const auto& [k, v] : c.at("facts").items()) tc.facts.emplace_back(k, v.get<std::string>());
-    if (c.contains("skipped")) tc.outcome = junit::Outcome::Skipped, tc.message = c["skipped"].get<std::string>();
+    if (c.contains("skipped"))
+      tc.outcome = junit::Outcome::Skipped, tc.message = c["skipped"].get<std::string>();
     suite.cases.push_back(tc);
   }
   suite.time_s = r.build_s + r.measure_s;
@@ -205,7 +223,9 @@ nlohmann::json to_json(const CompareResult& r, const junit::TestSuite& verdict) 
   j["audits"] = r.audits;
   j["cases"] = nlohmann::json::array();
   for (const auto& tc : verdict.cases)
-    j["cases"].push_back({{"classname", tc.classname}, {"name", tc.name}, {"outcome", outcome_name(tc.outcome)},
+    j["cases"].push_back({{"classname", tc.classname},
+                          {"name", tc.name},
+                          {"outcome", outcome_name(tc.outcome)},
                           {"message", tc.message}});
   j["passed"] = verdict.all_passed();
   j["build_s"] = r.build_s;
@@ -215,12 +235,15 @@ nlohmann::json to_json(const CompareResult& r, const junit::TestSuite& verdict) 
 
 std::string console_table(const CompareResult& r) {
   std::ostringstream o;
-  auto row = [&](const std::string& what, const std::string& a, const std::string& b, const std::string& c) {
+  auto row = [&](const std::string& what, const std::string& a, const std::string& b,
+                 const std::string& c) {
     o << fmt::format("{:<26} {:>22} {:>22}  {}\n", what, a, b, c);
   };
   row("", "base", "candidate", "");
   auto short_name = [](const Side& s) {
-    std::string n = s.kind == Side::Kind::EnginePath ? std::filesystem::path(s.given).filename().string() : s.given;
+    std::string n = s.kind == Side::Kind::EnginePath
+                        ? std::filesystem::path(s.given).filename().string()
+                        : s.given;
     return (n.size() > 22 ? n.substr(0, 21) + "~" : n);
   };
   row("engine", short_name(r.base), short_name(r.candidate),
@@ -231,20 +254,25 @@ std::string console_table(const CompareResult& r) {
                  q = spread_of(speed_ratios(r.speed));
     row("nodes/s (median)", fmt::format("{:.0f}", a.median), fmt::format("{:.0f}", b.median),
         fmt::format("ratio {:.3f} (runs {:.3f}..{:.3f})", q.median, q.min, q.max));
-    row("nodes/s (range)", fmt::format("{:.0f}..{:.0f}", a.min, a.max), fmt::format("{:.0f}..{:.0f}", b.min, b.max),
+    row("nodes/s (range)", fmt::format("{:.0f}..{:.0f}", a.min, a.max),
+        fmt::format("{:.0f}..{:.0f}", b.min, b.max),
         fmt::format("{} alternating runs each", r.speed.base_nps.size()));
   }
   for (const SuiteDiff& d : r.suites) {
-    row("solved " + d.budget.label(), fmt::format("{} / {}", d.base.solved(), d.base.positions.size()),
+    row("solved " + d.budget.label(),
+        fmt::format("{} / {}", d.base.solved(), d.base.positions.size()),
         fmt::format("{} / {}", d.candidate.solved(), d.candidate.positions.size()),
         fmt::format("+{} -{}", d.gained.size(), d.lost.size()));
-    row("total nodes " + d.budget.label(), std::to_string(d.base_nodes), std::to_string(d.candidate_nodes),
-        fmt::format("ratio {:.4f}, {} positions differ", ratio(double(d.candidate_nodes), double(d.base_nodes)),
-                    d.node_mismatches));
+    row("total nodes " + d.budget.label(), std::to_string(d.base_nodes),
+        std::to_string(d.candidate_nodes),
+        fmt::format("ratio {:.4f}, {} positions differ",
+                    ratio(double(d.candidate_nodes), double(d.base_nodes)), d.node_mismatches));
     if (!d.gained.empty()) o << "  gained " << d.budget.label() << ": " << names(d.gained) << "\n";
     if (!d.lost.empty()) o << "  lost " << d.budget.label() << ": " << names(d.lost) << "\n";
   }
-  const nlohmann::json audit_rows = r.audits.is_null() ? nlohmann::json::array() : r.audits.value("rows", nlohmann::json::array());
+  const nlohmann::json audit_rows = r.audits.is_null()
+                                        ? nlohmann::json::array()
+                                        : r.audits.value("rows", nlohmann::json::array());
   for (const auto& row_j : audit_rows)
     row(row_j.at("what").get<std::string>(), row_j.at("base").get<std::string>(),
         row_j.at("candidate").get<std::string>(), row_j.at("delta").get<std::string>());
@@ -259,7 +287,8 @@ std::string to_markdown(const CompareResult& r, const junit::TestSuite& verdict)
     << fmt::format("- time: {:.0f} s building, {:.0f} s measuring\n\n", r.build_s, r.measure_s);
   o << "```\n" << console_table(r) << "```\n\n| check | result | message |\n|---|---|---|\n";
   for (const auto& tc : verdict.cases)
-    o << fmt::format("| {} / {} | {} | {} |\n", tc.classname, tc.name, outcome_name(tc.outcome), tc.message);
+    o << fmt::format("| {} / {} | {} | {} |\n", tc.classname, tc.name, outcome_name(tc.outcome),
+                     tc.message);
   return o.str();
 }
 

@@ -12,13 +12,14 @@ SuiteDiff diff_suites(const epd::Budget& budget, epd::RunResults base, epd::RunR
   SuiteDiff d;
   d.budget = budget;
   if (base.positions.size() != candidate.positions.size())
-    throw InputError(fmt::format("at {} the base judged {} positions and the candidate {}", budget.label(),
-                                 base.positions.size(), candidate.positions.size()));
+    throw InputError(fmt::format("at {} the base judged {} positions and the candidate {}",
+                                 budget.label(), base.positions.size(),
+                                 candidate.positions.size()));
   for (std::size_t i = 0; i < base.positions.size(); ++i) {
     const auto &a = base.positions[i], &b = candidate.positions[i];
     if (a.index != b.index || a.fen != b.fen)
-      throw InputError(fmt::format("at {} position {} is {} for the base and {} for the candidate", budget.label(),
-                                   i, a.name, b.name));
+      throw InputError(fmt::format("at {} position {} is {} for the base and {} for the candidate",
+                                   budget.label(), i, a.name, b.name));
     if (a.solved && !b.solved) d.lost.push_back(a.name);
     if (b.solved && !a.solved) d.gained.push_back(a.name);
     d.base_nodes += a.nodes;

@@ -19,15 +19,16 @@ namespace stk::harness::compare {
 struct SuiteDiff {
   epd::Budget budget;
   epd::RunResults base, candidate;
-  std::vector<std::string> gained, lost;  // position names: solved by the candidate only / base only
+  std::vector<std::string> gained,
+      lost;  // position names: solved by the candidate only / base only
   std::uint64_t base_nodes = 0, candidate_nodes = 0;
   int node_mismatches = 0;  // positions whose node counts differ
 };
 SuiteDiff diff_suites(const epd::Budget& budget, epd::RunResults base, epd::RunResults candidate);
 
 struct Gates {
-  bool bench_unchanged = false;           // a speed-only change: bench and equal-depth trees identical
-  std::optional<int> max_regressions;     // at most K positions lost at each budget
+  bool bench_unchanged = false;        // a speed-only change: bench and equal-depth trees identical
+  std::optional<int> max_regressions;  // at most K positions lost at each budget
   std::optional<double> min_speed_ratio;  // median candidate/base nodes/s at least R
 };
 
@@ -39,7 +40,7 @@ struct CompareResult {
   std::string epd_file;
   int stride = 1;
   std::vector<SuiteDiff> suites;
-  nlohmann::json audits;  // null without --audits
+  nlohmann::json audits;                                        // null without --audits
   std::vector<std::pair<std::string, std::string>> properties;  // inputs as given
   double build_s = 0, measure_s = 0;
 };

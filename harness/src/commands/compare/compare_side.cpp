@@ -27,7 +27,8 @@ std::string trimmed(std::string s) {
 // The repository the comparison runs in (the current directory's).
 fs::path repository_root() {
   ShellResult r = run_shell("git rev-parse --show-toplevel");
-  if (r.exit_code != 0) throw UsageError("not inside a git repository: git revisions cannot be compared here");
+  if (r.exit_code != 0)
+    throw UsageError("not inside a git repository: git revisions cannot be compared here");
   return trimmed(r.output);
 }
 
@@ -59,19 +60,22 @@ Side resolve_side(const std::string& role, const std::string& given,
     s.kind = Side::Kind::Worktree;
     s.harness = self.string();
     s.engine = (self.parent_path().parent_path() / "engine" / "stk").string();
-    if (!fs::exists(s.engine)) throw InputError("--" + role + " worktree: no engine binary at " + s.engine);
+    if (!fs::exists(s.engine))
+      throw InputError("--" + role + " worktree: no engine binary at " + s.engine);
     return s;
   }
   if (fs::is_regular_file(given)) {
-    if (access(given.c_str(), X_OK) != 0) throw UsageError("--" + role + " " + given + ": not an executable file");
+    if (access(given.c_str(), X_OK) != 0)
+      throw UsageError("--" + role + " " + given + ": not an executable file");
     s.kind = Side::Kind::EnginePath;
     s.engine = fs::absolute(given).string();
     return s;
   }
   ShellResult r = run_shell("git rev-parse --verify --quiet " + shell_quote(given + "^{commit}"));
   if (r.exit_code != 0)
-    throw UsageError(fmt::format("--{} {}: neither an executable engine file nor a git revision of this repository",
-                                 role, given));
+    throw UsageError(fmt::format(
+        "--{} {}: neither an executable engine file nor a git revision of this repository", role,
+        given));
   s.kind = Side::Kind::Revision;
   s.commit = trimmed(r.output);
   return s;
@@ -91,23 +95,26 @@ double build_revision(Side& side) {
   if (fs::exists(built) && fs::exists(side.engine) && fs::exists(side.harness)) return 0;
   if (!fs::exists(dir / ".git")) {
     fs::create_directories(dir.parent_path());
-    std::cout << fmt::format("compare: {} {}: git worktree add --detach {}\n", side.role, side.given, dir.string())
+    std::cout << fmt::format("compare: {} {}: git worktree add --detach {}\n", side.role,
+                             side.given, dir.string())
               << std::flush;
-    ShellResult add = run_shell("git worktree add --detach " + shell_quote(dir.string()) + " " + side.commit);
+    ShellResult add = run_shell("git worktree add --detach " + shell_quote(dir.string()) + " " +
+                                side.commit);
     if (add.exit_code != 0)
       throw InputError(fmt::format("--{} {}: git worktree add failed:\n{}", side.role, side.given,
                                    tail_lines(add.output, 10)));
   }
   const std::string log = (dir / "compare-build.log").string();
-  std::cout << fmt::format("compare: {} {}: building the release preset in {} (log {})\n", side.role,
-                           side.given, dir.string(), log)
+  std::cout << fmt::format("compare: {} {}: building the release preset in {} (log {})\n",
+                           side.role, side.given, dir.string(), log)
             << std::flush;
-  ShellResult b = run_shell("cd " + shell_quote(dir.string()) +
-                            " && cmake --preset release && cmake --build --preset release -j2 --target stk stk-harness");
+  ShellResult b = run_shell(
+      "cd " + shell_quote(dir.string()) +
+      " && cmake --preset release && cmake --build --preset release -j2 --target stk stk-harness");
   io::replace_file(log, b.output);
   if (b.exit_code != 0 || !fs::exists(side.engine) || !fs::exists(side.harness))
-    throw InputError(fmt::format("--{} {} ({}): the release build failed, see {}:\n{}", side.role, side.given,
-                                 side.commit, log, tail_lines(b.output, 15)));
+    throw InputError(fmt::format("--{} {} ({}): the release build failed, see {}:\n{}", side.role,
+                                 side.given, side.commit, log, tail_lines(b.output, 15)));
   io::replace_file(built, side.commit + "\n");
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -59,7 +59,8 @@ junit::TestSuite ctest_suite(const std::string& xml, const std::string& label) {
   suite.name = "ctest." + label;
   suite.property("ctest_timestamp", attr_of(root, "timestamp"));
   suite.time_s = root->DoubleAttribute("time", 0.0);
-  for (const auto* t = root->FirstChildElement("testcase"); t; t = t->NextSiblingElement("testcase"))
+  for (const auto* t = root->FirstChildElement("testcase"); t;
+       t = t->NextSiblingElement("testcase"))
     suite.cases.push_back(convert_case(t, suite.name));
   return suite;
 }

@@ -22,7 +22,8 @@ report::ReportPaths ctest_report_paths(const std::string& out_path, const std::s
   namespace fs = std::filesystem;
   fs::path dir = fs::path(out_path).parent_path();
   if (dir.filename() == "junit") dir = dir.parent_path();
-  report::ReportPaths paths = report::report_paths(dir.empty() ? "." : dir.string(), "ctest", label);
+  report::ReportPaths paths = report::report_paths(dir.empty() ? "." : dir.string(), "ctest",
+                                                   label);
   paths.junit = out_path;
   return paths;
 }
@@ -30,10 +31,11 @@ report::ReportPaths ctest_report_paths(const std::string& out_path, const std::s
 }  // namespace
 
 int run_ctest_junit(int argc, char** argv) {
-  CLI::App app{"Rewrites CTest's --output-junit report in the project's JUnit form (suite and class ctest.LABEL);\n"
-               "a test CTest could not start is an <error>, not a skip. Summaries: ctest/LABEL.{json,md} beside\n"
-               "the junit folder OUT lies in.",
-               "stk-harness ctest-junit"};
+  CLI::App app{
+      "Rewrites CTest's --output-junit report in the project's JUnit form (suite and class ctest.LABEL);\n"
+      "a test CTest could not start is an <error>, not a skip. Summaries: ctest/LABEL.{json,md} beside\n"
+      "the junit folder OUT lies in.",
+      "stk-harness ctest-junit"};
   std::string in_path, out_path, label = "default";
   app.add_option("CTEST_JUNIT", in_path, "CTest's --output-junit file")->required();
   app.add_option("OUT", out_path, "the JUnit report to write")->required();
@@ -57,9 +59,9 @@ int run_ctest_junit(int argc, char** argv) {
     }
     run.figures["source"] = in_path;
     report::write_run_report(run, ctest_report_paths(out_path, label));
-    std::cout << "ctest-junit: " << run.tests() << " tests, " << run.count(junit::Outcome::Failed) << " failed, "
-              << run.count(junit::Outcome::Error) << " errors, " << run.count(junit::Outcome::Skipped)
-              << " skipped: " << out_path << "\n";
+    std::cout << "ctest-junit: " << run.tests() << " tests, " << run.count(junit::Outcome::Failed)
+              << " failed, " << run.count(junit::Outcome::Error) << " errors, "
+              << run.count(junit::Outcome::Skipped) << " skipped: " << out_path << "\n";
     return run.passed() ? 0 : 1;
   } catch (...) {
     return input_failure("stk-harness ctest-junit", app.help().c_str());

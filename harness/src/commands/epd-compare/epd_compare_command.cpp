@@ -23,17 +23,19 @@ namespace stk::harness {
 using namespace epd;
 
 int run_epd_compare(int argc, char** argv) {
-  CLI::App app{"Runs the in-process engine and the reference through the same harness code and prints both solved\n"
-               "counts and total nodes side by side; writes both reports (<config>-stk, <config>-reference). A\n"
-               "measurement, not a gate. The in-process engine takes the fail-high predictor's options, so\n"
-               "'--reference inprocess --option FHPredictor=true' compares the predictor on (reference) with off (stk).",
-               "stk-harness epd-compare"};
+  CLI::App app{
+      "Runs the in-process engine and the reference through the same harness code and prints both solved\n"
+      "counts and total nodes side by side; writes both reports (<config>-stk, <config>-reference). A\n"
+      "measurement, not a gate. The in-process engine takes the fail-high predictor's options, so\n"
+      "'--reference inprocess --option FHPredictor=true' compares the predictor on (reference) with off (stk).",
+      "stk-harness epd-compare"};
   SuiteOptions o;
   std::string reference;
   std::vector<std::string> stk_options;
   add_suite_options(app, o, "UCI option of the reference (repeatable)");
   app.add_option("--reference", reference, "UCI engine, or 'inprocess'")->required();
-  app.add_option("--stk-option", stk_options, "option of the in-process side (repeatable)")->check(kNameValue);
+  app.add_option("--stk-option", stk_options, "option of the in-process side (repeatable)")
+      ->check(kNameValue);
   app.add_option("--config", o.config, "report name (default compare-<suite>-<sd|sn><N>)");
   auto declare_both = [](const std::string& out_dir, const std::string& config) {
     for (const char* side : {"-stk", "-reference"}) declare_junit_report(out_dir, config + side);
@@ -47,7 +49,8 @@ int run_epd_compare(int argc, char** argv) {
     const std::string out_dir = o.out_dir, epd_file = o.epd_file;
     if (!o.config.empty()) declare_both(out_dir, o.config);
     const Budget budget = parse_budget(app, o);
-    const std::string config = o.config.empty() ? default_config("compare-", epd_file, budget) : o.config;
+    const std::string config = o.config.empty() ? default_config("compare-", epd_file, budget)
+                                                : o.config;
     if (o.config.empty()) declare_both(out_dir, config);
     const auto options = parse_options(o.options);
     const std::size_t hash_mb = o.hash_mb;
@@ -69,7 +72,8 @@ int run_epd_compare(int argc, char** argv) {
     int worst = 0;
     for (Side& s : sides) {
       std::cout << "== " << s.label << ": " << s.engine->name() << "\n" << std::flush;
-      s.run.meta = base_meta(epd_file, config + "-" + s.label, *s.engine, budget, stride, int(selected.size()));
+      s.run.meta = base_meta(epd_file, config + "-" + s.label, *s.engine, budget, stride,
+                             int(selected.size()));
       s.run.positions = run_positions(*s.engine, selected, budget, o.quiet);
       s.pub = publish(s.run, nullptr, echo(app), out_dir, config + "-" + s.label);
       worst = std::max(worst, s.pub.exit_code);
@@ -90,7 +94,8 @@ int run_epd_compare(int argc, char** argv) {
     };
     std::cout << fmt::format("\nepd-compare {} ({} positions, {})\n", sides[0].run.meta.suite,
                              selected.size(), budget.label())
-              << fmt::format("{:<14} {:>28} {:>28}\n", "", sides[0].engine->name(), sides[1].engine->name())
+              << fmt::format("{:<14} {:>28} {:>28}\n", "", sides[0].engine->name(),
+                             sides[1].engine->name())
               << fmt::format("{:<14} {:>28} {:>28}\n", "solved",
                              fmt::format("{} / {}", sides[0].run.solved(), selected.size()),
                              fmt::format("{} / {}", sides[1].run.solved(), selected.size()))

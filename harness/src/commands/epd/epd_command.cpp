@@ -30,7 +30,8 @@ std::uint64_t run_bench() {
   namespace fs = std::filesystem;
   fs::path self = fs::canonical("/proc/self/exe");
   fs::path stk = self.parent_path().parent_path() / "engine" / "stk";
-  if (!fs::exists(stk)) throw InputError("--bench-signature auto: no engine binary at " + stk.string());
+  if (!fs::exists(stk))
+    throw InputError("--bench-signature auto: no engine binary at " + stk.string());
   FILE* p = popen(("'" + stk.string() + "' bench 2>&1").c_str(), "r");
   if (!p) throw InputError("--bench-signature auto: cannot run " + stk.string());
   std::string out;
@@ -40,7 +41,8 @@ std::uint64_t run_bench() {
   auto at = out.rfind("Nodes searched");
   auto colon = at == std::string::npos ? at : out.find(':', at);
   if (colon == std::string::npos)
-    throw InputError("--bench-signature auto: '" + stk.string() + " bench' printed no 'Nodes searched: N'");
+    throw InputError("--bench-signature auto: '" + stk.string() +
+                     " bench' printed no 'Nodes searched: N'");
   return std::stoull(out.substr(colon + 1));
 }
 
@@ -84,12 +86,15 @@ void print_golden_diff(const std::string& path, const RunResults* old, const Run
   }
   int dropped = 0;
   for (const auto& p : old->positions) dropped += !seen.count(p.name);
-  auto list = [](const std::vector<std::string>& v) { return fmt::format("{}", fmt::join(v, " ")); };
-  std::cout << fmt::format("  budget {} -> {}; solved {} / {} -> {} / {}\n", old->meta.budget.label(),
-                           now.meta.budget.label(), old->solved(), old->positions.size(), now.solved(),
-                           now.positions.size());
+  auto list = [](const std::vector<std::string>& v) {
+    return fmt::format("{}", fmt::join(v, " "));
+  };
+  std::cout << fmt::format("  budget {} -> {}; solved {} / {} -> {} / {}\n",
+                           old->meta.budget.label(), now.meta.budget.label(), old->solved(),
+                           old->positions.size(), now.solved(), now.positions.size());
   auto bench = [](const RunResults& r) {
-    return r.meta.bench_signature ? std::to_string(*r.meta.bench_signature) : std::string("unknown");
+    return r.meta.bench_signature ? std::to_string(*r.meta.bench_signature)
+                                  : std::string("unknown");
   };
   std::cout << "  bench signature " << bench(*old) << " -> " << bench(now) << "\n";
   std::cout << "  - no longer solved (" << lost.size() << "): " << list(lost) << "\n";
@@ -101,26 +106,35 @@ void print_golden_diff(const std::string& path, const RunResults* old, const Run
 }  // namespace
 
 int run_epd(int argc, char** argv) {
-  CLI::App app{"Tactical suites (bm/am, SAN) at fixed depth or fixed nodes, for the in-process engine or any UCI\n"
-               "engine: a position solved in --baseline and failed now is a regression (exit 1).\n"
-               "Report: reports/junit/epd-CONFIG.xml, reports/epd/CONFIG.{json,md} (-shardK with --shard).",
-               "stk-harness epd"};
+  CLI::App app{
+      "Tactical suites (bm/am, SAN) at fixed depth or fixed nodes, for the in-process engine or any UCI\n"
+      "engine: a position solved in --baseline and failed now is a regression (exit 1).\n"
+      "Report: reports/junit/epd-CONFIG.xml, reports/epd/CONFIG.{json,md} (-shardK with --shard).",
+      "stk-harness epd"};
   SuiteOptions o;
   std::string engine_name = "inprocess", baseline_path, shard_text = "1/1", bench_text;
   int min_solved = -1;
   bool update = false;
-  add_suite_options(app, o, "UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes FHPredictor,\n"
-                            "FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull");
-  app.add_option("--engine", engine_name, "'inprocess' or the path of a UCI engine")->capture_default_str();
-  app.add_option("--baseline", baseline_path, "results JSON of an earlier run: a position solved there and failed now fails");
-  app.add_option("--min-solved", min_solved, "without a baseline gate: fail if fewer than N positions are solved")
+  add_suite_options(
+      app, o,
+      "UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes FHPredictor,\n"
+      "FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull");
+  app.add_option("--engine", engine_name, "'inprocess' or the path of a UCI engine")
+      ->capture_default_str();
+  app.add_option("--baseline", baseline_path,
+                 "results JSON of an earlier run: a position solved there and failed now fails");
+  app.add_option("--min-solved", min_solved,
+                 "without a baseline gate: fail if fewer than N positions are solved")
       ->check(CLI::Range(0, 1000000));
-  app.add_option("--shard", shard_text, "take the selected positions i with i % N == K-1 (combine with 'merge')")
+  app.add_option("--shard", shard_text,
+                 "take the selected positions i with i % N == K-1 (combine with 'merge')")
       ->check(shard_check());
   app.add_option("--config", o.config, "report name (default <suite>-<sd|sn><N>)");
-  app.add_option("--bench-signature", bench_text, "record the engine's bench node count (N, or 'auto': run 'stk bench')")
+  app.add_option("--bench-signature", bench_text,
+                 "record the engine's bench node count (N, or 'auto': run 'stk bench')")
       ->check(kBenchSignature);
-  app.add_flag("--update-golden", update, "write this run's results to the --baseline file and print the diff");
+  app.add_flag("--update-golden", update,
+               "write this run's results to the --baseline file and print the diff");
   // The report name: "<config>" or "<config>-shard<K>".
   auto stem_of = [](const std::string& config, const std::string& shard) {
     const Shard s = parse_shard(shard);
@@ -151,15 +165,18 @@ int run_epd(int argc, char** argv) {
     const auto options = parse_options(o.options);
     const std::size_t hash_mb = o.hash_mb;
     const int stride = o.stride;
-    if (update && baseline_path.empty()) throw UsageError("--update-golden needs --baseline FILE (the golden file to write)");
-    if (update && shard.count > 1) throw UsageError("--update-golden needs the whole suite, not a shard");
+    if (update && baseline_path.empty())
+      throw UsageError("--update-golden needs --baseline FILE (the golden file to write)");
+    if (update && shard.count > 1)
+      throw UsageError("--update-golden needs the whole suite, not a shard");
 
     // 1. Inputs, all checked before any search: suite, baseline, engine.
     const std::vector<EpdPosition> suite = read_epd_file(epd_file);
     std::optional<RunResults> baseline;
     if (!baseline_path.empty() && (!update || std::filesystem::exists(baseline_path))) {
       baseline = read_results(baseline_path);
-      if (!update && (baseline->meta.budget.kind != budget.kind || baseline->meta.budget.value != budget.value))
+      if (!update && (baseline->meta.budget.kind != budget.kind ||
+                      baseline->meta.budget.value != budget.value))
         throw InputError(fmt::format("baseline {} was made at {}, this run is {}: not comparable",
                                      baseline_path, baseline->meta.budget.label(), budget.label()));
     }
@@ -183,7 +200,11 @@ int run_epd(int argc, char** argv) {
 
     // 4. Reports and the gate.
     const std::string stem = stem_of(config, shard_text);
-    Published pub = publish(run, update ? nullptr : baseline ? &*baseline : nullptr, echo(app), o.out_dir, stem);
+    Published pub = publish(run,
+                            update     ? nullptr
+                            : baseline ? &*baseline
+                                       : nullptr,
+                            echo(app), o.out_dir, stem);
     std::cout << pub.summary << "\nreports: " << pub.junit_path << ", " << pub.json_path << "\n";
     if (update) {
       write_text_file(baseline_path, to_json(run, std::nullopt, true).dump(2) + "\n");

@@ -33,9 +33,9 @@ struct Collected {
 // One fresh search per position of this shard, logging through the collection policy (with the
 // predictor's decisions compiled in when `Predictor`: fhcollect --predictor on).
 template <bool Predictor>
-Collected collect(const std::vector<fhcollect::ListedPosition>& positions, const Shard& shard, long long limit,
-                  std::size_t hash, const fh::Model* model, std::uint32_t seed, int full_depth, int depth,
-                  fhcollect::RecordWriter& writer) {
+Collected collect(const std::vector<fhcollect::ListedPosition>& positions, const Shard& shard,
+                  long long limit, std::size_t hash, const fh::Model* model, std::uint32_t seed,
+                  int full_depth, int depth, fhcollect::RecordWriter& writer) {
   fhcollect::CollectPolicyT<Predictor> policy;
   policy.writer = &writer;
   policy.full_depth = full_depth;
@@ -58,8 +58,8 @@ Collected collect(const std::vector<fhcollect::ListedPosition>& positions, const
 }
 
 struct FhcollectSettings {
-  std::string positions_path, out_path, shard_text = "1/1", predictor = "off", model_path, config = "default",
-                                        out_dir = "reports";
+  std::string positions_path, out_path, shard_text = "1/1", predictor = "off", model_path,
+                                        config = "default", out_dir = "reports";
   int depth = 0, full_depth = 6;
   std::uint32_t seed = 1;
   std::size_t hash = 16;
@@ -67,21 +67,34 @@ struct FhcollectSettings {
 };
 
 void add_fhcollect_options(CLI::App& app, FhcollectSettings& s) {
-  app.add_option("--positions", s.positions_path, "one position per line (EPD: four FEN fields, optional id); "
-                                                  "position_id = index")->required();
+  app.add_option("--positions", s.positions_path,
+                 "one position per line (EPD: four FEN fields, optional id); "
+                 "position_id = index")
+      ->required();
   app.add_option("--depth", s.depth, "fixed search depth per position (fresh state per position)")
-      ->required()->check(CLI::Range(1, 64));
+      ->required()
+      ->check(CLI::Range(1, 64));
   app.add_option("--out", s.out_path, "the record file (.fhr)")->required();
-  app.add_option("--seed", s.seed, "sampling seed (printed and written to the file header)")->capture_default_str();
-  app.add_option("--full-depth", s.full_depth, "nodes at depth d < K are logged with probability 2^-(K-d)")
-      ->check(CLI::Range(1, 16))->capture_default_str();
-  app.add_option("--shard", s.shard_text, "this run takes positions i with i % N == K-1; each shard writes its own file")
+  app.add_option("--seed", s.seed, "sampling seed (printed and written to the file header)")
+      ->capture_default_str();
+  app.add_option("--full-depth", s.full_depth,
+                 "nodes at depth d < K are logged with probability 2^-(K-d)")
+      ->check(CLI::Range(1, 16))
+      ->capture_default_str();
+  app.add_option("--shard", s.shard_text,
+                 "this run takes positions i with i % N == K-1; each shard writes its own file")
       ->check(shard_check());
-  app.add_option("--predictor", s.predictor, "the search runs with the predictor on or off (off: the engine's default)")
-      ->check(CLI::IsMember({"on", "off"}))->capture_default_str();
-  app.add_option("--model", s.model_path, "model used for the search and the records' prediction field (default built-in)");
-  app.add_option("--hash", s.hash, "hash size in MB")->check(CLI::Range(std::size_t(1), std::size_t(4096)))->capture_default_str();
-  app.add_option("--limit", s.limit, "search at most N positions (0: all)")->check(CLI::Range(0LL, 1LL << 30));
+  app.add_option("--predictor", s.predictor,
+                 "the search runs with the predictor on or off (off: the engine's default)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  app.add_option("--model", s.model_path,
+                 "model used for the search and the records' prediction field (default built-in)");
+  app.add_option("--hash", s.hash, "hash size in MB")
+      ->check(CLI::Range(std::size_t(1), std::size_t(4096)))
+      ->capture_default_str();
+  app.add_option("--limit", s.limit, "search at most N positions (0: all)")
+      ->check(CLI::Range(0LL, 1LL << 30));
   app.add_option("--config", s.config, "report name")->capture_default_str();
   app.add_option("--out-dir", s.out_dir, "reports folder")->capture_default_str();
 }
@@ -108,9 +121,10 @@ CollectionRun write_records(const FhcollectSettings& s, const Shard& shard, cons
   fhcollect::RecordWriter writer(s.out_path, header);
   const auto t0 = std::chrono::steady_clock::now();
   CollectionRun run;
-  run.got = s.predictor == "on"
-                ? collect<true>(positions, shard, s.limit, s.hash, model, s.seed, s.full_depth, s.depth, writer)
-                : collect<false>(positions, shard, s.limit, s.hash, model, s.seed, s.full_depth, s.depth, writer);
+  run.got = s.predictor == "on" ? collect<true>(positions, shard, s.limit, s.hash, model, s.seed,
+                                                s.full_depth, s.depth, writer)
+                                : collect<false>(positions, shard, s.limit, s.hash, model, s.seed,
+                                                 s.full_depth, s.depth, writer);
   writer.close();
   run.secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.records_written = writer.count();
@@ -140,9 +154,10 @@ ReadBack read_back(const std::string& out_path, const fh::Model& m) {
 }
 
 void print_collection(const CollectionRun& run, const ReadBack& b) {
-  std::cout << fmt::format("{} records from {} positions, {} nodes, {:.1f} s; logged {} of {} gate nodes\n",
-                           b.records.size(), run.got.searched, run.got.nodes, run.secs, run.got.nodes_logged,
-                           run.got.nodes_seen);
+  std::cout << fmt::format(
+      "{} records from {} positions, {} nodes, {:.1f} s; logged {} of {} gate nodes\n",
+      b.records.size(), run.got.searched, run.got.nodes, run.secs, run.got.nodes_logged,
+      run.got.nodes_seen);
   for (auto& [kind, nk] : b.by_kind)
     std::cout << fmt::format("  {:<11} {:>9} records, fail-high rate {:.4f}\n", kind, nk.first,
                              nk.first ? double(nk.second) / double(nk.first) : 0.0);
@@ -160,11 +175,13 @@ void add_record_checks(junit::TestSuite& suite, const std::string& config, const
     suite.cases.push_back(tc);
     if (!ok) std::cerr << "fhcollect: " << name << ": " << message << "\n";
   };
-  add("records written and read back", b.records.size() == run.records_written && !b.records.empty(),
+  add("records written and read back",
+      b.records.size() == run.records_written && !b.records.empty(),
       fmt::format("{} written, {} read back", run.records_written, b.records.size()));
   add("recorded prediction equals the model's", b.mispredicted == 0,
       fmt::format("{} of {} records disagree", b.mispredicted, b.records.size()));
-  add("mate window excluded", b.mate_window == 0, fmt::format("{} records with a mate-range eval", b.mate_window));
+  add("mate window excluded", b.mate_window == 0,
+      fmt::format("{} records with a mate-range eval", b.mate_window));
   add("both sides populated", b.by_kind.count("alpha.move") && b.by_kind.count("beta.node"),
       fmt::format("{} record kinds", b.by_kind.size()));
 }
@@ -193,22 +210,28 @@ void add_figures(report::RunReport& collected, const FhcollectSettings& s, const
   collected.figures["by_kind"] = std::move(kinds);
   collected.figures["mispredicted"] = b.mispredicted;
   collected.figures["mate_window"] = b.mate_window;
-  collected.markdown = fmt::format("{} records from {} positions ({}), depth {}, full-depth {}, seed {}, shard {}, "
-                                   "predictor {}\n\n", b.records.size(), run.got.searched, s.positions_path, s.depth,
-                                   s.full_depth, s.seed, shard.label(), s.predictor) + table;
+  collected.markdown =
+      fmt::format(
+          "{} records from {} positions ({}), depth {}, full-depth {}, seed {}, shard {}, "
+          "predictor {}\n\n",
+          b.records.size(), run.got.searched, s.positions_path, s.depth, s.full_depth, s.seed,
+          shard.label(), s.predictor) +
+      table;
 }
 
 }  // namespace
 
 int run_fhcollect(int argc, char** argv) {
-  CLI::App app{"The fail-high predictor's collection run: records of the gate-1 population\n"
-               "(docs/fail-high-predictor.md), read back and checked.\n"
-               "Report: reports/junit/fhcollect-CONFIG.xml, reports/fhcollect/CONFIG.{json,md}.",
-               "stk-harness fhcollect"};
+  CLI::App app{
+      "The fail-high predictor's collection run: records of the gate-1 population\n"
+      "(docs/fail-high-predictor.md), read back and checked.\n"
+      "Report: reports/junit/fhcollect-CONFIG.xml, reports/fhcollect/CONFIG.{json,md}.",
+      "stk-harness fhcollect"};
   FhcollectSettings s;
   add_fhcollect_options(app, s);
   auto declare_given = [&] {
-    declare_fhcollect_report(given_value(app, "--out-dir", "reports"), given_value(app, "--config", "default"));
+    declare_fhcollect_report(given_value(app, "--out-dir", "reports"),
+                             given_value(app, "--config", "default"));
   };
   if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
@@ -217,9 +240,10 @@ int run_fhcollect(int argc, char** argv) {
     const Shard shard = parse_shard(s.shard_text);
     const std::unique_ptr<fh::Model> model = fhcollect::model_option(s.model_path);
     const auto positions = fhcollect::read_position_list(s.positions_path);
-    std::cout << fmt::format("fhcollect: {} positions from {}, depth {}, full-depth {}, seed {}, shard {}, predictor {}\n",
-                             positions.size(), s.positions_path, s.depth, s.full_depth, s.seed, shard.label(),
-                             s.predictor);
+    std::cout << fmt::format(
+        "fhcollect: {} positions from {}, depth {}, full-depth {}, seed {}, shard {}, predictor {}\n",
+        positions.size(), s.positions_path, s.depth, s.full_depth, s.seed, shard.label(),
+        s.predictor);
 
     const CollectionRun run = write_records(s, shard, model.get(), positions);
     // Read the file back with the C++ reader and check what a record file promises.

@@ -23,9 +23,10 @@ namespace fh = search::fh;
 }  // namespace
 
 int run_fhdump(int argc, char** argv) {
-  CLI::App app{"Prints one JSON object per record of a .fhr file (byte offset, fields, the 18 features; with --model\n"
-               "the model's prediction recomputed in C++).",
-               "stk-harness fhdump"};
+  CLI::App app{
+      "Prints one JSON object per record of a .fhr file (byte offset, fields, the 18 features; with --model\n"
+      "the model's prediction recomputed in C++).",
+      "stk-harness fhdump"};
   std::string file, model_path;
   app.add_option("FILE", file, "record file (.fhr)")->required();
   app.add_option("--model", model_path, "model whose prediction is added as model_prediction");

@@ -28,7 +28,8 @@ CLI::Validator fraction(bool one_allowed) {
         char* end = nullptr;
         const double x = std::strtod(v.c_str(), &end);
         if (v.empty() || *end || !std::isfinite(x) || x < 0 || (one_allowed ? x > 1 : x >= 1))
-          return std::string("must be a number in [0, 1") + (one_allowed ? "]" : ")") + ", got '" + v + "'";
+          return std::string("must be a number in [0, 1") + (one_allowed ? "]" : ")") + ", got '" +
+                 v + "'";
         return "";
       },
       one_allowed ? "[0, 1]" : "[0, 1)", "fraction");
@@ -36,7 +37,7 @@ CLI::Validator fraction(bool one_allowed) {
 
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                         "0123456789-_=./:,+@%") == std::string::npos)
+                                        "0123456789-_=./:,+@%") == std::string::npos)
     return s;
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -57,10 +58,14 @@ int ecm_in(const std::vector<fhgen::SetEntry>& set) {
 
 report::Json set_json(const std::string& file, const std::vector<fhgen::SetEntry>& set) {
   const int ecm = ecm_in(set);
-  return {{"file", file}, {"positions", set.size()}, {"selfplay", int(set.size()) - ecm}, {"ecm", ecm}};
+  return {{"file", file},
+          {"positions", set.size()},
+          {"selfplay", int(set.size()) - ecm},
+          {"ecm", ecm}};
 }
 
-report::Json summary_json(const fhgen::GenOptions& o, const fhgen::PositionSets& sets, const std::string& command) {
+report::Json summary_json(const fhgen::GenOptions& o, const fhgen::PositionSets& sets,
+                          const std::string& command) {
   const fhgen::SelfPlayOptions& p = o.play;
   std::map<std::string, int> ends;
   long long plies = 0;
@@ -91,44 +96,63 @@ report::Json summary_json(const fhgen::GenOptions& o, const fhgen::PositionSets&
   j["selfplay_unique"] = sets.selfplay_unique;
   j["ecm_wanted"] = sets.ecm_wanted;
   j["ecm_available"] = sets.ecm_available;
-  j["sets"] = {{"fit", set_json("fit.epd", sets.fit)}, {"heldout", set_json("heldout.epd", sets.heldout)}};
+  j["sets"] = {{"fit", set_json("fit.epd", sets.fit)},
+               {"heldout", set_json("heldout.epd", sets.heldout)}};
   return j;
 }
 
 }  // namespace
 
 int run_fhgen(int argc, char** argv) {
-  CLI::App app{"Writes the fail-high predictor's position sets (fit.epd, heldout.epd, positions.json) from seeded\n"
-               "self-play games (single thread, Hash 16, classical eval) plus a share of ECM positions. Same\n"
-               "arguments, same binary: byte-identical files.",
-               "stk-harness fhgen"};
+  CLI::App app{
+      "Writes the fail-high predictor's position sets (fit.epd, heldout.epd, positions.json) from seeded\n"
+      "self-play games (single thread, Hash 16, classical eval) plus a share of ECM positions. Same\n"
+      "arguments, same binary: byte-identical files.",
+      "stk-harness fhgen"};
   fhgen::GenOptions o;
   std::string out_dir;
   o.ecm_path = shared_dir() + "/suites/ECM.epd";
   app.add_option("--games", o.games, "self-play games")->required()->check(CLI::Range(1, 10000000));
   app.add_option("--seed", o.seed, "run seed: game g's random opening is seeded from (S, g)")
-      ->required()->check(CLI::Range(std::uint64_t(0), std::uint64_t(INT64_MAX)));
+      ->required()
+      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(INT64_MAX)));
   app.add_option("--out-dir", out_dir, "writes DIR/fit.epd, DIR/heldout.epd, DIR/positions.json")
-      ->required()->check(CLI::Validator([](std::string& d) { return d.empty() ? std::string("must not be empty") : ""; },
-                                         "DIR", "non-empty"));
-  app.add_option("--random-plies-min", o.play.random_plies_min, "uniformly random legal plies before the engine plays, at least")
-      ->check(CLI::Range(0, 200))->capture_default_str();
+      ->required()
+      ->check(CLI::Validator(
+          [](std::string& d) { return d.empty() ? std::string("must not be empty") : ""; }, "DIR",
+          "non-empty"));
+  app.add_option("--random-plies-min", o.play.random_plies_min,
+                 "uniformly random legal plies before the engine plays, at least")
+      ->check(CLI::Range(0, 200))
+      ->capture_default_str();
   app.add_option("--random-plies-max", o.play.random_plies_max, "... and at most (drawn per game)")
-      ->check(CLI::Range(0, 200))->capture_default_str();
+      ->check(CLI::Range(0, 200))
+      ->capture_default_str();
   app.add_option("--nodes", o.play.nodes, "'go nodes N' per engine move")
-      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1000000000)))->capture_default_str();
-  app.add_option("--max-plies", o.play.max_plies, "game length limit in plies from the start position")
-      ->check(CLI::Range(1, 10000))->capture_default_str();
-  app.add_option("--every", o.play.every, "sample every K-th position before an engine move (in check: skipped)")
-      ->check(CLI::Range(1, 10000))->capture_default_str();
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1000000000)))
+      ->capture_default_str();
+  app.add_option("--max-plies", o.play.max_plies,
+                 "game length limit in plies from the start position")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--every", o.play.every,
+                 "sample every K-th position before an engine move (in check: skipped)")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
   app.add_option("--ecm", o.ecm_path, "tactical positions")->capture_default_str();
-  app.add_option("--ecm-fraction", o.ecm_fraction, "ECM share of all positions, in [0, 1); 0 reads no ECM file")
-      ->check(fraction(false))->capture_default_str();
-  app.add_option("--heldout", o.heldout, "share of positions, by a hash of the position, in heldout.epd, [0, 1]")
-      ->check(fraction(true))->capture_default_str();
-  app.add_option("--split-seed", o.split_seed, "salt of that hash (independent of --seed, so that one position is on\n"
-                                               "the same side in every run)")
-      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(INT64_MAX)))->capture_default_str();
+  app.add_option("--ecm-fraction", o.ecm_fraction,
+                 "ECM share of all positions, in [0, 1); 0 reads no ECM file")
+      ->check(fraction(false))
+      ->capture_default_str();
+  app.add_option("--heldout", o.heldout,
+                 "share of positions, by a hash of the position, in heldout.epd, [0, 1]")
+      ->check(fraction(true))
+      ->capture_default_str();
+  app.add_option("--split-seed", o.split_seed,
+                 "salt of that hash (independent of --seed, so that one position is on\n"
+                 "the same side in every run)")
+      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(INT64_MAX)))
+      ->capture_default_str();
   if (auto status = parse_cli_or_report(app, argc, argv)) return *status;
   try {
     if (o.play.random_plies_max < o.play.random_plies_min)
@@ -147,13 +171,16 @@ int run_fhgen(int argc, char** argv) {
     write_text_file(out_dir + "/positions.json", summary_json(o, sets, command).dump(2) + "\n");
 
     const int ecm = ecm_in(sets.fit) + ecm_in(sets.heldout);
-    std::cout << fmt::format("fhgen: seed {}, {} games at {} nodes in {:.1f} s\n", o.seed, o.games, o.play.nodes, secs);
-    std::cout << fmt::format("  self-play positions: {} sampled, {} unique\n", sets.sampled, sets.selfplay_unique);
+    std::cout << fmt::format("fhgen: seed {}, {} games at {} nodes in {:.1f} s\n", o.seed, o.games,
+                             o.play.nodes, secs);
+    std::cout << fmt::format("  self-play positions: {} sampled, {} unique\n", sets.sampled,
+                             sets.selfplay_unique);
     if (o.ecm_fraction > 0)
-      std::cout << fmt::format("  ECM positions: {} of {} wanted ({} usable in {})\n", ecm, sets.ecm_wanted,
-                               sets.ecm_available, o.ecm_path);
-    std::cout << fmt::format("  fit: {} positions ({} ECM); heldout: {} positions ({} ECM)\n", sets.fit.size(),
-                             ecm_in(sets.fit), sets.heldout.size(), ecm_in(sets.heldout));
+      std::cout << fmt::format("  ECM positions: {} of {} wanted ({} usable in {})\n", ecm,
+                               sets.ecm_wanted, sets.ecm_available, o.ecm_path);
+    std::cout << fmt::format("  fit: {} positions ({} ECM); heldout: {} positions ({} ECM)\n",
+                             sets.fit.size(), ecm_in(sets.fit), sets.heldout.size(),
+                             ecm_in(sets.heldout));
     std::cout << fmt::format("wrote {0}/fit.epd, {0}/heldout.epd, {0}/positions.json\n", out_dir);
     return 0;
   } catch (...) {

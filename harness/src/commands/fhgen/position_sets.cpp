@@ -22,7 +22,8 @@ std::uint64_t fnv1a64(const std::string& text) {
 std::vector<SetEntry> shuffled_ecm(const std::string& path, std::uint64_t seed) {
   std::vector<epd::EpdPosition> suite = epd::read_epd_file(path);
   std::mt19937_64 rng = game_rng(seed, -1);
-  for (std::size_t i = suite.size(); i > 1; --i) std::swap(suite[i - 1], suite[uniform_below(rng, i)]);
+  for (std::size_t i = suite.size(); i > 1; --i)
+    std::swap(suite[i - 1], suite[uniform_below(rng, i)]);
   std::vector<SetEntry> out;
   for (const epd::EpdPosition& p : suite) {
     Position pos;
@@ -75,7 +76,8 @@ PositionSets generate_position_sets(const GenOptions& opt) {
 
   // 3. The split, by position: every entry is a distinct position, decided by its FEN alone.
   for (SetEntry& e : all)
-    (goes_to_heldout(e.fen, opt.heldout, opt.split_seed) ? out.heldout : out.fit).push_back(std::move(e));
+    (goes_to_heldout(e.fen, opt.heldout, opt.split_seed) ? out.heldout : out.fit)
+        .push_back(std::move(e));
   return out;
 }
 

@@ -14,9 +14,9 @@ struct GenOptions {
   SelfPlayOptions play;
   int games = 0;
   std::uint64_t seed = 0;
-  std::string ecm_path;       // read only when ecm_fraction > 0
-  double ecm_fraction = 0.1;  // ECM share of all positions, in [0, 1)
-  double heldout = 0.2;       // share of positions (by hash) that go to the held-out set, [0, 1]
+  std::string ecm_path;          // read only when ecm_fraction > 0
+  double ecm_fraction = 0.1;     // ECM share of all positions, in [0, 1)
+  double heldout = 0.2;          // share of positions (by hash) that go to the held-out set, [0, 1]
   std::uint64_t split_seed = 0;  // salt of the split hash; independent of `seed` on purpose
 };
 
@@ -31,8 +31,8 @@ struct PositionSets {
   std::vector<GameRecord> games;  // samples cleared; kept for the game statistics
   int sampled = 0;                // self-play samples before deduplication
   int selfplay_unique = 0;
-  int ecm_wanted = 0;             // round(f * unique / (1 - f))
-  int ecm_available = 0;          // distinct ECM positions not in check and not already sampled
+  int ecm_wanted = 0;     // round(f * unique / (1 - f))
+  int ecm_available = 0;  // distinct ECM positions not in check and not already sampled
 };
 
 // True when the position goes to the held-out set: a 64-bit FNV-1a hash of the canonical FEN,

@@ -30,8 +30,9 @@ constexpr const char* kSchema =
 // (a history written before the marks existed); any other file is refused untouched.
 constexpr int kApplicationId = 0x53544B48;  // "STKH"
 constexpr int kUserVersion = 1;
-const std::map<std::string, std::string> kColumns = {{"runs", "id,revision,date,tier,cpu_model,cores"},
-                                                      {"figures", "run_id,key,value"}};
+const std::map<std::string, std::string> kColumns = {{"runs",
+                                                      "id,revision,date,tier,cpu_model,cores"},
+                                                     {"figures", "run_id,key,value"}};
 
 // One connection; every failure becomes an InputError naming the database and what SQLite said.
 class Db {
@@ -43,7 +44,9 @@ class Db {
     sqlite3_busy_timeout(db_, 60000);  // concurrent `all` runs wait for each other's transaction
     // A damaged file or one that is not SQLite fails here, before anything is written.
     std::string verdict;
-    query("PRAGMA quick_check", [&](sqlite3_stmt* s) { verdict += reinterpret_cast<const char*>(sqlite3_column_text(s, 0)); });
+    query("PRAGMA quick_check", [&](sqlite3_stmt* s) {
+      verdict += reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+    });
     if (verdict != "ok") fail("integrity check failed: " + verdict);
   }
   ~Db() { sqlite3_close(db_); }
@@ -61,7 +64,8 @@ class Db {
   template <class Bind, class Row>
   void query(const std::string& sql, Row row, Bind bind) {
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) fail(sqlite3_errmsg(db_));
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      fail(sqlite3_errmsg(db_));
     std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> guard(st, sqlite3_finalize);
     bind(st);
     for (int rc; (rc = sqlite3_step(st)) != SQLITE_DONE;) {
@@ -83,20 +87,28 @@ class Db {
   void check_own() {
     const int app = pragma("application_id"), version = pragma("user_version");
     if (app != 0 && app != kApplicationId)
-      fail(fmt::format("application_id is {:#x}, not stk's history ({:#x}): another program's database, left untouched",
-                       unsigned(app), unsigned(kApplicationId)));
+      fail(fmt::format(
+          "application_id is {:#x}, not stk's history ({:#x}): another program's database, left untouched",
+          unsigned(app), unsigned(kApplicationId)));
     if (version > kUserVersion)
-      fail(fmt::format("user_version {} is newer than this harness's ({}): left untouched", version, kUserVersion));
+      fail(fmt::format("user_version {} is newer than this harness's ({}): left untouched", version,
+                       kUserVersion));
     std::map<std::string, std::string> found;
     query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
-          [&](sqlite3_stmt* s) { found[reinterpret_cast<const char*>(sqlite3_column_text(s, 0))]; });
+          [&](sqlite3_stmt* s) {
+            found[reinterpret_cast<const char*>(sqlite3_column_text(s, 0))];
+          });
     for (auto& [table, cols] : found) {
-      if (!kColumns.count(table)) fail("holds table '" + table + "', not of stk's history: left untouched");
-      query("SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid", [&, &c = cols](sqlite3_stmt* s) {
-        c += (c.empty() ? "" : ",") + std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
-      });
+      if (!kColumns.count(table))
+        fail("holds table '" + table + "', not of stk's history: left untouched");
+      query("SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid",
+            [&, &c = cols](sqlite3_stmt* s) {
+              c += (c.empty() ? "" : ",") +
+                   std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
+            });
       if (cols != kColumns.at(table))
-        fail("table '" + table + "' has columns (" + cols + "), not stk's (" + kColumns.at(table) + "): left untouched");
+        fail("table '" + table + "' has columns (" + cols + "), not stk's (" + kColumns.at(table) +
+             "): left untouched");
     }
     if (app == 0 && version == 0 && !found.empty() && found.size() != kColumns.size())
       fail("holds only part of stk's history tables: left untouched");
@@ -120,7 +132,8 @@ std::string cpu_model() {
   for (std::string line; std::getline(in, line);)
     if (line.rfind("model name", 0) == 0) {
       const auto colon = line.find(':');
-      return colon == std::string::npos ? line : line.substr(line.find_first_not_of(' ', colon + 1));
+      return colon == std::string::npos ? line
+                                        : line.substr(line.find_first_not_of(' ', colon + 1));
     }
   return "unknown";
 }
@@ -142,7 +155,8 @@ RunFacts current_run_facts(const std::string& tier) {
   return r;
 }
 
-long long append_history(const std::string& path, const RunFacts& run, const std::vector<Figure>& figures) {
+long long append_history(const std::string& path, const RunFacts& run,
+                         const std::vector<Figure>& figures) {
   // An existing file is read (read-only) and checked before anything is written to it.
   io::require_regular_target(path);
   if (std::filesystem::exists(path)) {
@@ -154,23 +168,28 @@ long long append_history(const std::string& path, const RunFacts& run, const std
   try {
     db.check_own();  // again, under the lock: a file replaced meanwhile is still refused
     db.exec(kSchema);
-    db.exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}", kApplicationId, kUserVersion));
-    db.query("INSERT INTO runs(revision, date, tier, cpu_model, cores) VALUES (?, ?, ?, ?, ?)", [](sqlite3_stmt*) {},
-             [&](sqlite3_stmt* s) {
-               sqlite3_bind_text(s, 1, run.revision.c_str(), -1, SQLITE_TRANSIENT);
-               sqlite3_bind_text(s, 2, run.date.c_str(), -1, SQLITE_TRANSIENT);
-               sqlite3_bind_text(s, 3, run.tier.c_str(), -1, SQLITE_TRANSIENT);
-               sqlite3_bind_text(s, 4, run.cpu_model.c_str(), -1, SQLITE_TRANSIENT);
-               sqlite3_bind_int(s, 5, run.cores);
-             });
+    db.exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}", kApplicationId,
+                        kUserVersion));
+    db.query(
+        "INSERT INTO runs(revision, date, tier, cpu_model, cores) VALUES (?, ?, ?, ?, ?)",
+        [](sqlite3_stmt*) {},
+        [&](sqlite3_stmt* s) {
+          sqlite3_bind_text(s, 1, run.revision.c_str(), -1, SQLITE_TRANSIENT);
+          sqlite3_bind_text(s, 2, run.date.c_str(), -1, SQLITE_TRANSIENT);
+          sqlite3_bind_text(s, 3, run.tier.c_str(), -1, SQLITE_TRANSIENT);
+          sqlite3_bind_text(s, 4, run.cpu_model.c_str(), -1, SQLITE_TRANSIENT);
+          sqlite3_bind_int(s, 5, run.cores);
+        });
     const long long id = db.last_id();
     for (const Figure& f : figures)
-      db.query("INSERT OR REPLACE INTO figures(run_id, key, value) VALUES (?, ?, ?)", [](sqlite3_stmt*) {},
-               [&](sqlite3_stmt* s) {
-                 sqlite3_bind_int64(s, 1, id);
-                 sqlite3_bind_text(s, 2, f.key.c_str(), -1, SQLITE_TRANSIENT);
-                 sqlite3_bind_double(s, 3, f.value);
-               });
+      db.query(
+          "INSERT OR REPLACE INTO figures(run_id, key, value) VALUES (?, ?, ?)",
+          [](sqlite3_stmt*) {},
+          [&](sqlite3_stmt* s) {
+            sqlite3_bind_int64(s, 1, id);
+            sqlite3_bind_text(s, 2, f.key.c_str(), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_double(s, 3, f.value);
+          });
     db.exec("COMMIT");
     return id;
   } catch (...) {
@@ -186,14 +205,15 @@ std::vector<HistoryRow> read_history(const std::string& path) {
   Db db(path, false);
   db.check_own();
   std::vector<HistoryRow> rows;
-  db.query("SELECT r.id, r.revision, r.date, r.tier, r.cpu_model, r.cores, f.key, f.value FROM runs r"
-           " JOIN figures f ON f.run_id = r.id ORDER BY r.id, f.key",
-           [&](sqlite3_stmt* s) {
-             rows.push_back({sqlite3_column_int64(s, 0),
-                             {text(s, 1), text(s, 2), text(s, 3), text(s, 4), sqlite3_column_int(s, 5)},
-                             text(s, 6),
-                             sqlite3_column_double(s, 7)});
-           });
+  db.query(
+      "SELECT r.id, r.revision, r.date, r.tier, r.cpu_model, r.cores, f.key, f.value FROM runs r"
+      " JOIN figures f ON f.run_id = r.id ORDER BY r.id, f.key",
+      [&](sqlite3_stmt* s) {
+        rows.push_back({sqlite3_column_int64(s, 0),
+                        {text(s, 1), text(s, 2), text(s, 3), text(s, 4), sqlite3_column_int(s, 5)},
+                        text(s, 6),
+                        sqlite3_column_double(s, 7)});
+      });
   return rows;
 }
 

@@ -21,7 +21,8 @@ RunFacts current_run_facts(const std::string& tier);
 // Appends one run and its figures in one transaction (BEGIN IMMEDIATE, waiting up to 60 s for
 // other writers). Throws InputError naming the database when it is not a usable SQLite database
 // (corrupt, another kind of file, unwritable); nothing is appended then. Returns the run's id.
-long long append_history(const std::string& db, const RunFacts& run, const std::vector<Figure>& figures);
+long long append_history(const std::string& db, const RunFacts& run,
+                         const std::vector<Figure>& figures);
 
 struct HistoryRow {
   long long run_id;

@@ -14,15 +14,17 @@
 namespace stk::harness {
 
 int run_history(int argc, char** argv) {
-  CLI::App app{"The headline figures of every 'stk-harness all' run (reports/history.sqlite): printed, as CSV,\n"
-               "or appended from a reports directory. Exit 2 naming the database when it is not usable\n"
-               "(corrupt, not SQLite); nothing is appended then.",
-               "stk-harness history"};
+  CLI::App app{
+      "The headline figures of every 'stk-harness all' run (reports/history.sqlite): printed, as CSV,\n"
+      "or appended from a reports directory. Exit 2 naming the database when it is not usable\n"
+      "(corrupt, not SQLite); nothing is appended then.",
+      "stk-harness history"};
   std::string db = "reports/history.sqlite", append, tier = "quick";
   bool csv = false;
   app.add_option("--db", db, "the history database")->capture_default_str();
   app.add_flag("--csv", csv, "print CSV: run_id,revision,date,tier,cpu_model,cores,key,value");
-  app.add_option("--append", append, "append the headline figures of this reports directory as one run");
+  app.add_option("--append", append,
+                 "append the headline figures of this reports directory as one run");
   app.add_option("--tier", tier, "tier recorded with --append")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
@@ -37,13 +39,14 @@ int run_history(int argc, char** argv) {
     long long last = -1;
     for (const auto& r : rows) {
       if (csv) {
-        std::cout << fmt::format("{},{},{},{},{},{},{},{:.17g}\n", r.run_id, quoted(r.run.revision), r.run.date,
-                                 r.run.tier, quoted(r.run.cpu_model), r.run.cores, quoted(r.key), r.value);
+        std::cout << fmt::format("{},{},{},{},{},{},{},{:.17g}\n", r.run_id, quoted(r.run.revision),
+                                 r.run.date, r.run.tier, quoted(r.run.cpu_model), r.run.cores,
+                                 quoted(r.key), r.value);
         continue;
       }
       if (r.run_id != last)
-        std::cout << fmt::format("run {} {} {} {} ({}, {} cores)\n", r.run_id, r.run.date, r.run.revision, r.run.tier,
-                                 r.run.cpu_model, r.run.cores);
+        std::cout << fmt::format("run {} {} {} {} ({}, {} cores)\n", r.run_id, r.run.date,
+                                 r.run.revision, r.run.tier, r.run.cpu_model, r.run.cores);
       last = r.run_id;
       std::cout << fmt::format("  {} = {:.10g}\n", r.key, r.value);
     }

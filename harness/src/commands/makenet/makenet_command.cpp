@@ -30,26 +30,33 @@ const std::vector<std::string> kSampleFens = {
 }  // namespace
 
 int run_makenet(int argc, char** argv) {
-  CLI::App app{"Writes a deterministic synthetic net and prints its checksum.", "stk-harness makenet"};
+  CLI::App app{"Writes a deterministic synthetic net and prints its checksum.",
+               "stk-harness makenet"};
   int hidden = 0;
   std::uint64_t seed = kDefaultNetSeed;
   std::string out_path;
-  app.add_option("--hidden", hidden, "hidden width: 128 or 1024")->required()->check(CLI::IsMember({128, 1024}));
+  app.add_option("--hidden", hidden, "hidden width: 128 or 1024")
+      ->required()
+      ->check(CLI::IsMember({128, 1024}));
   app.add_option("--seed", seed, "weight seed")
-      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
   app.add_option("OUT", out_path, "the .nnue file to write")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> bytes = make_synthetic_net(hidden, seed);
     double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    io::replace_file(out_path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    io::replace_file(out_path,
+                     std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     std::string error;
     auto net = nnue::Network::parse(bytes, out_path, false, &error);
     if (!net) throw InputError("generated net rejected by the loader: " + error);
-    std::cout << fmt::format("wrote {} (hidden {}, seed {}, {} bytes, fnv1a64 {:016x}, generated in {:.3f} s)\n",
-                             out_path, hidden, seed, bytes.size(), net->checksum(), gen_s)
-              << measure_activations(*net, kSampleFens).describe() << "\n";
+    std::cout
+        << fmt::format(
+               "wrote {} (hidden {}, seed {}, {} bytes, fnv1a64 {:016x}, generated in {:.3f} s)\n",
+               out_path, hidden, seed, bytes.size(), net->checksum(), gen_s)
+        << measure_activations(*net, kSampleFens).describe() << "\n";
     return 0;
   } catch (...) {
     return input_failure("stk-harness makenet", app.help().c_str());

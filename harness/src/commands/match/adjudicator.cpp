@@ -4,8 +4,8 @@
 
 namespace stk::harness::selfplay {
 
-std::optional<Adjudged> Adjudicator::after_move(std::optional<int> score, bool white_moved, int fullmove,
-                                                int engine_plies) {
+std::optional<Adjudged> Adjudicator::after_move(std::optional<int> score, bool white_moved,
+                                                int fullmove, int engine_plies) {
   if (!score) {
     draw_run_ = white_run_ = black_run_ = 0;
   } else {
@@ -16,16 +16,20 @@ std::optional<Adjudged> Adjudicator::after_move(std::optional<int> score, bool w
   }
   if (settings_.resign) {
     const int need = 2 * settings_.resign->movecount;
-    const std::string why = fmt::format("both engines scored it beyond {} cp for {} moves", settings_.resign->score,
-                                        settings_.resign->movecount);
+    const std::string why = fmt::format("both engines scored it beyond {} cp for {} moves",
+                                        settings_.resign->score, settings_.resign->movecount);
     if (white_run_ >= need) return Adjudged{"1-0", "adjudication: Black resigns (" + why + ")"};
     if (black_run_ >= need) return Adjudged{"0-1", "adjudication: White resigns (" + why + ")"};
   }
-  if (settings_.draw && fullmove >= settings_.draw->movenumber && draw_run_ >= 2 * settings_.draw->movecount)
-    return Adjudged{"1/2-1/2", fmt::format("adjudication: draw (both engines within {} cp for {} moves from move {})",
-                                           settings_.draw->score, settings_.draw->movecount, settings_.draw->movenumber)};
+  if (settings_.draw && fullmove >= settings_.draw->movenumber &&
+      draw_run_ >= 2 * settings_.draw->movecount)
+    return Adjudged{
+        "1/2-1/2",
+        fmt::format("adjudication: draw (both engines within {} cp for {} moves from move {})",
+                    settings_.draw->score, settings_.draw->movecount, settings_.draw->movenumber)};
   if (settings_.maxmoves && engine_plies >= 2 * settings_.maxmoves)
-    return Adjudged{"1/2-1/2", fmt::format("adjudication: draw (move cap of {} moves)", settings_.maxmoves)};
+    return Adjudged{"1/2-1/2",
+                    fmt::format("adjudication: draw (move cap of {} moves)", settings_.maxmoves)};
   return std::nullopt;
 }
 

@@ -22,7 +22,8 @@ class Adjudicator {
   // After each engine move: its score from the mover's view (nullopt: none given, which breaks
   // every run), whether White moved, the full move number of the position after the move and the
   // number of engine moves (plies) played so far. Returns a verdict once one is due.
-  std::optional<Adjudged> after_move(std::optional<int> score, bool white_moved, int fullmove, int engine_plies);
+  std::optional<Adjudged> after_move(std::optional<int> score, bool white_moved, int fullmove,
+                                     int engine_plies);
 
  private:
   Adjudication settings_;

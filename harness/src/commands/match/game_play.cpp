@@ -34,7 +34,8 @@ std::string loss_for(int loser) { return loser == 0 ? "0-1" : "1-0"; }
 
 }  // namespace
 
-PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& opening, const GameSettings& settings) {
+PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& opening,
+                     const GameSettings& settings) {
   PlayedGame g;
   Position pos;
   pos.set(opening.fen);
@@ -43,12 +44,14 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
     g.moves.push_back({to_san(pos, m), std::nullopt});
     pos.make_move(m);
   }
-  std::string position_cmd = opening.fen == Position::kStartFen ? "position startpos" : "position fen " + opening.fen;
+  std::string position_cmd = opening.fen == Position::kStartFen ? "position startpos"
+                                                                : "position fen " + opening.fen;
   position_cmd += " moves";
   for (const std::string& u : opening.moves) position_cmd += " " + u;
 
   auto end = [&](std::string result, std::string reason, std::string termination) {
-    g.result = std::move(result), g.reason = std::move(reason), g.termination = std::move(termination);
+    g.result = std::move(result), g.reason = std::move(reason),
+    g.termination = std::move(termination);
     return g;
   };
   // A player that fails loses and is restarted, so that the next game starts from a clean engine.
@@ -58,40 +61,54 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
   };
   for (int side = 0; side < 2; ++side)
     if (auto f = players[side]->new_game())
-      return forfeit(side, fmt::format("{}: {} {}", f->kind == Fault::Kind::Crash ? "crash" : "timeout",
-                                       players[side]->label(), f->text),
+      return forfeit(side,
+                     fmt::format("{}: {} {}", f->kind == Fault::Kind::Crash ? "crash" : "timeout",
+                                 players[side]->label(), f->text),
                      "abandoned");
 
   Adjudicator adjudicator(settings.adjudication);
   std::array<long, 2> clock_ms{settings.budget[0].base_ms, settings.budget[1].base_ms};
   while (true) {
     if (auto over = fhgen::game_over(pos)) {
-      const std::string result = *over == fhgen::GameEnd::Checkmate ? loss_for(pos.side_to_move() == WHITE ? 0 : 1) : "1/2-1/2";
+      const std::string result = *over == fhgen::GameEnd::Checkmate
+                                     ? loss_for(pos.side_to_move() == WHITE ? 0 : 1)
+                                     : "1/2-1/2";
       return end(result, rules_reason(*over), "normal");
     }
     const int side = pos.side_to_move() == WHITE ? 0 : 1;
     UciPlayer& p = *players[side];
     const TimeControl& tc = settings.budget[side];
     const bool clocked = tc.kind == TimeControl::Kind::Clock;
-    const auto deadline = SteadyClock::now() + (clocked ? std::chrono::milliseconds(clock_ms[side] + settings.time_margin_ms)
-                                                        : settings.move_timeout);
-    auto answer = p.think(position_cmd, "go " + tc.go_args(int(clock_ms[0]), int(clock_ms[1])), deadline);
+    const auto deadline = SteadyClock::now() +
+                          (clocked
+                               ? std::chrono::milliseconds(clock_ms[side] + settings.time_margin_ms)
+                               : settings.move_timeout);
+    auto answer = p.think(position_cmd, "go " + tc.go_args(int(clock_ms[0]), int(clock_ms[1])),
+                          deadline);
     if (auto* f = std::get_if<Fault>(&answer)) {
-      if (f->kind == Fault::Kind::Crash) return forfeit(side, "crash: " + p.label() + " " + f->text, "abandoned");
-      const long allowed = clocked ? clock_ms[side] + settings.time_margin_ms : long(settings.move_timeout.count());
-      return forfeit(side, fmt::format("time forfeit: {} gave no bestmove within {} ms", p.label(), allowed), "time forfeit");
+      if (f->kind == Fault::Kind::Crash)
+        return forfeit(side, "crash: " + p.label() + " " + f->text, "abandoned");
+      const long allowed = clocked ? clock_ms[side] + settings.time_margin_ms
+                                   : long(settings.move_timeout.count());
+      return forfeit(side,
+                     fmt::format("time forfeit: {} gave no bestmove within {} ms", p.label(),
+                                 allowed),
+                     "time forfeit");
     }
     const Thought& t = std::get<Thought>(answer);
     if (clocked) {
       if (t.elapsed_ms > clock_ms[side] + settings.time_margin_ms)
-        return forfeit(side, fmt::format("time forfeit: {} used {} ms with {} ms on its clock", p.label(), t.elapsed_ms,
-                                         clock_ms[side]),
+        return forfeit(side,
+                       fmt::format("time forfeit: {} used {} ms with {} ms on its clock", p.label(),
+                                   t.elapsed_ms, clock_ms[side]),
                        "time forfeit");
       clock_ms[side] = std::max(0L, clock_ms[side] - t.elapsed_ms) + tc.inc_ms;
     }
     const auto move = parse_uci(pos, t.move);
     if (!move)
-      return forfeit(side, fmt::format("illegal move: {} played '{}' in {}", p.label(), t.move, pos.fen()),
+      return forfeit(side,
+                     fmt::format("illegal move: {} played '{}' in {}", p.label(), t.move,
+                                 pos.fen()),
                      "rules infraction");
     std::string comment = score_text(t);
     if (clocked) comment += fmt::format(" {:.3f}s", t.elapsed_ms / 1000.0);

@@ -17,7 +17,7 @@
 namespace stk::harness::selfplay {
 
 struct GameSettings {
-  std::array<TimeControl, 2> budget;             // per player, index as `players` (white, black)
+  std::array<TimeControl, 2> budget;  // per player, index as `players` (white, black)
   Adjudication adjudication;
   std::chrono::milliseconds move_timeout{10000};  // nodes/depth: the deadline of one move
   int time_margin_ms = 100;                       // clock: overrun tolerated before a time forfeit
@@ -29,14 +29,16 @@ struct MoveNote {
 };
 
 struct PlayedGame {
-  std::string result;       // "1-0", "0-1", "1/2-1/2"
-  std::string reason;       // "checkmate", "time forfeit: A (stk) ...", "adjudication: ..."
-  std::string termination;  // the PGN Termination tag: normal, adjudication, time forfeit, rules infraction, abandoned
-  int engine_plies = 0;     // moves the engines played (the opening's excluded)
+  std::string result;  // "1-0", "0-1", "1/2-1/2"
+  std::string reason;  // "checkmate", "time forfeit: A (stk) ...", "adjudication: ..."
+  std::string
+      termination;  // the PGN Termination tag: normal, adjudication, time forfeit, rules infraction, abandoned
+  int engine_plies = 0;         // moves the engines played (the opening's excluded)
   std::vector<MoveNote> moves;  // the opening's moves, then the engines'
 };
 
 // players[0] plays White (from the opening's side to move on: whoever is to move).
-PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& opening, const GameSettings& settings);
+PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& opening,
+                     const GameSettings& settings);
 
 }  // namespace stk::harness::selfplay

@@ -43,7 +43,8 @@ struct PlayedPair {
 double cpu_seconds(int who) {
   rusage u{};
   getrusage(who, &u);
-  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 // The engines one worker thread drives; started on first use, restarted by play_game after a fault.
@@ -78,11 +79,13 @@ PlayedPair play_pair(const MatchPlan& plan, EngineSet& engines, const Task& task
     GameSettings s = plan.settings;
     const TimeControl first_budget = plan.settings.budget[task.control ? 1 : 0];
     const TimeControl second_budget = plan.settings.budget[1];
-    s.budget = first_white ? std::array{first_budget, second_budget} : std::array{second_budget, first_budget};
-    const std::array<UciPlayer*, 2> players = first_white ? std::array{&first, &second} : std::array{&second, &first};
+    s.budget = first_white ? std::array{first_budget, second_budget}
+                           : std::array{second_budget, first_budget};
+    const std::array<UciPlayer*, 2> players = first_white ? std::array{&first, &second}
+                                                          : std::array{&second, &first};
     const PlayedGame g = play_game(players, opening, s);
-    out.record.games[std::size_t(game)] =
-        GameRecord{first_white ? Color::White : Color::Black, g.result, g.reason, g.engine_plies};
+    out.record.games[std::size_t(game)] = GameRecord{first_white ? Color::White : Color::Black,
+                                                     g.result, g.reason, g.engine_plies};
     PgnHeader h;
     h.event = def.config;
     h.white = def.engines[first_white ? 0 : 1].name;
@@ -109,14 +112,17 @@ std::set<std::uint64_t> recorded(const MatchResult& r) {
 std::string progress_line(const MatchResult& r, const char* label) {
   const MatchCounts& c = r.counts();
   const MatchAnalysis a = analyse(c.penta, c.wdl, r.definition().sprt);
-  return fmt::format("[{}] {}/{}: {}", label, r.pairs().size(), r.definition().pairs_planned, one_line(a));
+  return fmt::format("[{}] {}/{}: {}", label, r.pairs().size(), r.definition().pairs_planned,
+                     one_line(a));
 }
 
 // Games lost by a fault, per engine and kind, from the recorded reasons ("time forfeit: A (x) ...").
 // A time forfeit is not a crash: each kind is counted apart.
 std::string fault_summary(const MatchResult& r) {
   static const std::array<std::pair<const char*, const char*>, 3> kinds = {
-      {{"crash: ", "crashes"}, {"time forfeit: ", "time forfeits"}, {"illegal move: ", "illegal moves"}}};
+      {{"crash: ", "crashes"},
+       {"time forfeit: ", "time forfeits"},
+       {"illegal move: ", "illegal moves"}}};
   std::map<std::string, std::array<int, 3>> by_engine;  // label ("A (x)") -> counts per kind
   for (const PairRecord& p : r.pairs())
     for (const GameRecord& g : p.games)
@@ -128,8 +134,8 @@ std::string fault_summary(const MatchResult& r) {
   if (by_engine.empty()) return "none";
   std::string out;
   for (const auto& [engine, counts] : by_engine)
-    out += fmt::format("{}{}: {} {}, {} {}, {} {}", out.empty() ? "" : "; ", engine, counts[0], kinds[0].second,
-                       counts[1], kinds[1].second, counts[2], kinds[2].second);
+    out += fmt::format("{}{}: {} {}, {} {}, {} {}", out.empty() ? "" : "; ", engine, counts[0],
+                       kinds[0].second, counts[1], kinds[1].second, counts[2], kinds[2].second);
   return out;
 }
 
@@ -138,7 +144,8 @@ void name_unmirrored(const MatchResult& r, const MatchPlan& plan) {
   if (r.definition().gate.mode != GateMode::AAControl || !fixed_budget(r.definition())) return;
   for (std::uint64_t o : check_mirrored(r).not_mirrored)
     std::cout << fmt::format("A/A pair {} not mirrored: opening {} ({})\n", o,
-                             plan.openings[o % plan.openings.size()].source, plan.openings[o % plan.openings.size()].fen);
+                             plan.openings[o % plan.openings.size()].source,
+                             plan.openings[o % plan.openings.size()].fen);
 }
 
 // The pairs still to play, by opening: the A/B pair, then the A/A control's (when there is one).
@@ -157,15 +164,16 @@ std::vector<Task> pending_tasks(const MatchResult& result, const MatchResult* co
 
 // The reports of the match and of its A/A control (when it has pairs), with the run's cost, early
 // stop and faults as properties; returns the worse exit code of the two.
-int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchResult* control, const std::string& cost,
-                bool decided) {
+int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchResult* control,
+                const std::string& cost, bool decided) {
   auto properties = plan.properties;
   properties.emplace_back("run.cost", cost);
   // An SPRT that decided before the planned pairs stops the run: said, and recorded with the reports.
   if (decided && !result.complete()) {
-    const std::string stopped = fmt::format("SPRT {} after {} of {} planned pairs: the match stopped early",
-                                            to_string(result.sprt_result()->verdict), result.pairs().size(),
-                                            plan.definition.pairs_planned);
+    const std::string stopped =
+        fmt::format("SPRT {} after {} of {} planned pairs: the match stopped early",
+                    to_string(result.sprt_result()->verdict), result.pairs().size(),
+                    plan.definition.pairs_planned);
     properties.emplace_back("run.stopped", stopped);
     std::cout << stopped << "\n";
   }
@@ -173,16 +181,19 @@ int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchRes
   properties.emplace_back("run.faults", faults);
   std::cout << "games lost by a fault: " << faults << "\n";
   int exit_code = 0;
-  if (result.pairs().empty()) throw InputError("match '" + plan.definition.config + "': no game pairs played");
+  if (result.pairs().empty())
+    throw InputError("match '" + plan.definition.config + "': no game pairs played");
   const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
   exit_code = pub.exit_code;
   name_unmirrored(result, plan);
-  std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1) : pub.summary);
+  std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1)
+                           : pub.summary);
   if (control && !control->pairs().empty()) {
     const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem);
     name_unmirrored(*control, plan);
     if (aa.exit_code != 0)
-      std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict << "; do not trust the A/B result\n";
+      std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict
+                << "; do not trust the A/B result\n";
     std::cout << (plan.quiet ? "" : aa.summary);
     exit_code = std::max(exit_code, aa.exit_code);
   }
@@ -196,7 +207,8 @@ int run_match(const MatchPlan& plan) {
   MatchJournal journal(plan.state_path, plan.definition, plan.shard_index, &dropped);
   std::unique_ptr<MatchJournal> aa_journal;
   if (plan.aa_definition)
-    aa_journal = std::make_unique<MatchJournal>(plan.aa_state_path, *plan.aa_definition, plan.shard_index, &aa_dropped);
+    aa_journal = std::make_unique<MatchJournal>(plan.aa_state_path, *plan.aa_definition,
+                                                plan.shard_index, &aa_dropped);
   for (const std::string& d : {dropped, aa_dropped})
     if (!d.empty()) std::cout << d << "\n";
   const MatchResult& result = journal.result();
@@ -205,7 +217,8 @@ int run_match(const MatchPlan& plan) {
   keep_recorded_games(plan.pgn_path, recorded(result));
   if (control) keep_recorded_games(plan.aa_pgn_path, recorded(*control));
   if (!plan.quiet && !result.pairs().empty())
-    std::cout << "resuming " << plan.state_path << ": " << result.pairs().size() << " pairs recorded\n";
+    std::cout << "resuming " << plan.state_path << ": " << result.pairs().size()
+              << " pairs recorded\n";
 
   // Both engines must come up (uci, options, isready) before the first game.
   {
@@ -274,7 +287,8 @@ int run_match(const MatchPlan& plan) {
       break;
     }
     games += 2;
-    if (!tasks[i].control && !plan.quiet && result.pairs().size() % std::size_t(plan.progress_every) == 0) {
+    if (!tasks[i].control && !plan.quiet &&
+        result.pairs().size() % std::size_t(plan.progress_every) == 0) {
       std::cout << progress_line(result, "A/B") << "\n";
       if (control && !control->pairs().empty()) std::cout << progress_line(*control, "A/A") << "\n";
       std::cout.flush();
@@ -288,7 +302,8 @@ int run_match(const MatchPlan& plan) {
   if (aa_journal) aa_journal->close();
 
   const double wall_s = std::chrono::duration<double>(SteadyClock::now() - wall0).count();
-  const double self_s = cpu_seconds(RUSAGE_SELF) - self0, children_s = cpu_seconds(RUSAGE_CHILDREN) - children0;
+  const double self_s = cpu_seconds(RUSAGE_SELF) - self0,
+               children_s = cpu_seconds(RUSAGE_CHILDREN) - children0;
   const std::string cost = fmt::format(
       "this run: {} games in {:.1f} s ({:.1f} games/min, {} threads); CPU harness {:.2f} s, engines {:.2f} s: "
       "harness/engines {:.2f}%",

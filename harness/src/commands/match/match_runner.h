@@ -19,11 +19,11 @@
 namespace stk::harness::selfplay {
 
 struct MatchPlan {
-  match::MatchDefinition definition;                   // the A/B match
+  match::MatchDefinition definition;                    // the A/B match
   std::optional<match::MatchDefinition> aa_definition;  // --ab-control: B against a second B
-  std::array<EngineConfig, 2> engines;                 // A, B
-  std::vector<Opening> openings;                       // pair i plays openings[i % size]
-  GameSettings settings;                               // budget[0] = A's, budget[1] = B's
+  std::array<EngineConfig, 2> engines;                  // A, B
+  std::vector<Opening> openings;                        // pair i plays openings[i % size]
+  GameSettings settings;                                // budget[0] = A's, budget[1] = B's
   int shard_index = 1;
   int concurrency = 1;
   int progress_every = 10;  // pairs between progress lines

@@ -14,10 +14,10 @@ namespace stk::harness::selfplay {
 // The budget of one move: a clock with increment (tc), or a fixed node count or depth per move.
 struct TimeControl {
   enum class Kind { Clock, Nodes, Depth } kind = Kind::Nodes;
-  int base_ms = 0, inc_ms = 0;   // Clock
-  std::uint64_t nodes = 0;       // Nodes
-  int depth = 0;                 // Depth
-  std::string text() const;      // "10+0.1", "nodes=10000", "depth=8"
+  int base_ms = 0, inc_ms = 0;                      // Clock
+  std::uint64_t nodes = 0;                          // Nodes
+  int depth = 0;                                    // Depth
+  std::string text() const;                         // "10+0.1", "nodes=10000", "depth=8"
   std::string go_args(int wtime, int btime) const;  // the arguments of "go" for this budget
 };
 
@@ -28,7 +28,7 @@ struct EngineConfig {
   std::string command;
   std::string name;
   std::map<std::string, std::string> options;  // option.X=Y
-  std::optional<TimeControl> limit;             // nodes=N or depth=N: overrides the match's budget
+  std::optional<TimeControl> limit;            // nodes=N or depth=N: overrides the match's budget
 };
 
 // "cmd=PATH name=N option.X=Y nodes=N depth=N" as separate tokens (one --engine's values).
@@ -38,8 +38,12 @@ EngineConfig parse_engine(const std::vector<std::string>& tokens);
 // moves each. Resign: both engines agree that one side is ahead by >= score cp for `movecount`
 // moves each. Max moves: a draw once `maxmoves` full moves are played (0: no cap).
 struct Adjudication {
-  struct Draw { int movenumber = 40, movecount = 8, score = 10; };
-  struct Resign { int movecount = 3, score = 1000; };
+  struct Draw {
+    int movenumber = 40, movecount = 8, score = 10;
+  };
+  struct Resign {
+    int movecount = 3, score = 1000;
+  };
   std::optional<Draw> draw;
   std::optional<Resign> resign;
   int maxmoves = 0;
@@ -50,8 +54,10 @@ Adjudication::Draw parse_draw(const std::vector<std::string>& tokens);
 Adjudication::Resign parse_resign(const std::vector<std::string>& tokens);
 
 // "key=value" tokens into a map; UsageError naming `option` on a token without '=' or an unknown key.
-std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& tokens, const std::string& option,
+std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& tokens,
+                                                    const std::string& option,
                                                     const std::vector<std::string>& keys);
-long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi);
+long long parse_integer(const std::string& text, const std::string& what, long long lo,
+                        long long hi);
 
 }  // namespace stk::harness::selfplay

@@ -81,7 +81,8 @@ void keep_recorded_games(const std::string& path, const std::set<std::uint64_t>&
   std::size_t start = text.find("[Event ");
   while (start != std::string::npos) {
     std::size_t next = text.find("\n[Event ", start);
-    const std::string game = text.substr(start, next == std::string::npos ? std::string::npos : next + 1 - start);
+    const std::string game = text.substr(start, next == std::string::npos ? std::string::npos
+                                                                          : next + 1 - start);
     const auto r = game.find("[Round \"");
     if (r != std::string::npos && keep.count(std::stoull(game.substr(r + 8)))) out += game;
     start = next == std::string::npos ? next : next + 1;

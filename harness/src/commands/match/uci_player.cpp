@@ -12,7 +12,8 @@ namespace {
 
 // Case-insensitive, as UCI option names are.
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return s;
 }
 
@@ -64,7 +65,8 @@ UciPlayer::~UciPlayer() = default;
 Fault UciPlayer::fault_from_silence(const std::string& waiting_for) {
   if (process_->output_closed() || !process_->running()) {
     process_->wait_exit(SteadyClock::now() + std::chrono::milliseconds(200));
-    return {Fault::Kind::Crash, "crashed (" + process_->exit_status().describe() + ") while waiting for " + waiting_for};
+    return {Fault::Kind::Crash, "crashed (" + process_->exit_status().describe() +
+                                    ") while waiting for " + waiting_for};
   }
   return {Fault::Kind::Timeout, "no " + waiting_for + " within the deadline"};
 }
@@ -80,8 +82,9 @@ void UciPlayer::start() {
   advertised_.clear();
   while (true) {
     auto line = process_->read_line(deadline);
-    if (!line) fail(process_->output_closed() ? "exited before answering 'uci' with 'uciok'"
-                                              : "did not answer 'uci' with 'uciok' within " + ms + " ms");
+    if (!line)
+      fail(process_->output_closed() ? "exited before answering 'uci' with 'uciok'"
+                                     : "did not answer 'uci' with 'uciok' within " + ms + " ms");
     if (line->text == "uciok") break;
     if (line->text.rfind("id name ", 0) == 0) id_name_ = line->text.substr(8);
     std::string problem;
@@ -89,10 +92,12 @@ void UciPlayer::start() {
   }
   for (const auto& [name, value] : config_.options) {
     if (!advertised_.count(lower(name)))
-      fail("option '" + name + "' is not one the engine advertises (option." + name + "=" + value + ")");
+      fail("option '" + name + "' is not one the engine advertises (option." + name + "=" + value +
+           ")");
     process_->set_option(name, value);
   }
-  if (auto f = new_game()) fail("did not answer 'isready' with 'readyok' within " + ms + " ms (" + f->text + ")");
+  if (auto f = new_game())
+    fail("did not answer 'isready' with 'readyok' within " + ms + " ms (" + f->text + ")");
 }
 
 void UciPlayer::restart() {
@@ -101,7 +106,8 @@ void UciPlayer::restart() {
 }
 
 std::optional<Fault> UciPlayer::new_game() {
-  if (!process_->send("ucinewgame", timeout_) || !process_->send("isready", timeout_)) return fault_from_silence("readyok");
+  if (!process_->send("ucinewgame", timeout_) || !process_->send("isready", timeout_))
+    return fault_from_silence("readyok");
   const auto deadline = SteadyClock::now() + timeout_;
   while (auto line = process_->read_line(deadline))
     if (line->text == "readyok") return std::nullopt;
@@ -118,7 +124,8 @@ std::variant<Thought, Fault> UciPlayer::think(const std::string& position, const
     const std::string_view word = first_word(line->text);
     // Only the last scored info lines decide the Thought: keep them, parse them once at bestmove.
     if (word == "info") {
-      if (line->text.find("score") != std::string::npos) scored_lines_.push_back(std::move(line->text));
+      if (line->text.find("score") != std::string::npos)
+        scored_lines_.push_back(std::move(line->text));
       continue;
     }
     if (word != "bestmove") continue;

@@ -24,11 +24,11 @@ struct EngineStartError : std::runtime_error {
 };
 
 struct Thought {
-  std::string move;                 // as written after "bestmove"
-  std::optional<int> score_cp;      // the last info score, mover's view; mate as +-(100000 - moves)
-  std::optional<int> mate;          // signed moves to mate when the score was a mate score
+  std::string move;             // as written after "bestmove"
+  std::optional<int> score_cp;  // the last info score, mover's view; mate as +-(100000 - moves)
+  std::optional<int> mate;      // signed moves to mate when the score was a mate score
   int depth = 0;
-  long elapsed_ms = 0;              // from "go" written to "bestmove" read
+  long elapsed_ms = 0;  // from "go" written to "bestmove" read
 };
 
 struct Fault {

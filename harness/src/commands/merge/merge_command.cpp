@@ -26,20 +26,24 @@ using namespace epd;
 int run_merge(int argc, char** argv) {
   // Match result files (kind "stk-match-result") are merged by the match harness.
   for (int i = 1; i < argc; ++i)
-    if (std::filesystem::is_regular_file(argv[i]) && match::names_match_kind(argv[i])) return run_match_merge(argc, argv);
-  CLI::App app{"Combines the JSON results of 'stk-harness epd --shard K/N' runs (every K of one N) into the report\n"
-               "an unsharded run would have written: reports/epd/OUT_CONFIG.{json,md}, reports/junit/epd-OUT_CONFIG.xml.\n"
-               "The baseline and min-solved recorded by the shards are used unless given here.\n"
-               "(Given match result files instead, runs 'stk-harness match-merge'.)",
-               "stk-harness merge"};
+    if (std::filesystem::is_regular_file(argv[i]) && match::names_match_kind(argv[i]))
+      return run_match_merge(argc, argv);
+  CLI::App app{
+      "Combines the JSON results of 'stk-harness epd --shard K/N' runs (every K of one N) into the report\n"
+      "an unsharded run would have written: reports/epd/OUT_CONFIG.{json,md}, reports/junit/epd-OUT_CONFIG.xml.\n"
+      "The baseline and min-solved recorded by the shards are used unless given here.\n"
+      "(Given match result files instead, runs 'stk-harness match-merge'.)",
+      "stk-harness merge"};
   std::string config, out_dir = "reports", baseline_option;
   std::vector<std::string> files;
   int min_solved = -1;
   app.add_option("OUT_CONFIG", config, "name of the merged report")->required();
-  app.add_option("SHARD_JSON", files, "results of every shard (reports/epd/CONFIG-shardK.json)")->required();
+  app.add_option("SHARD_JSON", files, "results of every shard (reports/epd/CONFIG-shardK.json)")
+      ->required();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   app.add_option("--baseline", baseline_option, "baseline results JSON (default: the shards')");
-  app.add_option("--min-solved", min_solved, "fail if fewer than N are solved (default: the shards')")
+  app.add_option("--min-solved", min_solved,
+                 "fail if fewer than N are solved (default: the shards')")
       ->check(CLI::Range(0, 1000000));
   auto declare_given = [&] {
     if (const std::string c = given_value(app, "OUT_CONFIG", ""); !c.empty())
@@ -62,8 +66,8 @@ int run_merge(int argc, char** argv) {
       const std::string& file = pos[i + 1];
       auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
         if (a != b)
-          throw InputError(fmt::format("{}: {} '{}' differs from {}'s '{}': not shards of one run", file,
-                                       what, b, pos[1], a));
+          throw InputError(fmt::format("{}: {} '{}' differs from {}'s '{}': not shards of one run",
+                                       file, what, b, pos[1], a));
       };
       differs("suite file", first.epd_file, m.epd_file);
       differs("engine", first.engine, m.engine);
@@ -87,7 +91,8 @@ int run_merge(int argc, char** argv) {
         throw InputError(fmt::format("{}: shard {} given twice", file, m.shard));
     }
     if (int(shard_seen.size()) != count)
-      throw InputError(fmt::format("{} of {} shards given: a merge needs every shard", shard_seen.size(), count));
+      throw InputError(fmt::format("{} of {} shards given: a merge needs every shard",
+                                   shard_seen.size(), count));
 
     RunResults run;
     run.meta = first;
@@ -103,8 +108,8 @@ int run_merge(int argc, char** argv) {
         run.positions.push_back(p);
       }
     if (int(run.positions.size()) != first.selected)
-      throw InputError(fmt::format("the shards hold {} positions, the run selected {}", run.positions.size(),
-                                   first.selected));
+      throw InputError(fmt::format("the shards hold {} positions, the run selected {}",
+                                   run.positions.size(), first.selected));
     std::sort(run.positions.begin(), run.positions.end(),
               [](const PositionResult& a, const PositionResult& b) { return a.index < b.index; });
 

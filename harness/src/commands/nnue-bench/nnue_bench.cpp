@@ -37,7 +37,8 @@ std::vector<Trace> record_walks(std::uint64_t seed, int evaluations) {
   SplitMix rng(seed);
   WalkOptions opt;
   opt.plies = 400;
-  opt.special_percent = 0;  // uniform moves: the stressing-move bias would inflate king-move refreshes
+  opt.special_percent =
+      0;  // uniform moves: the stressing-move bias would inflate king-move refreshes
   WalkCoverage cov;
   int evals = 0;
   for (std::size_t g = 0; evals < evaluations; ++g) {
@@ -46,17 +47,18 @@ std::vector<Trace> record_walks(std::uint64_t seed, int evaluations) {
     // Past the cut-off a make is dropped, and so is the unmake that undoes it (the walk is LIFO):
     // recording that unmake would take the replay above its root.
     std::vector<bool> recorded;
-    random_walk(t.fen, rng, opt,
-                [&](WalkOp op, const Position& pos) {
-                  const bool make = op == WalkOp::Make || op == WalkOp::MakeNull;
-                  if (make) recorded.push_back(evals < evaluations);
-                  const bool keep = recorded.back();
-                  if (!make) recorded.pop_back();
-                  if (!keep) return;
-                  t.steps.push_back({op, op == WalkOp::Make ? pos.last_move() : Move::none()});
-                  evals += make;
-                },
-                cov);
+    random_walk(
+        t.fen, rng, opt,
+        [&](WalkOp op, const Position& pos) {
+          const bool make = op == WalkOp::Make || op == WalkOp::MakeNull;
+          if (make) recorded.push_back(evals < evaluations);
+          const bool keep = recorded.back();
+          if (!make) recorded.pop_back();
+          if (!keep) return;
+          t.steps.push_back({op, op == WalkOp::Make ? pos.last_move() : Move::none()});
+          evals += make;
+        },
+        cov);
     traces.push_back(std::move(t));
   }
   return traces;
@@ -110,7 +112,8 @@ std::tuple<double, std::uint64_t, std::int64_t> replay(const std::vector<Trace>&
 }
 
 template <nnue::Simd S>
-std::pair<double, std::int64_t> refresh_all(const std::vector<Position>& positions, const nnue::Network& net) {
+std::pair<double, std::int64_t> refresh_all(const std::vector<Position>& positions,
+                                            const nnue::Network& net) {
   std::int64_t sum = 0;
   auto t0 = std::chrono::steady_clock::now();
   for (const Position& p : positions) sum += nnue::evaluate_refresh<S>(net, p).eval;
@@ -119,8 +122,8 @@ std::pair<double, std::int64_t> refresh_all(const std::vector<Position>& positio
 
 // forward() alone on precomputed accumulators (the part neither refresh nor update avoids).
 template <nnue::Simd S>
-std::pair<double, std::int64_t> forward_only(const std::vector<Position>& positions, const nnue::Network& net,
-                                             std::size_t evaluations) {
+std::pair<double, std::int64_t> forward_only(const std::vector<Position>& positions,
+                                             const nnue::Network& net, std::size_t evaluations) {
   const std::size_t distinct = std::min<std::size_t>(positions.size(), 1024);
   struct Acc {
     alignas(64) std::int16_t acc[2][nnue::kMaxHidden];
@@ -180,8 +183,8 @@ struct KernelTiming {
   std::uint64_t ievals;
 };
 
-KernelTiming time_kernels(nnue::Simd s, const std::vector<Position>& positions, const std::vector<Trace>& traces,
-                          const nnue::Network& net) {
+KernelTiming time_kernels(nnue::Simd s, const std::vector<Position>& positions,
+                          const std::vector<Trace>& traces, const nnue::Network& net) {
   KernelTiming k;
   if (s == nnue::Simd::Scalar) {
     std::tie(k.rs, k.rsum) = refresh_all<nnue::Simd::Scalar>(positions, net);
@@ -197,13 +200,13 @@ KernelTiming time_kernels(nnue::Simd s, const std::vector<Position>& positions, 
 
 // One measurement reported: a table row, an entry of the figures' results, a testcase that fails
 // when refresh and incremental disagree. `base_s` is the make/unmake replay's own time.
-void report_kernels(report::RunReport& run, std::ostringstream& table, int hidden, const char* kname,
-                    const KernelTiming& k, std::size_t positions, double base_s) {
+void report_kernels(report::RunReport& run, std::ostringstream& table, int hidden,
+                    const char* kname, const KernelTiming& k, std::size_t positions,
+                    double base_s) {
   const auto& [rs, is, fs, rsum, isum, fsum, ievals] = k;
   // The replay's own make/unmake time (the baseline run) is taken out of the incremental rate.
   double refresh_rate = double(positions) / rs,
-         inc_rate = double(ievals) / std::max(is - base_s, 1e-9),
-         fwd_rate = double(positions) / fs;
+         inc_rate = double(ievals) / std::max(is - base_s, 1e-9), fwd_rate = double(positions) / fs;
   // The incremental replay includes make/unmake; the baseline rate is printed separately.
   table << fmt::format("{:<8} {:<7} {:>16.0f} {:>22.0f} {:>8.1f}x {:>18.0f}\n", hidden, kname,
                        refresh_rate, inc_rate, inc_rate / refresh_rate, fwd_rate);
@@ -236,18 +239,22 @@ void report_kernels(report::RunReport& run, std::ostringstream& table, int hidde
 }  // namespace
 
 int run_nnue_bench(int argc, char** argv) {
-  CLI::App app{"NNUE evaluations per second: full refresh vs incremental update + forward, H=128 and H=1024\n"
-               "synthetic nets, scalar and AVX2 kernels; fails when refresh and incremental evaluations differ.\n"
-               "Report: reports/junit/nnue-bench-CONFIG.xml, reports/nnue-bench/CONFIG.{json,md}.",
-               "stk-harness nnue-bench"};
+  CLI::App app{
+      "NNUE evaluations per second: full refresh vs incremental update + forward, H=128 and H=1024\n"
+      "synthetic nets, scalar and AVX2 kernels; fails when refresh and incremental evaluations differ.\n"
+      "Report: reports/junit/nnue-bench-CONFIG.xml, reports/nnue-bench/CONFIG.{json,md}.",
+      "stk-harness nnue-bench"};
   int n = 100000;
   std::uint64_t seed = 1;
   std::string config = "default", junit_file, out_dir = "reports";
-  app.add_option("--positions", n, "evaluations per measurement (1..100000000)")->capture_default_str();
+  app.add_option("--positions", n, "evaluations per measurement (1..100000000)")
+      ->capture_default_str();
   app.add_option("--seed", seed, "walk seed")
-      ->capture_default_str()->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 62));
   app.add_option("--config", config, "report name")->capture_default_str();
-  app.add_option("--junit", junit_file, "JUnit file (default <out-dir>/junit/nnue-bench-<config>.xml)");
+  app.add_option("--junit", junit_file,
+                 "JUnit file (default <out-dir>/junit/nnue-bench-<config>.xml)");
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
@@ -255,7 +262,8 @@ int run_nnue_bench(int argc, char** argv) {
     if (!junit_file.empty()) paths.junit = junit_file;
     declare_report(paths.junit, "nnue-bench." + config);
     // Checked once the report is owed: a run asked for nothing leaves an error report, not an old one.
-    if (n < 1 || n > 100000000) throw UsageError(fmt::format("--positions must be in 1..100000000, got {}", n));
+    if (n < 1 || n > 100000000)
+      throw UsageError(fmt::format("--positions must be in 1..100000000, got {}", n));
     std::vector<Trace> traces = record_walks(seed, n);
     const std::vector<Position> positions = evaluated_positions(traces, n);
 
@@ -269,13 +277,14 @@ int run_nnue_bench(int argc, char** argv) {
     junit::add_build_properties(suite);
 
     std::ostringstream table;
-    table << fmt::format("{:<8} {:<7} {:>16} {:>22} {:>9} {:>18}\n", "hidden", "kernels", "refresh evals/s",
-                         "incremental evals/s*", "speedup", "forward-only /s");
+    table << fmt::format("{:<8} {:<7} {:>16} {:>22} {:>9} {:>18}\n", "hidden", "kernels",
+                         "refresh evals/s", "incremental evals/s*", "speedup", "forward-only /s");
     run.figures["harness"] = "nnue-bench";
     run.figures["seed"] = seed;
     run.figures["evaluations"] = n;
     run.figures["results"] = report::Json::array();
-    auto [base_s, base_n, base_sum] = replay<false, nnue::Simd::Scalar>(traces, *synthetic_network(128));
+    auto [base_s, base_n, base_sum] = replay<false, nnue::Simd::Scalar>(traces,
+                                                                        *synthetic_network(128));
     (void)base_sum;
     const double base_rate = double(base_n) / base_s;
     for (int hidden : {128, 1024}) {
@@ -283,7 +292,8 @@ int run_nnue_bench(int argc, char** argv) {
       for (nnue::Simd s : {nnue::Simd::Scalar, nnue::Simd::Avx2}) {
         if (s == nnue::Simd::Avx2 && !nnue::kHasAvx2) continue;
         const KernelTiming k = time_kernels(s, positions, traces, *net);
-        report_kernels(run, table, hidden, s == nnue::Simd::Scalar ? "scalar" : "avx2", k, positions.size(), base_s);
+        report_kernels(run, table, hidden, s == nnue::Simd::Scalar ? "scalar" : "avx2", k,
+                       positions.size(), base_s);
       }
     }
     auto search_nps = search_nodes_per_second();
@@ -293,9 +303,11 @@ int run_nnue_bench(int argc, char** argv) {
         "  replay's make/unmake time subtracted; king moves refresh that perspective\n"
         "search nodes/s: {}\n",
         n, seed, base_rate, table.str(),
-        search_nps ? fmt::format("{:.0f}", *search_nps) : "n/a (hook search_nodes_per_second(): no search yet)");
+        search_nps ? fmt::format("{:.0f}", *search_nps)
+                   : "n/a (hook search_nodes_per_second(): no search yet)");
     run.figures["make_unmake_moves_per_s"] = std::llround(base_rate);
-    run.figures["search_nodes_per_s"] = search_nps ? report::Json(std::llround(*search_nps)) : report::Json(nullptr);
+    run.figures["search_nodes_per_s"] = search_nps ? report::Json(std::llround(*search_nps))
+                                                   : report::Json(nullptr);
     suite.system_out = summary;
     run.markdown = "```\n" + summary + "```\n";
     report::write_run_report(run, paths);

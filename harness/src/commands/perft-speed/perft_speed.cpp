@@ -61,8 +61,8 @@ struct CaseTiming {
 
 // Times `repeat` runs of each engine on one position, alternating; adds each repeat's seconds
 // to sum_ours / sum_ref (the whole run's ratio per repeat).
-CaseTiming time_case(UciProcess& ref, const Case& c, int depth, int repeat, std::vector<double>& sum_ours,
-                     std::vector<double>& sum_ref) {
+CaseTiming time_case(UciProcess& ref, const Case& c, int depth, int repeat,
+                     std::vector<double>& sum_ours, std::vector<double>& sum_ref) {
   CaseTiming t;
   auto& [ours, theirs, ratios, nodes, ref_count] = t;
   for (int i = 0; i < repeat; ++i) {
@@ -75,10 +75,12 @@ CaseTiming time_case(UciProcess& ref, const Case& c, int depth, int repeat, std:
     ref.sync();
     t0 = std::chrono::steady_clock::now();
     ref.send("go perft " + std::to_string(depth));
-    ref_count = reference_nodes(ref.read_until([](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
-                                               std::chrono::seconds(600)));
+    ref_count = reference_nodes(
+        ref.read_until([](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
+                       std::chrono::seconds(600)));
     theirs.push_back(seconds_since(t0));
-    ratios.push_back(theirs.back() / ours.back());  // equal nodes: nodes/s ratio = time ratio inverted
+    ratios.push_back(theirs.back() /
+                     ours.back());  // equal nodes: nodes/s ratio = time ratio inverted
     sum_ours[std::size_t(i)] += ours.back();
     sum_ref[std::size_t(i)] += theirs.back();
   }
@@ -87,22 +89,29 @@ CaseTiming time_case(UciProcess& ref, const Case& c, int depth, int repeat, std:
 
 // One position reported: a console line, a Markdown row, an entry of `positions`, and a testcase
 // that fails when the node counts differ.
-void report_case(const Case& c, int depth, const CaseTiming& t, std::ostringstream& md, report::Json& positions,
-                 junit::TestSuite& suite) {
+void report_case(const Case& c, int depth, const CaseTiming& t, std::ostringstream& md,
+                 report::Json& positions, junit::TestSuite& suite) {
   const auto& [ours, theirs, ratios, nodes, ref_count] = t;
   const report::Json ratio = spread(ratios);
   const double a = spread(ours)["median"], b = spread(theirs)["median"];
-  std::cout << fmt::format("{:<10} {:>5} {:>12} {:>10.3f} {:>10.3f} {:>9.2f}x\n", c.name, depth, nodes, a, b,
-                           double(ratio["median"]));
-  md << fmt::format("| {} | {} | {} | {:.3f} | {:.3f} | {:.2f} ({:.2f}..{:.2f}) |\n", c.name, depth, nodes, a, b,
-                    double(ratio["median"]), double(ratio["min"]), double(ratio["max"]));
-  positions.push_back({{"name", c.name}, {"fen", c.fen}, {"depth", depth}, {"nodes", nodes},
-                       {"reference_nodes", ref_count}, {"stk_seconds", spread(ours)},
-                       {"reference_seconds", spread(theirs)}, {"nps_ratio", ratio}});
+  std::cout << fmt::format("{:<10} {:>5} {:>12} {:>10.3f} {:>10.3f} {:>9.2f}x\n", c.name, depth,
+                           nodes, a, b, double(ratio["median"]));
+  md << fmt::format("| {} | {} | {} | {:.3f} | {:.3f} | {:.2f} ({:.2f}..{:.2f}) |\n", c.name, depth,
+                    nodes, a, b, double(ratio["median"]), double(ratio["min"]),
+                    double(ratio["max"]));
+  positions.push_back({{"name", c.name},
+                       {"fen", c.fen},
+                       {"depth", depth},
+                       {"nodes", nodes},
+                       {"reference_nodes", ref_count},
+                       {"stk_seconds", spread(ours)},
+                       {"reference_seconds", spread(theirs)},
+                       {"nps_ratio", ratio}});
   junit::TestCase tc;
   tc.classname = "perft-speed.nodes";
   tc.name = fmt::format("{} d{}", c.name, depth);
-  tc.time_s = std::accumulate(ours.begin(), ours.end(), 0.0) + std::accumulate(theirs.begin(), theirs.end(), 0.0);
+  tc.time_s = std::accumulate(ours.begin(), ours.end(), 0.0) +
+              std::accumulate(theirs.begin(), theirs.end(), 0.0);
   tc.facts = {{"nodes", std::to_string(nodes)},
               {"reference_nodes", std::to_string(ref_count)},
               {"nps_ratio_median", fmt::format("{:.3f}", double(ratio["median"]))}};
@@ -118,22 +127,27 @@ void report_case(const Case& c, int depth, const CaseTiming& t, std::ostringstre
 }  // namespace
 
 int run_perft_speed(int argc, char** argv) {
-  CLI::App app{"Perft speed of stk against a reference engine's 'go perft', timed alternately in one run: the\n"
-               "nodes/s ratio stk/reference (median and range over --repeat runs) is recorded, not gated; both\n"
-               "engines' node counts must agree.\n"
-               "Report: reports/junit/perft-speed-CONFIG.xml, reports/perft-speed/CONFIG.{json,md}.",
-               "stk-harness perft-speed"};
+  CLI::App app{
+      "Perft speed of stk against a reference engine's 'go perft', timed alternately in one run: the\n"
+      "nodes/s ratio stk/reference (median and range over --repeat runs) is recorded, not gated; both\n"
+      "engines' node counts must agree.\n"
+      "Report: reports/junit/perft-speed-CONFIG.xml, reports/perft-speed/CONFIG.{json,md}.",
+      "stk-harness perft-speed"};
   std::string ref_path = "/usr/games/stockfish", config = "default", out_dir = "reports";
   int repeat = 3, max_depth = 0;
   app.add_option("--reference", ref_path, "UCI engine answering 'go perft'")->capture_default_str();
-  app.add_option("--repeat", repeat, "timed runs per position and engine")->check(CLI::Range(1, 50))->capture_default_str();
-  app.add_option("--max-depth", max_depth, "cap every position's depth at N (0: startpos 6, kiwipete 5)")
+  app.add_option("--repeat", repeat, "timed runs per position and engine")
+      ->check(CLI::Range(1, 50))
+      ->capture_default_str();
+  app.add_option("--max-depth", max_depth,
+                 "cap every position's depth at N (0: startpos 6, kiwipete 5)")
       ->check(CLI::Range(0, 8));
   app.add_option("--config", config, "report name")->capture_default_str();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   auto declare_given = [&] {
     const std::string cfg = given_value(app, "--config", "default");
-    declare_report(report::junit_path(given_value(app, "--out-dir", "reports"), "perft-speed", cfg), "perft-speed." + cfg);
+    declare_report(report::junit_path(given_value(app, "--out-dir", "reports"), "perft-speed", cfg),
+                   "perft-speed." + cfg);
   };
   if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
@@ -155,10 +169,12 @@ int run_perft_speed(int argc, char** argv) {
     suite.property("repeat", std::to_string(repeat));
     junit::add_build_properties(suite);
 
-    std::cout << fmt::format("reference: {} ({})\n{:<10} {:>5} {:>12} {:>10} {:>10} {:>10}\n", ref.name(), ref_path,
-                             "position", "depth", "nodes", "stk s", "ref s", "nps ratio");
+    std::cout << fmt::format("reference: {} ({})\n{:<10} {:>5} {:>12} {:>10} {:>10} {:>10}\n",
+                             ref.name(), ref_path, "position", "depth", "nodes", "stk s", "ref s",
+                             "nps ratio");
     std::ostringstream md;
-    md << fmt::format("reference engine: {} (`{}`), {} runs each, alternating\n\n", ref.name(), ref_path, repeat)
+    md << fmt::format("reference engine: {} (`{}`), {} runs each, alternating\n\n", ref.name(),
+                      ref_path, repeat)
        << "| position | depth | nodes | stk s (median) | reference s (median) | nodes/s ratio stk/reference (min..max) |\n"
        << "|---|---|---|---|---|---|\n";
     report::Json positions = report::Json::array();
@@ -170,15 +186,18 @@ int run_perft_speed(int argc, char** argv) {
       report_case(c, depth, t, md, positions, suite);
     }
     std::vector<double> total_ratio;
-    for (std::size_t i = 0; i < sum_ours.size(); ++i) total_ratio.push_back(sum_ref[i] / sum_ours[i]);
+    for (std::size_t i = 0; i < sum_ours.size(); ++i)
+      total_ratio.push_back(sum_ref[i] / sum_ours[i]);
     const report::Json total = spread(total_ratio);
     suite.time_s = seconds_since(t_all);
     speed.figures["reference_engine"] = ref.name();
     speed.figures["repeat"] = repeat;
     speed.figures["positions"] = std::move(positions);
     speed.figures["nps_ratio"] = total;
-    const std::string line = fmt::format("perft nodes/s ratio stk/reference: {:.2f} (range {:.2f}..{:.2f}; above 1.0 means "
-                                         "stk is faster)\n", double(total["median"]), double(total["min"]), double(total["max"]));
+    const std::string line = fmt::format(
+        "perft nodes/s ratio stk/reference: {:.2f} (range {:.2f}..{:.2f}; above 1.0 means "
+        "stk is faster)\n",
+        double(total["median"]), double(total["min"]), double(total["max"]));
     std::cout << line;
     speed.markdown = md.str() + "\n" + line;
     report::write_run_report(speed, paths);

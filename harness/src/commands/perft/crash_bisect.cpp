@@ -16,7 +16,8 @@ namespace {
 constexpr const char* kPlayed = "played\n";
 
 // In the child: the root, then the line; writes kPlayed once the line is on the board.
-Position play_line(const std::string& fen, const std::vector<std::string>& line, const ChildWriter& write) {
+Position play_line(const std::string& fen, const std::vector<std::string>& line,
+                   const ChildWriter& write) {
   Position pos;
   if (auto err = pos.set(fen)) throw std::runtime_error("bad FEN: " + *err);
   for (const std::string& m : line) {
@@ -56,8 +57,10 @@ BisectResult bisect_crash(const std::string& fen, int depth, PerftFn fn, double 
     if (!probe.ok()) {
       const bool played = probe.output.rfind(kPlayed, 0) == 0;
       const std::string where = r.moves.empty() ? "at the root" : "after " + line_text(r.moves);
-      r.finding = played ? fmt::format("generating the moves {} {} (perft 1 there)", where, probe.describe())
-                         : fmt::format("playing the line {} {}", line_text(r.moves), probe.describe());
+      r.finding = played
+                      ? fmt::format("generating the moves {} {} (perft 1 there)", where,
+                                    probe.describe())
+                      : fmt::format("playing the line {} {}", line_text(r.moves), probe.describe());
       return r;
     }
     std::istringstream in(probe.output.substr(probe.output.find("moves") + 5));
@@ -85,9 +88,10 @@ BisectResult bisect_crash(const std::string& fen, int depth, PerftFn fn, double 
       break;
     }
     if (next.empty()) {
-      r.finding = fmt::format("no single move from {} reproduces it: perft {} of each subtree runs cleanly in a "
-                              "fresh process (the crash depends on what ran before it)",
-                              line_text(r.moves), d - 1);
+      r.finding = fmt::format(
+          "no single move from {} reproduces it: perft {} of each subtree runs cleanly in a "
+          "fresh process (the crash depends on what ran before it)",
+          line_text(r.moves), d - 1);
       return r;
     }
     r.moves.push_back(next);

@@ -22,9 +22,9 @@ std::map<std::string, std::uint64_t> reference_divide(UciProcess& ref, const std
   ref.send(cmd);
   ref.send("go perft " + std::to_string(depth));
   std::map<std::string, std::uint64_t> out;
-  auto lines = ref.read_until(
-      [](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
-      std::chrono::seconds(600));
+  auto lines =
+      ref.read_until([](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
+                     std::chrono::seconds(600));
   for (const std::string& l : lines) {
     auto colon = l.find(':');
     if (colon == std::string::npos || colon < 4 || colon > 5) continue;
@@ -62,9 +62,9 @@ BisectResult bisect_perft(const std::string& fen, int depth, UciProcess& referen
     for (auto& [m, n] : theirs)
       if (!ours.count(m)) only_theirs += " " + m;
     if (!only_ours.empty() || !only_theirs.empty()) {
-      r.finding = "at " + pos.fen() + ": moves generated only by stk:" +
-                  (only_ours.empty() ? " none" : only_ours) + "; only by the reference:" +
-                  (only_theirs.empty() ? " none" : only_theirs);
+      r.finding = "at " + pos.fen() +
+                  ": moves generated only by stk:" + (only_ours.empty() ? " none" : only_ours) +
+                  "; only by the reference:" + (only_theirs.empty() ? " none" : only_theirs);
       return r;
     }
     std::string next;

@@ -44,7 +44,8 @@ bool collect(int fd, double timeout_s, std::string* out) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   char buf[4096];
   while (true) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     pollfd p{fd, POLLIN, 0};
     int r = ::poll(&p, 1, int(std::min<long long>(left.count(), 1000)));
@@ -91,7 +92,8 @@ ChildResult run_isolated(const std::function<void(const ChildWriter&)>& work, do
   }
   if (!ended) r.kind = ChildResult::Kind::TimedOut;
   else if (WIFSIGNALED(status)) r.kind = ChildResult::Kind::Crashed, r.signal = WTERMSIG(status);
-  else if (WEXITSTATUS(status) != 0) r.kind = ChildResult::Kind::Failed, r.exit_code = WEXITSTATUS(status);
+  else if (WEXITSTATUS(status) != 0)
+    r.kind = ChildResult::Kind::Failed, r.exit_code = WEXITSTATUS(status);
   return r;
 }
 

@@ -36,7 +36,8 @@ std::vector<PerftEntry> read_perft_epd(const std::string& path) {
       std::string dtok, ntok, extra;
       if (!(fs >> dtok)) continue;  // the empty piece before the first ';'
       fs >> ntok;
-      if (fs >> extra) throw InputError(where + "unexpected text '" + extra + "' in '" + field + "'");
+      if (fs >> extra)
+        throw InputError(where + "unexpected text '" + extra + "' in '" + field + "'");
       int depth = 0;
       std::uint64_t nodes = 0;
       try {

@@ -18,18 +18,21 @@ namespace stk::harness {
 
 int run_perft(int argc, char** argv) {
   using namespace perft_harness;  // not "perft": that would hide stk::perft
-  CLI::App app{"Legal move counts against golden perft EPDs, make/unmake invariants over the same trees, and on a\n"
-               "mismatch a bisection against a reference engine. Each check runs in a child process with a time\n"
-               "limit, so a crash or hang of the move generator is a failure naming position, depth and signal,\n"
-               "bisected (in children again) to the line that crashes.\n"
-               "Report: reports/junit/perft-CONFIG.xml, reports/perft/CONFIG.{json,md} (-shardK with --shard).",
-               "stk-harness perft"};
+  CLI::App app{
+      "Legal move counts against golden perft EPDs, make/unmake invariants over the same trees, and on a\n"
+      "mismatch a bisection against a reference engine. Each check runs in a child process with a time\n"
+      "limit, so a crash or hang of the move generator is a failure naming position, depth and signal,\n"
+      "bisected (in children again) to the line that crashes.\n"
+      "Report: reports/junit/perft-CONFIG.xml, reports/perft/CONFIG.{json,md} (-shardK with --shard).",
+      "stk-harness perft"};
   PerftSettings s;
   add_perft_options(app, s);
-  if (auto status = parse_cli_or_report(app, argc, argv, [&] { declare_given_report(app); })) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv, [&] { declare_given_report(app); }))
+    return *status;
   try {
     s.shard = parse_shard(s.shard_text);
-    const report::ReportPaths paths = report_files(s.out_dir, s.config, s.shard_text, s.junit_option);
+    const report::ReportPaths paths = report_files(s.out_dir, s.config, s.shard_text,
+                                                   s.junit_option);
     declare_report(paths.junit, "perft." + s.config);
     resolve_settings(s);
 

@@ -8,14 +8,17 @@
 
 namespace stk::harness::perft_harness {
 
-void describe_suite(junit::TestSuite& suite, const CLI::App& app, const PerftSettings& s, const UciProcess* reference) {
+void describe_suite(junit::TestSuite& suite, const CLI::App& app, const PerftSettings& s,
+                    const UciProcess* reference) {
   suite.name = "perft." + s.config;
   for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
   suite.property("epd_files", fmt::format("{}", fmt::join(s.files, ",")));
   suite.property("max_depth", std::to_string(s.max_depth));
-  suite.property("max_nodes", s.max_nodes == std::uint64_t(-1) ? "unlimited" : std::to_string(s.max_nodes));
+  suite.property("max_nodes",
+                 s.max_nodes == std::uint64_t(-1) ? "unlimited" : std::to_string(s.max_nodes));
   suite.property("shard", s.shard.label());
-  if (reference) suite.property("reference_engine", reference->name() + " (" + reference->path() + ")");
+  if (reference)
+    suite.property("reference_engine", reference->name() + " (" + reference->path() + ")");
   suite.property("timeout_s", fmt::format("{}", s.timeout_s));
   suite.property("isolation", "each check in a child process (fork)");
   junit::add_build_properties(suite);
@@ -28,14 +31,24 @@ void finish_report(report::RunReport& run, RunTotals& totals) {
   md << "| position | depth | expected | actual | result |\n|---|---|---|---|---|\n";
   for (const CountRow& r : totals.rows) {
     if (!r.actual) {
-      cases.push_back({{"id", r.id}, {"fen", r.fen}, {"depth", r.depth}, {"expected", r.expected},
-                       {"actual", nullptr}, {"crashed", r.crashed}, {"passed", false}});
-      md << "| " << r.id << " | " << r.depth << " | " << r.expected << " | - | **" << r.crashed << "** |\n";
+      cases.push_back({{"id", r.id},
+                       {"fen", r.fen},
+                       {"depth", r.depth},
+                       {"expected", r.expected},
+                       {"actual", nullptr},
+                       {"crashed", r.crashed},
+                       {"passed", false}});
+      md << "| " << r.id << " | " << r.depth << " | " << r.expected << " | - | **" << r.crashed
+         << "** |\n";
       continue;
     }
     const std::uint64_t actual = *r.actual;
-    cases.push_back({{"id", r.id}, {"fen", r.fen}, {"depth", r.depth}, {"expected", r.expected},
-                     {"actual", actual}, {"passed", actual == r.expected}});
+    cases.push_back({{"id", r.id},
+                     {"fen", r.fen},
+                     {"depth", r.depth},
+                     {"expected", r.expected},
+                     {"actual", actual},
+                     {"passed", actual == r.expected}});
     md << "| " << r.id << " | " << r.depth << " | " << r.expected << " | " << actual << " | "
        << (actual == r.expected ? "ok" : "**MISMATCH**") << " |\n";
   }

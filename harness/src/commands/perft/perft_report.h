@@ -12,7 +12,8 @@
 namespace stk::harness::perft_harness {
 
 // The suite's name and properties: the options as given and what the run resolved them to.
-void describe_suite(junit::TestSuite& suite, const CLI::App& app, const PerftSettings& s, const UciProcess* reference);
+void describe_suite(junit::TestSuite& suite, const CLI::App& app, const PerftSettings& s,
+                    const UciProcess* reference);
 
 // Sets the suite's total_nodes and summary (system_out), and the figures and Markdown of `run`,
 // whose one suite holds the checks.

@@ -58,14 +58,16 @@ InvariantsAnswer parse_invariants(const std::string& out) {
 
 // A check whose child crashed or hung: a failure of the subject naming position, depth, the
 // signal (or the time limit) and the line the bisection narrowed it to.
-void fail_crashed(junit::TestCase& tc, const PerftEntry& e, int depth, const ChildResult& run, const BisectResult& b) {
+void fail_crashed(junit::TestCase& tc, const PerftEntry& e, int depth, const ChildResult& run,
+                  const BisectResult& b) {
   const bool hung = run.kind == ChildResult::Kind::TimedOut;
   tc.outcome = junit::Outcome::Failed;
   tc.message = fmt::format("perft {}: {}", hung ? "hung" : "crashed", run.describe());
-  tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: {}\nbisected in child processes:\n{}", e.id(), e.fen, depth,
-                          run.describe(), b.describe());
+  tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: {}\nbisected in child processes:\n{}", e.id(),
+                          e.fen, depth, run.describe(), b.describe());
   tc.facts.emplace_back("crash", run.describe());
-  std::cerr << "perft " << (hung ? "hung" : "crashed") << " " << tc.name << ": " << run.describe() << "\n"
+  std::cerr << "perft " << (hung ? "hung" : "crashed") << " " << tc.name << ": " << run.describe()
+            << "\n"
             << b.describe() << "\n";
 }
 
@@ -80,7 +82,8 @@ struct CheckContext {
 
 // The count checks of one position, depth by depth up to --depth and --max-nodes; the depths
 // after one whose perft crashed are skipped.
-void check_counts(const CheckContext& c, const PerftEntry& e, Position& pos, const std::string& classname) {
+void check_counts(const CheckContext& c, const PerftEntry& e, Position& pos,
+                  const std::string& classname) {
   const PerftSettings& s = c.s;
   RunTotals& t = c.totals;
   int crashed_depth = 0;  // deeper checks of a position whose perft crashed are not run
@@ -89,17 +92,21 @@ void check_counts(const CheckContext& c, const PerftEntry& e, Position& pos, con
     junit::TestCase tc;
     tc.classname = classname;
     tc.name = fmt::format("{} d{}", e.id(), depth);
-    tc.facts = {{"fen", e.fen}, {"depth", std::to_string(depth)}, {"expected", std::to_string(expected)}};
+    tc.facts = {{"fen", e.fen},
+                {"depth", std::to_string(depth)},
+                {"expected", std::to_string(expected)}};
     if (crashed_depth) {
       tc.outcome = junit::Outcome::Skipped;
-      tc.message = fmt::format("not run: perft crashed at depth {} ({} d{})", crashed_depth, e.id(), crashed_depth);
+      tc.message = fmt::format("not run: perft crashed at depth {} ({} d{})", crashed_depth, e.id(),
+                               crashed_depth);
       c.suite.cases.push_back(std::move(tc));
       continue;
     }
     auto t0 = std::chrono::steady_clock::now();
     // The binding is copied: clang 14 cannot capture a structured binding (C++20 allows it).
-    ChildResult run = run_isolated([&, d = depth](const ChildWriter& write) { write(std::to_string(c.subject(pos, d))); },
-                                   s.timeout_s);
+    ChildResult run = run_isolated(
+        [&, d = depth](const ChildWriter& write) { write(std::to_string(c.subject(pos, d))); },
+        s.timeout_s);
     tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!run.ok()) {
       ++t.failures;
@@ -117,8 +124,8 @@ void check_counts(const CheckContext& c, const PerftEntry& e, Position& pos, con
       ++t.failures;
       tc.outcome = junit::Outcome::Failed;
       tc.message = fmt::format("expected {} nodes, got {}", expected, actual);
-      tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: expected {}, actual {}", e.id(), e.fen,
-                              depth, expected, actual);
+      tc.detail = fmt::format("{}\nFEN: {}\ndepth {}: expected {}, actual {}", e.id(), e.fen, depth,
+                              expected, actual);
       if (c.reference) {
         BisectResult b = bisect_perft(e.fen, depth, *c.reference);
         tc.detail += "\nbisected against " + c.reference->name() + ":\n" + b.describe();
@@ -166,8 +173,8 @@ void check_position_invariants(const CheckContext& c, const PerftEntry& e, Posit
 
 }  // namespace
 
-RunTotals run_checks(const PerftSettings& s, const std::vector<PerftEntry>& entries, UciProcess* reference,
-                     junit::TestSuite& suite) {
+RunTotals run_checks(const PerftSettings& s, const std::vector<PerftEntry>& entries,
+                     UciProcess* reference, junit::TestSuite& suite) {
   RunTotals totals;
   const CheckContext c{s, perft_subject(s.plant), reference, suite, totals};
   auto t_suite = std::chrono::steady_clock::now();

@@ -32,7 +32,7 @@ struct RunTotals {
 
 // Runs every check of the shard; the testcases go to `suite` and suite.time_s is set.
 // `reference` (may be null) bisects a count mismatch.
-RunTotals run_checks(const PerftSettings& s, const std::vector<PerftEntry>& entries, UciProcess* reference,
-                     junit::TestSuite& suite);
+RunTotals run_checks(const PerftSettings& s, const std::vector<PerftEntry>& entries,
+                     UciProcess* reference, junit::TestSuite& suite);
 
 }  // namespace stk::harness::perft_harness

@@ -9,21 +9,33 @@
 namespace stk::harness::perft_harness {
 
 void add_perft_options(CLI::App& app, PerftSettings& s) {
-  app.add_option("--epd", s.files, "perft EPD ('FEN ;D1 n ;D2 n ...'), repeatable; default golden/perft.epd");
-  app.add_option("--depth", s.max_depth, "deepest depth to run")->check(CLI::Range(1, 15))->capture_default_str();
-  app.add_option("--max-nodes", s.max_nodes_option, "skip depths whose expected count exceeds N (-1: no limit)")
-      ->check(CLI::Range(-1LL, 1LL << 62))->capture_default_str();
-  app.add_option("--invariants-depth", s.inv_depth, "walk each tree to N plies checking make/unmake invariants (0 off)")
-      ->check(CLI::Range(0, 6))->capture_default_str();
-  app.add_option("--reference", s.reference_path, "UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish)");
+  app.add_option("--epd", s.files,
+                 "perft EPD ('FEN ;D1 n ;D2 n ...'), repeatable; default golden/perft.epd");
+  app.add_option("--depth", s.max_depth, "deepest depth to run")
+      ->check(CLI::Range(1, 15))
+      ->capture_default_str();
+  app.add_option("--max-nodes", s.max_nodes_option,
+                 "skip depths whose expected count exceeds N (-1: no limit)")
+      ->check(CLI::Range(-1LL, 1LL << 62))
+      ->capture_default_str();
+  app.add_option("--invariants-depth", s.inv_depth,
+                 "walk each tree to N plies checking make/unmake invariants (0 off)")
+      ->check(CLI::Range(0, 6))
+      ->capture_default_str();
+  app.add_option("--reference", s.reference_path,
+                 "UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish)");
   app.add_option("--config", s.config, "report name")->capture_default_str();
-  app.add_option("--shard", s.shard_text, "take the checks of positions i with i % N == K-1")->check(shard_check());
+  app.add_option("--shard", s.shard_text, "take the checks of positions i with i % N == K-1")
+      ->check(shard_check());
   app.add_option("--junit", s.junit_option, "JUnit file (default OUT_DIR/junit/perft-CONFIG.xml)");
   app.add_option("--out-dir", s.out_dir, "reports folder")->capture_default_str();
   app.add_option("--timeout", s.timeout, "seconds per check (each check runs in a child process)")
-      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
-  app.add_option("--plant", s.plant, "test policy: a perft that crashes or hangs at an under-promotion capture")
-      ->check(CLI::IsMember(perft_plants()))->capture_default_str();
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  app.add_option("--plant", s.plant,
+                 "test policy: a perft that crashes or hangs at an under-promotion capture")
+      ->check(CLI::IsMember(perft_plants()))
+      ->capture_default_str();
 }
 
 std::string report_name(const std::string& cfg, const std::string& shard) {
@@ -31,8 +43,8 @@ std::string report_name(const std::string& cfg, const std::string& shard) {
   return cfg + (s.count > 1 ? "-shard" + std::to_string(s.index) : "");
 }
 
-report::ReportPaths report_files(const std::string& dir, const std::string& cfg, const std::string& shard,
-                                 const std::string& junit) {
+report::ReportPaths report_files(const std::string& dir, const std::string& cfg,
+                                 const std::string& shard, const std::string& junit) {
   report::ReportPaths paths = report::report_paths(dir, "perft", report_name(cfg, shard));
   if (!junit.empty()) paths.junit = junit;
   return paths;
@@ -46,7 +58,9 @@ void declare_given_report(const CLI::App& app) {
     shard = "1/1";
   }
   const std::string cfg = given_value(app, "--config", "default");
-  declare_report(report_files(given_value(app, "--out-dir", "reports"), cfg, shard, given_value(app, "--junit", "")).junit,
+  declare_report(report_files(given_value(app, "--out-dir", "reports"), cfg, shard,
+                              given_value(app, "--junit", ""))
+                     .junit,
                  "perft." + cfg);
 }
 

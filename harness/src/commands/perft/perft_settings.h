@@ -17,8 +17,8 @@ struct PerftSettings {
   std::vector<std::string> files;
   int max_depth = 5, inv_depth = 3, timeout = 600;
   long long max_nodes_option = -1;
-  std::string reference_path, config = "default", shard_text = "1/1", junit_option, out_dir = "reports",
-      plant = "none";
+  std::string reference_path, config = "default", shard_text = "1/1", junit_option,
+                              out_dir = "reports", plant = "none";
 
   // Resolved by resolve_settings.
   Shard shard;
@@ -32,8 +32,8 @@ void add_perft_options(CLI::App& app, PerftSettings& s);
 std::string report_name(const std::string& cfg, const std::string& shard);
 
 // The run's report paths; `junit` (when not empty) replaces the JUnit path.
-report::ReportPaths report_files(const std::string& dir, const std::string& cfg, const std::string& shard,
-                                 const std::string& junit);
+report::ReportPaths report_files(const std::string& dir, const std::string& cfg,
+                                 const std::string& shard, const std::string& junit);
 
 // Declares the report named by the options as given, before they are checked (an unparsable
 // --shard counts as 1/1), so that a usage error still leaves a report.

@@ -14,7 +14,8 @@ namespace {
 
 bool has_underpromotion_capture(const Position& pos) {
   for (const ExtMove& e : MoveList(pos))
-    if (e.move.kind() == PROMOTION && e.move.promotion() != QUEEN && pos.piece_on(e.move.to()) != NO_PIECE)
+    if (e.move.kind() == PROMOTION && e.move.promotion() != QUEEN &&
+        pos.piece_on(e.move.to()) != NO_PIECE)
       return true;
   return false;
 }
@@ -27,7 +28,8 @@ std::uint64_t planted_perft(Position& pos, int depth) {
     if constexpr (Hang)
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     else
-      std::signal(SIGSEGV, SIG_DFL), std::raise(SIGSEGV);  // past a sanitizer's handler: a plain crash
+      std::signal(SIGSEGV, SIG_DFL),
+          std::raise(SIGSEGV);  // past a sanitizer's handler: a plain crash
   }
   MoveList list(pos);
   if (depth == 1) return list.size();
@@ -43,7 +45,8 @@ std::uint64_t planted_perft(Position& pos, int depth) {
 }  // namespace
 
 const std::vector<std::string>& perft_plants() {
-  static const std::vector<std::string> plants = {"none", "crash-underpromotion-capture", "hang-underpromotion-capture"};
+  static const std::vector<std::string> plants = {"none", "crash-underpromotion-capture",
+                                                  "hang-underpromotion-capture"};
   return plants;
 }
 

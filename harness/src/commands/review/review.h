@@ -21,6 +21,7 @@ int write_review_page(const ReviewOptions& options, std::ostream& log);
 // Appends the headline figures now under `reports` to the history database `db` as one run of
 // `tier`, in one transaction. Returns 0, or 1 when an input was missing or malformed (what was
 // read is appended); throws InputError naming the database when it is not usable (nothing appended).
-int record_history(const std::string& reports, const std::string& db, const std::string& tier, std::ostream& log);
+int record_history(const std::string& reports, const std::string& db, const std::string& tier,
+                   std::ostream& log);
 
 }  // namespace stk::harness::review

@@ -17,9 +17,9 @@ using Json = nlohmann::json;
 namespace {
 
 // Harnesses whose run always leaves a JSON summary beside its JUnit file: a missing one is a problem.
-const std::set<std::string> kWritesSummary = {"perft",  "epd",   "accumulator", "bench",       "shadow",
-                                              "drift",  "eval",  "features",    "calibration", "match",
-                                              "uci-check"};
+const std::set<std::string> kWritesSummary = {"perft",       "epd",   "accumulator", "bench",
+                                              "shadow",      "drift", "eval",        "features",
+                                              "calibration", "match", "uci-check"};
 
 std::optional<Json> read_json(const fs::path& path, std::string* why) {
   std::ifstream in(path, std::ios::binary);
@@ -38,14 +38,15 @@ std::optional<Json> read_json(const fs::path& path, std::string* why) {
 void read_junit(const fs::path& path, RunRow& row, int& anchor_seq) {
   tinyxml2::XMLDocument doc;
   if (doc.LoadFile(path.c_str()) != tinyxml2::XML_SUCCESS) {
-    row.problems.push_back(fmt::format("{}: malformed JUnit XML (line {}): {}", row.junit, doc.ErrorLineNum(),
-                                       doc.ErrorStr()));
+    row.problems.push_back(fmt::format("{}: malformed JUnit XML (line {}): {}", row.junit,
+                                       doc.ErrorLineNum(), doc.ErrorStr()));
     return;
   }
   const tinyxml2::XMLElement* root = doc.RootElement();
   std::vector<const tinyxml2::XMLElement*> suites;
   if (root && std::string(root->Name()) == "testsuites") {
-    for (auto* s = root->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite")) suites.push_back(s);
+    for (auto* s = root->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite"))
+      suites.push_back(s);
   } else if (root && std::string(root->Name()) == "testsuite") {
     suites.push_back(root);
   }
@@ -56,7 +57,8 @@ void read_junit(const fs::path& path, RunRow& row, int& anchor_seq) {
   const char* suite_name = suites.front()->Attribute("name");
   const std::string name = suite_name ? suite_name : "";
   const auto dot = name.find('.');
-  if (dot != std::string::npos) row.harness = name.substr(0, dot), row.config = name.substr(dot + 1);
+  if (dot != std::string::npos)
+    row.harness = name.substr(0, dot), row.config = name.substr(dot + 1);
   for (auto* s : suites)
     for (auto* tc = s->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase")) {
       ++row.tests;
@@ -82,7 +84,8 @@ class FigureReader {
   FigureReader(RunRow& row, const Json& json) : row_(row), json_(json) {}
 
   // An array counts as its length; a missing or non-numeric value is a problem of the row.
-  void add(const std::string& name, const std::string& label, const std::string& pointer, int digits) {
+  void add(const std::string& name, const std::string& label, const std::string& pointer,
+           int digits) {
     const Json::json_pointer ptr(pointer);
     if (!json_.contains(ptr)) return problem(pointer, "missing");
     const Json& v = json_.at(ptr);
@@ -91,7 +94,8 @@ class FigureReader {
     else if (v.is_array()) value = double(v.size());
     else if (v.is_boolean()) value = v.get<bool>() ? 1 : 0;
     else return problem(pointer, "not a number");
-    row_.figures.push_back({row_.harness + "." + row_.config + "." + name, label, value, digits, row_.summary, pointer});
+    row_.figures.push_back({row_.harness + "." + row_.config + "." + name, label, value, digits,
+                            row_.summary, pointer});
   }
   const Json* at(const std::string& pointer) const {
     const Json::json_pointer ptr(pointer);
@@ -108,7 +112,8 @@ class FigureReader {
 
 std::string names(const Json& list) {
   std::string out;
-  for (const Json& x : list) out += (out.empty() ? "" : ", ") + (x.is_string() ? x.get<std::string>() : x.dump());
+  for (const Json& x : list)
+    out += (out.empty() ? "" : ", ") + (x.is_string() ? x.get<std::string>() : x.dump());
   return out;
 }
 
@@ -145,7 +150,8 @@ void headline_figures(RunRow& row, const Json& j) {
     for (std::size_t i = 0; checks && checks->is_array() && i < checks->size(); ++i)
       for (auto& [k, v] : (*checks)[i].items())
         if (v.is_number() && (k.find("nodes") != std::string::npos || k == "steps_checked"))
-          f.add(fmt::format("check{}.{}", i, k), fmt::format("check {}: {}", i, k), fmt::format("/checks/{}/{}", i, k), 0);
+          f.add(fmt::format("check{}.{}", i, k), fmt::format("check {}: {}", i, k),
+                fmt::format("/checks/{}/{}", i, k), 0);
   } else if (h == "drift") {
     f.add("p99", "|delta cp| p99", "/abs_delta_cp/p99", 2);
     f.add("max", "|delta cp| max", "/abs_delta_cp/max", 2);
@@ -161,13 +167,14 @@ void headline_figures(RunRow& row, const Json& j) {
     const Json* mechs = f.at("/mechanisms");
     for (std::size_t i = 0; mechs && mechs->is_array() && i < mechs->size(); ++i) {
       const std::string m = (*mechs)[i].value("mechanism", fmt::format("{}", i));
-      for (const char* k : {"rate", "wilson_lo", "wilson_hi", "control_rate", "control_wilson_lo", "control_wilson_hi",
-                            "excess", "excess_lo", "excess_hi"})
+      for (const char* k : {"rate", "wilson_lo", "wilson_hi", "control_rate", "control_wilson_lo",
+                            "control_wilson_hi", "excess", "excess_lo", "excess_hi"})
         f.add(m + "." + k, m + " " + k, fmt::format("/mechanisms/{}/{}", i, k), 5);
     }
   } else if (h == "features" || h == "eval") {
     const Json* corpora = f.at("/corpora");
-    for (auto it = corpora ? corpora->begin() : Json::const_iterator(); corpora && it != corpora->end(); ++it) {
+    for (auto it = corpora ? corpora->begin() : Json::const_iterator();
+         corpora && it != corpora->end(); ++it) {
       const std::string base = "/corpora/" + pointer_token(it.key());
       f.add(it.key() + ".positions", it.key() + " positions", base + "/positions", 0);
       f.add(it.key() + ".mismatches", it.key() + " mismatches",
@@ -185,7 +192,8 @@ void headline_figures(RunRow& row, const Json& j) {
       f.add("llr", "LLR", "/summary/sprt/llr", 2);
       f.add("llr_lower", "LLR lower bound", "/summary/sprt/lower_bound", 2);
       f.add("llr_upper", "LLR upper bound", "/summary/sprt/upper_bound", 2);
-      if (const Json* v = f.at("/summary/sprt/verdict")) row.notes.push_back("SPRT " + v->get<std::string>());
+      if (const Json* v = f.at("/summary/sprt/verdict"))
+        row.notes.push_back("SPRT " + v->get<std::string>());
     }
   }
 }
@@ -195,12 +203,15 @@ void headline_figures(RunRow& row, const Json& j) {
 void check_envelope(RunRow& row, const Json& j) {
   if (!j.is_object() || !j.contains("report")) return;  // written before the envelope existed
   const Json& e = j["report"];
-  const std::pair<const char*, int> counts[] = {
-      {"tests", row.tests}, {"failures", row.failures}, {"errors", row.errors}, {"skipped", row.skipped}};
+  const std::pair<const char*, int> counts[] = {{"tests", row.tests},
+                                                {"failures", row.failures},
+                                                {"errors", row.errors},
+                                                {"skipped", row.skipped}};
   for (const auto& [key, junit_count] : counts) {
     const Json* v = e.is_object() && e.contains(key) ? &e[key] : nullptr;
     if (!v || !v->is_number_integer())
-      row.problems.push_back(fmt::format("{}: /report/{} missing or not an integer", row.summary, key));
+      row.problems.push_back(
+          fmt::format("{}: /report/{} missing or not an integer", row.summary, key));
     else if (v->get<long long>() != junit_count)
       row.problems.push_back(fmt::format("{}: /report/{} is {} but {} has {}", row.summary, key,
                                          v->get<long long>(), row.junit, junit_count));
@@ -211,9 +222,11 @@ void check_envelope(RunRow& row, const Json& j) {
 // <harness>-<config>.json there; the calibration tool writes calibration.json.
 std::string find_summary(const fs::path& reports, const RunRow& row) {
   const fs::path dir = reports / row.harness;
-  for (const std::string& name : {row.config + ".json", row.harness + "-" + row.config + ".json",
-                                  row.harness == "calibration" ? std::string("calibration.json") : std::string()})
-    if (!name.empty() && fs::is_regular_file(dir / name)) return (fs::path(row.harness) / name).generic_string();
+  for (const std::string& name :
+       {row.config + ".json", row.harness + "-" + row.config + ".json",
+        row.harness == "calibration" ? std::string("calibration.json") : std::string()})
+    if (!name.empty() && fs::is_regular_file(dir / name))
+      return (fs::path(row.harness) / name).generic_string();
   return "";
 }
 
@@ -221,7 +234,8 @@ std::string find_summary(const fs::path& reports, const RunRow& row) {
 
 std::string pointer_token(const std::string& s) {
   std::string out;
-  for (char c : s) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  for (char c : s)
+    out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
   return out;
 }
 
@@ -232,8 +246,10 @@ int ReviewData::problem_count() const {
 }
 
 std::optional<double> slice_margin(const Json& cell, double tolerance, double min_neff) {
-  if (!cell.is_object() || cell.value("records", 0) == 0 || cell.value("n_eff", 0.0) < min_neff) return std::nullopt;
-  const double worst = std::max(cell.value("logit_ece_beyond_noise", 0.0), cell.value("logit_error", 0.0));
+  if (!cell.is_object() || cell.value("records", 0) == 0 || cell.value("n_eff", 0.0) < min_neff)
+    return std::nullopt;
+  const double worst = std::max(cell.value("logit_ece_beyond_noise", 0.0),
+                                cell.value("logit_error", 0.0));
   return tolerance - worst;
 }
 
@@ -248,7 +264,8 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
     for (const auto& e : fs::directory_iterator(junit_dir, ec))
       if (e.path().extension() == ".xml") junit_files.push_back(e.path());
   std::sort(junit_files.begin(), junit_files.end());
-  if (junit_files.empty()) data.problems.push_back((junit_dir.generic_string()) + ": no JUnit files");
+  if (junit_files.empty())
+    data.problems.push_back((junit_dir.generic_string()) + ": no JUnit files");
 
   std::set<std::string> summaries_used;
   int anchor_seq = 0;
@@ -264,7 +281,9 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
     }
     row.summary = find_summary(reports, row);
     if (row.summary.empty() && kWritesSummary.count(row.harness))
-      row.problems.push_back(fmt::format("{0}/{1}.json (or {0}/{0}-{1}.json): missing, the summary of {2}", row.harness, row.config, row.junit));
+      row.problems.push_back(
+          fmt::format("{0}/{1}.json (or {0}/{0}-{1}.json): missing, the summary of {2}",
+                      row.harness, row.config, row.junit));
     if (!row.summary.empty()) {
       summaries_used.insert(row.summary);
       std::string why;
@@ -274,7 +293,8 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
         check_envelope(row, *json);
         headline_figures(row, *json);
       }
-      if (json && row.harness == "calibration") data.calibration = std::move(json), data.calibration_source = row.summary;
+      if (json && row.harness == "calibration")
+        data.calibration = std::move(json), data.calibration_source = row.summary;
     }
     data.runs.push_back(std::move(row));
   }
@@ -289,7 +309,8 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
     if (rel.find('/') == std::string::npos) continue;  // the page itself, the README
     data.files.push_back(rel);
     std::string why;
-    if (ext == ".json" && !summaries_used.count(rel) && !read_json(e.path(), &why)) data.problems.push_back(rel + ": " + why);
+    if (ext == ".json" && !summaries_used.count(rel) && !read_json(e.path(), &why))
+      data.problems.push_back(rel + ": " + why);
   }
   std::sort(data.files.begin(), data.files.end());
 

@@ -13,8 +13,8 @@ namespace stk::harness::review {
 
 // One number shown on the page, traceable to the JSON value it came from.
 struct Figure {
-  std::string key;      // stable id: "<harness>.<config>.<name>" (history rows use it too)
-  std::string label;    // what it is, for people
+  std::string key;    // stable id: "<harness>.<config>.<name>" (history rows use it too)
+  std::string label;  // what it is, for people
   double value = 0.0;
   int digits = 0;       // decimals shown
   std::string source;   // JSON file, relative to the reports directory
@@ -23,29 +23,29 @@ struct Figure {
 
 struct FailingCase {
   std::string classname, name, kind, message, detail;  // kind: "failure" or "error"
-  std::string anchor;                                    // id of its entry on the page
+  std::string anchor;                                  // id of its entry on the page
 };
 
 struct RunRow {
-  std::string junit;          // JUnit file, relative to the reports directory
+  std::string junit;            // JUnit file, relative to the reports directory
   std::string harness, config;  // from the first testsuite's name "<harness>.<config>"
   int tests = 0, failures = 0, errors = 0, skipped = 0;
   std::vector<FailingCase> failing;
-  std::string summary;          // its JSON summary, relative ("" when the harness writes none)
-  std::vector<Figure> figures;  // headline figures from the summary
-  std::vector<std::string> notes;     // text headlines (regressions by name, verdicts, ...)
+  std::string summary;             // its JSON summary, relative ("" when the harness writes none)
+  std::vector<Figure> figures;     // headline figures from the summary
+  std::vector<std::string> notes;  // text headlines (regressions by name, verdicts, ...)
   std::vector<std::string> problems;  // "<file>: <why>"
 };
 
 struct ReviewData {
   std::string reports_dir;
-  std::vector<RunRow> runs;                // sorted by JUnit file name
-  std::vector<std::string> files;          // every summary file (json/md/png/svg), relative
+  std::vector<RunRow> runs;                   // sorted by JUnit file name
+  std::vector<std::string> files;             // every summary file (json/md/png/svg), relative
   std::optional<nlohmann::json> calibration;  // reports/calibration/calibration.json
   std::string calibration_source;
   std::optional<nlohmann::json> baseline_calibration;
   std::string baseline_source;
-  std::vector<std::string> problems;       // problems that belong to no row
+  std::vector<std::string> problems;  // problems that belong to no row
   int problem_count() const;
 };
 

@@ -20,8 +20,9 @@ struct Series {
 };
 
 struct PageContext {
-  std::string link_prefix;  // from the page's directory to the reports directory ("" or "../reports/")
-  std::string revision;     // of the harness that wrote the page
+  std::string
+      link_prefix;       // from the page's directory to the reports directory ("" or "../reports/")
+  std::string revision;  // of the harness that wrote the page
   std::vector<Series> history;
   std::string history_source;  // the database, as linked ("" when none)
 };

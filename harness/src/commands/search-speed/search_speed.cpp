@@ -58,10 +58,12 @@ SpeedTotals search_both(search::Searcher& ours, UciProcess& ref, std::uint64_t n
     auto t0 = std::chrono::steady_clock::now();
     ref.send("go nodes " + std::to_string(nodes));
     std::uint64_t searched = 0;
-    for (const auto& line : ref.read_until([](const std::string& s) { return s.rfind("bestmove", 0) == 0; },
-                                           std::chrono::seconds(600))) {
+    for (const auto& line :
+         ref.read_until([](const std::string& s) { return s.rfind("bestmove", 0) == 0; },
+                        std::chrono::seconds(600))) {
       auto p = line.find(" nodes ");
-      if (line.rfind("info", 0) == 0 && p != std::string::npos) searched = std::stoull(line.substr(p + 7));
+      if (line.rfind("info", 0) == 0 && p != std::string::npos)
+        searched = std::stoull(line.substr(p + 7));
     }
     t.ref_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     t.ref_nodes += searched;
@@ -72,21 +74,26 @@ SpeedTotals search_both(search::Searcher& ours, UciProcess& ref, std::uint64_t n
 }  // namespace
 
 int run_search_speed(int argc, char** argv) {
-  CLI::App app{"Our search nodes/s against a reference UCI engine's on the bench positions (both single-threaded,\n"
-               "same hash, fixed nodes per position). Without --net: our classical eval vs the reference with\n"
-               "--option 'Use NNUE=false'; with --net: our NNUE (that network) vs the reference's default NNUE.\n"
-               "A measurement, not a gate. Report: reports/junit/search-speed-CONFIG.xml,\n"
-               "reports/search-speed/CONFIG.{json,md}.",
-               "stk-harness search-speed"};
+  CLI::App app{
+      "Our search nodes/s against a reference UCI engine's on the bench positions (both single-threaded,\n"
+      "same hash, fixed nodes per position). Without --net: our classical eval vs the reference with\n"
+      "--option 'Use NNUE=false'; with --net: our NNUE (that network) vs the reference's default NNUE.\n"
+      "A measurement, not a gate. Report: reports/junit/search-speed-CONFIG.xml,\n"
+      "reports/search-speed/CONFIG.{json,md}.",
+      "stk-harness search-speed"};
   std::string ref_path = "/usr/games/stockfish", net_file, config = "default", out_dir = "reports";
   std::uint64_t nodes = 1000000;
   int hash = 16;
   std::vector<std::string> options;
   app.add_option("--reference", ref_path, "the reference UCI engine")->capture_default_str();
   app.add_option("--nodes", nodes, "nodes per bench position")
-      ->capture_default_str()->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));
-  app.add_option("--hash", hash, "hash MB, both engines")->capture_default_str()->check(CLI::Range(1, 4096));
-  app.add_option("--option", options, "NAME=VALUE for the reference (repeatable)")->allow_extra_args(false);
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));
+  app.add_option("--hash", hash, "hash MB, both engines")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--option", options, "NAME=VALUE for the reference (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("--net", net_file, "our NNUE network (default: our classical evaluation)");
   app.add_option("--config", config, "report name")->capture_default_str();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
@@ -113,14 +120,16 @@ int run_search_speed(int argc, char** argv) {
     const double our_time = t.our_time, ref_time = t.ref_time;
     const std::uint64_t our_nodes = t.our_nodes, ref_nodes = t.ref_nodes;
     const double a = our_nodes / our_time, b = ref_nodes / ref_time;
-    const std::string options_text = options.empty() ? "defaults" : fmt::format("{}", fmt::join(options, ", "));
+    const std::string options_text = options.empty() ? "defaults"
+                                                     : fmt::format("{}", fmt::join(options, ", "));
     const std::string evaluation = nnue ? "NNUE " + net_file : std::string("classical");
-    std::string table = fmt::format("reference: {} ({}), options: {}\nstk evaluation: {}\n", ref.name(), ref_path,
-                                    options_text, evaluation);
+    std::string table = fmt::format("reference: {} ({}), options: {}\nstk evaluation: {}\n",
+                                    ref.name(), ref_path, options_text, evaluation);
     table += fmt::format("{:<10} {:>12} {:>9} {:>12}\n", "engine", "nodes", "time s", "nodes/s");
     table += fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "stk", our_nodes, our_time, a);
     table += fmt::format("{:<10} {:>12} {:>9.2f} {:>12.0f}\n", "reference", ref_nodes, ref_time, b);
-    table += fmt::format("speed ratio stk/reference (nodes/s): {:.2f}x (above 1.0 means faster)\n", a / b);
+    table += fmt::format("speed ratio stk/reference (nodes/s): {:.2f}x (above 1.0 means faster)\n",
+                         a / b);
     std::cout << table;
 
     // A measurement: one passing testcase that records it.
@@ -147,8 +156,12 @@ int run_search_speed(int argc, char** argv) {
     run.figures["reference_options"] = options;
     run.figures["stk_evaluation"] = evaluation;
     run.figures["nodes_per_position"] = nodes;
-    run.figures["stk"] = {{"nodes", our_nodes}, {"time_s", our_time}, {"nodes_per_second", std::llround(a)}};
-    run.figures["reference_run"] = {{"nodes", ref_nodes}, {"time_s", ref_time}, {"nodes_per_second", std::llround(b)}};
+    run.figures["stk"] = {{"nodes", our_nodes},
+                          {"time_s", our_time},
+                          {"nodes_per_second", std::llround(a)}};
+    run.figures["reference_run"] = {{"nodes", ref_nodes},
+                                    {"time_s", ref_time},
+                                    {"nodes_per_second", std::llround(b)}};
     run.figures["speed_ratio"] = a / b;
     run.markdown = "```\n" + table + "```\n";
     report::write_run_report(run, paths);

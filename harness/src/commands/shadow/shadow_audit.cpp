@@ -16,7 +16,8 @@ void Counts::add(const Counts& o) {
     for (int d = 0; d < kDepthCells; ++d) {
       ControlCell& a = controls[c][d];
       const ControlCell& b = o.controls[c][d];
-      a.audited += b.audited, a.hits += b.hits, a.replayed += b.replayed, a.discarded += b.discarded;
+      a.audited += b.audited, a.hits += b.hits, a.replayed += b.replayed,
+          a.discarded += b.discarded;
       a.depth_mismatches += b.depth_mismatches;
     }
     candidates[c] += o.candidates[c];
@@ -31,7 +32,8 @@ search::Result plain_search(const std::string& fen, const SearchSettings& s, dou
   search::NoPolicy policy;
   auto t0 = std::chrono::steady_clock::now();
   search::Result r = fresh.run(pos, policy, s.depth, s.nodes);
-  if (time_s) *time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (time_s)
+    *time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 
@@ -54,9 +56,10 @@ std::string compare_results(const search::Result& a, const search::Result& b) {
   for (std::size_t i = 0; i < a.iterations.size(); ++i) {
     const auto &x = a.iterations[i], &y = b.iterations[i];
     if (x.score != y.score || x.nodes != y.nodes || x.pv != y.pv || x.seldepth != y.seldepth)
-      return fmt::format("depth {}: score {} vs {}, nodes {} vs {}, seldepth {} vs {}, pv '{}' vs '{}'", x.depth,
-                         x.score, y.score, x.nodes, y.nodes, x.seldepth, y.seldepth, path_uci(x.pv),
-                         path_uci(y.pv));
+      return fmt::format(
+          "depth {}: score {} vs {}, nodes {} vs {}, seldepth {} vs {}, pv '{}' vs '{}'", x.depth,
+          x.score, y.score, x.nodes, y.nodes, x.seldepth, y.seldepth, path_uci(x.pv),
+          path_uci(y.pv));
   }
   return "";
 }

@@ -46,8 +46,8 @@ namespace stk::harness::shadow {
 // Compile-time variants: the audit proper is Variant{}; the others are planted defects for the
 // audit's own tests (each must be caught by the invariant, the artifact, or the depth gates).
 struct Variant {
-  bool private_table = true;       // false: the shadow search writes/reads the real table
-  bool restore_heuristics = true;  // false: shadow history/countermove updates leak
+  bool private_table = true;          // false: the shadow search writes/reads the real table
+  bool restore_heuristics = true;     // false: shadow history/countermove updates leak
   bool lmr_at_reduced_depth = false;  // the LMR miss search runs at the reduced depth
   int pruned_depth_offset = 0;        // added to a pruned move's shadow depth (-1: one ply short)
 };
@@ -68,7 +68,8 @@ struct AuditSettings {
 // and the whole shadow control.
 template <Variant V>
 struct ShadowPolicy : private search::NoObserver {
-  using NoObserver::on_node, NoObserver::kCollectFh, NoObserver::fh_begin_node, NoObserver::fh_record;
+  using NoObserver::on_node, NoObserver::kCollectFh, NoObserver::fh_begin_node,
+      NoObserver::fh_record;
   static constexpr bool kEnabled = true;
   static constexpr bool kPredictor = false;
   using E = search::StackEntry;
@@ -101,7 +102,12 @@ struct ShadowPolicy : private search::NoObserver {
     using M = AuditTable::Mode;
     if (!in_shadow_) {
       const bool journaled = audit && settings.isolation.table;
-      return {journaled ? M::Journaled : M::Real, real, nullptr, nullptr, &journal_.table(), &marks_open_};
+      return {journaled ? M::Journaled : M::Real,
+              real,
+              nullptr,
+              nullptr,
+              &journal_.table(),
+              &marks_open_};
     }
     if constexpr (!V.private_table) return {M::Real, real, nullptr, nullptr, nullptr, nullptr};
     if (settings.isolation.table) return {M::Overlay, real, nullptr, &overlay_, nullptr, nullptr};
@@ -111,7 +117,8 @@ struct ShadowPolicy : private search::NoObserver {
 
   // --- journals and marks ---
   void on_search_entry(E* ss, int depth) {
-    if (in_shadow_ && entered_depth_ == kNotEntered && ss->ply == shadow_root_ply_) entered_depth_ = depth;
+    if (in_shadow_ && entered_depth_ == kNotEntered && ss->ply == shadow_root_ply_)
+      entered_depth_ = depth;
   }
   void on_killers_reset(E* entry) {
     if (in_shadow_ || !audit) return;
@@ -137,7 +144,8 @@ struct ShadowPolicy : private search::NoObserver {
   }
   template <class W>
   void on_search_begin(W& w, JS kind, E* ss, int depth) {
-    if (in_shadow_ || !audit || (!settings.controls && (kind == JS::FullMove || kind == JS::Node))) return;
+    if (in_shadow_ || !audit || (!settings.controls && (kind == JS::FullMove || kind == JS::Node)))
+      return;
     drop_stale_marks(ss->ply, kind);
     if (kind == JS::FullMove || kind == JS::Node) {
       if (kind == JS::Node && depth > kNodeControlMaxDepth) return;
@@ -152,7 +160,8 @@ struct ShadowPolicy : private search::NoObserver {
   void on_search_end(W&, JS kind, E* ss) {
     if (in_shadow_ || !audit) return;
     while (!marks_.empty() && marks_.back().ply > ss->ply) marks_.pop_back();
-    if (!marks_.empty() && marks_.back().ply == ss->ply && marks_.back().kind == kind) marks_.pop_back();
+    if (!marks_.empty() && marks_.back().ply == ss->ply && marks_.back().kind == kind)
+      marks_.pop_back();
     if (marks_.empty()) {
       journal_peak = std::max(journal_peak, journal_.size());
       journal_.clear();
@@ -163,17 +172,20 @@ struct ShadowPolicy : private search::NoObserver {
   // --- decision hooks ---
   template <class W, class S, class P, class M>
   void on_reduced_fail_low(W& w, S access, P& pos, E* ss, M m, const search::DecisionContext& ctx,
-                           int reduction, int reduced_depth, int full_depth, int score, bool reduced_cut,
-                           bool child_cut) {
+                           int reduction, int reduced_depth, int full_depth, int score,
+                           bool reduced_cut, bool child_cut) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::ReducedMove);
     // Recomputed here: the move is made, so "gives check" is "the side to move is in check".
     const int unreduced = ctx.depth - 1 + (pos.in_check() && ctx.ply < 2 * w.root_depth() ? 1 : 0);
-    const char* why = full_depth != reduced_depth + reduction ? "engine: full depth != reduced + reduction" : nullptr;
+    const char* why = full_depth != reduced_depth + reduction
+                          ? "engine: full depth != reduced + reduction"
+                          : nullptr;
     const int miss_depth = V.lmr_at_reduced_depth ? reduced_depth : full_depth;
     const Job miss{Mechanism::Lmr, false, ctx.depth, ctx.ply + 1, false, unreduced, mark, why};
     auto v = run_shadow(w, access, pos, ss, miss, [&](E* pss) {
-      return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, miss_depth, child_cut);
+      return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, miss_depth,
+                                       child_cut);
     });
     if (record(Mechanism::Lmr, false, ctx, v)) {
       pos.unmake_move();  // the deciding node's FEN (the move is made at this hook)
@@ -182,9 +194,11 @@ struct ShadowPolicy : private search::NoObserver {
       x.move = m, x.reduction = reduction, x.real_score = score;
     }
     if (!settings.controls) return;
-    const Job control{Mechanism::Lmr, true, ctx.depth, ctx.ply + 1, false, unreduced - reduction, mark, nullptr};
+    const Job control{Mechanism::Lmr,        true, ctx.depth, ctx.ply + 1, false,
+                      unreduced - reduction, mark, nullptr};
     auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
-      return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, reduced_depth, reduced_cut);
+      return -w.template search<false>(pos, pss + 1, -ctx.alpha - 1, -ctx.alpha, reduced_depth,
+                                       reduced_cut);
     });
     if (record(Mechanism::Lmr, true, ctx, c, judged_nodes(w, mark))) {
       pos.unmake_move();
@@ -195,10 +209,11 @@ struct ShadowPolicy : private search::NoObserver {
   }
 
   template <class W, class S, class P, class M>
-  void on_pruned(W& w, S access, Mechanism mech, P& pos, E* ss, M m, const search::DecisionContext& ctx,
-                 int would_be_depth, bool child_cut) {
+  void on_pruned(W& w, S access, Mechanism mech, P& pos, E* ss, M m,
+                 const search::DecisionContext& ctx, int would_be_depth, bool child_cut) {
     if (in_shadow_ || !audit) return;
-    const int expected = ctx.depth - 1 + (pos.gives_check(m) && ctx.ply < 2 * w.root_depth() ? 1 : 0);
+    const int expected = ctx.depth - 1 +
+                         (pos.gives_check(m) && ctx.ply < 2 * w.root_depth() ? 1 : 0);
     const int depth = would_be_depth + V.pruned_depth_offset;
     const Job miss{mech, false, ctx.depth, ctx.ply + 1, false, expected, nullptr, nullptr};
     auto v = run_shadow(w, access, pos, ss, miss, [&](E* pss) {
@@ -214,8 +229,9 @@ struct ShadowPolicy : private search::NoObserver {
   }
 
   template <class W, class S, class P>
-  void on_node_cutoff(W& w, S access, Mechanism mech, P& pos, E* ss, const search::DecisionContext& ctx,
-                      int score, bool cut_node, int null_depth) {
+  void on_node_cutoff(W& w, S access, Mechanism mech, P& pos, E* ss,
+                      const search::DecisionContext& ctx, int score, bool cut_node,
+                      int null_depth) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = mech == Mechanism::NullMove ? open_mark(ctx.ply, JS::NullMove) : nullptr;
     const Job miss{mech, false, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr};
@@ -227,12 +243,14 @@ struct ShadowPolicy : private search::NoObserver {
     if (mech != Mechanism::NullMove || !settings.controls) return;
     // The engine's null depth is depth - R with R = 3 + depth/3 + min((eval - beta)/200, 3).
     const int r = ctx.depth - null_depth;
-    const char* why = r < 3 || r > 6 + ctx.depth / 3 ? "engine: null-move reduction out of range" : nullptr;
+    const char* why = r < 3 || r > 6 + ctx.depth / 3 ? "engine: null-move reduction out of range"
+                                                     : nullptr;
     const Job control{mech, true, ctx.depth, ctx.ply + 1, false, null_depth, mark, why};
     auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
       w.do_null(pos, pss);
       (pss + 1)->ply = ctx.ply + 1;
-      int s = -w.template search<false>(pos, pss + 1, -ctx.beta, -ctx.beta + 1, null_depth, !cut_node);
+      int s = -w.template search<false>(pos, pss + 1, -ctx.beta, -ctx.beta + 1, null_depth,
+                                        !cut_node);
       w.undo_null(pos);
       return s;
     });
@@ -242,8 +260,8 @@ struct ShadowPolicy : private search::NoObserver {
 
   // --- controls of the pruning mechanisms ---
   template <class W, class S, class P, class M>
-  void on_full_fail_low(W& w, S access, P& pos, E* ss, M m, const search::DecisionContext& ctx, int depth,
-                        int score, bool child_cut) {
+  void on_full_fail_low(W& w, S access, P& pos, E* ss, M m, const search::DecisionContext& ctx,
+                        int depth, int score, bool child_cut) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::FullMove);
     if (!mark) return;  // not sampled
@@ -261,18 +279,20 @@ struct ShadowPolicy : private search::NoObserver {
   }
 
   template <class W, class S, class P>
-  void on_node_fail_high(W& w, S access, P& pos, E* ss, const search::DecisionContext& ctx, int score,
-                         bool cut_node) {
+  void on_node_fail_high(W& w, S access, P& pos, E* ss, const search::DecisionContext& ctx,
+                         int score, bool cut_node) {
     if (in_shadow_ || !audit) return;
     const Mark* mark = open_mark(ctx.ply, JS::Node);
     if (!mark) return;  // not sampled, or deeper than the static null move acts
-    const Job control{Mechanism::StaticNull, true, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr};
+    const Job control{
+        Mechanism::StaticNull, true, ctx.depth, ctx.ply, true, ctx.depth, mark, nullptr};
     auto c = run_shadow(w, access, pos, ss, control, [&](E* pss) {
       return w.template search<false>(pos, pss, ctx.alpha, ctx.beta, ctx.depth, cut_node);
     });
     // The shadow counts the node itself, which the real search counted before the mark.
     if (record(Mechanism::StaticNull, true, ctx, c, judged_nodes(w, mark) + 1))
-      add_miss(control_hits, Mechanism::StaticNull, true, pos, ss, ctx, *c, cut_node).real_score = score;
+      add_miss(control_hits, Mechanism::StaticNull, true, pos, ss, ctx, *c, cut_node).real_score =
+          score;
   }
 
  private:
@@ -297,8 +317,9 @@ struct ShadowPolicy : private search::NoObserver {
   // A judged search at `ply` begins: marks left open deeper (a stopped search unwinds without
   // closing them) are stale, and so is any earlier mark at the same ply except the node's own.
   void drop_stale_marks(int ply, JS kind) {
-    while (!marks_.empty() && (marks_.back().ply > ply ||
-                               (marks_.back().ply == ply && (kind == JS::Node || marks_.back().kind != JS::Node))))
+    while (!marks_.empty() &&
+           (marks_.back().ply > ply ||
+            (marks_.back().ply == ply && (kind == JS::Node || marks_.back().kind != JS::Node))))
       marks_.pop_back();
     marks_open_ = !marks_.empty();
   }
@@ -316,8 +337,8 @@ struct ShadowPolicy : private search::NoObserver {
 
   // Counts a completed (or discarded) shadow search; true when it is a miss / control hit.
   // `real_nodes`: a control's real search size, to count the controls that replayed it exactly.
-  bool record(Mechanism mech, bool control, const search::DecisionContext& ctx, const std::optional<int>& v,
-              std::uint64_t real_nodes = 0) {
+  bool record(Mechanism mech, bool control, const search::DecisionContext& ctx,
+              const std::optional<int>& v, std::uint64_t real_nodes = 0) {
     const bool hit = v && (node_level(mech) ? *v < ctx.beta : *v > ctx.alpha);
     if (control) {
       ControlCell& c = counts.at(control_of(mech), ctx.depth);
@@ -361,16 +382,16 @@ struct ShadowPolicy : private search::NoObserver {
   template <class P>
   void check_depth(const Job& job, const P& pos) {
     const int depth = job.depth;
-    const char* why = job.engine_mismatch ? job.engine_mismatch
-                      : entered_depth_ == kNotEntered     ? "shadow root never entered"
+    const char* why = job.engine_mismatch                    ? job.engine_mismatch
+                      : entered_depth_ == kNotEntered        ? "shadow root never entered"
                       : entered_depth_ != job.expected_depth ? "entered depth differs"
                                                              : nullptr;
     if (!why) return;
     if (job.control) ++counts.at(control_of(job.mech), depth).depth_mismatches;
     else ++counts.at(job.mech, depth).depth_mismatches;
     if (depth_mismatches.size() < settings.max_depth_mismatches)
-      depth_mismatches.push_back(
-          {job.mech, job.control, depth, job.expected_depth, entered_depth_, pos.fen(), root_id, why});
+      depth_mismatches.push_back({job.mech, job.control, depth, job.expected_depth, entered_depth_,
+                                  pos.fen(), root_id, why});
   }
 
   // Runs `body(private_ss)` as an isolated shadow search rooted at `job.root_ply`; nullopt when
@@ -395,7 +416,8 @@ struct ShadowPolicy : private search::NoObserver {
     E* real_base = ss - ply - 4;
     const int copied = ply + 4 + 2;
     const int deep = level.stack ? std::max(copied, killer_extent_) : copied;
-    for (int i = copied; i < std::max(dirty_extent_, deep); ++i) stack_[i] = E{}, stack_[i].ply = i - 4;
+    for (int i = copied; i < std::max(dirty_extent_, deep); ++i)
+      stack_[i] = E{}, stack_[i].ply = i - 4;
     std::copy(real_base, real_base + copied, stack_.begin());
     for (int i = copied; i < deep; ++i) std::copy_n(real_base[i].killers, 2, stack_[i].killers);
     E* pss = stack_.data() + 4 + ply;
@@ -404,7 +426,8 @@ struct ShadowPolicy : private search::NoObserver {
     const Mark shadow_start = journal_.now();
     const bool rewind = job.mark && level.heuristics;
     if (job.mark && (level.heuristics || level.stack))
-      journal_.rewind_killers(*job.mark, stack_.data(), level.heuristics ? 0 : copied, level.stack ? deep : copied);
+      journal_.rewind_killers(*job.mark, stack_.data(), level.heuristics ? 0 : copied,
+                              level.stack ? deep : copied);
     if (rewind) journal_.rewind_heuristics(*job.mark);
     if (level.table) {
       overlay_.clear();
@@ -459,8 +482,8 @@ struct ShadowPolicy : private search::NoObserver {
 
 // One position's search: the real result plus what the audit saw.
 struct SearchSettings {
-  int depth = 0;               // sd (0: not set)
-  std::uint64_t nodes = 0;     // sn (0: not set)
+  int depth = 0;            // sd (0: not set)
+  std::uint64_t nodes = 0;  // sn (0: not set)
   std::size_t hash_mb = 16;
   std::size_t shadow_hash_mb = 2;
   AuditSettings audit;
@@ -504,7 +527,8 @@ PositionAudit audit_position(const std::string& fen, const std::string& id, cons
 }
 
 // The engine's own search (Worker<NoPolicy>, exactly what Searcher::go runs) from fresh state.
-search::Result plain_search(const std::string& fen, const SearchSettings& s, double* time_s = nullptr);
+search::Result plain_search(const std::string& fen, const SearchSettings& s,
+                            double* time_s = nullptr);
 
 // "" when the two results agree in best move, score, PV, node count and every iteration
 // (depth, score, nodes, PV); else the first difference, in words.

@@ -32,8 +32,10 @@ junit::TestSuite shadow_suite(const CLI::App& app, const ShadowSettings& s, std:
   suite.property("shard", s.shard.label());
   suite.property("isolation", s.isolation);
   suite.property("control_every", std::to_string(s.search.audit.control_every));
-  suite.property("bootstrap", fmt::format("cluster bootstrap over root positions, seed {}, {} resamples, "
-                                          "percentile 95%", s.boot.seed, s.boot.resamples));
+  suite.property("bootstrap",
+                 fmt::format("cluster bootstrap over root positions, seed {}, {} resamples, "
+                             "percentile 95%",
+                             s.boot.seed, s.boot.resamples));
   junit::add_build_properties(suite);
   return suite;
 }
@@ -41,21 +43,24 @@ junit::TestSuite shadow_suite(const CLI::App& app, const ShadowSettings& s, std:
 }  // namespace
 
 int run_shadow(int argc, char** argv) {
-  CLI::App app{"The silent-miss audit over an EPD suite: each position searched by the engine's own search and\n"
-               "again with the shadow audit (the two must agree exactly); every miss rate beside its control rate\n"
-               "(the same kind of search repeated where the real search's answer is known), gated on the excess.\n"
-               "Report: reports/junit/shadow-CONFIG.xml, reports/shadow/CONFIG.{json,md} with -misses.jsonl,\n"
-               "-control-hits.jsonl and -rates.png ($STK_PYTHON, else .venv/bin/python, draws it: stkref.shadowplot).",
-               "stk-harness shadow"};
+  CLI::App app{
+      "The silent-miss audit over an EPD suite: each position searched by the engine's own search and\n"
+      "again with the shadow audit (the two must agree exactly); every miss rate beside its control rate\n"
+      "(the same kind of search repeated where the real search's answer is known), gated on the excess.\n"
+      "Report: reports/junit/shadow-CONFIG.xml, reports/shadow/CONFIG.{json,md} with -misses.jsonl,\n"
+      "-control-hits.jsonl and -rates.png ($STK_PYTHON, else .venv/bin/python, draws it: stkref.shadowplot).",
+      "stk-harness shadow"};
   ShadowSettings s;
   const BudgetOptions budget_options = add_shadow_options(app, s);
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     // The report is owed as soon as its name is known: now with --config, else once the budget is.
     const bool config_given = !s.config.empty();
-    if (config_given) declare_report(report::junit_path(s.out_dir, "shadow", s.config), "shadow." + s.config);
+    if (config_given)
+      declare_report(report::junit_path(s.out_dir, "shadow", s.config), "shadow." + s.config);
     resolve_settings(s, budget_options);
-    if (!config_given) declare_report(report::junit_path(s.out_dir, "shadow", s.config), "shadow." + s.config);
+    if (!config_given)
+      declare_report(report::junit_path(s.out_dir, "shadow", s.config), "shadow." + s.config);
     const report::ReportPaths paths = report::report_paths(s.out_dir, "shadow", s.config);
 
     const auto all = epd::read_epd_file(s.epd_file);
@@ -64,7 +69,8 @@ int run_shadow(int argc, char** argv) {
     RunTotals totals = audit_positions(todo, s, suite);
     const RunFigures figures = classify_and_measure(totals, s);
 
-    report::RunReport run = build_shadow_report(s, todo.size(), totals, figures, std::move(suite), paths);
+    report::RunReport run = build_shadow_report(s, todo.size(), totals, figures, std::move(suite),
+                                                paths);
     report::write_run_report(run, paths);
     print_shadow_summary(s, todo.size(), totals, figures, paths);
     return run.passed() ? 0 : 1;

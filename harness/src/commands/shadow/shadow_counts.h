@@ -16,7 +16,9 @@ namespace stk::harness::shadow {
 
 using search::Mechanism;
 constexpr int kDepthCells = 64;  // remaining depth 0..63 (deeper ones counted in 63)
-inline int depth_cell(int depth) { return depth < 0 ? 0 : depth >= kDepthCells ? kDepthCells - 1 : depth; }
+inline int depth_cell(int depth) {
+  return depth < 0 ? 0 : depth >= kDepthCells ? kDepthCells - 1 : depth;
+}
 
 // Control populations: searches the real search did, whose outcome is known, repeated in the
 // shadow under the same isolation as the misses. A hit is a shadow result on the other side.
@@ -46,17 +48,19 @@ constexpr Control control_of(Mechanism m) {
     default: return Control::SearchedMove;
   }
 }
-constexpr bool node_level(Mechanism m) { return m == Mechanism::NullMove || m == Mechanism::StaticNull; }
+constexpr bool node_level(Mechanism m) {
+  return m == Mechanism::NullMove || m == Mechanism::StaticNull;
+}
 
 struct Cell {
-  std::uint64_t audited = 0;    // decisions whose shadow search completed
+  std::uint64_t audited = 0;  // decisions whose shadow search completed
   std::uint64_t misses = 0;
-  std::uint64_t discarded = 0;  // shadow search hit its node cap or a fabricated-bound path
+  std::uint64_t discarded = 0;         // shadow search hit its node cap or a fabricated-bound path
   std::uint64_t depth_mismatches = 0;  // shadow root entered at another depth than recomputed
 };
 struct ControlCell {
-  std::uint64_t audited = 0;  // control searches completed
-  std::uint64_t hits = 0;     // ... that disagreed with the real search's result
+  std::uint64_t audited = 0;   // control searches completed
+  std::uint64_t hits = 0;      // ... that disagreed with the real search's result
   std::uint64_t replayed = 0;  // ... that searched exactly as many nodes as the real search did
   std::uint64_t discarded = 0;
   std::uint64_t depth_mismatches = 0;
@@ -76,25 +80,25 @@ struct Counts {
 
 struct Miss {
   Mechanism mechanism = Mechanism::Lmr;
-  bool control = false;   // a control hit (the control population of `mechanism`), not a miss
+  bool control = false;  // a control hit (the control population of `mechanism`), not a miss
   int ply = 0;
-  int depth = 0;          // remaining depth at the deciding node
-  int reduction = 0;      // LMR only
-  int move_number = 0;    // 0 for node-level decisions
-  int shadow_depth = 0;   // depth the shadow root was entered with
+  int depth = 0;         // remaining depth at the deciding node
+  int reduction = 0;     // LMR only
+  int move_number = 0;   // 0 for node-level decisions
+  int shadow_depth = 0;  // depth the shadow root was entered with
   int alpha = 0, beta = 0;
   std::optional<int> real_score;  // reduced score (LMR), cut-off score (null/static null)
   int shadow_score = 0;
   std::uint64_t shadow_nodes = 0;
   bool child_cut_node = false;
-  std::string fen;        // the deciding node
+  std::string fen;           // the deciding node
   Move move = Move::none();  // none for node-level decisions
   std::string root_id;
   std::string root_fen;
   std::vector<Move> path;  // root to the deciding node (Move::null() for null moves)
   // Filled by classify(): open-window values (the deciding node's view) at shadow_depth + i.
   std::vector<int> open_values;
-  std::string verdict;  // "genuine", "noise", "mixed", "unclassified"
+  std::string verdict;            // "genuine", "noise", "mixed", "unclassified"
   bool refuted_at_depth = false;  // the open-window value at shadow_depth contradicts the miss
 };
 
@@ -102,9 +106,9 @@ struct Miss {
 struct DepthMismatch {
   Mechanism mechanism = Mechanism::Lmr;
   bool control = false;
-  int depth = 0;      // remaining depth at the deciding node
-  int expected = 0;   // recomputed by the audit
-  int entered = 0;    // what the shadow root got (kNotEntered: never entered)
+  int depth = 0;     // remaining depth at the deciding node
+  int expected = 0;  // recomputed by the audit
+  int entered = 0;   // what the shadow root got (kNotEntered: never entered)
   std::string fen, root_id, why;
 };
 constexpr int kNotEntered = -1000;

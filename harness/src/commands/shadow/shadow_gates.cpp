@@ -16,7 +16,8 @@ BandGate parse_band_gate(const std::string& option, const std::string& t) {
   BandGate g;
   g.text = t;
   const auto eq = t.find('=');
-  if (eq == std::string::npos) throw UsageError(option + " needs [MECH:]BAND=VALUE, got '" + t + "'");
+  if (eq == std::string::npos)
+    throw UsageError(option + " needs [MECH:]BAND=VALUE, got '" + t + "'");
   std::string band = t.substr(0, eq);
   const auto colon = band.find(':');
   if (colon != std::string::npos) {
@@ -58,7 +59,8 @@ bool control_gate_fails(const Excess& e, double max) {
 
 bool sensitivity_gate_fails(const Excess& e) { return !e.defined() || e.bootstrap.lo <= 0; }
 
-std::vector<ClusterCounts> band_clusters(const std::vector<Counts>& per_position, Mechanism m, int lo, int hi) {
+std::vector<ClusterCounts> band_clusters(const std::vector<Counts>& per_position, Mechanism m,
+                                         int lo, int hi) {
   std::vector<ClusterCounts> out;
   out.reserve(per_position.size());
   for (const Counts& c : per_position) {

@@ -37,6 +37,7 @@ bool control_gate_fails(const Excess& e, double max);
 bool sensitivity_gate_fails(const Excess& e);
 
 // Per-root-position counts of one mechanism over a depth band (decisions and their control).
-std::vector<ClusterCounts> band_clusters(const std::vector<Counts>& per_position, Mechanism m, int lo, int hi);
+std::vector<ClusterCounts> band_clusters(const std::vector<Counts>& per_position, Mechanism m,
+                                         int lo, int hi);
 
 }  // namespace stk::harness::shadow

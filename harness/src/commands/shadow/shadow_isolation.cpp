@@ -15,8 +15,10 @@ constexpr Component kComponents[] = {{"heuristics", &Isolation::heuristics},
                                      {"stack", &Isolation::stack},
                                      {"mate", &Isolation::mate},
                                      {"iir", &Isolation::iir}};
-constexpr std::pair<const char*, Isolation> kLevels[] = {
-    {"legacy", kLegacy}, {"heuristics", kHeuristicsLevel}, {"table", kTableLevel}, {"exact", kExact}};
+constexpr std::pair<const char*, Isolation> kLevels[] = {{"legacy", kLegacy},
+                                                         {"heuristics", kHeuristicsLevel},
+                                                         {"table", kTableLevel},
+                                                         {"exact", kExact}};
 
 }  // namespace
 
@@ -125,7 +127,8 @@ void Journal::undo_since(const Mark& m) {
 void Journal::rewind_killers(const Mark& m, search::StackEntry* stack, int from, int to) const {
   for (std::size_t i = killers_.size(); i-- > m.killers;) {
     const KillerUndo& k = killers_[i];
-    if (k.index >= from && k.index < to) stack[k.index].killers[0] = k.old[0], stack[k.index].killers[1] = k.old[1];
+    if (k.index >= from && k.index < to)
+      stack[k.index].killers[0] = k.old[0], stack[k.index].killers[1] = k.old[1];
   }
 }
 

@@ -37,7 +37,7 @@ struct Isolation {
   bool stack = false;       // the killers of every deeper stack entry too (a quiescence node reads
                             // killers its parent did not reset)
   bool mate = false;        // mate-distance pruning in shadow searches, as in the real search
-  bool iir = false;         // internal iterative reduction at the shadow root, as in the real search
+  bool iir = false;  // internal iterative reduction at the shadow root, as in the real search
   bool operator==(const Isolation&) const = default;
 };
 // The levels, each keeping what the previous one does; "exact" has every component.
@@ -88,9 +88,14 @@ struct TableUndo {
 class AuditTable {
  public:
   enum class Mode : std::uint8_t { Real, Journaled, Private, Overlay };
-  AuditTable(Mode mode, search::TranspositionTable& real, search::TranspositionTable* priv, SlotOverlay* overlay,
-             std::vector<TableUndo>* journal, const bool* journal_open)
-      : mode_(mode), real_(real), priv_(priv), overlay_(overlay), journal_(journal), journal_open_(journal_open) {}
+  AuditTable(Mode mode, search::TranspositionTable& real, search::TranspositionTable* priv,
+             SlotOverlay* overlay, std::vector<TableUndo>* journal, const bool* journal_open)
+      : mode_(mode),
+        real_(real),
+        priv_(priv),
+        overlay_(overlay),
+        journal_(journal),
+        journal_open_(journal_open) {}
 
   const search::TTEntry* probe(Key key) const {
     switch (mode_) {
@@ -117,7 +122,8 @@ class AuditTable {
         const std::size_t s = real_.slot(key);
         search::TTEntry* e = overlay_->find(s);
         if (!e) e = &overlay_->insert(s, real_.at(s));
-        search::TranspositionTable::store_entry(*e, real_.generation(), key, move, score, eval, depth, bound);
+        search::TranspositionTable::store_entry(*e, real_.generation(), key, move, score, eval,
+                                                depth, bound);
         break;
       }
     }
@@ -154,9 +160,7 @@ class Journal {
     return {ply, kind, history_.size(), counter_.size(), killers_.size(), table_.size(), nodes};
   }
   Mark now() const { return mark(0, search::JudgedSearch::Node); }
-  void clear() {
-    history_.clear(), counter_.clear(), killers_.clear(), table_.clear();
-  }
+  void clear() { history_.clear(), counter_.clear(), killers_.clear(), table_.clear(); }
 
   // History and countermoves back to `m`, in place; replay_heuristics() restores the present.
   void rewind_heuristics(const Mark& m);
@@ -168,7 +172,9 @@ class Journal {
   // Fills `overlay` with the entries the real table held at `m` in the slots written since.
   void table_before(const Mark& m, SlotOverlay& overlay) const;
 
-  std::size_t size() const { return history_.size() + counter_.size() + killers_.size() + table_.size(); }
+  std::size_t size() const {
+    return history_.size() + counter_.size() + killers_.size() + table_.size();
+  }
 
  private:
   struct HistoryUndo {

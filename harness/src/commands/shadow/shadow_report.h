@@ -18,7 +18,7 @@ report::RunReport build_shadow_report(const ShadowSettings& s, std::size_t posit
                                       const report::ReportPaths& paths);
 
 // The console summary: counts, per-mechanism rates, nodes/s.
-void print_shadow_summary(const ShadowSettings& s, std::size_t positions, const RunTotals& t, const RunFigures& f,
-                          const report::ReportPaths& paths);
+void print_shadow_summary(const ShadowSettings& s, std::size_t positions, const RunTotals& t,
+                          const RunFigures& f, const report::ReportPaths& paths);
 
 }  // namespace stk::harness::shadow

@@ -10,15 +10,18 @@ namespace stk::harness::shadow {
 
 namespace {
 
-junit::TestCase invariant_case(const epd::EpdPosition& p, const search::Result& ref, const PositionAudit& a,
-                               double t_plain, const std::string& diff) {
+junit::TestCase invariant_case(const epd::EpdPosition& p, const search::Result& ref,
+                               const PositionAudit& a, double t_plain, const std::string& diff) {
   junit::TestCase tc;
   tc.classname = "shadow.invariant";
   tc.name = p.name();
   tc.time_s = t_plain + a.time_s;
-  tc.facts = {{"best", to_uci(a.result.best)}, {"score", std::to_string(a.result.score)},
-              {"real_nodes", std::to_string(a.result.nodes)}, {"shadow_nodes", std::to_string(a.shadow_nodes)},
-              {"misses", std::to_string(a.misses.size())}, {"control_hits", std::to_string(a.control_hits.size())}};
+  tc.facts = {{"best", to_uci(a.result.best)},
+              {"score", std::to_string(a.result.score)},
+              {"real_nodes", std::to_string(a.result.nodes)},
+              {"shadow_nodes", std::to_string(a.shadow_nodes)},
+              {"misses", std::to_string(a.misses.size())},
+              {"control_hits", std::to_string(a.control_hits.size())}};
   if (!diff.empty()) {
     tc.outcome = junit::Outcome::Failed;
     tc.message = "audit changed the real search";
@@ -28,8 +31,8 @@ junit::TestCase invariant_case(const epd::EpdPosition& p, const search::Result& 
   return tc;
 }
 
-void add_position(RunTotals& t, const epd::EpdPosition& p, const search::Result& ref, PositionAudit& a,
-                  double t_plain) {
+void add_position(RunTotals& t, const epd::EpdPosition& p, const search::Result& ref,
+                  PositionAudit& a, double t_plain) {
   t.counts.add(a.counts);
   t.per_position.push_back(a.counts);
   t.real_nodes += a.result.nodes;
@@ -50,12 +53,14 @@ void add_position(RunTotals& t, const epd::EpdPosition& p, const search::Result&
 // Misses left out get the verdict "unsampled".
 void classify_sample(std::vector<Miss>& misses, std::size_t max, int depths, std::uint64_t nodes) {
   std::map<std::pair<int, int>, std::vector<std::size_t>> cells;
-  for (std::size_t i = 0; i < misses.size(); ++i) cells[{int(misses[i].mechanism), misses[i].depth}].push_back(i);
+  for (std::size_t i = 0; i < misses.size(); ++i)
+    cells[{int(misses[i].mechanism), misses[i].depth}].push_back(i);
   const std::size_t quota = cells.empty() ? 0 : std::max<std::size_t>(1, max / cells.size());
   std::vector<std::size_t> chosen;
   for (auto& [key, idx] : cells) {
     if (idx.size() <= quota) chosen.insert(chosen.end(), idx.begin(), idx.end());
-    else for (std::size_t k = 0; k < quota; ++k) chosen.push_back(idx[k * idx.size() / quota]);
+    else
+      for (std::size_t k = 0; k < quota; ++k) chosen.push_back(idx[k * idx.size() / quota]);
   }
   std::vector<Miss> sample;
   for (std::size_t i : chosen) sample.push_back(misses[i]);
@@ -87,12 +92,14 @@ RunTotals audit_positions(const std::vector<const epd::EpdPosition*>& todo, cons
     t.invariant_failures += !diff.empty();
     suite.cases.push_back(invariant_case(p, ref, a, t_plain, diff));
     if (!s.quiet)
-      std::cout << fmt::format("[{}/{}] {:<10} best {:<6} nodes {:>9} shadow {:>10} misses {:>5} control hits {:>4} "
-                               "{:.2f}s{}\n",
-                               i + 1, todo.size(), p.name(), to_uci(a.result.best), a.result.nodes, a.shadow_nodes,
-                               a.misses.size(), a.control_hits.size(), a.time_s,
-                               diff.empty() ? "" : "  INVARIANT BROKEN")
-                << std::flush;
+      std::cout
+          << fmt::format(
+                 "[{}/{}] {:<10} best {:<6} nodes {:>9} shadow {:>10} misses {:>5} control hits {:>4} "
+                 "{:.2f}s{}\n",
+                 i + 1, todo.size(), p.name(), to_uci(a.result.best), a.result.nodes,
+                 a.shadow_nodes, a.misses.size(), a.control_hits.size(), a.time_s,
+                 diff.empty() ? "" : "  INVARIANT BROKEN")
+          << std::flush;
     add_position(t, p, ref, a, t_plain);
   }
   return t;

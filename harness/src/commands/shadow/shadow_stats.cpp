@@ -13,7 +13,8 @@ Interval wilson(std::uint64_t k, std::uint64_t n, double z) {
   return {lo, hi};
 }
 
-Interval newcombe_difference(std::uint64_t k1, std::uint64_t n1, std::uint64_t k2, std::uint64_t n2, double z) {
+Interval newcombe_difference(std::uint64_t k1, std::uint64_t n1, std::uint64_t k2, std::uint64_t n2,
+                             double z) {
   if (n1 == 0 || n2 == 0) return {-1, 1};
   const double p1 = double(k1) / double(n1), p2 = double(k2) / double(n2), d = p1 - p2;
   const Interval a = wilson(k1, n1, z), b = wilson(k2, n2, z);
@@ -21,8 +22,8 @@ Interval newcombe_difference(std::uint64_t k1, std::uint64_t n1, std::uint64_t k
           d + std::sqrt((a.hi - p1) * (a.hi - p1) + (p2 - b.lo) * (p2 - b.lo))};
 }
 
-Interval cluster_bootstrap_difference(const std::vector<ClusterCounts>& clusters, const BootstrapSettings& b,
-                                      int* used) {
+Interval cluster_bootstrap_difference(const std::vector<ClusterCounts>& clusters,
+                                      const BootstrapSettings& b, int* used) {
   if (used) *used = 0;
   if (clusters.empty() || b.resamples <= 0) return {-1, 1};
   SplitMix rng(b.seed);
@@ -34,7 +35,8 @@ Interval cluster_bootstrap_difference(const std::vector<ClusterCounts>& clusters
       const ClusterCounts& c = clusters[rng.below(clusters.size())];
       sum.k1 += c.k1, sum.n1 += c.n1, sum.k2 += c.k2, sum.n2 += c.n2;
     }
-    if (sum.n1 && sum.n2) values.push_back(double(sum.k1) / double(sum.n1) - double(sum.k2) / double(sum.n2));
+    if (sum.n1 && sum.n2)
+      values.push_back(double(sum.k1) / double(sum.n1) - double(sum.k2) / double(sum.n2));
   }
   if (used) *used = int(values.size());
   if (values.size() * 2 < std::size_t(b.resamples)) return {-1, 1};
@@ -54,7 +56,8 @@ Excess excess_of(const std::vector<ClusterCounts>& clusters, const BootstrapSett
   e.miss_wilson = wilson(e.k1, e.n1);
   e.control_wilson = wilson(e.k2, e.n2);
   e.newcombe = newcombe_difference(e.k1, e.n1, e.k2, e.n2);
-  e.bootstrap = e.defined() ? cluster_bootstrap_difference(clusters, b, &e.resamples_used) : Interval{-1, 1};
+  e.bootstrap = e.defined() ? cluster_bootstrap_difference(clusters, b, &e.resamples_used)
+                            : Interval{-1, 1};
   return e;
 }
 

@@ -34,8 +34,8 @@ struct BootstrapSettings {
 // Percentile interval (2.5%, 97.5%) of k1/n1 - k2/n2 over resamples of the clusters drawn with
 // replacement (SplitMix64 from `seed`: the same seed gives the same interval). Resamples where
 // either rate is undefined are left out; `used` says how many remained ([-1, 1] if under half).
-Interval cluster_bootstrap_difference(const std::vector<ClusterCounts>& clusters, const BootstrapSettings& b,
-                                      int* used = nullptr);
+Interval cluster_bootstrap_difference(const std::vector<ClusterCounts>& clusters,
+                                      const BootstrapSettings& b, int* used = nullptr);
 
 // Miss rate, control rate and their excess with both intervals, over the given clusters.
 struct Excess {

@@ -12,7 +12,7 @@
 namespace stk::harness::ucicheck {
 
 struct DocumentedDifference {
-  std::string engine_prefix;  // "Stockfish 15.1"
+  std::string engine_prefix;           // "Stockfish 15.1"
   std::vector<std::string> scenarios;  // "group.name"; ending in '.' or '-': every id it begins
   std::vector<std::string> behaviours;
   std::string text;
@@ -21,7 +21,8 @@ struct DocumentedDifference {
 const std::vector<DocumentedDifference>& documented_differences();
 
 // The entry that excuses every one of `behaviours` in `scenario_id` for `engine_name`, or null.
-const DocumentedDifference* find_documented_difference(const std::string& engine_name, const std::string& scenario_id,
+const DocumentedDifference* find_documented_difference(const std::string& engine_name,
+                                                       const std::string& scenario_id,
                                                        const std::vector<std::string>& behaviours);
 
 }  // namespace stk::harness::ucicheck

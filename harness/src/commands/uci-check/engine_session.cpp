@@ -18,7 +18,7 @@ std::string make_stderr_file() {
   close(fd);
   return name;
 }
-}
+}  // namespace
 
 double ms_between(SteadyClock::time_point from, SteadyClock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -53,9 +53,9 @@ const std::vector<TranscriptEntry>& Session::transcript() {
 }
 
 void Session::record(char direction, const std::string& text, SteadyClock::time_point at) {
-  std::string kept = text.size() <= kMaxRecorded
-                         ? text
-                         : text.substr(0, kMaxRecorded) + "... (" + std::to_string(text.size()) + " bytes)";
+  std::string kept = text.size() <= kMaxRecorded ? text
+                                                 : text.substr(0, kMaxRecorded) + "... (" +
+                                                       std::to_string(text.size()) + " bytes)";
   transcript_.push_back({ms_between(start_, at), direction, std::move(kept)});
 }
 
@@ -68,7 +68,8 @@ bool Session::send(const std::string& line) {
   return ok;
 }
 
-Reply Session::wait_for(const std::function<bool(const std::string&)>& match, std::chrono::milliseconds timeout,
+Reply Session::wait_for(const std::function<bool(const std::string&)>& match,
+                        std::chrono::milliseconds timeout,
                         std::optional<SteadyClock::time_point> since) {
   SteadyClock::time_point from = since.value_or(SteadyClock::now());
   SteadyClock::time_point deadline = from + timeout;
@@ -87,8 +88,10 @@ Reply Session::wait_for(const std::function<bool(const std::string&)>& match, st
   return r;
 }
 
-Reply Session::wait_bestmove(std::chrono::milliseconds timeout, std::optional<SteadyClock::time_point> since) {
-  return wait_for([](const std::string& l) { return uci::parse_bestmove(l).has_value(); }, timeout, since);
+Reply Session::wait_bestmove(std::chrono::milliseconds timeout,
+                             std::optional<SteadyClock::time_point> since) {
+  return wait_for([](const std::string& l) { return uci::parse_bestmove(l).has_value(); }, timeout,
+                  since);
 }
 
 Reply Session::isready(std::chrono::milliseconds timeout) {
@@ -109,7 +112,8 @@ bool Session::wait_exit(std::chrono::milliseconds timeout) {
 
 std::string Session::state() {
   // An engine that closed its output is usually dying: give it a moment to be reaped.
-  if (process_.output_closed()) process_.wait_exit(SteadyClock::now() + std::chrono::milliseconds(200));
+  if (process_.output_closed())
+    process_.wait_exit(SteadyClock::now() + std::chrono::milliseconds(200));
   collect_stderr();
   if (process_.running()) return process_.output_closed() ? "alive but closed its output" : "alive";
   return "gone (" + process_.exit_status().describe() + ")";
@@ -129,7 +133,9 @@ void Session::start() {
     std::string s = who + " " + what;
     if (r.closed || !process_.running()) {
       wait_exit(std::chrono::milliseconds(200));
-      s += ": it " + std::string(process_.running() ? "closed its output" : "ended, " + process_.exit_status().describe());
+      s += ": it " + std::string(process_.running()
+                                     ? "closed its output"
+                                     : "ended, " + process_.exit_status().describe());
       if (process_.exit_status().code == 127) s += " (command not found?)";
     }
     if (!r.lines.empty()) s += "; last line: '" + r.lines.back().text + "'";
@@ -137,10 +143,12 @@ void Session::start() {
   };
   auto sent = SteadyClock::now();
   send("uci");
-  Reply r = wait_for([](const std::string& l) { return l == "uciok"; }, timeout(Timeouts::kStart), sent);
+  Reply r = wait_for([](const std::string& l) { return l == "uciok"; }, timeout(Timeouts::kStart),
+                     sent);
   if (!r.found)
     throw describe_failure("did not answer 'uci' with 'uciok' within " +
-                               std::to_string(timeout(Timeouts::kStart).count()) + " ms", r);
+                               std::to_string(timeout(Timeouts::kStart).count()) + " ms",
+                           r);
   uci_ms_ = r.ms;
   uci_reply_ = r.lines;
   for (const TimedLine& l : uci_reply_) {
@@ -148,7 +156,8 @@ void Session::start() {
     std::string problem;
     if (auto o = uci::parse_option(l.text, &problem); o && problem.empty()) options_.push_back(*o);
   }
-  for (const auto& [name, value] : settings_.options) send("setoption name " + name + " value " + value);
+  for (const auto& [name, value] : settings_.options)
+    send("setoption name " + name + " value " + value);
   Reply ready = isready(timeout(Timeouts::kStart));
   if (!ready.found)
     throw describe_failure("did not answer 'isready' with 'readyok' within " +

@@ -29,8 +29,8 @@ struct StartError : std::runtime_error {
 struct Reply {
   std::vector<TimedLine> lines;  // everything read while waiting, the match included
   bool found = false;
-  bool closed = false;           // the engine closed its output (exited or crashed)
-  double ms = 0;                 // from `since` to the match (or to giving up)
+  bool closed = false;  // the engine closed its output (exited or crashed)
+  double ms = 0;        // from `since` to the match (or to giving up)
   const TimedLine* match() const { return found ? &lines.back() : nullptr; }
 };
 
@@ -59,9 +59,11 @@ class Session {
   // Sends a line; false (and a note) when the engine is gone or not reading.
   bool send(const std::string& line);
   // Reads until `match` or the timeout (measured from `since`, default now).
-  Reply wait_for(const std::function<bool(const std::string&)>& match, std::chrono::milliseconds timeout,
+  Reply wait_for(const std::function<bool(const std::string&)>& match,
+                 std::chrono::milliseconds timeout,
                  std::optional<SteadyClock::time_point> since = std::nullopt);
-  Reply wait_bestmove(std::chrono::milliseconds timeout, std::optional<SteadyClock::time_point> since = std::nullopt);
+  Reply wait_bestmove(std::chrono::milliseconds timeout,
+                      std::optional<SteadyClock::time_point> since = std::nullopt);
   // Sends isready and waits for readyok.
   Reply isready(std::chrono::milliseconds timeout);
   // Everything the engine prints during `quiet` (no early return).

@@ -15,21 +15,23 @@ enum class Opponent { Self, Random };
 
 struct Game {
   Opponent opponent;
-  Color engine_colour;   // with a random opponent
-  int random_opening;    // seeded random plies before the engine plays (self-play)
+  Color engine_colour;  // with a random opponent
+  int random_opening;   // seeded random plies before the engine plays (self-play)
   int max_plies;
   std::string go;
 };
 
 // Plays one game; false when the engine failed badly enough (hang, crash, illegal move) to stop.
-bool play_game(Session& s, ScenarioResult& r, const Game& g, SplitMix& rng, const std::string& label) {
+bool play_game(Session& s, ScenarioResult& r, const Game& g, SplitMix& rng,
+               const std::string& label) {
   Position pos = position_of(Position::kStartFen);
   std::string moves;
   std::optional<Position> previous;
   int engine_moves = 0;
   double slowest = 0;
   for (int ply = 0; ply < g.max_plies && has_legal_move(pos); ++ply) {
-    const bool engine_turn = g.opponent == Opponent::Self ? ply >= g.random_opening : pos.side_to_move() == g.engine_colour;
+    const bool engine_turn = g.opponent == Opponent::Self ? ply >= g.random_opening
+                                                          : pos.side_to_move() == g.engine_colour;
     Move m = Move::none();
     if (!engine_turn) {
       m = random_legal_move(pos, rng);
@@ -54,7 +56,8 @@ bool play_game(Session& s, ScenarioResult& r, const Game& g, SplitMix& rng, cons
   r.facts[label + "_plies"] = pos.game_ply();
   r.facts[label + "_engine_moves"] = engine_moves;
   r.facts[label + "_slowest_move_ms"] = slowest;
-  r.facts[label + "_end"] = !has_legal_move(pos) ? (pos.in_check() ? "checkmate" : "stalemate") : "ply limit";
+  r.facts[label + "_end"] = !has_legal_move(pos) ? (pos.in_check() ? "checkmate" : "stalemate")
+                                                 : "ply limit";
   return true;
 }
 
@@ -65,7 +68,8 @@ void play_games(Session& s, ScenarioResult& r, const std::vector<Game>& games, s
     if (i > 0) {
       s.send("ucinewgame");
       if (!s.isready(s.timeout(Timeouts::kPrompt)).found)
-        return r.fail("isready not answered after ucinewgame between games (" + s.state() + ")", "hang");
+        return r.fail("isready not answered after ucinewgame between games (" + s.state() + ")",
+                      "hang");
     }
     if (!play_game(s, r, games[i], rng, "game" + std::to_string(i + 1))) return;
   }
@@ -75,20 +79,23 @@ void play_games(Session& s, ScenarioResult& r, const std::vector<Game>& games, s
 
 void add_game_scenarios(std::vector<Scenario>& out, const Settings& settings) {
   const std::uint64_t seed = settings.seed;
-  out.push_back({"games", "self-play", "two self-play games (4 seeded random plies, then go nodes 5000 a move)",
+  out.push_back({"games", "self-play",
+                 "two self-play games (4 seeded random plies, then go nodes 5000 a move)",
                  [seed](Session& s, ScenarioResult& r) {
                    play_games(s, r,
                               {{Opponent::Self, WHITE, 4, 24, "go nodes 5000"},
                                {Opponent::Self, WHITE, 4, 24, "go nodes 5000"}},
                               seed);
                  }});
-  out.push_back({"games", "vs-random", "the engine as white (go nodes 5000) then black (go movetime 20) against a seeded random mover",
-                 [seed](Session& s, ScenarioResult& r) {
-                   play_games(s, r,
-                              {{Opponent::Random, WHITE, 0, 40, "go nodes 5000"},
-                               {Opponent::Random, BLACK, 0, 40, "go movetime 20"}},
-                              seed + 1);
-                 }});
+  out.push_back(
+      {"games", "vs-random",
+       "the engine as white (go nodes 5000) then black (go movetime 20) against a seeded random mover",
+       [seed](Session& s, ScenarioResult& r) {
+         play_games(s, r,
+                    {{Opponent::Random, WHITE, 0, 40, "go nodes 5000"},
+                     {Opponent::Random, BLACK, 0, 40, "go movetime 20"}},
+                    seed + 1);
+       }});
 }
 
 }  // namespace stk::harness::ucicheck

@@ -15,7 +15,8 @@ namespace {
 
 std::string shown(const std::string& input) {
   std::string s;
-  for (unsigned char c : input.substr(0, 60)) s += c >= 0x20 && c < 0x7f ? std::string(1, char(c)) : "?";
+  for (unsigned char c : input.substr(0, 60))
+    s += c >= 0x20 && c < 0x7f ? std::string(1, char(c)) : "?";
   return input.size() > 60 ? s + "... (" + std::to_string(input.size()) + " bytes)" : s;
 }
 
@@ -37,7 +38,8 @@ void survive(Session& s, ScenarioResult& r, const std::vector<std::string>& inpu
       ++survived;
       continue;
     }
-    if (ready.closed || !s.alive()) r.fail("the engine died on '" + shown(input) + "' (" + s.state() + ")", "crash");
+    if (ready.closed || !s.alive())
+      r.fail("the engine died on '" + shown(input) + "' (" + s.state() + ")", "crash");
     else r.fail("isready not answered after '" + shown(input) + "'", "hang");
     s.restart();
   }
@@ -85,8 +87,9 @@ void bad_position(Session& s, ScenarioResult& r, const BadPosition& c) {
   s.send(c.command);
   Reply ready = s.isready(s.timeout(Timeouts::kPrompt));
   if (!ready.found)
-    return r.fail(std::string(ready.closed ? "the engine died on '" : "isready not answered after '") + c.command +
-                      "' (" + s.state() + ")",
+    return r.fail(std::string(ready.closed ? "the engine died on '"
+                                           : "isready not answered after '") +
+                      c.command + "' (" + s.state() + ")",
                   ready.closed ? "crash" : "hang");
   // go, then isready: a search of depth 1 ends within kQuiet of readyok, a refusal prints nothing.
   auto sent = SteadyClock::now();
@@ -94,7 +97,9 @@ void bad_position(Session& s, ScenarioResult& r, const BadPosition& c) {
   Reply after = s.isready(s.timeout(Timeouts::kPrompt));
   const std::vector<TimedLine>& lines = after.lines;
   if (!after.found && after.closed)
-    return r.fail(std::string("the engine died on 'go depth 1' after '") + c.command + "' (" + s.state() + ")", "crash");
+    return r.fail(std::string("the engine died on 'go depth 1' after '") + c.command + "' (" +
+                      s.state() + ")",
+                  "crash");
   SearchRun run;
   run.lines = lines;
   digest_search_lines(run, sent);
@@ -109,7 +114,8 @@ void bad_position(Session& s, ScenarioResult& r, const BadPosition& c) {
     run.lines.insert(run.lines.end(), stopped.lines.begin(), stopped.lines.end());
     digest_search_lines(run, sent);
     run.stopped_by_harness = run.best.has_value();
-    if (stopped.closed && !run.best) return r.fail("the engine died after 'go depth 1' (" + s.state() + ")", "crash");
+    if (stopped.closed && !run.best)
+      return r.fail("the engine died after 'go depth 1' (" + s.state() + ")", "crash");
   }
   for (const TimedLine& l : run.lines)
     if (auto info = uci::parse_info(l.text); info && info->text) r.facts["message"] = *info->text;
@@ -126,18 +132,21 @@ void bad_position(Session& s, ScenarioResult& r, const BadPosition& c) {
   }
   if (c.prefix_moves) {
     Position prefix = position_of(Position::kStartFen);
-    for (const char* p = c.prefix_moves; *p; p += *(p + 4) ? 5 : 4) prefix.make_move(*parse_uci(prefix, std::string(p, 4)));
+    for (const char* p = c.prefix_moves; *p; p += *(p + 4) ? 5 : 4)
+      prefix.make_move(*parse_uci(prefix, std::string(p, 4)));
     if (legal_in(prefix, bm_text)) {
       r.facts["outcome"] = "searched the legal prefix";
-      return r.fail(std::string("after '") + c.command + "' the engine searched the moves before the bad one: bestmove '" +
-                        bm_text + "' (refuse the command instead)",
+      return r.fail(std::string("after '") + c.command +
+                        "' the engine searched the moves before the bad one: bestmove '" + bm_text +
+                        "' (refuse the command instead)",
                     "prefix-search");
     }
   }
   if (legal_in(previous, bm_text)) {
     r.facts["outcome"] = "searched the previous position";
-    return r.fail(std::string("after '") + c.command + "' the engine searched the previous, stale position: bestmove '" +
-                      bm_text + "'",
+    return r.fail(std::string("after '") + c.command +
+                      "' the engine searched the previous, stale position: bestmove '" + bm_text +
+                      "'",
                   "stale-search");
   }
   r.facts["outcome"] = "illegal bestmove";
@@ -149,30 +158,37 @@ void bad_position(Session& s, ScenarioResult& r, const BadPosition& c) {
 }  // namespace
 
 void add_garbage_scenarios(std::vector<Scenario>& out, const Settings& settings) {
-  out.push_back({"garbage", "empty-lines", "empty and blank lines", [](Session& s, ScenarioResult& r) {
-                   survive(s, r, {"", "   ", "\t\t", "\r", "", ""});
-                 }});
-  out.push_back({"garbage", "unknown-commands", "unknown commands", [](Session& s, ScenarioResult& r) {
-                   survive(s, r, {"foo", "hello world", "isready2", "go2 depth 1", "stopp", "ucinewgamex", "POSITION startpos",
-                                  "12345", "info depth 1", "bestmove e2e4"});
-                 }});
-  out.push_back({"garbage", "setoption", "setoption with unknown names, missing parts and bad values",
+  out.push_back(
+      {"garbage", "empty-lines", "empty and blank lines", [](Session& s, ScenarioResult& r) {
+         survive(s, r, {"", "   ", "\t\t", "\r", "", ""});
+       }});
+  out.push_back(
+      {"garbage", "unknown-commands", "unknown commands", [](Session& s, ScenarioResult& r) {
+         survive(s, r,
+                 {"foo", "hello world", "isready2", "go2 depth 1", "stopp", "ucinewgamex",
+                  "POSITION startpos", "12345", "info depth 1", "bestmove e2e4"});
+       }});
+  out.push_back({"garbage", "setoption",
+                 "setoption with unknown names, missing parts and bad values",
                  [](Session& s, ScenarioResult& r) { survive(s, r, bad_setoptions(s)); }});
-  out.push_back({"garbage", "long-lines", "100 KB lines; a 1001-ply 'position startpos moves' is searched",
-                 [](Session& s, ScenarioResult& r) {
-                   survive(s, r, {std::string(100000, 'x'), "setoption name " + std::string(20000, 'y') + " value 1"});
-                   std::string command = "position startpos moves";
-                   Position pos = position_of(Position::kStartFen);
-                   const char* shuffle[] = {"g1f3", "g8f6", "f3g1", "f6g8"};
-                   for (int i = 0; i < 1001; ++i) {
-                     command += std::string(" ") + shuffle[i % 4];
-                     pos.make_move(*parse_uci(pos, shuffle[i % 4]));
-                   }
-                   s.send(command);
-                   SearchRun run = run_go(s, "go depth 1", s.timeout(Timeouts::kHang));
-                   if (require_finished(run, r, "go depth 1 after 1001 plies"))
-                     check_search(position_of(pos.fen()), run, r, "go depth 1 after 1001 plies", {});
-                 }});
+  out.push_back(
+      {"garbage", "long-lines", "100 KB lines; a 1001-ply 'position startpos moves' is searched",
+       [](Session& s, ScenarioResult& r) {
+         survive(s, r,
+                 {std::string(100000, 'x'),
+                  "setoption name " + std::string(20000, 'y') + " value 1"});
+         std::string command = "position startpos moves";
+         Position pos = position_of(Position::kStartFen);
+         const char* shuffle[] = {"g1f3", "g8f6", "f3g1", "f6g8"};
+         for (int i = 0; i < 1001; ++i) {
+           command += std::string(" ") + shuffle[i % 4];
+           pos.make_move(*parse_uci(pos, shuffle[i % 4]));
+         }
+         s.send(command);
+         SearchRun run = run_go(s, "go depth 1", s.timeout(Timeouts::kHang));
+         if (require_finished(run, r, "go depth 1 after 1001 plies"))
+           check_search(position_of(pos.fen()), run, r, "go depth 1 after 1001 plies", {});
+       }});
   out.push_back({"garbage", "binary-junk", "4 KB of seeded random bytes",
                  [seed = settings.seed](Session& s, ScenarioResult& r) {
                    r.facts["seed"] = seed;
@@ -184,13 +200,16 @@ void add_garbage_scenarios(std::vector<Scenario>& out, const Settings& settings)
       {"position-fen-missing", "position fen", nullptr},
       {"position-fen-garbage", "position fen xyz", nullptr},
       {"position-fen-no-kings", "position fen 8/8/8/8/8/8/8/8 w - - 0 1", nullptr},
-      {"position-fen-bad-side", "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", nullptr},
-      {"position-fen-nine-files", "position fen rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", nullptr},
+      {"position-fen-bad-side",
+       "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", nullptr},
+      {"position-fen-nine-files",
+       "position fen rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", nullptr},
       {"position-illegal-move", "position startpos moves e2e4 e7e5 e1e3 g8f6", "e2e4 e7e5"},
       {"position-garbage-move", "position startpos moves e2e4 xyz", "e2e4"},
   };
   for (const BadPosition& c : kBad)
-    out.push_back({"garbage", c.name, std::string("'") + c.command + "': refused, never a stale search",
+    out.push_back({"garbage", c.name,
+                   std::string("'") + c.command + "': refused, never a stale search",
                    [c](Session& s, ScenarioResult& r) { bad_position(s, r, c); }});
 }
 

@@ -18,7 +18,8 @@ void check_uci_reply(Session& s, ScenarioResult& r) {
     std::string problem;
     if (auto o = uci::parse_option(l.text, &problem)) {
       ++options;
-      if (!problem.empty()) r.fail("malformed option line (" + problem + "): '" + l.text + "'", "malformed-option");
+      if (!problem.empty())
+        r.fail("malformed option line (" + problem + "): '" + l.text + "'", "malformed-option");
     }
   }
   r.facts["options"] = options;
@@ -32,14 +33,16 @@ void check_isready(Session& s, ScenarioResult& r) {
   for (int i = 0; i < 3; ++i) {
     Reply ready = s.isready(s.timeout(Timeouts::kPrompt));
     if (!ready.found) {
-      r.fail("isready not answered with readyok within " + std::to_string(s.timeout(Timeouts::kPrompt).count()) +
-                 " ms (engine " + s.state() + ")",
+      r.fail("isready not answered with readyok within " +
+                 std::to_string(s.timeout(Timeouts::kPrompt).count()) + " ms (engine " + s.state() +
+                 ")",
              ready.closed ? "crash" : "hang");
       return;
     }
     worst = std::max(worst, ready.ms);
     for (const TimedLine& l : ready.lines)
-      if (l.text != "readyok") r.fail("unexpected line before readyok: '" + l.text + "'", "unexpected-output");
+      if (l.text != "readyok")
+        r.fail("unexpected line before readyok: '" + l.text + "'", "unexpected-output");
   }
   r.facts["readyok_ms_max_of_3"] = worst;
 }
@@ -60,16 +63,20 @@ void check_default_options(Session& s, ScenarioResult& r) {
   }
   for (const TimedLine& l : ready.lines)
     if (l.text != "readyok")
-      r.fail("setoption at an advertised default was not accepted silently: '" + l.text + "'", "setoption-not-silent");
+      r.fail("setoption at an advertised default was not accepted silently: '" + l.text + "'",
+             "setoption-not-silent");
 }
 
 }  // namespace
 
 void add_handshake_scenarios(std::vector<Scenario>& out, const Settings&) {
-  out.push_back({"handshake", "uci", "uci answered with id name, id author, well-formed options and uciok", check_uci_reply});
-  out.push_back({"handshake", "isready", "isready answered with readyok (3 times, nothing else)", check_isready});
-  out.push_back({"handshake", "setoption-defaults", "every spin/check option set to its default, silently",
-                 check_default_options});
+  out.push_back({"handshake", "uci",
+                 "uci answered with id name, id author, well-formed options and uciok",
+                 check_uci_reply});
+  out.push_back({"handshake", "isready", "isready answered with readyok (3 times, nothing else)",
+                 check_isready});
+  out.push_back({"handshake", "setoption-defaults",
+                 "every spin/check option set to its default, silently", check_default_options});
 }
 
 }  // namespace stk::harness::ucicheck

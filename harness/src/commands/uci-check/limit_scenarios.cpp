@@ -7,12 +7,13 @@
 namespace stk::harness::ucicheck {
 
 namespace {
-constexpr const char* kFen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+constexpr const char* kFen =
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 }
 
 void add_limit_scenarios(std::vector<Scenario>& out, const Settings&) {
-  for (const char* go : {"go wtime 0 btime 0", "go movetime 0", "go nodes 0", "go depth 0", "go nodes 1",
-                         "go movetime 1", "go depth 1"}) {
+  for (const char* go : {"go wtime 0 btime 0", "go movetime 0", "go nodes 0", "go depth 0",
+                         "go nodes 1", "go movetime 1", "go depth 1"}) {
     std::string name = go;
     for (char& c : name) c = c == ' ' ? '-' : c;
     out.push_back({"limits", name, std::string("'") + go + "': a legal bestmove promptly",
@@ -22,7 +23,8 @@ void add_limit_scenarios(std::vector<Scenario>& out, const Settings&) {
                      SearchRun run = run_go(s, go, s.timeout(Timeouts::kPrompt));
                      r.facts["bestmove_ms"] = run.ms;
                      if (run.last_nodes) r.facts["nodes"] = *run.last_nodes;
-                     if (require_finished(run, r, go)) check_search(root, run, r, go, {s.settings().strict_pv});
+                     if (require_finished(run, r, go))
+                       check_search(root, run, r, go, {s.settings().strict_pv});
                    }});
   }
 }

@@ -19,36 +19,37 @@ void add_node_limit_scenarios(std::vector<Scenario>& out, const Settings&) {
       {200000, Position::kStartFen},
   };
   for (const Case& c : cases) {
-    out.push_back({"nodes", "go-nodes-" + std::to_string(c.nodes),
-                   "'go nodes " + std::to_string(c.nodes) + "': no info line reports more nodes",
-                   [c](Session& s, ScenarioResult& r) {
-                     const Position root = position_of(c.fen);
-                     const std::string go = "go nodes " + std::to_string(c.nodes);
-                     s.send(std::string("position fen ") + c.fen);
-                     SearchRun run = run_go(s, go, s.timeout(Timeouts::kHang));
-                     r.facts["bestmove_ms"] = run.ms;
-                     if (!require_finished(run, r, go)) return;
-                     check_search(root, run, r, go, {s.settings().strict_pv});
-                     if (!run.last_nodes) {
-                       r.warn("no info line reports nodes: the limit cannot be checked");
-                       return;
-                     }
-                     const std::uint64_t allowed =
-                         c.nodes + std::uint64_t(std::floor(double(c.nodes) * s.settings().nodes_tolerance));
-                     const long long overshoot = (long long)run.max_nodes - (long long)c.nodes;
-                     r.facts["limit"] = c.nodes;
-                     r.facts["last_info_nodes"] = *run.last_nodes;
-                     r.facts["max_info_nodes"] = run.max_nodes;
-                     r.facts["overshoot_nodes"] = std::max(0LL, overshoot);
-                     r.facts["allowed_nodes"] = allowed;
-                     if (run.max_nodes > allowed) {
-                       const bool periodic = overshoot <= 1024 + (long long)(c.nodes / 1024);
-                       r.fail("an info line reports " + std::to_string(run.max_nodes) + " nodes under '" + go +
-                                  "' (overshoot " + std::to_string(overshoot) + ", allowed " +
-                                  std::to_string(allowed - c.nodes) + ")",
-                              periodic ? "nodes-overshoot-periodic" : "nodes-overshoot");
-                     }
-                   }});
+    out.push_back(
+        {"nodes", "go-nodes-" + std::to_string(c.nodes),
+         "'go nodes " + std::to_string(c.nodes) + "': no info line reports more nodes",
+         [c](Session& s, ScenarioResult& r) {
+           const Position root = position_of(c.fen);
+           const std::string go = "go nodes " + std::to_string(c.nodes);
+           s.send(std::string("position fen ") + c.fen);
+           SearchRun run = run_go(s, go, s.timeout(Timeouts::kHang));
+           r.facts["bestmove_ms"] = run.ms;
+           if (!require_finished(run, r, go)) return;
+           check_search(root, run, r, go, {s.settings().strict_pv});
+           if (!run.last_nodes) {
+             r.warn("no info line reports nodes: the limit cannot be checked");
+             return;
+           }
+           const std::uint64_t allowed =
+               c.nodes + std::uint64_t(std::floor(double(c.nodes) * s.settings().nodes_tolerance));
+           const long long overshoot = (long long)run.max_nodes - (long long)c.nodes;
+           r.facts["limit"] = c.nodes;
+           r.facts["last_info_nodes"] = *run.last_nodes;
+           r.facts["max_info_nodes"] = run.max_nodes;
+           r.facts["overshoot_nodes"] = std::max(0LL, overshoot);
+           r.facts["allowed_nodes"] = allowed;
+           if (run.max_nodes > allowed) {
+             const bool periodic = overshoot <= 1024 + (long long)(c.nodes / 1024);
+             r.fail("an info line reports " + std::to_string(run.max_nodes) + " nodes under '" +
+                        go + "' (overshoot " + std::to_string(overshoot) + ", allowed " +
+                        std::to_string(allowed - c.nodes) + ")",
+                    periodic ? "nodes-overshoot-periodic" : "nodes-overshoot");
+           }
+         }});
   }
 }
 

@@ -35,8 +35,8 @@ void play_special(Session& s, ScenarioResult& r, const Played& c) {
   if (!require_finished(run, r, "go nodes 100000")) return;
   check_search(root, run, r, "go nodes 100000", {s.settings().strict_pv});
   if (run.best->move != c.move && legal_in(root, run.best->move))
-    r.fail("played '" + run.best->move + "'; the only " + (MoveList(root).size() == 1 ? "legal move" : "mate in one") +
-               " is '" + c.move + "'",
+    r.fail("played '" + run.best->move + "'; the only " +
+               (MoveList(root).size() == 1 ? "legal move" : "mate in one") + " is '" + c.move + "'",
            "missed-special-move");
 }
 
@@ -79,8 +79,10 @@ void add_notation_scenarios(std::vector<Scenario>& out, const Settings&) {
       {"play-underpromotion-black", "4k3/3b4/7b/4q3/1r4b1/8/Kp3r2/8 b - - 0 1", "b2b1n"},
   };
   static const Accepted kAccepted[] = {
-      {"accept-castling-kingside", nullptr, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 f1e1 e8g8 c2c3 f8e8 d2d4"},
-      {"accept-castling-queenside", nullptr, "d2d4 d7d5 b1c3 b8c6 c1f4 c8f5 d1d2 d8d7 e1c1 e8c8 d1e1 d8e8 e2e4"},
+      {"accept-castling-kingside", nullptr,
+       "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 f1e1 e8g8 c2c3 f8e8 d2d4"},
+      {"accept-castling-queenside", nullptr,
+       "d2d4 d7d5 b1c3 b8c6 c1f4 c8f5 d1d2 d8d7 e1c1 e8c8 d1e1 d8e8 e2e4"},
       {"accept-en-passant", nullptr, "e2e4 a7a6 e4e5 d7d5 e5d6 c7d6 d2d4 d6d5 g1f3"},
       {"accept-underpromotion-white", "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", "e7e8n g7f7 e8d6 f7e6"},
       {"accept-underpromotion-black", "4k3/8/8/8/8/8/1p4K1/8 b - - 0 1", "b2b1n g2f2 b1d2 f2e2"},
@@ -89,7 +91,8 @@ void add_notation_scenarios(std::vector<Scenario>& out, const Settings&) {
     out.push_back({"notation", c.name, std::string("plays '") + c.move + "' in UCI notation",
                    [c](Session& s, ScenarioResult& r) { play_special(s, r, c); }});
   for (const Accepted& c : kAccepted)
-    out.push_back({"notation", c.name, std::string("accepts 'moves ") + c.moves + "' and searches the result",
+    out.push_back({"notation", c.name,
+                   std::string("accepts 'moves ") + c.moves + "' and searches the result",
                    [c](Session& s, ScenarioResult& r) { accept_special(s, r, c); }});
 }
 

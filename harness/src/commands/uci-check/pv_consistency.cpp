@@ -21,14 +21,18 @@ std::string why_illegal(const Position& pos, const std::string& text) {
       // stk's castling move is encoded king-to-destination; find the rook the text points at.
       Square rook_from = make_square(m.to() > m.from() ? 7 : 0, rank_of(m.from()));
       if (text.substr(2, 2) == square_name(rook_from))
-        return "'" + text + "' is castling written king-takes-rook (Chess960 notation); standard chess writes '" +
+        return "'" + text +
+               "' is castling written king-takes-rook (Chess960 notation); standard chess writes '" +
                uci + "'" + where;
     }
     if (m.kind() == PROMOTION && uci.compare(0, 4, text, 0, 4) == 0) {
-      if (text.size() == 4) return "'" + text + "' is a promotion without its piece letter (e.g. '" + uci + "')" + where;
+      if (text.size() == 4)
+        return "'" + text + "' is a promotion without its piece letter (e.g. '" + uci + "')" +
+               where;
       if (text.size() == 5 && std::isupper(static_cast<unsigned char>(text[4])) &&
           char(std::tolower(static_cast<unsigned char>(text[4]))) == uci[4])
-        return "'" + text + "': UCI writes the promotion piece in lower case ('" + uci + "')" + where;
+        return "'" + text + "': UCI writes the promotion piece in lower case ('" + uci + "')" +
+               where;
     }
   }
   return "'" + text + "' is not a legal move" + where;
@@ -47,7 +51,8 @@ PvFindings check_pv(const Position& root, const uci::InfoLine& info, bool strict
     }
     auto m = parse_uci(pos, text);
     if (!m) {
-      f.errors.push_back({"pv move " + std::to_string(i + 1) + ": " + why_illegal(pos, text), "illegal-pv"});
+      f.errors.push_back(
+          {"pv move " + std::to_string(i + 1) + ": " + why_illegal(pos, text), "illegal-pv"});
       return f;
     }
     pos.make_move(*m);
@@ -56,8 +61,8 @@ PvFindings check_pv(const Position& root, const uci::InfoLine& info, bool strict
   const bool ends_in_mate = is_checkmate(pos);
   if (info.score_kind != uci::InfoLine::Score::Mate) {
     if (ends_in_mate && !info.pv.empty() && !info.bound())
-      f.warnings.push_back("pv ends in checkmate after " + std::to_string(f.plies) + " plies but the score is cp " +
-                           std::to_string(info.score));
+      f.warnings.push_back("pv ends in checkmate after " + std::to_string(f.plies) +
+                           " plies but the score is cp " + std::to_string(info.score));
     return f;
   }
   if (info.bound()) return f;  // a bound on a mate score: the line's length is not pinned down
@@ -65,8 +70,8 @@ PvFindings check_pv(const Position& root, const uci::InfoLine& info, bool strict
   const int need = n > 0 ? 2 * n - 1 : -2 * n;
   const std::string score = "score mate " + std::to_string(n);
   if (ends_in_mate && f.plies != need) {
-    f.errors.push_back({score + " but the pv mates after " + std::to_string(f.plies) + " plies, not " +
-                            std::to_string(need),
+    f.errors.push_back({score + " but the pv mates after " + std::to_string(f.plies) +
+                            " plies, not " + std::to_string(need),
                         "mate-pv-inconsistent"});
     return f;
   }

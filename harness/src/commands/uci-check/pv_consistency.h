@@ -21,9 +21,10 @@ std::string why_illegal(const Position& pos, const std::string& text);
 
 struct PvFindings {
   std::vector<Failure> errors;
-  std::vector<std::string> warnings;  // a truncated mate PV, a PV ending in mate without a mate score
+  std::vector<std::string>
+      warnings;  // a truncated mate PV, a PV ending in mate without a mate score
   bool truncated_mate = false;
-  int plies = 0;                      // moves replayed legally
+  int plies = 0;  // moves replayed legally
 };
 
 // Replays info.pv from `root`: every move legal, none after checkmate or stalemate. For an exact

@@ -24,14 +24,15 @@ void search_and_check(Session& s, ScenarioResult& r, const std::string& fen, con
 }  // namespace
 
 void add_pv_scenarios(std::vector<Scenario>& out, const Settings& settings) {
-  out.push_back({"pv", "reproducer-mate-sequence",
-                 "two searches at go nodes 200000 without ucinewgame: no PV move after checkmate",
-                 [](Session& s, ScenarioResult& r) {
-                   search_and_check(s, r, "r2q1r1k/2p1b1pp/p1n5/1p1Q1bN1/4n3/1BP1B3/PP3PPP/R4RK1 w - - 0 1",
-                                    "go nodes 200000", "first");
-                   search_and_check(s, r, "r2q1rQk/2p1b1pp/p1n5/1p3bN1/4n3/1BP1B3/PP3PPP/R4RK1 b - - 1 1",
-                                    "go nodes 200000", "second");
-                 }});
+  out.push_back(
+      {"pv", "reproducer-mate-sequence",
+       "two searches at go nodes 200000 without ucinewgame: no PV move after checkmate",
+       [](Session& s, ScenarioResult& r) {
+         search_and_check(s, r, "r2q1r1k/2p1b1pp/p1n5/1p1Q1bN1/4n3/1BP1B3/PP3PPP/R4RK1 w - - 0 1",
+                          "go nodes 200000", "first");
+         search_and_check(s, r, "r2q1rQk/2p1b1pp/p1n5/1p3bN1/4n3/1BP1B3/PP3PPP/R4RK1 b - - 1 1",
+                          "go nodes 200000", "second");
+       }});
   for (const CheckPosition& p : pv_positions(settings.seed)) {
     out.push_back({"pv", p.id, p.note + ": every PV legal and consistent with its score",
                    [p](Session& s, ScenarioResult& r) {

@@ -17,7 +17,8 @@ enum class Verdict { Pass, Fail, Difference, Error };
 
 struct Failure {
   std::string text;
-  std::string behaviour;  // short tag of what the engine did ("hang", "crash", "searches-until-stop"...)
+  std::string
+      behaviour;  // short tag of what the engine did ("hang", "crash", "searches-until-stop"...)
 };
 
 struct ScenarioResult {
@@ -48,14 +49,19 @@ struct Scenario {
 std::vector<Scenario> all_scenarios(const Settings& settings);
 
 // One adder per file, each for one group.
-void add_handshake_scenarios(std::vector<Scenario>& out, const Settings& s);      // handshake_scenarios.cpp
-void add_during_search_scenarios(std::vector<Scenario>& out, const Settings& s);  // during_search_scenarios.cpp
-void add_limit_scenarios(std::vector<Scenario>& out, const Settings& s);          // limit_scenarios.cpp
-void add_node_limit_scenarios(std::vector<Scenario>& out, const Settings& s);     // node_limit_scenarios.cpp
-void add_time_use_scenarios(std::vector<Scenario>& out, const Settings& s);       // time_use_scenarios.cpp
-void add_pv_scenarios(std::vector<Scenario>& out, const Settings& s);             // pv_scenarios.cpp
-void add_notation_scenarios(std::vector<Scenario>& out, const Settings& s);       // notation_scenarios.cpp
-void add_game_scenarios(std::vector<Scenario>& out, const Settings& s);           // game_scenarios.cpp
-void add_garbage_scenarios(std::vector<Scenario>& out, const Settings& s);        // garbage_scenarios.cpp
+void add_handshake_scenarios(std::vector<Scenario>& out,
+                             const Settings& s);  // handshake_scenarios.cpp
+void add_during_search_scenarios(std::vector<Scenario>& out,
+                                 const Settings& s);  // during_search_scenarios.cpp
+void add_limit_scenarios(std::vector<Scenario>& out, const Settings& s);  // limit_scenarios.cpp
+void add_node_limit_scenarios(std::vector<Scenario>& out,
+                              const Settings& s);  // node_limit_scenarios.cpp
+void add_time_use_scenarios(std::vector<Scenario>& out,
+                            const Settings& s);                        // time_use_scenarios.cpp
+void add_pv_scenarios(std::vector<Scenario>& out, const Settings& s);  // pv_scenarios.cpp
+void add_notation_scenarios(std::vector<Scenario>& out,
+                            const Settings& s);                          // notation_scenarios.cpp
+void add_game_scenarios(std::vector<Scenario>& out, const Settings& s);  // game_scenarios.cpp
+void add_garbage_scenarios(std::vector<Scenario>& out, const Settings& s);  // garbage_scenarios.cpp
 
 }  // namespace stk::harness::ucicheck

@@ -13,7 +13,9 @@ std::string clip(const std::string& s, std::size_t n = 160) {
 
 }  // namespace
 
-bool legal_in(const Position& pos, const std::string& text) { return parse_uci(pos, text).has_value(); }
+bool legal_in(const Position& pos, const std::string& text) {
+  return parse_uci(pos, text).has_value();
+}
 
 void add_count(ScenarioResult& r, const std::string& key, long long n) {
   r.facts[key] = r.facts.value(key, 0LL) + n;
@@ -56,7 +58,8 @@ SearchRun run_go(Session& s, const std::string& go, std::chrono::milliseconds li
 
 bool require_finished(const SearchRun& run, ScenarioResult& r, const std::string& label) {
   if (run.crashed && !run.best) {
-    r.fail(label + ": '" + run.go + "': the engine died before bestmove (" + run.end_state + ")", "crash");
+    r.fail(label + ": '" + run.go + "': the engine died before bestmove (" + run.end_state + ")",
+           "crash");
     return false;
   }
   if (!run.best) {
@@ -64,7 +67,8 @@ bool require_finished(const SearchRun& run, ScenarioResult& r, const std::string
     return false;
   }
   if (run.stopped_by_harness) {
-    r.fail(label + ": '" + run.go + "' did not end by itself: bestmove came only after the harness sent stop (" +
+    r.fail(label + ": '" + run.go +
+               "' did not end by itself: bestmove came only after the harness sent stop (" +
                std::to_string(long(run.ms)) + " ms)",
            "searches-until-stop");
     return false;
@@ -72,15 +76,16 @@ bool require_finished(const SearchRun& run, ScenarioResult& r, const std::string
   return true;
 }
 
-void check_search(const Position& root, const SearchRun& run, ScenarioResult& r, const std::string& label,
-                  const CheckOptions& options) {
+void check_search(const Position& root, const SearchRun& run, ScenarioResult& r,
+                  const std::string& label, const CheckOptions& options) {
   long long checked = 0, truncated = 0;
   bool reported = false;
   for (const TimedLine& l : run.lines) {
     auto info = uci::parse_info(l.text);
     if (!info) continue;
     if (!info->malformed.empty() && !reported)
-      r.warn(label + ": info line with unparsable fields '" + info->malformed.front() + "': " + clip(l.text));
+      r.warn(label + ": info line with unparsable fields '" + info->malformed.front() +
+             "': " + clip(l.text));
     if (!info->has_pv || info->pv.empty()) continue;
     ++checked;
     PvFindings f = check_pv(root, *info, options.strict_pv);
@@ -107,14 +112,16 @@ void check_search(const Position& root, const SearchRun& run, ScenarioResult& r,
   const std::string& bm = run.best->move;
   if (!has_legal_move(root)) {
     if (bm != "0000" && bm != "(none)")
-      r.fail(label + ": bestmove '" + bm + "' in a position without legal moves (" + root.fen() + ")",
+      r.fail(label + ": bestmove '" + bm + "' in a position without legal moves (" + root.fen() +
+                 ")",
              "illegal-bestmove");
     return;
   }
   auto best = parse_uci(root, bm);
   if (!best) {
     std::string text = label + ": bestmove " + why_illegal(root, bm);
-    std::string behaviour = text.find("Chess960") != std::string::npos ? "castling-notation" : "illegal-bestmove";
+    std::string behaviour = text.find("Chess960") != std::string::npos ? "castling-notation"
+                                                                       : "illegal-bestmove";
     if (options.previous && legal_in(*options.previous, bm)) {
       text += " (legal in the previous position: a stale search)";
       behaviour = "stale-bestmove";

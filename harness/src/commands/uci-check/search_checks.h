@@ -18,10 +18,10 @@ struct SearchRun {
   std::string go;
   std::vector<TimedLine> lines;
   std::optional<uci::BestMove> best;
-  double ms = 0;                    // go sent -> bestmove (or -> giving up)
-  bool stopped_by_harness = false;  // no bestmove within the limit; the harness sent stop
-  bool crashed = false;             // the engine's output closed (it exited or died)
-  std::string end_state;            // the engine's state when the search did not finish
+  double ms = 0;                            // go sent -> bestmove (or -> giving up)
+  bool stopped_by_harness = false;          // no bestmove within the limit; the harness sent stop
+  bool crashed = false;                     // the engine's output closed (it exited or died)
+  std::string end_state;                    // the engine's state when the search did not finish
   std::optional<std::uint64_t> last_nodes;  // "nodes" of the last info line carrying it
   std::uint64_t max_nodes = 0;              // largest "nodes" of any info line
 };
@@ -42,8 +42,8 @@ struct CheckOptions {
 };
 // Bestmove and ponder legal in `root`, every info PV legal and consistent with its score. Counts
 // go to the facts pv_lines_checked / truncated_mate_pvs; the first bad line of a search fails.
-void check_search(const Position& root, const SearchRun& run, ScenarioResult& r, const std::string& label,
-                  const CheckOptions& options);
+void check_search(const Position& root, const SearchRun& run, ScenarioResult& r,
+                  const std::string& label, const CheckOptions& options);
 
 // "Y" when `text` is legal in `pos`.
 bool legal_in(const Position& pos, const std::string& text);

@@ -30,7 +30,8 @@ std::string go_for(const Side& side, const Clock& c) {
 
 // One timed move: the elapsed time to bestmove and the margin left on the mover's clock.
 // Returns the elapsed milliseconds, or a negative value when the search did not finish.
-double timed_move(Session& s, ScenarioResult& r, const Side& side, const Clock& c, const std::string& key) {
+double timed_move(Session& s, ScenarioResult& r, const Side& side, const Clock& c,
+                  const std::string& key) {
   s.send("ucinewgame");
   s.send(std::string("position startpos moves ") + side.moves);
   if (!s.isready(s.timeout(Timeouts::kPrompt)).found) {
@@ -53,34 +54,43 @@ double timed_move(Session& s, ScenarioResult& r, const Side& side, const Clock& 
   if (!require_finished(run, r, go)) return -1;
   check_search(root, run, r, go, {s.settings().strict_pv});
   if (run.ms > c.own)
-    r.fail("'" + go + "': bestmove after " + std::to_string(long(run.ms)) + " ms with " + std::to_string(c.own) +
-               " ms on its clock: lost on time (overrun " + std::to_string(long(run.ms - c.own)) + " ms)",
+    r.fail("'" + go + "': bestmove after " + std::to_string(long(run.ms)) + " ms with " +
+               std::to_string(c.own) + " ms on its clock: lost on time (overrun " +
+               std::to_string(long(run.ms - c.own)) + " ms)",
            "time-loss");
   return run.ms;
 }
 
 void add_for_side(std::vector<Scenario>& out, const Side& side) {
   const std::string colour = side.name;
-  out.push_back({"time", colour + "-own-10s-opponent-100ms",
-                 colour + " to move, 10 s against 100 ms: moves about as slowly as with equal clocks",
-                 [side](Session& s, ScenarioResult& r) {
-                   double equal = timed_move(s, r, side, {10000, 10000}, "equal_clocks");
-                   double asym = timed_move(s, r, side, {10000, 100}, "asymmetric");
-                   if (equal < 0 || asym < 0) return;
-                   // An engine that moves at once anyway (a tiny equal-clock time) tells nothing.
-                   if (equal >= 40 && asym * 8 < equal)
-                     r.fail("with 10 s on its own clock and 100 ms on the opponent's it moved in " +
-                                std::to_string(long(asym)) + " ms, " + std::to_string(long(equal)) +
-                                " ms with equal clocks: it budgets from the opponent's clock",
-                            "opponent-clock");
-                 }});
+  out.push_back(
+      {"time", colour + "-own-10s-opponent-100ms",
+       colour + " to move, 10 s against 100 ms: moves about as slowly as with equal clocks",
+       [side](Session& s, ScenarioResult& r) {
+         double equal = timed_move(s, r, side, {10000, 10000}, "equal_clocks");
+         double asym = timed_move(s, r, side, {10000, 100}, "asymmetric");
+         if (equal < 0 || asym < 0) return;
+         // An engine that moves at once anyway (a tiny equal-clock time) tells nothing.
+         if (equal >= 40 && asym * 8 < equal)
+           r.fail("with 10 s on its own clock and 100 ms on the opponent's it moved in " +
+                      std::to_string(long(asym)) + " ms, " + std::to_string(long(equal)) +
+                      " ms with equal clocks: it budgets from the opponent's clock",
+                  "opponent-clock");
+       }});
   out.push_back({"time", colour + "-own-100ms-opponent-10s",
                  colour + " to move, 100 ms against 10 s: moves within its own 100 ms",
-                 [side](Session& s, ScenarioResult& r) { timed_move(s, r, side, {100, 10000}, "move"); }});
-  out.push_back({"time", colour + "-increment", colour + " to move, 1 s + 100 ms increment each: within 1 s",
-                 [side](Session& s, ScenarioResult& r) { timed_move(s, r, side, {1000, 1000, 100}, "move"); }});
+                 [side](Session& s, ScenarioResult& r) {
+                   timed_move(s, r, side, {100, 10000}, "move");
+                 }});
+  out.push_back({"time", colour + "-increment",
+                 colour + " to move, 1 s + 100 ms increment each: within 1 s",
+                 [side](Session& s, ScenarioResult& r) {
+                   timed_move(s, r, side, {1000, 1000, 100}, "move");
+                 }});
   out.push_back({"time", colour + "-movestogo-1", colour + " to move, 1 s for 1 move: within 1 s",
-                 [side](Session& s, ScenarioResult& r) { timed_move(s, r, side, {1000, 1000, 0, 1}, "move"); }});
+                 [side](Session& s, ScenarioResult& r) {
+                   timed_move(s, r, side, {1000, 1000, 0, 1}, "move");
+                 }});
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ std::vector<Scenario> select(std::vector<Scenario> all, const std::vector<std::s
     for (const Scenario& s : all)
       if (s.id() == want || s.group == want) chosen.push_back(s);
     if (chosen.size() == before)
-      throw UsageError("--only '" + want + "' names no scenario or group (stk-harness uci-check --list)");
+      throw UsageError("--only '" + want +
+                       "' names no scenario or group (stk-harness uci-check --list)");
   }
   std::set<std::string> seen;  // a scenario named twice runs once
   std::vector<Scenario> unique;
@@ -38,7 +39,8 @@ std::vector<Scenario> select(std::vector<Scenario> all, const std::vector<std::s
   return unique;
 }
 
-ScenarioResult run_scenario(const Scenario& sc, const Settings& settings, const std::string& engine_id) {
+ScenarioResult run_scenario(const Scenario& sc, const Settings& settings,
+                            const std::string& engine_id) {
   ScenarioResult r;
   r.group = sc.group;
   r.name = sc.name;
@@ -61,7 +63,8 @@ ScenarioResult run_scenario(const Scenario& sc, const Settings& settings, const 
     std::vector<std::string> behaviours;
     for (const Failure& f : r.failures) behaviours.push_back(f.behaviour);
     if (settings.documented_differences)
-      if (const DocumentedDifference* d = find_documented_difference(engine_id, sc.id(), behaviours)) {
+      if (const DocumentedDifference* d = find_documented_difference(engine_id, sc.id(),
+                                                                     behaviours)) {
         r.verdict = Verdict::Difference;
         r.difference = d->text;
       }
@@ -70,48 +73,59 @@ ScenarioResult run_scenario(const Scenario& sc, const Settings& settings, const 
 }
 
 void print_result(const ScenarioResult& r) {
-  const char* tag = r.verdict == Verdict::Pass ? "pass" : r.verdict == Verdict::Fail ? "FAIL"
-                                                    : r.verdict == Verdict::Error  ? "ERROR"
-                                                                                   : "diff";
-  std::string why = r.verdict == Verdict::Error ? r.error : r.failed() ? r.failures.front().text : "";
+  const char* tag = r.verdict == Verdict::Pass    ? "pass"
+                    : r.verdict == Verdict::Fail  ? "FAIL"
+                    : r.verdict == Verdict::Error ? "ERROR"
+                                                  : "diff";
+  std::string why = r.verdict == Verdict::Error ? r.error
+                    : r.failed()                ? r.failures.front().text
+                                                : "";
   if (why.size() > 200) why = why.substr(0, 200) + "...";
-  std::cout << fmt::format("  {:5} {:45} {:7.0f} ms{}{}\n", tag, r.group + "." + r.name, r.time_s * 1000,
-                           why.empty() ? "" : "  ", printable(why));
+  std::cout << fmt::format("  {:5} {:45} {:7.0f} ms{}{}\n", tag, r.group + "." + r.name,
+                           r.time_s * 1000, why.empty() ? "" : "  ", printable(why));
 }
 
 }  // namespace
 
 int run_uci_check(int argc, char** argv) {
-  CLI::App app{"UCI conformance of any engine, driven as a GUI drives it (stk's move generator is the "
-               "legality oracle). Exit 0 all scenarios pass (or are documented differences), 1 one failed, "
-               "2 usage error or an engine that does not start or answer uci/isready.",
-               "stk-harness uci-check"};
+  CLI::App app{
+      "UCI conformance of any engine, driven as a GUI drives it (stk's move generator is the "
+      "legality oracle). Exit 0 all scenarios pass (or are documented differences), 1 one failed, "
+      "2 usage error or an engine that does not start or answer uci/isready.",
+      "stk-harness uci-check"};
   Settings settings;
   std::vector<std::string> option_args, only;
   std::string config = "default", out_dir = "reports";
   bool list = false, no_differences = false;
-  app.add_option("--engine", settings.engine, "the engine: a path or a command line (run by /bin/sh)");
-  app.add_option("--option", option_args, "NAME=VALUE sent as setoption before every scenario (repeatable)")
+  app.add_option("--engine", settings.engine,
+                 "the engine: a path or a command line (run by /bin/sh)");
+  app.add_option("--option", option_args,
+                 "NAME=VALUE sent as setoption before every scenario (repeatable)")
       ->allow_extra_args(false);
   app.add_option("--only", only, "a scenario id or a group to run (repeatable; --list shows them)")
       ->allow_extra_args(false);
-  app.add_option("--config", config, "report name: reports/junit/uci-check-<config>.xml (default 'default')");
+  app.add_option("--config", config,
+                 "report name: reports/junit/uci-check-<config>.xml (default 'default')");
   app.add_option("--out-dir", out_dir, "reports folder (default 'reports')");
-  app.add_option("--seed", settings.seed, "seed of the random positions, junk and random mover (default 1)");
+  app.add_option("--seed", settings.seed,
+                 "seed of the random positions, junk and random mover (default 1)");
   app.add_option("--nodes-tolerance", settings.nodes_tolerance,
                  "allowed 'go nodes N' overshoot as a fraction of N (default 0: exact)")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--timeout-scale", settings.timeout_scale, "multiply every timeout (slow or sanitizer builds; default 1)")
+  app.add_option("--timeout-scale", settings.timeout_scale,
+                 "multiply every timeout (slow or sanitizer builds; default 1)")
       ->check(CLI::Range(0.1, 100.0));
   app.add_flag("--strict-pv", settings.strict_pv, "a truncated mate PV fails instead of warning");
-  app.add_flag("--no-documented-differences", no_differences, "documented differences fail like any other failure");
+  app.add_flag("--no-documented-differences", no_differences,
+               "documented differences fail like any other failure");
   app.add_flag("--list", list, "list the scenarios and exit");
   if (auto status = parse_cli(app, argc, argv)) return *status;
   settings.documented_differences = !no_differences;
   try {
     for (const std::string& o : option_args) {
       auto eq = o.find('=');
-      if (eq == std::string::npos || eq == 0) throw UsageError("--option '" + o + "': expected NAME=VALUE");
+      if (eq == std::string::npos || eq == 0)
+        throw UsageError("--option '" + o + "': expected NAME=VALUE");
       settings.options.emplace_back(o.substr(0, eq), o.substr(eq + 1));
     }
     std::vector<Scenario> scenarios = select(all_scenarios(settings), only);
@@ -121,12 +135,15 @@ int run_uci_check(int argc, char** argv) {
     }
     if (settings.engine.empty()) throw UsageError("--engine is required");
     const report::ReportPaths paths = report::report_paths(out_dir, "uci-check", config);
-    declare_report(paths.junit, "uci-check." + config);  // an engine that does not start leaves an error report
+    declare_report(paths.junit,
+                   "uci-check." + config);  // an engine that does not start leaves an error report
 
     RunSummary run;
     run.config = config;
     run.settings = settings;
-    run.inputs = {{"engine", settings.engine}, {"config", config}, {"out-dir", out_dir},
+    run.inputs = {{"engine", settings.engine},
+                  {"config", config},
+                  {"out-dir", out_dir},
                   {"seed", std::to_string(settings.seed)}};
     for (const auto& [k, v] : settings.options) run.inputs.emplace_back("option", k + "=" + v);
     for (const std::string& o : only) run.inputs.emplace_back("only", o);
@@ -138,8 +155,9 @@ int run_uci_check(int argc, char** argv) {
     } catch (const StartError& e) {
       throw InputError(e.what());
     }
-    std::cout << fmt::format("uci-check: engine '{}' (id name '{}'), {} scenarios, seed {}\n", settings.engine,
-                             printable(run.engine_id), scenarios.size(), settings.seed);
+    std::cout << fmt::format("uci-check: engine '{}' (id name '{}'), {} scenarios, seed {}\n",
+                             settings.engine, printable(run.engine_id), scenarios.size(),
+                             settings.seed);
     for (const Scenario& sc : scenarios) {
       run.results.push_back(run_scenario(sc, settings, run.engine_id));
       print_result(run.results.back());
@@ -152,9 +170,10 @@ int run_uci_check(int argc, char** argv) {
     out.markdown = to_markdown(run);
     report::write_run_report(out, paths);
     const int bad = run.count(Verdict::Fail) + run.count(Verdict::Error);
-    std::cout << fmt::format("uci-check: {} pass, {} fail, {} documented difference, {} error in {:.1f} s\nreport: {}\n",
-                             run.count(Verdict::Pass), run.count(Verdict::Fail), run.count(Verdict::Difference),
-                             run.count(Verdict::Error), run.time_s, paths.junit);
+    std::cout << fmt::format(
+        "uci-check: {} pass, {} fail, {} documented difference, {} error in {:.1f} s\nreport: {}\n",
+        run.count(Verdict::Pass), run.count(Verdict::Fail), run.count(Verdict::Difference),
+        run.count(Verdict::Error), run.time_s, paths.junit);
     return bad ? 1 : 0;
   } catch (...) {
     return input_failure("stk-harness uci-check");

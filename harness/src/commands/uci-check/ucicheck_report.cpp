@@ -53,7 +53,8 @@ std::string printable(const std::string& s) {
   return o;
 }
 
-std::vector<std::string> transcript_excerpt(const std::vector<TranscriptEntry>& t, std::size_t head, std::size_t tail) {
+std::vector<std::string> transcript_excerpt(const std::vector<TranscriptEntry>& t, std::size_t head,
+                                            std::size_t tail) {
   // Kept: the head, the tail, and a window around every harness note and stderr line (where a
   // crash or a hang shows); each run of the rest becomes one "omitted" line.
   constexpr std::size_t kWindow = 8;
@@ -61,12 +62,15 @@ std::vector<std::string> transcript_excerpt(const std::vector<TranscriptEntry>& 
   for (std::size_t i = 0; i < t.size(); ++i) {
     keep[i] = keep[i] || i < head || i + tail >= t.size();
     if (t[i].direction == '#' || t[i].direction == '!')
-      for (std::size_t j = i >= kWindow ? i - kWindow : 0; j < std::min(t.size(), i + kWindow + 1); ++j) keep[j] = true;
+      for (std::size_t j = i >= kWindow ? i - kWindow : 0; j < std::min(t.size(), i + kWindow + 1);
+           ++j)
+        keep[j] = true;
   }
   std::vector<std::string> out;
   for (std::size_t i = 0; i < t.size();) {
     if (keep[i]) {
-      out.push_back(fmt::format("[{:9.1f} ms] {} {}", t[i].t_ms, t[i].direction, printable(t[i].text)));
+      out.push_back(
+          fmt::format("[{:9.1f} ms] {} {}", t[i].t_ms, t[i].direction, printable(t[i].text)));
       ++i;
       continue;
     }
@@ -97,7 +101,8 @@ junit::TestSuite to_junit(const RunSummary& run) {
     tc.time_s = r.time_s;
     for (const auto& [k, v] : r.facts.items()) tc.facts.emplace_back(k, fact_text(v));
     std::string seen;
-    for (const Failure& f : r.failures) seen += "failure [" + f.behaviour + "]: " + printable(f.text) + "\n";
+    for (const Failure& f : r.failures)
+      seen += "failure [" + f.behaviour + "]: " + printable(f.text) + "\n";
     for (const std::string& w : r.warnings) seen += "warning: " + printable(w) + "\n";
     if (keeps_transcript(r)) {
       seen += "transcript (> sent, < received, # harness):\n";
@@ -150,7 +155,8 @@ nlohmann::ordered_json to_json(const RunSummary& run) {
     if (!r.error.empty()) s["error"] = printable(r.error);
     if (!r.difference.empty()) s["documented_difference"] = r.difference;
     s["failures"] = nlohmann::ordered_json::array();
-    for (const Failure& f : r.failures) s["failures"].push_back({{"behaviour", f.behaviour}, {"text", printable(f.text)}});
+    for (const Failure& f : r.failures)
+      s["failures"].push_back({{"behaviour", f.behaviour}, {"text", printable(f.text)}});
     s["warnings"] = nlohmann::ordered_json::array();
     for (const std::string& w : r.warnings) s["warnings"].push_back(printable(w));
     s["facts"] = r.facts;
@@ -162,17 +168,22 @@ nlohmann::ordered_json to_json(const RunSummary& run) {
 }
 
 std::string to_markdown(const RunSummary& run) {
-  std::string md = fmt::format("Engine: `{}` (id name `{}`), seed {}, {:.1f} s.\n\n", printable(run.settings.engine),
-                               printable(run.engine_id), run.settings.seed, run.time_s);
-  md += fmt::format("{} pass, {} fail, {} documented difference, {} error.\n\n", run.count(Verdict::Pass),
-                    run.count(Verdict::Fail), run.count(Verdict::Difference), run.count(Verdict::Error));
+  std::string md = fmt::format("Engine: `{}` (id name `{}`), seed {}, {:.1f} s.\n\n",
+                               printable(run.settings.engine), printable(run.engine_id),
+                               run.settings.seed, run.time_s);
+  md += fmt::format("{} pass, {} fail, {} documented difference, {} error.\n\n",
+                    run.count(Verdict::Pass), run.count(Verdict::Fail),
+                    run.count(Verdict::Difference), run.count(Verdict::Error));
   md += "| scenario | verdict | ms | what was seen |\n|---|---|---|---|\n";
   for (const ScenarioResult& r : run.results) {
     std::string seen = r.verdict == Verdict::Error ? r.error
-                       : r.failures.empty()         ? facts_line(r)
-                                                    : r.failures.front().text + " [" + r.failures.front().behaviour + "]";
+                       : r.failures.empty()
+                           ? facts_line(r)
+                           : r.failures.front().text + " [" + r.failures.front().behaviour + "]";
     md += fmt::format("| {}.{} | {} | {:.0f} | {} |\n", r.group, r.name,
-                      r.verdict == Verdict::Pass ? "pass" : std::string("**") + verdict_name(r.verdict) + "**",
+                      r.verdict == Verdict::Pass
+                          ? "pass"
+                          : std::string("**") + verdict_name(r.verdict) + "**",
                       r.time_s * 1000, md_cell(printable(seen)));
   }
   for (const ScenarioResult& r : run.results) {

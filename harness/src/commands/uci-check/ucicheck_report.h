@@ -28,8 +28,8 @@ const char* verdict_name(Verdict v);
 std::string printable(const std::string& s);
 // "[   12.3 ms] > go infinite" lines: the head, the tail and the context of every harness note and
 // stderr line; the rest counted as omitted.
-std::vector<std::string> transcript_excerpt(const std::vector<TranscriptEntry>& t, std::size_t head = 40,
-                                            std::size_t tail = 60);
+std::vector<std::string> transcript_excerpt(const std::vector<TranscriptEntry>& t,
+                                            std::size_t head = 40, std::size_t tail = 60);
 
 junit::TestSuite to_junit(const RunSummary& run);
 nlohmann::ordered_json to_json(const RunSummary& run);
