@@ -29,24 +29,42 @@ HARNESS = os.environ.get("STK_HARNESS") or str(BUILD / "harness/stk-harness")
 ENGINE = os.environ.get("STK_ENGINE") or str(BUILD / "engine/stk")
 FAKE = os.environ.get("STK_FAKE_UCI") or str(Path(HARNESS).parent / "stk-fake-uci")
 LIB = os.environ.get("STK_FAULT_LIB") or str(Path(HARNESS).parent / "libstk-fault-inject.so")
-pytestmark = pytest.mark.skipif(not (Path(HARNESS).exists() and Path(LIB).exists() and Path(FAKE).exists()),
-                                reason=f"stk-harness, stk-fake-uci or the fault injector not built ({HARNESS}, {LIB})")
+pytestmark = pytest.mark.skipif(
+    not (Path(HARNESS).exists() and Path(LIB).exists() and Path(FAKE).exists()),
+    reason=f"stk-harness, stk-fake-uci or the fault injector not built ({HARNESS}, {LIB})",
+)
 
 # Runs with more counted calls than this are sampled evenly (first and last always): the whole
 # file stays within about a minute on 2 cores.
 MAX_FAULTS_PER_RUN = 40
 
 PERFT_EPD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n"
-SUITE_EPD = ('r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - bm Qxf7#; id "mate1";\n'
-             '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "mate2";\n')
+SUITE_EPD = (
+    'r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - bm Qxf7#; id "mate1";\n'
+    '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "mate2";\n'
+)
 
 
-def run(argv: list[str], out: Path, n: int = 0, errno: str = "ENOSPC", op: str = "any",
-        sticky: bool = False) -> tuple[subprocess.CompletedProcess, int, int]:
+def run(
+    argv: list[str],
+    out: Path,
+    n: int = 0,
+    errno: str = "ENOSPC",
+    op: str = "any",
+    sticky: bool = False,
+) -> tuple[subprocess.CompletedProcess, int, int]:
     """Runs the harness under the injector; returns (process, counted calls, failed calls)."""
     report = out.parent / f".fault-report-{out.name}"
-    env = dict(os.environ, LD_PRELOAD=LIB, STK_FAULT_DIR=str(out), STK_FAULT_OP=op, STK_FAULT_N=str(n),
-               STK_FAULT_ERRNO=errno, STK_FAULT_STICKY="1" if sticky else "0", STK_FAULT_REPORT=str(report))
+    env = dict(
+        os.environ,
+        LD_PRELOAD=LIB,
+        STK_FAULT_DIR=str(out),
+        STK_FAULT_OP=op,
+        STK_FAULT_N=str(n),
+        STK_FAULT_ERRNO=errno,
+        STK_FAULT_STICKY="1" if sticky else "0",
+        STK_FAULT_REPORT=str(report),
+    )
     proc = subprocess.run([HARNESS, *argv], capture_output=True, text=True, env=env, timeout=120)
     fields = dict(kv.split("=") for kv in report.read_text().split()) if report.exists() else {}
     report.unlink(missing_ok=True)
@@ -79,9 +97,14 @@ def check_reports(before: dict[str, bytes], out: Path, declared: list[str], why:
         p = out / rel
         if rel in declared:
             now = p.read_bytes() if p.exists() else None
-            unwritable = f"no error report could be written: {p}" in why  # then no file, and said so
-            assert now == old or (now is not None and valid_error_report(now)) or (now is None and unwritable), \
-                f"{rel} damaged: {why}"
+            unwritable = (
+                f"no error report could be written: {p}" in why
+            )  # then no file, and said so
+            assert (
+                now == old
+                or (now is not None and valid_error_report(now))
+                or (now is None and unwritable)
+            ), f"{rel} damaged: {why}"
         elif p.exists() and rel.endswith(".json"):
             json.loads(p.read_text())  # raises on a partial file
         elif p.exists() and rel.endswith(".xml"):
@@ -89,16 +112,45 @@ def check_reports(before: dict[str, bytes], out: Path, declared: list[str], why:
 
 
 class Scenario:
-    def __init__(self, name: str, argv, declared: list[str], setup=None, prefill: bool = True,
-                 resumed=None, ops: tuple[str, ...] = ("any",)):
+    def __init__(
+        self,
+        name: str,
+        argv,
+        declared: list[str],
+        setup=None,
+        prefill: bool = True,
+        resumed=None,
+        ops: tuple[str, ...] = ("any",),
+    ):
         self.name, self.argv, self.declared, self.setup = name, argv, declared, setup
         self.prefill, self.resumed, self.ops = prefill, resumed, ops
 
 
 def match_argv(out: Path) -> list[str]:
-    return ["match", "--config", "m", "--out-dir", str(out), "--gate", "non-regression",
-            "--min-elo-lower95", "-100000", "--quiet", "--engine", f"cmd={FAKE}", "name=a",
-            "--engine", f"cmd={FAKE}", "name=b", "--nodes", "50", "--pairs", "2", "--seed", "3"]
+    return [
+        "match",
+        "--config",
+        "m",
+        "--out-dir",
+        str(out),
+        "--gate",
+        "non-regression",
+        "--min-elo-lower95",
+        "-100000",
+        "--quiet",
+        "--engine",
+        f"cmd={FAKE}",
+        "name=a",
+        "--engine",
+        f"cmd={FAKE}",
+        "name=b",
+        "--nodes",
+        "50",
+        "--pairs",
+        "2",
+        "--seed",
+        "3",
+    ]
 
 
 def match_pairs(out: Path) -> list:
@@ -113,34 +165,112 @@ def scenarios(inputs: Path) -> list[Scenario]:
         (reports / "junit").mkdir(parents=True)
         (reports / "junit/bench-quick.xml").write_text(
             '<testsuites><testsuite name="bench.quick" tests="1"><testcase classname="bench.signature" '
-            'name="nodes"/></testsuite></testsuites>')
+            'name="nodes"/></testsuite></testsuites>'
+        )
         (reports / "bench").mkdir()
-        (reports / "bench/quick.json").write_text(json.dumps({"nodes": 1000, "expected_nodes": 1000,
-                                                              "nodes_per_second": 5}))
+        (reports / "bench/quick.json").write_text(
+            json.dumps({"nodes": 1000, "expected_nodes": 1000, "nodes_per_second": 5})
+        )
 
     def merge_setup(out: Path) -> None:
         src = inputs / "match-ref"
         if not (src / "match/m.json").exists():
-            subprocess.run([HARNESS, *match_argv(src)], capture_output=True, check=True, timeout=120)
+            subprocess.run(
+                [HARNESS, *match_argv(src)], capture_output=True, check=True, timeout=120
+            )
         shutil.copy(src / "match/m.json", inputs / "m-result.json")
 
     return [
-        Scenario("perft", lambda o: ["perft", "--epd", str(inputs / "perft.epd"), "--depth", "2",
-                                     "--invariants-depth", "0", "--config", "t", "--out-dir", str(o)],
-                 ["junit/perft-t.xml"]),
-        Scenario("epd", lambda o: ["epd", "--epd", str(inputs / "suite.epd"), "--depth", "2", "--config", "t",
-                                   "--out-dir", str(o), "--quiet"], ["junit/epd-t.xml"]),
-        Scenario("uci-check", lambda o: ["uci-check", "--engine", FAKE, "--only", "handshake", "--config", "t",
-                                         "--out-dir", str(o)], ["junit/uci-check-t.xml"]),
+        Scenario(
+            "perft",
+            lambda o: [
+                "perft",
+                "--epd",
+                str(inputs / "perft.epd"),
+                "--depth",
+                "2",
+                "--invariants-depth",
+                "0",
+                "--config",
+                "t",
+                "--out-dir",
+                str(o),
+            ],
+            ["junit/perft-t.xml"],
+        ),
+        Scenario(
+            "epd",
+            lambda o: [
+                "epd",
+                "--epd",
+                str(inputs / "suite.epd"),
+                "--depth",
+                "2",
+                "--config",
+                "t",
+                "--out-dir",
+                str(o),
+                "--quiet",
+            ],
+            ["junit/epd-t.xml"],
+        ),
+        Scenario(
+            "uci-check",
+            lambda o: [
+                "uci-check",
+                "--engine",
+                FAKE,
+                "--only",
+                "handshake",
+                "--config",
+                "t",
+                "--out-dir",
+                str(o),
+            ],
+            ["junit/uci-check-t.xml"],
+        ),
         Scenario("match", match_argv, ["junit/match-m.xml"], prefill=False, resumed=match_pairs),
-        Scenario("match-merge", lambda o: ["match-merge", "mm", str(inputs / "m-result.json"), "--out-dir", str(o),
-                                           "--quiet"], ["junit/match-mm.xml"], setup=merge_setup),
-        Scenario("review", lambda o: ["review", "--reports", str(reports), "--out", str(o / "index.html"),
-                                      "--history-db", str(o / "none.sqlite")], []),
-        Scenario("history", lambda o: ["history", "--db", str(o / "history.sqlite"), "--append", str(reports),
-                                       "--tier", "quick"], [],
-                 # SQLite ignores close errors of files it has already synced: its writes and syncs are failed.
-                 ops=("write", "fsync")),
+        Scenario(
+            "match-merge",
+            lambda o: [
+                "match-merge",
+                "mm",
+                str(inputs / "m-result.json"),
+                "--out-dir",
+                str(o),
+                "--quiet",
+            ],
+            ["junit/match-mm.xml"],
+            setup=merge_setup,
+        ),
+        Scenario(
+            "review",
+            lambda o: [
+                "review",
+                "--reports",
+                str(reports),
+                "--out",
+                str(o / "index.html"),
+                "--history-db",
+                str(o / "none.sqlite"),
+            ],
+            [],
+        ),
+        Scenario(
+            "history",
+            lambda o: [
+                "history",
+                "--db",
+                str(o / "history.sqlite"),
+                "--append",
+                str(reports),
+                "--tier",
+                "quick",
+            ],
+            [],
+            # SQLite ignores close errors of files it has already synced: its writes and syncs are failed.
+            ops=("write", "fsync"),
+        ),
     ]
 
 
@@ -160,8 +290,17 @@ def history_runs(db: Path) -> int:
         con.close()
 
 
-def fail_once(sc: Scenario, out: Path, reference: dict[str, bytes], ref: Path, ref_status: int, op: str, n: int,
-              calls: int, errno: str) -> int:
+def fail_once(
+    sc: Scenario,
+    out: Path,
+    reference: dict[str, bytes],
+    ref: Path,
+    ref_status: int,
+    op: str,
+    n: int,
+    calls: int,
+    errno: str,
+) -> int:
     """One run whose nth `op` call fails; 1 when the fault fired."""
     out.mkdir()
     # Earlier valid reports in place: the run must not damage them.
@@ -181,17 +320,23 @@ def fail_once(sc: Scenario, out: Path, reference: dict[str, bytes], ref: Path, r
     assert not no_partial_files(out), f"{no_partial_files(out)}: {why}"
     check_reports(before, out, sc.declared, why)
     if sc.name == "history":
-        assert history_runs(out / "history.sqlite") in (1, 2), why  # the earlier run, and this one or not
+        assert history_runs(out / "history.sqlite") in (1, 2), (
+            why
+        )  # the earlier run, and this one or not
     if sc.resumed:
         again, _, _ = run(sc.argv(out), out)
         assert again.returncode == ref_status, why + again.stdout + again.stderr
-        assert sc.resumed(out) == sc.resumed(ref), "the journal did not resume to the same games: " + why
+        assert sc.resumed(out) == sc.resumed(ref), (
+            "the journal did not resume to the same games: " + why
+        )
         assert (out / "match/m.pgn").read_text() == (ref / "match/m.pgn").read_text(), why
     shutil.rmtree(out)
     return 1 if failed else 0
 
 
-@pytest.mark.parametrize("name", ["perft", "epd", "uci-check", "match", "match-merge", "review", "history"])
+@pytest.mark.parametrize(
+    "name", ["perft", "epd", "uci-check", "match", "match-merge", "review", "history"]
+)
 def test_every_write_fails_cleanly(name: str, tmp_path: Path) -> None:
     inputs = tmp_path / "inputs"
     inputs.mkdir()
@@ -213,25 +358,51 @@ def test_every_write_fails_cleanly(name: str, tmp_path: Path) -> None:
         shutil.rmtree(counting)
         assert calls > 0, f"the injector counted no {op} call under the run's folder"
         for i, n in enumerate(faults_to_try(calls)):
-            tried += fail_once(sc, tmp_path / f"{op}-{n}", reference, ref, ref_status, op, n, calls,
-                               "EIO" if i % 2 else "ENOSPC")
+            tried += fail_once(
+                sc,
+                tmp_path / f"{op}-{n}",
+                reference,
+                ref,
+                ref_status,
+                op,
+                n,
+                calls,
+                "EIO" if i % 2 else "ENOSPC",
+            )
     assert tried > 0
 
 
 def test_a_full_file_system_ends_with_exit_2_and_no_partial_file(tmp_path: Path) -> None:
     mnt = tmp_path / "small"
     mnt.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True, text=True)
+    proc = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({proc.stderr.strip() or 'mount failed'}): the injector's ENOSPC stands in")
+        pytest.skip(
+            f"cannot mount a tmpfs here ({proc.stderr.strip() or 'mount failed'}): the injector's ENOSPC stands in"
+        )
     try:
         inputs = tmp_path / "inputs"
         inputs.mkdir()
         (inputs / "perft.epd").write_text(PERFT_EPD)
         # A valid earlier report, then the disk filled to the last few bytes.
         out = mnt / "reports"
-        argv = ["perft", "--epd", str(inputs / "perft.epd"), "--depth", "1", "--invariants-depth", "0",
-                "--config", "t", "--out-dir", str(out)]
+        argv = [
+            "perft",
+            "--epd",
+            str(inputs / "perft.epd"),
+            "--depth",
+            "1",
+            "--invariants-depth",
+            "0",
+            "--config",
+            "t",
+            "--out-dir",
+            str(out),
+        ]
         first = subprocess.run([HARNESS, *argv], capture_output=True, text=True, timeout=120)
         assert first.returncode == 0, first.stdout + first.stderr
         fd = os.open(mnt / "filler", os.O_WRONLY | os.O_CREAT)
@@ -249,7 +420,9 @@ def test_a_full_file_system_ends_with_exit_2_and_no_partial_file(tmp_path: Path)
         assert not no_partial_files(out), no_partial_files(out)
         check_reports(before, out, ["junit/perft-t.xml"], full.stderr)
         # The match journal and PGN on a full disk: exit 2, never a signal.
-        match = subprocess.run([HARNESS, *match_argv(mnt / "m")], capture_output=True, text=True, timeout=120)
+        match = subprocess.run(
+            [HARNESS, *match_argv(mnt / "m")], capture_output=True, text=True, timeout=120
+        )
         assert match.returncode == 2, match.stdout + match.stderr
         assert not no_partial_files(mnt / "m") if (mnt / "m").exists() else True
     finally:
@@ -270,9 +443,25 @@ def test_a_non_regular_target_is_refused_untouched(kind: str, tmp_path: Path) ->
             pytest.skip("mknod needs root")
     mode = target.lstat().st_mode
     (tmp_path / "perft.epd").write_text(PERFT_EPD)
-    proc = subprocess.run([HARNESS, "perft", "--epd", str(tmp_path / "perft.epd"), "--depth", "1",
-                           "--invariants-depth", "0", "--junit", str(target), "--out-dir", str(tmp_path / "r")],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            HARNESS,
+            "perft",
+            "--epd",
+            str(tmp_path / "perft.epd"),
+            "--depth",
+            "1",
+            "--invariants-depth",
+            "0",
+            "--junit",
+            str(target),
+            "--out-dir",
+            str(tmp_path / "r"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert str(target) in proc.stderr and "not a regular file" in proc.stderr, proc.stderr
     assert target.lstat().st_mode == mode
@@ -283,8 +472,12 @@ def test_two_match_runs_on_one_state_exactly_one_proceeds(tmp_path: Path) -> Non
     out = tmp_path / "r"
     argv = match_argv(out)
     argv[argv.index("--pairs") + 1] = "40"
-    procs = [subprocess.Popen([HARNESS, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [HARNESS, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
     results = [p.communicate(timeout=300) for p in procs]
     codes = sorted(p.returncode for p in procs)
     text = "\n".join(o + e for o, e in results)
@@ -298,6 +491,7 @@ def test_two_match_runs_on_one_state_exactly_one_proceeds(tmp_path: Path) -> Non
 @pytest.mark.parametrize("held", ["m.lock", "m-state.jsonl.lock"])  # the config's, the state's
 def test_a_held_lock_names_its_holder(held: str, tmp_path: Path) -> None:
     import fcntl
+
     out = tmp_path / "r"
     (out / "match").mkdir(parents=True)
     lock = out / "match" / held
@@ -307,11 +501,15 @@ def test_a_held_lock_names_its_holder(held: str, tmp_path: Path) -> None:
         f.flush()
         (out / "junit").mkdir()
         (out / "junit/match-m.xml").write_text("<testsuites/>")
-        proc = subprocess.run([HARNESS, *match_argv(out)], capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            [HARNESS, *match_argv(out)], capture_output=True, text=True, timeout=120
+        )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"held by another run (pid {os.getpid()})" in proc.stderr, proc.stderr
     if held == "m.lock":
-        assert (out / "junit/match-m.xml").read_text() == "<testsuites/>", "the holder's report was touched"
+        assert (out / "junit/match-m.xml").read_text() == "<testsuites/>", (
+            "the holder's report was touched"
+        )
     assert not (out / "match/m.pgn").exists()
 
 
@@ -321,15 +519,21 @@ def test_a_failed_match_merge_replaces_its_passing_report(tmp_path: Path) -> Non
     good = src / "match/m.json"
     out = tmp_path / "out"
     for cmd in ("match-merge", "merge"):
-        ok = subprocess.run([HARNESS, cmd, "x", str(good), "--out-dir", str(out)], capture_output=True, text=True)
+        ok = subprocess.run(
+            [HARNESS, cmd, "x", str(good), "--out-dir", str(out)], capture_output=True, text=True
+        )
         assert ok.returncode == 0, ok.stdout + ok.stderr
         assert "<error" not in (out / "junit/match-x.xml").read_text()
         torn = tmp_path / "torn.json"
         torn.write_text(good.read_text()[:200])
-        bad = subprocess.run([HARNESS, cmd, "x", str(torn), "--out-dir", str(out)], capture_output=True, text=True)
+        bad = subprocess.run(
+            [HARNESS, cmd, "x", str(torn), "--out-dir", str(out)], capture_output=True, text=True
+        )
         assert bad.returncode == 2, bad.stdout + bad.stderr
         assert valid_error_report((out / "junit/match-x.xml").read_bytes()), cmd
-        assert not (out / "junit/epd-x.xml").exists(), f"{cmd} wrote an epd report for a match merge"
+        assert not (out / "junit/epd-x.xml").exists(), (
+            f"{cmd} wrote an epd report for a match merge"
+        )
 
 
 def test_a_journal_pair_whose_score_is_not_its_games_is_refused(tmp_path: Path) -> None:

@@ -106,6 +106,7 @@ def test_page_plots_each_figure(tmp_path: Path):
 
 def _sqlite(db: Path, *sql: str) -> None:
     import sqlite3
+
     con = sqlite3.connect(db)
     for s in sql:
         con.execute(s)
@@ -119,8 +120,16 @@ def test_a_foreign_or_newer_database_is_refused_untouched(kind: str, tmp_path: P
     if kind == "other-table":
         _sqlite(db, "CREATE TABLE notes(x)", "INSERT INTO notes VALUES (1)")
     else:
-        assert history(db, "--append", str(reports_with(tmp_path, 7)), "--tier", "quick").returncode == 0
-        _sqlite(db, "PRAGMA application_id = 1234" if kind == "other-application" else "PRAGMA user_version = 99")
+        assert (
+            history(db, "--append", str(reports_with(tmp_path, 7)), "--tier", "quick").returncode
+            == 0
+        )
+        _sqlite(
+            db,
+            "PRAGMA application_id = 1234"
+            if kind == "other-application"
+            else "PRAGMA user_version = 99",
+        )
     before = db.read_bytes()
     proc = history(db, "--append", str(reports_with(tmp_path, 8)), "--tier", "quick")
     assert proc.returncode == 2, proc.stdout + proc.stderr
@@ -130,8 +139,11 @@ def test_a_foreign_or_newer_database_is_refused_untouched(kind: str, tmp_path: P
 
 def test_a_new_database_carries_stk_marks(tmp_path: Path):
     import sqlite3
+
     db = tmp_path / "h.sqlite"
-    assert history(db, "--append", str(reports_with(tmp_path, 9)), "--tier", "quick").returncode == 0
+    assert (
+        history(db, "--append", str(reports_with(tmp_path, 9)), "--tier", "quick").returncode == 0
+    )
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA application_id").fetchone()[0] == 0x53544B48
     assert con.execute("PRAGMA user_version").fetchone()[0] == 1
