@@ -32,9 +32,13 @@ measurements: [docs/harnesses/](README.md#harnesses).
 """
 
 
+def shared_dir() -> str:
+    return os.environ.get("STK_SHARED") or str(ROOT.parent / "shared")
+
+
 def masks(harness: Path) -> list[tuple[str, str]]:
     """(text, replacement) pairs, longest first, for the paths that differ between machines."""
-    shared = os.environ.get("STK_SHARED") or str(ROOT.parent / "shared")
+    shared = shared_dir()
     pairs = {str(harness.resolve()): "stk-harness", str(harness): "stk-harness",
              str(Path(shared).resolve()): "$STK_SHARED", shared: "$STK_SHARED",
              f"{ROOT}/../shared": "$STK_SHARED", str(ROOT): "<repo>", str(Path.home()): "~"}
@@ -42,7 +46,9 @@ def masks(harness: Path) -> list[tuple[str, str]]:
 
 
 def run_help(harness: Path, args: list[str]) -> str:
-    env = dict(os.environ, COLUMNS="100", LC_ALL="C")
+    # STK_SHARED always set: a default under it is then an absolute path, masked as $STK_SHARED
+    # whether or not the caller's environment named it.
+    env = dict(os.environ, COLUMNS="100", LC_ALL="C", STK_SHARED=shared_dir())
     try:
         r = subprocess.run([str(harness), *args, "--help"], cwd=ROOT, env=env, capture_output=True,
                            text=True, timeout=60)
