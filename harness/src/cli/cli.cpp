@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
+#include "io/input_file.h"
 #include "report/junit.h"
 
 namespace stk::harness {
@@ -94,14 +96,12 @@ int input_failure(const char* name, const char* usage) {
 }
 
 std::vector<std::string> read_lines(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open file");
+  std::istringstream in(io::read_input_file(path));
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
     lines.push_back(l);
   }
-  if (in.bad()) throw InputError(path + ": read error");
   return lines;
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "io/input_file.h"
 #include "cli/cli.h"
 #include "io/output_file.h"
 #include "match_results/match_result_file.h"
@@ -42,6 +43,7 @@ json parse_line(const std::string& line, const std::string& where) {
 }  // namespace
 
 bool is_match_journal(const std::string& path) {
+  if (!io::input_file_error(path).empty()) return false;  // /dev/zero has no first line
   std::ifstream in(path, std::ios::binary);
   std::string first;
   if (!in || !std::getline(in, first)) return false;

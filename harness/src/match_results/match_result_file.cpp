@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "io/input_file.h"
 #include "cli/cli.h"
 #include "io/output_file.h"
 #include "match_results/match_analysis.h"
@@ -303,14 +304,7 @@ MatchResult parse_match_result(const std::string& text, const std::string& path)
 
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": read error");
-  return s.str();
-}
+std::string read_all(const std::string& path) { return io::read_input_file(path); }
 
 }  // namespace
 
@@ -334,6 +328,7 @@ bool is_match_result_file(const std::string& path) {
 }
 
 bool names_match_kind(const std::string& path) {
+  if (!io::input_file_error(path).empty()) return false;  // never a device read without end
   if (is_match_result_file(path)) return true;
   std::ifstream in(path, std::ios::binary);
   std::string head(64 * 1024, '\0');

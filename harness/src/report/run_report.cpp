@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "io/input_file.h"
 #include "cli/cli.h"
 #include "cli/file_names.h"
 #include "io/output_file.h"
@@ -138,12 +139,7 @@ Json parse_json_text(const std::string& text, const std::string& origin) {
 }
 
 Json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": cannot read");
-  return parse_json_text(buf.str(), path);
+  return parse_json_text(harness::io::read_input_file(path), path);
 }
 
 }  // namespace stk::report

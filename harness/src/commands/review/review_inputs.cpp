@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
+#include "io/input_file.h"
+
 namespace stk::harness::review {
 
 namespace fs = std::filesystem;
@@ -22,6 +24,8 @@ const std::set<std::string> kWritesSummary = {"perft",       "epd",   "accumulat
                                               "calibration", "match", "uci-check"};
 
 std::optional<Json> read_json(const fs::path& path, std::string* why) {
+  if (std::string error = io::input_file_error(path.string()); !error.empty())
+    return *why = "cannot be read (" + error.substr(path.string().size() + 2) + ")", std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return *why = "cannot be read", std::nullopt;
   std::stringstream buf;
