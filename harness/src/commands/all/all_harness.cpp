@@ -22,6 +22,49 @@
 
 namespace stk::harness {
 
+namespace {
+
+// Runs the steps in order, one testcase each in `suite` (and its time); returns the worst exit
+// code (0 passed, 1 a step failed, 2 a step errored).
+int run_steps(const std::vector<Step>& selected, const std::string& tier, junit::TestSuite& suite) {
+  int worst = 0;
+  auto t_all = std::chrono::steady_clock::now();
+  for (const auto& s : selected) {
+    std::cout << "== " << s.name << ": " << s.command << std::endl;
+    junit::TestCase tc = run_step(s, "all." + tier);
+    const int code = tc.outcome == junit::Outcome::Passed   ? 0
+                     : tc.outcome == junit::Outcome::Failed ? 1
+                                                            : 2;
+    worst = std::max(worst, code);
+    std::cout << "== " << s.name << ": "
+              << (code == 0   ? "passed"
+                  : code == 1 ? "FAILED"
+                              : "ERROR")
+              << (code == 2 ? " (" + tc.message + ")" : "") << fmt::format(" ({:.1f} s)", tc.time_s)
+              << std::endl;
+    suite.cases.push_back(std::move(tc));
+  }
+  suite.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
+  return worst;
+}
+
+// This run's headline figures appended to the history (one transaction), then the review page
+// over everything now under the reports directory; returns the worse of `worst` and theirs.
+int record_and_review(const std::string& out_dir, const std::string& tier, int worst) {
+  try {
+    review::record_history(out_dir, out_dir + "/history.sqlite", tier, std::cout);
+  } catch (const InputError& e) {
+    std::cerr << "stk-harness all: " << e.what() << " (nothing appended)\n";
+    worst = 2;
+  }
+  review::ReviewOptions page;
+  page.reports = out_dir;
+  worst = std::max(worst, review::write_review_page(page, std::cout));
+  return worst;
+}
+
+}  // namespace
+
 int run_all(int argc, char** argv) {
   CLI::App app{
       "Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED (default\n"
@@ -84,41 +127,15 @@ int run_all(int argc, char** argv) {
     suite.property("shared_dir", ctx.shared);
     if (!ctx.base.empty()) suite.property("base", ctx.base + " (" + ctx.base_commit + ")");
     junit::add_build_properties(suite);
-    int worst = 0;
-    auto t_all = std::chrono::steady_clock::now();
-    for (const auto& s : selected) {
-      std::cout << "== " << s.name << ": " << s.command << std::endl;
-      junit::TestCase tc = run_step(s, "all." + tier);
-      const int code = tc.outcome == junit::Outcome::Passed   ? 0
-                       : tc.outcome == junit::Outcome::Failed ? 1
-                                                              : 2;
-      worst = std::max(worst, code);
-      std::cout << "== " << s.name << ": "
-                << (code == 0   ? "passed"
-                    : code == 1 ? "FAILED"
-                                : "ERROR")
-                << (code == 2 ? " (" + tc.message + ")" : "")
-                << fmt::format(" ({:.1f} s)", tc.time_s) << std::endl;
-      suite.cases.push_back(std::move(tc));
-    }
-    suite.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
+    const int worst = run_steps(selected, tier, suite);
     std::string err;
     if (!junit::write_report(junit_path, {suite}, &err)) throw InputError(err);
     std::cout << fmt::format("all {}: {} steps, {} failed, {} errors\n", tier, suite.cases.size(),
                              suite.count(junit::Outcome::Failed),
                              suite.count(junit::Outcome::Error));
-    // This run's headline figures appended to the history (one transaction), then the review page
-    // over everything now under the reports directory (exit 1 if an input is bad).
-    try {
-      review::record_history(out_dir, out_dir + "/history.sqlite", tier, std::cout);
-    } catch (const InputError& e) {
-      std::cerr << "stk-harness all: " << e.what() << " (nothing appended)\n";
-      worst = 2;
-    }
-    review::ReviewOptions page;
-    page.reports = out_dir;
-    worst = std::max(worst, review::write_review_page(page, std::cout));
-    return worst;
+    // This run's headline figures appended to the history, then the review page (exit 1 if an
+    // input is bad).
+    return record_and_review(out_dir, tier, worst);
   } catch (...) {
     return input_failure("stk-harness all", app.help().c_str());
   }

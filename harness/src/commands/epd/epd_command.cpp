@@ -103,6 +103,71 @@ void print_golden_diff(const std::string& path, const RunResults* old, const Run
   if (dropped) std::cout << "  positions dropped: " << dropped << "\n";
 }
 
+// The report name: "<config>" or "<config>-shard<K>".
+std::string report_stem(const std::string& config, const std::string& shard) {
+  const Shard s = parse_shard(shard);
+  return config + (s.count > 1 ? "-shard" + std::to_string(s.index) : "");
+}
+
+// The options of epd beyond the suite options: the engine, the baseline and its gates, the shard.
+struct EpdOptions {
+  std::string engine_name = "inprocess", baseline_path, shard_text = "1/1", bench_text;
+  int min_solved = -1;
+  bool update = false;
+};
+
+void add_epd_options(CLI::App& app, SuiteOptions& o, EpdOptions& e) {
+  add_suite_options(
+      app, o,
+      "UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes FHPredictor,\n"
+      "FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull");
+  app.add_option("--engine", e.engine_name, "'inprocess' or the path of a UCI engine")
+      ->capture_default_str();
+  app.add_option("--baseline", e.baseline_path,
+                 "results JSON of an earlier run: a position solved there and failed now fails");
+  app.add_option("--min-solved", e.min_solved,
+                 "without a baseline gate: fail if fewer than N positions are solved")
+      ->check(CLI::Range(0, 1000000));
+  app.add_option("--shard", e.shard_text,
+                 "take the selected positions i with i % N == K-1 (combine with 'merge')")
+      ->check(shard_check());
+  app.add_option("--config", o.config, "report name (default <suite>-<sd|sn><N>)");
+  app.add_option("--bench-signature", e.bench_text,
+                 "record the engine's bench node count (N, or 'auto': run 'stk bench')")
+      ->check(kBenchSignature);
+  app.add_flag("--update-golden", e.update,
+               "write this run's results to the --baseline file and print the diff");
+}
+
+// A parse error owes the report only when --config names it (the default name needs the budget).
+void declare_given_report(const CLI::App& app) {
+  const std::string config = given_value(app, "--config", "");
+  if (config.empty()) return;
+  std::string shard = given_value(app, "--shard", "1/1");
+  try {
+    shard = report_stem(config, shard);
+  } catch (const UsageError&) {
+    shard = config;
+  }
+  declare_junit_report(given_value(app, "--out-dir", "reports"), shard);
+}
+
+// The baseline to judge against (none without --baseline, or when --update-golden creates it);
+// InputError when it was made at another budget.
+std::optional<RunResults> read_baseline(const EpdOptions& e, const Budget& budget) {
+  std::optional<RunResults> baseline;
+  const std::string& baseline_path = e.baseline_path;
+  const bool update = e.update;
+  if (!baseline_path.empty() && (!update || std::filesystem::exists(baseline_path))) {
+    baseline = read_results(baseline_path);
+    if (!update &&
+        (baseline->meta.budget.kind != budget.kind || baseline->meta.budget.value != budget.value))
+      throw InputError(fmt::format("baseline {} was made at {}, this run is {}: not comparable",
+                                   baseline_path, baseline->meta.budget.label(), budget.label()));
+  }
+  return baseline;
+}
+
 }  // namespace
 
 int run_epd(int argc, char** argv) {
@@ -112,76 +177,32 @@ int run_epd(int argc, char** argv) {
       "Report: reports/junit/epd-CONFIG.xml, reports/epd/CONFIG.{json,md} (-shardK with --shard).",
       "stk-harness epd"};
   SuiteOptions o;
-  std::string engine_name = "inprocess", baseline_path, shard_text = "1/1", bench_text;
-  int min_solved = -1;
-  bool update = false;
-  add_suite_options(
-      app, o,
-      "UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes FHPredictor,\n"
-      "FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull");
-  app.add_option("--engine", engine_name, "'inprocess' or the path of a UCI engine")
-      ->capture_default_str();
-  app.add_option("--baseline", baseline_path,
-                 "results JSON of an earlier run: a position solved there and failed now fails");
-  app.add_option("--min-solved", min_solved,
-                 "without a baseline gate: fail if fewer than N positions are solved")
-      ->check(CLI::Range(0, 1000000));
-  app.add_option("--shard", shard_text,
-                 "take the selected positions i with i % N == K-1 (combine with 'merge')")
-      ->check(shard_check());
-  app.add_option("--config", o.config, "report name (default <suite>-<sd|sn><N>)");
-  app.add_option("--bench-signature", bench_text,
-                 "record the engine's bench node count (N, or 'auto': run 'stk bench')")
-      ->check(kBenchSignature);
-  app.add_flag("--update-golden", update,
-               "write this run's results to the --baseline file and print the diff");
-  // The report name: "<config>" or "<config>-shard<K>".
-  auto stem_of = [](const std::string& config, const std::string& shard) {
-    const Shard s = parse_shard(shard);
-    return config + (s.count > 1 ? "-shard" + std::to_string(s.index) : "");
-  };
-  // A parse error owes the report only when --config names it (the default name needs the budget).
-  auto declare_given = [&] {
-    const std::string config = given_value(app, "--config", "");
-    if (config.empty()) return;
-    std::string shard = given_value(app, "--shard", "1/1");
-    try {
-      shard = stem_of(config, shard);
-    } catch (const UsageError&) {
-      shard = config;
-    }
-    declare_junit_report(given_value(app, "--out-dir", "reports"), shard);
-  };
-  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
+  EpdOptions e;
+  add_epd_options(app, o, e);
+  if (auto status = parse_cli_or_report(app, argc, argv, [&] { declare_given_report(app); }))
+    return *status;
   try {
-    const Shard shard = parse_shard(shard_text);
+    const Shard shard = parse_shard(e.shard_text);
     // The report is owed as soon as its name is known: now with --config, else once the budget is.
-    if (!o.config.empty()) declare_junit_report(o.out_dir, stem_of(o.config, shard_text));
+    if (!o.config.empty()) declare_junit_report(o.out_dir, report_stem(o.config, e.shard_text));
     const std::string epd_file = o.epd_file;
     const Budget budget = parse_budget(app, o);
     const bool config_given = !o.config.empty();
     const std::string config = config_given ? o.config : default_config("", epd_file, budget);
-    if (!config_given) declare_junit_report(o.out_dir, stem_of(config, shard_text));
+    if (!config_given) declare_junit_report(o.out_dir, report_stem(config, e.shard_text));
     const auto options = parse_options(o.options);
     const std::size_t hash_mb = o.hash_mb;
     const int stride = o.stride;
-    if (update && baseline_path.empty())
+    if (e.update && e.baseline_path.empty())
       throw UsageError("--update-golden needs --baseline FILE (the golden file to write)");
-    if (update && shard.count > 1)
+    if (e.update && shard.count > 1)
       throw UsageError("--update-golden needs the whole suite, not a shard");
 
     // 1. Inputs, all checked before any search: suite, baseline, engine.
     const std::vector<EpdPosition> suite = read_epd_file(epd_file);
-    std::optional<RunResults> baseline;
-    if (!baseline_path.empty() && (!update || std::filesystem::exists(baseline_path))) {
-      baseline = read_results(baseline_path);
-      if (!update && (baseline->meta.budget.kind != budget.kind ||
-                      baseline->meta.budget.value != budget.value))
-        throw InputError(fmt::format("baseline {} was made at {}, this run is {}: not comparable",
-                                     baseline_path, baseline->meta.budget.label(), budget.label()));
-    }
-    auto bench = bench_signature(bench_text);
-    auto engine = open_engine(engine_name, hash_mb, options);
+    const std::optional<RunResults> baseline = read_baseline(e, budget);
+    auto bench = bench_signature(e.bench_text);
+    auto engine = open_engine(e.engine_name, hash_mb, options);
 
     // 2. The slice: every stride-th position, then this shard's share of those.
     auto selected = select_stride(suite, stride);
@@ -194,21 +215,21 @@ int run_epd(int argc, char** argv) {
     run.meta = base_meta(epd_file, config, *engine, budget, stride, int(selected.size()));
     run.meta.shard = shard.label();
     run.meta.bench_signature = bench;
-    run.meta.min_solved = min_solved;
-    if (!update) run.meta.baseline_file = baseline_path;
+    run.meta.min_solved = e.min_solved;
+    if (!e.update) run.meta.baseline_file = e.baseline_path;
     run.positions = run_positions(*engine, todo, budget, o.quiet);
 
     // 4. Reports and the gate.
-    const std::string stem = stem_of(config, shard_text);
+    const std::string stem = report_stem(config, e.shard_text);
     Published pub = publish(run,
-                            update     ? nullptr
+                            e.update   ? nullptr
                             : baseline ? &*baseline
                                        : nullptr,
                             echo(app), o.out_dir, stem);
     std::cout << pub.summary << "\nreports: " << pub.junit_path << ", " << pub.json_path << "\n";
-    if (update) {
-      write_text_file(baseline_path, to_json(run, std::nullopt, true).dump(2) + "\n");
-      print_golden_diff(baseline_path, baseline ? &*baseline : nullptr, run);
+    if (e.update) {
+      write_text_file(e.baseline_path, to_json(run, std::nullopt, true).dump(2) + "\n");
+      print_golden_diff(e.baseline_path, baseline ? &*baseline : nullptr, run);
       return pub.exit_code;
     }
     return pub.exit_code;

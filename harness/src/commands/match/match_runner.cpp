@@ -200,6 +200,40 @@ int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchRes
   return exit_code;
 }
 
+// The journals' dropped lines said, the PGN cut back to the pairs the journals hold, and the
+// resumed count said.
+void resume(const MatchPlan& plan, const std::array<std::string, 2>& dropped,
+            const MatchResult& result, const MatchResult* control) {
+  for (const std::string& d : dropped)
+    if (!d.empty()) std::cout << d << "\n";
+  // Games of a pair that was in progress when a run was killed are in the PGN but not in the state.
+  keep_recorded_games(plan.pgn_path, recorded(result));
+  if (control) keep_recorded_games(plan.aa_pgn_path, recorded(*control));
+  if (!plan.quiet && !result.pairs().empty())
+    std::cout << "resuming " << plan.state_path << ": " << result.pairs().size()
+              << " pairs recorded\n";
+}
+
+// The run's cost: wall time, and the harness's CPU time against the engines'.
+struct RunClock {
+  double self0 = 0, children0 = 0;
+  SteadyClock::time_point wall0;
+
+  static RunClock start() {
+    return {cpu_seconds(RUSAGE_SELF), cpu_seconds(RUSAGE_CHILDREN), SteadyClock::now()};
+  }
+  std::string cost(std::size_t games, int n_threads) const {
+    const double wall_s = std::chrono::duration<double>(SteadyClock::now() - wall0).count();
+    const double self_s = cpu_seconds(RUSAGE_SELF) - self0,
+                 children_s = cpu_seconds(RUSAGE_CHILDREN) - children0;
+    return fmt::format(
+        "this run: {} games in {:.1f} s ({:.1f} games/min, {} threads); CPU harness {:.2f} s, engines {:.2f} s: "
+        "harness/engines {:.2f}%",
+        games, wall_s, wall_s > 0 ? games * 60 / wall_s : 0.0, n_threads, self_s, children_s,
+        children_s > 0 ? 100 * self_s / children_s : 0.0);
+  }
+};
+
 }  // namespace
 
 int run_match(const MatchPlan& plan) {
@@ -209,16 +243,9 @@ int run_match(const MatchPlan& plan) {
   if (plan.aa_definition)
     aa_journal = std::make_unique<MatchJournal>(plan.aa_state_path, *plan.aa_definition,
                                                 plan.shard_index, &aa_dropped);
-  for (const std::string& d : {dropped, aa_dropped})
-    if (!d.empty()) std::cout << d << "\n";
   const MatchResult& result = journal.result();
   const MatchResult* control = aa_journal ? &aa_journal->result() : nullptr;
-  // Games of a pair that was in progress when a run was killed are in the PGN but not in the state.
-  keep_recorded_games(plan.pgn_path, recorded(result));
-  if (control) keep_recorded_games(plan.aa_pgn_path, recorded(*control));
-  if (!plan.quiet && !result.pairs().empty())
-    std::cout << "resuming " << plan.state_path << ": " << result.pairs().size()
-              << " pairs recorded\n";
+  resume(plan, {dropped, aa_dropped}, result, control);
 
   // Both engines must come up (uci, options, isready) before the first game.
   {
@@ -233,8 +260,7 @@ int run_match(const MatchPlan& plan) {
     return !sharded && s && s->verdict != Verdict::Continue;
   };
 
-  const double self0 = cpu_seconds(RUSAGE_SELF), children0 = cpu_seconds(RUSAGE_CHILDREN);
-  const auto wall0 = SteadyClock::now();
+  const RunClock clock = RunClock::start();
   std::mutex mutex;
   std::condition_variable cv;
   std::map<std::size_t, PlayedPair> done;
@@ -301,14 +327,7 @@ int run_match(const MatchPlan& plan) {
   journal.close();
   if (aa_journal) aa_journal->close();
 
-  const double wall_s = std::chrono::duration<double>(SteadyClock::now() - wall0).count();
-  const double self_s = cpu_seconds(RUSAGE_SELF) - self0,
-               children_s = cpu_seconds(RUSAGE_CHILDREN) - children0;
-  const std::string cost = fmt::format(
-      "this run: {} games in {:.1f} s ({:.1f} games/min, {} threads); CPU harness {:.2f} s, engines {:.2f} s: "
-      "harness/engines {:.2f}%",
-      games, wall_s, wall_s > 0 ? games * 60 / wall_s : 0.0, n_threads, self_s, children_s,
-      children_s > 0 ? 100 * self_s / children_s : 0.0);
+  const std::string cost = clock.cost(games, n_threads);
 
   const int exit_code = publish_run(plan, result, control, cost, decided());
   std::cout << cost << "\n";

@@ -23,6 +23,78 @@ namespace stk::harness {
 
 using namespace epd;
 
+namespace {
+
+// Every shard must come from the same run definition, and together cover it exactly once;
+// InputError naming the file otherwise. Returns the shard count. pos[i + 1] is the file of parts[i].
+int check_shards_of_one_run(const std::vector<RunResults>& parts,
+                            const std::vector<std::string>& pos) {
+  const RunMeta& first = parts[0].meta;
+  int count = 0;
+  std::set<int> shard_seen;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const RunMeta& m = parts[i].meta;
+    const std::string& file = pos[i + 1];
+    auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
+      if (a != b)
+        throw InputError(fmt::format("{}: {} '{}' differs from {}'s '{}': not shards of one run",
+                                     file, what, b, pos[1], a));
+    };
+    differs("suite file", first.epd_file, m.epd_file);
+    differs("engine", first.engine, m.engine);
+    differs("budget", first.budget.label(), m.budget.label());
+    differs("stride", std::to_string(first.stride), std::to_string(m.stride));
+    differs("git revision", first.git_revision, m.git_revision);
+    differs("baseline", first.baseline_file, m.baseline_file);
+    differs("min-solved", std::to_string(first.min_solved), std::to_string(m.min_solved));
+    differs("selected count", std::to_string(first.selected), std::to_string(m.selected));
+    auto settings = [](const RunMeta& r) {
+      std::string s;
+      for (const auto& [k, v] : r.engine_settings) s += k + "=" + v + ",";
+      return s;
+    };
+    differs("engine settings", settings(first), settings(m));
+    Shard s = parse_shard(m.shard);
+    if (count == 0) count = s.count;
+    if (s.count != count)
+      throw InputError(fmt::format("{}: shard {} is not one of {} shards", file, m.shard, count));
+    if (!shard_seen.insert(s.index).second)
+      throw InputError(fmt::format("{}: shard {} given twice", file, m.shard));
+  }
+  if (int(shard_seen.size()) != count)
+    throw InputError(
+        fmt::format("{} of {} shards given: a merge needs every shard", shard_seen.size(), count));
+  return count;
+}
+
+// The shards' positions as one run, in suite order; the baseline and min-solved given here
+// replace the shards' (empty / -1: keep them). InputError when a position is missing or repeated.
+RunResults merged_run(const std::vector<RunResults>& parts, const std::string& config,
+                      const std::string& baseline_option, int min_solved) {
+  const RunMeta& first = parts[0].meta;
+  RunResults run;
+  run.meta = first;
+  run.meta.config = config;
+  run.meta.shard = "1/1";
+  if (!baseline_option.empty()) run.meta.baseline_file = baseline_option;
+  if (min_solved >= 0) run.meta.min_solved = min_solved;
+  std::set<int> index_seen;
+  for (const RunResults& part : parts)
+    for (const PositionResult& p : part.positions) {
+      if (!index_seen.insert(p.index).second)
+        throw InputError(fmt::format("position {} ({}) appears in two shards", p.index, p.name));
+      run.positions.push_back(p);
+    }
+  if (int(run.positions.size()) != first.selected)
+    throw InputError(fmt::format("the shards hold {} positions, the run selected {}",
+                                 run.positions.size(), first.selected));
+  std::sort(run.positions.begin(), run.positions.end(),
+            [](const PositionResult& a, const PositionResult& b) { return a.index < b.index; });
+  return run;
+}
+
+}  // namespace
+
 int run_merge(int argc, char** argv) {
   // Match result files (kind "stk-match-result") are merged by the match harness.
   for (int i = 1; i < argc; ++i)
@@ -58,60 +130,8 @@ int run_merge(int argc, char** argv) {
     for (const std::string& f : files) parts.push_back(read_results(f));
 
     // Every shard must come from the same run definition, and together cover it exactly once.
-    const RunMeta& first = parts[0].meta;
-    int count = 0;
-    std::set<int> shard_seen;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      const RunMeta& m = parts[i].meta;
-      const std::string& file = pos[i + 1];
-      auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
-        if (a != b)
-          throw InputError(fmt::format("{}: {} '{}' differs from {}'s '{}': not shards of one run",
-                                       file, what, b, pos[1], a));
-      };
-      differs("suite file", first.epd_file, m.epd_file);
-      differs("engine", first.engine, m.engine);
-      differs("budget", first.budget.label(), m.budget.label());
-      differs("stride", std::to_string(first.stride), std::to_string(m.stride));
-      differs("git revision", first.git_revision, m.git_revision);
-      differs("baseline", first.baseline_file, m.baseline_file);
-      differs("min-solved", std::to_string(first.min_solved), std::to_string(m.min_solved));
-      differs("selected count", std::to_string(first.selected), std::to_string(m.selected));
-      auto settings = [](const RunMeta& r) {
-        std::string s;
-        for (const auto& [k, v] : r.engine_settings) s += k + "=" + v + ",";
-        return s;
-      };
-      differs("engine settings", settings(first), settings(m));
-      Shard s = parse_shard(m.shard);
-      if (count == 0) count = s.count;
-      if (s.count != count)
-        throw InputError(fmt::format("{}: shard {} is not one of {} shards", file, m.shard, count));
-      if (!shard_seen.insert(s.index).second)
-        throw InputError(fmt::format("{}: shard {} given twice", file, m.shard));
-    }
-    if (int(shard_seen.size()) != count)
-      throw InputError(fmt::format("{} of {} shards given: a merge needs every shard",
-                                   shard_seen.size(), count));
-
-    RunResults run;
-    run.meta = first;
-    run.meta.config = config;
-    run.meta.shard = "1/1";
-    if (!baseline_option.empty()) run.meta.baseline_file = baseline_option;
-    if (min_solved >= 0) run.meta.min_solved = min_solved;
-    std::set<int> index_seen;
-    for (const RunResults& part : parts)
-      for (const PositionResult& p : part.positions) {
-        if (!index_seen.insert(p.index).second)
-          throw InputError(fmt::format("position {} ({}) appears in two shards", p.index, p.name));
-        run.positions.push_back(p);
-      }
-    if (int(run.positions.size()) != first.selected)
-      throw InputError(fmt::format("the shards hold {} positions, the run selected {}",
-                                   run.positions.size(), first.selected));
-    std::sort(run.positions.begin(), run.positions.end(),
-              [](const PositionResult& a, const PositionResult& b) { return a.index < b.index; });
+    const int count = check_shards_of_one_run(parts, pos);
+    const RunResults run = merged_run(parts, config, baseline_option, min_solved);
 
     std::optional<RunResults> baseline;
     if (!run.meta.baseline_file.empty()) baseline = read_results(run.meta.baseline_file);

@@ -173,6 +173,37 @@ std::map<std::string, double> margins(const Json& cal) {
   return out;
 }
 
+// One side's deciles: the reliability plot and the table ("" when the summary has none).
+std::string deciles_section(const Json& c, const std::string& src, const char* side) {
+  const Json::json_pointer dp("/slices/" + std::string(side) + "/deciles");
+  if (!c.contains(dp)) return "";
+  const Json& dec = c.at(dp);
+  std::string s = fmt::format("<h3>Deciles: {}</h3>\n", side);
+  std::vector<double> pred, real, lo, hi;
+  std::string rows;
+  for (std::size_t i = 0; i < dec.size(); ++i) {
+    const std::string p = dp.to_string() + fmt::format("/{}", i);
+    rows += fmt::format("<tr><td>{}</td>", i);
+    for (auto [k, dg] : std::initializer_list<std::pair<const char*, int>>{{"records", 0},
+                                                                           {"n_eff", 0},
+                                                                           {"mean_prediction", 5},
+                                                                           {"realized_rate", 5},
+                                                                           {"wilson_lo", 5},
+                                                                           {"wilson_hi", 5}})
+      rows += "<td>" + json_span(src, p + "/" + k, c, dg) + "</td>";
+    rows += "</tr>\n";
+    pred.push_back(dec[i].value("mean_prediction", 0.0)),
+        real.push_back(dec[i].value("realized_rate", 0.0));
+    lo.push_back(dec[i].value("wilson_lo", 0.0)), hi.push_back(dec[i].value("wilson_hi", 0.0));
+  }
+  s += svg_reliability(pred, real, lo, hi, std::string("reliability: ") + side);
+  s += fmt::format(
+      "<table class=\"deciles\" id=\"deciles-{}\"><tr><th>decile</th><th>records</th><th>n_eff</th><th>mean pred</th>"
+      "<th>realized</th><th>Wilson lo</th><th>Wilson hi</th></tr>\n{}</table>\n",
+      side, rows);
+  return s;
+}
+
 std::string calibration_section(const ReviewData& d, const PageContext& ctx) {
   std::string s = "<h2 id=\"calibration\">Calibration</h2>\n";
   if (!d.calibration) return s + "<p>no calibration summary</p>\n";
@@ -229,34 +260,7 @@ std::string calibration_section(const ReviewData& d, const PageContext& ctx) {
     s += margin_cells("slice " + it.key()) + "</tr>\n";
   }
   s += "</table>\n";
-  for (const char* side : {"alpha", "beta"}) {
-    const Json::json_pointer dp("/slices/" + std::string(side) + "/deciles");
-    if (!c.contains(dp)) continue;
-    const Json& dec = c.at(dp);
-    s += fmt::format("<h3>Deciles: {}</h3>\n", side);
-    std::vector<double> pred, real, lo, hi;
-    std::string rows;
-    for (std::size_t i = 0; i < dec.size(); ++i) {
-      const std::string p = dp.to_string() + fmt::format("/{}", i);
-      rows += fmt::format("<tr><td>{}</td>", i);
-      for (auto [k, dg] : std::initializer_list<std::pair<const char*, int>>{{"records", 0},
-                                                                             {"n_eff", 0},
-                                                                             {"mean_prediction", 5},
-                                                                             {"realized_rate", 5},
-                                                                             {"wilson_lo", 5},
-                                                                             {"wilson_hi", 5}})
-        rows += "<td>" + json_span(src, p + "/" + k, c, dg) + "</td>";
-      rows += "</tr>\n";
-      pred.push_back(dec[i].value("mean_prediction", 0.0)),
-          real.push_back(dec[i].value("realized_rate", 0.0));
-      lo.push_back(dec[i].value("wilson_lo", 0.0)), hi.push_back(dec[i].value("wilson_hi", 0.0));
-    }
-    s += svg_reliability(pred, real, lo, hi, std::string("reliability: ") + side);
-    s += fmt::format(
-        "<table class=\"deciles\" id=\"deciles-{}\"><tr><th>decile</th><th>records</th><th>n_eff</th><th>mean pred</th>"
-        "<th>realized</th><th>Wilson lo</th><th>Wilson hi</th></tr>\n{}</table>\n",
-        side, rows);
-  }
+  for (const char* side : {"alpha", "beta"}) s += deciles_section(c, src, side);
   if (c.contains("decisions")) {
     s +=
         "<h3>Search decisions: firing rates and flagged populations</h3><table id=\"calibration-decisions\"><tr><th class=\"l\">decision"
