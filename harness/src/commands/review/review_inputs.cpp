@@ -19,6 +19,15 @@ using Json = nlohmann::json;
 namespace {
 
 // Harnesses whose run always leaves a JSON summary beside its JUnit file: a missing one is a problem.
+// Every text child of an element, in order: a JUnit <failure> may hold plain text and CDATA
+// sections side by side, and GetText() returns only the first of them.
+std::string all_text(const tinyxml2::XMLElement& e) {
+  std::string text;
+  for (const tinyxml2::XMLNode* n = e.FirstChild(); n; n = n->NextSibling())
+    if (const tinyxml2::XMLText* t = n->ToText()) text += t->Value();
+  return text;
+}
+
 const std::set<std::string> kWritesSummary = {"perft",       "epd",   "accumulator", "bench",
                                               "shadow",      "drift", "eval",        "features",
                                               "calibration", "match", "uci-check"};
@@ -74,7 +83,7 @@ void read_junit(const fs::path& path, RunRow& row, int& anchor_seq) {
           f.name = tc->Attribute("name") ? tc->Attribute("name") : "";
           f.kind = kind;
           f.message = e->Attribute("message") ? e->Attribute("message") : "";
-          f.detail = e->GetText() ? e->GetText() : "";
+          f.detail = all_text(*e);
           f.anchor = fmt::format("case-{}", ++anchor_seq);
           row.failing.push_back(std::move(f));
         }
