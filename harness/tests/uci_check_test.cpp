@@ -221,7 +221,8 @@ TEST_CASE("uci-check: each planted defect of the fake engine fails its scenario"
       {"block-during-search", "during-search.position", "hang"},
       {"block-during-search", "during-search.quit", "hang"},
       {"no-author", "handshake.uci", "no-id"},
-      {"noisy-setoption", "handshake.setoption-defaults", "setoption-not-silent"},
+      {"setoption-error", "handshake.setoption-defaults", "setoption-error-claimed"},
+      {"chatty-setoption", "handshake.setoption-defaults", "setoption-not-silent"},
       {"early-bestmove", "during-search.stop", "early-bestmove"},
       {"double-bestmove", "during-search.stop", "extra-bestmove"},
       {"drop-position", "during-search.position", "position-dropped"},
@@ -246,6 +247,18 @@ TEST_CASE("uci-check: each planted defect of the fake engine fails its scenario"
     if (p.scenario != "handshake.uci") CHECK(run.by_id["handshake.uci"]["verdict"] == "pass");
     CHECK(s.contains("transcript"));
   }
+}
+
+// The audit's doubtful case, decided: an info string answering a valid setoption is legal UCI.
+TEST_CASE("uci-check: an info string answering a setoption passes unless it claims an error",
+          "[uci-check][harness]") {
+  Run run = uci_check("uci-check-noisy-setoption", "--engine '" + fake_bin() +
+                                                       " --defect noisy-setoption' --only "
+                                                       "handshake.setoption-defaults");
+  INFO(run.result.output);
+  CHECK(run.result.exit_code == 0);
+  REQUIRE(run.by_id.count("handshake.setoption-defaults"));
+  CHECK(run.by_id["handshake.setoption-defaults"]["verdict"] == "pass");
 }
 
 TEST_CASE("uci-check: stockfish passes as the control, its differences documented and measured",

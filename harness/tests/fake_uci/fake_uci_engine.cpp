@@ -15,7 +15,9 @@
 //   block-during-search  commands other than isready/stop wait for the search to end (so stop
 //                      sent after them is never read: the engine wedges)
 //   no-author          no "id author" line
-//   noisy-setoption    every setoption, even a valid one, answers an info string
+//   noisy-setoption    every setoption, even a valid one, answers an info string (legal UCI)
+//   setoption-error    a valid setoption answers "info string error: ..." (claims an error)
+//   chatty-setoption   a valid setoption answers a bare line that is not UCI ("Hash set")
 //   early-bestmove     go infinite answers bestmove at once, without waiting for stop
 //   double-bestmove    stop answers bestmove twice
 //   drop-position      a position command during a search is dropped without a word
@@ -240,6 +242,8 @@ void FakeEngine::command(const std::string& line) {
               (name == "Ponder" && (value == "true" || value == "false"));
     if (!ok) say("info string error: setoption " + name + " = '" + value + "' refused");
     else if (has("noisy-setoption")) say("info string " + name + " set to " + value);
+    else if (has("setoption-error")) say("info string error: " + name + " could not be set");
+    else if (has("chatty-setoption")) say(name + " set");
   } else if (cmd == "ucinewgame") {
     ++games;
   } else if (cmd == "position") {

@@ -1,6 +1,8 @@
 // handshake: uci -> id name, id author, well-formed options, uciok; isready -> readyok; every
-// advertised spin/check option set to its own default is accepted silently.
+// advertised spin/check option set to its own default is accepted: silently, or with info strings
+// that claim no error.
 #include <algorithm>
+#include <cctype>
 
 #include "commands/uci-check/scenario.h"
 
@@ -47,6 +49,16 @@ void check_isready(Session& s, ScenarioResult& r) {
   r.facts["readyok_ms_max_of_3"] = worst;
 }
 
+// UCI lets an engine say anything in "info string" (decided for the audit's doubtful case: an
+// info string answering a setoption is legal); it fails only when it claims an error.
+bool claims_an_error(const std::string& line) {
+  std::string lower(line);
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* word : {"error", "invalid", "illegal", "unknown", "refus", "fail"})
+    if (lower.find(word) != std::string::npos) return true;
+  return false;
+}
+
 void check_default_options(Session& s, ScenarioResult& r) {
   int sent = 0;
   for (const uci::OptionLine& o : s.options()) {
@@ -61,10 +73,15 @@ void check_default_options(Session& s, ScenarioResult& r) {
            ready.closed ? "crash" : "hang");
     return;
   }
-  for (const TimedLine& l : ready.lines)
-    if (l.text != "readyok")
-      r.fail("setoption at an advertised default was not accepted silently: '" + l.text + "'",
+  for (const TimedLine& l : ready.lines) {
+    if (l.text == "readyok") continue;
+    if (l.text.rfind("info string", 0) != 0)
+      r.fail("setoption at an advertised default answered a line that is not UCI: '" + l.text + "'",
              "setoption-not-silent");
+    else if (claims_an_error(l.text))
+      r.fail("setoption at an advertised default was refused: '" + l.text + "'",
+             "setoption-error-claimed");
+  }
 }
 
 }  // namespace
@@ -76,7 +93,8 @@ void add_handshake_scenarios(std::vector<Scenario>& out, const Settings&) {
   out.push_back({"handshake", "isready", "isready answered with readyok (3 times, nothing else)",
                  check_isready});
   out.push_back({"handshake", "setoption-defaults",
-                 "every spin/check option set to its default, silently", check_default_options});
+                 "every spin/check option set to its default, accepted (no error claimed)",
+                 check_default_options});
 }
 
 }  // namespace stk::harness::ucicheck
