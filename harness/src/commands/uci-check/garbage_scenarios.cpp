@@ -149,9 +149,14 @@ void bad_position(Session& s, ScenarioResult& r, const BadPosition& c) {
                       "'",
                   "stale-search");
   }
-  r.facts["outcome"] = "illegal bestmove";
+  // Say only what was checked: the previous position and, for a moves list, its legal prefix. A
+  // malformed command has no position of its own to check against (the audit found the old
+  // wording, "nor in any the command could mean", claiming more than that).
+  r.facts["outcome"] = "bestmove legal in neither position checked";
   r.fail(std::string("after '") + c.command + "' bestmove '" + bm_text +
-             "' is legal neither in the previous position nor in any the command could mean",
+             "' is legal neither in the previous position" +
+             (c.prefix_moves ? " nor after the command's legal prefix of moves" : "") +
+             " (the only positions the refused command leaves to search)",
          "illegal-bestmove");
 }
 
