@@ -1,5 +1,7 @@
 #include "file_bytes.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -9,7 +11,8 @@ namespace stk {
 std::string regular_file_error(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);  // follows links
-  if (ec || !std::filesystem::exists(status)) return path + ": cannot open file";
+  if (ec || !std::filesystem::exists(status))
+    return path + ": cannot open file: " + (ec ? ec.message() : "No such file or directory");
   if (std::filesystem::is_directory(status)) return path + ": is a directory";
   if (!std::filesystem::is_regular_file(status)) return path + ": not a regular file";
   return "";
@@ -25,7 +28,8 @@ bool read_whole(const std::string& path, Buffer* out, std::string* error) {
   };
   if (std::string why = regular_file_error(path); !why.empty()) return fail(why);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(path + ": cannot open file");
+  if (!in)
+    return fail(path + ": cannot open file: " + std::strerror(errno));  // e.g. Permission denied
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) return fail(path + ": cannot read the file size");

@@ -10,7 +10,8 @@
 namespace stk {
 
 // "" when `path` names a regular file (or a link to one); else "<path>: is a directory",
-// "<path>: cannot open file" (missing, no permission) or "<path>: not a regular file".
+// "<path>: cannot open file: <why>" (No such file or directory, Permission denied) or
+// "<path>: not a regular file".
 std::string regular_file_error(const std::string& path);
 
 // Reads the whole file. On failure returns false and sets *error to "<path>: <why>".
