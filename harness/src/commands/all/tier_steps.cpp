@@ -49,25 +49,22 @@ void add_perft_steps(const Tier& t, std::vector<Step>& steps) {
   const bool full = t.full;
   const std::string& h = t.h;
   const std::string& out = t.out;
-  auto junit = [&](const std::string& harness, const std::string& config) {
-    return t.junit(harness, config);
-  };
   // 1. perft: the project's golden set always; the shared 126-position suite in the full tier.
   steps.push_back(
       {"perft-golden",
        h + " perft --config golden-" + c.tier + (full ? " --depth 6" : " --depth 5") + out,
-       {junit("perft", "golden-" + c.tier)}});
+       {t.junit("perft", "golden-" + c.tier)}});
   // Rare geometries at every depth of their golden counts (5.1 M nodes, under a second): pinned
   // pawns that capture and promote, en passant along pins, castling past attacked squares.
   steps.push_back(
       {"perft-rare",
        h + " perft --config rare-" + c.tier + " --epd golden/perft-rare.epd --depth 15" + out,
-       {junit("perft", "rare-" + c.tier)}});
+       {t.junit("perft", "rare-" + c.tier)}});
   if (full)
     steps.push_back({"perft-suite",
                      h + " perft --config perftsuite --depth 6 --epd '" + c.shared +
                          "/suites/perftsuite.epd'" + out,
-                     {junit("perft", "perftsuite")}});
+                     {t.junit("perft", "perftsuite")}});
 }
 
 // The Python reference against the engine: features, golden nets, evaluation, drift.
@@ -79,14 +76,11 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
   const std::string& py = t.py;
   const std::string& pyout = t.pyout;
   const std::string& ecm = t.ecm;
-  auto junit = [&](const std::string& harness, const std::string& config) {
-    return t.junit(harness, config);
-  };
   // 2. features: Python reference encoder vs the engine's, bit for bit.
   steps.push_back({"features",
                    py + "parity features --engine " + engine + " --seed 1 --random " +
                        (full ? "100000" : "10000") + ecm + " --config " + c.tier + pyout,
-                   {junit("features", c.tier)}});
+                   {t.junit("features", c.tier)}});
   // 4. drift and integer parity on the golden H=128 net: oracle vs engine at 0 cp, mirrors, and
   //    float-vs-quantized statistics; the golden check catches a change in any of the three paths.
   const std::string net = " golden/nets/stk-h128-seed1.nnue";
@@ -96,21 +90,22 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
        h +
            " checknet golden/nets/stk-h128-seed1.nnue --manifest golden/nets/manifest.json"
            " --junit '" +
-           junit("checknet", "golden-" + c.tier) + "'",
-       {junit("checknet", "golden-" + c.tier)}});
-  steps.push_back({"golden-nets",
-                   py + "golden --check golden/nets --junit '" + junit("golden-nets", c.tier) + "'",
-                   {junit("golden-nets", c.tier)}});
+           t.junit("checknet", "golden-" + c.tier) + "'",
+       {t.junit("checknet", "golden-" + c.tier)}});
+  steps.push_back(
+      {"golden-nets",
+       py + "golden --check golden/nets --junit '" + t.junit("golden-nets", c.tier) + "'",
+       {t.junit("golden-nets", c.tier)}});
   steps.push_back({"eval-parity",
                    py + "parity eval --engine " + engine + " --net" + net + " --seed 1 --random " +
                        (full ? "20000" : "2000") + ecm + " --config h128-" + c.tier + pyout,
-                   {junit("eval", "h128-" + c.tier)}});
+                   {t.junit("eval", "h128-" + c.tier)}});
   steps.push_back({"drift",
                    py + "drift --checkpoint golden/nets/stk-h128-seed1.npz --net" + net +
                        " --engine " + engine + " --seed 1 --random " + (full ? "20000" : "2000") +
                        ecm + " --max-p99-cp 40 --max-max-cp 80 --max-overflows 0 --config h128-" +
                        c.tier + pyout,
-                   {junit("drift", "h128-" + c.tier)}});
+                   {t.junit("drift", "h128-" + c.tier)}});
   if (full) {
     // The big net: a seeded H=1024 checkpoint is generated and exported at run time (47 MB, never
     // committed), then engine vs oracle at 0 cp and the drift statistics.
@@ -122,12 +117,12 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
                          ckpt + " && " + py + "export " + ckpt + " " + big + " && " + py +
                          "parity eval --engine " + engine + " --net " + big +
                          " --seed 1 --random 10000" + ecm + " --config h1024-full" + pyout,
-                     {junit("eval", "h1024-full")}});
+                     {t.junit("eval", "h1024-full")}});
     steps.push_back({"drift-h1024",
                      py + "drift --checkpoint " + ckpt + " --net " + big + " --engine " + engine +
                          " --seed 1 --random 5000" + ecm +
                          " --max-p99-cp 40 --max-max-cp 80 --config h1024-full" + pyout,
-                     {junit("drift", "h1024-full")}});
+                     {t.junit("drift", "h1024-full")}});
   }
 }
 
@@ -137,21 +132,18 @@ void add_accumulator_steps(const Tier& t, std::vector<Step>& steps) {
   const bool full = t.full;
   const std::string& h = t.h;
   const std::string& out = t.out;
-  auto junit = [&](const std::string& harness, const std::string& config) {
-    return t.junit(harness, config);
-  };
   // 3. accumulator: incremental vs recompute over random games, scalar vs SIMD, mirrors.
   steps.push_back(
       {"accumulator",
        h + " accumulator --config " + c.tier + (full ? " --games 400 --search-depth 11" : "") + out,
-       {junit("accumulator", c.tier)}});
+       {t.junit("accumulator", c.tier)}});
   if (full)  // the big net too: >= 100,000 walk steps and >= 1,000,000 audited search nodes
     steps.push_back({"accumulator-h1024",
                      h +
                          " accumulator --config full-h1024 --hidden 1024 --games 400"
                          " --search-depth 11" +
                          out,
-                     {junit("accumulator", "full-h1024")}});
+                     {t.junit("accumulator", "full-h1024")}});
 }
 
 // The EPD suites against their golden solved sets.
@@ -161,9 +153,6 @@ void add_epd_steps(const Tier& t, std::vector<Step>& steps) {
   const std::string& h = t.h;
   const std::string& out = t.out;
   const std::string& ecm = t.ecm;
-  auto junit = [&](const std::string& harness, const std::string& config) {
-    return t.junit(harness, config);
-  };
   // 5. epd: ECM against its golden solved set (a position solved in the golden and failed now
   //    fails). Quick: every 20th position at sd 16; full: all 879 at sn 1000000.
   steps.push_back(
@@ -173,13 +162,13 @@ void add_epd_steps(const Tier& t, std::vector<Step>& steps) {
                 ? " --nodes 1000000 --config ecm-full --baseline golden/epd/ecm-full.json"
                 : " --stride 20 --depth 16 --config ecm-quick --baseline golden/epd/ecm-quick.json") +
            out,
-       {junit("epd", full ? "ecm-full" : "ecm-quick")}});
+       {t.junit("epd", full ? "ecm-full" : "ecm-quick")}});
   //    The avoid-move path too (ECM has no 'am'): golden/epd/am-quick.epd, clear blunders to
   //    avoid and bm+am pairs, at sd 8 against its golden solved set (6 positions, well under 1 s).
   steps.push_back({"epd-am",
                    h + " epd --quiet --epd golden/epd/am-quick.epd --depth 8 --config am-" +
                        c.tier + " --baseline golden/epd/am-quick.json" + out,
-                   {junit("epd", "am-" + c.tier)}});
+                   {t.junit("epd", "am-" + c.tier)}});
 }
 
 // The fail-high predictor: calibration, and on vs off in the full tier.
@@ -190,9 +179,6 @@ void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
   const std::string& out = t.out;
   const std::string& py = t.py;
   const std::string& ecm = t.ecm;
-  auto junit = [&](const std::string& harness, const std::string& config) {
-    return t.junit(harness, config);
-  };
   // 6. calibration: the fail-high predictor's built-in model on held-out positions (seeded
   //    self-play + ECM, seed 2; the position split is a hash of the position, so no held-out
   //    position was ever in the fit set of ci/make-fhmodel.sh). The records carry the engine's
@@ -212,16 +198,17 @@ void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
                          "calibration --records " + records +
                          " --model engine/src/search/fhmodel_default.txt --check-recorded --tier " +
                          c.tier + " --out-dir '" + c.out_dir + "/calibration' --junit '" +
-                         junit("calibration", c.tier) + "'",
-                     {junit("fhcollect", "heldout-" + c.tier), junit("calibration", c.tier)}});
+                         t.junit("calibration", c.tier) + "'",
+                     {t.junit("fhcollect", "heldout-" + c.tier), t.junit("calibration", c.tier)}});
   }
   if (full)  // what the predictor buys: tree size and solved counts, on vs off at equal depth
-    steps.push_back({"fh-compare",
-                     h + " epd-compare --quiet" + ecm +
-                         " --depth 10 --reference inprocess --option FHPredictor=true"
-                         " --config fh-onoff-sd10" +
-                         out,
-                     {junit("epd", "fh-onoff-sd10-stk"), junit("epd", "fh-onoff-sd10-reference")}});
+    steps.push_back(
+        {"fh-compare",
+         h + " epd-compare --quiet" + ecm +
+             " --depth 10 --reference inprocess --option FHPredictor=true"
+             " --config fh-onoff-sd10" +
+             out,
+         {t.junit("epd", "fh-onoff-sd10-stk"), t.junit("epd", "fh-onoff-sd10-reference")}});
 }
 
 // The search audited, its signature, and the engine as a GUI drives it.
@@ -232,9 +219,6 @@ void add_search_steps(const Tier& t, std::vector<Step>& steps) {
   const std::string& out = t.out;
   const std::string& engine = t.engine;
   const std::string& ecm = t.ecm;
-  auto junit = [&](const std::string& harness, const std::string& config) {
-    return t.junit(harness, config);
-  };
   // 7. shadow: silent-miss audit (isolation exact) with the invariant gate (audit on == off), gates on
   //    the excess of each miss rate over its control, the control rate, LMR sensitivity, the depth of
   //    every shadow root, and the fabricated-bound share. Quick: every 80th ECM position (11) at sd 7;
@@ -244,14 +228,14 @@ void add_search_steps(const Tier& t, std::vector<Step>& steps) {
        h + " shadow --quiet" + ecm +
            (full ? " --depth 8 --config ecm-full" : " --stride 80 --depth 7 --config ecm-quick") +
            out,
-       {junit("shadow", full ? "ecm-full" : "ecm-quick")}});
+       {t.junit("shadow", full ? "ecm-full" : "ecm-quick")}});
   // 8. bench: the search signature (cheap, so both tiers).
-  steps.push_back({"bench", h + " bench --config " + c.tier + out, {junit("bench", c.tier)}});
+  steps.push_back({"bench", h + " bench --config " + c.tier + out, {t.junit("bench", c.tier)}});
   // 9. uci-check: the engine driven as a GUI drives it (commands during a search, zero limits,
   //    clocks, PVs, notation, games with the table kept, garbage), about 20 s (both tiers).
   steps.push_back({"uci-check",
                    h + " uci-check --engine " + engine + " --config stk-" + c.tier + out,
-                   {junit("uci-check", "stk-" + c.tier)}});
+                   {t.junit("uci-check", "stk-" + c.tier)}});
 }
 
 }  // namespace
