@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
+#include "cli/cli.h"
 #include "io/input_file.h"
 
 namespace stk::harness::review {
@@ -33,14 +34,16 @@ const std::set<std::string> kWritesSummary = {"perft",       "epd",   "accumulat
                                               "calibration", "match", "uci-check"};
 
 std::optional<Json> read_json(const fs::path& path, std::string* why) {
-  if (std::string error = io::input_file_error(path.string()); !error.empty())
-    return *why = "cannot be read (" + error.substr(path.string().size() + 2) + ")", std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return *why = "cannot be read", std::nullopt;
-  std::stringstream buf;
-  buf << in.rdbuf();
+  std::string text;
   try {
-    return Json::parse(buf.str());
+    text = io::read_input_file(path.string());
+  } catch (const InputError& error) {  // "<path>: <why>"
+    return *why = "cannot be read (" + std::string(error.what()).substr(path.string().size() + 2) +
+                  ")",
+           std::nullopt;
+  }
+  try {
+    return Json::parse(text);
   } catch (const Json::parse_error& e) {
     *why = fmt::format("malformed JSON at byte {}: {}", e.byte, e.what());
     return std::nullopt;
