@@ -9,7 +9,18 @@
 #include <iterator>
 #include <string>
 
+// A sanitizer build starts and runs child processes several times slower: a wall-clock limit a
+// test gives a child (a handshake, a per-move timeout) is multiplied by this, so that a limit met
+// by the release build does not fail there for no defect. CMake sets it (STK_SANITIZE: 10).
+#ifndef STK_TEST_TIME_SCALE
+#define STK_TEST_TIME_SCALE 1
+#endif
+
 namespace stk::test {
+
+inline constexpr int kTimeScale = STK_TEST_TIME_SCALE;
+// `ms` milliseconds as a test passes them to a child's timeout option, scaled by kTimeScale.
+inline std::string timeout_ms(int ms) { return std::to_string(ms * kTimeScale); }
 
 struct RunResult {
   int exit_code;

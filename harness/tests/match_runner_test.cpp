@@ -92,15 +92,16 @@ TEST_CASE("match: each opening is played twice with A White then A Black", "[mat
 
 TEST_CASE("match: a crash or hang or illegal move loses with its reason and the engine restarts",
           "[matchrun][harness]") {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"crash-after-2", "crash: A (a) crashed (killed by signal 6"},
-      {"hang-after-2", "time forfeit: A (a) gave no bestmove within 300 ms"},
-      {"illegal-after-2", "illegal move: A (a) played 'a1h8'"}};
+  std::vector<std::pair<std::string, std::string>> cases;
+  cases.emplace_back("crash-after-2", "crash: A (a) crashed (killed by signal 6");
+  cases.emplace_back("hang-after-2", "time forfeit: A (a) gave no bestmove within " +
+                                         test::timeout_ms(300) + " ms");
+  cases.emplace_back("illegal-after-2", "illegal move: A (a) played 'a1h8'");
   for (const auto& [defect, reason] : cases) {
     const auto dir = test::scratch_dir("match-fault-" + defect);
     auto run = match(dir, "f",
                      fake(defect, "a") + " " + fake("", "b") +
-                         " --nodes 50 --pairs 2 --timeout-ms 300");
+                         " --nodes 50 --pairs 2 --timeout-ms " + test::timeout_ms(300));
     INFO(defect << "\n" << run.output);
     CHECK(run.exit_code == 0);
     const auto s = state(dir, "f");
@@ -225,14 +226,15 @@ TEST_CASE("match: bad input is refused before the first game with its name and e
           "[matchrun][harness][input]") {
   const auto dir = test::scratch_dir("match-bad");
   auto expect = [&](const std::string& args, const std::string& message) {
-    auto r = match(dir, "b", args + " --nodes 50 --pairs 1 --timeout-ms 300");
+    auto r = match(dir, "b", args + " --nodes 50 --pairs 1 --timeout-ms " + test::timeout_ms(300));
     INFO(args << "\n" << r.output);
     CHECK(r.exit_code == 2);
     CHECK(r.output.find(message) != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "match" / "b.pgn"));
   };
   expect(fake("no-uciok", "a") + " " + fake(), "engine A (a)");
-  expect(fake("no-uciok", "a") + " " + fake(), "did not answer 'uci' with 'uciok' within 300 ms");
+  expect(fake("no-uciok", "a") + " " + fake(),
+         "did not answer 'uci' with 'uciok' within " + test::timeout_ms(300) + " ms");
   expect(fake() + " " + fake("no-readyok", "b"), "engine B (b)");
   expect(fake() + " " + fake("", "b") + " option.Foo=1",
          "option 'Foo' is not one the engine advertises");
