@@ -135,13 +135,16 @@ class Job:
             if r.returncode:
                 raise RuntimeError(f"{' '.join(cmd)} failed: {r.stdout}")
 
-    def build(self) -> str:
+    def build(self, targets: list[str] | None) -> str:
         if not self.configured:
             r = run(["cmake", "--preset", "release"], self.tree, env=self.env)
             if r.returncode:
                 return "configure failed:\n" + r.stdout[-3000:]
             self.configured = True
-        r = run(["cmake", "--build", "--preset", "release", "-j", str(self.build_jobs)], self.tree, env=self.env)
+        cmd = ["cmake", "--build", "--preset", "release", "-j", str(self.build_jobs)]
+        if targets:
+            cmd += ["--target", *targets]
+        r = run(cmd, self.tree, env=self.env)
         return "" if r.returncode == 0 else "build failed:\n" + r.stdout[-3000:]
 
     def check(self, m: Mutant, timeout: float, env: dict) -> None:
@@ -151,7 +154,7 @@ class Job:
         if r.returncode:
             m.error = "does not apply to HEAD: " + r.stdout.strip()
             return
-        m.error = self.build()
+        m.error = self.build(targets_for(m.checks))
         m.build_seconds = time.monotonic() - t0
         if m.error:
             return
@@ -170,6 +173,19 @@ class Job:
                 out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
                 # A hang fails CI too (its time limit), so the defect is caught, and said to be a hang.
                 m.results.append(CheckResult(check, -1, time.monotonic() - c0, True, True, out[-4000:]))
+
+
+def targets_for(checks: list[str]) -> list[str] | None:
+    """The build targets the checks run (relinking only those is most of a defect's build time);
+    None (everything) for a check that runs CTest, whose tests may need any target."""
+    if any(re.search(r"(^|[|&;] *)(ctest|cmake) ", c) for c in checks):
+        return None
+    targets = ["stk", "stk-harness"]  # every harness check runs the engine through the harness
+    if any("stk-tests" in c for c in checks):
+        targets += ["stk-tests", "stk-fake-uci"]  # the uci-check tests drive the fake engine
+    if any("stk-engine-tests" in c for c in checks):
+        targets.append("stk-engine-tests")
+    return targets
 
 
 def short(check: str) -> str:

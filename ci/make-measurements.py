@@ -4,7 +4,7 @@
     ci/make-measurements.py [--reports DIR] [--out FILE] [--check]
 
 Reads every JSON summary with a "report" envelope (schema stk-report/1, docs/report-schema.md)
-and every match result file (kind "stk-match-result", which carries no envelope yet) under
+and every bare match result file (kind "stk-match-result"; published ones carry the envelope) under
 --reports (default reports/, as `stk-harness all` leaves it) and writes one table per harness:
 config, outcome, the headline figures, the commit and the date. The figures are the ones the
 review page shows (the same JSON pointers); a harness it does not know gets its top-level numbers.

@@ -8,7 +8,6 @@
 #include "match_results/match_result_file.h"
 #include "report/junit.h"
 #include "report/run_report.h"
-#include "report/summary_files.h"
 
 namespace stk::harness::match {
 
@@ -91,15 +90,7 @@ MatchPublished publish_match(const MatchResult& r,
                                           gate.passed ? "passed" : "FAILED", gate.verdict);
   pub.summary = head + to_text(a) + verdict + "\n";
 
-  // 1. The result file itself: the merged match, readable by match-merge again.
-  save_match_result(pub.json_path, r);
-
-  // 2. Markdown.
-  std::string md = fmt::format("# match {}\n\n{}\n```\n{}```\n\n**{}**\n", stem, head, to_text(a),
-                               verdict);
-  write_text_file(pub.md_path, md);
-
-  // 3. JUnit: one testcase for the match.
+  // One testcase for the match, with the inputs as properties.
   junit::TestSuite suite;
   suite.name = "match." + stem;
   for (const auto& [k, v] : properties) suite.property(k, v);
@@ -129,8 +120,14 @@ MatchPublished publish_match(const MatchResult& r,
   tc.message = gate.verdict + ": " + one_line(a);
   (gate.passed ? tc.system_out : tc.detail) = pub.summary;
   suite.cases.push_back(tc);
-  std::string error;
-  if (!junit::write_report(pub.junit_path, {suite}, &error)) throw InputError(error);
+
+  // Through the one report model: the summary JSON is the merged match itself (the envelope under
+  // "report", which match-merge ignores on reading), so the file stays readable by match-merge.
+  report::RunReport run("match", stem);
+  run.suites.push_back(std::move(suite));
+  run.figures = to_json(r);
+  run.markdown = fmt::format("{}\n```\n{}```\n\n**{}**\n", head, to_text(a), verdict);
+  report::write_run_report(run, paths);
   return pub;
 }
 

@@ -18,6 +18,8 @@ inline constexpr int kMatchResultVersion = 1;
 // The whole file: definition, shards, counts (checked against the pairs on reading), a derived
 // summary (statistics and SPRT, for people; ignored on reading) and one line per pair.
 std::string to_json_text(const MatchResult& r);
+// The same content as one JSON object (keys in file order), for the run report's summary.
+nlohmann::ordered_json to_json(const MatchResult& r);
 
 // Parses and validates; throws InputError naming `path` and the field or pair at fault: malformed
 // JSON (with the byte offset), wrong kind or version, a missing or mistyped field, a pair outside the

@@ -9,6 +9,13 @@
 namespace stk::junit {
 
 enum class Outcome { Passed, Failed, Error, Skipped };
+// "passed", "failed", "error", "skipped": as summaries and tables name an outcome.
+constexpr const char* to_string(Outcome o) {
+  return o == Outcome::Failed    ? "failed"
+         : o == Outcome::Error   ? "error"
+         : o == Outcome::Skipped ? "skipped"
+                                 : "passed";
+}
 
 struct TestCase {
   std::string classname;  // "<harness>.<suite>"
