@@ -41,7 +41,7 @@ void init_magics(PieceType pt, Bitboard* table, Magic* magics) {
   int epoch[4096] = {}, cnt = 0;
   Prng rng{728};
   std::size_t offset = 0;
-  for (Square s = 0; s < 64; ++s) {
+  for (Square s = SQ_A1; s <= SQ_H8; ++s) {
     Bitboard edges = ((RANK_1_BB | RANK_8_BB) & ~rank_bb(rank_of(s))) |
                      ((FILE_A_BB | FILE_H_BB) & ~file_bb(file_of(s)));
     Magic& m = magics[s];
@@ -81,7 +81,7 @@ void init_magics(PieceType pt, Bitboard* table, Magic* magics) {
 }
 
 void init_all() {
-  for (Square s = 0; s < 64; ++s) {
+  for (Square s = SQ_A1; s <= SQ_H8; ++s) {
     tables::pawn_attacks[WHITE][s] = step(s, -1, 1) | step(s, 1, 1);
     tables::pawn_attacks[BLACK][s] = step(s, -1, -1) | step(s, 1, -1);
     tables::knight_attacks[s] = step(s, 1, 2) | step(s, 2, 1) | step(s, 2, -1) | step(s, 1, -2) |
@@ -91,8 +91,8 @@ void init_all() {
   }
   init_magics(ROOK, rook_table, tables::rook_magics);
   init_magics(BISHOP, bishop_table, tables::bishop_magics);
-  for (Square a = 0; a < 64; ++a) {
-    for (Square b = 0; b < 64; ++b) {
+  for (Square a = SQ_A1; a <= SQ_H8; ++a) {
+    for (Square b = SQ_A1; b <= SQ_H8; ++b) {
       tables::between[a][b] = square_bb(b);
       tables::line[a][b] = 0;
       for (PieceType pt : {BISHOP, ROOK}) {

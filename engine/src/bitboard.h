@@ -22,8 +22,8 @@ constexpr Bitboard file_bb(int f) { return FILE_A_BB << f; }
 constexpr Bitboard rank_bb(int r) { return RANK_1_BB << (8 * r); }
 
 inline int popcount(Bitboard b) { return std::popcount(b); }
-inline Square lsb(Bitboard b) { return std::countr_zero(b); }
-inline Square msb(Bitboard b) { return 63 - std::countl_zero(b); }
+inline Square lsb(Bitboard b) { return Square(std::countr_zero(b)); }
+inline Square msb(Bitboard b) { return Square(63 - std::countl_zero(b)); }
 inline Square pop_lsb(Bitboard& b) {
   Square s = lsb(b);
   b &= b - 1;

@@ -174,7 +174,7 @@ ExtMove* generate_all(const Position& pos, ExtMove* list) {
     int cr = pos.castling_rights();
     constexpr int OO = Us == WHITE ? WHITE_OO : BLACK_OO;
     constexpr int OOO = Us == WHITE ? WHITE_OOO : BLACK_OOO;
-    constexpr Square K = Us == WHITE ? 4 : 60;
+    constexpr Square K = Us == WHITE ? SQ_E1 : SQ_E8;
     if ((cr & OO) && !(occ & (square_bb(K + 1) | square_bb(K + 2))) &&
         !pos.is_attacked_by(Them, K + 1, occ) && !pos.is_attacked_by(Them, K + 2, occ))
       *list++ = {Move(K, K + 2, CASTLING), 0};

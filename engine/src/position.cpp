@@ -85,7 +85,7 @@ std::optional<std::string> Position::set(const std::string& fen, bool allow_miss
       int pc = piece_from_char(c);
       if (pc < 0) return std::string("bad piece letter '") + c + "' in piece placement";
       if (file >= 8) return "rank " + std::to_string(rank + 1) + " overflows 8 files";
-      p.put_piece(pc, make_square(file, rank));
+      p.put_piece(Piece(pc), make_square(file, rank));
       ++file;
     }
   }
@@ -116,14 +116,14 @@ std::optional<std::string> Position::set(const std::string& fen, bool allow_miss
       Color col;
       Square rook;
       switch (c) {
-        case 'K': right = WHITE_OO, col = WHITE, rook = 7; break;
-        case 'Q': right = WHITE_OOO, col = WHITE, rook = 0; break;
-        case 'k': right = BLACK_OO, col = BLACK, rook = 63; break;
-        case 'q': right = BLACK_OOO, col = BLACK, rook = 56; break;
+        case 'K': right = WHITE_OO, col = WHITE, rook = SQ_H1; break;
+        case 'Q': right = WHITE_OOO, col = WHITE, rook = SQ_A1; break;
+        case 'k': right = BLACK_OO, col = BLACK, rook = SQ_H8; break;
+        case 'q': right = BLACK_OOO, col = BLACK, rook = SQ_A8; break;
         default: return std::string("bad castling character '") + c + "'";
       }
       if (cr & right) return std::string("castling right '") + c + "' repeated";
-      Square ksq = col == WHITE ? 4 : 60;
+      Square ksq = col == WHITE ? SQ_E1 : SQ_E8;
       if (p.piece_on(ksq) != make_piece(col, KING))
         return std::string("castling right '") + c + "' but the king is not on " + square_name(ksq);
       if (p.piece_on(rook) != make_piece(col, ROOK))
@@ -574,7 +574,7 @@ bool Position::is_ok(std::string* why) const {
   }
   if (by_color_[WHITE] & by_color_[BLACK]) return fail("colour bitboards overlap");
   if (all != (by_color_[WHITE] | by_color_[BLACK])) return fail("type and colour union differ");
-  for (Square s = 0; s < 64; ++s) {
+  for (Square s = SQ_A1; s <= SQ_H8; ++s) {
     Piece p = board_[s];
     bool on = all & square_bb(s);
     if ((p != NO_PIECE) != on) return fail("mailbox and bitboards disagree on occupancy");

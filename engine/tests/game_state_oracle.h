@@ -47,7 +47,8 @@ struct GameStateOracle {
     if (moved == KING)
       castling &= side == WHITE ? ~(WHITE_OO | WHITE_OOO) : ~(BLACK_OO | BLACK_OOO);
     for (Square s : {from, to}) castling &= ~corner_right(s);
-    ep = moved == PAWN && (to - from == 16 || from - to == 16) ? (from + to) / 2 : NO_SQUARE;
+    ep = moved == PAWN && (to - from == 16 || from - to == 16) ? Square((from + to) / 2)
+                                                               : NO_SQUARE;
     side = ~side;
   }
 

@@ -46,7 +46,7 @@ std::vector<Move> pseudo_legal(const Position& pos, const test::GameStateOracle&
   }
   // Castling by the rules (rights, empty path, no attacked square on the king's way).
   int cr = state.castling;
-  Square k = us == WHITE ? 4 : 60;
+  Square k = us == WHITE ? SQ_E1 : SQ_E8;
   auto safe = [&](Square s) { return !pos.is_attacked_by(~us, s, occ); };
   if ((cr & (us == WHITE ? WHITE_OO : BLACK_OO)) && pos.empty(k + 1) && pos.empty(k + 2) &&
       safe(k) && safe(k + 1))

@@ -34,7 +34,7 @@ struct Tables {
   Score psq[6][64];             // from white's point of view
   Bitboard passed_mask[2][64];  // squares ahead on this and adjacent files
   Tables() {
-    for (Square s = 0; s < 64; ++s) {
+    for (Square s = SQ_A1; s <= SQ_H8; ++s) {
       Bitboard files = file_bb(file_of(s)) | shift<1>(file_bb(file_of(s))) |
                        shift<-1>(file_bb(file_of(s)));
       passed_mask[WHITE][s] = passed_mask[BLACK][s] = 0;

@@ -19,8 +19,8 @@ struct Orientation {
 
 constexpr Orientation orientation(Color perspective, Square own_king) {
   int o = perspective == BLACK ? 56 : 0;
-  int k = own_king ^ o;
-  if (file_of(k) >= 4) o ^= 7, k ^= 7;  // keep the own king on files a-d
+  Square k = Square(own_king ^ o);
+  if (file_of(k) >= 4) o ^= 7, k = flip_file(k);  // keep the own king on files a-d
   return {o, rank_of(k) * 4 + file_of(k)};
 }
 

@@ -63,7 +63,8 @@ nnue::EvalParts eval_planted_no_file_mirror(const nnue::Network& net, const Posi
   alignas(32) std::int32_t psqt[2][kNumOutputBuckets];
   for (Color c : {WHITE, BLACK}) {
     Square ksq = pos.king_square(c);
-    int o = c == BLACK ? 56 : 0, k = ksq ^ o;
+    int o = c == BLACK ? 56 : 0;
+    Square k = Square(ksq ^ o);
     // The defect: no "if file(k) >= 4 then mirror"; the bucket index wraps into 0..31.
     Orientation orient{o, (rank_of(k) * 4 + file_of(k) % 4)};
     int f[kMaxActive], n = 0;
