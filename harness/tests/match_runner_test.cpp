@@ -196,7 +196,8 @@ TEST_CASE("match: a killed run resumes from its state and plays every pair once"
     _exit(127);
   }
   const auto journal = killed / "match" / "k-state.jsonl";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::seconds(60 * test::kTimeScale);
   std::size_t seen = 0;
   while (std::chrono::steady_clock::now() < deadline) {
     if (fs::exists(journal)) seen = journal_pairs(journal);
