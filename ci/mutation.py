@@ -590,14 +590,13 @@ class Job:
         git(["checkout", "-q", "-f", "--detach", self.head], self.tree)
         git(["clean", "-fdxq", "-e", "build/"], self.tree)
 
-    def build(self) -> None:
+    def build(self, targets: Sequence[str] = ()) -> None:
+        """Configures once, then builds the targets (default: all) of HEAD."""
         if not (self.build_dir / "build.ninja").exists():
             r = run(["cmake", "--preset", "release"], self.tree, self.env)
             if r.code:
                 raise SetupError(f"{self.tree}: configure failed:\n{r.out[-3000:]}")
-        r = run(
-            ["ninja", "-C", str(self.build_dir), "-j", str(self.build_jobs)], self.tree, self.env
-        )
+        r = self.ninja(targets)
         if r.code:
             raise SetupError(f"{self.tree}: build of HEAD failed:\n{r.out[-3000:]}")
         for entry in json.loads((self.build_dir / "compile_commands.json").read_text()):
@@ -790,6 +789,17 @@ class Runner:
             m.outcome = "killed"
         else:
             m.outcome = "not-covered" if p.covered is False else "survived"
+
+
+def build_targets(mutants: Iterable[Mutant], cov: CoverageMap) -> list[str]:
+    """The targets a run needs built: those of the test binaries its C++ mutants may select;
+    everything for Python mutants (their tests also run the binaries)."""
+    binaries: set[str] = set()
+    for m in mutants:
+        if m.lang == "py":
+            return ["all"]
+        binaries |= fallback_binaries(m.file, cov)
+    return sorted({t for b in binaries for t in LINK_TARGETS.get(b, ())})
 
 
 def py_equivalent(original: str, mutated: str) -> bool:
@@ -1150,10 +1160,11 @@ def _main(a: argparse.Namespace) -> int:
     jobs_n = min(a.jobs, len(mutants))
     build_jobs = max(1, cores // jobs_n)
     jobs = [Job(f"job{i}", head, build_jobs, env) for i in range(jobs_n)]
+    targets = build_targets(mutants, cov)
     for j in jobs:
-        print(f"mutation: preparing {j.tree} (release build of HEAD)", flush=True)
+        print(f"mutation: preparing {j.tree} (release build of HEAD: {' '.join(targets)})")
         j.prepare()
-        j.build()
+        j.build(targets)
     runner = Runner(sources, cov, jobs, env)
     runner.baseline(mutants)
     t_mutants = time.monotonic()
