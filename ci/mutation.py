@@ -32,6 +32,7 @@ import os
 import queue
 import random
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -602,7 +603,7 @@ class Job:
         for entry in json.loads((self.build_dir / "compile_commands.json").read_text()):
             src = Path(entry["file"])
             if src.is_relative_to(self.tree):
-                self.objects[str(src.relative_to(self.tree))] = entry["output"]
+                self.objects[str(src.relative_to(self.tree))] = object_of(entry)
         r = run(["ctest", "--test-dir", str(self.build_dir), "--show-only=json-v1"], self.tree)
         for t in json.loads(r.out)["tests"]:
             cmd = t.get("command") or ["?"]
@@ -633,6 +634,15 @@ class Job:
 
     def write(self, path: str, text: str) -> None:
         (self.tree / path).write_text(text)
+
+
+def object_of(entry: dict[str, Any]) -> str:
+    """The object file of a compile_commands.json entry, relative to the build directory
+    ("output" from CMake 3.20 on where the generator writes it, else the command's -o)."""
+    if "output" in entry:
+        return str(entry["output"])
+    args = entry.get("arguments") or shlex.split(entry["command"])
+    return str(args[args.index("-o") + 1])
 
 
 @dataclass

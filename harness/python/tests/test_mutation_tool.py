@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -259,3 +260,18 @@ def test_report_shape(mt: ModuleType, tmp_path: Path, junit_xsd: Path):
     assert len(failures) == 2 and "+++ b/engine/src/a.cpp" in (failures[0].text or "")
     r = subprocess.run(["xmllint", "--noout", "--schema", str(junit_xsd), str(xml)], check=False)
     assert r.returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("g++") is None or shutil.which("gcov") is None, reason="no gcc")
+def test_gcov_lines_reads_the_executed_lines(mt: ModuleType, tmp_path: Path):
+    tree = tmp_path.resolve()
+    (tree / "engine" / "src").mkdir(parents=True)
+    (tree / "engine" / "src" / "a.cpp").write_text(
+        "int f(int x) {\n  if (x > 1)\n    return 2;\n  return 3;\n}\nint main() { return f(0); }\n"
+    )
+    build = tree / "build"
+    build.mkdir()
+    cc = ["g++", "--coverage", "-O0", "../engine/src/a.cpp", "-o", "a"]
+    subprocess.run(cc, cwd=build, check=True)
+    subprocess.run([str(build / "a")], cwd=build, check=False)
+    assert mt.gcov_lines(build, tree) == {"engine/src/a.cpp": {1, 2, 4, 6}}
