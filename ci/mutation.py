@@ -126,6 +126,7 @@ class Mutant:
     covered: bool | None = None  # whether the coverage map (or the imports) name a test
     tests: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    limit_s: float = 0.0  # the time limit its tests ran under
     log: str = ""
     triage: str = ""  # the triage reason of an accepted survivor
 
@@ -156,6 +157,7 @@ class Mutant:
             "triaged": self.triage,
             "tests": self.tests,
             "seconds": round(self.seconds, 2),
+            "limit_s": round(self.limit_s, 1),
             "diff": self.diff,
         }
 
@@ -727,7 +729,7 @@ class Runner:
     def planned(self, m: Mutant) -> Plan | None:
         """The plan, recorded on the mutant; None (and the mutant "skipped") with no test."""
         p = self.plan(m)
-        m.tests, m.covered = p.tests, p.covered
+        m.tests, m.covered, m.limit_s = p.tests, p.covered, p.timeout
         if not p.tests:
             m.outcome, m.log = "skipped", "no test to run (every candidate fails unmutated)"
             return None
@@ -853,26 +855,27 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     job = Job("coverage", head, build_jobs, env)
     job.prepare()
     bdir = job.tree / "build" / "coverage"
-    if not (bdir / "build.ninja").exists():
-        r = run(
-            [
-                "cmake",
-                "-S",
-                str(job.tree),
-                "-B",
-                str(bdir),
-                "-G",
-                "Ninja",
-                "-DCMAKE_BUILD_TYPE=Debug",
-                "-DCMAKE_CXX_FLAGS=--coverage",
-                "-DCMAKE_EXE_LINKER_FLAGS=--coverage",
-                "-DCMAKE_SHARED_LINKER_FLAGS=--coverage",
-            ],
-            job.tree,
-            env,
-        )
-        if r.code:
-            raise SetupError(f"coverage configure failed:\n{r.out[-3000:]}")
+    # Configured every time: the flags below win over an older cache.
+    r = run(
+        [
+            "cmake",
+            "-S",
+            str(job.tree),
+            "-B",
+            str(bdir),
+            "-G",
+            "Ninja",
+            # Its own build type: -O0 --coverage and no -g (debug info is not needed).
+            "-DCMAKE_BUILD_TYPE=Coverage",
+            "-DCMAKE_CXX_FLAGS_COVERAGE=-O0 --coverage",
+            "-DCMAKE_EXE_LINKER_FLAGS=--coverage",
+            "-DCMAKE_SHARED_LINKER_FLAGS=--coverage",
+        ],
+        job.tree,
+        env,
+    )
+    if r.code:
+        raise SetupError(f"coverage configure failed:\n{r.out[-3000:]}")
     print(f"mutation: building the coverage build in {bdir}", flush=True)
     r = run(["ninja", "-C", str(bdir), "-j", str(build_jobs)], job.tree, env)
     if r.code:
