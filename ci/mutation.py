@@ -555,12 +555,13 @@ def ctest_regex(names: Iterable[str]) -> str:
 
 
 def junit_times(path: Path) -> dict[str, tuple[bool, float]]:
-    """{testcase name: (passed, seconds)} from a JUnit file (CTest's or pytest's)."""
+    """{testcase name: (passed, seconds)} from a JUnit file (CTest's or pytest's). A skipped
+    pytest case passes (it skips under the mutant too); a CTest test not run does not."""
     out: dict[str, tuple[bool, float]] = {}
     if not path.exists():
         return out
     for case in ET.parse(path).getroot().iter("testcase"):
-        bad = any(case.find(t) is not None for t in ("failure", "error", "skipped"))
+        bad = any(case.find(t) is not None for t in ("failure", "error"))
         status = case.get("status", "run")
         ok = not bad and status not in ("fail", "notrun", "disabled")
         name = case.get("name", "")
@@ -714,7 +715,7 @@ class Runner:
             cases = junit_times(xml)
             for f in py:
                 stem = Path(f).stem
-                mine = [v for k, v in cases.items() if k.split("::")[0].endswith(stem)]
+                mine = [v for k, v in cases.items() if stem in k.split("::")[0].split(".")]
                 self.py_base[f] = (all(ok for ok, _ in mine), sum(s for _, s in mine))
         bad = [t for t, (ok, _) in {**self.ctest_base, **self.py_base}.items() if not ok]
         for t in bad:
@@ -898,9 +899,9 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
         n = sum(len(v) for v in lines.values())
         print(f"mutation: coverage [{i + 1}/{len(tests)}] {status}, {n} lines: {name}", flush=True)
     cov.write(COVERAGE_MAP)
-    covered = sum(len(v) for v in cov.lines.values())
+    n_lines = sum(len(v) for v in cov.lines.values())
     print(
-        f"mutation: wrote {COVERAGE_MAP.relative_to(ROOT)}: {len(tests)} tests, {covered} lines "
+        f"mutation: wrote {COVERAGE_MAP.relative_to(ROOT)}: {len(tests)} tests, {n_lines} lines "
         f"of {len(cov.lines)} files, {(time.monotonic() - t0) / 60:.1f} min of tests"
     )
     return 0

@@ -275,3 +275,26 @@ def test_gcov_lines_reads_the_executed_lines(mt: ModuleType, tmp_path: Path):
     subprocess.run(cc, cwd=build, check=True)
     subprocess.run([str(build / "a")], cwd=build, check=False)
     assert mt.gcov_lines(build, tree) == {"engine/src/a.cpp": {1, 2, 4, 6}}
+
+
+def test_baseline_times_from_junit(mt: ModuleType, tmp_path: Path):
+    ctest = tmp_path / "ctest.xml"
+    ctest.write_text(
+        '<testsuite><testcase name="a b" classname="a b" time="1.5" status="run"/>'
+        '<testcase name="c" classname="c" time="0" status="fail"><failure message="x"/></testcase>'
+        '<testcase name="d" classname="d" time="0" status="notrun"><skipped/></testcase>'
+        "</testsuite>"
+    )
+    assert mt.junit_times(ctest) == {"a b": (True, 1.5), "c": (False, 0.0), "d": (False, 0.0)}
+    pytest_xml = tmp_path / "pytest.xml"
+    pytest_xml.write_text(
+        '<testsuites><testsuite><testcase classname="tests.test_x" name="t1" time="2"/>'
+        '<testcase classname="tests.test_x" name="t2" time="1"><skipped message="s"/></testcase>'
+        '<testcase classname="tests.test_y" name="t" time="1"><failure message="f"/></testcase>'
+        "</testsuite></testsuites>"
+    )
+    assert mt.junit_times(pytest_xml) == {
+        "tests.test_x::t1": (True, 2.0),
+        "tests.test_x::t2": (True, 1.0),  # a skip is no failure
+        "tests.test_y::t": (False, 1.0),
+    }
