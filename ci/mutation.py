@@ -500,9 +500,12 @@ class CoverageMap:
 
 
 def fallback_binaries(path: str, cov: CoverageMap) -> set[str]:
-    if path not in cov.stale and (found := cov.binaries_of(path)):
+    """The binaries whose tests run when the map names no test for a line: those covering the
+    file (a stale map still says this well), else by place: the harness tests drive the engine
+    too (stk-tests holds the NNUE, search-policy and UCI tests)."""
+    if found := cov.binaries_of(path):
         return found
-    return {"stk-engine-tests"} if path.startswith("engine/") else {"stk-tests"}
+    return {"stk-engine-tests", "stk-tests"} if path.startswith("engine/") else {"stk-tests"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1012,15 +1015,15 @@ def markdown(
         f" ({meta['run_per_hour']:.0f} run mutants/hour); score {fmt_score(t.get('score'))}.",
         "",
         "| module | generated | compiled | killed | survived | not covered | triaged | equivalent"
-        " | uncompilable | timeout | score |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        " | uncompilable | timeout | skipped | score |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mod, r in rows.items():
         name = f"**{mod}**" if mod == "total" else f"`{mod}`"
         lines.append(
             f"| {name} | {r['generated']} | {r['compiled']} | {r['killed']} | {r['survived']} |"
             f" {r['not-covered']} | {r['triaged']} | {r['equivalent']} | {r['uncompilable']} |"
-            f" {r['timeout']} | {fmt_score(r['score'])} |"
+            f" {r['timeout']} | {r['skipped']} | {fmt_score(r['score'])} |"
         )
     survivors = [m for m in mutants if m.survived]
     lines += ["", f"## Survivors ({len(survivors)})", ""]
@@ -1159,12 +1162,15 @@ def _main(a: argparse.Namespace) -> int:
         flush=True,
     )
     for m in mutants:
-        print(f"  {m.ident}  {m.operator}: {m.original.strip()}  =>  {(m.mutated or '').strip()}")
+        mutated = (m.mutated or "").strip().replace("\n", " \\n ")
+        print(f"  {m.ident}  {m.operator}: {m.original.strip()}  =>  {mutated}")
     if a.list or not mutants:
         return 0
     cov = CoverageMap.load(COVERAGE_MAP)
     if not cov.commit:
-        print("mutation: no ci/mutation-coverage.json: every mutant runs its binary's tests")
+        print(
+            "mutation: no ci/mutation-coverage.json: a C++ mutant runs every test of its binaries"
+        )
     elif cov.commit != head:
         try:
             cov.stale = set(git(["diff", "--name-only", cov.commit, head], ROOT).splitlines())

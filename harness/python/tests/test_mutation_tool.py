@@ -208,7 +208,10 @@ def test_coverage_map_round_trip(mt: ModuleType, tmp_path: Path):
     assert back.covering("engine/src/b.cpp", 1) is None
     back.stale = {"engine/src/a.cpp"}
     assert back.covering("engine/src/a.cpp", 3) is None
-    assert mt.fallback_binaries("engine/src/a.cpp", back) == {"stk-engine-tests"}
+    assert mt.fallback_binaries("engine/src/a.cpp", back) == {"stk-engine-tests", "stk-tests"}
+    back.lines["engine/src/a.cpp"] = {9: [1]}
+    assert mt.fallback_binaries("engine/src/a.cpp", back) == {"stk-tests"}  # from the map
+    assert mt.fallback_binaries("harness/src/io/x.cpp", back) == {"stk-tests"}  # by place
 
 
 def test_ctest_regex_escapes_names(mt: ModuleType):
@@ -253,7 +256,7 @@ def test_report_shape(mt: ModuleType, tmp_path: Path, junit_xsd: Path):
     assert (total["not-covered"], total["triaged"], total["equivalent"]) == (1, 1, 1)
     assert total["score"] == 60.0  # (2 + 1) / (3 + 2 untriaged survivors)
     assert set(doc["mutants"][0]) >= {"id", "file", "line", "operator", "outcome", "diff", "tests"}
-    assert "| `engine/src` | 8 | 7 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 60.0% |" in md
+    assert "| `engine/src` | 8 | 7 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 0 | 60.0% |" in md
     assert "triaged: accepted" in md and "**gap**" in md
     xml = tmp_path / "junit" / "mutation-t.xml"
     failures = ET.parse(xml).getroot().findall(".//failure")
