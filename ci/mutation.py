@@ -1143,8 +1143,11 @@ def _main(a: argparse.Namespace) -> int:
     if a.diff:
         lines_changed = changed_lines(ROOT, a.diff, head)
         files = [f for f in files if f in lines_changed]
+    if not files and a.diff:
+        print(f"mutation: no file to mutate changed since {a.diff}: nothing to do")
+        return 0
     if not files:
-        raise SetupError("no file to mutate (check --files and --diff)")
+        raise SetupError("no file to mutate (check --files)")
     by_module = candidates(sources, files)
     if lines_changed is not None:
         by_module = {
