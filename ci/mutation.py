@@ -880,10 +880,10 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     )
     if r.code:
         raise SetupError(f"coverage configure failed:\n{r.out[-3000:]}")
-    print(f"mutation: building the coverage build in {bdir}", flush=True)
-    r = run(["ninja", "-C", str(bdir), "-j", str(build_jobs)], job.tree, env)
-    if r.code:
-        raise SetupError(f"coverage build failed:\n{r.out[-3000:]}")
+    print(f"mutation: building the coverage build in {bdir} (ninja's progress follows)", flush=True)
+    # Not captured: a first coverage build takes long enough to want its progress shown.
+    if subprocess.run(["ninja", "-C", str(bdir), "-j", str(build_jobs)], env=env).returncode:
+        raise SetupError("coverage build failed (ninja's output above)")
     r = run(["ctest", "--test-dir", str(bdir), "--show-only=json-v1"], job.tree)
     listed = json.loads(r.out)["tests"]
     tests = [(t["name"], Path((t.get("command") or ["?"])[0]).name) for t in listed]
