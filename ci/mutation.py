@@ -174,7 +174,8 @@ def cpp_mutants(path: str, text: str) -> list[Mutant]:
     """universalmutator's C++ mutants of one file (its Python API; its prints are swallowed).
 
     Its own filters apply: no mutant in comments (`//` rest, `/* */` blocks), in #include lines,
-    or changing only the inside of a string literal longer than two characters (help text)."""
+    or changing only the inside of a string literal longer than two characters; on top, none in
+    comment-only lines and lines of nothing but string literals (help text)."""
     from universalmutator import mutator
 
     lines = text.splitlines(keepends=True)
@@ -185,8 +186,10 @@ def cpp_mutants(path: str, text: str) -> list[Mutant]:
     out: list[Mutant] = []
     for lineno, new_line, (rule, _source), _ in found:
         old_line = lines[lineno - 1]
-        if STRING_ONLY_LINE.match(old_line):
-            continue  # a line of nothing but string literals: help or message text
+        if STRING_ONLY_LINE.match(old_line) or old_line.lstrip().startswith("//"):
+            # A line of nothing but string literals (help or message text), or an indented
+            # comment line (universalmutator skips `//` comments only from column 0 on).
+            continue
         if not old_line.endswith("\n"):
             new_line = new_line.removesuffix("\n")
         new_lines = [*lines[: lineno - 1], new_line, *lines[lineno:]]
