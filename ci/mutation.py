@@ -1188,7 +1188,9 @@ def _main(a: argparse.Namespace) -> int:
     jobs = [Job(f"job{i}", head, build_jobs, env) for i in range(jobs_n)]
     targets = build_targets(mutants, cov)
     for j in jobs:
-        print(f"mutation: preparing {j.tree} (release build of HEAD: {' '.join(targets)})")
+        print(
+            f"mutation: preparing {j.tree} (release build of HEAD: {' '.join(targets)})", flush=True
+        )
         j.prepare()
         j.build(targets)
     runner = Runner(sources, cov, jobs, env)
