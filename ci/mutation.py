@@ -60,6 +60,8 @@ LINK_TARGETS = {
     "stk-tests": ("stk-tests", "stk", "stk-harness", "stk-fake-uci"),
 }
 CTEST_CHUNK = 30  # tests per `ctest -R` regular expression
+# What a coverage refresh's partial results depend on (git trees and blobs at HEAD).
+PARTIAL_KEY = ("engine", "harness", "CMakeLists.txt")
 
 
 class SetupError(Exception):
@@ -891,13 +893,27 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     listed = json.loads(r.out)["tests"]
     tests = [(t["name"], Path((t.get("command") or ["?"])[0]).name) for t in listed]
     cov = CoverageMap(head, tests)
+    # Each test's lines are kept as they come, so that a stopped refresh resumes where it was
+    # (valid while the sources and tests are those it was made from).
+    partial = bdir / "mutation-coverage.partial.json"
+    key = " ".join(git(["rev-parse", f"{head}:{p}"], ROOT).strip() for p in PARTIAL_KEY)
+    done: dict[str, dict[str, list[int]]] = {}
+    if partial.exists() and (doc := json.loads(partial.read_text())).get("key") == key:
+        done = doc["tests"]
     t0 = time.monotonic()
     for i, (name, _binary) in enumerate(tests):
-        for gcda in bdir.rglob("*.gcda"):
-            gcda.unlink()
-        r = run(["ctest", "--test-dir", str(bdir), "-R", ctest_regex([name])], job.tree, env, 1800)
-        status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
-        lines = gcov_lines(bdir, job.tree)
+        if name in done:
+            lines = {f: set(v) for f, v in done[name].items()}
+            status = "kept from the stopped refresh"
+        else:
+            for gcda in bdir.rglob("*.gcda"):
+                gcda.unlink()
+            cmd = ["ctest", "--test-dir", str(bdir), "-R", ctest_regex([name])]
+            r = run(cmd, job.tree, env, 1800)
+            status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
+            lines = gcov_lines(bdir, job.tree)
+            done[name] = {f: sorted(v) for f, v in lines.items()}
+            partial.write_text(json.dumps({"key": key, "tests": done}, separators=(",", ":")))
         for path, covered in lines.items():
             by_line = cov.lines.setdefault(path, {})
             for line in covered:
