@@ -4,7 +4,8 @@
 #   OpenSSL's libcrypto for SHA-256, SQLite for reports/history.sqlite, xmllint, stockfish, and chromium
 #   for the review page's browser test; STK_SKIP_CHROMIUM=1 leaves chromium out on a developer machine)
 #   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib,
-#   PyYAML for the CI-template test, ruff and mypy for ci/lint.sh), clang-format for ci/lint.sh;
+#   PyYAML for the CI-template test, ruff and mypy for ci/lint.sh, universalmutator and cosmic-ray
+#   for ci/mutation.sh), clang-format for ci/lint.sh;
 #   with STK_FUZZ_DEPS=1 also clang and libclang-rt-14-dev for ci/fuzz.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,6 +45,14 @@ fi
   || "$venv/bin/python" -m pip install -q "ruff~=0.17.6"
 "$venv/bin/python" -m mypy --version 2>/dev/null | grep -q '^mypy 2\.4\.' \
   || "$venv/bin/python" -m pip install -q "mypy~=2.4.1"
+# Added after the stamp: the mutant generators of ci/mutation.sh (universalmutator for C++,
+# cosmic-ray for Python), pinned: another version makes other mutants from the same tree.
+"$venv/bin/python" -c "import importlib.metadata as m; assert m.version('universalmutator') == '1.14.1'" \
+  2>/dev/null \
+  || "$venv/bin/python" -m pip install -q "universalmutator==1.14.1"
+"$venv/bin/python" -c "import importlib.metadata as m; assert m.version('cosmic-ray') == '8.7.0'" \
+  2>/dev/null \
+  || "$venv/bin/python" -m pip install -q "cosmic-ray==8.7.0"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] && ! "$venv/bin/python" -c "import stkref" 2>/dev/null; then
   "$venv/bin/python" -m pip install -q --no-deps -e "$root/harness/python"

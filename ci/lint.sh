@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Static checks, no build needed (ci/install-deps.sh installs the tools):
 #   1. ruff check on the Python reference (harness/python/stkref; rules in its pyproject.toml),
-#   2. ruff format --check on stkref and its tests,
+#   2. ruff format --check on stkref and its tests (and both ruff checks on ci/mutation.py),
 #   3. mypy --strict on stkref,
 #   4. clang-format --dry-run -Werror on the C++ sources (engine/src, engine/tests, harness/src,
 #      harness/tests, harness/fuzz), when the repository has a .clang-format and clang-format is
@@ -32,6 +32,12 @@ step "ruff check (stkref)"
 step "ruff format --check (stkref, tests)"
 # Lists each file that would be reformatted; `ruff format stkref tests` in harness/python fixes them.
 (cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkref tests) || status=1
+
+step "ruff check + format --check (ci/mutation.py, with stkref's configuration)"
+"$py" -m ruff check --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" \
+  --output-format concise "$root/ci/mutation.py" || status=1
+"$py" -m ruff format --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" --check \
+  "$root/ci/mutation.py" || status=1
 
 step "mypy --strict (stkref)"
 (cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref) || status=1

@@ -1,0 +1,1267 @@
+#!/usr/bin/env python3
+"""Tool-generated mutation testing of the project's own code (docs/mutation.md).
+
+Mutants are generated from the committed HEAD: C++ by universalmutator's rules for C++
+(universal, cpp, c_like), Python by cosmic-ray's operators. Each mutant changes one place of one
+file. In a scratch clone of HEAD with its own release build (build/mutation/job<i>), a C++ mutant
+is compiled alone (its object only); an object byte-identical to the unmutated one is
+"equivalent", a compile error "uncompilable"; otherwise the targets the chosen tests need are
+relinked and exactly the CTest tests that executed the mutated line (ci/mutation-coverage.json,
+made by --refresh-coverage) run. A Python mutant runs pytest on the test files that import its
+module. A failing run kills the mutant; a run past its time limit (3x the baseline time of the
+selected tests + 10 s) is a "timeout" and counts as killed.
+
+Score = (killed + timeout) / (killed + timeout + survived + not-covered), per module; survivors
+listed in ci/mutation-triage.txt are "triaged" (judged and accepted) and leave the score.
+
+Writes reports/mutation/<config>.{json,md} and reports/junit/mutation-<config>.xml.
+Exit 0 (survivors do not fail unless --fail-under), 1 score under --fail-under, 2 setup errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import contextlib
+import difflib
+import hashlib
+import io
+import json
+import os
+import queue
+import random
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_GLOBS = ("engine/src/**/*.cpp", "harness/src/**/*.cpp", "harness/python/stkref/**/*.py")
+COVERAGE_MAP = ROOT / "ci" / "mutation-coverage.json"
+TRIAGE_FILE = ROOT / "ci" / "mutation-triage.txt"
+# The rule files universalmutator's genmutants uses for a .cpp file.
+CPP_RULES = ("universal.rules", "cpp.rules", "c_like.rules")
+PY_TESTS = "harness/python/tests"
+# Outcomes: the first four are the run mutants (JUnit testcases); the last three are not run.
+RUN_OUTCOMES = ("killed", "timeout", "survived", "not-covered")
+OUTCOMES = (*RUN_OUTCOMES, "equivalent", "uncompilable", "skipped")
+# What each test binary needs relinked (the tests run stk, stk-harness and stk-fake-uci too).
+LINK_TARGETS = {
+    "stk-engine-tests": ("stk-engine-tests", "stk"),
+    "stk-tests": ("stk-tests", "stk", "stk-harness", "stk-fake-uci"),
+}
+CTEST_CHUNK = 30  # tests per `ctest -R` regular expression
+# What a coverage refresh's partial results depend on (git trees and blobs at HEAD).
+PARTIAL_KEY = ("engine", "harness", "CMakeLists.txt")
+
+
+class SetupError(Exception):
+    """A problem with the inputs or the scratch build: exit 2."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Files and modules
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A path glob: `**/` any folders (or none), `*` and `?` within one path component."""
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif pattern[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif pattern[i] == "?":
+            out, i = out + "[^/]", i + 1
+        else:
+            out, i = out + re.escape(pattern[i]), i + 1
+    return re.compile(out + r"\Z")
+
+
+def select_files(paths: Iterable[str], globs: Sequence[str]) -> list[str]:
+    """The .cpp and .py paths matching any glob, sorted."""
+    regexes = [glob_regex(g) for g in globs]
+    return sorted(
+        p for p in paths if p.endswith((".cpp", ".py")) and any(r.match(p) for r in regexes)
+    )
+
+
+def module_of(path: str) -> str:
+    """engine/src/<subdir or top>, harness/src/<library or commands/<cmd>>, stkref/<module>."""
+    parts = path.split("/")
+    if parts[:2] in (["engine", "src"], ["harness", "src"]):
+        rest = parts[2:-1]
+        if rest[:1] == ["commands"] and len(rest) >= 2:
+            return "/".join(parts[:2] + rest[:2])
+        return "/".join(parts[:2] + rest[:1])
+    if parts[:3] == ["harness", "python", "stkref"]:
+        return "stkref/" + "/".join(parts[3:]).removesuffix(".py")
+    return "/".join(parts[:-1]) or "."
+
+
+# ---------------------------------------------------------------------------------------------
+# Mutants
+
+
+@dataclass
+class Mutant:
+    file: str  # repository-relative
+    line: int  # 1-based, of the first changed line
+    operator: str  # universalmutator rule text or cosmic-ray operator name
+    original: str  # the original line(s) text, without the line end
+    mutated: str | None  # the mutated line(s) text; None until a Python mutant is materialized
+    lang: str  # "cpp" or "py"
+    occurrence: int = -1  # cosmic-ray's occurrence index (Python)
+    diff: str = ""
+    outcome: str = ""
+    covered: bool | None = None  # whether the coverage map (or the imports) name a test
+    tests: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    limit_s: float = 0.0  # the time limit its tests ran under
+    log: str = ""
+    triage: str = ""  # the triage reason of an accepted survivor
+
+    @property
+    def module(self) -> str:
+        return module_of(self.file)
+
+    @property
+    def ident(self) -> str:
+        h = hashlib.sha1(f"{self.operator}\0{self.mutated}".encode()).hexdigest()[:8]
+        return f"{self.file}:{self.line}:{h}"
+
+    @property
+    def survived(self) -> bool:
+        return self.outcome in ("survived", "not-covered")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.ident,
+            "file": self.file,
+            "line": self.line,
+            "module": self.module,
+            "operator": self.operator,
+            "original": self.original,
+            "mutated": self.mutated,
+            "outcome": self.outcome,
+            "covered": self.covered,
+            "triaged": self.triage,
+            "tests": self.tests,
+            "seconds": round(self.seconds, 2),
+            "limit_s": round(self.limit_s, 1),
+            "diff": self.diff,
+        }
+
+
+def unified_diff(path: str, old: Sequence[str], new: Sequence[str]) -> str:
+    return "".join(difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=1, lineterm="\n"))
+
+
+# A line holding only string literals (and the punctuation around them): help text, messages.
+STRING_ONLY_LINE = re.compile(r'^\s*(?:(?:[uUL]|u8)?"(?:[^"\\]|\\.)*"\s*[,;)+]*\s*)+$')
+
+
+def cpp_mutants(path: str, text: str) -> list[Mutant]:
+    """universalmutator's C++ mutants of one file (its Python API; its prints are swallowed).
+
+    Its own filters apply: no mutant in comments (`//` rest, `/* */` blocks), in #include lines,
+    or changing only the inside of a string literal longer than two characters; on top, none in
+    comment-only lines and lines of nothing but string literals (help text)."""
+    from universalmutator import mutator
+
+    lines = text.splitlines(keepends=True)
+    with contextlib.redirect_stdout(io.StringIO()):
+        found = mutator.mutants_regexp(
+            lines, ruleFiles=list(CPP_RULES), ignorePatterns=[], ignoreStringOnly=True
+        )
+    out: list[Mutant] = []
+    for lineno, new_line, (rule, _source), _ in found:
+        old_line = lines[lineno - 1]
+        if STRING_ONLY_LINE.match(old_line) or old_line.lstrip().startswith("//"):
+            # A line of nothing but string literals (help or message text), or an indented
+            # comment line (universalmutator skips `//` comments only from column 0 on).
+            continue
+        if not old_line.endswith("\n"):
+            new_line = new_line.removesuffix("\n")
+        new_lines = [*lines[: lineno - 1], new_line, *lines[lineno:]]
+        m = Mutant(
+            path,
+            lineno,
+            rule.strip(),
+            old_line.rstrip("\n"),
+            new_line.rstrip("\n"),
+            "cpp",
+        )
+        m.diff = unified_diff(path, lines, new_lines)
+        out.append(m)
+    return out
+
+
+def py_operators() -> list[tuple[str, Any]]:
+    """cosmic-ray's operators that need no arguments, as (name, instance)."""
+    import cosmic_ray.plugins
+
+    ops = []
+    for name in cosmic_ray.plugins.operator_names():
+        cls = cosmic_ray.plugins.get_operator(name)
+        if not cls.arguments():
+            ops.append((name, cls()))
+    return ops
+
+
+def py_candidates(path: str, text: str) -> list[Mutant]:
+    """cosmic-ray's mutation positions in one module (the way `cosmic-ray init` enumerates
+    them); the mutated text is made later, by materialize_py, for the mutants chosen."""
+    from cosmic_ray.ast import ast_nodes, get_ast
+
+    lines = text.splitlines()
+    nodes = list(ast_nodes(get_ast(text)))
+    out: list[Mutant] = []
+    for name, op in py_operators():
+        positions = [start for node in nodes for start, _end in op.mutation_positions(node)]
+        for occurrence, (line, _col) in enumerate(positions):
+            original = lines[line - 1] if line <= len(lines) else ""
+            if original.strip().startswith("#"):
+                continue
+            out.append(Mutant(path, line, name, original, None, "py", occurrence))
+    return out
+
+
+def materialize_py(m: Mutant, text: str) -> bool:
+    """Makes the mutated text of a Python mutant (cosmic_ray.mutating.mutate_code); False when
+    the operator makes no change there."""
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import mutate_code
+
+    op = cosmic_ray.plugins.get_operator(m.operator)()
+    mutated = mutate_code(text, op, m.occurrence)
+    if mutated is None or mutated == text:
+        return False
+    old, new = text.splitlines(keepends=True), mutated.splitlines(keepends=True)
+    ops = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    changed = [o for o in ops if o[0] != "equal"]
+    if not changed:
+        return False
+    _tag, i1, i2, j1, j2 = changed[0]
+    m.line = i1 + 1
+    m.original = "".join(old[i1:i2]).rstrip("\n")
+    m.mutated = "".join(new[j1:j2]).rstrip("\n")
+    m.diff = unified_diff(m.file, old, new)
+    return True
+
+
+class Sources:
+    """File texts at one commit, read once (`git show`), and the mutated file texts."""
+
+    def __init__(self, repo: Path, rev: str):
+        self.repo, self.rev = repo, rev
+        self._text: dict[str, str] = {}
+
+    def paths(self) -> list[str]:
+        r = git(["ls-tree", "-r", "--name-only", self.rev], self.repo)
+        return r.splitlines()
+
+    def text(self, path: str) -> str:
+        if path not in self._text:
+            self._text[path] = git(["show", f"{self.rev}:{path}"], self.repo)
+        return self._text[path]
+
+    def mutated_text(self, m: Mutant) -> str:
+        """The whole file with the mutant applied (from its diff's target side)."""
+        text = self.text(m.file)
+        if m.lang == "py":
+            import cosmic_ray.plugins
+            from cosmic_ray.mutating import mutate_code
+
+            mutated = mutate_code(text, cosmic_ray.plugins.get_operator(m.operator)(), m.occurrence)
+            assert mutated is not None
+            return str(mutated)
+        lines = text.splitlines(keepends=True)
+        end = "\n" if lines[m.line - 1].endswith("\n") else ""
+        return "".join([*lines[: m.line - 1], (m.mutated or "") + end, *lines[m.line :]])
+
+
+def candidates(sources: Sources, files: Sequence[str]) -> dict[str, list[Mutant]]:
+    """Every mutant position of the files, by module (Python ones not materialized yet)."""
+    by_module: dict[str, list[Mutant]] = {}
+    for f in files:
+        text = sources.text(f)
+        found = cpp_mutants(f, text) if f.endswith(".cpp") else py_candidates(f, text)
+        by_module.setdefault(module_of(f), []).extend(found)
+    return by_module
+
+
+def choose(
+    by_module: dict[str, list[Mutant]],
+    materialize: Callable[[Mutant], bool],
+    sample: int = 0,
+    seed: int = 0,
+) -> list[Mutant]:
+    """All mutants (sample 0), or `sample` per module drawn with random.Random(seed): each
+    module's candidates shuffled in module order, the first `sample` distinct ones taken.
+    Identical mutated texts are one mutant. Sorted by file, line, operator."""
+    rng = random.Random(seed)
+    chosen: list[Mutant] = []
+    for module in sorted(by_module):
+        order = list(by_module[module])
+        if sample:
+            rng.shuffle(order)
+        seen: set[tuple[str, int, str]] = set()
+        taken: list[Mutant] = []
+        for m in order:
+            if sample and len(taken) >= sample:
+                break
+            if m.mutated is None and not materialize(m):
+                continue
+            key = (m.file, m.line, m.mutated or "")
+            if key in seen:
+                continue
+            seen.add(key)
+            taken.append(m)
+        chosen += taken
+    return sorted(chosen, key=lambda m: (m.file, m.line, m.operator, m.mutated or ""))
+
+
+def shard(mutants: list[Mutant], k: int, n: int) -> list[Mutant]:
+    """Every n-th mutant starting at the k-th (1-based): the shards 1..n partition the list."""
+    return [m for i, m in enumerate(mutants) if i % n == k - 1]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise SetupError(f"--shard must be K/N with 1 <= K <= N, got {text!r}") from None
+    if not 1 <= k <= n:
+        raise SetupError(f"--shard must be K/N with 1 <= K <= N, got {text!r}")
+    return k, n
+
+
+# ---------------------------------------------------------------------------------------------
+# --diff: lines changed since a revision
+
+HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+def changed_lines(repo: Path, base: str, head: str = "HEAD") -> dict[str, set[int]]:
+    """Lines of `head` added or changed since `base` (`git diff -U0 base head` hunks)."""
+    out = git(["diff", "-U0", "--no-color", "--no-ext-diff", base, head], repo)
+    return parse_diff(out)
+
+
+def parse_diff(diff: str) -> dict[str, set[int]]:
+    lines: dict[str, set[int]] = {}
+    current: set[int] | None = None
+    for raw in diff.splitlines():
+        if raw.startswith("+++ "):
+            target = raw[4:].strip()
+            current = None if target == "/dev/null" else lines.setdefault(target[2:], set())
+        elif (h := HUNK.match(raw)) and current is not None:
+            start, count = int(h.group(1)), int(h.group(2) or 1)
+            current.update(range(start, start + count))
+    return {p: s for p, s in lines.items() if s}
+
+
+# ---------------------------------------------------------------------------------------------
+# Triage
+
+
+@dataclass(frozen=True)
+class TriageEntry:
+    path: str
+    operator: str
+    text: str  # the original line, stripped
+    reason: str
+    where: str  # file:line of the entry
+
+
+def read_triage(path: Path, repo: Path = ROOT) -> list[TriageEntry]:
+    """Lines `path | operator | exact original line text (stripped) | reason`; '#' comments and
+    blank lines ignored. The fields are split at ' | ': the line text may hold ' | ' itself
+    (the first two and the last field may not). Any other shape raises SetupError naming
+    file:line."""
+    if not path.exists():
+        return []
+    entries: list[TriageEntry] = []
+    seen: dict[tuple[str, str, str], str] = {}
+    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+        where = f"{path}:{lineno}"
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        fields = [f.strip() for f in raw.split(" | ")]
+        if len(fields) < 4:
+            raise SetupError(
+                f"{where}: expected 'path | operator | original line | reason', got {raw!r}"
+            )
+        entry = TriageEntry(fields[0], fields[1], " | ".join(fields[2:-1]), fields[-1], where)
+        for name, value in (("path", entry.path), ("operator", entry.operator)):
+            if not value:
+                raise SetupError(f"{where}: empty {name}")
+        if not entry.text:
+            raise SetupError(f"{where}: empty original line text")
+        if not entry.reason:
+            raise SetupError(f"{where}: empty reason (say why the survivor is accepted)")
+        if not (repo / entry.path).is_file():
+            raise SetupError(f"{where}: no such file: {entry.path}")
+        key = (entry.path, entry.operator, entry.text)
+        if key in seen:
+            raise SetupError(f"{where}: repeats the entry of {seen[key]}")
+        seen[key] = where
+        entries.append(entry)
+    return entries
+
+
+def apply_triage(mutants: Iterable[Mutant], entries: Sequence[TriageEntry]) -> None:
+    index = {(e.path, e.operator, e.text): e.reason for e in entries}
+    for m in mutants:
+        if m.survived:
+            m.triage = index.get((m.file, m.operator, m.original.strip()), "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Coverage map
+
+
+@dataclass
+class CoverageMap:
+    """Which CTest tests executed each source line (ci/mutation-coverage.json).
+
+    JSON: {"commit", "tests": [[name, binary]...], "sets": [[test index...]...],
+    "files": {path: {line: set index}}}: lines executed by the same tests share one set."""
+
+    commit: str = ""
+    tests: list[tuple[str, str]] = field(default_factory=list)
+    lines: dict[str, dict[int, list[int]]] = field(default_factory=dict)
+    stale: set[str] = field(default_factory=set)  # files changed since the map's commit
+
+    @classmethod
+    def load(cls, path: Path) -> CoverageMap:
+        if not path.exists():
+            return cls()
+        doc = json.loads(path.read_text())
+        sets = doc["sets"]
+        return cls(
+            doc["commit"],
+            [(t[0], t[1]) for t in doc["tests"]],
+            {
+                f: {int(line): sets[s] for line, s in by_line.items()}
+                for f, by_line in doc["files"].items()
+            },
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        set_index: dict[tuple[int, ...], int] = {}
+        files: dict[str, dict[str, int]] = {}
+        for f in sorted(self.lines):
+            files[f] = {}
+            for line in sorted(self.lines[f]):
+                key = tuple(sorted(self.lines[f][line]))
+                files[f][str(line)] = set_index.setdefault(key, len(set_index))
+        return {
+            "commit": self.commit,
+            "tests": [list(t) for t in self.tests],
+            "sets": [list(s) for s in set_index],
+            "files": files,
+        }
+
+    def write(self, path: Path) -> None:
+        doc = self.to_json()
+        # Compact, but one file per line so that a diff of the map is readable.
+        parts = [
+            "{",
+            f' "commit": {json.dumps(doc["commit"])},',
+            ' "tests": ' + json.dumps(doc["tests"], separators=(",", ":")) + ",",
+            ' "sets": ' + json.dumps(doc["sets"], separators=(",", ":")) + ",",
+            ' "files": {',
+        ]
+        items = list(doc["files"].items())
+        for i, (f, by_line) in enumerate(items):
+            comma = "," if i + 1 < len(items) else ""
+            parts.append(f"  {json.dumps(f)}: {json.dumps(by_line, separators=(',', ':'))}{comma}")
+        parts += [" }", "}"]
+        path.write_text("\n".join(parts) + "\n")
+
+    def covering(self, path: str, line: int) -> list[str] | None:
+        """The tests that executed the line; [] when none did; None when the map cannot say
+        (no map, the file is not in it, or it changed since the map's commit)."""
+        if not self.commit or path in self.stale or path not in self.lines:
+            return None
+        return [self.tests[i][0] for i in self.lines[path].get(line, [])]
+
+    def binaries_of(self, path: str) -> set[str]:
+        """The test binaries whose tests executed some line of the file."""
+        return {self.tests[i][1] for ids in self.lines.get(path, {}).values() for i in ids}
+
+
+def fallback_binaries(path: str, cov: CoverageMap) -> set[str]:
+    """The binaries whose tests run when the map names no test for a line: those covering the
+    file (a stale map still says this well), else by place: the harness tests drive the engine
+    too (stk-tests holds the NNUE, search-policy and UCI tests)."""
+    if found := cov.binaries_of(path):
+        return found
+    return {"stk-engine-tests", "stk-tests"} if path.startswith("engine/") else {"stk-tests"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Processes
+
+
+def git(args: list[str], cwd: Path) -> str:
+    r = subprocess.run(["git", *args], cwd=cwd, text=True, capture_output=True, errors="replace")
+    if r.returncode:
+        raise SetupError(f"git {' '.join(args)} failed: {r.stderr.strip()}")
+    return r.stdout
+
+
+@dataclass
+class Ran:
+    code: int
+    out: str
+    seconds: float
+    timed_out: bool = False
+
+
+def run(
+    cmd: Sequence[str], cwd: Path, env: dict[str, str] | None = None, timeout: float | None = None
+) -> Ran:
+    """Runs in its own process group, killed whole on timeout (tests start engines)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(
+        list(cmd),
+        cwd=cwd,
+        env=env,
+        text=True,
+        errors="replace",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return Ran(p.returncode, out, time.monotonic() - t0)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return Ran(-9, out, time.monotonic() - t0, True)
+
+
+def ctest_regex(names: Iterable[str]) -> str:
+    """An anchored CTest -R expression matching exactly the names (CTest's regex syntax)."""
+    return "^(" + "|".join(re.sub(r"([\\^$.|?*+()\[\]{}-])", r"\\\1", n) for n in names) + ")$"
+
+
+def junit_times(path: Path) -> dict[str, tuple[bool, float]]:
+    """{testcase name: (passed, seconds)} from a JUnit file (CTest's or pytest's). A skipped
+    pytest case passes (it skips under the mutant too); a CTest test not run does not."""
+    out: dict[str, tuple[bool, float]] = {}
+    if not path.exists():
+        return out
+    for case in ET.parse(path).getroot().iter("testcase"):
+        bad = any(case.find(t) is not None for t in ("failure", "error"))
+        status = case.get("status", "run")
+        ok = not bad and status not in ("fail", "notrun", "disabled")
+        name = case.get("name", "")
+        if case.get("file") or case.get("classname", "").startswith("tests."):
+            name = f"{case.get('classname', '')}::{name}"
+        out[name] = (ok, float(case.get("time") or 0))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Scratch clones
+
+
+class Job:
+    """One scratch clone of HEAD with its own release build, kept under build/mutation/ between
+    runs (ccache and ninja make the next run's build cheap)."""
+
+    def __init__(self, name: str, head: str, build_jobs: int, env: dict[str, str]):
+        self.tree = ROOT / "build" / "mutation" / name
+        self.build_dir = self.tree / "build" / "release"
+        self.head, self.build_jobs, self.env = head, build_jobs, env
+        self.objects: dict[str, str] = {}  # repository path -> object path in the build dir
+        self.baseline_objects: dict[str, bytes] = {}
+        self.test_binary: dict[str, str] = {}  # CTest test -> binary name
+
+    def prepare(self) -> None:
+        if not (self.tree / ".git").exists():
+            self.tree.parent.mkdir(parents=True, exist_ok=True)
+            git(["clone", "-q", "--shared", "--no-checkout", str(ROOT), str(self.tree)], ROOT)
+        git(["checkout", "-q", "-f", "--detach", self.head], self.tree)
+        git(["clean", "-fdxq", "-e", "build/"], self.tree)
+
+    def build(self, targets: Sequence[str] = ()) -> None:
+        """Configures once, then builds the targets (default: all) of HEAD."""
+        if not (self.build_dir / "build.ninja").exists():
+            r = run(["cmake", "--preset", "release"], self.tree, self.env)
+            if r.code:
+                raise SetupError(f"{self.tree}: configure failed:\n{r.out[-3000:]}")
+        r = self.ninja(targets)
+        if r.code:
+            raise SetupError(f"{self.tree}: build of HEAD failed:\n{r.out[-3000:]}")
+        for entry in json.loads((self.build_dir / "compile_commands.json").read_text()):
+            src = Path(entry["file"])
+            if src.is_relative_to(self.tree):
+                self.objects[str(src.relative_to(self.tree))] = object_of(entry)
+        r = run(["ctest", "--test-dir", str(self.build_dir), "--show-only=json-v1"], self.tree)
+        for t in json.loads(r.out)["tests"]:
+            cmd = t.get("command") or ["?"]
+            self.test_binary[t["name"]] = Path(cmd[0]).name
+
+    def ctest(self, names: Sequence[str], timeout: float, junit: Path | None = None) -> Ran:
+        """Runs the tests (chunks of CTEST_CHUNK names), stopping at the first failure."""
+        total = Ran(0, "", 0.0)
+        deadline = time.monotonic() + timeout
+        for i in range(0, len(names), CTEST_CHUNK):
+            chunk = names[i : i + CTEST_CHUNK]
+            cmd = ["ctest", "--test-dir", str(self.build_dir), "-R", ctest_regex(chunk)]
+            if junit is not None:
+                cmd += ["--output-junit", str(junit.with_suffix(f".{i}.xml"))]
+            else:
+                cmd += ["--stop-on-failure"]
+            r = run(cmd, self.tree, self.env, max(1.0, deadline - time.monotonic()))
+            total = Ran(
+                r.code or total.code, total.out + r.out, total.seconds + r.seconds, r.timed_out
+            )
+            if r.timed_out or (r.code and junit is None):
+                break
+        return total
+
+    def ninja(self, targets: Sequence[str]) -> Ran:
+        cmd = ["ninja", "-C", str(self.build_dir), "-j", str(self.build_jobs), *targets]
+        return run(cmd, self.tree, self.env)
+
+    def write(self, path: str, text: str) -> None:
+        (self.tree / path).write_text(text)
+
+
+def object_of(entry: dict[str, Any]) -> str:
+    """The object file of a compile_commands.json entry, relative to the build directory
+    ("output" from CMake 3.20 on where the generator writes it, else the command's -o)."""
+    if "output" in entry:
+        return str(entry["output"])
+    args = entry.get("arguments") or shlex.split(entry["command"])
+    return str(args[args.index("-o") + 1])
+
+
+@dataclass
+class Plan:
+    """What a mutant runs: the tests and the time limit."""
+
+    tests: list[str]
+    covered: bool | None
+    timeout: float
+
+
+class Runner:
+    def __init__(
+        self, sources: Sources, cov: CoverageMap, jobs: list[Job], env: dict[str, str]
+    ) -> None:
+        self.sources, self.cov, self.env = sources, cov, env
+        self.pool: queue.Queue[Job] = queue.Queue()
+        for j in jobs:
+            self.pool.put(j)
+        self.first = jobs[0]
+        self.ctest_base: dict[str, tuple[bool, float]] = {}
+        self.py_base: dict[str, tuple[bool, float]] = {}  # test file -> (passed, seconds)
+
+    # -- test selection
+
+    def cpp_tests(self, m: Mutant) -> tuple[list[str], bool | None]:
+        """The tests that executed the line (covered True); else every test of the binaries
+        covering the file: covered False when the map says no test executed the line, None when
+        the map cannot say (no map, or the file changed since it was made)."""
+        known = self.first.test_binary
+        found = self.cov.covering(m.file, m.line)
+        if found:
+            return [t for t in found if t in known], True
+        bins = fallback_binaries(m.file, self.cov)
+        return sorted(t for t, b in known.items() if b in bins), None if found is None else False
+
+    def py_tests(self, m: Mutant) -> tuple[list[str], bool | None]:
+        """The test files that import the module (or run it with -m); all when none does."""
+        mod = m.file.removeprefix("harness/python/").removesuffix(".py").replace("/", ".")
+        short = mod.rsplit(".", 1)[-1]
+        pattern = re.compile(
+            rf"\b{re.escape(mod)}\b|from stkref import [^\n]*\b{re.escape(short)}\b"
+        )
+        files = sorted((self.first.tree / PY_TESTS).glob("test_*.py"))
+        rel = [str(f.relative_to(self.first.tree)) for f in files]
+        found = [r for r, f in zip(rel, files, strict=True) if pattern.search(f.read_text())]
+        return (found, True) if found else (rel, False)
+
+    def baseline(self, mutants: Sequence[Mutant]) -> None:
+        """Runs every selected test once unmutated: its time sets the limits, and a test that
+        fails unmutated is left out of the selections (it would kill every mutant)."""
+        cpp = sorted({t for m in mutants if m.lang == "cpp" for t in self.cpp_tests(m)[0]})
+        py = sorted({t for m in mutants if m.lang == "py" for t in self.py_tests(m)[0]})
+        job = self.first
+        if cpp:
+            print(f"mutation: baseline: {len(cpp)} CTest tests unmutated", flush=True)
+            junit = job.tree / "build" / "mutation-baseline.xml"
+            job.ctest(cpp, timeout=7200, junit=junit)
+            for part in sorted(junit.parent.glob(junit.stem + ".*.xml")):
+                self.ctest_base.update(junit_times(part))
+                part.unlink()
+        if py:
+            print(f"mutation: baseline: {len(py)} pytest files unmutated", flush=True)
+            xml = job.tree / "build" / "mutation-pytest.xml"
+            cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+            run([*cmd, f"--junitxml={xml}", *py], job.tree, self.py_env(job), 7200)
+            cases = junit_times(xml)
+            for f in py:
+                stem = Path(f).stem
+                mine = [v for k, v in cases.items() if stem in k.split("::")[0].split(".")]
+                self.py_base[f] = (all(ok for ok, _ in mine), sum(s for _, s in mine))
+        bad = [t for t, (ok, _) in {**self.ctest_base, **self.py_base}.items() if not ok]
+        for t in bad:
+            print(f"mutation: WARNING: fails unmutated, left out: {t}", flush=True)
+
+    def plan(self, m: Mutant) -> Plan:
+        tests, covered = self.cpp_tests(m) if m.lang == "cpp" else self.py_tests(m)
+        base = self.ctest_base if m.lang == "cpp" else self.py_base
+        tests = [t for t in tests if base.get(t, (True, 0.0))[0]]
+        return Plan(tests, covered, 3 * sum(base.get(t, (True, 30.0))[1] for t in tests) + 10)
+
+    def planned(self, m: Mutant) -> Plan | None:
+        """The plan, recorded on the mutant; None (and the mutant "skipped") with no test."""
+        p = self.plan(m)
+        m.tests, m.covered, m.limit_s = p.tests, p.covered, p.timeout
+        if not p.tests:
+            m.outcome, m.log = "skipped", "no test to run (every candidate fails unmutated)"
+            return None
+        return p
+
+    def py_env(self, job: Job) -> dict[str, str]:
+        return dict(self.env, PYTHONPATH=str(job.tree / "harness" / "python"))
+
+    # -- one mutant
+
+    def run_one(self, m: Mutant) -> None:
+        job = self.pool.get()
+        t0 = time.monotonic()
+        original = self.sources.text(m.file)
+        try:
+            job.write(m.file, self.sources.mutated_text(m))
+            if m.lang == "cpp":
+                self._cpp(job, m)
+            else:
+                self._py(job, m)
+        finally:
+            job.write(m.file, original)
+            m.seconds = time.monotonic() - t0
+            self.pool.put(job)
+
+    def _cpp(self, job: Job, m: Mutant) -> None:
+        obj = job.objects.get(m.file)
+        if obj is None:
+            m.outcome, m.log = "uncompilable", "no object in compile_commands.json"
+            return
+        if m.file not in job.baseline_objects:
+            job.baseline_objects[m.file] = (job.build_dir / obj).read_bytes()
+        r = job.ninja([obj])
+        if r.code:
+            m.outcome, m.log = "uncompilable", r.out[-2000:]
+            return
+        if (job.build_dir / obj).read_bytes() == job.baseline_objects[m.file]:
+            m.outcome = "equivalent"
+            return
+        if (p := self.planned(m)) is None:
+            return
+        targets = sorted({t for x in p.tests for t in LINK_TARGETS.get(job.test_binary[x], ())})
+        if targets and (r := job.ninja(targets)).code:
+            m.outcome, m.log = "uncompilable", r.out[-2000:]
+            return
+        self._verdict(m, job.ctest(p.tests, p.timeout), p)
+
+    def _py(self, job: Job, m: Mutant) -> None:
+        mutated = self.sources.mutated_text(m)
+        try:
+            compile(mutated, m.file, "exec")
+        except SyntaxError as e:
+            m.outcome, m.log = "uncompilable", str(e)
+            return
+        if py_equivalent(self.sources.text(m.file), mutated):
+            m.outcome = "equivalent"
+            return
+        if (p := self.planned(m)) is None:
+            return
+        cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *p.tests]
+        self._verdict(m, run(cmd, job.tree, self.py_env(job), p.timeout), p)
+
+    @staticmethod
+    def _verdict(m: Mutant, r: Ran, p: Plan) -> None:
+        m.log = r.out[-3000:]
+        if r.timed_out:
+            m.outcome = "timeout"
+        elif r.code:
+            m.outcome = "killed"
+        else:
+            m.outcome = "not-covered" if p.covered is False else "survived"
+
+
+def build_targets(mutants: Iterable[Mutant], cov: CoverageMap) -> list[str]:
+    """The targets a run needs built: those of the test binaries its C++ mutants may select;
+    everything for Python mutants (their tests also run the binaries)."""
+    binaries: set[str] = set()
+    for m in mutants:
+        if m.lang == "py":
+            return ["all"]
+        binaries |= fallback_binaries(m.file, cov)
+    return sorted({t for b in binaries for t in LINK_TARGETS.get(b, ())})
+
+
+def py_equivalent(original: str, mutated: str) -> bool:
+    """Same syntax tree once annotations are dropped, in a module whose annotations are never
+    evaluated (`from __future__ import annotations`): the Python twin of the C++ object
+    comparison."""
+    if "from __future__ import annotations" not in original:
+        return False
+
+    class Strip(ast.NodeTransformer):
+        def visit_arg(self, node: ast.arg) -> ast.arg:
+            node.annotation = None
+            return node
+
+        def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+            node.returns = None
+            self.generic_visit(node)
+            return node
+
+        def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AsyncFunctionDef:
+            node.returns = None
+            self.generic_visit(node)
+            return node
+
+    def norm(src: str) -> str:
+        return ast.dump(Strip().visit(ast.parse(src)))
+
+    try:
+        return norm(original) == norm(mutated)
+    except SyntaxError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Coverage refresh
+
+
+def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
+    """A gcov build of HEAD (-O0 --coverage) in build/mutation/coverage; each CTest test alone,
+    .gcda files reset before each; writes ci/mutation-coverage.json."""
+    job = Job("coverage", head, build_jobs, env)
+    job.prepare()
+    bdir = job.tree / "build" / "coverage"
+    # Configured every time: the flags below win over an older cache.
+    r = run(
+        [
+            "cmake",
+            "-S",
+            str(job.tree),
+            "-B",
+            str(bdir),
+            "-G",
+            "Ninja",
+            # Its own build type: -O0 --coverage and no -g (debug info is not needed).
+            "-DCMAKE_BUILD_TYPE=Coverage",
+            "-DCMAKE_CXX_FLAGS_COVERAGE=-O0 --coverage",
+            "-DCMAKE_EXE_LINKER_FLAGS=--coverage",
+            "-DCMAKE_SHARED_LINKER_FLAGS=--coverage",
+        ],
+        job.tree,
+        env,
+    )
+    if r.code:
+        raise SetupError(f"coverage configure failed:\n{r.out[-3000:]}")
+    print(f"mutation: building the coverage build in {bdir} (ninja's progress follows)", flush=True)
+    # Not captured: a first coverage build takes long enough to want its progress shown.
+    if subprocess.run(["ninja", "-C", str(bdir), "-j", str(build_jobs)], env=env).returncode:
+        raise SetupError("coverage build failed (ninja's output above)")
+    r = run(["ctest", "--test-dir", str(bdir), "--show-only=json-v1"], job.tree)
+    listed = json.loads(r.out)["tests"]
+    tests = [(t["name"], Path((t.get("command") or ["?"])[0]).name) for t in listed]
+    cov = CoverageMap(head, tests)
+    # Each test's lines are kept as they come, so that a stopped refresh resumes where it was
+    # (valid while the sources and tests are those it was made from).
+    partial = bdir / "mutation-coverage.partial.json"
+    key = " ".join(git(["rev-parse", f"{head}:{p}"], ROOT).strip() for p in PARTIAL_KEY)
+    done: dict[str, dict[str, list[int]]] = {}
+    if partial.exists() and (doc := json.loads(partial.read_text())).get("key") == key:
+        done = doc["tests"]
+    t0 = time.monotonic()
+    for i, (name, _binary) in enumerate(tests):
+        if name in done:
+            lines = {f: set(v) for f, v in done[name].items()}
+            status = "kept from the stopped refresh"
+        else:
+            for gcda in bdir.rglob("*.gcda"):
+                gcda.unlink()
+            cmd = ["ctest", "--test-dir", str(bdir), "-R", ctest_regex([name])]
+            r = run(cmd, job.tree, env, 1800)
+            status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
+            lines = gcov_lines(bdir, job.tree)
+            done[name] = {f: sorted(v) for f, v in lines.items()}
+            partial.write_text(json.dumps({"key": key, "tests": done}, separators=(",", ":")))
+        for path, covered in lines.items():
+            by_line = cov.lines.setdefault(path, {})
+            for line in covered:
+                by_line.setdefault(line, []).append(i)
+        n = sum(len(v) for v in lines.values())
+        print(f"mutation: coverage [{i + 1}/{len(tests)}] {status}, {n} lines: {name}", flush=True)
+    cov.write(COVERAGE_MAP)
+    n_lines = sum(len(v) for v in cov.lines.values())
+    print(
+        f"mutation: wrote {COVERAGE_MAP.relative_to(ROOT)}: {len(tests)} tests, {n_lines} lines "
+        f"of {len(cov.lines)} files, {(time.monotonic() - t0) / 60:.1f} min of tests"
+    )
+    return 0
+
+
+def gcov_lines(bdir: Path, tree: Path) -> dict[str, set[int]]:
+    """Executed lines of engine/src and harness/src files, from every .gcda under bdir."""
+    by_dir: dict[Path, list[str]] = {}
+    for gcda in bdir.rglob("*.gcda"):
+        by_dir.setdefault(gcda.parent, []).append(gcda.name)
+    out: dict[str, set[int]] = {}
+    for d, names in by_dir.items():
+        r = run(["gcov", "--json-format", "--stdout", *sorted(names)], d)
+        for raw in r.out.splitlines():
+            if not raw.startswith("{"):
+                continue
+            doc = json.loads(raw)
+            cwd = Path(doc.get("current_working_directory", str(d)))
+            for f in doc.get("files", []):
+                src = (cwd / f["file"]).resolve()
+                if not src.is_relative_to(tree):
+                    continue
+                rel = str(src.relative_to(tree))
+                if not rel.startswith(("engine/src/", "harness/src/")):
+                    continue
+                hit = {ln["line_number"] for ln in f["lines"] if ln["count"] > 0}
+                if hit:
+                    out.setdefault(rel, set()).update(hit)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reports
+
+
+def tally(mutants: Iterable[Mutant]) -> dict[str, dict[str, Any]]:
+    """Per module: generated, compiled, each outcome, triaged and the score (None: nothing run)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for m in mutants:
+        for key in (m.module, "total"):
+            row = rows.setdefault(key, {"generated": 0, "compiled": 0, "triaged": 0, "score": None})
+            for o in OUTCOMES:
+                row.setdefault(o, 0)
+            row["generated"] += 1
+            row["compiled"] += m.outcome != "uncompilable"
+            row[m.outcome] += 1
+            row["triaged"] += bool(m.triage)
+    for row in rows.values():
+        dead = row["killed"] + row["timeout"]
+        alive = row["survived"] + row["not-covered"] - row["triaged"]
+        row["score"] = round(100.0 * dead / (dead + alive), 1) if dead + alive else None
+    total = rows.pop("total", None)
+    ordered = dict(sorted(rows.items()))
+    if total is not None:
+        ordered["total"] = total
+    return ordered
+
+
+def write_reports(
+    mutants: list[Mutant], config: str, out_dir: Path, meta: dict[str, Any]
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    sys.path.insert(0, str(ROOT / "harness" / "python"))
+    from stkref import junit
+    from stkref.report import write_summary
+
+    rows = tally(mutants)
+    suite = junit.TestSuite(f"mutation.{config}", time_s=meta["seconds"])
+    for key in ("head", "seed", "sample", "shard", "diff"):
+        if meta.get(key) not in (None, ""):
+            suite.property(key, meta[key])
+    for m in mutants:
+        if m.outcome not in RUN_OUTCOMES:
+            continue
+        case = junit.TestCase(
+            "mutation." + m.module.replace("/", "."),
+            f"{m.file}:{m.line} {m.operator} [{m.ident.rsplit(':', 1)[1]}]",
+            time_s=m.seconds,
+        )
+        ran = "\n".join(m.tests)
+        if m.survived and not m.triage:
+            case.outcome = junit.Outcome.FAILED
+            what = "no test executes the line" if m.outcome == "not-covered" else "tests pass"
+            case.message = f"{m.outcome}: {what} on `{m.mutated}`"
+            case.detail = f"{m.diff}\ntests that ran ({len(m.tests)}):\n{ran}"
+        case.system_out = f"{m.outcome}{' (triaged: ' + m.triage + ')' if m.triage else ''}\n{ran}"
+        suite.add(case)
+    junit_path = junit.write_report(out_dir / "junit" / f"mutation-{config}.xml", [suite])
+    summary = out_dir / "mutation" / f"{config}.json"
+    summary.parent.mkdir(parents=True, exist_ok=True)
+    figures = {**meta, "modules": rows, "mutants": [m.to_json() for m in mutants]}
+    write_summary(
+        summary, figures, harness="mutation", config=config, suites=[suite], junit=junit_path
+    )
+    md = markdown(mutants, rows, config, meta)
+    (out_dir / "mutation" / f"{config}.md").write_text(md)
+    return md, rows
+
+
+def markdown(
+    mutants: list[Mutant], rows: dict[str, dict[str, Any]], config: str, meta: dict[str, Any]
+) -> str:
+    t = rows.get("total", {})
+    lines = [
+        f"# Mutation testing ({config})",
+        "",
+        f"HEAD {meta['head'][:10]}; {len(mutants)} mutants; {meta['seconds'] / 60:.1f} min with "
+        f"{meta['jobs']} job(s); {meta['mutants_per_hour']:.0f} mutants/hour"
+        f" ({meta['run_per_hour']:.0f} run mutants/hour); score {fmt_score(t.get('score'))}.",
+        "",
+        "| module | generated | compiled | killed | survived | not covered | triaged | equivalent"
+        " | uncompilable | timeout | skipped | score |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for mod, r in rows.items():
+        name = f"**{mod}**" if mod == "total" else f"`{mod}`"
+        lines.append(
+            f"| {name} | {r['generated']} | {r['compiled']} | {r['killed']} | {r['survived']} |"
+            f" {r['not-covered']} | {r['triaged']} | {r['equivalent']} | {r['uncompilable']} |"
+            f" {r['timeout']} | {r['skipped']} | {fmt_score(r['score'])} |"
+        )
+    survivors = [m for m in mutants if m.survived]
+    lines += ["", f"## Survivors ({len(survivors)})", ""]
+    if not survivors:
+        lines.append("None.")
+    for m in survivors:
+        state = f"triaged: {m.triage}" if m.triage else "**gap**"
+        lines += [
+            f"### `{m.file}:{m.line}` {m.outcome}, {state}",
+            "",
+            f"operator `{m.operator}`; {len(m.tests)} test(s) ran:"
+            + "".join(f"\n- {t}" for t in m.tests[:20])
+            + (f"\n- ... {len(m.tests) - 20} more" if len(m.tests) > 20 else ""),
+            "",
+            "```diff",
+            m.diff.rstrip("\n"),
+            "```",
+            "",
+        ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def fmt_score(score: float | None) -> str:
+    return "-" if score is None else f"{score:.1f}%"
+
+
+# ---------------------------------------------------------------------------------------------
+# Main
+
+
+def default_config(a: argparse.Namespace) -> str:
+    if a.config:
+        return re.sub(r"[^A-Za-z0-9_.-]", "_", a.config)
+    if a.diff:
+        name = "diff"
+    elif a.sample:
+        name = f"sample-{a.sample}-seed-{a.seed}"
+    else:
+        name = "all"
+    if a.files:
+        name += "-files" + hashlib.sha1("\0".join(a.files).encode()).hexdigest()[:6]
+    if a.shard != "1/1":
+        k, n = parse_shard(a.shard)
+        name += f"-shard{k}of{n}"
+    return name
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog="ci/mutation.sh",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--files",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="files to mutate (repeatable; ** any folders); default: " + ", ".join(DEFAULT_GLOBS),
+    )
+    ap.add_argument("--sample", type=int, default=0, metavar="N", help="N mutants per module")
+    ap.add_argument("--seed", type=int, default=1, metavar="S", help="seed of --sample (default 1)")
+    ap.add_argument("--shard", default="1/1", metavar="K/N", help="every N-th mutant from the K-th")
+    ap.add_argument("--jobs", type=int, default=1, metavar="J", help="scratch clones in parallel")
+    ap.add_argument(
+        "--diff",
+        default="",
+        metavar="BASE",
+        help="only mutants on lines changed since git revision BASE (to HEAD)",
+    )
+    ap.add_argument("--config", default="", help="report name (default from the options)")
+    ap.add_argument("--out-dir", default=str(ROOT / "reports"))
+    ap.add_argument(
+        "--fail-under",
+        type=float,
+        default=None,
+        metavar="PCT",
+        help="exit 1 when the total score is below PCT (default: never)",
+    )
+    ap.add_argument("--list", action="store_true", help="generate and print the mutants only")
+    ap.add_argument(
+        "--refresh-coverage",
+        action="store_true",
+        help="rebuild ci/mutation-coverage.json (gcov build; runs each test alone)",
+    )
+    a = ap.parse_args(argv)
+    if a.jobs < 1:
+        raise SetupError("--jobs must be >= 1")
+    if a.sample < 0:
+        raise SetupError("--sample must be >= 0")
+    parse_shard(a.shard)
+    return a
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(parse_args(argv))
+    except SetupError as e:
+        print(f"mutation: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(a: argparse.Namespace) -> int:
+    t_start = time.monotonic()
+    head = git(["rev-parse", "HEAD"], ROOT).strip()
+    env = dict(os.environ)
+    env.setdefault("STK_SHARED", str((ROOT.parent / "shared").resolve()))
+    env.setdefault("STK_PYTHON", sys.executable)
+    env.setdefault("CCACHE_BASEDIR", str(ROOT.parent))
+    cores = os.cpu_count() or 2
+    if a.refresh_coverage:
+        return refresh_coverage(head, cores, env)
+    triage = read_triage(TRIAGE_FILE)
+    sources = Sources(ROOT, head)
+    files = select_files(sources.paths(), a.files or DEFAULT_GLOBS)
+    lines_changed: dict[str, set[int]] | None = None
+    if a.diff:
+        lines_changed = changed_lines(ROOT, a.diff, head)
+        files = [f for f in files if f in lines_changed]
+    if not files and a.diff:
+        print(f"mutation: no file to mutate changed since {a.diff}: nothing to do")
+        return 0
+    if not files:
+        raise SetupError("no file to mutate (check --files)")
+    by_module = candidates(sources, files)
+    if lines_changed is not None:
+        by_module = {
+            mod: [m for m in ms if m.line in lines_changed.get(m.file, set())]
+            for mod, ms in by_module.items()
+        }
+    mutants = choose(by_module, lambda m: materialize_py(m, sources.text(m.file)), a.sample, a.seed)
+    k, n = parse_shard(a.shard)
+    mutants = shard(mutants, k, n)
+    config = default_config(a)
+    what = f"sample {a.sample} per module, seed {a.seed}" if a.sample else "all"
+    print(
+        f"mutation: {len(mutants)} mutants ({what}, shard {k}/{n}) in {len(files)} files of "
+        f"{len(by_module)} modules, HEAD {head[:10]}",
+        flush=True,
+    )
+    for m in mutants:
+        mutated = (m.mutated or "").strip().replace("\n", " \\n ")
+        print(f"  {m.ident}  {m.operator}: {m.original.strip()}  =>  {mutated}")
+    if a.list or not mutants:
+        return 0
+    cov = CoverageMap.load(COVERAGE_MAP)
+    if not cov.commit:
+        print(
+            "mutation: no ci/mutation-coverage.json: a C++ mutant runs every test of its binaries"
+        )
+    elif cov.commit != head:
+        try:
+            cov.stale = set(git(["diff", "--name-only", cov.commit, head], ROOT).splitlines())
+        except SetupError:
+            cov.stale = set(files)
+        print(f"mutation: coverage map of {cov.commit[:10]}; {len(cov.stale)} files changed since")
+    jobs_n = min(a.jobs, len(mutants))
+    build_jobs = max(1, cores // jobs_n)
+    jobs = [Job(f"job{i}", head, build_jobs, env) for i in range(jobs_n)]
+    targets = build_targets(mutants, cov)
+    for j in jobs:
+        print(
+            f"mutation: preparing {j.tree} (release build of HEAD: {' '.join(targets)})", flush=True
+        )
+        j.prepare()
+        j.build(targets)
+    runner = Runner(sources, cov, jobs, env)
+    runner.baseline(mutants)
+    t_mutants = time.monotonic()
+    lock = threading.Lock()
+    done = [0]
+
+    def one(m: Mutant) -> None:
+        try:
+            runner.run_one(m)
+        except Exception as e:  # one mutant's setup failure: reported as skipped
+            m.outcome, m.log = "skipped", f"{type(e).__name__}: {e}"
+        with lock:
+            done[0] += 1
+            tests = f", {len(m.tests)} tests" if m.tests else ""
+            print(
+                f"[{done[0]}/{len(mutants)}] {m.outcome:12} {m.ident} {m.operator}"
+                f" ({m.seconds:.0f} s{tests})",
+                flush=True,
+            )
+
+    with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:
+        list(ex.map(one, mutants))
+    apply_triage(mutants, triage)
+    mutant_s = time.monotonic() - t_mutants
+    ran = sum(m.outcome in RUN_OUTCOMES for m in mutants)
+    meta = {
+        "head": head,
+        "files": a.files or list(DEFAULT_GLOBS),
+        "sample": a.sample,
+        "seed": a.seed if a.sample else None,
+        "shard": a.shard,
+        "diff": a.diff,
+        "jobs": jobs_n,
+        "coverage_commit": cov.commit,
+        "seconds": round(time.monotonic() - t_start, 1),
+        "mutant_seconds": round(mutant_s, 1),
+        "mutants_per_hour": round(len(mutants) * 3600 / max(mutant_s, 1e-9), 1),
+        "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
+        "chosen": [m.ident for m in mutants],
+    }
+    md, rows = write_reports(mutants, config, Path(a.out_dir), meta)
+    print()
+    print(md)
+    print(
+        f"mutation: {meta['mutants_per_hour']:.0f} mutants/hour "
+        f"({meta['run_per_hour']:.0f} run mutants/hour), {meta['seconds'] / 60:.1f} min in all"
+    )
+    score = rows["total"]["score"]
+    if a.fail_under is not None and score is not None and score < a.fail_under:
+        print(f"mutation: score {score:.1f}% is under --fail-under {a.fail_under}%")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

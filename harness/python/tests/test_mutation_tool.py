@@ -1,0 +1,304 @@
+"""ci/mutation.py, the mutation-testing tool, without a C++ build: generation of C++ and Python
+mutants, deterministic sampling, shards, triage, --diff line filtering and the report shape."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+CPP = """\
+// == in a comment is no mutant
+int pick(int a, int b) {
+  /* nor in a block comment: a < b */
+  if (a < b) return a + 1;
+    // an indented comment line: x < y
+  return b * 2;
+}
+const char* kHelp =
+    "usage: pick --a N --b N (the smaller one plus one)\\n"
+    "  --verbose  says more\\n";
+"""
+
+PY = """\
+from __future__ import annotations
+
+
+def pick(a: int, b: int) -> int:
+    # a comment: a < b
+    if a < b:
+        return a + 1
+    return b * 2
+"""
+
+
+@pytest.fixture(scope="module")
+def mt() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_tool", ROOT / "ci" / "mutation.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the file executes
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _all(mt: ModuleType, path: str, text: str) -> list:
+    found = mt.cpp_mutants(path, text) if path.endswith(".cpp") else mt.py_candidates(path, text)
+    return mt.choose({"m": found}, lambda m: mt.materialize_py(m, text))
+
+
+def test_cpp_mutants_skip_comments_and_help_text(mt: ModuleType):
+    ms = _all(mt, "engine/src/pick.cpp", CPP)
+    assert ms
+    assert {m.line for m in ms} <= {2, 4, 6, 7, 8}
+    assert any(m.line == 4 and "a >= b" in m.mutated for m in ms)
+    assert any(m.operator == "< ==> >" for m in ms)
+    assert all(m.mutated != m.original and m.lang == "cpp" for m in ms)
+    assert all(
+        m.diff.startswith("--- a/engine/src/pick.cpp\n+++ b/engine/src/pick.cpp") for m in ms
+    )
+    assert len({(m.line, m.mutated) for m in ms}) == len(ms)  # identical texts are one mutant
+
+
+def test_python_mutants_come_from_cosmic_ray(mt: ModuleType):
+    ms = _all(mt, "harness/python/stkref/pick.py", PY)
+    assert ms
+    assert all(m.lang == "py" and m.operator.startswith("core/") for m in ms)
+    assert all(m.line != 5 for m in ms)  # the comment line
+    lt = [m for m in ms if m.operator == "core/ReplaceComparisonOperator_Lt_Gt"]
+    assert [(m.line, m.original.strip(), m.mutated.strip()) for m in lt] == [
+        (6, "if a < b:", "if a > b:")
+    ]
+    assert lt[0].diff.startswith("--- a/harness/python/stkref/pick.py")
+
+
+def test_python_annotation_mutants_are_equivalent(mt: ModuleType):
+    assert mt.py_equivalent(PY, PY.replace("a: int, b: int", "a: int | None, b: int"))
+    assert not mt.py_equivalent(PY, PY.replace("a + 1", "a - 1"))
+    no_future = PY.replace("from __future__ import annotations\n", "")
+    assert not mt.py_equivalent(no_future, no_future.replace("a: int", "a: str"))
+
+
+def test_sampling_is_deterministic_per_seed(mt: ModuleType):
+    by_module = {"a": mt.cpp_mutants("engine/src/pick.cpp", CPP), "b": mt.py_candidates("p.py", PY)}
+
+    def draw(seed: int) -> list[str]:
+        return [m.ident for m in mt.choose(by_module, lambda m: mt.materialize_py(m, PY), 3, seed)]
+
+    assert draw(1) == draw(1)
+    assert len(draw(1)) == 6  # 3 per module
+    assert any(draw(s) != draw(1) for s in range(2, 6))
+
+
+def test_shards_partition_the_mutants(mt: ModuleType):
+    ms = _all(mt, "engine/src/pick.cpp", CPP)
+    shards = [mt.shard(ms, k, 3) for k in (1, 2, 3)]
+    assert sorted(m.ident for s in shards for m in s) == sorted(m.ident for m in ms)
+    assert sum(len(s) for s in shards) == len(ms)
+    with pytest.raises(mt.SetupError, match="K/N"):
+        mt.parse_shard("4/3")
+
+
+def test_globs_and_modules(mt: ModuleType):
+    paths = ["engine/src/a.cpp", "engine/src/eval/b.cpp", "engine/src/a.h", "harness/src/x/y.cpp"]
+    assert mt.select_files(paths, ["engine/src/*.cpp"]) == ["engine/src/a.cpp"]
+    assert mt.select_files(paths, ["engine/src/**/*.cpp"]) == paths[:2]
+    assert mt.module_of("engine/src/uci.cpp") == "engine/src"
+    assert mt.module_of("engine/src/search/search.cpp") == "engine/src/search"
+    assert mt.module_of("harness/src/commands/perft/perft.cpp") == "harness/src/commands/perft"
+    assert mt.module_of("harness/src/report/junit.cpp") == "harness/src/report"
+    assert mt.module_of("harness/python/stkref/sprt.py") == "stkref/sprt"
+
+
+def _triage(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "engine").mkdir(exist_ok=True)
+    (tmp_path / "engine" / "a.cpp").write_text("")
+    p = tmp_path / "triage.txt"
+    p.write_text(text)
+    return p
+
+
+def test_triage_matches_a_survivor_by_file_operator_and_line(mt: ModuleType, tmp_path: Path):
+    p = _triage(
+        tmp_path,
+        "# comment\n\nengine/a.cpp | < ==> <= | if (a | b < c) { | c is never reached\n",
+    )
+    entries = mt.read_triage(p, tmp_path)
+    assert [(e.text, e.reason) for e in entries] == [("if (a | b < c) {", "c is never reached")]
+    hit = mt.Mutant("engine/a.cpp", 3, "< ==> <=", "   if (a | b < c) {", "x", "cpp")
+    other = mt.Mutant("engine/a.cpp", 3, "< ==> >", "   if (a | b < c) {", "x", "cpp")
+    killed = mt.Mutant("engine/a.cpp", 3, "< ==> <=", "   if (a | b < c) {", "x", "cpp")
+    hit.outcome, other.outcome, killed.outcome = "survived", "survived", "killed"
+    mt.apply_triage([hit, other, killed], entries)
+    assert (hit.triage, other.triage, killed.triage) == ("c is never reached", "", "")
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("engine/a.cpp | < ==> <= | x", "expected 'path | operator"),
+        ("engine/a.cpp | < ==> <= | x |  ", "empty reason"),
+        ("engine/nope.cpp | < ==> <= | x | why", "no such file"),
+        ("engine/a.cpp |  | x | why", "empty operator"),
+    ],
+)
+def test_triage_parse_errors_name_file_and_line(
+    mt: ModuleType, tmp_path: Path, line: str, why: str
+):
+    p = _triage(tmp_path, "# header\n" + line + "\n")
+    with pytest.raises(mt.SetupError, match=why) as e:
+        mt.read_triage(p, tmp_path)
+    assert f"{p}:2:" in str(e.value)
+
+
+def test_triage_repeated_entry_is_an_error(mt: ModuleType, tmp_path: Path):
+    p = _triage(tmp_path, "engine/a.cpp | op | x | a\nengine/a.cpp | op | x | b\n")
+    with pytest.raises(mt.SetupError, match=r"triage.txt:2: repeats the entry of .*:1"):
+        mt.read_triage(p, tmp_path)
+
+
+def test_diff_mode_takes_the_changed_lines_only(mt: ModuleType, tmp_path: Path):
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    git("init", "-q")
+    (tmp_path / "a.cpp").write_text("".join(f"int x{i} = {i};\n" for i in range(1, 9)))
+    (tmp_path / "gone.cpp").write_text("int g;\n")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    base = git("rev-parse", "HEAD").strip()
+    lines = (tmp_path / "a.cpp").read_text().splitlines(keepends=True)
+    lines[1] = "int x2 = 20;\n"
+    lines[5:7] = ["int x6 = 60;\n", "int x7 = 70;\n", "int extra = 0;\n"]
+    del lines[2]  # a deletion adds no line
+    (tmp_path / "a.cpp").write_text("".join(lines))
+    (tmp_path / "gone.cpp").unlink()
+    (tmp_path / "new.cpp").write_text("int n;\nint m;\n")
+    git("add", "-A")
+    git("commit", "-qm", "change")
+    assert mt.changed_lines(tmp_path, base) == {"a.cpp": {2, 5, 6, 7}, "new.cpp": {1, 2}}
+    ms = mt.cpp_mutants("a.cpp", (tmp_path / "a.cpp").read_text())
+    kept = [m for m in ms if m.line in mt.changed_lines(tmp_path, base)["a.cpp"]]
+    assert kept and {m.line for m in kept} <= {2, 5, 6, 7}
+
+
+def test_coverage_map_round_trip(mt: ModuleType, tmp_path: Path):
+    cov = mt.CoverageMap("abc", [("t1", "stk-engine-tests"), ("t2", "stk-tests")])
+    cov.lines = {"engine/src/a.cpp": {3: [0, 1], 4: [0, 1], 9: [1]}}
+    cov.write(tmp_path / "cov.json")
+    doc = json.loads((tmp_path / "cov.json").read_text())
+    assert doc["sets"] == [[0, 1], [1]]  # lines run by the same tests share a set
+    back = mt.CoverageMap.load(tmp_path / "cov.json")
+    assert back.covering("engine/src/a.cpp", 3) == ["t1", "t2"]
+    assert back.covering("engine/src/a.cpp", 5) == []
+    assert back.covering("engine/src/b.cpp", 1) is None
+    back.stale = {"engine/src/a.cpp"}
+    assert back.covering("engine/src/a.cpp", 3) is None
+    assert mt.fallback_binaries("engine/src/a.cpp", back) == {"stk-engine-tests", "stk-tests"}
+    back.lines["engine/src/a.cpp"] = {9: [1]}
+    assert mt.fallback_binaries("engine/src/a.cpp", back) == {"stk-tests"}  # from the map
+    assert mt.fallback_binaries("harness/src/io/x.cpp", back) == {"stk-tests"}  # by place
+
+
+def test_ctest_regex_escapes_names(mt: ModuleType):
+    import re
+
+    names = ["SEE: values (P 100, N 320)", "names: --config [x]* ok?"]
+    rx = re.compile(mt.ctest_regex(names))
+    assert all(rx.match(n) for n in names)
+    assert not rx.match("SEE: values (P 100, N 320) and more")
+
+
+def _mutant(mt: ModuleType, outcome: str, line: int, triage: str = "") -> object:
+    m = mt.Mutant("engine/src/a.cpp", line, "< ==> >", "if (a < b)", "if (a > b)", "cpp")
+    m.outcome, m.triage, m.tests = outcome, triage, ["t1"]
+    m.diff = "--- a/engine/src/a.cpp\n+++ b/engine/src/a.cpp\n@@ -1 +1 @@\n-x\n+y\n"
+    return m
+
+
+def test_report_shape(mt: ModuleType, tmp_path: Path, junit_xsd: Path):
+    outcomes = ["killed", "killed", "timeout", "survived", "survived", "not-covered"]
+    ms = [_mutant(mt, o, i + 1) for i, o in enumerate(outcomes)]
+    ms[4].triage = "accepted"
+    ms += [_mutant(mt, "equivalent", 10), _mutant(mt, "uncompilable", 11)]
+    meta = {
+        "head": "0" * 40,
+        "seconds": 12.0,
+        "jobs": 1,
+        "mutants_per_hour": 100.0,
+        "run_per_hour": 50.0,
+        "sample": 3,
+        "seed": 1,
+    }
+    md, _rows = mt.write_reports(ms, "t", tmp_path, meta)
+    doc = json.loads((tmp_path / "mutation" / "t.json").read_text())
+    assert list(doc)[:2] == ["report", "head"]
+    assert doc["report"]["harness"] == "mutation"
+    assert doc["report"]["tests"] == 6  # one testcase per run mutant
+    assert doc["report"]["failures"] == 2  # the untriaged survivor and the uncovered one
+    total = doc["modules"]["total"]
+    assert total["generated"] == 8 and total["compiled"] == 7
+    assert (total["killed"], total["timeout"], total["survived"]) == (2, 1, 2)
+    assert (total["not-covered"], total["triaged"], total["equivalent"]) == (1, 1, 1)
+    assert total["score"] == 60.0  # (2 + 1) / (3 + 2 untriaged survivors)
+    assert set(doc["mutants"][0]) >= {"id", "file", "line", "operator", "outcome", "diff", "tests"}
+    assert "| `engine/src` | 8 | 7 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 0 | 60.0% |" in md
+    assert "triaged: accepted" in md and "**gap**" in md
+    xml = tmp_path / "junit" / "mutation-t.xml"
+    failures = ET.parse(xml).getroot().findall(".//failure")
+    assert len(failures) == 2 and "+++ b/engine/src/a.cpp" in (failures[0].text or "")
+    r = subprocess.run(["xmllint", "--noout", "--schema", str(junit_xsd), str(xml)], check=False)
+    assert r.returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("g++") is None or shutil.which("gcov") is None, reason="no gcc")
+def test_gcov_lines_reads_the_executed_lines(mt: ModuleType, tmp_path: Path):
+    tree = tmp_path.resolve()
+    (tree / "engine" / "src").mkdir(parents=True)
+    (tree / "engine" / "src" / "a.cpp").write_text(
+        "int f(int x) {\n  if (x > 1)\n    return 2;\n  return 3;\n}\nint main() { return f(0); }\n"
+    )
+    build = tree / "build"
+    build.mkdir()
+    cc = ["g++", "--coverage", "-O0", "../engine/src/a.cpp", "-o", "a"]
+    subprocess.run(cc, cwd=build, check=True)
+    subprocess.run([str(build / "a")], cwd=build, check=False)
+    assert mt.gcov_lines(build, tree) == {"engine/src/a.cpp": {1, 2, 4, 6}}
+
+
+def test_baseline_times_from_junit(mt: ModuleType, tmp_path: Path):
+    ctest = tmp_path / "ctest.xml"
+    ctest.write_text(
+        '<testsuite><testcase name="a b" classname="a b" time="1.5" status="run"/>'
+        '<testcase name="c" classname="c" time="0" status="fail"><failure message="x"/></testcase>'
+        '<testcase name="d" classname="d" time="0" status="notrun"><skipped/></testcase>'
+        "</testsuite>"
+    )
+    assert mt.junit_times(ctest) == {"a b": (True, 1.5), "c": (False, 0.0), "d": (False, 0.0)}
+    pytest_xml = tmp_path / "pytest.xml"
+    pytest_xml.write_text(
+        '<testsuites><testsuite><testcase classname="tests.test_x" name="t1" time="2"/>'
+        '<testcase classname="tests.test_x" name="t2" time="1"><skipped message="s"/></testcase>'
+        '<testcase classname="tests.test_y" name="t" time="1"><failure message="f"/></testcase>'
+        "</testsuite></testsuites>"
+    )
+    assert mt.junit_times(pytest_xml) == {
+        "tests.test_x::t1": (True, 2.0),
+        "tests.test_x::t2": (True, 1.0),  # a skip is no failure
+        "tests.test_y::t": (False, 1.0),
+    }
