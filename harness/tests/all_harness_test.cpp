@@ -102,7 +102,12 @@ TEST_CASE("all: the premerge tier compares --base with this build, then a non-re
                               Contains("match --engine cmd=") && Contains("--gate non-regression"));
   harness::StepContext ctx{"premerge", "R", "/x/harness/stk-harness", "S", "HEAD~1", "abc"};
   auto steps = harness::tier_steps(ctx);
-  REQUIRE(steps.size() == 2);
+  REQUIRE(steps.size() == 3);
+  // The diff's tool-generated mutants, shown at review: no report for `all` to gate on.
+  CHECK(steps[2].name == "mutation-diff");
+  CHECK_THAT(steps[2].command, Contains("/ci/mutation.sh' --diff 'abc' ") &&
+                                   Contains("--config premerge --out-dir 'R'"));
+  CHECK(steps[2].reports.empty());
   CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD_1-vs-worktree.xml"});
   CHECK(steps[1].reports ==
         std::vector<std::string>{"R/junit/match-premerge.xml", "R/junit/match-premerge-aa.xml"});

@@ -1,6 +1,6 @@
 // The premerge tier: what a developer runs before merging an engine change, against the revision it
 // branched from. About 30 minutes on 2 cores (compare a few minutes once the base is built, the
-// match most of it).
+// match most of it), then the diff's mutants.
 #include <filesystem>
 
 #include "commands/all/tier_steps.h"
@@ -50,6 +50,17 @@ std::vector<Step> premerge_steps(const StepContext& c) {
            out,
        {report::junit_path(c.out_dir, "match", "premerge"),
         report::junit_path(c.out_dir, "match", "premerge-aa")}});
+  // 3. Tool-generated mutants on the lines changed since the base (ci/mutation.sh --diff; two per
+  //    changed module, seed 1), listed for review: survivors do not fail the merge, so the step
+  //    declares no report for `all` to judge (its JUnit lists each survivor as a failure, and the
+  //    review page shows it); only a setup error (exit 2) fails the step. A stricter team adds
+  //    --fail-under PCT to the command.
+  const std::filesystem::path root =
+      std::filesystem::path(c.self).parent_path().parent_path().parent_path().parent_path();
+  steps.push_back({"mutation-diff",
+                   "'" + (root / "ci" / "mutation.sh").string() + "' --diff '" + c.base_commit +
+                       "' --sample 2 --seed 1 --config premerge" + out,
+                   {}});
   return steps;
 }
 
