@@ -583,6 +583,49 @@ def junit_times(path: Path) -> dict[str, tuple[bool, float]]:
 # Scratch clones
 
 
+def imports_any(text: str, modules: set[str]) -> bool:
+    """Whether Python source `text` imports one of `modules` (dotted stkref names), absolutely,
+    relatively inside stkref (`from .spec import`, `from . import spec`) or by `-m`."""
+    for mod in modules:
+        short = re.escape(mod.rsplit(".", 1)[-1])
+        absolute = rf"\b{re.escape(mod)}\b"
+        relative = rf"from (stkref|\.) import [^\n]*\b{short}\b|from \.{short} import"
+        if re.search(absolute + "|" + relative, text):
+            return True
+    return False
+
+
+def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
+    """The pytest files that can see `file` (harness/python/stkref/...): those importing it or a
+    stkref module that imports it, transitively; a conftest.py that does brings in the test files
+    importing from conftest. (A mutant of spec.py is seen by test_quantize.py through
+    stkref.quantize: a direct-import rule missed it and the mutant survived.) All test files
+    when none does (covered False)."""
+    pkg = tree / "harness" / "python"
+
+    def name(f: Path) -> str:
+        return str(f.relative_to(pkg).with_suffix("")).replace("/", ".")
+
+    closure = {name(pkg / file.removeprefix("harness/python/"))}
+    sources = {name(f): f.read_text() for f in (pkg / "stkref").rglob("*.py")}
+    grew = True
+    while grew:
+        grew = False
+        for mod, text in sources.items():
+            if mod not in closure and imports_any(text, closure):
+                closure.add(mod)
+                grew = True
+    files = sorted((tree / PY_TESTS).glob("test_*.py"))
+    conftest = tree / PY_TESTS / "conftest.py"
+    via_conftest = conftest.is_file() and imports_any(conftest.read_text(), closure)
+    found = [
+        str(f.relative_to(tree))
+        for f in files
+        if imports_any(t := f.read_text(), closure) or (via_conftest and "from conftest" in t)
+    ]
+    return (found, True) if found else ([str(f.relative_to(tree)) for f in files], False)
+
+
 class Job:
     """One scratch clone of HEAD with its own release build, kept under build/mutation/ between
     runs (ccache and ninja make the next run's build cheap)."""
@@ -691,16 +734,9 @@ class Runner:
         return sorted(t for t, b in known.items() if b in bins), None if found is None else False
 
     def py_tests(self, m: Mutant) -> tuple[list[str], bool | None]:
-        """The test files that import the module (or run it with -m); all when none does."""
-        mod = m.file.removeprefix("harness/python/").removesuffix(".py").replace("/", ".")
-        short = mod.rsplit(".", 1)[-1]
-        pattern = re.compile(
-            rf"\b{re.escape(mod)}\b|from stkref import [^\n]*\b{re.escape(short)}\b"
-        )
-        files = sorted((self.first.tree / PY_TESTS).glob("test_*.py"))
-        rel = [str(f.relative_to(self.first.tree)) for f in files]
-        found = [r for r, f in zip(rel, files, strict=True) if pattern.search(f.read_text())]
-        return (found, True) if found else (rel, False)
+        """The test files that import the module, directly or through other stkref modules; all
+        when none does."""
+        return python_tests_for(self.first.tree, m.file)
 
     def baseline(self, mutants: Sequence[Mutant]) -> None:
         """Runs every selected test once unmutated: its time sets the limits, and a test that

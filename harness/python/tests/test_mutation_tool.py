@@ -302,3 +302,33 @@ def test_baseline_times_from_junit(mt: ModuleType, tmp_path: Path):
         "tests.test_x::t2": (True, 1.0),  # a skip is no failure
         "tests.test_y::t": (False, 1.0),
     }
+
+
+def test_python_tests_are_found_through_stkref_imports(mt: ModuleType, tmp_path: Path):
+    """A mutant of a module the tests reach only through another stkref module (spec.py through
+    quantize.py) is run against those tests, not reported as seen by none (a survivor that was
+    never tested); conftest.py's imports count for the tests that import from it."""
+    pkg, tests = tmp_path / "harness/python/stkref", tmp_path / "harness/python/tests"
+    pkg.mkdir(parents=True)
+    tests.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "spec.py").write_text("SCALE = 16\n")
+    (pkg / "quantize.py").write_text("from .spec import SCALE\n")
+    (pkg / "alone.py").write_text("X = 1\n")
+    (pkg / "plot.py").write_text("Y = 2\n")
+    (tests / "conftest.py").write_text("from stkref import plot\n")
+    (tests / "test_quantize.py").write_text("from stkref.quantize import SCALE\n")
+    (tests / "test_other.py").write_text("import json\n")
+    (tests / "test_fixture.py").write_text("from conftest import thing\n")
+    rel = "harness/python/tests/"
+    assert mt.python_tests_for(tmp_path, "harness/python/stkref/spec.py") == (
+        [rel + "test_quantize.py"],
+        True,
+    )
+    assert mt.python_tests_for(tmp_path, "harness/python/stkref/plot.py") == (
+        [rel + "test_fixture.py"],
+        True,
+    )
+    # No test reaches it: every test file runs, and the mutant is marked not covered.
+    files, covered = mt.python_tests_for(tmp_path, "harness/python/stkref/alone.py")
+    assert covered is False and len(files) == 3
