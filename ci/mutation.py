@@ -490,7 +490,7 @@ class CoverageMap:
             comma = "," if i + 1 < len(items) else ""
             parts.append(f"  {json.dumps(f)}: {json.dumps(by_line, separators=(',', ':'))}{comma}")
         parts += [" }", "}"]
-        path.write_text("\n".join(parts) + "\n")
+        write_text_atomic(path, "\n".join(parts) + "\n")
 
     def covering(self, path: str, line: int) -> list[str] | None:
         """The tests that executed the line; [] when none did; None when the map cannot say
@@ -949,7 +949,9 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
             status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
             lines = gcov_lines(bdir, job.tree)
             done[name] = {f: sorted(v) for f, v in lines.items()}
-            partial.write_text(json.dumps({"key": key, "tests": done}, separators=(",", ":")))
+            write_text_atomic(
+                partial, json.dumps({"key": key, "tests": done}, separators=(",", ":"))
+            )
         for path, covered in lines.items():
             by_line = cov.lines.setdefault(path, {})
             for line in covered:
@@ -1054,7 +1056,7 @@ def write_reports(
         summary, figures, harness="mutation", config=config, suites=[suite], junit=junit_path
     )
     md = markdown(mutants, rows, config, meta)
-    (out_dir / "mutation" / f"{config}.md").write_text(md)
+    write_text_atomic(out_dir / "mutation" / f"{config}.md", md)
     return md, rows
 
 
@@ -1173,11 +1175,39 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return a
 
 
+def write_text_atomic(path: Path, text: str) -> None:
+    """stkref's one checked writer (temporary file, flush, rename): a reader sees the old file
+    or the new one, never a torn one."""
+    sys.path.insert(0, str(ROOT / "harness" / "python"))
+    from stkref.report import write_text_atomic as write
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write(path, text)
+
+
+def write_error_report(a: argparse.Namespace, why: str) -> None:
+    """A run refused by a setup error (exit 2) still leaves its JUnit file, with one <error>
+    testcase, in place of an earlier run's passing report."""
+    sys.path.insert(0, str(ROOT / "harness" / "python"))
+    from stkref import junit
+
+    config = default_config(a)
+    suite = junit.TestSuite(f"mutation.{config}")
+    suite.add(
+        junit.TestCase(f"mutation.{config}", "setup", outcome=junit.Outcome.ERROR, message=why)
+    )
+    junit.write_report(Path(a.out_dir) / "junit" / f"mutation-{config}.xml", [suite])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    a = None
     try:
-        return _main(parse_args(argv))
+        a = parse_args(argv)
+        return _main(a)
     except SetupError as e:
         print(f"mutation: {e}", file=sys.stderr)
+        if a is not None and not a.list and not a.refresh_coverage:
+            write_error_report(a, str(e))
         return 2
 
 

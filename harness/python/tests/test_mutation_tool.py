@@ -332,3 +332,26 @@ def test_python_tests_are_found_through_stkref_imports(mt: ModuleType, tmp_path:
     # No test reaches it: every test file runs, and the mutant is marked not covered.
     files, covered = mt.python_tests_for(tmp_path, "harness/python/stkref/alone.py")
     assert covered is False and len(files) == 3
+
+
+def test_a_setup_error_leaves_an_error_report_not_an_older_pass(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, junit_xsd: Path
+):
+    """A bad triage line ends the run with exit 2 and a JUnit <error> in place of the earlier
+    run's passing report (planted: without write_error_report the old pass stayed)."""
+    bad = tmp_path / "triage.txt"
+    bad.write_text("only | two\n")
+    monkeypatch.setattr(mt, "TRIAGE_FILE", bad)
+    report = tmp_path / "out" / "junit" / "mutation-t.xml"
+    report.parent.mkdir(parents=True)
+    report.write_text('<testsuites tests="1"><testsuite name="mutation.t" tests="1"/></testsuites>')
+    assert mt.main(["--config", "t", "--out-dir", str(tmp_path / "out")]) == 2
+    text = report.read_text()
+    assert "<error" in text and "triage.txt:1" in text, text
+    if shutil.which("xmllint"):
+        r = subprocess.run(
+            ["xmllint", "--noout", "--schema", str(junit_xsd), str(report)],
+            capture_output=True,
+            text=True,
+        )
+        assert r.returncode == 0, r.stderr
