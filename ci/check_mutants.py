@@ -10,7 +10,9 @@ Parallel jobs each keep one scratch clone with its own build directory; between 
 reset to HEAD, so only the files a patch touched are rebuilt (ccache, when installed, makes the
 rebuild of the restored files a cache hit). `--shard K/N` takes every N-th patch, for CI matrices.
 
-Writes reports/mutants/detection-<config>.{md,json} and reports/junit/mutants-<config>.xml.
+Writes reports/mutants/<config>.{md,json} and reports/junit/mutants-<config>.xml in the format
+ci/mutation.sh shares (ci/mutants_report.py). `--merge A.json B.json ...` writes one report from
+earlier runs' JSON (the shards of a CI matrix), running nothing.
 """
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "ci"))
+import mutants_report  # noqa: E402 (the report format ci/mutation.sh shares)
 
 # The layer a defect lives in, from its patch name's prefix (the first word before '-').
 LAYERS = {
@@ -195,63 +199,97 @@ def short(check: str) -> str:
     return s if len(s) <= 110 else s[:107] + "..."
 
 
-def write_reports(mutants: list[Mutant], config: str, out_dir: Path, seconds: float, jobs: int) -> str:
-    caught = sum(1 for m in mutants if not m.error and not m.survived)
-    valid = sum(1 for m in mutants if not m.error)
-    lines = [f"# Planted-defect detection ({config})", "",
-             f"{caught} of {valid} planted defects caught by every listed check"
-             f" ({len(mutants) - valid} setup errors); {sum(len(m.checks) for m in mutants)} checks;"
-             f" {seconds / 60:.1f} min with {jobs} job(s).", "",
-             "| planted defect | layer | check that must fail | result | exit | s |", "|---|---|---|---|---|---|"]
-    for m in mutants:
-        if m.error:
-            lines.append(f"| `{m.patch}` | {m.layer} | - | **SETUP ERROR**: {m.error.splitlines()[0][:120]} | | |")
+def to_record(m: Mutant) -> dict:
+    """A planted defect as a record of the report format ci/mutation.sh shares (mutants_report)."""
+    patch = ROOT / "ci" / "mutants" / m.patch
+    caught = [r for r in m.results if r.caught]
+    if m.error:
+        outcome, message = "error", m.error
+    elif m.survived:
+        passed = [r.command for r in m.results if not r.caught]
+        outcome, message = "survived", f"{len(passed)} check(s) passed on the planted defect"
+    else:
+        outcome, message = ("timeout" if caught and all(r.timed_out for r in caught) else "killed"), ""
+    return {
+        "id": m.patch, "file": f"ci/mutants/{m.patch}", "line": None, "module": m.layer,
+        "operator": "planted", "outcome": outcome, "triaged": "", "message": message,
+        "tests": [r.command for r in m.results] or m.checks,
+        "seconds": round(m.build_seconds + sum(r.seconds for r in m.results), 1),
+        "build_seconds": round(m.build_seconds, 1),
+        "diff": patch.read_text(errors="replace") if patch.is_file() else "",
+        "checks": [{"command": r.command, "exit_code": r.exit_code, "caught": r.caught,
+                    "timed_out": r.timed_out, "seconds": round(r.seconds, 1)} for r in m.results],
+    }
+
+
+class BadReport(Exception):
+    """A --merge input that is not a check-mutants report (exit 2, naming the file)."""
+
+
+def records_from_report(path: Path) -> list[dict]:
+    """The records of an earlier run's JSON (a shard, say), in this format or the one before it
+    (reports/mutants/detection-<config>.json: patch, layer, error, survived, checks)."""
+    try:
+        doc = json.loads(path.read_text())
+        out = []
+        for e in doc["mutants"]:
+            if "outcome" in e:
+                out.append(e)
+                continue
+            m = Mutant(e["patch"], [c["command"] for c in e["checks"]], e["layer"],
+                       [CheckResult(c["command"], c["exit_code"], c["seconds"], c["caught"],
+                                    c.get("timed_out", False)) for c in e["checks"]],
+                       e.get("build_seconds", 0.0), e.get("error", ""))
+            out.append(to_record(m))
+        return out
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise BadReport(f"{path}: not a check-mutants report ({type(e).__name__}: {e})") from e
+
+
+def detection_table(records: list[dict]) -> list[str]:
+    """Per planted defect, each check that must fail and what it did."""
+    lines = ["## Checks", "", "| planted defect | layer | check that must fail | result | exit | s |",
+             "|---|---|---|---|---|---|"]
+    for r in records:
+        name = f"`{r['id']}`"
+        if r["outcome"] == "error":
+            lines.append(f"| {name} | {r['module']} | - | **SETUP ERROR**: {r['message'].splitlines()[0][:120]} | | |")
             continue
-        for i, r in enumerate(m.results):
-            verdict = "caught (hang)" if r.timed_out else "caught" if r.caught else "**SURVIVED**"
-            lines.append(f"| {'`' + m.patch + '`' if i == 0 else ''} | {m.layer if i == 0 else ''} | `{short(r.command)}` |"
-                         f" {verdict} | {r.exit_code} | {r.seconds:.0f} |")
-    layers: dict[str, list[int]] = {}
-    for m in mutants:
-        if not m.error:
-            c = layers.setdefault(m.layer, [0, 0])
-            c[0] += not m.survived
-            c[1] += 1
-    lines += ["", "| layer | caught / planted |", "|---|---|"]
-    lines += [f"| {k} | {v[0]} / {v[1]} |" for k, v in sorted(layers.items())]
-    md = "\n".join(lines) + "\n"
-    (out_dir / "mutants").mkdir(parents=True, exist_ok=True)
-    (out_dir / "mutants" / f"detection-{config}.md").write_text(md)
-    (out_dir / "mutants" / f"detection-{config}.json").write_text(json.dumps({
-        "config": config, "seconds": round(seconds, 1), "jobs": jobs, "caught": caught, "valid": valid,
-        "mutants": [{"patch": m.patch, "layer": m.layer, "error": m.error, "survived": m.survived,
-                     "build_seconds": round(m.build_seconds, 1),
-                     "checks": [{"command": r.command, "exit_code": r.exit_code, "caught": r.caught,
-                                 "timed_out": r.timed_out, "seconds": round(r.seconds, 1)} for r in m.results]}
-                    for m in mutants]}, indent=1) + "\n")
-    write_junit(mutants, config, out_dir / "junit" / f"mutants-{config}.xml", seconds)
+        for i, c in enumerate(r["checks"]):
+            verdict = "caught (hang)" if c["timed_out"] else "caught" if c["caught"] else "**SURVIVED**"
+            lines.append(f"| {name if i == 0 else ''} | {r['module'] if i == 0 else ''} | `{short(c['command'])}` |"
+                         f" {verdict} | {c['exit_code']} | {c['seconds']:.0f} |")
+    return lines
+
+
+def write_reports(records: list[dict], config: str, out_dir: Path, meta: dict) -> str:
+    """reports/mutants/<config>.{md,json} and reports/junit/mutants-<config>.xml."""
+    valid = [r for r in records if r["outcome"] != "error"]
+    caught = sum(r["outcome"] in ("killed", "timeout") for r in valid)
+    headline = (f"{caught} of {len(valid)} planted defects caught by every listed check"
+                f" ({len(records) - len(valid)} setup errors); {sum(len(r['tests']) for r in records)} checks;"
+                f" {meta['seconds'] / 60:.1f} min with {meta['jobs']} job(s); HEAD {meta['head'][:10]}.")
+    md, _ = mutants_report.write_reports("mutants", config, out_dir, records, meta,
+                                         f"Planted-defect detection ({config})", headline,
+                                         detection_table(records))
     return md
 
 
-def write_junit(mutants: list[Mutant], config: str, path: Path, seconds: float) -> None:
-    sys.path.insert(0, str(ROOT / "harness" / "python"))
-    from stkref import junit  # the project's JUnit writer (schema-validated in its own tests)
-
-    suite = junit.TestSuite(f"mutants.{config}", time_s=seconds)
-    for m in mutants:
-        case = junit.TestCase(f"mutants.{m.layer.replace(' ', '-')}", m.patch,
-                              time_s=m.build_seconds + sum(r.seconds for r in m.results))
-        if m.error:
-            case.outcome, case.message, case.detail = junit.Outcome.ERROR, m.error.splitlines()[0][:200], m.error
-        elif m.survived:
-            passed = [r.command for r in m.results if not r.caught]
-            case.outcome = junit.Outcome.FAILED
-            case.message = f"survived: {len(passed)} check(s) passed on the planted defect"
-            case.detail = "\n".join(passed)
-        case.system_out = "\n".join(f"{'caught' if r.caught else 'SURVIVED'} exit={r.exit_code}: {r.command}"
-                                    for r in m.results)
-        suite.add(case)
-    junit.write_report(path, [suite])
+def merge_reports(paths: list[Path], config: str, out_dir: Path) -> int:
+    records, seen = [], set()
+    for p in paths:
+        for r in records_from_report(p):
+            if r["id"] in seen:
+                raise BadReport(f"{p}: {r['id']} is in two of the merged reports")
+            seen.add(r["id"])
+            records.append(r)
+    heads = sorted({json.loads(p.read_text()).get("head") or "" for p in paths} - {""})
+    meta = {"head": ",".join(heads) or "unknown", "merged": [str(p) for p in paths], "jobs": 0,
+            "seconds": round(sum(r["seconds"] for r in records), 1)}
+    print(write_reports(records, config, out_dir, meta))
+    if any(r["outcome"] == "error" for r in records):
+        return 2
+    return 1 if any(r["outcome"] in mutants_report.SURVIVED for r in records) else 0
 
 
 def main() -> int:
@@ -264,7 +302,15 @@ def main() -> int:
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument("--keep", action="store_true", help="keep the scratch clones (printed)")
     ap.add_argument("--list", action="store_true", help="print the planted defects and their checks")
+    ap.add_argument("--merge", nargs="+", type=Path, metavar="JSON",
+                    help="write one report (--config, default merged) from these runs' JSON; runs nothing")
     a = ap.parse_args()
+    if a.merge:
+        try:
+            return merge_reports(a.merge, a.config or "merged", Path(a.out_dir))
+        except BadReport as e:
+            print(f"check-mutants: {e}", file=sys.stderr)
+            return 2
     try:
         k, n = (int(x) for x in a.shard.split("/"))
         if not 1 <= k <= n:
@@ -332,8 +378,9 @@ def main() -> int:
             print(f"check-mutants: scratch clones kept in {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    seconds = time.monotonic() - t0
-    md = write_reports(mutants, config, Path(a.out_dir), seconds, jobs)
+    meta = {"head": head, "pattern": a.pattern, "shard": a.shard, "jobs": jobs,
+            "seconds": round(time.monotonic() - t0, 1)}
+    md = write_reports([to_record(m) for m in mutants], config, Path(a.out_dir), meta)
     print()
     print(md)
     if any(m.error for m in mutants):

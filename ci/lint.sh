@@ -33,11 +33,11 @@ step "ruff format --check (stkref, tests)"
 # Lists each file that would be reformatted; `ruff format stkref tests` in harness/python fixes them.
 (cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkref tests) || status=1
 
-step "ruff check + format --check (ci/mutation.py, with stkref's configuration)"
+step "ruff check + format --check (ci/mutation.py, ci/mutants_report.py, with stkref's configuration)"
 "$py" -m ruff check --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" \
-  --output-format concise "$root/ci/mutation.py" || status=1
+  --output-format concise "$root/ci/mutation.py" "$root/ci/mutants_report.py" || status=1
 "$py" -m ruff format --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" --check \
-  "$root/ci/mutation.py" || status=1
+  "$root/ci/mutation.py" "$root/ci/mutants_report.py" || status=1
 
 step "mypy --strict (stkref)"
 (cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref) || status=1

@@ -45,6 +45,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "ci"))
+import mutants_report  # noqa: E402 (the report format check-mutants shares)
+
 DEFAULT_GLOBS = ("engine/src/**/*.cpp", "harness/src/**/*.cpp", "harness/python/stkref/**/*.py")
 COVERAGE_MAP = ROOT / "ci" / "mutation-coverage.json"
 TRIAGE_FILE = ROOT / "ci" / "mutation-triage.txt"
@@ -52,8 +55,7 @@ TRIAGE_FILE = ROOT / "ci" / "mutation-triage.txt"
 CPP_RULES = ("universal.rules", "cpp.rules", "c_like.rules")
 PY_TESTS = "harness/python/tests"
 # Outcomes: the first four are the run mutants (JUnit testcases); the last three are not run.
-RUN_OUTCOMES = ("killed", "timeout", "survived", "not-covered")
-OUTCOMES = (*RUN_OUTCOMES, "equivalent", "uncompilable", "skipped")
+RUN_OUTCOMES = mutants_report.RUN_OUTCOMES
 # What each test binary needs relinked (the tests run stk, stk-harness and stk-fake-uci too).
 LINK_TARGETS = {
     "stk-engine-tests": ("stk-engine-tests", "stk"),
@@ -997,114 +999,21 @@ def gcov_lines(bdir: Path, tree: Path) -> dict[str, set[int]]:
 # Reports
 
 
-def tally(mutants: Iterable[Mutant]) -> dict[str, dict[str, Any]]:
-    """Per module: generated, compiled, each outcome, triaged and the score (None: nothing run)."""
-    rows: dict[str, dict[str, Any]] = {}
-    for m in mutants:
-        for key in (m.module, "total"):
-            row = rows.setdefault(key, {"generated": 0, "compiled": 0, "triaged": 0, "score": None})
-            for o in OUTCOMES:
-                row.setdefault(o, 0)
-            row["generated"] += 1
-            row["compiled"] += m.outcome != "uncompilable"
-            row[m.outcome] += 1
-            row["triaged"] += bool(m.triage)
-    for row in rows.values():
-        dead = row["killed"] + row["timeout"]
-        alive = row["survived"] + row["not-covered"] - row["triaged"]
-        row["score"] = round(100.0 * dead / (dead + alive), 1) if dead + alive else None
-    total = rows.pop("total", None)
-    ordered = dict(sorted(rows.items()))
-    if total is not None:
-        ordered["total"] = total
-    return ordered
-
-
 def write_reports(
     mutants: list[Mutant], config: str, out_dir: Path, meta: dict[str, Any]
 ) -> tuple[str, dict[str, dict[str, Any]]]:
-    sys.path.insert(0, str(ROOT / "harness" / "python"))
-    from stkref import junit
-    from stkref.report import write_summary
-
-    rows = tally(mutants)
-    suite = junit.TestSuite(f"mutation.{config}", time_s=meta["seconds"])
-    for key in ("head", "seed", "sample", "shard", "diff"):
-        if meta.get(key) not in (None, ""):
-            suite.property(key, meta[key])
-    for m in mutants:
-        if m.outcome not in RUN_OUTCOMES:
-            continue
-        case = junit.TestCase(
-            "mutation." + m.module.replace("/", "."),
-            f"{m.file}:{m.line} {m.operator} [{m.ident.rsplit(':', 1)[1]}]",
-            time_s=m.seconds,
-        )
-        ran = "\n".join(m.tests)
-        if m.survived and not m.triage:
-            case.outcome = junit.Outcome.FAILED
-            what = "no test executes the line" if m.outcome == "not-covered" else "tests pass"
-            case.message = f"{m.outcome}: {what} on `{m.mutated}`"
-            case.detail = f"{m.diff}\ntests that ran ({len(m.tests)}):\n{ran}"
-        case.system_out = f"{m.outcome}{' (triaged: ' + m.triage + ')' if m.triage else ''}\n{ran}"
-        suite.add(case)
-    junit_path = junit.write_report(out_dir / "junit" / f"mutation-{config}.xml", [suite])
-    summary = out_dir / "mutation" / f"{config}.json"
-    summary.parent.mkdir(parents=True, exist_ok=True)
-    figures = {**meta, "modules": rows, "mutants": [m.to_json() for m in mutants]}
-    write_summary(
-        summary, figures, harness="mutation", config=config, suites=[suite], junit=junit_path
-    )
-    md = markdown(mutants, rows, config, meta)
-    write_text_atomic(out_dir / "mutation" / f"{config}.md", md)
-    return md, rows
-
-
-def markdown(
-    mutants: list[Mutant], rows: dict[str, dict[str, Any]], config: str, meta: dict[str, Any]
-) -> str:
-    t = rows.get("total", {})
-    lines = [
-        f"# Mutation testing ({config})",
-        "",
+    """reports/mutation/<config>.{json,md} and JUnit, in the format check-mutants shares."""
+    records = [m.to_json() for m in mutants]
+    rows = mutants_report.tally(records)
+    headline = (
         f"HEAD {meta['head'][:10]}; {len(mutants)} mutants; {meta['seconds'] / 60:.1f} min with "
         f"{meta['jobs']} job(s); {meta['mutants_per_hour']:.0f} mutants/hour"
-        f" ({meta['run_per_hour']:.0f} run mutants/hour); score {fmt_score(t.get('score'))}.",
-        "",
-        "| module | generated | compiled | killed | survived | not covered | triaged | equivalent"
-        " | uncompilable | timeout | skipped | score |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for mod, r in rows.items():
-        name = f"**{mod}**" if mod == "total" else f"`{mod}`"
-        lines.append(
-            f"| {name} | {r['generated']} | {r['compiled']} | {r['killed']} | {r['survived']} |"
-            f" {r['not-covered']} | {r['triaged']} | {r['equivalent']} | {r['uncompilable']} |"
-            f" {r['timeout']} | {r['skipped']} | {fmt_score(r['score'])} |"
-        )
-    survivors = [m for m in mutants if m.survived]
-    lines += ["", f"## Survivors ({len(survivors)})", ""]
-    if not survivors:
-        lines.append("None.")
-    for m in survivors:
-        state = f"triaged: {m.triage}" if m.triage else "**gap**"
-        lines += [
-            f"### `{m.file}:{m.line}` {m.outcome}, {state}",
-            "",
-            f"operator `{m.operator}`; {len(m.tests)} test(s) ran:"
-            + "".join(f"\n- {t}" for t in m.tests[:20])
-            + (f"\n- ... {len(m.tests) - 20} more" if len(m.tests) > 20 else ""),
-            "",
-            "```diff",
-            m.diff.rstrip("\n"),
-            "```",
-            "",
-        ]
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def fmt_score(score: float | None) -> str:
-    return "-" if score is None else f"{score:.1f}%"
+        f" ({meta['run_per_hour']:.0f} run mutants/hour); score"
+        f" {mutants_report.fmt_score(rows.get('total', {}).get('score'))}."
+    )
+    return mutants_report.write_reports(
+        "mutation", config, out_dir, records, meta, f"Mutation testing ({config})", headline
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ so case-level facts go to system-out lines (no properties on a testcase).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import subprocess
@@ -172,6 +173,28 @@ def to_xml(suites: list[TestSuite]) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """A reader sees the old file or the new one, never a torn one; a failed write (a full disk)
+    raises OSError and leaves no temporary file; a path that exists and is not a regular file (a
+    device, a folder) is refused instead of replaced."""
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        raise OSError(f"{path}: exists and is not a regular file; not replaced")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; reports are meant to be read
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
 def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     """Writes atomically (temporary file + rename); parent directories are created.
 
@@ -180,12 +203,7 @@ def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     target = Path(path)
     if (dup := duplicate_testcase(suites)) is not None:
         raise ValueError(f"{target}: {dup}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(to_xml(suites))
-    os.chmod(tmp, 0o644)  # mkstemp creates 0600; reports are meant to be read
-    os.replace(tmp, target)
+    write_text_atomic(target, to_xml(suites))
     return target
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from .junit import Outcome, TestSuite
+from .junit import write_text_atomic as write_text_atomic  # the one checked writer, re-exported
 from .positions import Position, load_corpora
 
 
@@ -86,15 +86,6 @@ def junit_path(args: argparse.Namespace, harness: str) -> Path:
 
 def summary_dir(args: argparse.Namespace, harness: str) -> Path:
     return Path(args.reports_dir) / harness
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)  # mkstemp creates 0600; reports are meant to be read
-    os.replace(tmp, path)
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -257,7 +257,7 @@ def test_report_shape(mt: ModuleType, tmp_path: Path, junit_xsd: Path):
     assert (total["not-covered"], total["triaged"], total["equivalent"]) == (1, 1, 1)
     assert total["score"] == 60.0  # (2 + 1) / (3 + 2 untriaged survivors)
     assert set(doc["mutants"][0]) >= {"id", "file", "line", "operator", "outcome", "diff", "tests"}
-    assert "| `engine/src` | 8 | 7 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 0 | 60.0% |" in md
+    assert "| `engine/src` | 8 | 7 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 0 | 0 | 60.0% |" in md
     assert "triaged: accepted" in md and "**gap**" in md
     xml = tmp_path / "junit" / "mutation-t.xml"
     failures = ET.parse(xml).getroot().findall(".//failure")

@@ -31,7 +31,8 @@ std::string all_text(const tinyxml2::XMLElement& e) {
 
 const std::set<std::string> kWritesSummary = {"perft",       "epd",   "accumulator", "bench",
                                               "shadow",      "drift", "eval",        "features",
-                                              "calibration", "match", "uci-check"};
+                                              "calibration", "match", "uci-check",   "mutation",
+                                              "mutants"};
 
 std::optional<Json> read_json(const fs::path& path, std::string* why) {
   std::string text;
@@ -200,6 +201,11 @@ void headline_figures(RunRow& row, const Json& j) {
     f.add("records", "held-out records", "/records", 0);
     f.add("ece", "ECE (all)", "/slices/all/ece", 4);
     f.add("auc", "AUC (all)", "/slices/all/auc", 4);
+  } else if (is_mutant_report(h)) {
+    for (const char* k : {"killed", "survived", "not-covered", "triaged"})
+      f.add(k, std::string("mutants ") + k, std::string("/modules/total/") + k, 0);
+    if (const Json* s = f.at("/modules/total/score"); s && s->is_number())
+      f.add("score", "mutation score %", "/modules/total/score", 1);
   } else if (h == "match") {
     f.add("pairs", "pairs", "/counts/pairs", 0);
     f.add("elo", "Elo", "/summary/pentanomial_estimate/elo", 2);
@@ -247,6 +253,10 @@ std::string find_summary(const fs::path& reports, const RunRow& row) {
 }
 
 }  // namespace
+
+bool is_mutant_report(const std::string& harness) {
+  return harness == "mutation" || harness == "mutants";
+}
 
 std::string pointer_token(const std::string& s) {
   std::string out;
@@ -311,6 +321,8 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
       }
       if (json && row.harness == "calibration")
         data.calibration = std::move(json), data.calibration_source = row.summary;
+      else if (json && is_mutant_report(row.harness))
+        data.mutant_runs.push_back({row.summary, row.harness, row.config, std::move(*json)});
     }
     data.runs.push_back(std::move(row));
   }

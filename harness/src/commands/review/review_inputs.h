@@ -37,10 +37,18 @@ struct RunRow {
   std::vector<std::string> problems;  // "<file>: <why>"
 };
 
+// A mutant report (reports/mutants/ or reports/mutation/, ci/mutants_report.py's format).
+struct MutantRun {
+  std::string source;           // its JSON summary, relative to the reports directory
+  std::string harness, config;  // "mutants" (planted defects) or "mutation" (generated)
+  nlohmann::json summary;
+};
+
 struct ReviewData {
   std::string reports_dir;
   std::vector<RunRow> runs;                   // sorted by JUnit file name
   std::vector<std::string> files;             // every summary file (json/md/png/svg), relative
+  std::vector<MutantRun> mutant_runs;         // in the order of their JUnit files
   std::optional<nlohmann::json> calibration;  // reports/calibration/calibration.json
   std::string calibration_source;
   std::optional<nlohmann::json> baseline_calibration;
@@ -48,6 +56,9 @@ struct ReviewData {
   std::vector<std::string> problems;  // problems that belong to no row
   int problem_count() const;
 };
+
+// Whether a harness's summary is a mutant report (ci/check-mutants.sh's or ci/mutation.sh's).
+bool is_mutant_report(const std::string& harness);
 
 // Reads everything under reports_dir (never throws on a bad file: each becomes a problem).
 ReviewData read_reports(const std::string& reports_dir, const std::string& baseline_calibration);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "commands/review/review_mutants.h"
 #include "commands/review/review_svg.h"
 
 namespace stk::harness::review {
@@ -321,7 +322,8 @@ std::string render_page(const ReviewData& d, const PageContext& ctx) {
   s += "</style></head><body>\n<h1>stk review</h1>\n";
   s += fmt::format(
       "<p>Reports directory {} (written by stk-harness at revision {}). <a href=\"#runs\">Runs</a> | "
-      "<a href=\"#figures\">Figures</a> | <a href=\"#failing\">Failing testcases</a> | <a href=\"#calibration\">Calibration</a> | "
+      "<a href=\"#figures\">Figures</a> | <a href=\"#failing\">Failing testcases</a> | <a href=\"#mutants\">Mutants</a> | "
+      "<a href=\"#calibration\">Calibration</a> | "
       "<a href=\"#history\">History</a> | <a href=\"#files\">Files</a></p>\n",
       html_escape(d.reports_dir), html_escape(ctx.revision));
   if (d.problem_count()) {
@@ -334,7 +336,7 @@ std::string render_page(const ReviewData& d, const PageContext& ctx) {
     s += "</ul></div>\n";
   }
   s += runs_table(d, ctx) + figures_section(d, ctx) + failing_section(d, ctx) +
-       calibration_section(d, ctx) + history_section(ctx);
+       mutants_section(d, ctx) + calibration_section(d, ctx) + history_section(ctx);
   s += "<h2 id=\"files\">Files</h2><ul>\n";
   for (const std::string& f : d.files) s += "<li>" + link(ctx, f) + "</li>\n";
   return s + "</ul>\n</body></html>\n";
