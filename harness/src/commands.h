@@ -17,6 +17,7 @@ int run_epd(int argc, char** argv);
 int run_merge(int argc, char** argv);  // epd shard results (match result files: run_match_merge)
 int run_epd_compare(int argc, char** argv);
 int run_shadow(int argc, char** argv);
+int run_datagen(int argc, char** argv);
 int run_fhgen(int argc, char** argv);
 int run_fhcollect(int argc, char** argv);
 int run_fhdump(int argc, char** argv);

@@ -39,6 +39,8 @@ constexpr Command kCommands[] = {
      "in-process engine vs a UCI reference on one EPD suite, side by side"},
     {"shadow", stk::harness::run_shadow,
      "shadow-search silent-miss audit: pruned/reduced moves re-searched, miss rates by depth"},
+    {"datagen", stk::harness::run_datagen,
+     "self-play training data: FEN | score | result | ply | quiet, resumable, sharded"},
     {"fhgen", stk::harness::run_fhgen,
      "fail-high predictor position sets: seeded self-play + ECM, split by position"},
     {"fhcollect", stk::harness::run_fhcollect,

@@ -1,0 +1,425 @@
+"""Trains the float STKNet checkpoint from `stk-harness datagen` data (docs/training.md).
+
+python -m stkref.train --data seed1.txt --out net.npz --hidden 128 --epochs 10 --seed 1
+
+The graph is the one `stkref.floatmodel` evaluates and `stkref.export` quantizes (SPEC-NNUE.md).
+Loss: the mean squared error in win-probability space between sigmoid(eval / K) and the target
+lambda * sigmoid(score / K) + (1 - lambda) * result, K fitted on the training games only (the K
+whose sigmoid(score / K) best predicts their results). Adam (optax). A factorizer: one
+piece-square row per (kind, square), shared by the 32 king buckets, added to each bucket's row
+while training and folded into `ft.weight` (and `psqt.weight`) in the checkpoint written. The
+validation split is by game. After each epoch: train and validation loss, positions/s, ETA, and
+a resumable state (`<out>.state.npz`); `--resume` goes on from it. Seeds fix the split, the
+initial weights and the batch order. JAX runs on a GPU when one is present, else on the CPUs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import chess
+import numpy as np
+
+from .checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
+from .cli import run_tool
+from .errors import InputError
+from .features import active_features
+from .junit import write_text_atomic
+from .oracle import output_bucket
+from .spec import DENSE_WEIGHT_SCALE, FLOAT_OUTPUT_CP, NUM_FEATURES, NUM_KINDS
+
+MAX_ACTIVE = 32  # at most 31 pieces besides the own king; row 0 of ft.weight is the padding
+FACTOR_ROWS = NUM_KINDS * 64
+DENSE_LIMIT = 127.0 / DENSE_WEIGHT_SCALE  # what int8 at x64 holds: weights are kept inside
+PSQT_LR_FACTOR = 100.0
+
+
+@dataclass
+class Dataset:
+    """Positions as arrays, side-to-move relative (the net's view)."""
+
+    stm: np.ndarray  # [N, 32] int32 feature rows (index + 1; 0 = padding)
+    opp: np.ndarray
+    bucket: np.ndarray  # [N] int32
+    score: np.ndarray  # [N] float32, cp, side to move
+    result: np.ndarray  # [N] float32, 1 win / 0.5 / 0 loss for the side to move
+    game: np.ndarray  # [N] int64, the game each position came from
+
+    def __len__(self) -> int:
+        return int(self.score.shape[0])
+
+    def take(self, idx: np.ndarray) -> Dataset:
+        return Dataset(
+            *(getattr(self, f)[idx] for f in ("stm", "opp", "bucket", "score", "result", "game"))
+        )
+
+
+def _rows(board: chess.Board, color: chess.Color) -> np.ndarray:
+    f = np.zeros(MAX_ACTIVE, dtype=np.int32)
+    active = active_features(board, color)
+    f[: len(active)] = np.asarray(active, dtype=np.int32) + 1
+    return f
+
+
+def read_data(paths: list[Path], quiet_only: bool, max_positions: int) -> Dataset:
+    """Reads datagen files (FEN | score | result | ply | quiet); a bad line is an InputError naming
+    FILE:LINE. A new game starts where the ply does not follow the line before it."""
+    stm, opp, bucket, score, result, game = [], [], [], [], [], []
+    g = -1
+    for path in paths:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(f"{path}: cannot be read ({e})") from e
+        last_ply = None
+        for n, line in enumerate(lines, 1):
+            f = line.split(" | ")
+            if len(f) != 5:
+                raise InputError(
+                    f"{path}:{n}: {len(f)} fields, not 5 (FEN | score | result | ply | quiet)"
+                )
+            try:
+                board = chess.Board(f[0])
+                cp, res, ply, quiet = int(f[1]), float(f[2]), int(f[3]), f[4]
+            except ValueError as e:
+                raise InputError(f"{path}:{n}: {e}") from e
+            if res not in (0.0, 0.5, 1.0) or quiet not in ("0", "1"):
+                raise InputError(f"{path}:{n}: result must be 1.0, 0.5 or 0.0 and quiet 0 or 1")
+            if last_ply is None or ply != last_ply + 1:
+                g += 1
+            last_ply = ply
+            if quiet_only and quiet != "1":
+                continue
+            white = board.turn == chess.WHITE
+            stm.append(_rows(board, board.turn))
+            opp.append(_rows(board, not board.turn))
+            bucket.append(output_bucket(board))
+            score.append(cp if white else -cp)
+            result.append(res if white else 1.0 - res)
+            game.append(g)
+            if max_positions and len(score) >= max_positions:
+                break
+    if not score:
+        raise InputError(f"{', '.join(map(str, paths))}: no positions to train on")
+    return Dataset(
+        np.stack(stm),
+        np.stack(opp),
+        np.asarray(bucket, np.int32),
+        np.asarray(score, np.float32),
+        np.asarray(result, np.float32),
+        np.asarray(game, np.int64),
+    )
+
+
+def split_by_game(data: Dataset, fraction: float, seed: int) -> tuple[Dataset, Dataset]:
+    games = np.unique(data.game)
+    held = np.random.default_rng(seed).permutation(games)[: max(1, round(fraction * len(games)))]
+    if len(held) == len(games):
+        raise InputError(f"{len(games)} game(s): too few to hold {fraction:.0%} of them out")
+    mask = np.isin(data.game, held)
+    return data.take(np.flatnonzero(~mask)), data.take(np.flatnonzero(mask))
+
+
+def fit_scale(score: np.ndarray, result: np.ndarray) -> float:
+    """The K (cp) whose sigmoid(score / K) predicts the results best (least squares), 50..1000."""
+    grid = np.arange(50.0, 1001.0, 10.0)
+    err = [
+        float(np.mean((1.0 / (1.0 + np.exp(-np.clip(score / k, -50, 50))) - result) ** 2))
+        for k in grid
+    ]
+    return float(grid[int(np.argmin(err))])
+
+
+# ------------------------------------------------------------------------------------------
+# The model (JAX). Parameters are the checkpoint's tensors plus the factor rows.
+
+
+def initial_params(hidden: int, seed: int) -> dict[str, np.ndarray]:
+    p = {k: np.asarray(v, np.float32) for k, v in generate_checkpoint(hidden, seed).items()}
+    p["l1.weight"] = np.clip(p["l1.weight"], -DENSE_LIMIT, DENSE_LIMIT)
+    p["ft.factor"] = np.zeros((FACTOR_ROWS, hidden), np.float32)
+    p["psqt.factor"] = np.zeros((FACTOR_ROWS, p["psqt.weight"].shape[1]), np.float32)
+    return p
+
+
+def fold(params: dict[str, Any]) -> Checkpoint:
+    """The checkpoint: factor rows added to every bucket's row (row 0, the padding, stays 0)."""
+    out = {k: np.asarray(v, np.float64) for k, v in params.items() if not k.endswith(".factor")}
+    for name in ("ft", "psqt"):
+        factor = np.asarray(params[f"{name}.factor"], np.float64)
+        out[f"{name}.weight"][1:] += np.tile(factor, (NUM_FEATURES // FACTOR_ROWS, 1))
+    return out
+
+
+def _jax() -> Any:
+    try:
+        import jax
+    except ImportError as e:  # pragma: no cover - ci/install-deps.sh installs it
+        raise InputError(
+            "stkref.train needs JAX (ci/install-deps.sh installs jax[cpu] and optax)"
+        ) from e
+    return jax
+
+
+def make_functions(hidden: int, lam: float, scale: float) -> tuple[Any, Any]:
+    """(evaluate, errors): the eval in cp, and each position's squared error in WDL space."""
+    jax = _jax()
+    jnp = jax.numpy
+    half = hidden // 2
+    factor_of = jnp.concatenate(
+        [jnp.zeros(1, jnp.int32), jnp.arange(NUM_FEATURES, dtype=jnp.int32) % FACTOR_ROWS]
+    )
+
+    def evaluate(p: Any, stm: Any, opp: Any, bucket: Any) -> Any:
+        pad = (jnp.arange(NUM_FEATURES + 1) > 0)[:, None]
+
+        def side(rows: Any) -> tuple[Any, Any]:
+            ft = p["ft.weight"][rows] + p["ft.factor"][factor_of[rows]] * pad[rows]
+            ps = p["psqt.weight"][rows] + p["psqt.factor"][factor_of[rows]] * pad[rows]
+            acc = p["ft.bias"] + ft.sum(axis=1)
+            t = jnp.clip(acc[:, :half], 0, 1) * jnp.clip(acc[:, half:], 0, 1) * (127.0 / 128.0)
+            return t, ps.sum(axis=1)
+
+        t_s, p_s = side(stm)
+        t_o, p_o = side(opp)
+        x = jnp.concatenate([t_s, t_o], axis=1)
+        h1 = jnp.clip(
+            jnp.einsum("nij,nj->ni", p["l1.weight"][bucket], x) + p["l1.bias"][bucket], 0, 1
+        )
+        h2 = jnp.clip(
+            jnp.einsum("nij,nj->ni", p["l2.weight"][bucket], h1) + p["l2.bias"][bucket], 0, 1
+        )
+        o = jnp.einsum("ni,ni->n", p["out.weight"][bucket], h2) + p["out.bias"][bucket]
+        take = jnp.take_along_axis
+        psqt = take(p_s, bucket[:, None], 1)[:, 0] - take(p_o, bucket[:, None], 1)[:, 0]
+        return FLOAT_OUTPUT_CP * o + psqt
+
+    def errors(p: Any, stm: Any, opp: Any, bucket: Any, score: Any, result: Any) -> Any:
+        pred = jax.nn.sigmoid(evaluate(p, stm, opp, bucket) / scale)
+        target = lam * jax.nn.sigmoid(score / scale) + (1.0 - lam) * result
+        return (pred - target) ** 2
+
+    return jax.jit(evaluate), errors
+
+
+@dataclass
+class TrainSettings:
+    hidden: int = 128
+    epochs: int = 10
+    batch: int = 4096
+    lr: float = 1e-3
+    lam: float = 0.5
+    seed: int = 1
+    val_fraction: float = 0.1
+
+
+def train(
+    tr: Dataset, va: Dataset, s: TrainSettings, out: Path, resume: bool, log: Any
+) -> dict[str, Any]:
+    jax = _jax()
+    import optax  # type: ignore[import-untyped]
+
+    jnp = jax.numpy
+    scale = fit_scale(tr.score, tr.result)  # training games only
+    _, errors = make_functions(s.hidden, s.lam, scale)
+
+    def loss(p: Any, *batch: Any) -> Any:
+        return errors(p, *batch).mean()
+
+    # PSQT weights are centipawns, the rest are O(1): the PSQT learns at PSQT_LR_FACTOR x lr.
+    def label(p: Any) -> Any:
+        return {k: "psqt" if k.startswith("psqt.") else "rest" for k in p}
+
+    opt = optax.multi_transform(
+        {"psqt": optax.adam(s.lr * PSQT_LR_FACTOR), "rest": optax.adam(s.lr)}, label
+    )
+
+    dense = ("l1.weight", "l2.weight", "out.weight")
+
+    def _step(p: Any, st: Any, *batch: Any) -> tuple[Any, Any, Any]:
+        value, grads = jax.value_and_grad(loss)(p, *batch)
+        grads["ft.weight"] = grads["ft.weight"].at[0].set(0.0)  # the padding row stays 0
+        grads["psqt.weight"] = grads["psqt.weight"].at[0].set(0.0)
+        updates, st = opt.update(grads, st, p)
+        p = optax.apply_updates(p, updates)
+        p = {k: jnp.clip(v, -DENSE_LIMIT, DENSE_LIMIT) if k in dense else v for k, v in p.items()}
+        return p, st, value
+
+    step = jax.jit(_step)
+
+    def weighted_sum(p: Any, w: Any, *batch: Any) -> Any:
+        return (errors(p, *batch) * w).sum()
+
+    eval_sum = jax.jit(weighted_sum)
+    state_path = out.with_name(out.name + ".state.npz")
+    params = {k: jnp.asarray(v) for k, v in initial_params(s.hidden, s.seed).items()}
+    opt_state = opt.init(params)
+    history: list[dict[str, float]] = []
+    start = 0
+    if resume and state_path.exists():
+        params, opt_state, start, history = _load_state(state_path, params, opt_state)
+        log(f"train: resumed {state_path} after epoch {start}")
+    rng = np.random.default_rng(s.seed)
+    for _ in range(start):  # the batch orders of the epochs already done
+        rng.permutation(len(tr))
+
+    batch = min(s.batch, len(tr))  # one batch shape: one compilation
+
+    def arrays(d: Dataset, j: np.ndarray) -> tuple[Any, ...]:
+        return (
+            jnp.asarray(d.stm[j]),
+            jnp.asarray(d.opp[j]),
+            jnp.asarray(d.bucket[j]),
+            jnp.asarray(d.score[j]),
+            jnp.asarray(d.result[j]),
+        )
+
+    def mean_loss(p: Any, d: Dataset) -> float:
+        total = 0.0
+        for i in range(0, len(d), batch):  # the last chunk padded, its padding weighted 0
+            j = np.arange(i, i + batch)
+            w = (j < len(d)).astype(np.float32)
+            total += float(eval_sum(p, jnp.asarray(w), *arrays(d, np.minimum(j, len(d) - 1))))
+        return total / len(d)
+
+    if not history:
+        history.append(
+            {"epoch": 0, "train_loss": mean_loss(params, tr), "val_loss": mean_loss(params, va)}
+        )
+        h = history[0]
+        log(
+            f"train: epoch 0 train loss {h['train_loss']:.6f} val loss {h['val_loss']:.6f}"
+            f" (K {scale:.0f} cp)"
+        )
+    t_all = time.monotonic()
+    for epoch in range(start + 1, s.epochs + 1):
+        t0 = time.monotonic()
+        total, n = 0.0, 0
+        order = rng.permutation(len(tr))
+        for i in range(0, len(order) - batch + 1, batch):  # whole batches; the rest waits
+            params, opt_state, value = step(params, opt_state, *arrays(tr, order[i : i + batch]))
+            total += float(value) * batch
+            n += batch
+        secs = time.monotonic() - t0
+        row = {
+            "epoch": epoch,
+            "train_loss": total / n,
+            "val_loss": mean_loss(params, va),
+            "positions_per_second": n / max(secs, 1e-9),
+            "seconds": secs,
+        }
+        history.append(row)
+        eta = (time.monotonic() - t_all) / (epoch - start) * (s.epochs - epoch)
+        log(
+            f"train: epoch {epoch}/{s.epochs} train loss {row['train_loss']:.6f} val loss "
+            f"{row['val_loss']:.6f} {row['positions_per_second']:.0f} positions/s ETA {eta:.0f} s"
+        )
+        _save_state(state_path, params, opt_state, epoch, history)
+    save_checkpoint(fold({k: np.asarray(v) for k, v in params.items()}), out)
+    return {"scale_cp": scale, "history": history, "state": str(state_path)}
+
+
+def _save_state(
+    path: Path, params: Any, opt_state: Any, epoch: int, history: list[dict[str, float]]
+) -> None:
+    jax = _jax()
+    leaves = jax.tree_util.tree_leaves((params, opt_state))
+    arrays: dict[str, Any] = {f"leaf{i}": np.asarray(x) for i, x in enumerate(leaves)}
+    meta = json.dumps({"epoch": epoch, "history": history})
+    tmp = path.with_name(path.name + ".tmp.npz")
+    try:
+        np.savez(tmp, **{"meta": np.asarray(meta), **arrays})
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _load_state(
+    path: Path, params: Any, opt_state: Any
+) -> tuple[Any, Any, int, list[dict[str, float]]]:
+    jax = _jax()
+    treedef = jax.tree_util.tree_structure((params, opt_state))
+    try:
+        with np.load(path) as z:
+            meta = json.loads(str(z["meta"]))
+            leaves = [jax.numpy.asarray(z[f"leaf{i}"]) for i in range(treedef.num_leaves)]
+    except (OSError, KeyError, ValueError) as e:
+        raise InputError(f"{path}: not a training state of this net ({e})") from e
+    p, st = jax.tree_util.tree_unflatten(treedef, leaves)
+    return p, st, int(meta["epoch"]), list(meta["history"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m stkref.train",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--data", type=Path, action="append", required=True, help="datagen file (repeatable)"
+    )
+    ap.add_argument("--out", type=Path, required=True, help="float checkpoint (.npz) to write")
+    ap.add_argument("--hidden", type=int, default=128, choices=(128, 1024))
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--batch", type=int, default=4096)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument(
+        "--lambda",
+        dest="lam",
+        type=float,
+        default=0.5,
+        help="weight of the search score against the game result in the target",
+    )
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--val-fraction", type=float, default=0.1, help="share of games held out")
+    ap.add_argument("--all-positions", action="store_true", help="train on non-quiet records too")
+    ap.add_argument(
+        "--max-positions", type=int, default=0, help="read at most N positions (0: all)"
+    )
+    ap.add_argument("--resume", action="store_true", help="go on from <out>.state.npz")
+    ap.add_argument("--summary", type=Path, help="write the run's figures (JSON) here")
+    a = ap.parse_args(argv)
+    if not 0 < a.val_fraction < 1 or not 0 <= a.lam <= 1 or a.epochs < 1 or a.batch < 1:
+        raise InputError("--val-fraction in (0, 1), --lambda in [0, 1], --epochs and --batch >= 1")
+    s = TrainSettings(a.hidden, a.epochs, a.batch, a.lr, a.lam, a.seed, a.val_fraction)
+    t0 = time.monotonic()
+    data = read_data(a.data, not a.all_positions, a.max_positions)
+    tr, va = split_by_game(data, a.val_fraction, a.seed)
+    print(
+        f"train: {len(data)} positions from {len(np.unique(data.game))} games "
+        f"({len(tr)} train, {len(va)} validation by game), read in {time.monotonic() - t0:.1f} s; "
+        f"seed {a.seed}, JAX on {_jax().devices()[0].platform}",
+        flush=True,
+    )
+    figures = train(tr, va, s, a.out, a.resume, lambda m: print(m, flush=True))
+    figures.update(
+        {
+            "data": [str(p) for p in a.data],
+            "positions": len(data),
+            "train_positions": len(tr),
+            "validation_positions": len(va),
+            "seed": a.seed,
+            "settings": vars(s),
+            "checkpoint": str(a.out),
+            "seconds": time.monotonic() - t0,
+        }
+    )
+    if a.summary:
+        write_text_atomic(a.summary, json.dumps(figures, indent=2) + "\n")
+    last = figures["history"][-1]
+    first = figures["history"][0]
+    print(
+        f"train: wrote {a.out}: val loss {last['val_loss']:.6f} (epoch 0: {first['val_loss']:.6f})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_tool(main))

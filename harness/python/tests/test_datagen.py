@@ -1,0 +1,146 @@
+"""stk-harness datagen (docs/datagen.md): the record format, determinism at any concurrency,
+shards that partition a run, resuming after a kill, and bad state or input refused with exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import chess
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+HARNESS = os.environ.get("STK_HARNESS") or str(ROOT / "build/release/harness/stk-harness")
+
+
+def datagen(
+    tmp: Path, *args: str, name: str = "d", nodes: str = "200"
+) -> subprocess.CompletedProcess:
+    if not Path(HARNESS).exists():
+        pytest.skip(f"stk-harness not found at {HARNESS}")
+    fast = ["--nodes", nodes, "--balance-nodes", "200", "--max-plies", "30"]
+    argv = [
+        HARNESS,
+        "datagen",
+        *fast,
+        "--out",
+        str(tmp / f"{name}.txt"),
+        "--out-dir",
+        str(tmp / "r"),
+    ]
+    return subprocess.run([*argv, *args], capture_output=True, text=True, timeout=300, check=False)
+
+
+def records(path: Path) -> list[list[str]]:
+    return [line.split(" | ") for line in path.read_text().splitlines()]
+
+
+def test_records_are_positions_with_white_relative_labels(tmp_path: Path, junit_xsd: Path):
+    proc = datagen(tmp_path, "--games", "3", "--seed", "7", "--config", "t")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "positions/s per core" in proc.stdout
+    recs = records(tmp_path / "d.txt")
+    journal = (tmp_path / "d.txt.journal").read_text().splitlines()
+    header, games = json.loads(journal[0]), [json.loads(x) for x in journal[1:]]
+    assert header["kind"] == "stk-datagen-journal" and header["definition"]["seed"] == 7
+    assert [g["game"] for g in games] == [0, 1, 2]
+    assert sum(g["records"] for g in games) == len(recs) > 0
+    at = 0
+    for g in games:
+        want = {"1-0": "1.0", "0-1": "0.0", "1/2-1/2": "0.5"}[g["result"]]
+        for fen, score, result, ply, quiet in recs[at : at + g["records"]]:
+            board = chess.Board(fen)  # a legal position, six fields
+            assert result == want
+            assert int(ply) == board.ply()
+            if quiet == "1":  # the quiet filter: not in check, not a mate score
+                assert not board.is_check() and abs(int(score)) < 31000
+            int(score)
+        at += g["records"]
+    summary = json.loads((tmp_path / "r/datagen/t.json").read_text())
+    assert summary["positions"] == len(recs) and summary["games"] == 3
+    assert summary["quiet_positions"] == sum(r[4] == "1" for r in recs)
+    assert summary["report"]["passed"] and summary["positions_per_second_per_core"] > 0
+    r = subprocess.run(
+        ["xmllint", "--noout", "--schema", str(junit_xsd), str(tmp_path / "r/junit/datagen-t.xml")]
+    )
+    assert r.returncode == 0
+
+
+def test_the_same_arguments_write_the_same_bytes_at_any_concurrency(tmp_path: Path):
+    one = datagen(tmp_path, "--games", "4", "--concurrency", "1", name="one")
+    two = datagen(tmp_path, "--games", "4", "--concurrency", "2", name="two")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert (tmp_path / "one.txt").read_bytes() == (tmp_path / "two.txt").read_bytes()
+    # Planted: another seed must change the data (a seed that is ignored would pass the above).
+    other = datagen(tmp_path, "--games", "4", "--seed", "2", name="other")
+    assert (
+        other.returncode == 0
+        and (tmp_path / "other.txt").read_bytes() != (tmp_path / "one.txt").read_bytes()
+    )
+
+
+def test_shards_partition_the_run(tmp_path: Path):
+    whole = datagen(tmp_path, "--games", "4", name="whole")
+    s1 = datagen(tmp_path, "--games", "4", "--shard", "1/2", name="s1")
+    s2 = datagen(tmp_path, "--games", "4", "--shard", "2/2", name="s2")
+    assert whole.returncode == s1.returncode == s2.returncode == 0, s1.stderr + s2.stderr
+    lines = sorted(
+        (tmp_path / "s1.txt").read_text().splitlines()
+        + (tmp_path / "s2.txt").read_text().splitlines()
+    )
+    assert lines == sorted((tmp_path / "whole.txt").read_text().splitlines())
+    games = [
+        json.loads(x)["game"] for x in (tmp_path / "s2.txt.journal").read_text().splitlines()[1:]
+    ]
+    assert games == [1, 3]
+
+
+def test_a_killed_run_resumes_to_the_same_bytes(tmp_path: Path):
+    ref = datagen(tmp_path, "--games", "4", name="ref")
+    assert ref.returncode == 0, ref.stderr
+    # The state a kill leaves: two games journaled, a third written to the data file but not
+    # journaled, and a torn journal line.
+    journal = (tmp_path / "ref.txt.journal").read_text().splitlines(keepends=True)
+    two = json.loads(journal[2])["bytes"]
+    data = (tmp_path / "ref.txt").read_bytes()
+    (tmp_path / "cut.txt").write_bytes(data[: two + 100])
+    (tmp_path / "cut.txt.journal").write_text("".join(journal[:3]) + journal[3][:20])
+    again = datagen(tmp_path, "--games", "4", name="cut")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "dropped a torn last line" in again.stderr
+    assert "2 already in" in again.stdout
+    assert (tmp_path / "cut.txt").read_bytes() == data
+
+
+def test_state_from_another_run_or_no_journal_is_refused_untouched(tmp_path: Path):
+    assert datagen(tmp_path, "--games", "2").returncode == 0
+    before = (tmp_path / "d.txt").read_bytes()
+    other = datagen(tmp_path, "--games", "2", nodes="300")
+    assert (
+        other.returncode == 2
+        and "holds a different run" in other.stderr
+        and "nodes" in other.stderr
+    ), other.stderr
+    assert (tmp_path / "d.txt").read_bytes() == before
+    (tmp_path / "d.txt.journal").unlink()
+    orphan = datagen(tmp_path, "--games", "2")
+    assert orphan.returncode == 2 and "exists without its journal" in orphan.stderr, orphan.stderr
+    assert (tmp_path / "d.txt").read_bytes() == before
+    # A data file shorter than its journal says (cut or replaced) is refused, not extended.
+    assert datagen(tmp_path, "--games", "2", name="e").returncode == 0
+    (tmp_path / "e.txt").write_bytes((tmp_path / "e.txt").read_bytes()[:50])
+    cut = datagen(tmp_path, "--games", "3", name="e")
+    assert cut.returncode == 2, cut.stderr
+
+
+def test_a_bad_opening_book_names_its_line(tmp_path: Path):
+    book = tmp_path / "book.epd"
+    book.write_text(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nnot a fen at all\n"
+    )
+    proc = datagen(tmp_path, "--games", "2", "--openings", str(book))
+    assert proc.returncode == 2 and f"{book}:2" in proc.stderr, proc.stderr
+    assert not (tmp_path / "d.txt").exists()
+    assert "<error" in (tmp_path / "r/junit/datagen-seed1.xml").read_text()

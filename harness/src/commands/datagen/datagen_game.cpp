@@ -1,0 +1,72 @@
+#include "commands/datagen/datagen_game.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "commands/match/adjudicator.h"
+#include "movegen.h"
+#include "positions/seeded_games.h"
+
+namespace stk::harness::datagen {
+
+const char* white_result(const std::string& result) {
+  return result == "1-0" ? "1.0" : result == "0-1" ? "0.0" : "0.5";
+}
+
+namespace {
+
+std::string rules_result(fhgen::GameEnd end, const Position& pos) {
+  if (end != fhgen::GameEnd::Checkmate) return "1/2-1/2";
+  return pos.side_to_move() == WHITE ? "0-1" : "1-0";  // the side to move is mated
+}
+
+std::string end_text(fhgen::GameEnd end) {
+  std::string s = fhgen::game_end_name(end);
+  for (char& c : s)
+    if (c == '_') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
+               const GameOptions& options, int index) {
+  Game g;
+  g.index = index;
+  searcher.clear();
+  Position pos = opening.position();
+  selfplay::Adjudicator adjudicator(options.adjudication);
+  search::Limits limits;
+  limits.nodes = options.nodes;
+  for (;;) {
+    if (auto end = fhgen::game_over(pos)) {
+      g.result = rules_result(*end, pos);
+      g.end = end_text(*end);
+      return g;
+    }
+    if (g.engine_plies >= options.max_plies) {
+      g.result = "1/2-1/2";
+      g.end = "max plies";
+      return g;
+    }
+    const search::Result r = searcher.go(pos, limits);
+    if (!MoveList(pos).contains(r.best))
+      throw std::runtime_error("game " + std::to_string(index) +
+                               ": the search returned no legal move in " + pos.fen());
+    const bool white = pos.side_to_move() == WHITE;
+    const bool mate = std::abs(r.score) >= search::kValueMateInMaxPly;
+    g.records.push_back({pos.fen(), white ? r.score : -r.score, pos.game_ply(),
+                         !pos.in_check() && !pos.is_capture_or_promotion(r.best) && !mate});
+    pos.make_move(r.best);
+    ++g.engine_plies;
+    const int fullmove = 1 + pos.game_ply() / 2;
+    if (auto verdict = adjudicator.after_move(r.score, white, fullmove, g.engine_plies)) {
+      if (fhgen::game_over(pos)) continue;  // the rules decide a finished game, not the scores
+      g.result = verdict->result;
+      g.end = verdict->reason;
+      return g;
+    }
+  }
+}
+
+}  // namespace stk::harness::datagen
