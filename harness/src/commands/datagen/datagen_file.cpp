@@ -126,17 +126,29 @@ DataWriter::DataWriter(std::string data_path, Json definition, std::string* noti
       throw InputError(fmt::format(
           "{}: {} bytes, but its journal {} records {}: the data file was cut or replaced",
           data_path_, have, journal_path(), data_bytes_));
-    data_.open(data_path_, data_bytes_);  // a game written after its last journal line goes
-    journal_.open(journal_path(), stored_.journal_bytes);
     return;
   }
-  data_.open(data_path_, 0);
-  journal_.open(journal_path(), 0);
-  Json header = {{"kind", kJournalKind}, {"version", kJournalVersion}, {"definition", definition_}};
-  journal_.append(header.dump() + "\n");
+}
+
+// Opened at the first game: a run refused or stopped before it leaves no file behind. The journal
+// first (its header written when new), then the data cut back to the last journaled game (a game
+// written after its last journal line goes).
+void DataWriter::open() {
+  const bool fresh = stored_.journal_bytes == 0;
+  journal_.open(journal_path(), stored_.journal_bytes);
+  if (fresh) {
+    const Json header = {{"kind", kJournalKind},
+                         {"version", kJournalVersion},
+                         {"definition", definition_}};
+    const std::string line = header.dump() + "\n";
+    journal_.append(line);
+    stored_.journal_bytes = line.size();
+  }
+  data_.open(data_path_, data_bytes_);
 }
 
 void DataWriter::write(const Game& game) {
+  if (!data_.is_open()) open();
   const std::string text = game_text(game);
   data_.append(text);
   data_bytes_ += text.size();
@@ -151,8 +163,8 @@ void DataWriter::write(const Game& game) {
 }
 
 void DataWriter::close() {
-  data_.close();
-  journal_.close();
+  if (data_.is_open()) data_.close();
+  if (journal_.is_open()) journal_.close();
 }
 
 std::string verify_data(const std::string& data_path, const std::vector<JournalGame>& games) {

@@ -58,6 +58,7 @@ class DataWriter {
   std::string journal_path() const { return data_path_ + ".journal"; }
 
  private:
+  void open();
   std::string data_path_;
   nlohmann::ordered_json definition_;
   Stored stored_;
