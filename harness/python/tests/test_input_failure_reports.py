@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import validate_junit
-from stkref import calibration, drift, golden, parity
+from stkref import calibration, drift, golden, netlint, parity
 from stkref.cli import run_tool
 
 STALE_PASS = (
@@ -38,6 +38,7 @@ def _cases(tmp: Path) -> dict[str, tuple[Callable[[list[str]], int], list[str], 
             tmp / "junit/eval-t.xml",
         ),
         "drift": (drift.main, ["--checkpoint", missing, *reports], tmp / "junit/drift-t.xml"),
+        "netlint": (netlint.main, ["--net", missing, *reports], tmp / "junit/netlint-t.xml"),
         "golden": (
             golden.main,
             ["--check", missing, "--junit", str(tmp / "junit/golden-t.xml")],
@@ -52,7 +53,8 @@ def _cases(tmp: Path) -> dict[str, tuple[Callable[[list[str]], int], list[str], 
 
 
 @pytest.mark.parametrize(
-    "tool", ["features", "eval", "eval-negative-tolerance", "drift", "golden", "calibration"]
+    "tool",
+    ["features", "eval", "eval-negative-tolerance", "drift", "netlint", "golden", "calibration"],
 )
 def test_input_error_replaces_a_stale_report(tool: str, tmp_path: Path, junit_xsd: Path) -> None:
     main, argv, report = _cases(tmp_path)[tool]

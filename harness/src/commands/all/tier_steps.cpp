@@ -106,6 +106,12 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
                        ecm + " --max-p99-cp 40 --max-max-cp 80 --max-overflows 0 --config h128-" +
                        c.tier + pyout,
                    {t.junit("drift", "h128-" + c.tier)}});
+  // Net lint on the golden net, in the engine's integer arithmetic: clipping shares, dead and
+  // saturated units, int16/int32 headroom (gates: docs/harnesses/netlint.md).
+  steps.push_back({"netlint",
+                   py + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
+                       ecm + " --config h128-" + c.tier + pyout,
+                   {t.junit("netlint", "h128-" + c.tier)}});
   if (full) {
     // The big net: a seeded H=1024 checkpoint is generated and exported at run time (47 MB, never
     // committed), then engine vs oracle at 0 cp and the drift statistics.

@@ -201,6 +201,13 @@ void headline_figures(RunRow& row, const Json& j) {
     f.add("records", "held-out records", "/records", 0);
     f.add("ece", "ECE (all)", "/slices/all/ece", 4);
     f.add("auc", "AUC (all)", "/slices/all/auc", 4);
+  } else if (h == "netlint") {
+    f.add("int16_headroom", "int16 accumulator headroom (x)", "/ft/int16_headroom", 2);
+    f.add("ft_clipped_low", "FT lanes clipped at 0", "/ft/clipped_low_share", 4);
+    f.add("ft_clipped_high", "FT lanes clipped at 127", "/ft/clipped_high_share", 4);
+    f.add("ft_dead", "dead FT lanes", "/ft/dead_lanes", 0);
+    f.add("ft_saturated", "saturated FT lanes", "/ft/saturated_lanes", 0);
+    f.add("int32_headroom", "int32 dense-sum headroom (x)", "/int32_headroom", 1);
   } else if (is_mutant_report(h)) {
     for (const char* k : {"killed", "survived", "not-covered", "triaged"})
       f.add(k, std::string("mutants ") + k, std::string("/modules/total/") + k, 0);

@@ -1,0 +1,46 @@
+"""Net lint (stkref.netlint): the seeded golden net passes its gates; planted, a net with one
+feature-transformer row scaled up fails the int16 headroom gate, by exit status and in JUnit."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import chess
+import numpy as np
+
+from stkref import netlint
+from stkref.cli import run_tool
+from stkref.features import active_features
+from stkref.netfile import read, write
+
+ROOT = Path(__file__).resolve().parents[3]
+GOLDEN = ROOT / "golden" / "nets" / "stk-h128-seed1.nnue"
+
+
+def lint(net: Path, out: Path, *extra: str) -> int:
+    argv = ["--net", str(net), "--random", "40", "--reports-dir", str(out), "--config", "t"]
+    return run_tool(lambda: netlint.main([*argv, *extra]))
+
+
+def test_the_golden_net_passes_and_reports_every_layer(tmp_path: Path):
+    assert lint(GOLDEN, tmp_path) == 0
+    s = json.loads((tmp_path / "netlint" / "t.json").read_text())
+    assert s["report"]["passed"] and s["ft"]["overflow_lanes"] == 0
+    assert 0 < s["ft"]["clipped_low_share"] < 1 and s["ft"]["int16_headroom"] > 2
+    assert set(s["per_bucket"]) and all("l1" in r and "l2" in r for r in s["per_bucket"].values())
+
+
+def test_a_scaled_up_feature_row_fails_the_headroom_gate(tmp_path: Path):
+    model = read(str(GOLDEN))
+    hot = active_features(chess.Board(), chess.WHITE)[0]  # a pawn every game starts with
+    model.ft_weight[hot] = np.clip(model.ft_weight[hot].astype(np.int64) * 4000, -32767, 32767)
+    planted = tmp_path / "planted.nnue"
+    write(model, str(planted))
+    epd = tmp_path / "start.epd"
+    epd.write_text(chess.Board().epd() + "\n")
+    assert lint(planted, tmp_path, "--epd", str(epd)) == 1
+    xml = ET.parse(tmp_path / "junit" / "netlint-t.xml").getroot()
+    failed = [c.get("name") for c in xml.iter("testcase") if c.find("failure") is not None]
+    assert failed == ["int16 accumulator headroom"], failed
