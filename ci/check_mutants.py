@@ -265,10 +265,14 @@ def detection_table(records: list[dict]) -> list[str]:
 def write_reports(records: list[dict], config: str, out_dir: Path, meta: dict) -> str:
     """reports/mutants/<config>.{md,json} and reports/junit/mutants-<config>.xml."""
     valid = [r for r in records if r["outcome"] != "error"]
+    runs = (f"of checks in {len(meta['merged'])} merged runs" if meta.get("merged")
+            else f"with {meta['jobs']} job(s)")
     caught = sum(r["outcome"] in ("killed", "timeout") for r in valid)
     headline = (f"{caught} of {len(valid)} planted defects caught by every listed check"
                 f" ({len(records) - len(valid)} setup errors); {sum(len(r['tests']) for r in records)} checks;"
-                f" {meta['seconds'] / 60:.1f} min with {meta['jobs']} job(s); HEAD {meta['head'][:10]}.")
+                f" {meta['seconds'] / 60:.1f} min"
+                f" {runs};"
+                f" HEAD {meta['head'][:10]}.")
     md, _ = mutants_report.write_reports("mutants", config, out_dir, records, meta,
                                          f"Planted-defect detection ({config})", headline,
                                          detection_table(records))
