@@ -33,9 +33,7 @@ struct Settings {
   int games = 100;
   std::uint64_t seed = 1;
   datagen::GameOptions game;
-  int random_plies = 8;
-  int balance_cp = 300;
-  std::uint64_t balance_nodes = 5000;
+  datagen::OpeningOptions opening;
   std::string openings;  // a book instead of generated openings
   std::string out;       // data file
   std::string out_dir = "reports";
@@ -52,25 +50,19 @@ Json definition_of(const Settings& s) {
           {"max_plies", s.game.max_plies},
           {"adjudication", s.game.adjudication.text()},
           {"openings", s.openings.empty() ? Json("generated") : Json(s.openings)},
-          {"random_plies", s.random_plies},
-          {"balance_cp", s.balance_cp},
-          {"balance_nodes", s.balance_nodes},
+          {"random_plies", s.opening.random_plies},
+          {"balance_cp", s.opening.balance_cp},
+          {"balance_nodes", s.opening.balance_nodes},
           {"shard", s.shard.label()},
           {"labels", "stk search, White's view"}};
 }
 
-std::vector<selfplay::Opening> openings_for(const Settings& s) {
-  if (!s.openings.empty()) {
-    std::vector<selfplay::Opening> book = selfplay::read_openings(s.openings);
-    selfplay::shuffle_openings(book, s.seed);
-    return book;
-  }
-  selfplay::GeneratorSettings g;
-  g.seed = s.seed;
-  g.plies = s.random_plies;
-  g.max_abs_cp = s.balance_cp;
-  g.check_nodes = s.balance_nodes;
-  return selfplay::generate_openings(g, std::size_t(s.games));
+// A book, in the order --seed shuffles it; empty: each game generates its own opening.
+std::vector<selfplay::Opening> book_of(const Settings& s) {
+  if (s.openings.empty()) return {};
+  std::vector<selfplay::Opening> book = selfplay::read_openings(s.openings);
+  selfplay::shuffle_openings(book, s.seed);
+  return book;
 }
 
 // Plays `todo` on `threads` workers; hands each game to `emit` in the order of `todo`.
@@ -87,8 +79,11 @@ void play_in_order(const std::vector<int>& todo, const std::vector<selfplay::Ope
       search::Searcher searcher;
       for (std::size_t i; !stop && (i = next++) < todo.size();) {
         const int g = todo[i];
-        datagen::Game game = datagen::play_game(searcher, book[std::size_t(g) % book.size()],
-                                                s.game, g);
+        const selfplay::Opening opening = book.empty()
+                                              ? datagen::generated_opening(searcher, s.opening,
+                                                                           s.seed, g)
+                                              : book[std::size_t(g) % book.size()];
+        datagen::Game game = datagen::play_game(searcher, opening, s.game, g);
         std::lock_guard<std::mutex> lock(m);
         finished.emplace(i, std::move(game));
         ready.notify_all();
@@ -134,13 +129,15 @@ void add_options(CLI::App& app, Settings& s) {
   app.add_option("--max-plies", s.game.max_plies, "engine plies before a game is a draw")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
-  app.add_option("--random-plies", s.random_plies, "random legal plies of a generated opening")
+  app.add_option("--random-plies", s.opening.random_plies,
+                 "random legal plies of a generated opening")
       ->check(CLI::Range(6, 40))
       ->capture_default_str();
-  app.add_option("--balance", s.balance_cp, "a generated opening is kept when searched within +-CP")
+  app.add_option("--balance", s.opening.balance_cp,
+                 "a generated opening is kept when searched within +-CP")
       ->check(CLI::Range(1, 5000))
       ->capture_default_str();
-  app.add_option("--balance-nodes", s.balance_nodes, "nodes of that search")
+  app.add_option("--balance-nodes", s.opening.balance_nodes, "nodes of that search")
       ->check(CLI::Range(std::uint64_t(1), std::uint64_t(100000000)))
       ->capture_default_str();
   app.add_option("--openings", s.openings,
@@ -195,7 +192,7 @@ int run_datagen(int argc, char** argv) {
     io::RunLock lock(s.out + ".lock");
 
     const auto t0 = std::chrono::steady_clock::now();
-    const std::vector<selfplay::Opening> book = openings_for(s);
+    const std::vector<selfplay::Opening> book = book_of(s);
     std::string notice;
     datagen::DataWriter writer(s.out, definition_of(s), &notice);
     if (!notice.empty()) std::cerr << "datagen: " << notice << "\n";

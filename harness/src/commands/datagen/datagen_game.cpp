@@ -5,6 +5,7 @@
 
 #include "commands/match/adjudicator.h"
 #include "movegen.h"
+#include "notation.h"
 #include "positions/seeded_games.h"
 
 namespace stk::harness::datagen {
@@ -28,6 +29,33 @@ std::string end_text(fhgen::GameEnd end) {
 }
 
 }  // namespace
+
+selfplay::Opening generated_opening(search::Searcher& searcher, const OpeningOptions& options,
+                                    std::uint64_t seed, int index) {
+  std::mt19937_64 rng = fhgen::game_rng(seed, index);
+  search::Limits limits;
+  limits.nodes = options.balance_nodes;
+  selfplay::Opening o;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    Position pos;
+    pos.set(Position::kStartFen);
+    o.moves.clear();
+    bool ok = true;
+    for (int ply = 0; ply < options.random_plies && ok; ++ply) {
+      MoveList list(pos);
+      ok = list.size() > 0;
+      if (!ok) break;
+      const Move m = list.begin()[fhgen::uniform_below(rng, list.size())].move;
+      o.moves.push_back(to_uci(m));
+      pos.make_move(m);
+    }
+    if (!ok || fhgen::game_over(pos)) continue;
+    searcher.clear();
+    if (std::abs(searcher.go(pos, limits).score) <= options.balance_cp) break;
+  }
+  o.source = "generated:" + std::to_string(seed) + ":" + std::to_string(index);
+  return o;
+}
 
 Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
                const GameOptions& options, int index) {

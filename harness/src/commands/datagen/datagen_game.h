@@ -37,6 +37,18 @@ struct Game {
   std::vector<Record> records;
 };
 
+struct OpeningOptions {
+  int random_plies = 8;  // uniformly random legal plies from the start position
+  int balance_cp = 300;  // kept when a search of the position scores within +-this
+  std::uint64_t balance_nodes = 5000;
+};
+
+// Game `index`'s generated opening: drawn from (seed, index) alone, so that a shard or a resumed
+// run makes only its own games' openings. Attempts until one is balanced (at most 1000; then the
+// last one drawn). Openings of two games may coincide (rare at 8 plies; the data keeps both).
+selfplay::Opening generated_opening(search::Searcher& searcher, const OpeningOptions& options,
+                                    std::uint64_t seed, int index);
+
 // The result as the text format writes it: 1.0, 0.5 or 0.0 from White's view.
 const char* white_result(const std::string& result);
 
