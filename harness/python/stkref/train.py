@@ -211,13 +211,15 @@ def make_functions(hidden: int, lam: float, scale: float) -> tuple[Any, Any]:
 
 @dataclass
 class TrainSettings:
-    hidden: int = 128
-    epochs: int = 10
-    batch: int = 4096
-    lr: float = 1e-3
-    lam: float = 0.5
-    seed: int = 1
-    val_fraction: float = 0.1
+    """The options of one run (defaults: the command line's, one place)."""
+
+    hidden: int
+    epochs: int
+    batch: int
+    lr: float
+    lam: float
+    seed: int
+    val_fraction: float
 
 
 def train(

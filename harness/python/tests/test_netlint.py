@@ -44,3 +44,29 @@ def test_a_scaled_up_feature_row_fails_the_headroom_gate(tmp_path: Path):
     xml = ET.parse(tmp_path / "junit" / "netlint-t.xml").getroot()
     failed = [c.get("name") for c in xml.iter("testcase") if c.find("failure") is not None]
     assert failed == ["int16 accumulator headroom"], failed
+
+
+def test_the_lint_computes_what_the_oracle_computes():
+    """Every figure rests on the layer values: they must be the oracle's (the engine's, to 0 cp).
+    Planted by mutation testing: an l1 clamp at 128 instead of 127, a lower clamp at -1."""
+    from stkref import oracle
+    from stkref.positions import curated_positions
+
+    model = read(str(GOLDEN))
+    boards = [p.board() for p in curated_positions()]
+    acts = netlint.activations(model, boards)
+    s = netlint.lint(model, boards)
+    by_bucket: dict[int, list[chess.Board]] = {}
+    for board in boards:
+        by_bucket.setdefault(oracle.output_bucket(board), []).append(board)
+    for b, group in by_bucket.items():
+        h1s = []
+        for k, board in enumerate(group):
+            parts = oracle.evaluate(model, board)
+            assert int(acts["layers"][b]["out"][k]) >> 4 == parts.positional, board.fen()
+            acc_s = oracle.accumulate(model, active_features(board, board.turn))[0]
+            acc_o = oracle.accumulate(model, active_features(board, not board.turn))[0]
+            x = np.concatenate([oracle.transform(acc_s), oracle.transform(acc_o)])
+            h1s.append(oracle.clipped_relu(oracle.dense(model.l1_weight[b], model.l1_bias[b], x)))
+        zeros = float(np.mean(np.stack(h1s) == 0))
+        assert s["per_bucket"][str(b)]["l1"]["clipped_low_share"] == zeros

@@ -84,10 +84,15 @@ def test_the_loss_falls_and_the_checkpoint_exports(data: Path, tmp_path: Path, c
     assert run(data, out, "--summary", str(tmp_path / "s.json")) == 0
     text = capsys.readouterr().out
     assert "validation by game" in text and "positions/s" in text and "ETA" in text
+    lines = text.splitlines()
+    first = next(line for line in lines if "epoch 0 train loss" in line)
+    last = next(line for line in lines if "epoch 3/3" in line)
+    assert last.endswith("ETA 0 s"), last  # nothing left after the last epoch
     import json
 
     s = json.loads((tmp_path / "s.json").read_text())
     h = s["history"]
+    assert f"train loss {h[0]['train_loss']:.6f} val loss {h[0]['val_loss']:.6f}" in first, first
     assert h[-1]["val_loss"] < 0.5 * h[0]["val_loss"], h
     assert h[-1]["train_loss"] < h[0]["train_loss"], h
     ckpt = load_checkpoint(out)
