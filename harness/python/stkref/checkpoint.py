@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import os
 import sys
@@ -25,6 +26,7 @@ import numpy as np
 
 from .cli import run_tool
 from .errors import InputError
+from .junit import write_bytes_atomic
 from .quantize import checkpoint_shapes, validate_checkpoint
 from .spec import ALLOWED_HIDDEN, DENSE_WEIGHT_SCALE, NUM_FEATURES, NUM_KINDS, PSQT_SCALE
 
@@ -87,11 +89,9 @@ def generate_checkpoint(hidden: int, seed: int) -> Checkpoint:
 
 
 def save_checkpoint(ckpt: Checkpoint, path: str | os.PathLike[str]) -> None:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp.npz")
-    np.savez(tmp, **ckpt)  # type: ignore[arg-type]
-    os.replace(tmp, target)
+    buf = io.BytesIO()
+    np.savez(buf, **ckpt)  # type: ignore[arg-type]
+    write_bytes_atomic(path, buf.getvalue())  # the one checked writer
 
 
 def load_checkpoint(path: str | os.PathLike[str]) -> Checkpoint:

@@ -174,17 +174,22 @@ def to_xml(suites: list[TestSuite]) -> str:
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """A reader sees the old file or the new one, never a torn one; a failed write (a full disk)
-    raises OSError and leaves no temporary file; a path that exists and is not a regular file (a
-    device, a folder) is refused instead of replaced."""
+    """write_bytes_atomic of the UTF-8 text."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """The one checked writer: a reader sees the old file or the new one, never a torn one; a
+    failed write (a full disk) raises OSError and leaves no temporary file; a path that exists
+    and is not a regular file (a device, a folder) is refused instead of replaced."""
     path = Path(path)
     if path.exists() and not path.is_file():
         raise OSError(f"{path}: exists and is not a regular file; not replaced")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; reports are meant to be read

@@ -28,7 +28,7 @@ from .cli import run_tool
 from .features import active_features
 from .junit import Outcome, TestCase, TestSuite, declare_report, write_report, write_text_atomic
 from .model import QuantizedModel
-from .oracle import load_model, output_bucket
+from .oracle import load_model, output_bucket, transform, wrap
 from .report import (
     add_corpus_args,
     add_report_args,
@@ -56,10 +56,7 @@ def activations(model: QuantizedModel, boards: list[Any]) -> dict[str, Any]:
             idx = np.asarray(active_features(board, color), dtype=np.int64)
             acc = model.ft_bias.astype(np.int64) + model.ft_weight[idx].astype(np.int64).sum(axis=0)
             accs.append(acc)
-            half = acc.shape[0] // 2
-            wrapped = ((acc + 32768) % 65536) - 32768  # what the int16 lanes hold
-            x, y = np.clip(wrapped[:half], 0, 127), np.clip(wrapped[half:], 0, 127)
-            pair.append((x * y) >> 7)
+            pair.append(transform(wrap(acc, 16)))  # what the engine's int16 lanes hold
         inputs.append(np.concatenate(pair))
         buckets.append(output_bucket(board))
     layers: dict[int, dict[str, np.ndarray]] = {}

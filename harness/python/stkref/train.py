@@ -16,8 +16,8 @@ initial weights and the batch order. JAX runs on a GPU when one is present, else
 from __future__ import annotations
 
 import argparse
+import io
 import json
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -31,7 +31,7 @@ from .checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
 from .cli import run_tool
 from .errors import InputError
 from .features import active_features
-from .junit import write_text_atomic
+from .junit import write_bytes_atomic, write_text_atomic
 from .oracle import output_bucket
 from .spec import DENSE_WEIGHT_SCALE, FLOAT_OUTPUT_CP, NUM_FEATURES, NUM_KINDS
 
@@ -335,12 +335,9 @@ def _save_state(
     leaves = jax.tree_util.tree_leaves((params, opt_state))
     arrays: dict[str, Any] = {f"leaf{i}": np.asarray(x) for i, x in enumerate(leaves)}
     meta = json.dumps({"epoch": epoch, "history": history})
-    tmp = path.with_name(path.name + ".tmp.npz")
-    try:
-        np.savez(tmp, **{"meta": np.asarray(meta), **arrays})
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    buf = io.BytesIO()
+    np.savez(buf, **{"meta": np.asarray(meta), **arrays})
+    write_bytes_atomic(path, buf.getvalue())  # the one checked writer
 
 
 def _load_state(

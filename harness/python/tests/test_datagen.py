@@ -144,3 +144,23 @@ def test_a_bad_opening_book_names_its_line(tmp_path: Path):
     assert proc.returncode == 2 and f"{book}:2" in proc.stderr, proc.stderr
     assert not (tmp_path / "d.txt").exists()
     assert "<error" in (tmp_path / "r/junit/datagen-seed1.xml").read_text()
+
+
+def test_the_read_back_check_fails_on_a_record_damaged_on_disk(tmp_path: Path, junit_xsd: Path):
+    """Planted: one journaled record's result flipped in place (same length): the next run of the
+    same command reads the file back and fails `data file reads back`, naming the line."""
+    assert datagen(tmp_path, "--games", "2", "--config", "t").returncode == 0
+    data = tmp_path / "d.txt"
+    lines = data.read_text().splitlines(keepends=True)
+    fen, score, result, rest = lines[1].split(" | ", 3)
+    flipped = "0.0" if result != "0.0" else "1.0"
+    lines[1] = " | ".join([fen, score, flipped, rest])
+    data.write_text("".join(lines))
+    proc = datagen(tmp_path, "--games", "2", "--config", "t")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    xml = (tmp_path / "r/junit/datagen-t.xml").read_text()
+    assert 'name="data file reads back"' in xml and f"{data}:2: result {flipped}" in xml
+    r = subprocess.run(
+        ["xmllint", "--noout", "--schema", str(junit_xsd), str(tmp_path / "r/junit/datagen-t.xml")]
+    )
+    assert r.returncode == 0

@@ -262,3 +262,22 @@ def test_the_review_page_shows_both_kinds_in_one_section(
     assert "ci/mutants/tt-a.patch" in section  # the planted survivor, with its patch as the diff
     assert "<b>gap</b>" in section
     assert "Problems with the inputs" not in page, page[page.find("Problems") :][:600]
+
+
+def test_binary_files_go_through_the_same_checked_writer(monkeypatch, tmp_path: Path):
+    """Checkpoints and training states (np.savez bytes) use write_bytes_atomic: a full disk keeps
+    the earlier file and leaves no temporary."""
+    import numpy as np
+    from stkref.checkpoint import save_checkpoint
+
+    target = tmp_path / "c.npz"
+    save_checkpoint({"x": np.zeros(3)}, target)
+    before = target.read_bytes()
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space"):
+        save_checkpoint({"x": np.ones(3)}, target)
+    assert target.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["c.npz"]

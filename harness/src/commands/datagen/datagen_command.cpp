@@ -242,7 +242,9 @@ int run_datagen(int argc, char** argv) {
     }
     {
       // Quiet share from the data file itself (the journal does not hold it).
-      const std::string problem = datagen::verify_data(s.out, writer.done());
+      const datagen::ReadBack back = datagen::verify_data(s.out, writer.done());
+      const std::string& problem = back.problem;
+      quiet = back.quiet;
       report::RunReport run{"datagen", config};
       junit::TestSuite suite;
       suite.name = "datagen." + config, suite.time_s = all_s;
@@ -260,10 +262,7 @@ int run_datagen(int argc, char** argv) {
       if (!problem.empty()) readback.outcome = junit::Outcome::Failed, readback.message = problem;
       suite.cases = {games, readback};
       run.suites.push_back(suite);
-      const std::string text = io::read_input_file(s.out, std::uint64_t(1) << 40);
-      for (std::size_t p = text.find(" | 1\n"); p != std::string::npos;
-           p = text.find(" | 1\n", p + 1))
-        ++quiet;
+
       run.figures = {{"command", "stk-harness datagen"},
                      {"revision", build_info::git_revision()},
                      {"definition", definition_of(s)},

@@ -167,8 +167,13 @@ void DataWriter::close() {
   if (journal_.is_open()) journal_.close();
 }
 
-std::string verify_data(const std::string& data_path, const std::vector<JournalGame>& games) {
-  const std::string text = io::read_input_file(data_path);
+ReadBack verify_data(const std::string& data_path, const std::vector<JournalGame>& games) {
+  const std::string text = io::read_input_file(data_path, std::uint64_t(1) << 40);
+  ReadBack out;
+  auto fail = [&](std::string why) {
+    out.problem = std::move(why);
+    return out;
+  };
   std::size_t begin = 0;
   int line = 0;
   for (const JournalGame& g : games) {
@@ -176,8 +181,8 @@ std::string verify_data(const std::string& data_path, const std::vector<JournalG
       ++line;
       const std::size_t end = text.find('\n', begin);
       if (end == std::string::npos)
-        return fmt::format("{}: ends at line {}, inside game {} (journal: {} records)", data_path,
-                           line, g.game, g.records);
+        return fail(fmt::format("{}: ends at line {}, inside game {} (journal: {} records)",
+                                data_path, line, g.game, g.records));
       const std::string l = text.substr(begin, end - begin);
       begin = end + 1;
       std::vector<std::string> f;
@@ -188,21 +193,22 @@ std::string verify_data(const std::string& data_path, const std::vector<JournalG
         a = b + 3;
       }
       const std::string at = fmt::format("{}:{}", data_path, line);
-      if (f.size() != 5) return fmt::format("{}: {} fields, not 5", at, f.size());
+      if (f.size() != 5) return fail(fmt::format("{}: {} fields, not 5", at, f.size()));
       Position pos;
-      if (auto why = pos.set(f[0])) return at + ": bad FEN: " + *why;
+      if (auto why = pos.set(f[0])) return fail(at + ": bad FEN: " + *why);
       if (f[2] != white_result(g.result))
-        return fmt::format("{}: result {} but game {} ended {}", at, f[2], g.game, g.result);
-      if (f[4] != "0" && f[4] != "1") return at + ": quiet flag is not 0 or 1";
+        return fail(fmt::format("{}: result {} but game {} ended {}", at, f[2], g.game, g.result));
+      if (f[4] != "0" && f[4] != "1") return fail(at + ": quiet flag is not 0 or 1");
+      out.quiet += f[4] == "1";
     }
     if (begin != g.bytes)
-      return fmt::format("{}: game {} ends at byte {}, its journal says {}", data_path, g.game,
-                         begin, g.bytes);
+      return fail(fmt::format("{}: game {} ends at byte {}, its journal says {}", data_path, g.game,
+                              begin, g.bytes));
   }
   if (begin != text.size())
-    return fmt::format("{}: {} bytes after the last journaled game", data_path,
-                       text.size() - begin);
-  return "";
+    return fail(
+        fmt::format("{}: {} bytes after the last journaled game", data_path, text.size() - begin));
+  return out;
 }
 
 }  // namespace stk::harness::datagen

@@ -66,8 +66,12 @@ class DataWriter {
   io::AppendFile data_, journal_;
 };
 
-// Reads the data file back against its journal: every line five fields, a legal FEN, a result
-// that is the game's, line counts per game as journaled. "" when it holds, else the first problem.
-std::string verify_data(const std::string& data_path, const std::vector<JournalGame>& games);
+// Reads the data file back (once, whatever its size) against its journal: every line five fields,
+// a legal FEN, a result that is the game's, line counts per game as journaled.
+struct ReadBack {
+  std::string problem;  // "" when it holds, else the first problem
+  long long quiet = 0;  // records flagged quiet (the journal does not count them)
+};
+ReadBack verify_data(const std::string& data_path, const std::vector<JournalGame>& games);
 
 }  // namespace stk::harness::datagen
