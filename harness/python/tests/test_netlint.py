@@ -44,6 +44,13 @@ def test_a_scaled_up_feature_row_fails_the_headroom_gate(tmp_path: Path):
     xml = ET.parse(tmp_path / "junit" / "netlint-t.xml").getroot()
     failed = [c.get("name") for c in xml.iter("testcase") if c.find("failure") is not None]
     assert failed == ["int16 accumulator headroom"], failed
+    # Past int16 the lint must see what the engine computes: lanes wrapped at 16 bits, as the
+    # oracle wraps them (mutation testing: a wrap at 15 or 17 bits survived on the golden net).
+    from stkref import oracle
+
+    board = chess.Board()
+    out = netlint.activations(model, [board])["layers"][oracle.output_bucket(board)]["out"][0]
+    assert int(out) >> 4 == oracle.evaluate(model, board).positional
 
 
 def test_the_lint_computes_what_the_oracle_computes():
