@@ -16,7 +16,7 @@
 
 #include "cli_support.h"
 #include "stats/sprt.h"
-#include "commands/match/adjudicator.h"
+#include "games/adjudication.h"
 
 using namespace stk;
 namespace fs = std::filesystem;

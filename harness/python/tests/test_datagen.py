@@ -164,3 +164,69 @@ def test_the_read_back_check_fails_on_a_record_damaged_on_disk(tmp_path: Path, j
         ["xmllint", "--noout", "--schema", str(junit_xsd), str(tmp_path / "r/junit/datagen-t.xml")]
     )
     assert r.returncode == 0
+
+
+FAKE_TEACHER = """#!{python}
+# A UCI teacher for the tests: scores every position {cp} cp for the side to move, plays the
+# first legal move in python-chess's order (a capture when one exists: so quiet is the teacher's
+# move's); MODE "bound" prints only a lowerbound score, which is no label.
+import sys
+import chess
+board = chess.Board()
+for line in sys.stdin:
+    w = line.split()
+    if not w:
+        continue
+    if w[0] == "uci":
+        print("id name fake-teacher\\nuciok", flush=True)
+    elif w[0] == "isready":
+        print("readyok", flush=True)
+    elif w[0] == "position":
+        board = chess.Board(" ".join(w[2:8]))
+    elif w[0] == "go":
+        moves = sorted(board.legal_moves, key=lambda m: not board.is_capture(m))
+        bound = " lowerbound" if "{mode}" == "bound" else ""
+        print(f"info depth 1 score cp {cp}{{bound}} pv {{moves[0].uci()}}", flush=True)
+        print(f"bestmove {{moves[0].uci()}}", flush=True)
+    elif w[0] == "quit":
+        break
+"""
+
+
+def fake_teacher(tmp: Path, cp: int = 77, mode: str = "") -> str:
+    import sys
+
+    path = tmp / f"teacher-{mode or 'ok'}.py"
+    path.write_text(FAKE_TEACHER.format(python=sys.executable, cp=cp, mode=mode))
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_teacher_labels_every_record_and_the_run_says_so(tmp_path: Path):
+    """--teacher: each score is the teacher's, from White's view (77 for the side to move), the
+    quiet flag follows the teacher's best move, the games are the ones stk plays alone (same
+    FENs), and the journal and report name the teacher."""
+    teacher = fake_teacher(tmp_path)
+    proc = datagen(tmp_path, "--games", "2", "--teacher", teacher, "--config", "t", name="t")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    alone = datagen(tmp_path, "--games", "2", "--config", "a", name="a")
+    assert alone.returncode == 0, alone.stderr
+    taught, own = records(tmp_path / "t.txt"), records(tmp_path / "a.txt")
+    assert [r[0] for r in taught] == [r[0] for r in own]  # the moves stay stk's
+    for fen, score, _, _, quiet in taught:
+        board = chess.Board(fen)
+        assert int(score) == (77 if board.turn == chess.WHITE else -77)
+        first = sorted(board.legal_moves, key=lambda m: not board.is_capture(m))[0]
+        assert quiet == str(int(not board.is_check() and not board.is_capture(first)))
+    header = json.loads((tmp_path / "t.txt.journal").read_text().splitlines()[0])
+    assert teacher in header["definition"]["labels"]
+    report = json.loads((tmp_path / "r/datagen/t.json").read_text())
+    assert report["teacher"] == teacher and "teacher" in report["labels"]
+
+
+def test_a_teacher_without_a_score_stops_the_run_keeping_finished_games(tmp_path: Path):
+    proc = datagen(tmp_path, "--games", "2", "--teacher", fake_teacher(tmp_path, mode="bound"))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "printed no score before bestmove" in proc.stderr and "teacher-bound.py" in proc.stderr
+    data = tmp_path / "d.txt"  # no game finished: nothing half-written
+    assert not data.exists() or data.read_text() == ""

@@ -8,6 +8,7 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -18,6 +19,7 @@
 #include "cli/file_names.h"
 #include "commands.h"
 #include "commands/datagen/datagen_file.h"
+#include "commands/datagen/datagen_teacher.h"
 #include "io/input_file.h"
 #include "io/run_lock.h"
 #include "report/build_info.h"
@@ -41,7 +43,15 @@ struct Settings {
   std::string shard_text = "1/1";
   Shard shard;
   int concurrency = 1;
+  std::string teacher;              // a UCI engine whose search labels the records ("": ours)
+  std::uint64_t teacher_nodes = 0;  // its "go nodes"; 0: --nodes
+  std::uint64_t teacher_budget() const { return teacher_nodes ? teacher_nodes : game.nodes; }
 };
+
+std::string labels_of(const Settings& s) {
+  if (s.teacher.empty()) return "stk search, White's view";
+  return fmt::format("teacher {} at {} nodes, White's view", s.teacher, s.teacher_budget());
+}
 
 Json definition_of(const Settings& s) {
   return {{"games", s.games},
@@ -54,7 +64,7 @@ Json definition_of(const Settings& s) {
           {"balance_cp", s.opening.balance_cp},
           {"balance_nodes", s.opening.balance_nodes},
           {"shard", s.shard.label()},
-          {"labels", "stk search, White's view"}};
+          {"labels", labels_of(s)}};
 }
 
 // A book, in the order --seed shuffles it; empty: each game generates its own opening.
@@ -77,13 +87,16 @@ void play_in_order(const std::vector<int>& todo, const std::vector<selfplay::Ope
   auto worker = [&] {
     try {
       search::Searcher searcher;
+      std::unique_ptr<datagen::Teacher> teacher;  // one per worker: a process answers one game
+      if (!s.teacher.empty())
+        teacher = std::make_unique<datagen::Teacher>(s.teacher, s.teacher_budget());
       for (std::size_t i; !stop && (i = next++) < todo.size();) {
         const int g = todo[i];
         const selfplay::Opening opening = book.empty()
                                               ? datagen::generated_opening(searcher, s.opening,
                                                                            s.seed, g)
                                               : book[std::size_t(g) % book.size()];
-        datagen::Game game = datagen::play_game(searcher, opening, s.game, g);
+        datagen::Game game = datagen::play_game(searcher, opening, s.game, g, teacher.get());
         std::lock_guard<std::mutex> lock(m);
         finished.emplace(i, std::move(game));
         ready.notify_all();
@@ -152,6 +165,11 @@ void add_options(CLI::App& app, Settings& s) {
   app.add_option("--concurrency", s.concurrency, "games played at once (one thread each)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  app.add_option("--teacher", s.teacher,
+                 "UCI engine (path or command line) whose search labels every record, e.g. "
+                 "/usr/games/stockfish; the games stay stk's");
+  app.add_option("--teacher-nodes", s.teacher_nodes, "the teacher's 'go nodes' (default --nodes)")
+      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1000000000)));
 }
 
 std::string default_config(const Settings& s) {
@@ -270,7 +288,8 @@ int run_datagen(int argc, char** argv) {
                      {"journal", writer.journal_path()},
                      {"format",
                       "FEN | score (White's view, cp) | result (White's view) | ply | quiet"},
-                     {"teacher", "stk (own search)"},
+                     {"teacher", s.teacher.empty() ? Json("stk (own search)") : Json(s.teacher)},
+                     {"labels", labels_of(s)},
                      {"games", writer.done().size()},
                      {"positions", records},
                      {"quiet_positions", quiet},

@@ -3,7 +3,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "commands/match/adjudicator.h"
+#include "commands/datagen/datagen_teacher.h"
+#include "games/adjudication.h"
 #include "movegen.h"
 #include "notation.h"
 #include "positions/seeded_games.h"
@@ -58,10 +59,11 @@ selfplay::Opening generated_opening(search::Searcher& searcher, const OpeningOpt
 }
 
 Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
-               const GameOptions& options, int index) {
+               const GameOptions& options, int index, Teacher* teacher) {
   Game g;
   g.index = index;
   searcher.clear();
+  if (teacher) teacher->new_game();
   Position pos = opening.position();
   selfplay::Adjudicator adjudicator(options.adjudication);
   search::Limits limits;
@@ -82,9 +84,15 @@ Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
       throw std::runtime_error("game " + std::to_string(index) +
                                ": the search returned no legal move in " + pos.fen());
     const bool white = pos.side_to_move() == WHITE;
-    const bool mate = std::abs(r.score) >= search::kValueMateInMaxPly;
-    g.records.push_back({pos.fen(), white ? r.score : -r.score, pos.game_ply(),
-                         !pos.in_check() && !pos.is_capture_or_promotion(r.best) && !mate});
+    int score = r.score;
+    bool mate = std::abs(r.score) >= search::kValueMateInMaxPly;
+    Move best = r.best;
+    if (teacher) {  // the label is the teacher's view of this position, the move stays ours
+      const Label label = teacher->label(pos);
+      score = label.score, mate = label.mate, best = *parse_uci(pos, label.best);
+    }
+    g.records.push_back({pos.fen(), white ? score : -score, pos.game_ply(),
+                         !pos.in_check() && !pos.is_capture_or_promotion(best) && !mate});
     pos.make_move(r.best);
     ++g.engine_plies;
     const int fullmove = 1 + pos.game_ply() / 2;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/match/match_settings.h"
+#include "games/adjudication.h"
 #include "positions/openings.h"
 #include "search/search.h"
 
@@ -52,7 +52,11 @@ selfplay::Opening generated_opening(search::Searcher& searcher, const OpeningOpt
 // The result as the text format writes it: 1.0, 0.5 or 0.0 from White's view.
 const char* white_result(const std::string& result);
 
+class Teacher;
+
+// `teacher`: null, the labels are the game's own search; else each record's score and quiet flag
+// are the teacher's (the moves played stay stk's).
 Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
-               const GameOptions& options, int index);
+               const GameOptions& options, int index, Teacher* teacher = nullptr);
 
 }  // namespace stk::harness::datagen

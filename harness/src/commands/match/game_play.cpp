@@ -5,7 +5,7 @@
 #include "positions/seeded_games.h"
 #include "movegen.h"
 #include "notation.h"
-#include "commands/match/adjudicator.h"
+#include "games/adjudication.h"
 
 namespace stk::harness::selfplay {
 

@@ -125,16 +125,4 @@ Adjudication::Resign parse_resign(const std::vector<std::string>& tokens) {
   return r;
 }
 
-std::string Adjudication::text() const {
-  std::string s;
-  if (draw)
-    s += fmt::format("draw movenumber={} movecount={} score={}", draw->movenumber, draw->movecount,
-                     draw->score);
-  if (resign)
-    s += fmt::format("{}resign movecount={} score={}", s.empty() ? "" : "; ", resign->movecount,
-                     resign->score);
-  if (maxmoves) s += fmt::format("{}maxmoves={}", s.empty() ? "" : "; ", maxmoves);
-  return s.empty() ? "none" : s;
-}
-
 }  // namespace stk::harness::selfplay

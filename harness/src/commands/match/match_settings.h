@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "games/adjudication.h"
+
 namespace stk::harness::selfplay {
 
 // The budget of one move: a clock with increment (tc), or a fixed node count or depth per move.
@@ -33,22 +35,6 @@ struct EngineConfig {
 
 // "cmd=PATH name=N option.X=Y nodes=N depth=N" as separate tokens (one --engine's values).
 EngineConfig parse_engine(const std::vector<std::string>& tokens);
-
-// Draw: from full move `movenumber` on, both engines' scores within +-score cp for `movecount`
-// moves each. Resign: both engines agree that one side is ahead by >= score cp for `movecount`
-// moves each. Max moves: a draw once `maxmoves` full moves are played (0: no cap).
-struct Adjudication {
-  struct Draw {
-    int movenumber = 40, movecount = 8, score = 10;
-  };
-  struct Resign {
-    int movecount = 3, score = 1000;
-  };
-  std::optional<Draw> draw;
-  std::optional<Resign> resign;
-  int maxmoves = 0;
-  std::string text() const;  // recorded in the match definition's settings
-};
 
 Adjudication::Draw parse_draw(const std::vector<std::string>& tokens);
 Adjudication::Resign parse_resign(const std::vector<std::string>& tokens);

@@ -1,8 +1,20 @@
-#include "commands/match/adjudicator.h"
+#include "games/adjudication.h"
 
 #include <fmt/format.h>
 
 namespace stk::harness::selfplay {
+
+std::string Adjudication::text() const {
+  std::string s;
+  if (draw)
+    s += fmt::format("draw movenumber={} movecount={} score={}", draw->movenumber, draw->movecount,
+                     draw->score);
+  if (resign)
+    s += fmt::format("{}resign movecount={} score={}", s.empty() ? "" : "; ", resign->movecount,
+                     resign->score);
+  if (maxmoves) s += fmt::format("{}maxmoves={}", s.empty() ? "" : "; ", maxmoves);
+  return s.empty() ? "none" : s;
+}
 
 std::optional<Adjudged> Adjudicator::after_move(std::optional<int> score, bool white_moved,
                                                 int fullmove, int engine_plies) {

@@ -1,15 +1,30 @@
-// Draw and resign adjudication from the engines' own scores: a verdict only when BOTH engines have
-// held the threshold for `movecount` moves each (2 * movecount consecutive plies), so that one
-// engine's misjudgement cannot end a game.
+// How self-play games end early, in match and in datagen: draw and resign adjudication from the
+// engines' own scores, a verdict only when BOTH engines have held the threshold for `movecount`
+// moves each (2 * movecount consecutive plies), so that one engine's misjudgement cannot end a
+// game.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "commands/match/match_settings.h"
-
 namespace stk::harness::selfplay {
+
+// Draw: from full move `movenumber` on, both engines' scores within +-score cp for `movecount`
+// moves each. Resign: both engines agree that one side is ahead by >= score cp for `movecount`
+// moves each. Max moves: a draw once `maxmoves` full moves are played (0: no cap).
+struct Adjudication {
+  struct Draw {
+    int movenumber = 40, movecount = 8, score = 10;
+  };
+  struct Resign {
+    int movecount = 3, score = 1000;
+  };
+  std::optional<Draw> draw;
+  std::optional<Resign> resign;
+  int maxmoves = 0;
+  std::string text() const;  // recorded in the match definition's settings
+};
 
 struct Adjudged {
   std::string result;  // "1-0", "0-1", "1/2-1/2"
