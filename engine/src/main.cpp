@@ -19,7 +19,7 @@ constexpr Command kCommands[] = {
     {"bench", stk::tools::bench_command, "bench [depth]   (node-count signature and speed)"},
     {"features", stk::tools::features_command, "features \"<FEN>\" | features --batch FILE"},
     {"eval", stk::tools::eval_command,
-     "eval --net FILE [--allow-trailing] [--impl scalar|avx2] (\"<FEN>\" | --batch FILE)"},
+     "eval (--net FILE [--allow-trailing] [--impl scalar|avx2] | --classical) (\"<FEN>\" | --batch FILE)"},
     {"game", stk::tools::game_command,
      "game (\"<FEN>\" | startpos) [UCI_MOVE...] | game --batch FILE | game --fen-verdicts FILE"},
 };

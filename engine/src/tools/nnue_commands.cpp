@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/classical.h"
 #include "file_bytes.h"
 #include "nnue/accumulator.h"
 #include "nnue/features.h"
@@ -110,6 +111,17 @@ void print_ints(std::ostream& o, const std::vector<int>& v) {
   o << ']';
 }
 
+// The classical evaluation of each input: {"line", "fen", "eval"} (side to move, cp), the
+// reference scale the net's offline quality is measured against (stkref.netquality).
+int print_classical(const std::vector<Input>& inputs) {
+  std::ostringstream o;
+  for (const Input& in : inputs)
+    o << "{\"line\": " << in.line << ", \"fen\": \"" << json_escape(in.fen)
+      << "\", \"eval\": " << eval::classical(in.pos) << "}\n";
+  std::cout << o.str() << std::flush;
+  return 0;
+}
+
 }  // namespace
 
 // stk features "<FEN>" | stk features --batch FILE
@@ -133,21 +145,29 @@ int features_command(int argc, char** argv) {
   return 0;
 }
 
-// stk eval --net FILE [--allow-trailing] [--impl scalar|avx2] ("<FEN>" | --batch FILE)
+// stk eval (--net FILE [--allow-trailing] [--impl scalar|avx2] | --classical)
+//          ("<FEN>" | --batch FILE)
 int eval_command(int argc, char** argv) {
   const char* usage =
-      "usage: stk eval --net FILE [--allow-trailing] [--impl scalar|avx2] (\"<FEN>\" | --batch FILE)\n";
+      "usage: stk eval (--net FILE [--allow-trailing] [--impl scalar|avx2] | --classical) "
+      "(\"<FEN>\" | --batch FILE)\n";
   std::string net_path, fen, batch, impl = nnue::kHasAvx2 ? "avx2" : "scalar";
-  bool allow_trailing = false, have_fen = false;
+  bool allow_trailing = false, have_fen = false, classical = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--allow-trailing") allow_trailing = true;
+    else if (a == "--classical") classical = true;
     else if ((a == "--net" || a == "--batch" || a == "--impl") && i + 1 < argc)
       (a == "--net" ? net_path : a == "--batch" ? batch : impl) = argv[++i];
     else if (a.rfind("--", 0) != 0 && !have_fen) fen = a, have_fen = true;
     else return std::cerr << "stk eval: unexpected argument '" << a << "'\n" << usage, 2;
   }
-  if (net_path.empty() || have_fen == !batch.empty()) return std::cerr << usage, 2;
+  if (net_path.empty() == !classical || have_fen == !batch.empty()) return std::cerr << usage, 2;
+  if (classical) {
+    std::vector<Input> inputs;
+    if (!read_inputs("eval", fen, batch, inputs)) return 2;
+    return print_classical(inputs);
+  }
   if (impl != "scalar" && impl != "avx2")
     return std::cerr << "stk eval: --impl must be scalar or avx2\n", 2;
   if (impl == "avx2" && !nnue::kHasAvx2)

@@ -119,3 +119,17 @@ def engine_evals(
             raise EngineError(f"output line {i}: {list(EVAL_KEYS)} must be integers")
         out.append({k: int(obj[k]) for k in EVAL_KEYS})
     return out
+
+
+def engine_classical_evals(
+    engine: str, positions: Sequence[Position], timeout_s: float = 600.0
+) -> list[int]:
+    """The classical evaluation (side to move, cp) of each position: `stk eval --classical`."""
+    out = []
+    for i, obj in enumerate(
+        run_batch(engine, ["eval", "--classical"], positions, ("eval",), timeout_s), start=1
+    ):
+        if not isinstance(obj["eval"], int):
+            raise EngineError(f"output line {i}: 'eval' must be an integer")
+        out.append(int(obj["eval"]))
+    return out

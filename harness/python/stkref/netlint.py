@@ -26,7 +26,7 @@ import numpy as np
 
 from .cli import run_tool
 from .features import active_features
-from .junit import Outcome, TestCase, TestSuite, declare_report, write_report, write_text_atomic
+from .junit import TestCase, TestSuite, declare_report
 from .model import QuantizedModel
 from .oracle import load_model, output_bucket, transform, wrap
 from .report import (
@@ -34,9 +34,9 @@ from .report import (
     add_report_args,
     corpora_from_args,
     echo_corpus_properties,
+    gate_testcases,
     junit_path,
-    summary_dir,
-    write_summary,
+    write_gated_reports,
 )
 
 INT16_MAX = 32767
@@ -141,13 +141,7 @@ def gate_cases(s: dict[str, Any], args: argparse.Namespace, cls: str) -> list[Te
             f"(gate {args.max_saturated_ft_share:.0%})",
         ),
     ]
-    cases = []
-    for name, ok, why in checks:
-        c = TestCase(cls, name, system_out=why)
-        if not ok:
-            c.outcome, c.message = Outcome.FAILED, why
-        cases.append(c)
-    return cases
+    return gate_testcases(cls, checks)
 
 
 def markdown(suite: TestSuite, s: dict[str, Any]) -> str:
@@ -214,8 +208,6 @@ def run(args: argparse.Namespace) -> int:
     echo_corpus_properties(suite, args, corpora)
     for c in gate_cases(s, args, f"netlint.{args.config}"):
         suite.add(c)
-    path = write_report(junit_path(args, "netlint"), [suite])
-    out = summary_dir(args, "netlint")
     gates = {
         k: getattr(args, k)
         for k in (
@@ -225,18 +217,9 @@ def run(args: argparse.Namespace) -> int:
             "max_saturated_ft_share",
         )
     }
-    write_summary(
-        out / f"{args.config}.json",
-        {"net": args.net, "gates": gates, **s},
-        harness="netlint",
-        config=args.config,
-        suites=[suite],
-        junit=path,
+    return write_gated_reports(
+        args, "netlint", suite, {"net": args.net, "gates": gates, **s}, markdown(suite, s)
     )
-    write_text_atomic(out / f"{args.config}.md", markdown(suite, s))
-    for c in suite.cases:
-        print(f"netlint: {c.outcome.value:6} {c.name}: {c.message or c.system_out}")
-    return 0 if suite.all_passed() else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .junit import Outcome, TestSuite
+from .junit import Outcome, TestCase, TestSuite, write_report
 from .junit import write_text_atomic as write_text_atomic  # the one checked writer, re-exported
 from .positions import Position, load_corpora
 
@@ -144,3 +144,39 @@ def write_summary(
     if "report" in figures:
         raise ValueError(f"{path}: the figure key 'report' is reserved for the envelope")
     write_json(path, {"report": envelope(harness, config, suites, junit, path, plots), **figures})
+
+
+def gate_testcases(classname: str, checks: list[tuple[str, bool, str]]) -> list[TestCase]:
+    """One testcase per (name, passed, why): a failed gate carries `why` as its message."""
+    cases = []
+    for name, ok, why in checks:
+        c = TestCase(classname, name, system_out=why)
+        if not ok:
+            c.outcome, c.message = Outcome.FAILED, why
+        cases.append(c)
+    return cases
+
+
+def write_gated_reports(
+    args: argparse.Namespace,
+    harness: str,
+    suite: TestSuite,
+    figures: dict[str, Any],
+    markdown: str,
+) -> int:
+    """The JUnit file, the summary JSON and its Markdown of a gated tool; prints each gate and
+    returns the exit status (0 every gate passed, 1 one failed)."""
+    path = write_report(junit_path(args, harness), [suite])
+    out = summary_dir(args, harness)
+    write_summary(
+        out / f"{args.config}.json",
+        figures,
+        harness=harness,
+        config=args.config,
+        suites=[suite],
+        junit=path,
+    )
+    write_text_atomic(out / f"{args.config}.md", markdown)
+    for c in suite.cases:
+        print(f"{harness}: {c.outcome.value:6} {c.name}: {c.message or c.system_out}")
+    return 0 if suite.all_passed() else 1

@@ -29,6 +29,7 @@ import numpy as np
 
 from .checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
 from .cli import run_tool
+from .datafile import held_out_games, read_records
 from .errors import InputError
 from .features import active_features
 from .junit import write_bytes_atomic, write_text_atomic
@@ -69,43 +70,24 @@ def _rows(board: chess.Board, color: chess.Color) -> np.ndarray:
 
 
 def read_data(paths: list[Path], quiet_only: bool, max_positions: int) -> Dataset:
-    """Reads datagen files (FEN | score | result | ply | quiet); a bad line is an InputError naming
-    FILE:LINE. A new game starts where the ply does not follow the line before it."""
+    """Reads datagen files (stkref.datafile); a bad line is an InputError naming FILE:LINE."""
     stm, opp, bucket, score, result, game = [], [], [], [], [], []
-    g = -1
-    for path in paths:
+    for r in read_records(paths):
+        if quiet_only and not r.quiet:
+            continue
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError(f"{path}: cannot be read ({e})") from e
-        last_ply = None
-        for n, line in enumerate(lines, 1):
-            f = line.split(" | ")
-            if len(f) != 5:
-                raise InputError(
-                    f"{path}:{n}: {len(f)} fields, not 5 (FEN | score | result | ply | quiet)"
-                )
-            try:
-                board = chess.Board(f[0])
-                cp, res, ply, quiet = int(f[1]), float(f[2]), int(f[3]), f[4]
-            except ValueError as e:
-                raise InputError(f"{path}:{n}: {e}") from e
-            if res not in (0.0, 0.5, 1.0) or quiet not in ("0", "1"):
-                raise InputError(f"{path}:{n}: result must be 1.0, 0.5 or 0.0 and quiet 0 or 1")
-            if last_ply is None or ply != last_ply + 1:
-                g += 1
-            last_ply = ply
-            if quiet_only and quiet != "1":
-                continue
-            white = board.turn == chess.WHITE
-            stm.append(_rows(board, board.turn))
-            opp.append(_rows(board, not board.turn))
-            bucket.append(output_bucket(board))
-            score.append(cp if white else -cp)
-            result.append(res if white else 1.0 - res)
-            game.append(g)
-            if max_positions and len(score) >= max_positions:
-                break
+            board = chess.Board(r.fen)
+        except ValueError as e:
+            raise InputError(f"{r.path}:{r.line}: {e}") from e
+        white = board.turn == chess.WHITE
+        stm.append(_rows(board, board.turn))
+        opp.append(_rows(board, not board.turn))
+        bucket.append(output_bucket(board))
+        score.append(r.score if white else -r.score)
+        result.append(r.result if white else 1.0 - r.result)
+        game.append(r.game)
+        if max_positions and len(score) >= max_positions:
+            break
     if not score:
         raise InputError(f"{', '.join(map(str, paths))}: no positions to train on")
     return Dataset(
@@ -119,11 +101,7 @@ def read_data(paths: list[Path], quiet_only: bool, max_positions: int) -> Datase
 
 
 def split_by_game(data: Dataset, fraction: float, seed: int) -> tuple[Dataset, Dataset]:
-    games = np.unique(data.game)
-    held = np.random.default_rng(seed).permutation(games)[: max(1, round(fraction * len(games)))]
-    if len(held) == len(games):
-        raise InputError(f"{len(games)} game(s): too few to hold {fraction:.0%} of them out")
-    mask = np.isin(data.game, held)
+    mask = np.isin(data.game, held_out_games(data.game, fraction, seed))
     return data.take(np.flatnonzero(~mask)), data.take(np.flatnonzero(mask))
 
 
@@ -220,6 +198,8 @@ class TrainSettings:
     lam: float
     seed: int
     val_fraction: float
+    weight_decay: float
+    keep: str  # "best" (lowest validation loss) or "last"
 
 
 def train(
@@ -240,7 +220,11 @@ def train(
         return {k: "psqt" if k.startswith("psqt.") else "rest" for k in p}
 
     opt = optax.multi_transform(
-        {"psqt": optax.adam(s.lr * PSQT_LR_FACTOR), "rest": optax.adam(s.lr)}, label
+        {
+            "psqt": optax.adam(s.lr * PSQT_LR_FACTOR),
+            "rest": optax.adamw(s.lr, weight_decay=s.weight_decay),
+        },
+        label,
     )
 
     dense = ("l1.weight", "l2.weight", "out.weight")
@@ -265,8 +249,9 @@ def train(
     opt_state = opt.init(params)
     history: list[dict[str, float]] = []
     start = 0
+    best = params  # the parameters of the epoch with the lowest validation loss so far
     if resume and state_path.exists():
-        params, opt_state, start, history = _load_state(state_path, params, opt_state)
+        params, opt_state, best, start, history = _load_state(state_path, params, opt_state)
         log(f"train: resumed {state_path} after epoch {start}")
     rng = np.random.default_rng(s.seed)
     for _ in range(start):  # the batch orders of the epochs already done
@@ -318,21 +303,32 @@ def train(
             "seconds": secs,
         }
         history.append(row)
+        if row["val_loss"] < min(h["val_loss"] for h in history[:-1]):
+            best = params
         eta = (time.monotonic() - t_all) / (epoch - start) * (s.epochs - epoch)
         log(
             f"train: epoch {epoch}/{s.epochs} train loss {row['train_loss']:.6f} val loss "
             f"{row['val_loss']:.6f} {row['positions_per_second']:.0f} positions/s ETA {eta:.0f} s"
         )
-        _save_state(state_path, params, opt_state, epoch, history)
-    save_checkpoint(fold({k: np.asarray(v) for k, v in params.items()}), out)
-    return {"scale_cp": scale, "history": history, "state": str(state_path)}
+        _save_state(state_path, params, opt_state, best, epoch, history)
+    # Early stopping: the epoch that generalizes best, not the last (a small corpus overfits).
+    chosen = params if s.keep == "last" else best
+    kept = history[-1] if s.keep == "last" else min(history, key=lambda h: h["val_loss"])
+    save_checkpoint(fold({k: np.asarray(v) for k, v in chosen.items()}), out)
+    return {
+        "scale_cp": scale,
+        "history": history,
+        "kept_epoch": int(kept["epoch"]),
+        "kept_val_loss": kept["val_loss"],
+        "state": str(state_path),
+    }
 
 
 def _save_state(
-    path: Path, params: Any, opt_state: Any, epoch: int, history: list[dict[str, float]]
+    path: Path, params: Any, opt_state: Any, best: Any, epoch: int, history: list[dict[str, float]]
 ) -> None:
     jax = _jax()
-    leaves = jax.tree_util.tree_leaves((params, opt_state))
+    leaves = jax.tree_util.tree_leaves((params, opt_state, best))
     arrays: dict[str, Any] = {f"leaf{i}": np.asarray(x) for i, x in enumerate(leaves)}
     meta = json.dumps({"epoch": epoch, "history": history})
     buf = io.BytesIO()
@@ -342,17 +338,17 @@ def _save_state(
 
 def _load_state(
     path: Path, params: Any, opt_state: Any
-) -> tuple[Any, Any, int, list[dict[str, float]]]:
+) -> tuple[Any, Any, Any, int, list[dict[str, float]]]:
     jax = _jax()
-    treedef = jax.tree_util.tree_structure((params, opt_state))
+    treedef = jax.tree_util.tree_structure((params, opt_state, params))
     try:
         with np.load(path) as z:
             meta = json.loads(str(z["meta"]))
             leaves = [jax.numpy.asarray(z[f"leaf{i}"]) for i in range(treedef.num_leaves)]
     except (OSError, KeyError, ValueError) as e:
         raise InputError(f"{path}: not a training state of this net ({e})") from e
-    p, st = jax.tree_util.tree_unflatten(treedef, leaves)
-    return p, st, int(meta["epoch"]), list(meta["history"])
+    p, st, best = jax.tree_util.tree_unflatten(treedef, leaves)
+    return p, st, best, int(meta["epoch"]), list(meta["history"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -376,6 +372,15 @@ def main(argv: list[str] | None = None) -> int:
         default=0.5,
         help="weight of the search score against the game result in the target",
     )
+    ap.add_argument(
+        "--weight-decay", type=float, default=0.0, help="AdamW decay of the non-PSQT weights"
+    )
+    ap.add_argument(
+        "--keep",
+        choices=("best", "last"),
+        default="best",
+        help="write the epoch with the lowest validation loss (default) or the last",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--val-fraction", type=float, default=0.1, help="share of games held out")
     ap.add_argument("--all-positions", action="store_true", help="train on non-quiet records too")
@@ -387,7 +392,11 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if not 0 < a.val_fraction < 1 or not 0 <= a.lam <= 1 or a.epochs < 1 or a.batch < 1:
         raise InputError("--val-fraction in (0, 1), --lambda in [0, 1], --epochs and --batch >= 1")
-    s = TrainSettings(a.hidden, a.epochs, a.batch, a.lr, a.lam, a.seed, a.val_fraction)
+    if a.weight_decay < 0:
+        raise InputError("--weight-decay must be >= 0")
+    s = TrainSettings(
+        a.hidden, a.epochs, a.batch, a.lr, a.lam, a.seed, a.val_fraction, a.weight_decay, a.keep
+    )
     t0 = time.monotonic()
     data = read_data(a.data, not a.all_positions, a.max_positions)
     tr, va = split_by_game(data, a.val_fraction, a.seed)
@@ -412,10 +421,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     if a.summary:
         write_text_atomic(a.summary, json.dumps(figures, indent=2) + "\n")
-    last = figures["history"][-1]
     first = figures["history"][0]
     print(
-        f"train: wrote {a.out}: val loss {last['val_loss']:.6f} (epoch 0: {first['val_loss']:.6f})"
+        f"train: wrote {a.out}: epoch {figures['kept_epoch']} ({a.keep}), val loss "
+        f"{figures['kept_val_loss']:.6f} (epoch 0: {first['val_loss']:.6f})"
     )
     return 0
 

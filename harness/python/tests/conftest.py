@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
+import chess
 import numpy as np
 import pytest
 
@@ -84,3 +86,34 @@ def validate_junit(xsd: Path, report: Path) -> None:
 
 def zero_checkpoint(hidden: int = 128) -> Checkpoint:
     return {k: np.zeros(s, np.float32) for k, s in checkpoint_shapes(hidden).items()}
+
+
+VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500, chess.QUEEN: 900}
+
+
+def material(board: chess.Board) -> int:
+    """White's view, centipawns."""
+    return sum(
+        v * (len(board.pieces(t, chess.WHITE)) - len(board.pieces(t, chess.BLACK)))
+        for t, v in VALUES.items()
+    )
+
+
+def material_games(path: Path, games: int, seed: int, plies: tuple[int, int] = (20, 60)) -> None:
+    """Random games in the datagen format labelled by material (White's view): a target a net
+    learns in a few epochs; longer games hold decided positions."""
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(games):
+        board = chess.Board()
+        rows = []
+        for _ in range(rng.randint(*plies)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            rows.append((board.fen(), material(board), board.ply(), int(not board.is_check())))
+        m = material(board)
+        res = "1.0" if m > 150 else "0.0" if m < -150 else "0.5"
+        lines += [f"{f} | {s} | {res} | {p} | {q}" for f, s, p, q in rows]
+    path.write_text("\n".join(lines) + "\n")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import validate_junit
-from stkref import calibration, drift, golden, netlint, parity
+from stkref import calibration, drift, golden, netlint, netquality, parity
 from stkref.cli import run_tool
 
 STALE_PASS = (
@@ -39,6 +39,11 @@ def _cases(tmp: Path) -> dict[str, tuple[Callable[[list[str]], int], list[str], 
         ),
         "drift": (drift.main, ["--checkpoint", missing, *reports], tmp / "junit/drift-t.xml"),
         "netlint": (netlint.main, ["--net", missing, *reports], tmp / "junit/netlint-t.xml"),
+        "netquality": (
+            netquality.main,
+            ["--net", missing, "--data", missing, "--engine", missing, *reports],
+            tmp / "junit/netquality-t.xml",
+        ),
         "golden": (
             golden.main,
             ["--check", missing, "--junit", str(tmp / "junit/golden-t.xml")],
@@ -54,7 +59,16 @@ def _cases(tmp: Path) -> dict[str, tuple[Callable[[list[str]], int], list[str], 
 
 @pytest.mark.parametrize(
     "tool",
-    ["features", "eval", "eval-negative-tolerance", "drift", "netlint", "golden", "calibration"],
+    [
+        "features",
+        "eval",
+        "eval-negative-tolerance",
+        "drift",
+        "netlint",
+        "netquality",
+        "golden",
+        "calibration",
+    ],
 )
 def test_input_error_replaces_a_stale_report(tool: str, tmp_path: Path, junit_xsd: Path) -> None:
     main, argv, report = _cases(tmp_path)[tool]

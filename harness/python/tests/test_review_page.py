@@ -229,6 +229,22 @@ def make_reports(root: Path) -> Path:
         b"\x89PNG\r\n\x1a\n"
     )  # a link target, not decoded
     _junit(
+        r / "junit/netquality-trained.xml",
+        "netquality.trained",
+        [("netquality.trained", "pair accuracy", "passed")],
+    )
+    (r / "netquality").mkdir()
+    (r / "netquality/trained.json").write_text(
+        json.dumps(
+            {
+                "net": {"pair_accuracy": 0.91234, "mae_cp": 150.25, "decided_collapsed_share": 0.02},
+                "classical": {"pair_accuracy": 0.95012, "mae_cp": 101.75},
+                "spread_ratio": 1.4567,
+                "scale_net_per_classical": 0.8234,
+            }
+        )
+    )
+    _junit(
         r / "junit/shadow-ecm-quick.xml",
         "shadow.ecm-quick",
         [("shadow.gates", "invariant", "passed"), ("shadow.gates", "excess-lmr", "error")],

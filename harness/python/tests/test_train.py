@@ -5,11 +5,9 @@ the validation split is by game, and bad data is named by file and line."""
 from __future__ import annotations
 
 import os
-import random
 import tempfile
 from pathlib import Path
 
-import chess
 import numpy as np
 import pytest
 
@@ -20,44 +18,17 @@ os.environ.setdefault(
 pytest.importorskip("jax")
 pytest.importorskip("optax")
 
+from conftest import material_games  # noqa: E402
 from stkref import train  # noqa: E402
 from stkref.checkpoint import checkpoint_digest, load_checkpoint  # noqa: E402
 from stkref.cli import run_tool  # noqa: E402
 from stkref.export import main as export_main  # noqa: E402
 
-VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500, chess.QUEEN: 900}
-
-
-def material(board: chess.Board) -> int:
-    return sum(
-        v * (len(board.pieces(t, chess.WHITE)) - len(board.pieces(t, chess.BLACK)))
-        for t, v in VALUES.items()
-    )
-
-
-def synthetic_data(path: Path, games: int, seed: int) -> None:
-    """Random games labelled by material (White's view): a target a net learns in a few epochs."""
-    rng = random.Random(seed)
-    lines = []
-    for _ in range(games):
-        board = chess.Board()
-        rows = []
-        for _ in range(rng.randint(20, 60)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-            rows.append((board.fen(), material(board), board.ply(), int(not board.is_check())))
-        m = material(board)
-        res = "1.0" if m > 150 else "0.0" if m < -150 else "0.5"
-        lines += [f"{f} | {s} | {res} | {p} | {q}" for f, s, p, q in rows]
-    path.write_text("\n".join(lines) + "\n")
-
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("train") / "data.txt"
-    synthetic_data(path, 40, 1)
+    material_games(path, 40, 1)
     return path
 
 
@@ -233,3 +204,22 @@ def test_the_pipeline_from_self_play_to_a_net_the_engine_plays(tmp_path: Path):
         env={**os.environ, "PYTHONPATH": str(ROOT / "harness" / "python")},
     )
     assert parity.returncode == 0, parity.stdout[-3000:] + parity.stderr[-3000:]
+
+
+def test_the_epoch_kept_is_the_one_that_generalizes_best(data: Path, tmp_path: Path):
+    """--keep best writes the epoch of lowest validation loss; planted: a learning rate so high
+    that the later epochs are worse, where --keep last must give another net."""
+    import json
+
+    digests, summaries = {}, {}
+    for keep in ("best", "last"):
+        out = tmp_path / f"{keep}.npz"
+        summary = tmp_path / f"{keep}.json"
+        assert run(data, out, "--lr", "3", "--keep", keep, "--summary", str(summary)) == 0
+        digests[keep] = checkpoint_digest(load_checkpoint(out))
+        summaries[keep] = json.loads(summary.read_text())
+    h = summaries["best"]["history"]
+    best = min(h, key=lambda r: r["val_loss"])
+    assert summaries["best"]["kept_epoch"] == best["epoch"] != h[-1]["epoch"], h
+    assert summaries["last"]["kept_epoch"] == h[-1]["epoch"]
+    assert digests["best"] != digests["last"]

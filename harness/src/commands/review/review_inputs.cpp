@@ -208,6 +208,14 @@ void headline_figures(RunRow& row, const Json& j) {
     f.add("ft_dead", "dead FT lanes", "/ft/dead_lanes", 0);
     f.add("ft_saturated", "saturated FT lanes", "/ft/saturated_lanes", 0);
     f.add("int32_headroom", "int32 dense-sum headroom (x)", "/int32_headroom", 1);
+  } else if (h == "netquality") {
+    f.add("pair_accuracy", "pair accuracy (net)", "/net/pair_accuracy", 4);
+    f.add("classical_pair_accuracy", "pair accuracy (classical)", "/classical/pair_accuracy", 4);
+    f.add("mae_cp", "holdout MAE cp (net)", "/net/mae_cp", 1);
+    f.add("classical_mae_cp", "holdout MAE cp (classical)", "/classical/mae_cp", 1);
+    f.add("spread_ratio", "decided spread net/classical", "/spread_ratio", 2);
+    f.add("collapsed", "decided collapsed share (net)", "/net/decided_collapsed_share", 4);
+    f.add("scale", "scale net/classical", "/scale_net_per_classical", 3);
   } else if (is_mutant_report(h)) {
     for (const char* k : {"killed", "survived", "not-covered", "triaged"})
       f.add(k, std::string("mutants ") + k, std::string("/modules/total/") + k, 0);
