@@ -33,11 +33,13 @@ step "ruff format --check (stkref, tests)"
 # Lists each file that would be reformatted; `ruff format stkref tests` in harness/python fixes them.
 (cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkref tests) || status=1
 
-step "ruff check + format --check (ci/mutation.py, ci/mutants_report.py, with stkref's configuration)"
+ci_py=("$root/ci/mutation.py" "$root/ci/mutants_report.py" "$root/ci/record-trained-net.py"
+  "$root/ci/net_strength_report.py")
+step "ruff check + format --check (the Python scripts of ci/, with stkref's configuration)"
 "$py" -m ruff check --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" \
-  --output-format concise "$root/ci/mutation.py" "$root/ci/mutants_report.py" || status=1
+  --output-format concise "${ci_py[@]}" || status=1
 "$py" -m ruff format --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" --check \
-  "$root/ci/mutation.py" "$root/ci/mutants_report.py" || status=1
+  "${ci_py[@]}" || status=1
 
 step "mypy --strict (stkref)"
 (cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref) || status=1

@@ -237,7 +237,11 @@ def make_reports(root: Path) -> Path:
     (r / "netquality/trained.json").write_text(
         json.dumps(
             {
-                "net": {"pair_accuracy": 0.91234, "mae_cp": 150.25, "decided_collapsed_share": 0.02},
+                "net": {
+                    "pair_accuracy": 0.91234,
+                    "mae_cp": 150.25,
+                    "decided_collapsed_share": 0.02,
+                },
                 "classical": {"pair_accuracy": 0.95012, "mae_cp": 101.75},
                 "spread_ratio": 1.4567,
                 "scale_net_per_classical": 0.8234,

@@ -63,6 +63,8 @@ def test_the_loss_falls_and_the_checkpoint_exports(data: Path, tmp_path: Path, c
 
     s = json.loads((tmp_path / "s.json").read_text())
     h = s["history"]
+    rev = s["revision"].split()[0]  # the net's provenance: the commit the trainer ran from
+    assert len(rev) == 40 or s["revision"].startswith("unknown"), s["revision"]
     assert f"train loss {h[0]['train_loss']:.6f} val loss {h[0]['val_loss']:.6f}" in first, first
     assert h[-1]["val_loss"] < 0.5 * h[0]["val_loss"], h
     assert h[-1]["train_loss"] < h[0]["train_loss"], h

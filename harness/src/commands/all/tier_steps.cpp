@@ -132,6 +132,43 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
   }
 }
 
+// The trained net (golden/nets/trained/, provenance in its manifest): every NNUE gate again on
+// the activations of a net that learnt something. Drift gates from what it measures: p99 20 cp,
+// max 31 cp over 20,911 positions (docs/trained-net.md), so p99 <= 30 and max <= 50 leave room
+// for positions the corpus lacks while a rounding change (p99 past 40 on the seeded net) fails.
+void add_trained_net_steps(const Tier& t, std::vector<Step>& steps) {
+  const StepContext& c = t.c;
+  const bool full = t.full;
+  const std::string& py = t.py;
+  const std::string& pyout = t.pyout;
+  const std::string& ecm = t.ecm;
+  const std::string dir = "golden/nets/trained/";
+  const std::string net = " " + dir + "stk-h128-trained.nnue",
+                    config = " --config trained-" + c.tier;
+  steps.push_back({"checknet-trained",
+                   t.h + " checknet" + net + " --manifest " + dir + "manifest.json --junit '" +
+                       t.junit("checknet", "trained-" + c.tier) + "'",
+                   {t.junit("checknet", "trained-" + c.tier)}});
+  steps.push_back({"eval-parity-trained",
+                   py + "parity eval --engine " + t.engine + " --net" + net +
+                       " --seed 1 --random " + (full ? "20000" : "2000") + ecm + config + pyout,
+                   {t.junit("eval", "trained-" + c.tier)}});
+  steps.push_back({"drift-trained",
+                   py + "drift --checkpoint " + dir + "stk-h128-trained.npz --net" + net +
+                       " --engine " + t.engine + " --seed 1 --random " + (full ? "20000" : "2000") +
+                       ecm + " --max-p99-cp 30 --max-max-cp 50 --max-overflows 0" + config + pyout,
+                   {t.junit("drift", "trained-" + c.tier)}});
+  steps.push_back({"netlint-trained",
+                   py + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
+                       ecm + " --max-dead-ft-share 0.1 --max-saturated-ft-share 0.1" + config +
+                       pyout,
+                   {t.junit("netlint", "trained-" + c.tier)}});
+  steps.push_back({"accumulator-trained",
+                   t.h + " accumulator --net" + net + config +
+                       (full ? " --games 400 --search-depth 11" : "") + t.out,
+                   {t.junit("accumulator", "trained-" + c.tier)}});
+}
+
 // The NNUE accumulator.
 void add_accumulator_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
@@ -254,6 +291,7 @@ std::vector<Step> tier_steps(const StepContext& c) {
   std::vector<Step> steps;
   add_perft_steps(t, steps);
   add_reference_steps(t, steps);
+  add_trained_net_steps(t, steps);
   add_accumulator_steps(t, steps);
   add_epd_steps(t, steps);
   add_calibration_steps(t, steps);
