@@ -63,6 +63,7 @@ def gates(summary, args) -> dict[str, bool]:
 def test_an_evaluation_that_matches_the_labels_passes(data: Path, tmp_path: Path):
     args = args_for(data, tmp_path)
     s = netquality.measure(args, fake(stm_material))
+    assert s["pairs"] == 2000  # as many pairs as asked when enough labels differ
     assert s["net"]["pair_accuracy"] == 1.0 and s["net"]["mae_cp"] == 0.0
     assert s["decided_positions"] > 10 and abs(s["spread_ratio"] - 1.0) < 1e-9
     assert abs(s["scale_net_per_classical"] - 1.0) < 1e-9
@@ -77,6 +78,12 @@ def test_a_net_that_flattens_decided_positions_fails(data: Path, tmp_path: Path)
     assert g["pair accuracy"]  # the order is kept: only the spread gates can see it
     assert not g["decided spread"] and not g["collapsed decided positions"], s
     assert abs(s["scale_net_per_classical"] - 0.01) < 1e-9
+
+
+def test_positions_samples_the_holdout(data: Path, tmp_path: Path):
+    every = netquality.measure(args_for(data, tmp_path, "--positions", "0"), fake(stm_material))
+    some = netquality.measure(args_for(data, tmp_path, "--positions", "50"), fake(stm_material))
+    assert some["positions"] == 50 < every["positions"]
 
 
 def test_a_net_that_orders_at_random_fails(data: Path, tmp_path: Path):
@@ -135,3 +142,24 @@ def test_bad_data_is_named_by_file_and_line(data: Path, tmp_path: Path, capsys):
         pytest.skip("needs the release build (stk)")
     assert run_tool(lambda: netquality.main(argv)) == 2
     assert f"{bad}:10" in capsys.readouterr().err
+
+
+def test_a_bad_classical_answer_names_its_output_line(tmp_path: Path):
+    """The engine's classical eval is checked line by line: a non-integer is named by its line."""
+    import sys
+
+    from stkref.engine import EngineError, engine_classical_evals
+    from stkref.positions import Position
+
+    fake_engine = tmp_path / "stk"
+    fake_engine.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys\n"
+        "fens = [l.strip() for l in open(sys.argv[-1]) if l.strip()]\n"
+        "for n, f in enumerate(fens, 1):\n"
+        "    print(json.dumps({'line': n, 'fen': f, 'eval': 5 if n == 1 else 'x'}))\n"
+    )
+    fake_engine.chmod(0o755)
+    pos = [Position("t", str(i), chess.STARTING_FEN) for i in range(2)]
+    with pytest.raises(EngineError, match="output line 2: 'eval' must be an integer"):
+        engine_classical_evals(str(fake_engine), pos)

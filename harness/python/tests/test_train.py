@@ -225,3 +225,27 @@ def test_the_epoch_kept_is_the_one_that_generalizes_best(data: Path, tmp_path: P
     assert summaries["best"]["kept_epoch"] == best["epoch"] != h[-1]["epoch"], h
     assert summaries["last"]["kept_epoch"] == h[-1]["epoch"]
     assert digests["best"] != digests["last"]
+
+
+def test_weight_decay_is_applied_and_a_negative_one_refused(data: Path, tmp_path: Path, capsys):
+    import json
+
+    assert run(data, tmp_path / "n.npz", "--weight-decay", "-1") == 2
+    assert "--weight-decay must be >= 0" in capsys.readouterr().err
+    plain, decayed = tmp_path / "p.json", tmp_path / "d.json"
+    assert run(data, tmp_path / "p.npz", "--summary", str(plain)) == 0
+    assert run(data, tmp_path / "d.npz", "--weight-decay", "0.5", "--summary", str(decayed)) == 0
+    assert json.loads(decayed.read_text())["settings"]["weight_decay"] == 0.5
+    a = checkpoint_digest(load_checkpoint(tmp_path / "p.npz"))
+    assert checkpoint_digest(load_checkpoint(tmp_path / "d.npz")) != a  # the decay changed it
+
+
+def test_the_revision_says_whether_tracked_files_differ():
+    import subprocess
+
+    def git(*a: str) -> str:
+        return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+    rev = train._revision()
+    assert rev.split()[0] == git("rev-parse", "HEAD")
+    assert rev.endswith(" (modified)") == bool(git("status", "--porcelain", "-uno"))
