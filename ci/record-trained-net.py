@@ -16,9 +16,7 @@ written through the checked writer.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -31,25 +29,11 @@ from stkref.checkpoint import checkpoint_digest, load_checkpoint, save_checkpoin
 from stkref.cli import run_tool  # noqa: E402
 from stkref.datafile import read_records  # noqa: E402
 from stkref.errors import InputError  # noqa: E402
-from stkref.junit import write_text_atomic  # noqa: E402
-from stkref.netfile import write  # noqa: E402
+from stkref.junit import git_revision, write_text_atomic  # noqa: E402
+from stkref.netfile import sha256_file, write  # noqa: E402
 from stkref.quantize import quantize_model  # noqa: E402
 
 NAME = "stk-h128-trained"
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def revision() -> str:
-    def git(*a: str) -> str:
-        return subprocess.run(
-            ["git", *a], cwd=ROOT, capture_output=True, text=True, check=False
-        ).stdout.strip()
-
-    modified = git("status", "--porcelain", "-uno")  # tracked files only: the net is not yet
-    return git("rev-parse", "HEAD") + (" (modified)" if modified else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,10 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         "checkpoint": npz.name,
         "checkpoint_digest": checkpoint_digest(ckpt),
         "net": nnue.name,
-        "net_sha256": sha256(nnue),
+        "net_sha256": sha256_file(nnue),
         "datagen": {
             "command": a.datagen_command,
-            "files": [{"name": p.name, "sha256": sha256(p)} for p in a.data],
+            "files": [{"name": p.name, "sha256": sha256_file(p)} for p in a.data],
             "records": len(records),
             "quiet_records": sum(r.quiet for r in records),
             "games": len({r.game for r in records}),
@@ -108,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "trainer": {
             # The trainer's own record; a summary from before it had one: HEAD when recorded.
-            "revision": summary.get("revision") or f"{revision()} (at recording)",
+            "revision": summary.get("revision") or f"{git_revision()} (at recording)",
             "settings": summary["settings"],
             "k_cp": summary["scale_cp"],
             "train_positions": summary["train_positions"],

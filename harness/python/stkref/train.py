@@ -32,7 +32,7 @@ from .cli import run_tool
 from .datafile import held_out_games, read_records
 from .errors import InputError
 from .features import active_features
-from .junit import write_bytes_atomic, write_text_atomic
+from .junit import git_revision, write_bytes_atomic, write_text_atomic
 from .oracle import output_bucket
 from .spec import DENSE_WEIGHT_SCALE, FLOAT_OUTPUT_CP, NUM_FEATURES, NUM_KINDS
 
@@ -351,25 +351,6 @@ def _load_state(
     return p, st, best, int(meta["epoch"]), list(meta["history"])
 
 
-def _revision() -> str:
-    """The commit the trainer ran from, "(modified)" when the tree differs: the net's provenance."""
-    import subprocess
-
-    here = Path(__file__).resolve().parent
-
-    def git(*a: str) -> str:
-        try:
-            out = subprocess.run(["git", *a], cwd=here, capture_output=True, text=True, timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            return ""
-        return out.stdout.strip() if out.returncode == 0 else ""
-
-    head = git("rev-parse", "HEAD")
-    if not head:
-        return "unknown (not a git checkout)"
-    return head + (" (modified)" if git("status", "--porcelain", "-uno") else "")
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m stkref.train",
@@ -436,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
             "settings": vars(s),
             "checkpoint": str(a.out),
             "seconds": time.monotonic() - t0,
-            "revision": _revision(),
+            "revision": git_revision(),  # the commit the trainer ran from
         }
     )
     if a.summary:

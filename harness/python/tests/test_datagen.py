@@ -224,9 +224,21 @@ def test_a_teacher_labels_every_record_and_the_run_says_so(tmp_path: Path):
     assert report["teacher"] == teacher and "teacher" in report["labels"]
 
 
-def test_a_teacher_without_a_score_stops_the_run_keeping_finished_games(tmp_path: Path):
+def test_a_teacher_without_a_score_stops_the_run_keeping_finished_games(
+    tmp_path: Path, junit_xsd: Path
+):
+    from conftest import validate_junit
+
+    report = tmp_path / "r/junit/datagen-seed1.xml"
+    report.parent.mkdir(parents=True)
+    report.write_text(
+        '<testsuites><testsuite name="stale"><testcase name="old pass"/></testsuite></testsuites>'
+    )
     proc = datagen(tmp_path, "--games", "2", "--teacher", fake_teacher(tmp_path, mode="bound"))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "printed no score before bestmove" in proc.stderr and "teacher-bound.py" in proc.stderr
+    xml = report.read_text()  # the stale pass is replaced by an error report
+    assert "old pass" not in xml and "<error" in xml
+    validate_junit(junit_xsd, report)
     data = tmp_path / "d.txt"  # no game finished: nothing half-written
     assert not data.exists() or data.read_text() == ""

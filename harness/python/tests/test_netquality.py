@@ -13,7 +13,7 @@ import chess
 import numpy as np
 import pytest
 
-from conftest import material, material_games
+from conftest import material, material_games, validate_junit
 from stkref import netquality
 from stkref.cli import run_tool
 
@@ -107,7 +107,9 @@ def test_the_holdout_is_the_trainers_validation_split(data: Path):
     assert len(held) == len(va)
 
 
-def test_through_the_engine_the_labels_side_is_kept(data: Path, tmp_path: Path, capsys):
+def test_through_the_engine_the_labels_side_is_kept(
+    data: Path, tmp_path: Path, capsys, junit_xsd: Path
+):
     """The seeded net's PSQT carries material, so it orders material-labelled pairs; with every
     label's sign flipped (planted: a label read from the wrong side) the pair gate must fail."""
     if not ENGINE.exists():
@@ -125,7 +127,7 @@ def test_through_the_engine_the_labels_side_is_kept(data: Path, tmp_path: Path, 
         ]  # fmt: skip
         assert run_tool(lambda argv=argv: netquality.main(argv)) == rc, capsys.readouterr().out
         s = json.loads((tmp_path / f"netquality/{name}.json").read_text())
-        assert (tmp_path / f"junit/netquality-{name}.xml").stat().st_size > 0
+        validate_junit(junit_xsd, tmp_path / f"junit/netquality-{name}.xml")
         if name == "right":
             assert s["net"]["pair_accuracy"] > 0.9 and s["classical"]["pair_accuracy"] > 0.9, s
         else:

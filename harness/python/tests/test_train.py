@@ -63,8 +63,9 @@ def test_the_loss_falls_and_the_checkpoint_exports(data: Path, tmp_path: Path, c
 
     s = json.loads((tmp_path / "s.json").read_text())
     h = s["history"]
-    rev = s["revision"].split()[0]  # the net's provenance: the commit the trainer ran from
-    assert len(rev) == 40 or s["revision"].startswith("unknown"), s["revision"]
+    from stkref.junit import git_revision
+
+    assert s["revision"] == git_revision()  # the net's provenance: the commit the trainer ran from
     assert f"train loss {h[0]['train_loss']:.6f} val loss {h[0]['val_loss']:.6f}" in first, first
     assert h[-1]["val_loss"] < 0.5 * h[0]["val_loss"], h
     assert h[-1]["train_loss"] < h[0]["train_loss"], h
@@ -238,16 +239,3 @@ def test_weight_decay_is_applied_and_a_negative_one_refused(data: Path, tmp_path
     assert json.loads(decayed.read_text())["settings"]["weight_decay"] == 0.5
     a = checkpoint_digest(load_checkpoint(tmp_path / "p.npz"))
     assert checkpoint_digest(load_checkpoint(tmp_path / "d.npz")) != a  # the decay changed it
-
-
-def test_the_revision_says_whether_tracked_files_differ():
-    import subprocess
-
-    def git(*a: str) -> str:
-        return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-
-    if not git("rev-parse", "HEAD"):
-        pytest.skip("not a git checkout")
-    rev = train._revision()
-    assert rev.split()[0] == git("rev-parse", "HEAD")
-    assert rev.endswith(" (modified)") == bool(git("status", "--porcelain", "-uno"))

@@ -23,7 +23,7 @@ def test_the_manifest_records_the_provenance():
     assert "datagen" in dg["command"] and "--seed" in dg["command"]
     assert dg["games"] > 1000 and dg["quiet_records"] <= dg["records"]
     assert all(len(f["sha256"]) == 64 for f in dg["files"])
-    assert len(tr["revision"].split()[0]) == 40
+    assert all(c in "0123456789abcdef" for c in tr["revision"][:40])
     assert tr["validation_loss"] < tr["initial_validation_loss"]
     assert tr["settings"]["hidden"] == MANIFEST["hidden"] == 128
 

@@ -89,7 +89,7 @@ Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
     Move best = r.best;
     if (teacher) {  // the label is the teacher's view of this position, the move stays ours
       const Label label = teacher->label(pos);
-      score = label.score, mate = label.mate, best = *parse_uci(pos, label.best);
+      score = label.score, mate = label.mate, best = label.move;
     }
     g.records.push_back({pos.fen(), white ? score : -score, pos.game_ply(),
                          !pos.in_check() && !pos.is_capture_or_promotion(best) && !mate});

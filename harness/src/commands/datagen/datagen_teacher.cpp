@@ -58,6 +58,7 @@ Label Teacher::label(const Position& pos) {
   const auto move = parse_uci(pos, out.best);
   if (!move || !MoveList(pos).contains(*move))
     throw fail("answered the illegal best move '" + out.best + "'");
+  out.move = *move;
   return out;
 }
 

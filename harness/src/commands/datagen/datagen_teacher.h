@@ -13,9 +13,10 @@
 namespace stk::harness::datagen {
 
 struct Label {
-  int score = 0;      // side to move, cp; a mate as +-(kValueMate - plies to mate)
-  bool mate = false;  // the teacher saw a forced mate
-  std::string best;   // its best move, UCI
+  int score = 0;             // side to move, cp; a mate as +-(kValueMate - plies to mate)
+  bool mate = false;         // the teacher saw a forced mate
+  std::string best;          // its best move, UCI, as answered
+  Move move = Move::none();  // that move in the position (set by Teacher::label once legal)
 };
 
 class Teacher {
