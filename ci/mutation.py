@@ -33,6 +33,7 @@ import queue
 import random
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -62,8 +63,18 @@ LINK_TARGETS = {
     "stk-tests": ("stk-tests", "stk", "stk-harness", "stk-fake-uci"),
 }
 CTEST_CHUNK = 30  # tests per `ctest -R` regular expression
-# What a coverage refresh's partial results depend on (git trees and blobs at HEAD).
-PARTIAL_KEY = ("engine", "harness", "CMakeLists.txt")
+# What a coverage refresh's partial results depend on (git trees and blobs at HEAD): the C++
+# sources, their tests and build files, and the data the tests read.
+PARTIAL_KEY = (
+    "engine",
+    "harness/src",
+    "harness/tests",
+    "harness/cmake",
+    "harness/fuzz",
+    "harness/CMakeLists.txt",
+    "CMakeLists.txt",
+    "golden",
+)
 
 
 class SetupError(Exception):
@@ -310,28 +321,46 @@ def choose(
     sample: int = 0,
     seed: int = 0,
 ) -> list[Mutant]:
-    """All mutants (sample 0), or `sample` per module drawn with random.Random(seed): each
-    module's candidates shuffled in module order, the first `sample` distinct ones taken.
-    Identical mutated texts are one mutant. Sorted by file, line, operator."""
+    """All mutants (sample 0), or `sample` in all, spread over the modules, drawn with
+    random.Random(seed): each module's candidates shuffled (modules in sorted order), then the
+    modules in a shuffled order take one distinct mutant each, round after round, until `sample`
+    are taken or every module is spent. So 20 mutants come from 20 modules, and a module holds at
+    most one more than another unless it runs out. Identical mutated texts are one mutant.
+    Sorted by file, line, operator."""
     rng = random.Random(seed)
-    chosen: list[Mutant] = []
+    queues: dict[str, list[Mutant]] = {}
     for module in sorted(by_module):
         order = list(by_module[module])
         if sample:
             rng.shuffle(order)
-        seen: set[tuple[str, int, str]] = set()
-        taken: list[Mutant] = []
-        for m in order:
-            if sample and len(taken) >= sample:
-                break
+        queues[module] = order[::-1]  # popped from the end: the shuffled order's first first
+    rounds = sorted(queues)
+    if sample:
+        rng.shuffle(rounds)
+    seen: set[tuple[str, int, str]] = set()
+    chosen: list[Mutant] = []
+
+    def next_of(module: str) -> Mutant | None:
+        queue = queues[module]
+        while queue:
+            m = queue.pop()
             if m.mutated is None and not materialize(m):
                 continue
             key = (m.file, m.line, m.mutated or "")
-            if key in seen:
-                continue
-            seen.add(key)
-            taken.append(m)
-        chosen += taken
+            if key not in seen:
+                seen.add(key)
+                return m
+        return None
+
+    while rounds and (not sample or len(chosen) < sample):
+        for module in list(rounds):
+            if sample and len(chosen) >= sample:
+                break
+            m = next_of(module)
+            if m is None:
+                rounds.remove(module)
+            else:
+                chosen.append(m)
     return sorted(chosen, key=lambda m: (m.file, m.line, m.operator, m.mutated or ""))
 
 
@@ -897,8 +926,8 @@ def py_equivalent(original: str, mutated: str) -> bool:
 
 
 def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
-    """A gcov build of HEAD (-O0 --coverage) in build/mutation/coverage; each CTest test alone,
-    .gcda files reset before each; writes ci/mutation-coverage.json."""
+    """A gcov build of HEAD (-O0 --coverage) in build/mutation/coverage; each CTest test alone
+    under its own GCOV_PREFIX, build_jobs of them side by side; writes ci/mutation-coverage.json."""
     job = Job("coverage", head, build_jobs, env)
     job.prepare()
     bdir = job.tree / "build" / "coverage"
@@ -938,28 +967,37 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     done: dict[str, dict[str, list[int]]] = {}
     if partial.exists() and (doc := json.loads(partial.read_text())).get("key") == key:
         done = doc["tests"]
+    for gcda in bdir.rglob("*.gcda"):  # counts left by a build-time run or an older refresh
+        gcda.unlink()
     t0 = time.monotonic()
-    for i, (name, _binary) in enumerate(tests):
-        if name in done:
-            lines = {f: set(v) for f, v in done[name].items()}
-            status = "kept from the stopped refresh"
-        else:
-            for gcda in bdir.rglob("*.gcda"):
-                gcda.unlink()
-            cmd = ["ctest", "--test-dir", str(bdir), "-R", ctest_regex([name])]
-            r = run(cmd, job.tree, env, 1800)
-            status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
-            lines = gcov_lines(bdir, job.tree)
-            done[name] = {f: sorted(v) for f, v in lines.items()}
-            write_text_atomic(
-                partial, json.dumps({"key": key, "tests": done}, separators=(",", ":"))
+    lock = threading.Lock()
+    finished = [0]
+
+    def measure(name: str) -> None:
+        status = "kept from the stopped refresh"
+        if name not in done:
+            lines, status = test_lines(bdir, job.tree, name, env)
+            with lock:
+                done[name] = {f: sorted(v) for f, v in lines.items()}
+                write_text_atomic(
+                    partial, json.dumps({"key": key, "tests": done}, separators=(",", ":"))
+                )
+        with lock:
+            finished[0] += 1
+            n = sum(len(v) for v in done[name].values())
+            print(
+                f"mutation: coverage [{finished[0]}/{len(tests)}] {status}, {n} lines: {name}",
+                flush=True,
             )
-        for path, covered in lines.items():
+
+    # Tests run side by side, each writing its counts under its own GCOV_PREFIX.
+    with concurrent.futures.ThreadPoolExecutor(build_jobs) as ex:
+        list(ex.map(measure, [name for name, _ in tests]))
+    for i, (name, _binary) in enumerate(tests):
+        for path, covered in done[name].items():
             by_line = cov.lines.setdefault(path, {})
             for line in covered:
                 by_line.setdefault(line, []).append(i)
-        n = sum(len(v) for v in lines.values())
-        print(f"mutation: coverage [{i + 1}/{len(tests)}] {status}, {n} lines: {name}", flush=True)
     cov.write(COVERAGE_MAP)
     n_lines = sum(len(v) for v in cov.lines.values())
     print(
@@ -969,13 +1007,37 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     return 0
 
 
-def gcov_lines(bdir: Path, tree: Path) -> dict[str, set[int]]:
-    """Executed lines of engine/src and harness/src files, from every .gcda under bdir."""
+def test_lines(bdir: Path, tree: Path, name: str, env: dict[str, str]) -> tuple[dict, str]:
+    """Runs one CTest test with its counts written under a fresh GCOV_PREFIX (so that tests
+    can run side by side); its executed lines and a status word."""
+    prefix = bdir / "gcov-prefix" / hashlib.sha1(name.encode()).hexdigest()[:12]
+    shutil.rmtree(prefix, ignore_errors=True)
+    prefix.mkdir(parents=True)
+    test_env = env | {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": "0"}
+    cmd = ["ctest", "--test-dir", str(bdir), "-R", ctest_regex([name])]
+    r = run(cmd, tree, test_env, 1800)
+    status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
+    try:
+        return gcov_lines(prefix, tree), status
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+
+
+def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
+    """Executed lines of engine/src and harness/src files, from every .gcda under prefix (a
+    GCOV_PREFIX: the object directory's absolute path below it); gcov finds each .gcno through
+    a link beside its .gcda."""
     by_dir: dict[Path, list[str]] = {}
-    for gcda in bdir.rglob("*.gcda"):
+    for gcda in prefix.rglob("*.gcda"):
         by_dir.setdefault(gcda.parent, []).append(gcda.name)
     out: dict[str, set[int]] = {}
     for d, names in by_dir.items():
+        object_dir = Path("/") / d.relative_to(prefix)
+        for n in names:
+            gcno = object_dir / (n.removesuffix(".gcda") + ".gcno")
+            link = d / gcno.name
+            if gcno.exists() and not link.exists():
+                link.symlink_to(gcno)
         r = run(["gcov", "--json-format", "--stdout", *sorted(names)], d)
         for raw in r.out.splitlines():
             if not raw.startswith("{"):
@@ -1050,7 +1112,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="GLOB",
         help="files to mutate (repeatable; ** any folders); default: " + ", ".join(DEFAULT_GLOBS),
     )
-    ap.add_argument("--sample", type=int, default=0, metavar="N", help="N mutants per module")
+    ap.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N mutants in all, spread evenly over the modules (default: every mutant)",
+    )
     ap.add_argument("--seed", type=int, default=1, metavar="S", help="seed of --sample (default 1)")
     ap.add_argument("--shard", default="1/1", metavar="K/N", help="every N-th mutant from the K-th")
     ap.add_argument("--jobs", type=int, default=1, metavar="J", help="scratch clones in parallel")
@@ -1152,7 +1220,7 @@ def _main(a: argparse.Namespace) -> int:
     k, n = parse_shard(a.shard)
     mutants = shard(mutants, k, n)
     config = default_config(a)
-    what = f"sample {a.sample} per module, seed {a.seed}" if a.sample else "all"
+    what = f"sample {a.sample} over the modules, seed {a.seed}" if a.sample else "all"
     print(
         f"mutation: {len(mutants)} mutants ({what}, shard {k}/{n}) in {len(files)} files of "
         f"{len(by_module)} modules, HEAD {head[:10]}",

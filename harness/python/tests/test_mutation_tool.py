@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -95,8 +96,28 @@ def test_sampling_is_deterministic_per_seed(mt: ModuleType):
         return [m.ident for m in mt.choose(by_module, lambda m: mt.materialize_py(m, PY), 3, seed)]
 
     assert draw(1) == draw(1)
-    assert len(draw(1)) == 6  # 3 per module
+    assert len(draw(1)) == 3  # in all, not per module
     assert any(draw(s) != draw(1) for s in range(2, 6))
+
+
+def test_a_sample_is_spread_over_the_modules(mt: ModuleType):
+    # One big module beside four small ones: the modules take turns, so no module holds more
+    # than one mutant over another until it runs out (planted: 8 drawn from the big one).
+    big = mt.cpp_mutants("engine/src/big.cpp", CPP)
+    assert len(big) > 8
+    by_module = {"big": big} | {f"s{i}": mt.cpp_mutants(f"s{i}.cpp", CPP)[:2] for i in range(4)}
+
+    def per_module(n: int, seed: int) -> dict[str, int]:
+        chosen = mt.choose(by_module, lambda m: True, n, seed)
+        assert len(chosen) == (n or len(chosen))
+        return {k: sum(m in ms for m in chosen) for k, ms in by_module.items()}
+
+    for seed in range(1, 6):
+        assert set(per_module(5, seed).values()) == {1}
+        assert sorted(per_module(8, seed).values()) == [1, 1, 2, 2, 2]
+        assert per_module(12, seed) == {"big": 4, "s0": 2, "s1": 2, "s2": 2, "s3": 2}
+    distinct = {(m.line, m.mutated) for m in big}
+    assert per_module(0, 1)["big"] == len(distinct)  # 0: every distinct mutant
 
 
 def test_shards_partition_the_mutants(mt: ModuleType):
@@ -355,3 +376,31 @@ def test_a_setup_error_leaves_an_error_report_not_an_older_pass(
             text=True,
         )
         assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.skipif(not shutil.which("g++") or not shutil.which("gcov"), reason="needs g++, gcov")
+def test_coverage_of_a_test_under_its_own_gcov_prefix(mt: ModuleType, tmp_path: Path):
+    # Tests of a refresh run side by side, each writing counts under its own GCOV_PREFIX: the
+    # lines must be read back from there (planted: the prefix dropped, so no line is found, or
+    # counts of the other branch reported).
+    src = tmp_path / "engine" / "src" / "a.cpp"
+    src.parent.mkdir(parents=True)
+    program = [
+        "int main(int argc, char**) {",
+        "  if (argc > 1)",
+        "    return 1;",
+        "  return 0;",
+        "}",
+    ]
+    src.write_text("\n".join(program) + "\n")
+    obj = tmp_path / "build"
+    obj.mkdir()
+    subprocess.run(
+        ["g++", "-O0", "--coverage", "-o", str(obj / "a"), str(src)], cwd=obj, check=True
+    )
+    prefix = tmp_path / "prefix"
+    env = os.environ | {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": "0"}
+    subprocess.run([str(obj / "a")], env=env, check=True)
+    assert not list(obj.rglob("*.gcda"))  # written under the prefix, not beside the object
+    lines = mt.gcov_lines(prefix, tmp_path)
+    assert lines == {"engine/src/a.cpp": {1, 2, 4}}
