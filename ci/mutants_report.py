@@ -133,7 +133,7 @@ def markdown(
 def junit_suite(tool: str, config: str, records: list[dict[str, Any]], meta: dict[str, Any]):
     junit, _ = stkref()
     suite = junit.TestSuite(f"{tool}.{config}", time_s=meta.get("seconds", 0.0))
-    for key in ("head", "seed", "sample", "shard", "diff"):
+    for key in ("head", "seed", "sample", "per_module", "shard", "diff"):
         if meta.get(key) not in (None, ""):
             suite.property(key, meta[key])
     for r in records:

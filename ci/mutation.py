@@ -320,23 +320,26 @@ def choose(
     materialize: Callable[[Mutant], bool],
     sample: int = 0,
     seed: int = 0,
+    per_module: int = 0,
 ) -> list[Mutant]:
-    """All mutants (sample 0), or `sample` in all, spread over the modules, drawn with
-    random.Random(seed): each module's candidates shuffled (modules in sorted order), then the
-    modules in a shuffled order take one distinct mutant each, round after round, until `sample`
-    are taken or every module is spent. So 20 mutants come from 20 modules, and a module holds at
-    most one more than another unless it runs out. Identical mutated texts are one mutant.
-    Sorted by file, line, operator."""
+    """All mutants (sample 0, per_module 0), or a draw with random.Random(seed): each module's
+    candidates shuffled (modules in sorted order), then the modules in a shuffled order take one
+    distinct mutant each, round after round, until `sample` are taken in all, each module has
+    `per_module` (0: no cap) or every module is spent. So 20 mutants come from 20 modules, and a
+    module holds at most one more than another unless it runs out. Identical mutated texts are
+    one mutant. Sorted by file, line, operator."""
+    drawn = bool(sample or per_module)
     rng = random.Random(seed)
     queues: dict[str, list[Mutant]] = {}
     for module in sorted(by_module):
         order = list(by_module[module])
-        if sample:
+        if drawn:
             rng.shuffle(order)
         queues[module] = order[::-1]  # popped from the end: the shuffled order's first first
     rounds = sorted(queues)
-    if sample:
+    if drawn:
         rng.shuffle(rounds)
+    taken = dict.fromkeys(rounds, 0)
     seen: set[tuple[str, int, str]] = set()
     chosen: list[Mutant] = []
 
@@ -357,10 +360,11 @@ def choose(
             if sample and len(chosen) >= sample:
                 break
             m = next_of(module)
-            if m is None:
-                rounds.remove(module)
-            else:
+            if m is not None:
                 chosen.append(m)
+                taken[module] += 1
+            if m is None or taken[module] == per_module:
+                rounds.remove(module)
     return sorted(chosen, key=lambda m: (m.file, m.line, m.operator, m.mutated or ""))
 
 
@@ -1087,8 +1091,12 @@ def default_config(a: argparse.Namespace) -> str:
         return re.sub(r"[^A-Za-z0-9_.-]", "_", a.config)
     if a.diff:
         name = "diff"
-    elif a.sample:
-        name = f"sample-{a.sample}-seed-{a.seed}"
+    elif a.sample or a.per_module:
+        name = "-".join(
+            [f"sample-{a.sample}"] * bool(a.sample)
+            + [f"per-module-{a.per_module}"] * bool(a.per_module)
+        )
+        name += f"-seed-{a.seed}"
     else:
         name = "all"
     if a.files:
@@ -1119,6 +1127,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="N",
         help="N mutants in all, spread evenly over the modules (default: every mutant)",
     )
+    ap.add_argument(
+        "--per-module",
+        type=int,
+        default=0,
+        metavar="M",
+        help="at most M mutants of each module (with or without --sample)",
+    )
     ap.add_argument("--seed", type=int, default=1, metavar="S", help="seed of --sample (default 1)")
     ap.add_argument("--shard", default="1/1", metavar="K/N", help="every N-th mutant from the K-th")
     ap.add_argument("--jobs", type=int, default=1, metavar="J", help="scratch clones in parallel")
@@ -1146,8 +1161,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     a = ap.parse_args(argv)
     if a.jobs < 1:
         raise SetupError("--jobs must be >= 1")
-    if a.sample < 0:
-        raise SetupError("--sample must be >= 0")
+    if a.sample < 0 or a.per_module < 0:
+        raise SetupError("--sample and --per-module must be >= 0")
     parse_shard(a.shard)
     return a
 
@@ -1216,11 +1231,21 @@ def _main(a: argparse.Namespace) -> int:
             mod: [m for m in ms if m.line in lines_changed.get(m.file, set())]
             for mod, ms in by_module.items()
         }
-    mutants = choose(by_module, lambda m: materialize_py(m, sources.text(m.file)), a.sample, a.seed)
+    mutants = choose(
+        by_module,
+        lambda m: materialize_py(m, sources.text(m.file)),
+        a.sample,
+        a.seed,
+        a.per_module,
+    )
     k, n = parse_shard(a.shard)
     mutants = shard(mutants, k, n)
     config = default_config(a)
-    what = f"sample {a.sample} over the modules, seed {a.seed}" if a.sample else "all"
+    what = ", ".join(
+        [f"sample {a.sample} over the modules"] * bool(a.sample)
+        + [f"at most {a.per_module} per module"] * bool(a.per_module)
+    )
+    what = f"{what}, seed {a.seed}" if what else "all"
     print(
         f"mutation: {len(mutants)} mutants ({what}, shard {k}/{n}) in {len(files)} files of "
         f"{len(by_module)} modules, HEAD {head[:10]}",
@@ -1281,7 +1306,8 @@ def _main(a: argparse.Namespace) -> int:
         "head": head,
         "files": a.files or list(DEFAULT_GLOBS),
         "sample": a.sample,
-        "seed": a.seed if a.sample else None,
+        "per_module": a.per_module,
+        "seed": a.seed if a.sample or a.per_module else None,
         "shard": a.shard,
         "diff": a.diff,
         "jobs": jobs_n,

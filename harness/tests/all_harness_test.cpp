@@ -105,7 +105,7 @@ TEST_CASE("all: the premerge tier compares --base with this build, then a non-re
   REQUIRE(steps.size() == 3);
   // The diff's tool-generated mutants, shown at review: no report for `all` to gate on.
   CHECK(steps[2].name == "mutation-diff");
-  CHECK_THAT(steps[2].command, Contains("/ci/mutation.sh' --diff 'abc' ") &&
+  CHECK_THAT(steps[2].command, Contains("/ci/mutation.sh' --diff 'abc' --per-module 2 ") &&
                                    Contains("--config premerge --out-dir 'R'"));
   CHECK(steps[2].reports.empty());
   CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD_1-vs-worktree.xml"});

@@ -116,6 +116,13 @@ def test_a_sample_is_spread_over_the_modules(mt: ModuleType):
         assert set(per_module(5, seed).values()) == {1}
         assert sorted(per_module(8, seed).values()) == [1, 1, 2, 2, 2]
         assert per_module(12, seed) == {"big": 4, "s0": 2, "s1": 2, "s2": 2, "s3": 2}
+
+    def capped(n: int, cap: int) -> dict[str, int]:
+        chosen = mt.choose(by_module, lambda m: True, n, 1, cap)
+        return {k: sum(m in ms for m in chosen) for k, ms in by_module.items()}
+
+    assert capped(0, 3) == {"big": 3, "s0": 2, "s1": 2, "s2": 2, "s3": 2}  # the diff mode's cap
+    assert capped(6, 1) == dict.fromkeys(by_module, 1)  # 5 in all: the cap wins over 6
     distinct = {(m.line, m.mutated) for m in big}
     assert per_module(0, 1)["big"] == len(distinct)  # 0: every distinct mutant
 

@@ -59,7 +59,7 @@ std::vector<Step> premerge_steps(const StepContext& c) {
       std::filesystem::path(c.self).parent_path().parent_path().parent_path().parent_path();
   steps.push_back({"mutation-diff",
                    "'" + (root / "ci" / "mutation.sh").string() + "' --diff '" + c.base_commit +
-                       "' --sample 2 --seed 1 --config premerge" + out,
+                       "' --per-module 2 --seed 1 --config premerge" + out,
                    {}});
   return steps;
 }
