@@ -33,7 +33,7 @@ step "ruff format --check (stkref, tests)"
 # Lists each file that would be reformatted; `ruff format stkref tests` in harness/python fixes them.
 (cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkref tests) || status=1
 
-ci_py=("$root/ci/mutation.py" "$root/ci/mutants_report.py" "$root/ci/record-trained-net.py"
+ci_py=("$root/ci/mutation.py" "$root/ci/mutation_campaign.py" "$root/ci/mutants_report.py" "$root/ci/record-trained-net.py"
   "$root/ci/net_strength_report.py")
 step "ruff check + format --check (the Python scripts of ci/, with stkref's configuration)"
 "$py" -m ruff check --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" \

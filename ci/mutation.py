@@ -1062,6 +1062,36 @@ def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Rerunning the survivors of earlier reports
+
+
+def survivors_of(reports: Sequence[str]) -> dict[str, set[str]]:
+    """The untriaged survivors (survived, not-covered) of mutation reports: file -> mutant ids.
+    A report that cannot be read, or is not a mutation report, is a SetupError naming it."""
+    out: dict[str, set[str]] = {}
+    for name in reports:
+        try:
+            doc = json.loads(Path(name).read_text())
+            records = doc["mutants"]
+            for r in records:
+                if r["outcome"] in mutants_report.SURVIVED and not r.get("triaged"):
+                    out.setdefault(r["file"], set()).add(r["id"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SetupError(f"{name}: not a mutation report ({type(e).__name__}: {e})") from e
+    return out
+
+
+def rerun_selection(mutants: list[Mutant], wanted: dict[str, set[str]]) -> list[Mutant]:
+    """The mutants of HEAD with the ids wanted; an id HEAD no longer makes (its line changed,
+    typically by the fix) is printed as gone: it cannot survive any more."""
+    ids = {m.ident for m in mutants}
+    for want in wanted.values():
+        for ident in sorted(want - ids):
+            print(f"mutation: {ident} is gone (HEAD no longer makes it)")
+    return [m for m in mutants if m.ident in wanted.get(m.file, set())]
+
+
+# ---------------------------------------------------------------------------------------------
 # Reports
 
 
@@ -1091,6 +1121,8 @@ def default_config(a: argparse.Namespace) -> str:
         return re.sub(r"[^A-Za-z0-9_.-]", "_", a.config)
     if a.diff:
         name = "diff"
+    elif a.rerun:
+        name = "rerun-" + "-".join(Path(r).stem for r in a.rerun)
     elif a.sample or a.per_module:
         name = "-".join(
             [f"sample-{a.sample}"] * bool(a.sample)
@@ -1143,6 +1175,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="BASE",
         help="only mutants on lines changed since git revision BASE (to HEAD)",
     )
+    ap.add_argument(
+        "--rerun",
+        action="append",
+        default=[],
+        metavar="REPORT",
+        help="only the untriaged survivors of this mutation report (JSON; repeatable)",
+    )
     ap.add_argument("--config", default="", help="report name (default from the options)")
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument(
@@ -1159,6 +1198,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="rebuild ci/mutation-coverage.json (gcov build; runs each test alone)",
     )
     a = ap.parse_args(argv)
+    a.argv = list(sys.argv[1:] if argv is None else argv)
+    if a.rerun and (a.sample or a.per_module or a.diff):
+        raise SetupError(
+            "--rerun takes its mutants from the reports: no --sample, --per-module, --diff"
+        )
     if a.jobs < 1:
         raise SetupError("--jobs must be >= 1")
     if a.sample < 0 or a.per_module < 0:
@@ -1192,9 +1236,14 @@ def write_error_report(a: argparse.Namespace, why: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
     a = None
     try:
-        a = parse_args(argv)
+        if args[:1] == ["campaign"]:
+            import mutation_campaign
+
+            return mutation_campaign.main(args[1:])
+        a = parse_args(args)
         return _main(a)
     except SetupError as e:
         print(f"mutation: {e}", file=sys.stderr)
@@ -1216,6 +1265,9 @@ def _main(a: argparse.Namespace) -> int:
     triage = read_triage(TRIAGE_FILE)
     sources = Sources(ROOT, head)
     files = select_files(sources.paths(), a.files or DEFAULT_GLOBS)
+    rerun = survivors_of(a.rerun) if a.rerun else None
+    if rerun is not None:
+        files = [f for f in files if f in rerun]
     lines_changed: dict[str, set[int]] | None = None
     if a.diff:
         lines_changed = changed_lines(ROOT, a.diff, head)
@@ -1224,13 +1276,15 @@ def _main(a: argparse.Namespace) -> int:
         print(f"mutation: no file to mutate changed since {a.diff}: nothing to do")
         return 0
     if not files:
-        raise SetupError("no file to mutate (check --files)")
+        raise SetupError("no file to mutate (check --files and --rerun)")
     by_module = candidates(sources, files)
     if lines_changed is not None:
         by_module = {
             mod: [m for m in ms if m.line in lines_changed.get(m.file, set())]
             for mod, ms in by_module.items()
         }
+    if rerun is not None:
+        by_module = {mod: [m for m in ms if m.file in rerun] for mod, ms in by_module.items()}
     mutants = choose(
         by_module,
         lambda m: materialize_py(m, sources.text(m.file)),
@@ -1238,6 +1292,8 @@ def _main(a: argparse.Namespace) -> int:
         a.seed,
         a.per_module,
     )
+    if rerun is not None:
+        mutants = rerun_selection(mutants, rerun)
     k, n = parse_shard(a.shard)
     mutants = shard(mutants, k, n)
     config = default_config(a)
@@ -1310,6 +1366,9 @@ def _main(a: argparse.Namespace) -> int:
         "seed": a.seed if a.sample or a.per_module else None,
         "shard": a.shard,
         "diff": a.diff,
+        "rerun": a.rerun,
+        "asked": sorted(i for ids in (rerun or {}).values() for i in ids),
+        "command": "ci/mutation.sh " + shlex.join(a.argv),
         "jobs": jobs_n,
         "coverage_commit": cov.commit,
         "seconds": round(time.monotonic() - t_start, 1),

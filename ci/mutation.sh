@@ -7,7 +7,8 @@
 # Exit 0 (survivors do not fail unless --fail-under), 1 score under --fail-under, 2 setup errors.
 # usage: ci/mutation.sh [--files GLOB]... [--sample N --seed S] [--shard K/N] [--jobs J]
 #                       [--diff BASE] [--config NAME] [--out-dir DIR] [--fail-under PCT] [--list]
-#        ci/mutation.sh --refresh-coverage
+#        ci/mutation.sh --refresh-coverage | --rerun REPORT.json
+#        ci/mutation.sh campaign --report A.json [--report B.json]... [--doc PAGE.md]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd)}"

@@ -411,3 +411,86 @@ def test_coverage_of_a_test_under_its_own_gcov_prefix(mt: ModuleType, tmp_path: 
     assert not list(obj.rglob("*.gcda"))  # written under the prefix, not beside the object
     lines = mt.gcov_lines(prefix, tmp_path)
     assert lines == {"engine/src/a.cpp": {1, 2, 4}}
+
+
+def _report(tmp_path: Path, name: str, records: list[dict], **meta: object) -> Path:
+    doc = {"report": {"config": name}, "head": "0" * 40, "seconds": 60.0, **meta}
+    doc["mutants"] = records
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _rec(ident: str, outcome: str, module: str = "engine/src", triaged: str = "") -> dict:
+    file = "engine/src/a.cpp" if module == "engine/src" else "harness/python/stkref/x.py"
+    return {
+        "id": f"{file}:{ident}",
+        "file": file,
+        "line": 1,
+        "module": module,
+        "operator": "< ==> >",
+        "original": "if (a < b)",
+        "outcome": outcome,
+        "triaged": triaged,
+        "tests": [],
+        "diff": "",
+    }
+
+
+def test_rerun_takes_the_untriaged_survivors(mt: ModuleType, tmp_path: Path, capsys):
+    recs = [_rec("1", "survived"), _rec("2", "not-covered"), _rec("3", "killed")]
+    recs.append(_rec("4", "survived", triaged="accepted"))
+    wanted = mt.survivors_of([str(_report(tmp_path, "run", recs))])
+    assert wanted == {"engine/src/a.cpp": {"engine/src/a.cpp:1", "engine/src/a.cpp:2"}}
+    ms = [_mutant(mt, "", 1), _mutant(mt, "", 2)]
+    ms[1].mutated = "if (a >= b)"
+    wanted = {"engine/src/a.cpp": {ms[0].ident, "engine/src/a.cpp:9:deadbeef"}}
+    assert mt.rerun_selection(ms, wanted) == [ms[0]]
+    assert "engine/src/a.cpp:9:deadbeef is gone" in capsys.readouterr().out
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(mt.SetupError, match="bad.json: not a mutation report"):
+        mt.survivors_of([str(tmp_path / "bad.json")])
+    with pytest.raises(mt.SetupError, match="--rerun takes its mutants from the reports"):
+        mt.parse_args(["--rerun", "x.json", "--sample", "3"])
+
+
+@pytest.fixture
+def campaign() -> ModuleType:
+    sys.path.insert(0, str(ROOT / "ci"))
+    import mutation_campaign
+
+    return mutation_campaign
+
+
+def test_campaign_merges_reruns_over_first_runs(campaign: ModuleType, tmp_path: Path):
+    # First run: engine 2 of 4 killed, stkref 1 of 2; a rerun after fixes kills one engine
+    # survivor and no longer makes the other (its line changed): the engine meets 95%, stkref
+    # (50%) misses 85%. Planted: the first report winning over the rerun (engine stays 50%).
+    first = [_rec("1", "killed"), _rec("2", "killed"), _rec("3", "survived"), _rec("4", "survived")]
+    first += [_rec("5", "killed", "stkref/x"), _rec("6", "survived", "stkref/x")]
+    a = _report(tmp_path, "cpp", first, command="ci/mutation.sh --sample 6")
+    b = _report(
+        tmp_path,
+        "rerun",
+        [_rec("3", "killed")],
+        asked=["engine/src/a.cpp:3", "engine/src/a.cpp:4"],
+        command="ci/mutation.sh --rerun cpp.json",
+    )
+    doc = tmp_path / "campaign.md"
+    out = tmp_path / "reports"
+    rc = campaign.main(
+        ["--report", str(a), "--report", str(b), "--out-dir", str(out), "--doc", str(doc)]
+    )
+    assert rc == 0
+    page = doc.read_text()
+    assert "| `engine/src` | 3 | 3 | 0 | 0 | 50.0% | 100.0% | 95% | meets |" in page
+    assert "| `stkref/x` | 2 | 1 | 1 | 0 | 50.0% | 50.0% | 85% | **short** |" in page
+    assert "Modules short of their target: `stkref/x`." in page
+    assert "1 mutants are gone" in page
+    assert "`ci/mutation.sh --rerun cpp.json`" in page
+    merged = json.loads((out / "mutation" / "campaign.json").read_text())
+    assert merged["missing_targets"] == ["stkref/x"]
+    assert len(merged["mutants"]) == 5  # the gone one is out
+    assert campaign.main(["--report", str(a), "--out-dir", str(out), "--fail-on-target"]) == 1
+    with pytest.raises(campaign.mutation.SetupError, match="nothing.json: not a mutation report"):
+        campaign.main(["--report", str(tmp_path / "nothing.json"), "--out-dir", str(out)])

@@ -1,0 +1,244 @@
+"""`ci/mutation.sh campaign`: one table from several mutation reports (the shards of a campaign,
+its C++ and Python halves, and reruns of its survivors after their gaps were closed).
+
+Records are merged by mutant id in the order the reports are given: a later report's outcome
+replaces an earlier one's (a `--rerun` of the survivors after a fix turns them killed, or shows
+them gone when the fix changed their line). The triage file is applied again, so a survivor
+triaged after the run leaves the score without rerunning it. Writes the merged report
+(reports/mutation/<config>.{json,md}, JUnit) and, with --doc, a generated Markdown page with each
+run's command and cost, the score of each module against its target (--engine-target for
+engine/src, --harness-target for the rest) at the first run and after the reruns.
+Exit 0, or 1 when a module misses its target and --fail-on-target is given; 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import mutants_report
+import mutation
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(path.read_text())
+        if not isinstance(doc.get("mutants"), list):
+            raise KeyError("mutants")
+        return doc
+    except (OSError, ValueError, KeyError, AttributeError) as e:
+        raise mutation.SetupError(f"{path}: not a mutation report ({type(e).__name__}: {e})") from e
+
+
+def config_of(doc: dict[str, Any]) -> str:
+    return str((doc.get("report") or {}).get("config") or "?")
+
+
+def merge(docs: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(first, final): each mutant's record at its first report, and at its last. A rerun that no
+    longer makes a mutant (its line changed) leaves it out of the rerun's records: the final
+    record is then marked gone (outcome kept, `gone` true) and leaves the final score."""
+    first: dict[str, dict[str, Any]] = {}
+    final: dict[str, dict[str, Any]] = {}
+    for doc in docs:
+        rerun_ids = set()
+        for r in doc["mutants"]:
+            rec = dict(r, run=config_of(doc))
+            first.setdefault(r["id"], rec)
+            final[r["id"]] = rec
+            rerun_ids.add(r["id"])
+        for ident in set(doc.get("asked") or []) - rerun_ids:
+            if ident in final:
+                final[ident] = dict(final[ident], gone=True, run=config_of(doc))
+    return list(first.values()), list(final.values())
+
+
+def retriage(records: list[dict[str, Any]], entries: Sequence[mutation.TriageEntry]) -> None:
+    index = {(e.path, e.operator, e.text): e.reason for e in entries}
+    for r in records:
+        if r["outcome"] in mutants_report.SURVIVED:
+            r["triaged"] = index.get(
+                (r["file"], r["operator"], (r.get("original") or "").strip()), ""
+            )
+
+
+def scored(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The module table, with gone mutants (fixed away) counted out of the score."""
+    return mutants_report.tally([r for r in records if not r.get("gone")])
+
+
+def target_of(module: str, engine: float, harness: float) -> float:
+    return engine if module.startswith("engine/") else harness
+
+
+def target_table(
+    first: dict[str, dict[str, Any]],
+    final: dict[str, dict[str, Any]],
+    engine: float,
+    harness: float,
+) -> tuple[list[str], list[str]]:
+    """Markdown rows of module, scored mutants, first-run and final score, target, verdict; and
+    the modules that miss their target."""
+    lines = [
+        "| module | scored (final) | killed | survived | triaged | first run | final | target | |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    missing: list[str] = []
+    for mod, row in final.items():
+        if mod == "total":
+            continue
+        n = row["killed"] + row["timeout"] + row["survived"] + row["not-covered"] - row["triaged"]
+        target = target_of(mod, engine, harness)
+        score = row["score"]
+        verdict = "-" if score is None else ("meets" if score >= target else "**short**")
+        if score is not None and score < target:
+            missing.append(mod)
+        lines.append(
+            f"| `{mod}` | {n} | {row['killed'] + row['timeout']} |"
+            f" {row['survived'] + row['not-covered']} | {row['triaged']} |"
+            f" {mutants_report.fmt_score(first.get(mod, {}).get('score'))} |"
+            f" {mutants_report.fmt_score(score)} | {target:.0f}% | {verdict} |"
+        )
+    t = final.get("total")
+    if t:
+        lines.append(
+            f"| **total** | | {t['killed'] + t['timeout']} | {t['survived'] + t['not-covered']} |"
+            f" {t['triaged']} | {mutants_report.fmt_score(first.get('total', {}).get('score'))} |"
+            f" {mutants_report.fmt_score(t['score'])} | | |"
+        )
+    return lines, missing
+
+
+def runs_table(docs: Sequence[dict[str, Any]]) -> list[str]:
+    lines = [
+        "| run | command | HEAD | mutants | minutes | mutants/hour (run/hour) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for d in docs:
+        lines.append(
+            f"| `{config_of(d)}` | `{d.get('command', '?')}` | {str(d.get('head', ''))[:10]} |"
+            f" {len(d['mutants'])} | {d.get('seconds', 0) / 60:.1f} |"
+            f" {d.get('mutants_per_hour', 0):.0f} ({d.get('run_per_hour', 0):.0f}) |"
+        )
+    return lines
+
+
+def doc_page(
+    command: str,
+    docs: Sequence[dict[str, Any]],
+    first: list[dict[str, Any]],
+    final: list[dict[str, Any]],
+    engine: float,
+    harness: float,
+) -> tuple[str, list[str]]:
+    first_rows, final_rows = scored(first), scored(final)
+    targets, missing = target_table(first_rows, final_rows, engine, harness)
+    gone = [r for r in final if r.get("gone")]
+    gaps = [r for r in final if r["outcome"] in mutants_report.SURVIVED and not r.get("triaged")]
+    gaps = [r for r in gaps if not r.get("gone")]
+    hours = sum(d.get("seconds", 0) for d in docs) / 3600
+    lines = [
+        "# Mutation campaign (generated)",
+        "",
+        f"Generated by `{command}` from the reports of the runs below; do not edit by hand. How"
+        " mutants are made, run and scored: [mutation.md](mutation.md).",
+        "",
+        "## Runs",
+        "",
+        *runs_table(docs),
+        "",
+        f"{len(final)} distinct mutants, {hours:.2f} hours of runs in all. A later run's outcome"
+        " replaces an earlier one's (the reruns of survivors after their gaps were closed);"
+        f" {len(gone)} mutants are gone (the fix changed their line) and leave the final score.",
+        "",
+        "## Scores against the targets",
+        "",
+        f"Target: {engine:.0f}% of the scored mutants killed in each module of `engine/src`,"
+        f" {harness:.0f}% in every other module. Scored = killed + timeout + survived + not"
+        " covered - triaged (equivalent and uncompilable mutants are not scored). With a handful"
+        " of mutants a module, one survivor moves a score by 10 to 30 points.",
+        "",
+        *targets,
+        "",
+        "Modules short of their target: " + (", ".join(f"`{m}`" for m in missing) or "none") + ".",
+        "",
+        f"## Survivors left ({len(gaps)} untriaged)",
+        "",
+    ]
+    for r in gaps:
+        text = (r.get("original") or "").strip()[:90]
+        lines.append(
+            f"- `{mutants_report.where(r)}` `{r['operator']}`: `{text}`"
+            f" ({r['outcome']}, run `{r['run']}`)"
+        )
+    if not gaps:
+        lines.append("None.")
+    lines += ["", "## The merged module table", "", *mutants_report.module_table(final_rows), ""]
+    return "\n".join(lines), missing
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog="ci/mutation.sh campaign",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--report",
+        action="append",
+        required=True,
+        metavar="JSON",
+        help="a mutation report (repeatable; later ones win)",
+    )
+    ap.add_argument("--config", default="campaign", help="name of the merged report")
+    ap.add_argument("--out-dir", default=str(mutation.ROOT / "reports"))
+    ap.add_argument("--doc", default="", metavar="MD", help="write the generated page here too")
+    ap.add_argument("--engine-target", type=float, default=95.0, metavar="PCT")
+    ap.add_argument("--harness-target", type=float, default=85.0, metavar="PCT")
+    ap.add_argument(
+        "--fail-on-target", action="store_true", help="exit 1 when a module misses its target"
+    )
+    a = ap.parse_args(argv)
+    a.argv = list(argv)
+    return a
+
+
+def main(argv: Sequence[str]) -> int:
+    a = parse_args(argv)
+    docs = [read_report(Path(p)) for p in a.report]
+    first, final = merge(docs)
+    entries = mutation.read_triage(mutation.TRIAGE_FILE)
+    retriage(first, entries)
+    retriage(final, entries)
+    command = "ci/mutation.sh campaign " + " ".join(a.argv)
+    page, missing = doc_page(command, docs, first, final, a.engine_target, a.harness_target)
+    meta = {
+        "head": docs[-1].get("head", ""),
+        "command": command,
+        "reports": a.report,
+        "seconds": round(sum(d.get("seconds", 0) for d in docs), 1),
+        "missing_targets": missing,
+    }
+    live = [r for r in final if not r.get("gone")]
+    rows = mutants_report.tally(live)
+    headline = (
+        f"{len(docs)} runs merged; {len(live)} mutants; score"
+        f" {mutants_report.fmt_score(rows.get('total', {}).get('score'))}."
+    )
+    mutants_report.write_reports(
+        "mutation",
+        a.config,
+        Path(a.out_dir),
+        live,
+        meta,
+        f"Mutation campaign ({a.config})",
+        headline,
+    )
+    if a.doc:
+        _, report = mutants_report.stkref()
+        report.write_text_atomic(Path(a.doc), page + "\n")
+    print(page)
+    return 1 if a.fail_on_target and missing else 0
