@@ -4,7 +4,9 @@ committed HEAD, builds it, runs every check listed for it and requires each chec
 
 A defect "survives" when one of its checks passes on it: that check cannot be trusted, and the run
 exits 1. A patch that does not apply or does not build is a setup error (exit 2): a planted defect
-must be a program the checks can run.
+must be a program the checks can run. First every check runs once on HEAD without a defect (the
+null control): one that fails there cannot tell, and its defects are setup errors; its time sets
+its limit on a defect (3x + 60 s), so a slow check is not mistaken for a hang.
 
 Parallel jobs each keep one scratch clone with its own build directory; between defects the clone is
 reset to HEAD, so only the files a patch touched are rebuilt (ccache, when installed, makes the
@@ -127,6 +129,7 @@ class Job:
         self.head = head
         self.build_jobs = build_jobs
         self.configured = False
+        self.at_head = False  # built at HEAD without a defect (for the null control)
 
     def prepare(self) -> None:
         if not self.tree.exists():
@@ -151,8 +154,34 @@ class Job:
         r = run(cmd, self.tree, env=self.env)
         return "" if r.returncode == 0 else "build failed:\n" + r.stdout[-3000:]
 
-    def check(self, m: Mutant, timeout: float, env: dict) -> None:
+    def run_check(self, check: str, timeout: float, env: dict) -> CheckResult:
+        """One check in this clone as it stands; caught = a nonzero exit or a run past timeout."""
+        shutil.rmtree(self.out, ignore_errors=True)
+        self.out.mkdir(parents=True)
+        job_env = dict(env, MUTANT_OUT=str(self.out), PYTHONPATH=str(self.tree / "harness" / "python"))
+        c0 = time.monotonic()
+        # The historical fixed report directory is this job's own, so parallel jobs never share one.
+        cmd = check.replace("/tmp/stk-mutant-reports", str(self.out))
+        try:
+            p = run(cmd, self.tree, env=job_env, timeout=timeout, shell=True)
+            return CheckResult(check, p.returncode, time.monotonic() - c0, p.returncode != 0, log=p.stdout[-4000:])
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
+            return CheckResult(check, -1, time.monotonic() - c0, True, True, out[-4000:])
+
+    def control(self, check: str, timeout: float, env: dict) -> CheckResult:
+        """The null control of one check: run on unmutated HEAD, where it must pass. A check that
+        fails or hangs there would "catch" every defect; its time sets its limit on a defect."""
+        if not self.at_head:
+            self.prepare()
+            if err := self.build(None):
+                raise RuntimeError(f"HEAD does not build: {err}")
+            self.at_head = True
+        return self.run_check(check, timeout, env)
+
+    def check(self, m: Mutant, timeout: float, env: dict, limits: dict[str, float] | None = None) -> None:
         t0 = time.monotonic()
+        self.at_head = False
         self.prepare()
         r = run(["git", "apply", "--whitespace=nowarn", str(ROOT / "ci" / "mutants" / m.patch)], self.tree)
         if r.returncode:
@@ -162,21 +191,25 @@ class Job:
         m.build_seconds = time.monotonic() - t0
         if m.error:
             return
-        shutil.rmtree(self.out, ignore_errors=True)
-        self.out.mkdir(parents=True)
-        job_env = dict(env, MUTANT_OUT=str(self.out), PYTHONPATH=str(self.tree / "harness" / "python"))
         for check in m.checks:
-            c0 = time.monotonic()
-            # The historical fixed report directory is this job's own, so parallel jobs never share one.
-            cmd = check.replace("/tmp/stk-mutant-reports", str(self.out))
-            try:
-                p = run(cmd, self.tree, env=job_env, timeout=timeout, shell=True)
-                m.results.append(CheckResult(check, p.returncode, time.monotonic() - c0, p.returncode != 0,
-                                             log=p.stdout[-4000:]))
-            except subprocess.TimeoutExpired as e:
-                out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
-                # A hang fails CI too (its time limit), so the defect is caught, and said to be a hang.
-                m.results.append(CheckResult(check, -1, time.monotonic() - c0, True, True, out[-4000:]))
+            m.results.append(self.run_check(check, (limits or {}).get(check, timeout), env))
+
+
+def control_failure(m: Mutant, control: dict[str, CheckResult]) -> str:
+    """Why a defect cannot be judged: one of its checks fails or hangs without it ("" if none)."""
+    for check in m.checks:
+        r = control.get(check)
+        if r is not None and r.caught:
+            what = "runs past its time limit" if r.timed_out else f"fails (exit {r.exit_code})"
+            first = (r.log.strip().splitlines() or [""])[-1][:200]
+            return f"null control: the check {what} on HEAD without the defect: {check}\n{first}"
+    return ""
+
+
+def limits_from(control: dict[str, CheckResult], timeout: float) -> dict[str, float]:
+    """A check's time limit on a defect: 3x its time without one + 60 s (its build, a loaded
+    machine), at most --timeout. So a check that is merely slow is not counted as a hang."""
+    return {c: min(timeout, 3 * r.seconds + 60) for c, r in control.items() if not r.caught}
 
 
 def targets_for(checks: list[str]) -> list[str] | None:
@@ -301,7 +334,8 @@ def main() -> int:
     ap.add_argument("pattern", nargs="?", default="", help="only patches whose name matches PATTERN (a regular expression, e.g. see-|tt-)")
     ap.add_argument("--jobs", type=int, default=1, help="scratch clones built and checked in parallel (default 1)")
     ap.add_argument("--shard", default="1/1", help="K/N: every N-th patch starting at the K-th (1-based)")
-    ap.add_argument("--timeout", type=float, default=900, help="seconds per check; a hang counts as caught")
+    ap.add_argument("--timeout", type=float, default=900,
+                    help="seconds per check at most; on a defect 3x its time without one + 60 s; a hang counts as caught")
     ap.add_argument("--config", default="", help="report name (default: all, or the pattern/shard)")
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument("--keep", action="store_true", help="keep the scratch clones (printed)")
@@ -358,10 +392,31 @@ def main() -> int:
     lock = threading.Lock()
     t0 = time.monotonic()
 
-    def one(m: Mutant) -> None:
+    control: dict[str, CheckResult] = {}
+
+    def control_one(check: str) -> None:
         job = pool.get()
         try:
-            job.check(m, a.timeout, env)
+            r = job.control(check, a.timeout, env)
+        except Exception as e:  # noqa: BLE001 - HEAD itself does not build: every defect errs
+            r = CheckResult(check, -2, 0.0, True, log=f"{type(e).__name__}: {e}")
+        finally:
+            pool.put(job)
+        with lock:
+            control[check] = r
+            state = "TIMEOUT" if r.timed_out else f"FAILS (exit {r.exit_code})" if r.caught else "passes"
+            print(f"control: {state} without a defect ({r.seconds:.0f} s): {r.command}", flush=True)
+
+    checks = sorted({c for m in mutants for c in m.checks})
+    print(f"check-mutants: null control, {len(checks)} checks on HEAD without a defect", flush=True)
+
+    def one(m: Mutant) -> None:
+        if why := control_failure(m, control):
+            m.error = why
+            return
+        job = pool.get()
+        try:
+            job.check(m, a.timeout, env, limits_from(control, a.timeout))
         except Exception as e:  # noqa: BLE001 - reported as a setup error of this defect
             m.error = f"{type(e).__name__}: {e}"
         finally:
@@ -376,6 +431,7 @@ def main() -> int:
 
     try:
         with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+            list(ex.map(control_one, checks))
             list(ex.map(one, mutants))
     finally:
         if a.keep:
@@ -383,7 +439,9 @@ def main() -> int:
         else:
             shutil.rmtree(work, ignore_errors=True)
     meta = {"head": head, "pattern": a.pattern, "shard": a.shard, "jobs": jobs,
-            "seconds": round(time.monotonic() - t0, 1)}
+            "seconds": round(time.monotonic() - t0, 1),
+            "control": [{"command": c, "exit_code": r.exit_code, "timed_out": r.timed_out,
+                         "seconds": round(r.seconds, 1)} for c, r in sorted(control.items())]}
     md = write_reports([to_record(m) for m in mutants], config, Path(a.out_dir), meta)
     print()
     print(md)

@@ -1,21 +1,27 @@
-"""python -m stkref: list the tools."""
+"""python -m stkref: list the tools (the modules that run as `python -m stkref.<tool>`)."""
 
-TOOLS = (
-    "checkpoint",
-    "export",
-    "checknet",
-    "parity",
-    "drift",
-    "golden",
-    "fhrecords",
-    "fhfit",
-    "calibration",
-    "fhsynth",
-    "perft",
-    "sprt",
-)
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def tools() -> list[str]:
+    """Every module of the package with a command-line entry, found in the sources so that a
+    new tool is listed without anyone editing a list here."""
+    here = Path(__file__).parent
+    return sorted(
+        p.stem
+        for p in here.glob("*.py")
+        if p.stem != "__main__" and 'if __name__ == "__main__":' in p.read_text()
+    )
+
+
+def main() -> int:
+    print("stkref tools (run as python -m stkref.<tool> --help):")
+    for tool in tools():
+        print(f"  {tool}")
+    return 0
+
 
 if __name__ == "__main__":
-    print("stkref tools (run as python -m stkref.<tool> --help):")
-    for tool in TOOLS:
-        print(f"  {tool}")
+    raise SystemExit(main())

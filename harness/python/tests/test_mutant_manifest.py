@@ -88,3 +88,47 @@ def test_every_planted_defect_applies_to_this_tree():
     assert not stale, (
         "patches that do not apply (regenerate them against this tree):\n" + "\n".join(stale)
     )
+
+
+def test_a_check_that_fails_without_its_defect_catches_nothing(tmp_path: Path, monkeypatch):
+    """The null control: every check runs once on HEAD without a defect. One that fails there
+    would "catch" every defect (planted: the control skipped, so d1 counts as caught); one that
+    is slow gets a limit from its own time, so its slowness is not counted as a hang."""
+    cm = _check_mutants()
+    mutants = [
+        cm.Mutant("d1.patch", ["always-fails", "fine"], "x"),
+        cm.Mutant("d2.patch", ["fine"], "x"),
+    ]
+    limits_seen: list[dict] = []
+
+    class FakeJob:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def control(self, check, timeout, env):
+            return cm.CheckResult(
+                check,
+                1 if check == "always-fails" else 0,
+                20.0,
+                check == "always-fails",
+                log="boom",
+            )
+
+        def check(self, m, timeout, env, limits=None):
+            limits_seen.append(limits)
+            m.results = [cm.CheckResult(c, 1, 1.0, True) for c in m.checks]
+
+    monkeypatch.setattr(cm, "Job", FakeJob)
+    monkeypatch.setattr(cm, "read_manifest", lambda path: mutants)
+    monkeypatch.setattr(sys, "argv", ["check-mutants", "--out-dir", str(tmp_path), "--config", "t"])
+    assert cm.main() == 2  # d1 cannot be judged: a setup error, not a catch
+    doc = __import__("json").loads((tmp_path / "mutants" / "t.json").read_text())
+    by_id = {r["id"]: r for r in doc["mutants"]}
+    assert by_id["d1.patch"]["outcome"] == "error"
+    assert (
+        "null control" in by_id["d1.patch"]["message"]
+        and "always-fails" in by_id["d1.patch"]["message"]
+    )
+    assert by_id["d2.patch"]["outcome"] == "killed"
+    assert limits_seen == [{"fine": 120.0}]  # 3 x 20 s + 60 s, under --timeout 900
+    assert {c["command"]: c["exit_code"] for c in doc["control"]} == {"always-fails": 1, "fine": 0}
