@@ -25,6 +25,7 @@ import ast
 import concurrent.futures
 import contextlib
 import difflib
+import fcntl
 import hashlib
 import io
 import json
@@ -672,6 +673,7 @@ class Job:
         self.objects: dict[str, str] = {}  # repository path -> object path in the build dir
         self.baseline_objects: dict[str, bytes] = {}
         self.test_binary: dict[str, str] = {}  # CTest test -> binary name
+        self.lock: io.TextIOWrapper | None = None  # held while this run uses the clone
 
     def prepare(self) -> None:
         if not (self.tree / ".git").exists():
@@ -723,6 +725,37 @@ class Job:
 
     def write(self, path: str, text: str) -> None:
         (self.tree / path).write_text(text)
+
+
+def lock_clone(name: str) -> io.TextIOWrapper | None:
+    """An exclusive lock on the scratch clone `name` (build/mutation/<name>.lock), held while the
+    returned file stays open; None when another run holds it."""
+    path = ROOT / "build" / "mutation" / f"{name}.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    f = path.open("a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        return None
+    return f
+
+
+def free_clones(n: int, head: str, build_jobs: int, env: dict[str, str]) -> list[Job]:
+    """n scratch clones no other run is using: job0, job1, ... skipping the locked ones, so two
+    runs on one machine never build or test in the same clone."""
+    jobs: list[Job] = []
+    i = 0
+    while len(jobs) < n:
+        name = f"job{i}"
+        if (lock := lock_clone(name)) is not None:
+            job = Job(name, head, build_jobs, env)
+            job.lock = lock
+            jobs.append(job)
+        else:
+            print(f"mutation: {name} is in use by another run; taking the next clone", flush=True)
+        i += 1
+    return jobs
 
 
 def object_of(entry: dict[str, Any]) -> str:
@@ -932,6 +965,9 @@ def py_equivalent(original: str, mutated: str) -> bool:
 def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     """A gcov build of HEAD (-O0 --coverage) in build/mutation/coverage; each CTest test alone
     under its own GCOV_PREFIX, build_jobs of them side by side; writes ci/mutation-coverage.json."""
+    lock = lock_clone("coverage")
+    if lock is None:
+        raise SetupError("another coverage refresh is running (build/mutation/coverage.lock)")
     job = Job("coverage", head, build_jobs, env)
     job.prepare()
     bdir = job.tree / "build" / "coverage"
@@ -1325,7 +1361,7 @@ def _main(a: argparse.Namespace) -> int:
         print(f"mutation: coverage map of {cov.commit[:10]}; {len(cov.stale)} files changed since")
     jobs_n = min(a.jobs, len(mutants))
     build_jobs = max(1, cores // jobs_n)
-    jobs = [Job(f"job{i}", head, build_jobs, env) for i in range(jobs_n)]
+    jobs = free_clones(jobs_n, head, build_jobs, env)
     targets = build_targets(mutants, cov)
     for j in jobs:
         print(

@@ -494,3 +494,17 @@ def test_campaign_merges_reruns_over_first_runs(campaign: ModuleType, tmp_path: 
     assert campaign.main(["--report", str(a), "--out-dir", str(out), "--fail-on-target"]) == 1
     with pytest.raises(campaign.mutation.SetupError, match="nothing.json: not a mutation report"):
         campaign.main(["--report", str(tmp_path / "nothing.json"), "--out-dir", str(out)])
+
+
+def test_two_runs_never_share_a_scratch_clone(mt: ModuleType, tmp_path: Path, monkeypatch):
+    # A second run on one machine (a campaign beside a diff run) takes the next free clone
+    # instead of building and testing in the first run's (planted: no lock, both get job0).
+    monkeypatch.setattr(mt, "ROOT", tmp_path)
+    first = mt.free_clones(1, "HEAD", 1, {})
+    second = mt.free_clones(2, "HEAD", 1, {})
+    assert [j.tree.name for j in first] == ["job0"]
+    assert [j.tree.name for j in second] == ["job1", "job2"]
+    assert mt.lock_clone("coverage") is not None
+    for j in first:
+        j.lock.close()  # the first run ends: its clone is free again
+    assert [j.tree.name for j in mt.free_clones(1, "HEAD", 1, {})] == ["job0"]
