@@ -662,6 +662,26 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
     return (found, True) if found else ([str(f.relative_to(tree)) for f in files], False)
 
 
+# The environment variables through which pytest files run the project's binaries.
+BINARY_VARS = {"engine": ("STK_ENGINE", "STK_HARNESS"), "harness": ("STK_HARNESS",)}
+
+
+def binary_tests_for(tree: Path, file: str) -> list[str]:
+    """The pytest files that run the binary a C++ file is built into (they name STK_HARNESS, or
+    STK_ENGINE for an engine file, whose code the harness links too): a defect that CTest misses
+    may be one only an end-to-end test sees (a fault injected under stk-harness, a datagen run).
+    For a file of harness/src/commands/<cmd>, those that mention <cmd> when any does."""
+    parts = file.split("/")
+    names = BINARY_VARS.get(parts[0], ())
+    texts = {f: f.read_text() for f in sorted((tree / PY_TESTS).glob("test_*.py"))}
+    found = [f for f, t in texts.items() if any(n in t for n in names)]
+    if parts[:3] == ["harness", "src", "commands"] and len(parts) > 4:
+        cmd = parts[3]
+        named = [f for f in found if re.search(rf"\b{re.escape(cmd)}\b", texts[f])]
+        found = named or found
+    return [str(f.relative_to(tree)) for f in found]
+
+
 class Job:
     """One scratch clone of HEAD with its own release build, kept under build/mutation/ between
     runs (ccache and ninja make the next run's build cheap)."""
@@ -801,6 +821,12 @@ class Runner:
         bins = fallback_binaries(m.file, self.cov)
         return sorted(t for t, b in known.items() if b in bins), None if found is None else False
 
+    def binary_tests(self, m: Mutant) -> list[str]:
+        """The second stage of a C++ mutant that CTest let pass: the pytest files that run its
+        binary (binary_tests_for), less those failing unmutated."""
+        found = binary_tests_for(self.first.tree, m.file)
+        return [t for t in found if self.py_base.get(t, (True, 0.0))[0]]
+
     def py_tests(self, m: Mutant) -> tuple[list[str], bool | None]:
         """The test files that import the module, directly or through other stkref modules; all
         when none does."""
@@ -809,9 +835,12 @@ class Runner:
     def baseline(self, mutants: Sequence[Mutant]) -> None:
         """Runs every selected test once unmutated: its time sets the limits, and a test that
         fails unmutated is left out of the selections (it would kill every mutant)."""
-        cpp = sorted({t for m in mutants if m.lang == "cpp" for t in self.cpp_tests(m)[0]})
-        py = sorted({t for m in mutants if m.lang == "py" for t in self.py_tests(m)[0]})
         job = self.first
+        cpp = sorted({t for m in mutants if m.lang == "cpp" for t in self.cpp_tests(m)[0]})
+        py = sorted(
+            {t for m in mutants if m.lang == "py" for t in self.py_tests(m)[0]}
+            | {t for m in mutants if m.lang == "cpp" for t in binary_tests_for(job.tree, m.file)}
+        )
         if cpp:
             print(f"mutation: baseline: {len(cpp)} CTest tests unmutated", flush=True)
             junit = job.tree / "build" / "mutation-baseline.xml"
@@ -849,7 +878,14 @@ class Runner:
         return p
 
     def py_env(self, job: Job) -> dict[str, str]:
-        return dict(self.env, PYTHONPATH=str(job.tree / "harness" / "python"))
+        """pytest in the clone, with the clone's binaries: an STK_HARNESS inherited from the
+        caller would test the unmutated build, and every mutant would survive."""
+        return dict(
+            self.env,
+            PYTHONPATH=str(job.tree / "harness" / "python"),
+            STK_ENGINE=str(job.build_dir / "engine" / "stk"),
+            STK_HARNESS=str(job.build_dir / "harness" / "stk-harness"),
+        )
 
     # -- one mutant
 
@@ -889,6 +925,16 @@ class Runner:
             m.outcome, m.log = "uncompilable", r.out[-2000:]
             return
         self._verdict(m, job.ctest(p.tests, p.timeout), p)
+        if m.survived and (bt := self.binary_tests(m)):
+            if (r := job.ninja(["stk", "stk-harness", "stk-fault-inject"])).code:
+                m.outcome, m.log = "uncompilable", r.out[-2000:]
+                return
+            limit = 3 * sum(self.py_base.get(t, (True, 60.0))[1] for t in bt) + 10
+            cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *bt]
+            covered = m.covered
+            self._verdict(m, run(cmd, job.tree, self.py_env(job), limit), Plan(bt, covered, limit))
+            m.tests = [*p.tests, *bt]
+            m.limit_s = p.timeout + limit
 
     def _py(self, job: Job, m: Mutant) -> None:
         mutated = self.sources.mutated_text(m)
@@ -917,14 +963,17 @@ class Runner:
 
 
 def build_targets(mutants: Iterable[Mutant], cov: CoverageMap) -> list[str]:
-    """The targets a run needs built: those of the test binaries its C++ mutants may select;
-    everything for Python mutants (their tests also run the binaries)."""
+    """The targets a run needs built: those of the test binaries its C++ mutants may select, and
+    the engine and harness that their second stage's pytest files run; everything for Python
+    mutants (their tests also run the binaries)."""
     binaries: set[str] = set()
     for m in mutants:
         if m.lang == "py":
             return ["all"]
         binaries |= fallback_binaries(m.file, cov)
-    return sorted({t for b in binaries for t in LINK_TARGETS.get(b, ())})
+    targets = {t for b in binaries for t in LINK_TARGETS.get(b, ())}
+    stage2 = {"stk", "stk-harness", "stk-fault-inject"} if binaries else set()
+    return sorted(targets | stage2)
 
 
 def py_equivalent(original: str, mutated: str) -> bool:

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import ModuleType
@@ -508,3 +509,25 @@ def test_two_runs_never_share_a_scratch_clone(mt: ModuleType, tmp_path: Path, mo
     for j in first:
         j.lock.close()  # the first run ends: its clone is free again
     assert [j.tree.name for j in mt.free_clones(1, "HEAD", 1, {})] == ["job0"]
+
+
+def test_a_cpp_survivor_of_ctest_meets_the_end_to_end_tests(mt: ModuleType, tmp_path: Path):
+    # CTest alone let harness defects through that only a pytest run of the binary sees (a fault
+    # injected under stk-harness, a datagen run): those files are the second stage, chosen by
+    # the binary they run and, for a command, by its name.
+    tests = tmp_path / mt.PY_TESTS
+    tests.mkdir(parents=True)
+    (tests / "test_a.py").write_text('H = os.environ["STK_HARNESS"]  # runs datagen\n')
+    (tests / "test_b.py").write_text('H = os.environ["STK_HARNESS"]\n')
+    (tests / "test_c.py").write_text('E = os.environ["STK_ENGINE"]\n')
+    (tests / "test_d.py").write_text("import stkref\n")
+    names = lambda f: [Path(t).name for t in mt.binary_tests_for(tmp_path, f)]  # noqa: E731
+    assert names("harness/src/commands/datagen/datagen.cpp") == ["test_a.py"]
+    assert names("harness/src/commands/match/match.cpp") == ["test_a.py", "test_b.py"]
+    assert names("harness/src/report/junit.cpp") == ["test_a.py", "test_b.py"]
+    assert names("engine/src/search/search.cpp") == ["test_a.py", "test_b.py", "test_c.py"]
+    # ... and run against the clone's binaries, not an STK_HARNESS the caller had set
+    job = mt.Job("job0", "HEAD", 1, {})
+    env = mt.Runner.py_env(types.SimpleNamespace(env={"STK_HARNESS": "/main/stk-harness"}), job)
+    assert env["STK_HARNESS"] == str(job.build_dir / "harness" / "stk-harness")
+    assert env["STK_ENGINE"] == str(job.build_dir / "engine" / "stk")
