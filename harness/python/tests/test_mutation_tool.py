@@ -531,3 +531,10 @@ def test_a_cpp_survivor_of_ctest_meets_the_end_to_end_tests(mt: ModuleType, tmp_
     env = mt.Runner.py_env(types.SimpleNamespace(env={"STK_HARNESS": "/main/stk-harness"}), job)
     assert env["STK_HARNESS"] == str(job.build_dir / "harness" / "stk-harness")
     assert env["STK_ENGINE"] == str(job.build_dir / "engine" / "stk")
+
+
+def test_ctest_calls_keep_the_fastest_first_order(mt: ModuleType):
+    names = [f"t{i}" for i in range(70)]
+    chunks = mt.growing_chunks(names)
+    assert [len(c) for c in chunks] == [4, 8, 16, 30, 12]
+    assert [n for c in chunks for n in c] == names
