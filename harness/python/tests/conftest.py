@@ -8,6 +8,8 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import chess
@@ -77,11 +79,23 @@ def junit_xsd() -> Path:
     return xsd
 
 
-def validate_junit(xsd: Path, report: Path) -> None:
+# Every report a test reads was written during this session, so no time in it can be longer.
+SESSION_STARTED = time.monotonic()
+
+
+def validate_junit(xsd: Path, report: Path, measured: bool = True) -> None:
+    """Valid against the schema, and (for a report a tool wrote: `measured`) every suite's and
+    case's time within [0, the session's age]: a duration computed from the wrong clock or with
+    the wrong sign is caught here (the mutation campaign's `monotonic() + t0` in drift)."""
     proc = subprocess.run(
         ["xmllint", "--schema", str(xsd), "--noout", str(report)], capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
+    age = time.monotonic() - SESSION_STARTED + 1.0
+    for el in [] if not measured else ET.parse(report).getroot().iter():
+        if el.tag in ("testsuite", "testcase") and "time" in el.attrib:
+            t = float(el.attrib["time"])
+            assert 0.0 <= t <= age, f"{report}: {el.tag} {el.get('name')!r} time {t} s"
 
 
 def zero_checkpoint(hidden: int = 128) -> Checkpoint:

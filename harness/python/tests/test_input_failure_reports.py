@@ -94,3 +94,12 @@ def test_an_unexpected_exception_is_exit_2_with_an_error_report(tmp_path: Path) 
 
     assert run_tool(crashes) == 2
     assert "a bug in the tool" in report.read_text()
+
+
+def test_a_reader_that_stops_reading_is_exit_1_not_a_failed_run(tmp_path: Path) -> None:
+    # `python -m stkref.<tool> ... | head`: the pipe closing is the caller's choice, not an input
+    # error (2) nor a pass (0). Planted (the mutation campaign's survivor): exit 2.
+    def piped() -> int:
+        raise BrokenPipeError
+
+    assert run_tool(piped) == 1

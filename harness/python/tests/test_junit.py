@@ -125,7 +125,7 @@ def test_random_text_in_every_field_parses_and_validates(tmp_path: Path, junit_x
         path = write_report(tmp_path / f"r{i}.xml", suites)
         ET.parse(path)  # well-formed (expat is strict about characters)
         if i % 10 == 0:
-            validate_junit(junit_xsd, path)
+            validate_junit(junit_xsd, path, measured=False)  # random times
 
 
 def test_xml_safe_keeps_valid_text_and_escapes_the_rest() -> None:
