@@ -359,7 +359,7 @@ def summarize(records: np.ndarray) -> dict[str, object]:
     groups: dict[str, dict[str, float | int]] = {}
     for side in (0, 1):
         for kind, kmask in (("whole", whole), ("move", ~whole)):
-            for tier in range(5):
+            for tier in range(len(TIERS)):
                 m = (records["side"] == side) & kmask & (records["tier"] == tier)
                 if not m.any():
                     continue

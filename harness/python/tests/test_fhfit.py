@@ -171,3 +171,22 @@ def test_bad_inputs_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert fhfit(["--records", str(alpha_only), "--out", str(tmp_path / "m.txt")]) == 2
     assert "no beta-side records" in capsys.readouterr().err
     assert not (tmp_path / "m.txt").exists()
+
+
+def test_shift_range_is_inclusive(
+    small_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The lowest shift is a model the engine reads; one past either end is refused as outside
+    # the range (planted by the mutation campaign: `8 < shift` refused the lowest shift). The
+    # highest cannot hold this model's bias in int32: refused for that, not for the range.
+    from stkref.fhmodel import SHIFT_RANGE
+
+    lo, hi = SHIFT_RANGE
+    out = tmp_path / "lo.txt"
+    assert fhfit(["--records", str(small_file), "--shift", str(lo), "--out", str(out)]) == 0
+    assert read_model(out).shift == lo
+    for shift, why in ((lo - 1, "outside"), (hi + 1, "outside"), (hi, "cannot be quantized")):
+        capsys.readouterr()
+        argv = ["--records", str(small_file), "--shift", str(shift), "--out", str(tmp_path / "x")]
+        assert fhfit(argv) == 2
+        assert why in capsys.readouterr().err, shift

@@ -18,6 +18,7 @@ from stkref.fhrecords import (
     HEADER_DTYPE,
     LABEL,
     RECORD_DTYPE,
+    TIERS,
     WHOLE_NODE,
     RecordFormatError,
     decode,
@@ -274,3 +275,20 @@ def test_engine_dump_agrees(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         assert len(theirs_lines) == len(ours_lines)
         for i, (t, o) in enumerate(zip(theirs_lines, ours_lines)):
             assert _normalized(t) == _normalized(o), f"record {i}: engine {t}\nreference {o}"
+
+
+def test_summary_names_every_tier_present(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One move record in each ordering tier: each has its group, the last one too (planted by
+    # the mutation campaign: `range(4)` over the five tiers dropped losing captures).
+    r = node_records(len(TIERS) - 1)  # moves have tiers 1.., the whole node "none"
+    for k in range(1, len(TIERS)):
+        r["tier"][k] = k
+    path = tmp_path / "t.fhr"
+    write_records(path, r)
+    rc, out, _ = _dump(["summary", str(path)], capsys)
+    assert rc == 0
+    assert "alpha/whole/none" in out
+    for tier in TIERS[1:]:
+        assert f"alpha/move/{tier}" in out, tier
