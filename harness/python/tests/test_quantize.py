@@ -120,3 +120,18 @@ def test_planted_round_half_away_caught(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(q, "_round", lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5))
     with pytest.raises(AssertionError):
         assert_rounds_half_to_even()
+
+
+@pytest.mark.parametrize("name", ["ft_weight", "psqt_weight", "l1_weight", "out_bias"])
+def test_a_model_refuses_a_tensor_of_the_wrong_type_or_shape(name: str) -> None:
+    # The model checks every tensor against TENSOR_LAYOUT (planted by the mutation campaign:
+    # the loop over the layout emptied, so a wrong tensor went on to the writer and the oracle).
+    import dataclasses
+
+    good = quantize_model(zero_checkpoint())
+    arr = getattr(good, name)
+    wrong_type = arr.astype(np.int64)
+    wrong_shape = np.zeros((*arr.shape[:-1], arr.shape[-1] + 1), arr.dtype)
+    for bad in (wrong_type, wrong_shape):
+        with pytest.raises(ValueError, match=f"tensor {name}: expected"):
+            dataclasses.replace(good, **{name: bad})
