@@ -77,3 +77,17 @@ def test_the_lint_computes_what_the_oracle_computes():
             h1s.append(oracle.clipped_relu(oracle.dense(model.l1_weight[b], model.l1_bias[b], x)))
         zeros = float(np.mean(np.stack(h1s) == 0))
         assert s["per_bucket"][str(b)]["l1"]["clipped_low_share"] == zeros
+
+
+def test_headroom_figures_are_the_limits_over_the_largest_values(tmp_path: Path):
+    # Each headroom is its integer limit over the largest value seen, and its gate fails when set
+    # above it (planted by the mutation campaign: `INT32_MAX * worst` passed every gate).
+    assert lint(GOLDEN, tmp_path) == 0
+    s = json.loads((tmp_path / "netlint" / "t.json").read_text())
+    assert s["int32_headroom"] == (2**31 - 1) / s["int32_max_abs_sum"]
+    assert s["ft"]["int16_headroom"] == 32767 / s["ft"]["max_abs"]
+    above = f"{s['int32_headroom'] * 1.01:.3f}"
+    assert lint(GOLDEN, tmp_path, "--min-int32-headroom", above) == 1
+    xml = ET.parse(tmp_path / "junit" / "netlint-t.xml").getroot()
+    failed = [c.get("name") for c in xml.iter("testcase") if c.find("failure") is not None]
+    assert failed == ["int32 dense-sum headroom"], failed

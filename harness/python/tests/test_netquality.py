@@ -165,3 +165,16 @@ def test_a_bad_classical_answer_names_its_output_line(tmp_path: Path):
     pos = [Position("t", str(i), chess.STARTING_FEN) for i in range(2)]
     with pytest.raises(EngineError, match="output line 2: 'eval' must be an integer"):
         engine_classical_evals(str(fake_engine), pos)
+
+
+@pytest.mark.parametrize(("result", "black_view"), [(1.0, 0.0), (0.5, 0.5), (0.0, 1.0)])
+def test_labels_turn_to_the_side_to_move(result: float, black_view: float):
+    # Records are White's view; the net sees the side to move: Black's score is -score and its
+    # result 1 - result (planted by the mutation campaign: 0 - result, a loss below zero).
+    from stkref.datafile import Record
+
+    black = chess.Board()
+    black.push_san("e4")
+    for board, want in ((chess.Board(), (120.0, result)), (black, (-120.0, black_view))):
+        r = Record(Path("d.txt"), 1, board.fen(), 120, result, 1, True, 0)
+        assert netquality._stm(r, board) == want
