@@ -236,3 +236,18 @@ def test_engine_args_are_passed(
         )
         == 1
     )
+
+
+def test_an_eval_mismatch_is_described_with_its_signed_delta() -> None:
+    # A reviewer reads the delta first (planted by the mutation campaign: engine | oracle).
+    import chess
+    from stkref.oracle import EvalParts
+    from stkref.parity import EvalDiff
+    from stkref.positions import Position
+
+    pos = Position("curated", "7", chess.STARTING_FEN)
+    engine = {"eval": 10, "bucket": 7, "psqt": 4, "positional": 6}
+    text = EvalDiff(pos, engine, EvalParts(13, 7, 4, 9)).describe()
+    assert text.startswith(f"[curated:7] {chess.STARTING_FEN}\n")
+    assert "engine eval 10 bucket 7 psqt 4 positional 6" in text
+    assert "oracle eval 13 bucket 7 psqt 4 positional 9  (delta -3 cp)" in text
