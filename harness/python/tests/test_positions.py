@@ -104,3 +104,18 @@ def test_shared_suites_if_present() -> None:
     corpora = load_corpora(curated=True, random_count=3, seed=1, epd_files=[str(ecm)])
     assert list(corpora) == ["spec", "curated", "random", "ECM"]
     assert len(corpora["ECM"]) == 879
+
+
+def test_shared_dir_defaults_beside_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without STK_SHARED the suites are ../shared from the repository root (planted by the
+    # mutation campaign: the search for the root broken, which only a run without the
+    # variable sees).
+    from stkref.positions import shared_dir
+
+    root = Path(__file__).resolve().parents[3]
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    monkeypatch.delenv("STK_SHARED", raising=False)
+    assert shared_dir() == root.parent / "shared"
+    monkeypatch.setenv("STK_SHARED", "/elsewhere")
+    assert shared_dir() == Path("/elsewhere")
