@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 
-def plot(summary: dict[str, Any], out: Path) -> None:
+def plot(summary: dict[str, Any], out: Path) -> Any:
+    """Writes the PNG; returns the (closed) figure, whose axes a test can read."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -74,6 +75,7 @@ def plot(summary: dict[str, Any], out: Path) -> None:
     fig.tight_layout()
     fig.savefig(out, dpi=100)
     plt.close(fig)
+    return fig
 
 
 def main(argv: list[str] | None = None) -> int:
