@@ -1164,16 +1164,20 @@ def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
 # Rerunning the survivors of earlier reports
 
 
-def survivors_of(reports: Sequence[str]) -> dict[str, set[str]]:
-    """The untriaged survivors (survived, not-covered) of mutation reports: file -> mutant ids.
-    A report that cannot be read, or is not a mutation report, is a SetupError naming it."""
+def survivors_of(reports: Sequence[str], triage: Sequence[TriageEntry] = ()) -> dict[str, set[str]]:
+    """The untriaged survivors (survived, not-covered) of mutation reports, less those the
+    triage file accepts now: file -> mutant ids. A report that cannot be read, or is not a
+    mutation report, is a SetupError naming it."""
+    accepted = {(e.path, e.operator, e.text) for e in triage}
     out: dict[str, set[str]] = {}
     for name in reports:
         try:
             doc = json.loads(Path(name).read_text())
             records = doc["mutants"]
             for r in records:
-                if r["outcome"] in mutants_report.SURVIVED and not r.get("triaged"):
+                key = (r["file"], r["operator"], (r.get("original") or "").strip())
+                alive = r["outcome"] in mutants_report.SURVIVED and not r.get("triaged")
+                if alive and key not in accepted:
                     out.setdefault(r["file"], set()).add(r["id"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise SetupError(f"{name}: not a mutation report ({type(e).__name__}: {e})") from e
@@ -1364,7 +1368,7 @@ def _main(a: argparse.Namespace) -> int:
     triage = read_triage(TRIAGE_FILE)
     sources = Sources(ROOT, head)
     files = select_files(sources.paths(), a.files or DEFAULT_GLOBS)
-    rerun = survivors_of(a.rerun) if a.rerun else None
+    rerun = survivors_of(a.rerun, triage) if a.rerun else None
     if rerun is not None:
         files = [f for f in files if f in rerun]
     lines_changed: dict[str, set[int]] | None = None

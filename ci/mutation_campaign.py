@@ -112,6 +112,24 @@ def target_table(
     return lines, missing
 
 
+def command_of(doc: dict[str, Any]) -> str:
+    """The run's command as recorded, or rebuilt from its options (reports made before the
+    command was recorded)."""
+    if doc.get("command"):
+        return str(doc["command"])
+    args = [f"--files '{f}'" for f in doc.get("files") or []]
+    for key, opt in (("sample", "--sample"), ("per_module", "--per-module")):
+        if doc.get(key):
+            args.append(f"{opt} {doc[key]}")
+    if doc.get("seed") is not None:
+        args.append(f"--seed {doc['seed']}")
+    if doc.get("shard") not in (None, "", "1/1"):
+        args.append(f"--shard {doc['shard']}")
+    if doc.get("diff"):
+        args.append(f"--diff {doc['diff']}")
+    return " ".join(["ci/mutation.sh", *args, f"--config {config_of(doc)}"])
+
+
 def runs_table(docs: Sequence[dict[str, Any]]) -> list[str]:
     lines = [
         "| run | command | HEAD | mutants | minutes | mutants/hour (run/hour) |",
@@ -119,7 +137,7 @@ def runs_table(docs: Sequence[dict[str, Any]]) -> list[str]:
     ]
     for d in docs:
         lines.append(
-            f"| `{config_of(d)}` | `{d.get('command', '?')}` | {str(d.get('head', ''))[:10]} |"
+            f"| `{config_of(d)}` | `{command_of(d)}` | {str(d.get('head', ''))[:10]} |"
             f" {len(d['mutants'])} | {d.get('seconds', 0) / 60:.1f} |"
             f" {d.get('mutants_per_hour', 0):.0f} ({d.get('run_per_hour', 0):.0f}) |"
         )

@@ -443,6 +443,9 @@ def test_rerun_takes_the_untriaged_survivors(mt: ModuleType, tmp_path: Path, cap
     recs.append(_rec("4", "survived", triaged="accepted"))
     wanted = mt.survivors_of([str(_report(tmp_path, "run", recs))])
     assert wanted == {"engine/src/a.cpp": {"engine/src/a.cpp:1", "engine/src/a.cpp:2"}}
+    # a survivor triaged since its run is not run again
+    accepted = mt.TriageEntry("engine/src/a.cpp", "< ==> >", "if (a < b)", "ok", "t:1")
+    assert mt.survivors_of([str(tmp_path / "run.json")], [accepted]) == {}
     ms = [_mutant(mt, "", 1), _mutant(mt, "", 2)]
     ms[1].mutated = "if (a >= b)"
     wanted = {"engine/src/a.cpp": {ms[0].ident, "engine/src/a.cpp:9:deadbeef"}}
