@@ -85,3 +85,21 @@ TEST_CASE("EPD positions may omit move counters when allowed", "[fen]") {
   CHECK_FALSE(p.set("4k3/8/8/8/8/8/8/4K3 w - -", true));
   CHECK(p.fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
 }
+
+// The board as `d` prints it (the mutation campaign: a `continue` at the top of the rank loop,
+// which printed no square, survived every test).
+TEST_CASE("the printed board shows every square, rank 8 first, and the FEN", "[fen]") {
+  Position p;
+  REQUIRE_FALSE(p.set("4k3/8/8/8/8/8/4P3/4K2R w K - 0 1"));
+  CHECK(p.pretty() ==
+        "8 . . . . k . . . \n"
+        "7 . . . . . . . . \n"
+        "6 . . . . . . . . \n"
+        "5 . . . . . . . . \n"
+        "4 . . . . . . . . \n"
+        "3 . . . . . . . . \n"
+        "2 . . . . P . . . \n"
+        "1 . . . . K . . R \n"
+        "  a b c d e f g h\n"
+        "Fen: 4k3/8/8/8/8/8/4P3/4K2R w K - 0 1\n");
+}

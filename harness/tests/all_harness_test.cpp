@@ -77,6 +77,29 @@ TEST_CASE("all: every step of both tiers declares the reports it writes", "[all]
   }
 }
 
+// A step runs the tool its name says (the name's first word: `drift-trained` runs drift,
+// `eval-parity` runs `parity eval`), and writes its reports under the name of that tool. Planted
+// by the mutation campaign: the drift step's tool and checkpoint commented out of its command.
+TEST_CASE("all: every step's command runs the tool its name says", "[all]") {
+  for (const char* tier : {"quick", "full"}) {
+    harness::StepContext ctx{tier, "R", "/x/harness/stk-harness", "S"};
+    for (const auto& s : harness::tier_steps(ctx)) {
+      INFO(tier << " " << s.name << ": " << s.command);
+      // The name's first word or its first two (uci-check); fh-compare is epd-compare's A/B of
+      // the fail-high predictor.
+      const auto second = s.name.find('-', s.name.find('-') + 1);
+      std::vector<std::string> tools{s.name.substr(0, s.name.find('-')), s.name.substr(0, second)};
+      if (s.name == "fh-compare") tools = {"epd-compare"};
+      bool runs = false;
+      for (const auto& tool : tools)
+        runs = runs || s.command.find(" " + tool + " ") != std::string::npos ||
+               s.command.find("stkref." + tool + " ") != std::string::npos;
+      CHECK(runs);
+      CHECK(s.command.find("stkref. ") == std::string::npos);  // a module name lost
+    }
+  }
+}
+
 TEST_CASE("all: --only naming no step is a usage error with an error report", "[all][harness]") {
   auto dir = test::scratch_dir("all-only");
   auto r = test::run_command(test::harness_bin() +

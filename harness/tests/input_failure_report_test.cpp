@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/cli.h"
 #include "cli_support.h"
 
 using namespace stk;
@@ -69,4 +70,14 @@ TEST_CASE("a harness failing on input replaces its stale report by an error repo
       CHECK(test::validate_junit((dir / "junit" / r).string()) == "");
     }
   }
+}
+
+// Every line-based input goes through read_lines: a CRLF file reads as its LF twin, and nothing
+// else at a line's end is dropped (the mutation campaign: `back() <= '\r'` also ate a trailing
+// tab, and no test wrote one).
+TEST_CASE("read_lines drops a carriage return and nothing else", "[cli]") {
+  const auto path = std::filesystem::temp_directory_path() / "stk-read-lines.txt";
+  std::ofstream(path, std::ios::binary) << "a b\r\nc\t\n\r\nlast";
+  CHECK(harness::read_lines(path.string()) == std::vector<std::string>{"a b", "c\t", "", "last"});
+  std::filesystem::remove(path);
 }
