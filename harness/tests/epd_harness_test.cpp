@@ -445,3 +445,22 @@ TEST_CASE("the committed golden baselines read as results, without the report en
     CHECK(r.solved() > 0);
   }
 }
+
+// epd-compare's "solved alone" and "solved by both" (the mutation campaign: the first side's
+// alone-count written to only[-1] survived, as every comparison run had both sides agree).
+TEST_CASE("epd-compare counts the positions each side solved alone and both solved", "[epd]") {
+  auto run_of = [](std::vector<bool> solved) {
+    harness::epd::RunResults r;
+    for (bool s : solved) {
+      r.positions.emplace_back();
+      r.positions.back().solved = s;
+    }
+    return r;
+  };
+  const auto o = harness::epd::solve_overlap(run_of({true, true, false, false, true}),
+                                             run_of({true, false, true, false, false}));
+  CHECK(o.both == 1);
+  CHECK(o.only_first == 2);
+  CHECK(o.only_second == 1);
+  CHECK_THROWS_AS(harness::epd::solve_overlap(run_of({true}), run_of({})), harness::InputError);
+}

@@ -18,6 +18,20 @@ int RunResults::solved() const {
                            [](const PositionResult& p) { return p.solved; }));
 }
 
+SolveOverlap solve_overlap(const RunResults& first, const RunResults& second) {
+  if (first.positions.size() != second.positions.size())
+    throw InputError(fmt::format("cannot compare runs of {} and {} positions",
+                                 first.positions.size(), second.positions.size()));
+  SolveOverlap o;
+  for (std::size_t i = 0; i < first.positions.size(); ++i) {
+    const bool a = first.positions[i].solved, b = second.positions[i].solved;
+    o.both += a && b;
+    o.only_first += a && !b;
+    o.only_second += b && !a;
+  }
+  return o;
+}
+
 PositionResult judge(const EpdPosition& p, const SearchOutcome& o) {
   PositionResult r;
   r.index = p.index;

@@ -55,6 +55,15 @@ struct RunResults {
   int solved() const;
 };
 
+// Two runs of one suite position by position (epd-compare): solved by both, by each alone.
+struct SolveOverlap {
+  int both = 0;
+  int only_first = 0;
+  int only_second = 0;
+};
+// Throws InputError when the runs do not hold the same number of positions.
+SolveOverlap solve_overlap(const RunResults& first, const RunResults& second);
+
 // Judges one engine answer for `p`.
 PositionResult judge(const EpdPosition& p, const SearchOutcome& o);
 

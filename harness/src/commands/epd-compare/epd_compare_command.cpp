@@ -79,13 +79,7 @@ int run_epd_compare(int argc, char** argv) {
       worst = std::max(worst, s.pub.exit_code);
     }
 
-    int both = 0, only[2] = {0, 0};
-    for (std::size_t i = 0; i < selected.size(); ++i) {
-      bool a = sides[0].run.positions[i].solved, b = sides[1].run.positions[i].solved;
-      both += a && b;
-      only[0] += a && !b;
-      only[1] += b && !a;
-    }
+    const SolveOverlap overlap = solve_overlap(sides[0].run, sides[1].run);
     auto total = [](const RunResults& r, bool time) {
       double t = 0;
       std::uint64_t n = 0;
@@ -99,13 +93,14 @@ int run_epd_compare(int argc, char** argv) {
               << fmt::format("{:<14} {:>28} {:>28}\n", "solved",
                              fmt::format("{} / {}", sides[0].run.solved(), selected.size()),
                              fmt::format("{} / {}", sides[1].run.solved(), selected.size()))
-              << fmt::format("{:<14} {:>28} {:>28}\n", "solved alone", only[0], only[1])
+              << fmt::format("{:<14} {:>28} {:>28}\n", "solved alone", overlap.only_first,
+                             overlap.only_second)
               << fmt::format("{:<14} {:>28} {:>28}\n", "total nodes", total(sides[0].run, false),
                              total(sides[1].run, false))
               << fmt::format("{:<14} {:>28} {:>28}\n", "total time", total(sides[0].run, true),
                              total(sides[1].run, true))
-              << fmt::format("solved by both: {}\nreports: {}, {}\n", both, sides[0].pub.json_path,
-                             sides[1].pub.json_path);
+              << fmt::format("solved by both: {}\nreports: {}, {}\n", overlap.both,
+                             sides[0].pub.json_path, sides[1].pub.json_path);
     return worst;
   } catch (...) {
     return input_failure("stk-harness epd-compare", app.help().c_str());
