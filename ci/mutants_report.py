@@ -17,6 +17,7 @@ triaged (reason or ""), tests (the checks or test names that ran), seconds, diff
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -28,6 +29,18 @@ RUN_OUTCOMES = ("killed", "timeout", "survived", "not-covered")
 # error: a planted defect that does not apply or build (check-mutants' setup error).
 OUTCOMES = (*RUN_OUTCOMES, "equivalent", "uncompilable", "skipped", "error")
 SURVIVED = ("survived", "not-covered")
+
+
+def text_key(r: dict[str, Any]) -> str:
+    """A mutant's identity by text (file, operator, original and mutated line, stripped): it
+    survives edits elsewhere in the file, which move the line and change the id."""
+    parts = (
+        r["file"],
+        r["operator"],
+        (r.get("original") or "").strip(),
+        (r.get("mutated") or "").strip(),
+    )
+    return r["file"] + "#" + hashlib.sha1("\0".join(parts).encode()).hexdigest()[:12]
 
 
 def stkref():

@@ -1164,12 +1164,15 @@ def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
 # Rerunning the survivors of earlier reports
 
 
-def survivors_of(reports: Sequence[str], triage: Sequence[TriageEntry] = ()) -> dict[str, set[str]]:
+def survivors_of(
+    reports: Sequence[str], triage: Sequence[TriageEntry] = ()
+) -> dict[str, dict[str, str]]:
     """The untriaged survivors (survived, not-covered) of mutation reports, less those the
-    triage file accepts now: file -> mutant ids. A report that cannot be read, or is not a
-    mutation report, is a SetupError naming it."""
+    triage file accepts now: file -> {text key: id}. Matched by text, not id, so that a mutant
+    whose line moved (an edit above it) is still found. A report that cannot be read, or is not
+    a mutation report, is a SetupError naming it."""
     accepted = {(e.path, e.operator, e.text) for e in triage}
-    out: dict[str, set[str]] = {}
+    out: dict[str, dict[str, str]] = {}
     for name in reports:
         try:
             doc = json.loads(Path(name).read_text())
@@ -1178,20 +1181,21 @@ def survivors_of(reports: Sequence[str], triage: Sequence[TriageEntry] = ()) -> 
                 key = (r["file"], r["operator"], (r.get("original") or "").strip())
                 alive = r["outcome"] in mutants_report.SURVIVED and not r.get("triaged")
                 if alive and key not in accepted:
-                    out.setdefault(r["file"], set()).add(r["id"])
+                    out.setdefault(r["file"], {})[mutants_report.text_key(r)] = r["id"]
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise SetupError(f"{name}: not a mutation report ({type(e).__name__}: {e})") from e
     return out
 
 
-def rerun_selection(mutants: list[Mutant], wanted: dict[str, set[str]]) -> list[Mutant]:
-    """The mutants of HEAD with the ids wanted; an id HEAD no longer makes (its line changed,
-    typically by the fix) is printed as gone: it cannot survive any more."""
-    ids = {m.ident for m in mutants}
+def rerun_selection(mutants: list[Mutant], wanted: dict[str, dict[str, str]]) -> list[Mutant]:
+    """The mutants of HEAD with the text keys wanted; one HEAD no longer makes (its line was
+    changed, typically by the fix) is printed as gone: it cannot survive any more."""
+    keys = {mutants_report.text_key(m.to_json()) for m in mutants}
     for want in wanted.values():
-        for ident in sorted(want - ids):
-            print(f"mutation: {ident} is gone (HEAD no longer makes it)")
-    return [m for m in mutants if m.ident in wanted.get(m.file, set())]
+        for key, ident in sorted(want.items()):
+            if key not in keys:
+                print(f"mutation: {ident} is gone (HEAD no longer makes its line)")
+    return [m for m in mutants if mutants_report.text_key(m.to_json()) in wanted.get(m.file, {})]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1470,7 +1474,7 @@ def _main(a: argparse.Namespace) -> int:
         "shard": a.shard,
         "diff": a.diff,
         "rerun": a.rerun,
-        "asked": sorted(i for ids in (rerun or {}).values() for i in ids),
+        "asked": sorted(k for keys in (rerun or {}).values() for k in keys),
         "command": "ci/mutation.sh " + shlex.join(a.argv),
         "jobs": jobs_n,
         "coverage_commit": cov.commit,

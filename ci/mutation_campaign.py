@@ -38,21 +38,23 @@ def config_of(doc: dict[str, Any]) -> str:
 
 
 def merge(docs: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(first, final): each mutant's record at its first report, and at its last. A rerun that no
-    longer makes a mutant (its line changed) leaves it out of the rerun's records: the final
-    record is then marked gone (outcome kept, `gone` true) and leaves the final score."""
+    """(first, final): each mutant's record at its first report, and at its last, matched by
+    text (mutants_report.text_key: a rerun after an edit finds a mutant whose line moved). A
+    mutant a rerun asked for but no longer made (its line changed) is marked gone in the final
+    records (outcome kept, `gone` true) and leaves the final score."""
     first: dict[str, dict[str, Any]] = {}
     final: dict[str, dict[str, Any]] = {}
     for doc in docs:
-        rerun_ids = set()
+        seen = set()
         for r in doc["mutants"]:
+            key = mutants_report.text_key(r)
             rec = dict(r, run=config_of(doc))
-            first.setdefault(r["id"], rec)
-            final[r["id"]] = rec
-            rerun_ids.add(r["id"])
-        for ident in set(doc.get("asked") or []) - rerun_ids:
-            if ident in final:
-                final[ident] = dict(final[ident], gone=True, run=config_of(doc))
+            first.setdefault(key, rec)
+            final[key] = rec
+            seen.add(key)
+        for key in set(doc.get("asked") or []) - seen:
+            if key in final:
+                final[key] = dict(final[key], gone=True, run=config_of(doc))
     return list(first.values()), list(final.values())
 
 
