@@ -1164,6 +1164,26 @@ def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
 # Rerunning the survivors of earlier reports
 
 
+STOPPED = "not run: the run was stopped (SIGTERM or SIGINT)"
+
+
+def stop_on_signals() -> threading.Event:
+    """SIGTERM and SIGINT stop the run gracefully: the mutants under way finish, the others are
+    reported as skipped, and the report is written (exit 2). A second signal is not caught."""
+    stop = threading.Event()
+
+    def handler(signum: int, _frame: Any) -> None:
+        print(
+            f"mutation: {signal.Signals(signum).name}: finishing the mutants under way", flush=True
+        )
+        stop.set()
+        signal.signal(signum, signal.SIG_DFL)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, handler)
+    return stop
+
+
 def survivors_of(
     reports: Sequence[str], triage: Sequence[TriageEntry] = ()
 ) -> dict[str, dict[str, str]]:
@@ -1444,46 +1464,64 @@ def _main(a: argparse.Namespace) -> int:
     runner.baseline(mutants)
     t_mutants = time.monotonic()
     lock = threading.Lock()
-    done = [0]
+    finished: list[Mutant] = []
+    stop = stop_on_signals()
+    last_write = [time.monotonic()]
+
+    def meta_now(done: list[Mutant], complete: bool) -> dict[str, Any]:
+        mutant_s = time.monotonic() - t_mutants
+        done = [m for m in done if not m.log.startswith(STOPPED)]
+        ran = sum(m.outcome in RUN_OUTCOMES for m in done)
+        return {
+            "head": head,
+            "files": a.files or list(DEFAULT_GLOBS),
+            "sample": a.sample,
+            "per_module": a.per_module,
+            "seed": a.seed if a.sample or a.per_module else None,
+            "shard": a.shard,
+            "diff": a.diff,
+            "rerun": a.rerun,
+            "asked": sorted(k for keys in (rerun or {}).values() for k in keys),
+            "command": "ci/mutation.sh " + shlex.join(a.argv),
+            "jobs": jobs_n,
+            "coverage_commit": cov.commit,
+            # false while the run goes on (the report so far) and when it was stopped
+            "complete": complete,
+            "done": len(done),
+            "seconds": round(time.monotonic() - t_start, 1),
+            "mutant_seconds": round(mutant_s, 1),
+            "mutants_per_hour": round(len(done) * 3600 / max(mutant_s, 1e-9), 1),
+            "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
+            "chosen": [m.ident for m in mutants],
+        }
 
     def one(m: Mutant) -> None:
-        try:
-            runner.run_one(m)
-        except Exception as e:  # one mutant's setup failure: reported as skipped
-            m.outcome, m.log = "skipped", f"{type(e).__name__}: {e}"
+        if stop.is_set():
+            m.outcome, m.log = "skipped", STOPPED
+        else:
+            try:
+                runner.run_one(m)
+            except Exception as e:  # one mutant's setup failure: reported as skipped
+                m.outcome, m.log = "skipped", f"{type(e).__name__}: {e}"
         with lock:
-            done[0] += 1
+            finished.append(m)
             tests = f", {len(m.tests)} tests" if m.tests else ""
             print(
-                f"[{done[0]}/{len(mutants)}] {m.outcome:12} {m.ident} {m.operator}"
+                f"[{len(finished)}/{len(mutants)}] {m.outcome:12} {m.ident} {m.operator}"
                 f" ({m.seconds:.0f} s{tests})",
                 flush=True,
             )
+            # The report so far, a minute apart: a run killed outright loses at most that.
+            if time.monotonic() - last_write[0] > 60 and len(finished) < len(mutants):
+                done = list(finished)
+                apply_triage(done, triage)
+                write_reports(done, config, Path(a.out_dir), meta_now(done, False))
+                last_write[0] = time.monotonic()
 
     with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:
         list(ex.map(one, mutants))
     apply_triage(mutants, triage)
-    mutant_s = time.monotonic() - t_mutants
-    ran = sum(m.outcome in RUN_OUTCOMES for m in mutants)
-    meta = {
-        "head": head,
-        "files": a.files or list(DEFAULT_GLOBS),
-        "sample": a.sample,
-        "per_module": a.per_module,
-        "seed": a.seed if a.sample or a.per_module else None,
-        "shard": a.shard,
-        "diff": a.diff,
-        "rerun": a.rerun,
-        "asked": sorted(k for keys in (rerun or {}).values() for k in keys),
-        "command": "ci/mutation.sh " + shlex.join(a.argv),
-        "jobs": jobs_n,
-        "coverage_commit": cov.commit,
-        "seconds": round(time.monotonic() - t_start, 1),
-        "mutant_seconds": round(mutant_s, 1),
-        "mutants_per_hour": round(len(mutants) * 3600 / max(mutant_s, 1e-9), 1),
-        "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
-        "chosen": [m.ident for m in mutants],
-    }
+    meta = meta_now(mutants, not stop.is_set())
     md, rows = write_reports(mutants, config, Path(a.out_dir), meta)
     print()
     print(md)
@@ -1491,6 +1529,9 @@ def _main(a: argparse.Namespace) -> int:
         f"mutation: {meta['mutants_per_hour']:.0f} mutants/hour "
         f"({meta['run_per_hour']:.0f} run mutants/hour), {meta['seconds'] / 60:.1f} min in all"
     )
+    if stop.is_set():
+        print("mutation: the run was stopped; the report holds the mutants that ran (exit 2)")
+        return 2
     score = rows["total"]["score"]
     if a.fail_under is not None and score is not None and score < a.fail_under:
         print(f"mutation: score {score:.1f}% is under --fail-under {a.fail_under}%")

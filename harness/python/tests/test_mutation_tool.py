@@ -549,3 +549,19 @@ def test_ctest_calls_keep_the_fastest_first_order(mt: ModuleType):
     chunks = mt.growing_chunks(names)
     assert [len(c) for c in chunks] == [4, 8, 16, 30, 12]
     assert [n for c in chunks for n in c] == names
+
+
+def test_a_signal_stops_the_run_gracefully(mt: ModuleType):
+    # SIGTERM (a CI job cancelled, a campaign stopped for the night) must not lose the mutants
+    # that ran: the handler only asks the run to stop; a second signal is not caught.
+    import signal
+
+    try:
+        stop = mt.stop_on_signals()
+        assert not stop.is_set()
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert stop.is_set()
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
