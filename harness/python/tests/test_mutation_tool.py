@@ -565,3 +565,37 @@ def test_a_signal_stops_the_run_gracefully(mt: ModuleType):
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def test_a_line_no_test_executes_runs_no_ctest(mt: ModuleType, tmp_path: Path):
+    # The map says no CTest test executes the mutated line: the mutant is not-covered without
+    # running the binary's every test (planted: the fallback ran 177 tests, 6 minutes).
+    class FakeJob(mt.Job):
+        def __init__(self) -> None:
+            super().__init__("job0", "HEAD", 1, {})
+            self.tree, self.build_dir = tmp_path, tmp_path / "build"
+            self.build_dir.mkdir()
+            (self.build_dir / "a.o").write_bytes(b"old")
+            self.objects = {"engine/src/a.cpp": "a.o"}
+            self.test_binary = {"t1": "stk-engine-tests", "t2": "stk-engine-tests"}
+            self.ctest_calls: list[list[str]] = []
+
+        def ninja(self, targets):
+            (self.build_dir / "a.o").write_bytes(b"new")  # the mutant compiles to other code
+            return mt.Ran(0, "", 0.0)
+
+        def ctest(self, names, timeout, junit=None):
+            self.ctest_calls.append(list(names))
+            return mt.Ran(0, "", 0.0)
+
+    cov = mt.CoverageMap("abc", [("t1", "stk-engine-tests"), ("t2", "stk-engine-tests")])
+    cov.lines = {"engine/src/a.cpp": {3: [0]}}
+    job = FakeJob()
+    runner = mt.Runner(None, cov, [job], {})
+    uncovered, covered = _mutant(mt, "", 9), _mutant(mt, "", 3)
+    runner.baseline([uncovered])
+    assert job.ctest_calls == []  # nothing to baseline: its line runs no test
+    runner._cpp(job, uncovered)
+    assert (uncovered.outcome, uncovered.tests, job.ctest_calls) == ("not-covered", [], [])
+    runner._cpp(job, covered)
+    assert covered.outcome == "survived" and job.ctest_calls == [["t1"]]
