@@ -113,6 +113,29 @@ TEST_CASE("accumulator and nnue-bench summaries: envelope counts equal the JUnit
   CHECK(report::read_json_file((dir / "nnue-bench/t.json").string()).at("results").size() >= 2);
 }
 
+// The accumulator's lazy catch-up gate passes on the engine and fails on a king move without
+// refresh, and the summary records its seed (the mutation campaign: the gate inverted to
+// `bad == 0`, and the seed figure removed, survived every test).
+TEST_CASE("accumulator: the lazy catch-up gate fails only on a defect; the seed is recorded",
+          "[report][accumulator]") {
+  auto dir = test::scratch_dir("accumulator-lazy");
+  const std::string h = test::harness_bin(), out = " --out-dir " + dir.string();
+  auto lazy_failed = [&](const std::string& config) {
+    const std::string xml = test::read_file(dir / ("junit/accumulator-" + config + ".xml"));
+    const auto at = xml.find("name=\"lazy catch-up over several plies equals recompute\"");
+    REQUIRE(at != std::string::npos);
+    return xml.substr(at, xml.find("</testcase>", at) - at).find("<failure") != std::string::npos;
+  };
+  auto clean = test::run_command(h + " accumulator --config clean --seed 7" + out);
+  INFO(clean.output);
+  CHECK(clean.exit_code == 0);
+  CHECK_FALSE(lazy_failed("clean"));
+  CHECK(report::read_json_file((dir / "accumulator/clean.json").string()).at("seed") == 7);
+  auto king = test::run_command(h + " accumulator --config king --plant king-refresh" + out);
+  CHECK(king.exit_code == 1);
+  CHECK(lazy_failed("king"));
+}
+
 TEST_CASE("checknet with a JUnit path writes its summaries where the review page looks",
           "[report][checknet]") {
   auto dir = test::scratch_dir("report-checknet");
