@@ -116,7 +116,7 @@ TEST_CASE("accumulator and nnue-bench summaries: envelope counts equal the JUnit
 // The accumulator's lazy catch-up gate passes on the engine and fails on a king move without
 // refresh, and the summary records its seed (the mutation campaign: the gate inverted to
 // `bad == 0`, and the seed figure removed, survived every test).
-TEST_CASE("accumulator: the lazy catch-up gate fails only on a defect; the seed is recorded",
+TEST_CASE("accumulator: the lazy catch-up gate fails only on a defect and the seed is recorded",
           "[report][accumulator]") {
   auto dir = test::scratch_dir("accumulator-lazy");
   const std::string h = test::harness_bin(), out = " --out-dir " + dir.string();
