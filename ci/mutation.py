@@ -825,9 +825,15 @@ class Runner:
         the map cannot say (no map, or the file changed since it was made)."""
         known = self.first.test_binary
         found = self.cov.covering(m.file, m.line)
-        if found:
-            return [t for t in found if t in known], True
         bins = fallback_binaries(m.file, self.cov)
+        # Tests added since the map was made may execute the line: they always run (the rerun of
+        # a gap closed by a new test found the test left out, and the mutant "survived").
+        mapped = {name for name, _ in self.cov.tests}
+        unmapped = sorted(t for t, b in known.items() if b in bins and t not in mapped)
+        if found:
+            return [t for t in found if t in known] + unmapped, True
+        if found is not None and unmapped:
+            return unmapped, None  # the map cannot speak for the new tests
         return sorted(t for t, b in known.items() if b in bins), None if found is None else False
 
     def binary_tests(self, m: Mutant) -> list[str]:

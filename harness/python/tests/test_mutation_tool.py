@@ -599,3 +599,21 @@ def test_a_line_no_test_executes_runs_no_ctest(mt: ModuleType, tmp_path: Path):
     assert (uncovered.outcome, uncovered.tests, job.ctest_calls) == ("not-covered", [], [])
     runner._cpp(job, covered)
     assert covered.outcome == "survived" and job.ctest_calls == [["t1"]]
+
+
+def test_tests_added_since_the_map_always_run(mt: ModuleType, tmp_path: Path):
+    # A gap closed by a new test: the map (made before it) does not name it, yet it must run,
+    # or the rerun reports the closed gap as a survivor again.
+    cov = mt.CoverageMap("abc", [("t1", "stk-engine-tests"), ("t2", "stk-engine-tests")])
+    cov.lines = {"engine/src/a.cpp": {3: [0]}}
+    job = mt.Job("job0", "HEAD", 1, {})
+    job.test_binary = {
+        "t1": "stk-engine-tests",
+        "t2": "stk-engine-tests",
+        "new": "stk-engine-tests",
+    }
+    runner = mt.Runner(None, cov, [job], {})
+    assert runner.cpp_tests(_mutant(mt, "", 3)) == (["t1", "new"], True)
+    assert runner.cpp_tests(_mutant(mt, "", 9)) == (["new"], None)  # no mapped test: the new one
+    job.test_binary.pop("new")
+    assert runner.cpp_tests(_mutant(mt, "", 9)) == (["t1", "t2"], False)
