@@ -458,8 +458,13 @@ def read_triage(path: Path, repo: Path = ROOT) -> list[TriageEntry]:
     return entries
 
 
+def triage_index(entries: Sequence[TriageEntry]) -> dict[tuple[str, str, str], str]:
+    """(path, operator, stripped line text) -> reason: how a survivor is matched to its entry."""
+    return {(e.path, e.operator, e.text): e.reason for e in entries}
+
+
 def apply_triage(mutants: Iterable[Mutant], entries: Sequence[TriageEntry]) -> None:
-    index = {(e.path, e.operator, e.text): e.reason for e in entries}
+    index = triage_index(entries)
     for m in mutants:
         if m.survived:
             m.triage = index.get((m.file, m.operator, m.original.strip()), "")
@@ -1211,7 +1216,7 @@ def survivors_of(
     triage file accepts now: file -> {text key: id}. Matched by text, not id, so that a mutant
     whose line moved (an edit above it) is still found. A report that cannot be read, or is not
     a mutation report, is a SetupError naming it."""
-    accepted = {(e.path, e.operator, e.text) for e in triage}
+    accepted = triage_index(triage)
     out: dict[str, dict[str, str]] = {}
     for name in reports:
         try:

@@ -59,7 +59,7 @@ def merge(docs: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[di
 
 
 def retriage(records: list[dict[str, Any]], entries: Sequence[mutation.TriageEntry]) -> None:
-    index = {(e.path, e.operator, e.text): e.reason for e in entries}
+    index = mutation.triage_index(entries)
     for r in records:
         if r["outcome"] in mutants_report.SURVIVED:
             r["triaged"] = index.get(
@@ -228,6 +228,18 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str]) -> int:
     a = parse_args(argv)
+    try:
+        return merge_and_write(a)
+    except mutation.SetupError as e:
+        # Bad input (exit 2) still replaces an earlier merged report by an <error>.
+        junit, _ = mutants_report.stkref()
+        suite = junit.TestSuite(f"mutation.{a.config}")
+        suite.add(junit.TestCase(f"mutation.{a.config}", "inputs", junit.Outcome.ERROR, str(e)))
+        junit.write_report(Path(a.out_dir) / "junit" / f"mutation-{a.config}.xml", [suite])
+        raise
+
+
+def merge_and_write(a: argparse.Namespace) -> int:
     docs = [read_report(Path(p)) for p in a.report]
     first, final = merge(docs)
     entries = mutation.read_triage(mutation.TRIAGE_FILE)

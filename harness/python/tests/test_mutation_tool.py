@@ -504,8 +504,12 @@ def test_campaign_merges_reruns_over_first_runs(campaign: ModuleType, tmp_path: 
     assert merged["missing_targets"] == ["stkref/x"]
     assert len(merged["mutants"]) == 5  # the gone one is out
     assert campaign.main(["--report", str(a), "--out-dir", str(out), "--fail-on-target"]) == 1
+    # bad input: exit 2 (SetupError) and the passing merged JUnit replaced by an <error>
+    xml = out / "junit" / "mutation-campaign.xml"
+    assert "<error" not in xml.read_text()
     with pytest.raises(campaign.mutation.SetupError, match="nothing.json: not a mutation report"):
         campaign.main(["--report", str(tmp_path / "nothing.json"), "--out-dir", str(out)])
+    assert "<error" in xml.read_text() and "nothing.json" in xml.read_text()
 
 
 def test_two_runs_never_share_a_scratch_clone(mt: ModuleType, tmp_path: Path, monkeypatch):
