@@ -12,7 +12,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 debs=(g++ cmake ninja-build git catch2 librapidcheck-dev libfmt-dev libtinyxml2-dev libxml2-utils
       libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev stockfish python3 python3-venv
-      clang-format)
+      clang-format ccache)
 [ "${STK_SKIP_CHROMIUM:-0}" = 1 ] || debs+=(chromium)
 # ci/fuzz.sh: clang with libFuzzer and the sanitizer runtimes.
 [ "${STK_FUZZ_DEPS:-0}" != 1 ] || debs+=(clang libclang-rt-14-dev)

@@ -183,6 +183,12 @@ def unified_diff(path: str, old: Sequence[str], new: Sequence[str]) -> str:
 
 
 # A line holding only string literals (and the punctuation around them): help text, messages.
+# A line gcov never instruments although the code reads it: a constant's definition or a row of
+# a braced initializer (`constexpr Score kMobility[6] = {{0, 0}, {4, 4}, ...};`).
+DATA_LINE = re.compile(
+    r"^\s*(?:(?:static|inline)\s+)*(?:constexpr|const)\b[^;()]*[={][^;()]*;?\s*$"
+    r"|^\s*(?:\{[^{};()]*\}\s*,?\s*)+\}*;?\s*$"
+)
 STRING_ONLY_LINE = re.compile(r'^\s*(?:(?:[uUL]|u8)?"(?:[^"\\]|\\.)*"\s*[,;)+]*\s*)+$')
 
 
@@ -540,6 +546,11 @@ class CoverageMap:
             return None
         return [self.tests[i][0] for i in self.lines[path].get(line, [])]
 
+    def file_tests(self, path: str) -> list[str]:
+        """The tests that executed some line of the file, sorted."""
+        ids = {i for by_line in self.lines.get(path, {}).values() for i in by_line}
+        return sorted(self.tests[i][0] for i in ids)
+
     def binaries_of(self, path: str) -> set[str]:
         """The test binaries whose tests executed some line of the file."""
         return {self.tests[i][1] for ids in self.lines.get(path, {}).values() for i in ids}
@@ -827,7 +838,8 @@ class Runner:
     def cpp_tests(self, m: Mutant) -> tuple[list[str], bool | None]:
         """The tests that executed the line (covered True); else every test of the binaries
         covering the file: covered False when the map says no test executed the line, None when
-        the map cannot say (no map, or the file changed since it was made)."""
+        the map cannot say (no map, or the file changed since it was made). A constant's
+        definition the map has no count for (DATA_LINE) runs the tests that run its file."""
         known = self.first.test_binary
         found = self.cov.covering(m.file, m.line)
         bins = fallback_binaries(m.file, self.cov)
@@ -837,6 +849,9 @@ class Runner:
         unmapped = sorted(t for t, b in known.items() if b in bins and t not in mapped)
         if found:
             return [t for t in found if t in known] + unmapped, True
+        if found == [] and DATA_LINE.match(m.original):
+            # gcov has no count for a constant table: the tests that run its file read it.
+            return [t for t in self.cov.file_tests(m.file) if t in known] + unmapped, None
         if found is not None and unmapped:
             return unmapped, None  # the map cannot speak for the new tests
         return sorted(t for t, b in known.items() if b in bins), None if found is None else False

@@ -621,3 +621,33 @@ def test_tests_added_since_the_map_always_run(mt: ModuleType, tmp_path: Path):
     assert runner.cpp_tests(_mutant(mt, "", 9)) == (["new"], None)  # no mapped test: the new one
     job.test_binary.pop("new")
     assert runner.cpp_tests(_mutant(mt, "", 9)) == (["t1", "t2"], False)
+
+
+def test_a_data_line_runs_the_tests_of_its_file(mt: ModuleType):
+    # gcov instruments statements, not constant tables: `constexpr Score kMobility[6] = {...}`
+    # is in no test's lines although the evaluation reads it on every call. The campaign called
+    # its mutant not-covered without running a test (planted: the data-line rule removed).
+    cov = mt.CoverageMap(
+        "abc", [("t1", "stk-engine-tests"), ("t2", "stk-engine-tests"), ("t3", "stk-tests")]
+    )
+    cov.lines = {"engine/src/a.cpp": {3: [0], 8: [0, 2]}}
+    job = mt.Job("job0", "HEAD", 1, {})
+    job.test_binary = {"t1": "stk-engine-tests", "t2": "stk-engine-tests", "t3": "stk-tests"}
+    runner = mt.Runner(None, cov, [job], {})
+
+    def at(line: int, text: str) -> object:
+        return mt.Mutant("engine/src/a.cpp", line, "4 ==> 5", text, text, "cpp")
+
+    table = "constexpr Score kMobility[6] = {{0, 0}, {4, 4}, {5, 5}, {2, 4}, {1, 2}, {0, 0}};"
+    assert runner.cpp_tests(at(20, table)) == (["t1", "t3"], None)  # the file's tests
+    assert runner.cpp_tests(at(21, "  {30, 55}, {50, 90}, {80, 130}, {0, 0}};")) == (
+        ["t1", "t3"],
+        None,
+    )
+    assert runner.cpp_tests(at(22, "static const int kLimit = 40;")) == (["t1", "t3"], None)
+    # a statement no test executed stays not covered
+    assert runner.cpp_tests(at(23, "  if (a < b) return 4;")) == (["t1", "t2", "t3"], False)
+    for text in (table, "constexpr int kTempo = 15;", "{1, 2},", "  {0, 0}};"):
+        assert mt.DATA_LINE.match(text), text
+    for text in ("  x = f(4);", "  return {a, b};", "  if (x) {", "int f(int a, int b) {"):
+        assert not mt.DATA_LINE.match(text), text
