@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "cli_support.h"
+#include "report/run_report.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;
@@ -39,6 +40,19 @@ TEST_CASE("checknet --sha256 and --manifest catch a flipped weight byte", "[nnue
   CHECK(ok.exit_code == 0);
   CHECK_THAT(ok.output, Contains("sha256 " + digest));
   CHECK(test::run_command(h + " --manifest " + (dir / "manifest.json").string()).exit_code == 0);
+  // The summary beside the JUnit report carries the file's figures under their own names.
+  auto reported = test::run_command(h + " --sha256 " + digest + " --junit " +
+                                    (dir / "ok" / "junit" / "checknet-ok.xml").string());
+  INFO(reported.output);
+  CHECK(reported.exit_code == 0);
+  const auto figures = report::read_json_file((dir / "ok" / "checknet" / "ok.json").string());
+  CHECK(figures.at("file") == copy.string());
+  CHECK(figures.at("size") == std::filesystem::file_size(copy));
+  CHECK(figures.at("hidden") == 128);  // the h128 golden net
+  CHECK(figures.at("sha256") == digest);
+  CHECK(figures.at("expected_sha256") == digest);
+  CHECK(figures.at("digest_matches") == true);
+  CHECK(figures.at("fnv1a64").get<std::string>().size() == 16);
 
   // Planted defect: one weight byte flipped in the copy; the net still loads.
   {

@@ -285,6 +285,17 @@ TEST_CASE("epd shards merged equal the unsharded run apart from timings", "[epd]
       (dir / "epd" / "whole-shard1.json").string() + " --out-dir " + out.string());
   CHECK(twice.exit_code == 2);
   CHECK_THAT(twice.output, Contains("shard 1/2 given twice"));
+  // A shard of another run definition is refused, and the message names that shard's file.
+  auto other = test::run_command(
+      epd_cmd(dir, "--depth 4 --config other --min-solved 4 --shard 2/2"));
+  REQUIRE(other.exit_code == 0);
+  auto mixed = test::run_command(
+      test::harness_bin() + " merge x " + (dir / "epd" / "whole-shard1.json").string() + " " +
+      (dir / "epd" / "other-shard2.json").string() + " --out-dir " + out.string());
+  INFO(mixed.output);
+  CHECK(mixed.exit_code == 2);
+  CHECK_THAT(mixed.output, Contains("other-shard2.json: min-solved '4' differs from " +
+                                    (dir / "epd" / "whole-shard1.json").string() + "'s '5'"));
 }
 
 TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
@@ -319,6 +330,9 @@ TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
   INFO(cmp.output);
   CHECK(cmp.exit_code == 0);
   CHECK_THAT(cmp.output, Contains("solved by both: 5"));
+  // Each row of the side-by-side table is labelled (planted: the "solved" label emptied).
+  CHECK(std::regex_search(cmp.output, std::regex("\nsolved +[0-9]+ / [0-9]+ +[0-9]+ / [0-9]+\n")));
+  CHECK(std::regex_search(cmp.output, std::regex("\nsolved alone +[0-9]+ +[0-9]+\n")));
   CHECK(std::filesystem::exists(dir / "epd" / "c-stk.json"));
   CHECK(std::filesystem::exists(dir / "epd" / "c-reference.json"));
 }

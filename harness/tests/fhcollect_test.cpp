@@ -93,6 +93,29 @@ TEST_CASE("the built-in model parses and predicts by the integer formula", "[fhm
   CHECK(m.lut_at(2047) > 65535 - 1000);
 }
 
+TEST_CASE("the move-tier features are one-hot at 256, the flags 256 or 0", "[fhmodel]") {
+  // The contract's scale (stkref.fhmodel.features): a one-hot feature is 256, never another
+  // value, or the weights fitted in Python meet other inputs in C++ (planted: 256 made 257).
+  const std::pair<fh::Tier, int> hot[] = {{fh::kNoMove, -1},
+                                          {fh::kTableMove, 5},
+                                          {fh::kCountermove, 6},
+                                          {fh::kQuiet, -1},
+                                          {fh::kLosingCapture, 7}};
+  for (auto [tier, index] : hot) {
+    fh::Inputs in;
+    in.tier = tier;
+    std::int32_t f[fh::kFeatureCount];
+    fh::features(in, f);
+    INFO("tier " << int(tier));
+    for (int i : {5, 6, 7}) CHECK(f[i] == (i == index ? 256 : 0));
+  }
+  fh::Inputs flags;
+  flags.whole_node = flags.improving = flags.opp_improving = flags.cut_node = true;
+  std::int32_t f[fh::kFeatureCount];
+  fh::features(flags, f);
+  for (int i : {4, 9, 10, 11}) CHECK(f[i] == 256);
+}
+
 TEST_CASE("model files are rejected with file:line and loads are transactional", "[fhmodel]") {
   const std::string good = builtin_text();
   CHECK_NOTHROW(fh::Model::parse(good, "good"));

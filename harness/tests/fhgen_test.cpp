@@ -189,6 +189,15 @@ TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path"
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("seed 3"));
+  // The ECM line is printed when ECM positions were asked for, and only then.
+  CHECK_THAT(r.output, Contains("  ECM positions: "));
+  auto none = test::run_command("STK_SHARED='" + (dir / "shared").string() + "' " +
+                                test::harness_bin() +
+                                " fhgen --games 1 --seed 3 --nodes 200 --max-plies 10 " +
+                                "--ecm-fraction 0 --out-dir " + (dir / "no-ecm").string());
+  INFO(none.output);
+  CHECK(none.exit_code == 0);
+  CHECK(none.output.find("ECM positions") == std::string::npos);
   std::string fit = slurp(dir / "out" / "fit.epd"), held = slurp(dir / "out" / "heldout.epd");
   std::string json = slurp(dir / "out" / "positions.json");
   CHECK_THAT(json, Contains("\"seed\": 3"));

@@ -17,6 +17,7 @@
 #include "cli_support.h"
 #include "stats/sprt.h"
 #include "games/adjudication.h"
+#include "commands/match/match_settings.h"
 
 using namespace stk;
 namespace fs = std::filesystem;
@@ -248,6 +249,24 @@ TEST_CASE("match: bad input is refused before the first game with its name and e
          "bad.pgn:7: 'Ke3' is not a legal move");
   expect(fake(), "exactly two --engine");
   expect(fake() + " " + fake() + " --engine cmd=x", "exactly two --engine");
+}
+
+TEST_CASE("match: an engine's nodes= and depth= take their whole range and nothing outside",
+          "[matchrun][input]") {
+  using harness::selfplay::parse_engine;
+  auto limit = [](const std::string& kv) { return parse_engine({"cmd=x", kv}).limit; };
+  CHECK(limit("nodes=1")->nodes == 1);
+  CHECK(limit("nodes=1099511627776")->nodes == (std::uint64_t(1) << 40));
+  CHECK(limit("depth=1")->depth == 1);
+  CHECK(limit("depth=100")->depth == 100);
+  for (const char* bad : {"nodes=0", "nodes=1099511627777", "depth=0", "depth=101"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(limit(bad),
+                      Catch::Contains(std::string(bad).substr(0, std::string(bad).find('=') + 1)));
+  }
+  CHECK_THROWS_WITH(parse_engine({"cmd=x", "nodes=5", "depth=5"}),
+                    Catch::Contains("give nodes= or depth=, not both"));
+  CHECK_THROWS_WITH(parse_engine({"name=a"}), Catch::Contains("cmd=PATH is required"));
 }
 
 TEST_CASE("match: an engine that overruns its clock loses on time and is not counted as crashed",

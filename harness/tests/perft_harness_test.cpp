@@ -172,6 +172,37 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
 }
 
+TEST_CASE("perft-speed times each engine as its own: a reference slowed by 0.3 s is slower",
+          "[perft][harness][uci]") {
+  const std::string sf = "/usr/games/stockfish";
+  if (!std::filesystem::exists(sf)) {
+    WARN("skipped: " << sf << " not installed");
+    return;
+  }
+  // The reference, delayed 0.3 s before each perft: its seconds must be the larger ones and the
+  // ratio stk/reference above 1 (planted: the two timings swapped, the ratio inverted).
+  auto dir = test::scratch_dir("perft-speed-slow");
+  const auto slow = dir / "slow-reference.sh";
+  test::write_file(slow,
+                   "#!/bin/sh\nwhile IFS= read -r line; do\n"
+                   "  case \"$line\" in 'go perft'*) sleep 0.3;; esac\n"
+                   "  printf '%s\\n' \"$line\"\n"
+                   "done | " +
+                       sf + "\n");
+  std::filesystem::permissions(slow, std::filesystem::perms::owner_all);
+  auto r = test::run_command(test::harness_bin() + " perft-speed --reference " + slow.string() +
+                             " --repeat 1 --max-depth 2 --config t --out-dir " + dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const report::Json j = report::read_json_file((dir / "perft-speed" / "t.json").string());
+  for (const report::Json& p : j.at("positions")) {
+    INFO(p.dump());
+    CHECK(p.at("stk_seconds").at("median").get<double>() < 0.25);
+    CHECK(p.at("reference_seconds").at("median").get<double>() >= 0.3);
+    CHECK(p.at("nps_ratio").at("median").get<double>() > 1);
+  }
+}
+
 TEST_CASE("perft-speed records the nodes/s ratio against the reference and its spread",
           "[perft][harness][uci]") {
   const std::string sf = "/usr/games/stockfish";

@@ -7,6 +7,7 @@
 
 #include "cli_support.h"
 #include "cli/cli.h"
+#include "commands/nnue-bench/nnue_bench.h"
 #include "report/run_report.h"
 
 using namespace stk;
@@ -147,4 +148,19 @@ TEST_CASE("checknet with a JUnit path writes its summaries where the review page
   CHECK(r.exit_code == 0);
   check_envelope_matches_junit(dir / "checknet/golden-t.json", dir / "junit/checknet-golden-t.xml");
   CHECK_THAT(test::read_file(dir / "junit/checknet-golden-t.xml"), Contains("checknet.golden-t"));
+}
+
+TEST_CASE("nnue-bench fails when refresh and incremental sums differ, naming both in order",
+          "[report][accumulator]") {
+  junit::TestCase same;
+  harness::judge_eval_sums(same, 42, 42);
+  CHECK(same.outcome == junit::Outcome::Passed);
+  CHECK(same.detail.empty());
+  // The sums differ only under an accumulator defect: the verdict is checked on its own
+  // (planted: the two sums swapped in the detail).
+  junit::TestCase differ;
+  harness::judge_eval_sums(differ, 41, -7);
+  CHECK(differ.outcome == junit::Outcome::Failed);
+  CHECK(differ.message == "refresh and incremental evaluations differ");
+  CHECK(differ.detail == "sum of evals: refresh 41, incremental -7");
 }

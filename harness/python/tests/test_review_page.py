@@ -622,3 +622,15 @@ def test_a_summary_whose_envelope_disagrees_with_its_junit_is_a_problem(tmp_path
     page = (reports / "index.html").read_text()
     assert "bench/quick.json: /report/tests is 2 but junit/bench-quick.xml has 1" in page
     assert "bench/quick.json: /report/failures is 1 but junit/bench-quick.xml has 0" in page
+
+
+def test_no_nonzero_figure_shows_as_zero(page):
+    # Each figure is rounded to its own digits, so a figure given too few digits for its value
+    # (a flagged realized rate of 0.0007 shown with 0 digits) still equals its rounded JSON value
+    # and passes the check above while the page shows 0 (planted: the span's digits 5 made 0).
+    reports, dom, _ = page
+    for f in dom.by_class("fig"):
+        a = f["attrs"]
+        value = float(pointer(json.loads((reports / a["data-src"]).read_text()), a["data-ptr"]))
+        if value != 0:
+            assert shown(f) != 0, f"{a}: {value} shown as 0"
