@@ -240,6 +240,12 @@ def py_operators() -> list[tuple[str, Any]]:
     return ops
 
 
+# `if __name__ == "__main__":` is the same guard in every tool; its mutants (`is`, `<=`, `>=`)
+# are equivalent for module names, which begin with a lowercase letter, and were triaged one
+# module at a time.
+MAIN_GUARD = re.compile(r"""^\s*if __name__ == ['"]__main__['"]:\s*$""")
+
+
 def py_candidates(path: str, text: str) -> list[Mutant]:
     """cosmic-ray's mutation positions in one module (the way `cosmic-ray init` enumerates
     them); the mutated text is made later, by materialize_py, for the mutants chosen."""
@@ -252,7 +258,7 @@ def py_candidates(path: str, text: str) -> list[Mutant]:
         positions = [start for node in nodes for start, _end in op.mutation_positions(node)]
         for occurrence, (line, _col) in enumerate(positions):
             original = lines[line - 1] if line <= len(lines) else ""
-            if original.strip().startswith("#"):
+            if original.strip().startswith("#") or MAIN_GUARD.match(original):
                 continue
             out.append(Mutant(path, line, name, original, None, "py", occurrence))
     return out

@@ -83,6 +83,19 @@ def test_python_mutants_come_from_cosmic_ray(mt: ModuleType):
     assert lt[0].diff.startswith("--- a/harness/python/stkref/pick.py")
 
 
+def test_no_python_mutant_on_the_main_guard(mt: ModuleType):
+    # `__name__ == "__main__"` made `<=`, `>=` or `is` behaves the same for every module name
+    # (lowercase first letter): 33 tools, each such mutant a survivor to triage one by one
+    # (planted: the guard filter removed, and the guard's comparison mutants come back).
+    text = PY + '\n\nif __name__ == "__main__":\n    raise SystemExit(pick(1, 2))\n'
+    ms = _all(mt, "harness/python/stkref/pick.py", text)
+    guard = text.splitlines().index('if __name__ == "__main__":') + 1
+    assert ms and all(m.line != guard for m in ms)
+    assert any(m.line == guard + 1 for m in ms)  # the body is still mutated
+    assert mt.MAIN_GUARD.match("if __name__ == '__main__':")
+    assert not mt.MAIN_GUARD.match('if name == "__main__":')
+
+
 def test_python_annotation_mutants_are_equivalent(mt: ModuleType):
     assert mt.py_equivalent(PY, PY.replace("a: int, b: int", "a: int | None, b: int"))
     assert not mt.py_equivalent(PY, PY.replace("a + 1", "a - 1"))
