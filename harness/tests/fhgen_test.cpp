@@ -202,6 +202,11 @@ TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path"
   std::string json = slurp(dir / "out" / "positions.json");
   CHECK_THAT(json, Contains("\"seed\": 3"));
   CHECK_THAT(json, Contains("/shared/suites/ECM.epd"));
+  // The search settings recorded are those the games were played with.
+  CHECK_THAT(json, Contains("\"threads\": 1,") && Contains("\"hash_mb\": 16,") &&
+                       Contains("\"use_nnue\": false"));
+  CHECK(self_play_search_options().hash_mb == 16);
+  CHECK_FALSE(self_play_search_options().use_nnue);
 
   auto again = test::run_command(cmd);
   REQUIRE(again.exit_code == 0);

@@ -63,8 +63,9 @@ const Tables& tables() {
   return t;
 }
 
-constexpr Score kMobility[6] = {{0, 0}, {4, 4}, {5, 5}, {2, 4}, {1, 2}, {0, 0}};
-constexpr int kMobilityBase[6] = {0, 4, 6, 6, 12, 0};  // typical count: below it is a malus
+// Mobility and king attack are scored for the knight to the queen only: index pt - KNIGHT.
+constexpr Score kMobility[4] = {{4, 4}, {5, 5}, {2, 4}, {1, 2}};
+constexpr int kMobilityBase[4] = {4, 6, 6, 12};  // typical count: below it is a malus
 constexpr Score kBishopPair{30, 50};
 constexpr Score kDoubled{-10, -20};
 constexpr Score kIsolated{-12, -15};
@@ -72,7 +73,7 @@ constexpr Score kPassed[8] = {{0, 0},   {5, 10},  {8, 15},   {15, 30},
                               {30, 55}, {50, 90}, {80, 130}, {0, 0}};
 constexpr Score kRookOpenFile{25, 10};
 constexpr Score kRookSemiOpen{12, 6};
-constexpr int kKingAttackWeight[6] = {0, 20, 20, 40, 80, 0};
+constexpr int kKingAttackWeight[4] = {20, 20, 40, 80};
 constexpr int kTempo = 15;
 
 template <Color Us>
@@ -104,10 +105,10 @@ Score evaluate_side(const Position& pos, Bitboard enemy_pawn_attacks, int& attac
       } else if (pt != KING) {
         Bitboard att = attacks_bb(PieceType(pt), sq, occ);
         int mob = popcount(att & mobility_area);
-        s += kMobility[pt] * (mob - kMobilityBase[pt]);
+        s += kMobility[pt - KNIGHT] * (mob - kMobilityBase[pt - KNIGHT]);
         if (att & king_zone) {
           ++attackers;
-          attack_units += kKingAttackWeight[pt] * popcount(att & king_zone);
+          attack_units += kKingAttackWeight[pt - KNIGHT] * popcount(att & king_zone);
         }
         if (pt == ROOK) {
           Bitboard file = file_bb(file_of(sq));

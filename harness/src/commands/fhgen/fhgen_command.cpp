@@ -73,6 +73,7 @@ report::Json summary_json(const fhgen::GenOptions& o, const fhgen::PositionSets&
     ++ends[fhgen::game_end_name(g.end)];
     plies += g.plies;
   }
+  const search::Options search = fhgen::self_play_search_options();
   report::Json j = report::Json::object();
   j["tool"] = "stk-harness fhgen";
   j["command"] = command;
@@ -89,8 +90,8 @@ report::Json summary_json(const fhgen::GenOptions& o, const fhgen::PositionSets&
                   {"heldout", o.heldout},
                   {"split_seed", o.split_seed},
                   {"threads", 1},
-                  {"hash_mb", 16},
-                  {"use_nnue", false}};
+                  {"hash_mb", search.hash_mb},
+                  {"use_nnue", search.use_nnue}};
   j["games"] = {{"count", sets.games.size()}, {"plies", plies}, {"ends", ends}};
   j["selfplay_sampled"] = sets.sampled;
   j["selfplay_unique"] = sets.selfplay_unique;

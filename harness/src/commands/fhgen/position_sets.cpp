@@ -44,6 +44,8 @@ int ecm_count_for(int unique, double ecm_fraction) {
   return int(std::llround(ecm_fraction * unique / (1 - ecm_fraction)));
 }
 
+search::Options self_play_search_options() { return search::Options{16, false, nullptr}; }
+
 PositionSets generate_position_sets(const GenOptions& opt) {
   PositionSets out;
   std::vector<SetEntry> all;
@@ -53,7 +55,7 @@ PositionSets generate_position_sets(const GenOptions& opt) {
                                                          : std::vector<SetEntry>();
 
   // 1. Self-play samples, first occurrence of each position kept.
-  search::Searcher searcher(search::Options{16, false, nullptr});
+  search::Searcher searcher(self_play_search_options());
   for (int g = 0; g < opt.games; ++g) {
     GameRecord rec = play_seeded_game(searcher, opt.play, opt.seed, g);
     out.sampled += int(rec.samples.size());

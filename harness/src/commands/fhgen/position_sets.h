@@ -43,7 +43,11 @@ bool goes_to_heldout(const std::string& canonical, double heldout, std::uint64_t
 // ECM positions to mix in for `unique` self-play positions: round(f * unique / (1 - f)).
 int ecm_count_for(int unique, double ecm_fraction);
 
-// Plays the games (single thread, Hash 16, classical eval), samples, reads and mixes ECM,
+// What every game is searched with: one thread (the Searcher's only mode), Hash 16 MB, the
+// classical evaluation. positions.json records these same values.
+search::Options self_play_search_options();
+
+// Plays the games (self_play_search_options), samples, reads and mixes ECM,
 // splits. Throws InputError for a missing or malformed ECM file (naming file and line).
 PositionSets generate_position_sets(const GenOptions& opt);
 
