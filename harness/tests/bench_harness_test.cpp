@@ -25,9 +25,8 @@ TEST_CASE("bench harness fails a changed signature and rejects a malformed golde
 
 TEST_CASE("bench harness passes on the committed signature", "[bench][harness]") {
   auto dir = test::scratch_dir("bench-ok");
-  auto r = test::run_command(test::harness_bin() +
-                             " bench --golden " STK_SOURCE_DIR "/golden/bench.txt --out-dir " +
-                             dir.string());
+  auto r = test::run_command(test::harness_bin() + " bench --golden " + test::source_dir() +
+                             "/golden/bench.txt --out-dir " + dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(test::validate_junit((dir / "junit" / "bench-default.xml").string()) == "");

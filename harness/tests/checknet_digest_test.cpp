@@ -13,8 +13,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kGoldenNet = STK_SOURCE_DIR "/golden/nets/stk-h128-seed1.nnue";
-const std::string kManifest = STK_SOURCE_DIR "/golden/nets/manifest.json";
+const std::string kGoldenNet = test::source_dir() + "/golden/nets/stk-h128-seed1.nnue";
+const std::string kManifest = test::source_dir() + "/golden/nets/manifest.json";
 
 // net_sha256 as recorded in the manifest (read as text: the test does not trust the code under test).
 std::string recorded_digest() {

@@ -38,20 +38,26 @@ inline RunResult run_command(const std::string& cmd) {
   return r;
 }
 
+// The source and build trees, compiled into test_paths.cpp alone: no other test file holds an
+// absolute path, so the scratch clones of ci/mutation.sh and ci/check-mutants.sh (other paths)
+// share ccache entries for every test file instead of compiling each anew.
+std::string source_dir();  // the repository checkout (CMAKE_SOURCE_DIR)
+std::string binary_dir();  // the build tree (CMAKE_BINARY_DIR)
+
 inline std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
 }
 inline std::string harness_bin() {
-  return env_or("STK_HARNESS", STK_BINARY_DIR "/harness/stk-harness");
+  return env_or("STK_HARNESS", binary_dir() + "/harness/stk-harness");
 }
-inline std::string engine_bin() { return env_or("STK_ENGINE", STK_BINARY_DIR "/engine/stk"); }
-inline std::string shared_dir() { return env_or("STK_SHARED", STK_SOURCE_DIR "/../shared"); }
+inline std::string engine_bin() { return env_or("STK_ENGINE", binary_dir() + "/engine/stk"); }
+inline std::string shared_dir() { return env_or("STK_SHARED", source_dir() + "/../shared"); }
 inline std::string junit_xsd() { return shared_dir() + "/schemas/junit.xsd"; }
 
 // A fresh scratch directory per call under the build tree.
 inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto p = std::filesystem::path(STK_BINARY_DIR) / "test-scratch" / name;
+  auto p = std::filesystem::path(binary_dir()) / "test-scratch" / name;
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p;

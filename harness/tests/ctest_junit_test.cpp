@@ -88,7 +88,7 @@ TEST_CASE("ctest-junit: CTest's report in the project's JUnit form, outcomes kep
 TEST_CASE("ci/validate-reports.sh fails on a report that does not validate, naming it",
           "[junit][ci]") {
   auto dir = test::scratch_dir("validate-reports");
-  const std::string script = std::string(STK_SOURCE_DIR) + "/ci/validate-reports.sh ";
+  const std::string script = test::source_dir() + "/ci/validate-reports.sh ";
   test::write_file(
       dir / "good.xml",
       "<testsuites><testsuite name=\"x\" tests=\"0\" failures=\"0\" errors=\"0\"/></testsuites>");

@@ -330,7 +330,10 @@ TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
   INFO(cmp.output);
   CHECK(cmp.exit_code == 0);
   CHECK_THAT(cmp.output, Contains("solved by both: 5"));
-  // Each row of the side-by-side table is labelled (planted: the "solved" label emptied).
+  // Each side's run is announced by its label and engine name (planted: "== " emptied), and each
+  // row of the side-by-side table is labelled (planted: the "solved" label emptied).
+  CHECK(std::regex_search(cmp.output, std::regex("(^|\n)== stk: stk[^\n]*\n")));
+  CHECK(std::regex_search(cmp.output, std::regex("\n== reference: Stockfish[^\n]*\n")));
   CHECK(std::regex_search(cmp.output, std::regex("\nsolved +[0-9]+ / [0-9]+ +[0-9]+ / [0-9]+\n")));
   CHECK(std::regex_search(cmp.output, std::regex("\nsolved alone +[0-9]+ +[0-9]+\n")));
   CHECK(std::filesystem::exists(dir / "epd" / "c-stk.json"));
@@ -454,7 +457,7 @@ TEST_CASE("epd runs a suite of 6-field lines and hmvc/fmvn lines", "[epd][harnes
 TEST_CASE("the committed golden baselines read as results, without the report envelope", "[epd]") {
   for (const char* name : {"ecm-quick.json", "ecm-full.json", "am-quick.json"}) {
     INFO(name);
-    auto r = harness::epd::read_results(std::string(STK_SOURCE_DIR "/golden/epd/") + name);
+    auto r = harness::epd::read_results(test::source_dir() + "/golden/epd/" + name);
     CHECK(r.positions.size() >= 6);
     CHECK(r.solved() > 0);
   }

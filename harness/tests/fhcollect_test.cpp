@@ -23,7 +23,7 @@ namespace fc = harness::fhcollect;
 namespace {
 
 std::string builtin_text() {
-  std::ifstream f(STK_SOURCE_DIR "/engine/src/search/fhmodel_default.txt");
+  std::ifstream f(test::source_dir() + "/engine/src/search/fhmodel_default.txt");
   return std::string(std::istreambuf_iterator<char>(f), {});
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "cli_support.h"
 #include "fuzz_checks.h"
 
 namespace fs = std::filesystem;
@@ -35,7 +36,7 @@ bool run_check(const stk::fuzz::Target& t, const std::string& bytes) {
 }
 
 fs::path folder_of(const char* kind, const stk::fuzz::Target& t) {
-  return fs::path(STK_SOURCE_DIR) / "harness/fuzz" / kind / t.name;
+  return fs::path(stk::test::source_dir()) / "harness/fuzz" / kind / t.name;
 }
 
 }  // namespace

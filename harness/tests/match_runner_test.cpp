@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string fake_bin() {
-  return test::env_or("STK_FAKE_UCI", STK_BINARY_DIR "/harness/stk-fake-uci");
+  return test::env_or("STK_FAKE_UCI", test::binary_dir() + "/harness/stk-fake-uci");
 }
 
 std::string read_text(const fs::path& p) {

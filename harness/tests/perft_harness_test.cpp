@@ -10,10 +10,8 @@ using Catch::Matchers::Contains;
 
 TEST_CASE("perft harness passes on golden counts and writes a valid report", "[perft][harness]") {
   auto dir = test::scratch_dir("perft-ok");
-  auto r = test::run_command(test::harness_bin() +
-                             " perft --epd " STK_SOURCE_DIR
-                             "/golden/perft.epd --depth 3 --config t --out-dir " +
-                             dir.string());
+  auto r = test::run_command(test::harness_bin() + " perft --epd " + test::source_dir() +
+                             "/golden/perft.epd --depth 3 --config t --out-dir " + dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
@@ -72,10 +70,8 @@ TEST_CASE("perft harness rejects bad input naming file and line", "[perft][harne
 
 TEST_CASE("shards partition the checks", "[perft][harness]") {
   auto dir = test::scratch_dir("perft-shard");
-  std::string base = test::harness_bin() +
-                     " perft --depth 2 --invariants-depth 0 --epd " STK_SOURCE_DIR
-                     "/golden/perft.epd --out-dir " +
-                     dir.string();
+  std::string base = test::harness_bin() + " perft --depth 2 --invariants-depth 0 --epd " +
+                     test::source_dir() + "/golden/perft.epd --out-dir " + dir.string();
   auto a = test::run_command(base + " --shard 1/2");
   auto b = test::run_command(base + " --shard 2/2");
   auto all = test::run_command(base);

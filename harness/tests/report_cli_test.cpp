@@ -140,9 +140,9 @@ TEST_CASE("accumulator: the lazy catch-up gate fails only on a defect and the se
 TEST_CASE("checknet with a JUnit path writes its summaries where the review page looks",
           "[report][checknet]") {
   auto dir = test::scratch_dir("report-checknet");
-  const std::string net = STK_SOURCE_DIR "/golden/nets/stk-h128-seed1.nnue";
-  auto r = test::run_command(test::harness_bin() + " checknet " + net +
-                             " --manifest " STK_SOURCE_DIR "/golden/nets/manifest.json --junit " +
+  const std::string net = test::source_dir() + "/golden/nets/stk-h128-seed1.nnue";
+  auto r = test::run_command(test::harness_bin() + " checknet " + net + " --manifest " +
+                             test::source_dir() + "/golden/nets/manifest.json --junit " +
                              (dir / "junit/checknet-golden-t.xml").string());
   INFO(r.output);
   CHECK(r.exit_code == 0);

@@ -25,7 +25,7 @@ using namespace stk::harness;
 namespace {
 
 std::string fake_bin() {
-  return test::env_or("STK_FAKE_UCI", STK_BINARY_DIR "/harness/stk-fake-uci");
+  return test::env_or("STK_FAKE_UCI", test::binary_dir() + "/harness/stk-fake-uci");
 }
 
 Position pos(const std::string& fen) {
