@@ -202,6 +202,8 @@ TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path"
   std::string json = slurp(dir / "out" / "positions.json");
   CHECK_THAT(json, Contains("\"seed\": 3"));
   CHECK_THAT(json, Contains("/shared/suites/ECM.epd"));
+  CHECK(json.rfind("{\n  \"tool\": ", 0) ==
+        0);  // indented by 2, as every summary the harness writes
   // The search settings recorded are those the games were played with.
   CHECK_THAT(json, Contains("\"threads\": 1,") && Contains("\"hash_mb\": 16,") &&
                        Contains("\"use_nnue\": false"));

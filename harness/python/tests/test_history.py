@@ -114,11 +114,22 @@ def _sqlite(db: Path, *sql: str) -> None:
     con.close()
 
 
-@pytest.mark.parametrize("kind", ["other-table", "other-application", "newer-version"])
+@pytest.mark.parametrize(
+    "kind", ["other-table", "other-columns", "part-of-ours", "other-application", "newer-version"]
+)
 def test_a_foreign_or_newer_database_is_refused_untouched(kind: str, tmp_path: Path):
+    # Unmarked databases (no application_id, no user_version) are judged by their tables: one of
+    # stk's two tables alone, or one with other columns, is not a history to add to (planted:
+    # the part-of-ours rule asking for user_version != 0, so it never fired).
     db = tmp_path / "h.sqlite"
     if kind == "other-table":
         _sqlite(db, "CREATE TABLE notes(x)", "INSERT INTO notes VALUES (1)")
+    elif kind == "other-columns":
+        _sqlite(db, "CREATE TABLE figures(run_id, key, val)", "INSERT INTO figures VALUES (1,2,3)")
+    elif kind == "part-of-ours":
+        _sqlite(
+            db, "CREATE TABLE figures(run_id, key, value)", "INSERT INTO figures VALUES (1,2,3)"
+        )
     else:
         assert (
             history(db, "--append", str(reports_with(tmp_path, 7)), "--tier", "quick").returncode
@@ -134,6 +145,8 @@ def test_a_foreign_or_newer_database_is_refused_untouched(kind: str, tmp_path: P
     proc = history(db, "--append", str(reports_with(tmp_path, 8)), "--tier", "quick")
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "left untouched" in proc.stderr, proc.stderr
+    why = {"part-of-ours": "holds only part of stk's history tables", "other-columns": "columns"}
+    assert why.get(kind, "") in proc.stderr, proc.stderr
     assert db.read_bytes() == before
 
 
