@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.h"
+#include "report/run_report.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;
@@ -30,4 +31,39 @@ TEST_CASE("bench harness passes on the committed signature", "[bench][harness]")
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(test::validate_junit((dir / "junit" / "bench-default.xml").string()) == "");
+}
+
+TEST_CASE("search-speed measures both engines, and refuses a reference without node counts",
+          "[bench][harness][uci]") {
+  const std::string sf = "/usr/games/stockfish";
+  if (!std::filesystem::exists(sf)) {
+    WARN("skipped: " << sf << " not installed");
+    return;
+  }
+  auto dir = test::scratch_dir("search-speed");
+  const std::string cmd = test::harness_bin() + " search-speed --nodes 1000 --out-dir " +
+                          dir.string() + " --reference ";
+  auto r = test::run_command(cmd + sf + " --config t");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(test::validate_junit((dir / "junit" / "search-speed-t.xml").string()) == "");
+  const report::Json j = report::read_json_file((dir / "search-speed" / "t.json").string());
+  const report::Json &ours = j.at("stk"), &theirs = j.at("reference_run");
+  CHECK(ours.at("nodes").get<double>() > 0);
+  CHECK(theirs.at("nodes").get<double>() > 0);
+  const double a = ours.at("nodes").get<double>() / ours.at("time_s").get<double>();
+  const double b = theirs.at("nodes").get<double>() / theirs.at("time_s").get<double>();
+  CHECK(j.at("speed_ratio").get<double>() == Approx(a / b).epsilon(1e-9));
+
+  // A reference whose info lines carry no node count: no ratio can be made (planted: the count
+  // left at its initial value, 0 or 2^64-1, and a ratio of inf or 0 reported as a measurement).
+  const auto blind = dir / "no-nodes.sh";
+  test::write_file(blind, "#!/bin/sh\n" + sf + " | sed -u 's/ nodes [0-9]*//g'\n");
+  std::filesystem::permissions(blind, std::filesystem::perms::owner_all);
+  auto bad = test::run_command(cmd + blind.string() + " --config blind");
+  INFO(bad.output);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("no 'info ... nodes N' line before bestmove"));
+  CHECK(test::validate_junit((dir / "junit" / "search-speed-blind.xml").string()) == "");
+  CHECK_THAT(test::read_file(dir / "junit" / "search-speed-blind.xml"), Contains("<error"));
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -57,7 +58,7 @@ SpeedTotals search_both(search::Searcher& ours, UciProcess& ref, std::uint64_t n
     ref.sync();
     auto t0 = std::chrono::steady_clock::now();
     ref.send("go nodes " + std::to_string(nodes));
-    std::uint64_t searched = 0;
+    std::optional<std::uint64_t> searched;  // the last "info ... nodes N" before bestmove
     for (const auto& line :
          ref.read_until([](const std::string& s) { return s.rfind("bestmove", 0) == 0; },
                         std::chrono::seconds(600))) {
@@ -65,8 +66,12 @@ SpeedTotals search_both(search::Searcher& ours, UciProcess& ref, std::uint64_t n
       if (line.rfind("info", 0) == 0 && p != std::string::npos)
         searched = std::stoull(line.substr(p + 7));
     }
+    // Without a node count the reference's nodes/s is unknown: no ratio is better than 0 or inf.
+    if (!searched)
+      throw InputError(fmt::format("reference {}: no 'info ... nodes N' line before bestmove on {}",
+                                   ref.name(), fen));
     t.ref_time += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    t.ref_nodes += searched;
+    t.ref_nodes += *searched;
   }
   return t;
 }
