@@ -664,3 +664,52 @@ def test_a_data_line_runs_the_tests_of_its_file(mt: ModuleType):
         assert mt.DATA_LINE.match(text), text
     for text in ("  x = f(4);", "  return {a, b};", "  if (x) {", "int f(int a, int b) {"):
         assert not mt.DATA_LINE.match(text), text
+
+
+LOOPS = """\
+int f(const std::vector<int>& v) {
+  int s = 0;
+  for (int x : v) {
+    if (x < 0) {
+      s -= x;
+    }
+    s += x;
+  }
+  while (s > 100)
+  {
+    s /= 2;
+  }
+  do {
+    s += 1;
+  } while (s < 3);
+  for (int x : v) {
+    const char* t = "}";
+    s += t[0] + x;
+  }
+  for (int x : v) {
+    s += x;  // a closing brace in a comment: }
+  }
+  return s;
+}
+"""
+
+
+def test_a_continue_ending_a_loop_body_is_equivalent(mt: ModuleType):
+    # universalmutator inserts `continue;` after any line; after the last statement of a loop
+    # body the loop continues anyway, yet the object differs in layout, so the mutant survived
+    # (review_svg.cpp) instead of being equivalent. Inside an inner if, or after the loop, it is
+    # a real mutant (planted: the rule made true for every `}` that follows).
+    def at(line: int, rule: str = "(^\\s*)(\\S+.*)\\n ==> \\1\\2\\n\\1continue;\\n") -> bool:
+        m = mt.Mutant("engine/src/f.cpp", line, rule, "", "", "cpp")
+        return mt.continue_ends_loop_body(LOOPS, m)
+
+    assert at(7)  # s += x; closes the for body
+    assert at(11)  # while with its brace on the next line
+    assert at(14)  # do ... while
+    assert at(18)  # braces inside a string literal are not counted
+    assert at(21)  # nor inside a comment
+    assert not at(5)  # the last statement of an if inside the loop: skips s += x
+    assert not at(6)  # after the if block: s += x still follows
+    assert not at(2)  # not in a loop
+    assert not at(23)  # return s; closes the function
+    assert not at(7, "(^\\s*)(\\S+.*)\\n ==> \\1\\2\\n\\1break;\\n")  # break ends the loop
