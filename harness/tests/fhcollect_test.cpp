@@ -252,6 +252,9 @@ TEST_CASE("the record reader names the byte offset of malformed input", "[fhcoll
   s = ok, s[8] = 9;
   expect_error(s, "byte 8: unsupported version 9");
   expect_error(ok + "STKFH", "byte 96: truncated segment header");
+  expect_error("", "bad.fhr: byte 0: empty file (no segment header)");
+  s = ok, s[10] = 31;
+  expect_error(s, "byte 10: record size 31, expected 32");
 }
 
 TEST_CASE("the collection build searches exactly like the normal build where it logs nothing",
