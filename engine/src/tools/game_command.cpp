@@ -208,7 +208,7 @@ int game_command(int argc, char** argv) {
     });
     if (!ok) return 2;  // nothing printed: a bad line fails the whole batch
   } else {
-    if (first.rfind("--", 0) == 0)
+    if (first.starts_with("--"))
       return std::cerr << "stk game: unknown option '" << first << "'\n" << kUsage, 2;
     std::vector<std::string> tok = split(first);
     for (int i = 2; i < argc; ++i) tok.push_back(argv[i]);

@@ -128,7 +128,7 @@ int print_classical(const std::vector<Input>& inputs) {
 int features_command(int argc, char** argv) {
   const char* usage = "usage: stk features \"<FEN>\" | stk features --batch FILE\n";
   std::string fen, batch;
-  if (argc == 2 && std::string(argv[1]).rfind("--", 0) != 0) fen = argv[1];
+  if (argc == 2 && !std::string(argv[1]).starts_with("--")) fen = argv[1];
   else if (argc == 3 && std::string(argv[1]) == "--batch") batch = argv[2];
   else return std::cerr << usage, 2;
   std::vector<Input> inputs;
@@ -159,7 +159,7 @@ int eval_command(int argc, char** argv) {
     else if (a == "--classical") classical = true;
     else if ((a == "--net" || a == "--batch" || a == "--impl") && i + 1 < argc)
       (a == "--net" ? net_path : a == "--batch" ? batch : impl) = argv[++i];
-    else if (a.rfind("--", 0) != 0 && !have_fen) fen = a, have_fen = true;
+    else if (!a.starts_with("--") && !have_fen) fen = a, have_fen = true;
     else return std::cerr << "stk eval: unexpected argument '" << a << "'\n" << usage, 2;
   }
   if (net_path.empty() == !classical || have_fen == !batch.empty()) return std::cerr << usage, 2;

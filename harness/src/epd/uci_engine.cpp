@@ -85,7 +85,7 @@ class UciEngine : public EngineDriver {
     auto t0 = std::chrono::steady_clock::now();
     proc_.send(std::string(budget.kind == Budget::Kind::Depth ? "go depth " : "go nodes ") +
                std::to_string(budget.value));
-    auto lines = proc_.read_until([](const std::string& l) { return l.rfind("bestmove", 0) == 0; },
+    auto lines = proc_.read_until([](const std::string& l) { return l.starts_with("bestmove"); },
                                   std::chrono::seconds(3600));
     SearchOutcome out;
     out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -94,7 +94,7 @@ class UciEngine : public EngineDriver {
     // depth had nothing else).
     std::vector<InfoLine> per_depth;
     for (const std::string& l : lines) {
-      if (l.rfind("info ", 0) != 0) continue;
+      if (!l.starts_with("info ")) continue;
       InfoLine info = parse_info(l);
       if (info.has_nodes) out.nodes = std::max(out.nodes, info.nodes);
       if (info.depth <= 0 || info.pv.empty()) continue;

@@ -5,7 +5,7 @@
 namespace stk::harness::match {
 
 bool fixed_budget(const MatchDefinition& d) {
-  return d.time_control.rfind("nodes=", 0) == 0 || d.time_control.rfind("depth=", 0) == 0;
+  return d.time_control.starts_with("nodes=") || d.time_control.starts_with("depth=");
 }
 
 MirrorCheck check_mirrored(const MatchResult& r) {

@@ -42,7 +42,7 @@ UciProcess::UciProcess(const std::string& path, std::chrono::seconds timeout) : 
   send("uci");
   for (const std::string& l :
        read_until([](const std::string& s) { return s == "uciok"; }, timeout))
-    if (l.rfind("id name ", 0) == 0) id_name_ = l.substr(8);
+    if (l.starts_with("id name ")) id_name_ = l.substr(8);
 }
 
 UciProcess::UciProcess(NoHandshake, const std::string& command, const std::string& stderr_path)

@@ -70,7 +70,7 @@ report::ReportPaths checknet_paths(const std::string& junit_file, std::string* c
   namespace fs = std::filesystem;
   const fs::path file(junit_file), dir = file.parent_path();
   const std::string stem = file.stem().string();
-  if (config->empty()) *config = stem.rfind("checknet-", 0) == 0 ? stem.substr(9) : "default";
+  if (config->empty()) *config = stem.starts_with("checknet-") ? stem.substr(9) : "default";
   report::ReportPaths paths;
   if (dir.filename() == "junit") {
     paths = report::report_paths(dir.parent_path().empty() ? "." : dir.parent_path().string(),

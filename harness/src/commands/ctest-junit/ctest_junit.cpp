@@ -17,7 +17,7 @@ std::string attr_of(const tinyxml2::XMLElement* e, const char* name) {
 // A test CTest did not run: skipped only when the test or the project asked for it.
 junit::Outcome not_run_outcome(const std::string& why) {
   for (const char* requested : {"SKIP_RETURN_CODE", "SKIP_REGULAR_EXPRESSION", "Disabled"})
-    if (why.rfind(requested, 0) == 0) return junit::Outcome::Skipped;
+    if (why.starts_with(requested)) return junit::Outcome::Skipped;
   return junit::Outcome::Error;
 }
 

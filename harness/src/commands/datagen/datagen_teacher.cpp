@@ -48,7 +48,7 @@ Label Teacher::label(const Position& pos) {
     throw fail("does not read its input");
   std::vector<std::string> lines;
   try {
-    lines = process_.read_until([](const std::string& l) { return l.rfind("bestmove", 0) == 0; },
+    lines = process_.read_until([](const std::string& l) { return l.starts_with("bestmove"); },
                                 timeout_);
   } catch (const std::exception& e) {
     throw fail(std::string("gave no bestmove (") + e.what() + ")");

@@ -130,7 +130,7 @@ std::string text(sqlite3_stmt* s, int col) {
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) {
+    if (line.starts_with("model name")) {
       const auto colon = line.find(':');
       return colon == std::string::npos ? line
                                         : line.substr(line.find_first_not_of(' ', colon + 1));

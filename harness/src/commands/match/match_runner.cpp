@@ -127,7 +127,7 @@ std::string fault_summary(const MatchResult& r) {
   for (const PairRecord& p : r.pairs())
     for (const GameRecord& g : p.games)
       for (std::size_t k = 0; k < kinds.size(); ++k)
-        if (g.reason.rfind(kinds[k].first, 0) == 0) {
+        if (g.reason.starts_with(kinds[k].first)) {
           const std::string rest = g.reason.substr(std::strlen(kinds[k].first));
           by_engine[rest.substr(0, rest.find(')') + 1)][k]++;
         }

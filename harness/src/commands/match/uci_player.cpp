@@ -86,7 +86,7 @@ void UciPlayer::start() {
       fail(process_->output_closed() ? "exited before answering 'uci' with 'uciok'"
                                      : "did not answer 'uci' with 'uciok' within " + ms + " ms");
     if (line->text == "uciok") break;
-    if (line->text.rfind("id name ", 0) == 0) id_name_ = line->text.substr(8);
+    if (line->text.starts_with("id name ")) id_name_ = line->text.substr(8);
     std::string problem;
     if (auto opt = uci::parse_option(line->text, &problem)) advertised_.insert(lower(opt->name));
   }

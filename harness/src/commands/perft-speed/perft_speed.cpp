@@ -46,7 +46,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // "Nodes searched: N" of a "go perft" answer; 0 when absent.
 std::uint64_t reference_nodes(const std::vector<std::string>& lines) {
   for (const std::string& l : lines)
-    if (l.rfind("Nodes searched", 0) == 0) {
+    if (l.starts_with("Nodes searched")) {
       auto colon = l.find(':');
       return colon == std::string::npos ? 0 : std::strtoull(l.c_str() + colon + 1, nullptr, 10);
     }
@@ -76,7 +76,7 @@ CaseTiming time_case(UciProcess& ref, const Case& c, int depth, int repeat,
     t0 = std::chrono::steady_clock::now();
     ref.send("go perft " + std::to_string(depth));
     ref_count = reference_nodes(
-        ref.read_until([](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
+        ref.read_until([](const std::string& l) { return l.starts_with("Nodes searched"); },
                        std::chrono::seconds(600)));
     theirs.push_back(seconds_since(t0));
     ratios.push_back(theirs.back() /

@@ -55,7 +55,7 @@ BisectResult bisect_crash(const std::string& fen, int depth, PerftFn fn, double 
         },
         timeout_s);
     if (!probe.ok()) {
-      const bool played = probe.output.rfind(kPlayed, 0) == 0;
+      const bool played = probe.output.starts_with(kPlayed);
       const std::string where = r.moves.empty() ? "at the root" : "after " + line_text(r.moves);
       r.finding = played
                       ? fmt::format("generating the moves {} {} (perft 1 there)", where,
@@ -78,7 +78,7 @@ BisectResult bisect_crash(const std::string& fen, int depth, PerftFn fn, double 
           },
           timeout_s);
       if (sub.ok()) continue;
-      if (sub.output.rfind(kPlayed, 0) != 0) {
+      if (!sub.output.starts_with(kPlayed)) {
         r.moves = line;
         r.finding = fmt::format("making the move {} {}", m, sub.describe());
         return r;

@@ -22,9 +22,8 @@ std::map<std::string, std::uint64_t> reference_divide(UciProcess& ref, const std
   ref.send(cmd);
   ref.send("go perft " + std::to_string(depth));
   std::map<std::string, std::uint64_t> out;
-  auto lines =
-      ref.read_until([](const std::string& l) { return l.rfind("Nodes searched", 0) == 0; },
-                     std::chrono::seconds(600));
+  auto lines = ref.read_until([](const std::string& l) { return l.starts_with("Nodes searched"); },
+                              std::chrono::seconds(600));
   for (const std::string& l : lines) {
     auto colon = l.find(':');
     if (colon == std::string::npos || colon < 4 || colon > 5) continue;

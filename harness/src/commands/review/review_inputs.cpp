@@ -347,7 +347,7 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
     if (!e.is_regular_file()) continue;
     const std::string rel = fs::relative(e.path(), reports).generic_string();
     const std::string ext = e.path().extension().string();
-    if (rel.rfind("junit/", 0) == 0 || rel.rfind("review/", 0) == 0) continue;
+    if (rel.starts_with("junit/") || rel.starts_with("review/")) continue;
     if (ext != ".json" && ext != ".md" && ext != ".png" && ext != ".svg") continue;
     if (rel.find('/') == std::string::npos) continue;  // the page itself, the README
     data.files.push_back(rel);

@@ -94,7 +94,7 @@ std::string run_chart(const RunRow& r) {
     std::vector<std::string> labels;
     std::vector<double> v;
     for (const Figure* f : with_suffix(r, ".p99"))
-      if (f->key.rfind(base + "bucket", 0) == 0)
+      if (f->key.starts_with(base + "bucket"))
         labels.push_back(f->key.substr(base.size() + 6, f->key.size() - base.size() - 10)),
             v.push_back(f->value);
     return labels.empty() ? "" : svg_bars(labels, v, "|delta cp| p99 by output bucket");
@@ -136,9 +136,9 @@ std::string figures_section(const ReviewData& d, const PageContext& ctx) {
     const std::string dir = r.summary.substr(0, r.summary.rfind('/') + 1);
     const std::string stem = r.summary.substr(dir.size(), r.summary.size() - dir.size() - 5);
     for (const std::string& file : d.files)
-      if (file.rfind(dir, 0) == 0 && file.size() > 4 &&
+      if (file.starts_with(dir) && file.size() > 4 &&
           file.compare(file.size() - 4, 4, ".png") == 0 &&
-          (file.rfind(dir + stem, 0) == 0 || r.harness == "calibration"))
+          (file.starts_with(dir + stem) || r.harness == "calibration"))
         s += fmt::format("<p><a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a></p>\n",
                          html_escape(ctx.link_prefix + file), html_escape(file));
   }

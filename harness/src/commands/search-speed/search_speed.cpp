@@ -60,10 +60,10 @@ SpeedTotals search_both(search::Searcher& ours, UciProcess& ref, std::uint64_t n
     ref.send("go nodes " + std::to_string(nodes));
     std::optional<std::uint64_t> searched;  // the last "info ... nodes N" before bestmove
     for (const auto& line :
-         ref.read_until([](const std::string& s) { return s.rfind("bestmove", 0) == 0; },
+         ref.read_until([](const std::string& s) { return s.starts_with("bestmove"); },
                         std::chrono::seconds(600))) {
       auto p = line.find(" nodes ");
-      if (line.rfind("info", 0) == 0 && p != std::string::npos)
+      if (line.starts_with("info") && p != std::string::npos)
         searched = std::stoull(line.substr(p + 7));
     }
     // Without a node count the reference's nodes/s is unknown: no ratio is better than 0 or inf.

@@ -69,11 +69,11 @@ const DocumentedDifference* find_documented_difference(const std::string& engine
                                                        const std::vector<std::string>& behaviours) {
   if (behaviours.empty()) return nullptr;
   for (const DocumentedDifference& d : documented_differences()) {
-    if (engine_name.rfind(d.engine_prefix, 0) != 0) continue;
+    if (!engine_name.starts_with(d.engine_prefix)) continue;
     bool scenario_matches = std::any_of(d.scenarios.begin(), d.scenarios.end(),
                                         [&](const std::string& p) {
                                           return p.back() == '.' || p.back() == '-'
-                                                     ? scenario_id.rfind(p, 0) == 0
+                                                     ? scenario_id.starts_with(p)
                                                      : scenario_id == p;
                                         });
     if (!scenario_matches) continue;

@@ -182,9 +182,9 @@ void mistyped_go(Session& s, ScenarioResult& r) {
   s.send("go depht 5");
   Reply reply = s.wait_bestmove(s.timeout(Timeouts::kPrompt), sent);
   // An explicit refusal: an error message and 'bestmove 0000' (never a search of unknown limits).
-  const bool refused = reply.found && reply.match()->text.rfind("bestmove 0000", 0) == 0 &&
+  const bool refused = reply.found && reply.match()->text.starts_with("bestmove 0000") &&
                        std::any_of(reply.lines.begin(), reply.lines.end(), [](const TimedLine& l) {
-                         return l.text.rfind("info string", 0) == 0 &&
+                         return l.text.starts_with("info string") &&
                                 l.text.find("error") != std::string::npos;
                        });
   if (refused) {

@@ -152,7 +152,7 @@ void Session::start() {
   uci_ms_ = r.ms;
   uci_reply_ = r.lines;
   for (const TimedLine& l : uci_reply_) {
-    if (l.text.rfind("id name ", 0) == 0) id_name_ = l.text.substr(8);
+    if (l.text.starts_with("id name ")) id_name_ = l.text.substr(8);
     std::string problem;
     if (auto o = uci::parse_option(l.text, &problem); o && problem.empty()) options_.push_back(*o);
   }

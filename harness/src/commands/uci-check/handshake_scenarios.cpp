@@ -16,7 +16,7 @@ void check_uci_reply(Session& s, ScenarioResult& r) {
   bool author = false;
   int options = 0;
   for (const TimedLine& l : s.uci_reply()) {
-    if (l.text.rfind("id author ", 0) == 0 && l.text.size() > 10) author = true;
+    if (l.text.starts_with("id author ") && l.text.size() > 10) author = true;
     std::string problem;
     if (auto o = uci::parse_option(l.text, &problem)) {
       ++options;
@@ -75,7 +75,7 @@ void check_default_options(Session& s, ScenarioResult& r) {
   }
   for (const TimedLine& l : ready.lines) {
     if (l.text == "readyok") continue;
-    if (l.text.rfind("info string", 0) != 0)
+    if (!l.text.starts_with("info string"))
       r.fail("setoption at an advertised default answered a line that is not UCI: '" + l.text + "'",
              "setoption-not-silent");
     else if (claims_an_error(l.text))
