@@ -123,3 +123,20 @@ TEST_CASE("fhgen, fhcollect and fhdump options: help, unknown and out-of-range v
           dir.string(),
       dir / "junit" / "fhcollect-t.xml");
 }
+
+TEST_CASE("stk-harness alone: --help, -h and help list the harnesses and exit 0, others exit 2",
+          "[cli]") {
+  // Each spelling of help is its own branch (planted: the "-h" spelling emptied, passed).
+  for (const char* ask : {" --help", " -h", " help"}) {
+    auto r = test::run_command(test::harness_bin() + ask);
+    INFO(ask << "\n" << r.output);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Contains("usage: stk-harness <harness>") && Contains("  perft\t"));
+  }
+  auto none = test::run_command(test::harness_bin());
+  CHECK(none.exit_code == 2);
+  CHECK_THAT(none.output, Contains("usage: stk-harness <harness>"));
+  auto unknown = test::run_command(test::harness_bin() + " perfx");
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.output, Contains("unknown harness 'perfx'"));
+}

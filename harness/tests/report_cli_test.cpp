@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -169,14 +170,15 @@ TEST_CASE("nnue-bench fails when refresh and incremental sums differ, naming bot
 TEST_CASE("sprt-sim prints the figures its JSON holds, the same for one seed",
           "[report][stats][simulation]") {
   // The text and --json are two views of one seeded simulation: every count and pair figure of
-  // the text equals the JSON's (planted: the median's quantile 0.5 made 0, printed and passed).
+  // the text equals the JSON's (planted: the median's quantile 0.5 made 0, and p[2] printed as p[0], both passed).
   const std::string cmd = test::harness_bin() + " sprt-sim --runs 40 --seed 3";
   const auto text = test::run_command(cmd), json = test::run_command(cmd + " --json");
   INFO(text.output);
   REQUIRE(text.exit_code == json.exit_code);
   const report::Json j = report::Json::parse(json.output);
   const std::regex truth_block(
-      "truth (elo[01]) = [^\\n]*\\n  [^\\n]* ([0-9]+) of ([0-9]+) = ([0-9.]+)%  Wilson 95% "
+      "truth (elo[01]) = [^(]*\\(Elo (-?[0-9.]+), nElo (-?[0-9.]+); ptnml p = ([0-9. ]+)\\):\\n"
+      "  [^\\n]* ([0-9]+) of ([0-9]+) = ([0-9.]+)%  Wilson 95% "
       "\\[([0-9.]+)%, ([0-9.]+)%\\][^\\n]*\\n  H0 accepted ([0-9]+), H1 accepted ([0-9]+), "
       "undecided ([0-9]+); pairs per test: mean ([0-9]+), median ([0-9]+), 90% ([0-9]+), max "
       "([0-9]+)\\n");
@@ -188,18 +190,26 @@ TEST_CASE("sprt-sim prints the figures its JSON holds, the same for one seed",
     INFO(m[0].str() << t.dump());
     auto num = [&](int i) { return std::stod(m[i].str()); };
     const bool at0 = m[1] == "elo0";
-    CHECK(num(2) == t.at(at0 ? "accepted_h1" : "accepted_h0").get<double>());
-    CHECK(num(3) == 40);
-    CHECK(num(4) == Approx(100 * t.at("error_rate").get<double>()).margin(0.005));
-    CHECK(num(5) == Approx(100 * t.at("error_wilson95")[0].get<double>()).margin(0.005));
-    CHECK(num(6) == Approx(100 * t.at("error_wilson95")[1].get<double>()).margin(0.005));
-    CHECK(num(7) == t.at("accepted_h0").get<double>());
-    CHECK(num(8) == t.at("accepted_h1").get<double>());
-    CHECK(num(9) == t.at("undecided").get<double>());
-    CHECK(num(10) == Approx(t.at("mean_pairs").get<double>()).margin(0.5));
-    CHECK(num(11) == t.at("median_pairs").get<double>());
-    CHECK(num(12) == t.at("p90_pairs").get<double>());
-    CHECK(num(13) == t.at("max_pairs").get<double>());
+    CHECK(num(2) == Approx(t.at("elo").get<double>()).margin(0.0005));
+    CHECK(num(3) == Approx(t.at("nelo").get<double>()).margin(0.0005));
+    std::istringstream ptnml(m[4].str());
+    for (const auto& p : t.at("pentanomial_p")) {
+      double shown = -1;
+      ptnml >> shown;
+      CHECK(shown == Approx(p.get<double>()).margin(0.00005));
+    }
+    CHECK(num(5) == t.at(at0 ? "accepted_h1" : "accepted_h0").get<double>());
+    CHECK(num(6) == 40);
+    CHECK(num(7) == Approx(100 * t.at("error_rate").get<double>()).margin(0.005));
+    CHECK(num(8) == Approx(100 * t.at("error_wilson95")[0].get<double>()).margin(0.005));
+    CHECK(num(9) == Approx(100 * t.at("error_wilson95")[1].get<double>()).margin(0.005));
+    CHECK(num(10) == t.at("accepted_h0").get<double>());
+    CHECK(num(11) == t.at("accepted_h1").get<double>());
+    CHECK(num(12) == t.at("undecided").get<double>());
+    CHECK(num(13) == Approx(t.at("mean_pairs").get<double>()).margin(0.5));
+    CHECK(num(14) == t.at("median_pairs").get<double>());
+    CHECK(num(15) == t.at("p90_pairs").get<double>());
+    CHECK(num(16) == t.at("max_pairs").get<double>());
     CHECK(t.at("median_pairs").get<double>() <= t.at("p90_pairs").get<double>());
     CHECK(t.at("p90_pairs").get<double>() <= t.at("max_pairs").get<double>());
   }

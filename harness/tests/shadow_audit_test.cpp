@@ -247,6 +247,12 @@ TEST_CASE("shadow excess intervals on hand-computed examples", "[shadow]") {
   CHECK_FALSE(excess_gate_fails(e, 0.0));  // lower bound 0 is not above 0
   CHECK(sensitivity_gate_fails(e));        // ... nor significantly above 0
   CHECK(excess_gate_fails(excess_of({{1, 10, 0, 0}}, BootstrapSettings{}), 0.5));  // no control
+  // As the report's tables show them: a band without decisions says so, one decision is a rate
+  // (planted: the "no decisions" test made n1 == 1).
+  CHECK(excess_text(e) == "+5.000% [+0.000, +10.000]%");
+  CHECK(excess_text(excess_of({{0, 0, 0, 5}}, BootstrapSettings{})) == "no decisions");
+  CHECK(excess_text(excess_of({{1, 1, 0, 5}}, BootstrapSettings{})) ==
+        "+100.000% [+100.000, +100.000]%");
 }
 
 TEST_CASE("stk-harness shadow: reports with controls, JUnit valid, gates on isolation",

@@ -198,6 +198,9 @@ TEST_CASE("uci-check: a correct fake engine passes every scenario", "[uci-check]
   for (const auto& [id, s] : run.by_id) {
     INFO(id << ": " << s.dump());
     CHECK(s["verdict"] == "pass");
+    // Every entry carries the report's fields (planted: the "time_ms" key emptied).
+    CHECK((s.contains("time_ms") && s["time_ms"].is_number() && s["time_ms"] >= 0));
+    CHECK(s["failures"].is_array());
   }
 }
 

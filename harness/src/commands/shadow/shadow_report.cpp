@@ -57,10 +57,6 @@ std::string python() {
 }
 
 std::string pct(double x) { return fmt::format("{:.2f}%", 100 * x); }
-std::string excess_text(const Excess& e) {
-  return fmt::format("{:+.3f}% [{:+.3f}, {:+.3f}]%", 100 * e.excess, 100 * e.bootstrap.lo,
-                     100 * e.bootstrap.hi);
-}
 std::string pct_interval(const Interval& i) {
   return fmt::format("[{:.2f}, {:.2f}]%", 100 * i.lo, 100 * i.hi);
 }
@@ -289,8 +285,7 @@ class Gates {
           tc,
           fmt::format("excess {:.4f} (miss {}/{}, control {}/{}; 95% lower bound {:.4f}) above {}",
                       e.excess, e.k1, e.n1, e.k2, e.n2, e.bootstrap.lo, g.value));
-    add(tc, e.n1 == 0 ? std::string("no decisions") : excess_text(e),
-        fmt::format("lower bound <= {}", g.value));
+    add(tc, excess_text(e), fmt::format("lower bound <= {}", g.value));
   }
 
   void control(Mechanism m) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "common/splitmix.h"
 #include "stats/wilson.h"
 
@@ -59,6 +61,12 @@ Excess excess_of(const std::vector<ClusterCounts>& clusters, const BootstrapSett
   e.bootstrap = e.defined() ? cluster_bootstrap_difference(clusters, b, &e.resamples_used)
                             : Interval{-1, 1};
   return e;
+}
+
+std::string excess_text(const Excess& e) {
+  if (e.n1 == 0) return "no decisions";
+  return fmt::format("{:+.3f}% [{:+.3f}, {:+.3f}]%", 100 * e.excess, 100 * e.bootstrap.lo,
+                     100 * e.bootstrap.hi);
 }
 
 }  // namespace stk::harness::shadow

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace stk::harness::shadow {
@@ -46,5 +47,8 @@ struct Excess {
   bool defined() const { return n1 > 0 && n2 > 0; }
 };
 Excess excess_of(const std::vector<ClusterCounts>& clusters, const BootstrapSettings& b);
+// "+1.250% [+0.310, +2.190]%": the excess and its bootstrap interval as the report's tables show
+// them; "no decisions" for a band where the mechanism never fired (n1 = 0).
+std::string excess_text(const Excess& e);
 
 }  // namespace stk::harness::shadow
