@@ -685,12 +685,14 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
 
 
 # The environment variables through which pytest files run the project's binaries.
-BINARY_VARS = {"engine": ("STK_ENGINE",), "harness": ("STK_HARNESS",)}
+# stk-harness links the engine library: an engine defect may show only through a harness command
+# (fhdump prints the engine's fail-high features, which test_fhrecords compares with stkref's).
+BINARY_VARS = {"engine": ("STK_ENGINE", "STK_HARNESS"), "harness": ("STK_HARNESS",)}
 
 
 def binary_tests_for(tree: Path, file: str) -> list[str]:
     """The pytest files that run the binary a C++ file is built into (they name STK_HARNESS for a
-    harness file, STK_ENGINE for an engine file): a defect that CTest misses
+    harness file, STK_ENGINE or STK_HARNESS for an engine file): a defect that CTest misses
     may be one only an end-to-end test sees (a fault injected under stk-harness, a datagen run).
     For a file of harness/src/commands/<cmd>, those that mention <cmd> when any does."""
     parts = file.split("/")
