@@ -24,6 +24,26 @@ TEST_CASE("bench harness fails a changed signature and rejects a malformed golde
   CHECK_THAT(bad.output, Contains("bad.txt:2: expected 'depth N' or 'nodes N'"));
 }
 
+TEST_CASE("bench --depth takes 1 to 64, the golden file is read before any search",
+          "[bench][harness]") {
+  // Depth 64 is accepted (the run stops at the missing golden file, before searching); 0 and 65
+  // are usage errors naming --depth (planted: the range's 64 made 63, passed).
+  auto dir = test::scratch_dir("bench-depth");
+  const std::string h = test::harness_bin() + " bench --out-dir " + dir.string() + " --golden " +
+                        (dir / "missing.txt").string() + " --depth ";
+  auto top = test::run_command(h + "64");
+  INFO(top.output);
+  CHECK(top.exit_code == 2);
+  CHECK_THAT(top.output, Contains("missing.txt: cannot open file"));
+  CHECK(top.output.find("--depth") == std::string::npos);
+  for (const char* bad : {"0", "65"}) {
+    auto r = test::run_command(h + bad);
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains(std::string("--depth: Value ") + bad + " not in range 1 to 64"));
+  }
+}
+
 TEST_CASE("bench harness passes on the committed signature", "[bench][harness]") {
   auto dir = test::scratch_dir("bench-ok");
   auto r = test::run_command(test::harness_bin() + " bench --golden " + test::source_dir() +

@@ -58,3 +58,21 @@ TEST_CASE("uci: a directory as a net or model is an error, the previous net stay
   CHECK(check.exit_code == 2);
   CHECK_THAT(check.output, Contains(dir.string() + ": is a directory"));
 }
+
+TEST_CASE("uci: Use NNUE switches the loaded net off and on, other values are refused",
+          "[uci][nnue]") {
+  // Planted: "true" tested with != (the option inverted) passed, since no test read it back.
+  search::Searcher engine(search::Options{1, true, nullptr});
+  auto set = [&](const std::string& name, const std::string& value) {
+    std::istringstream args("name " + name + " value " + value);
+    return uci::set_option(args, engine);
+  };
+  set("EvalFile", harness::synthetic_net_file(128));
+  REQUIRE(engine.nnue_active());
+  CHECK(set("Use NNUE", "false").empty());
+  CHECK_FALSE(engine.nnue_active());
+  CHECK(set("Use NNUE", "true").empty());
+  CHECK(engine.nnue_active());
+  CHECK_THAT(set("Use NNUE", "yes"), Contains("Use NNUE must be true or false"));
+  CHECK(engine.nnue_active());  // a refused value changes nothing
+}
