@@ -22,6 +22,13 @@ TEST_CASE("bench harness fails a changed signature and rejects a malformed golde
                                (dir / "bad.txt").string() + " --out-dir " + dir.string());
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Contains("bad.txt:2: expected 'depth N' or 'nodes N'"));
+  // A negative count is malformed too (planted: the bound v < 0 made v < -1, passed).
+  test::write_file(dir / "negative.txt", "depth 4\nnodes -1\n");
+  auto negative = test::run_command(test::harness_bin() + " bench --golden " +
+                                    (dir / "negative.txt").string() + " --out-dir " + dir.string());
+  CHECK(negative.exit_code == 2);
+  CHECK_THAT(negative.output, Contains("negative.txt:2: expected 'depth N' or 'nodes N', got "
+                                       "'nodes -1'"));
 }
 
 TEST_CASE("bench --depth takes 1 to 64, the golden file is read before any search",

@@ -60,8 +60,10 @@ TEST_CASE("ctest-junit: CTest's report in the project's JUnit form, outcomes kep
   CHECK(s.cases[1].outcome == junit::Outcome::Failed);
   CHECK_THAT(s.cases[1].system_out, Contains("bad <&> stuff"));
   CHECK(s.cases[2].outcome == junit::Outcome::Error);  // could not start: not a skip
-  CHECK_THAT(s.cases[2].message, Contains("Unable to find executable"));
+  CHECK(s.cases[2].message == "CTest could not run it: Unable to find executable");
+  CHECK(s.cases[1].message == "failed (see system-out)");
   CHECK(s.cases[3].outcome == junit::Outcome::Skipped);
+  CHECK(s.cases[3].message == "SKIP_RETURN_CODE=4");  // a requested skip keeps its own words
   CHECK(s.cases[4].outcome == junit::Outcome::Skipped);
   CHECK(s.cases[4].message == "disabled");
 

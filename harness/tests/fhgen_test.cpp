@@ -256,8 +256,10 @@ TEST_CASE("fhgen command: bad options and a malformed ECM file exit 2 with the r
   expect("--games 1 --seed 1 --ecm-fraction 1", "--ecm-fraction: must be a number in [0, 1)");
   expect("--games 1 --seed 1 --random-plies-min 6 --random-plies-max 5",
          "--random-plies-max (5) is below");
+  // An input error names the tool and the file (planted: input_failure's "stk-harness fhgen"
+  // made "", passed).
   expect("--games 1 --seed 1 --ecm " + (dir / "missing.epd").string(),
-         "missing.epd: cannot open file");
+         "stk-harness fhgen: " + (dir / "missing.epd").string() + ": cannot open file");
   const std::string good = synthetic_suite(2);
   const auto bad_line = std::to_string(std::count(good.begin(), good.end(), '\n') + 1);
   test::write_file(dir / "bad.epd", good + "not a fen bm e4;\n");
