@@ -161,3 +161,14 @@ def test_a_new_database_carries_stk_marks(tmp_path: Path):
     assert con.execute("PRAGMA application_id").fetchone()[0] == 0x53544B48
     assert con.execute("PRAGMA user_version").fetchone()[0] == 1
     con.close()
+
+
+def test_reading_a_missing_database_names_it_and_creates_nothing(tmp_path: Path):
+    # Only --append creates a history; printing one that is not there is an input error with
+    # the reason (planted: the existence check removed, SQLite's own message instead).
+    db = tmp_path / "none.sqlite"
+    for args in ((), ("--csv",)):
+        proc = history(db, *args)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert f"{db}: not a usable history database: does not exist" in proc.stderr
+        assert not db.exists()
