@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
+#include "commands/compare/compare_audits.h"
 #include "commands/compare/compare_side.h"
 
 using namespace stk;
@@ -170,4 +171,23 @@ TEST_CASE("compare: report names keep only file-name-safe characters", "[compare
   CHECK(harness::compare::file_label("../x..y") == "__x_y");
   CHECK(harness::compare::file_label("build/release/engine/stk") == "build_release_engine_stk");
   CHECK(harness::compare::file_label("a b'c") == "a_b_c");
+}
+
+TEST_CASE("compare --audits: a side's firing rates are measurable exactly when it can collect",
+          "[compare]") {
+  // This build as a revision's side (its tree four levels above its stk-harness): it has
+  // fhcollect and the built-in model. A harness without fhcollect has no firing rates, and says
+  // why (planted: the fhcollect test inverted, passed: no cheap test ran the audits).
+  harness::compare::Side built;
+  built.kind = harness::compare::Side::Kind::Revision;
+  built.role = "base", built.given = "HEAD", built.harness = test::harness_bin();
+  CHECK(harness::compare::firing_unavailable_reason(built) == "");
+  const auto dir = test::scratch_dir("compare-firing") / "tree" / "build" / "release" / "harness";
+  std::filesystem::create_directories(dir);
+  test::write_file(dir / "stk-harness", "#!/bin/sh\n[ \"$1\" = fhcollect ] && exit 2\nexit 0\n");
+  std::filesystem::permissions(dir / "stk-harness", std::filesystem::perms::owner_all);
+  harness::compare::Side old = built;
+  old.harness = (dir / "stk-harness").string();
+  CHECK_THAT(harness::compare::firing_unavailable_reason(old),
+             Contains("--base HEAD: this revision has no fail-high collection"));
 }

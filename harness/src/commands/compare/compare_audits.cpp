@@ -25,6 +25,11 @@ fs::path source_root(const Side& s) {
              : fs::current_path();
 }
 
+// The side's built-in fail-high model, as its tree holds it.
+std::string builtin_model_of(const Side& s) {
+  return (source_root(s) / "engine" / "src" / "search" / "fhmodel_default.txt").string();
+}
+
 Json read_json(const Side& s, const std::string& path, const std::string& what) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("--{} {}: {} wrote no {}", s.role, s.given, what, path));
@@ -81,13 +86,9 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
     for (const Json& m : shadow["mechanisms"])
       out.miss_rate[m.at("mechanism").get<std::string>()] = m.value("rate", 0.0);
 
-  const std::string model =
-      (source_root(s) / "engine" / "src" / "search" / "fhmodel_default.txt").string();
-  if (!has_command(s, "fhcollect") || !fs::exists(model)) {
-    out.firing_unavailable = fmt::format(
-        "--{} {}: this revision has no fail-high collection (stk-harness fhcollect "
-        "or {})",
-        s.role, s.given, model);
+  out.firing_unavailable = firing_unavailable_reason(s);
+  const std::string model = builtin_model_of(s);
+  if (!out.firing_unavailable.empty()) {
     out.raw = {{"shadow_json", dir + "/shadow/" + s.role + ".json"}, {"miss_rate", out.miss_rate}};
     return out;
   }
@@ -120,6 +121,14 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
 }
 
 }  // namespace
+
+std::string firing_unavailable_reason(const Side& s) {
+  const std::string model = builtin_model_of(s);
+  if (has_command(s, "fhcollect") && fs::exists(model)) return "";
+  return fmt::format(
+      "--{} {}: this revision has no fail-high collection (stk-harness fhcollect or {})", s.role,
+      s.given, model);
+}
 
 Json run_audits(const Side& base, const Side& candidate, const AuditSettings& settings,
                 const std::string& runs_dir) {

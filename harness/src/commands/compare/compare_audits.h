@@ -20,6 +20,10 @@ struct AuditSettings {
 // {"base": {...}, "candidate": {...}, "rows": [{what, base, candidate, delta}], "cases": [{name,
 // facts}]}. Throws InputError naming the side and the command when a run fails or its output is
 // not understood.
+// Why a side's predictor firing rates cannot be measured, "" when they can: its own stk-harness
+// has no fhcollect, or its tree no built-in fail-high model (a revision older than the predictor).
+std::string firing_unavailable_reason(const Side& s);
+
 nlohmann::json run_audits(const Side& base, const Side& candidate, const AuditSettings& settings,
                           const std::string& runs_dir);
 
