@@ -9,7 +9,7 @@ import pytest
 
 from conftest import validate_junit
 from stkref.cli import run_tool
-from stkref.golden import EVALS, check_golden, main as golden_main
+from stkref.golden import EVALS, check_golden, diff_records, main as golden_main
 
 
 def test_golden_check_passes(golden_dir: Path, tmp_path: Path, junit_xsd: Path) -> None:
@@ -48,6 +48,16 @@ def test_tampered_expected_evals_fail(
     (d / EVALS).write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert check_golden(d, None) == 1
     assert f"{rows[3]['id']}: eval expected" in capsys.readouterr().out
+
+
+def test_float_evals_agree_to_a_millionth_of_a_centipawn() -> None:
+    # The float reference may differ only by summation order (planted: the tolerance 1e-6 made
+    # 1.000001, and a float eval 0.01 cp off passed).
+    rec = {"id": "p", "fen": "f", "eval": 1, "bucket": 0, "psqt": 0, "positional": 1}
+    near = diff_records([{**rec, "float_eval": 12.5}], [{**rec, "float_eval": 12.5 + 1e-9}])
+    assert near == []
+    far = diff_records([{**rec, "float_eval": 12.5}], [{**rec, "float_eval": 12.51}])
+    assert far == ["p: float_eval expected 12.5, got 12.51"]
 
 
 def test_missing_golden_files_exit_2(tmp_path: Path) -> None:
