@@ -1460,6 +1460,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def run_meta(
+    a: argparse.Namespace,
+    head: str,
+    rerun: dict[str, dict[str, str]] | None,
+    mutants: list[Mutant],
+    coverage_commit: str,
+    jobs: int,
+    done: list[Mutant],
+    complete: bool,
+    t_start: float,
+    t_mutants: float,
+) -> dict[str, Any]:
+    """The report's record of a run: what was asked, on which HEAD, how far it got, its cost."""
+    mutant_s = time.monotonic() - t_mutants
+    done = [m for m in done if not m.log.startswith(STOPPED)]
+    ran = sum(m.outcome in RUN_OUTCOMES for m in done)
+    return {
+        "head": head,
+        "files": a.files or list(DEFAULT_GLOBS),
+        "sample": a.sample,
+        "per_module": a.per_module,
+        "seed": a.seed if a.sample or a.per_module else None,
+        "shard": a.shard,
+        "diff": a.diff,
+        "rerun": a.rerun,
+        "asked": sorted(k for keys in (rerun or {}).values() for k in keys),
+        "command": "ci/mutation.sh " + shlex.join(a.argv),
+        "jobs": jobs,
+        "coverage_commit": coverage_commit,
+        # false while the run goes on (the report so far) and when it was stopped
+        "complete": complete,
+        "done": len(done),
+        "seconds": round(time.monotonic() - t_start, 1),
+        "mutant_seconds": round(mutant_s, 1),
+        "mutants_per_hour": round(len(done) * 3600 / max(mutant_s, 1e-9), 1),
+        "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
+        "chosen": [m.ident for m in mutants],
+    }
+
+
 def _main(a: argparse.Namespace) -> int:
     t_start = time.monotonic()
     head = git(["rev-parse", "HEAD"], ROOT).strip()
@@ -1518,7 +1558,16 @@ def _main(a: argparse.Namespace) -> int:
     for m in mutants:
         mutated = (m.mutated or "").strip().replace("\n", " \\n ")
         print(f"  {m.ident}  {m.operator}: {m.original.strip()}  =>  {mutated}")
-    if a.list or not mutants:
+    if a.list:
+        return 0
+    if not mutants:
+        # Nothing to run (no changed line, every mutant of a rerun gone): the report says so,
+        # so that no CI step reads an earlier run's report as this one's, and a rerun's gone
+        # mutants reach the campaign.
+        t = time.monotonic()
+        meta = run_meta(a, head, rerun, mutants, "", 0, [], True, t_start, t)
+        write_reports([], config, Path(a.out_dir), meta)
+        print(f"mutation: nothing to run; the report is {Path(a.out_dir)}/mutation/{config}.json")
         return 0
     cov = CoverageMap.load(COVERAGE_MAP)
     if not cov.commit:
@@ -1550,31 +1599,9 @@ def _main(a: argparse.Namespace) -> int:
     last_write = [time.monotonic()]
 
     def meta_now(done: list[Mutant], complete: bool) -> dict[str, Any]:
-        mutant_s = time.monotonic() - t_mutants
-        done = [m for m in done if not m.log.startswith(STOPPED)]
-        ran = sum(m.outcome in RUN_OUTCOMES for m in done)
-        return {
-            "head": head,
-            "files": a.files or list(DEFAULT_GLOBS),
-            "sample": a.sample,
-            "per_module": a.per_module,
-            "seed": a.seed if a.sample or a.per_module else None,
-            "shard": a.shard,
-            "diff": a.diff,
-            "rerun": a.rerun,
-            "asked": sorted(k for keys in (rerun or {}).values() for k in keys),
-            "command": "ci/mutation.sh " + shlex.join(a.argv),
-            "jobs": jobs_n,
-            "coverage_commit": cov.commit,
-            # false while the run goes on (the report so far) and when it was stopped
-            "complete": complete,
-            "done": len(done),
-            "seconds": round(time.monotonic() - t_start, 1),
-            "mutant_seconds": round(mutant_s, 1),
-            "mutants_per_hour": round(len(done) * 3600 / max(mutant_s, 1e-9), 1),
-            "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
-            "chosen": [m.ident for m in mutants],
-        }
+        return run_meta(
+            a, head, rerun, mutants, cov.commit, jobs_n, done, complete, t_start, t_mutants
+        )
 
     def one(m: Mutant) -> None:
         if stop.is_set():

@@ -479,6 +479,31 @@ def test_rerun_takes_the_untriaged_survivors(mt: ModuleType, tmp_path: Path, cap
         mt.parse_args(["--rerun", "x.json", "--sample", "3"])
 
 
+def test_a_run_with_nothing_to_run_still_writes_its_report(
+    mt: ModuleType, tmp_path: Path, junit_xsd: Path
+):
+    # A rerun whose every mutant is gone (its fix rewrote the line) ran nothing and wrote no
+    # report: the campaign could not mark the mutant gone, and a CI step would read an earlier
+    # run's report as this one's (planted: the early return without a report).
+    rec = dict(_rec("1", "survived"), file="engine/src/bench.cpp", id="engine/src/bench.cpp:1")
+    rec["original"] = "if (no_such < line_in_bench)"
+    first = _report(tmp_path, "first", [rec])
+    out = tmp_path / "out"
+    stale = out / "mutation" / "t.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text('{"mutants": [{"id": "from an earlier run"}]}')
+    assert mt.main(["--rerun", str(first), "--config", "t", "--out-dir", str(out)]) == 0
+    doc = json.loads(stale.read_text())
+    assert doc["mutants"] == [] and doc["complete"] is True
+    assert doc["asked"] == [mt.mutants_report.text_key(rec)]
+    xml = out / "junit" / "mutation-t.xml"
+    if shutil.which("xmllint"):
+        r = subprocess.run(
+            ["xmllint", "--noout", "--schema", str(junit_xsd), str(xml)], capture_output=True
+        )
+        assert r.returncode == 0, r.stderr
+
+
 @pytest.fixture
 def campaign() -> ModuleType:
     sys.path.insert(0, str(ROOT / "ci"))
