@@ -138,9 +138,13 @@ def runs_table(docs: Sequence[dict[str, Any]]) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     for d in docs:
+        # A stopped run (SIGTERM) reports the mutants it ran of those it drew.
+        size = str(len(d["mutants"]))
+        if d.get("complete") is False:
+            size = f"{d.get('done', 0)} of {size} (stopped)"
         lines.append(
             f"| `{config_of(d)}` | `{command_of(d)}` | {str(d.get('head', ''))[:10]} |"
-            f" {len(d['mutants'])} | {d.get('seconds', 0) / 60:.1f} |"
+            f" {size} | {d.get('seconds', 0) / 60:.1f} |"
             f" {d.get('mutants_per_hour', 0):.0f} ({d.get('run_per_hour', 0):.0f}) |"
         )
     return lines
@@ -160,6 +164,7 @@ def doc_page(
     gaps = [r for r in final if r["outcome"] in mutants_report.SURVIVED and not r.get("triaged")]
     gaps = [r for r in gaps if not r.get("gone")]
     hours = sum(d.get("seconds", 0) for d in docs) / 3600
+    not_run = [r for r in final if r["outcome"] == "skipped"]
     lines = [
         "# Mutation campaign (generated)",
         "",
@@ -170,7 +175,8 @@ def doc_page(
         "",
         *runs_table(docs),
         "",
-        f"{len(final)} distinct mutants, {hours:.2f} hours of runs in all. A later run's outcome"
+        f"{len(final)} distinct mutants ({len(not_run)} of them not run: the rest of a stopped"
+        f" run), {hours:.2f} hours of runs in all. A later run's outcome"
         " replaces an earlier one's (the reruns of survivors after their gaps were closed);"
         f" {len(gone)} mutants are gone (the fix changed their line) and leave the final score.",
         "",

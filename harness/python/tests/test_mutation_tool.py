@@ -550,6 +550,20 @@ def test_campaign_merges_reruns_over_first_runs(campaign: ModuleType, tmp_path: 
     assert "<error" in xml.read_text() and "nothing.json" in xml.read_text()
 
 
+def test_campaign_shows_a_stopped_run_as_stopped(campaign: ModuleType, tmp_path: Path):
+    # A run stopped by SIGTERM keeps its report (complete false) with the rest skipped: the page
+    # says how many ran, and counts the rest as not run (planted: a stopped run of 3 of 4 shown
+    # as 4 mutants, its skipped one among the campaign's mutants as if it had run).
+    recs = [_rec("1", "killed"), _rec("2", "killed"), _rec("3", "survived", triaged="ok")]
+    recs.append(_rec("4", "skipped"))
+    a = _report(tmp_path, "seed2", recs, complete=False, done=3, command="ci/mutation.sh x")
+    doc = tmp_path / "campaign.md"
+    assert campaign.main(["--report", str(a), "--out-dir", str(tmp_path), "--doc", str(doc)]) == 0
+    page = doc.read_text()
+    assert "| `seed2` | `ci/mutation.sh x` | 0000000000 | 3 of 4 (stopped) |" in page
+    assert "4 distinct mutants (1 of them not run: the rest of a stopped run)" in page
+
+
 def test_two_runs_never_share_a_scratch_clone(mt: ModuleType, tmp_path: Path, monkeypatch):
     # A second run on one machine (a campaign beside a diff run) takes the next free clone
     # instead of building and testing in the first run's (planted: no lock, both get job0).
