@@ -1460,6 +1460,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def require_shared(env: dict[str, str]) -> None:
+    """The tests read the shared suites and the JUnit schema from STK_SHARED: without them dozens
+    fail unmutated, are left out of every selection, and the run reports survivors that only a
+    missing folder made (a fresh clone without ../shared did: 35 tests left out)."""
+    shared = env.get("STK_SHARED", "")
+    if not (Path(shared) / "schemas" / "junit.xsd").is_file():
+        raise SetupError(
+            f"STK_SHARED={shared!r} holds no schemas/junit.xsd: the tests read the shared suites"
+            " and the JUnit schema from it (set STK_SHARED to the shared/ folder)"
+        )
+
+
 def run_meta(
     a: argparse.Namespace,
     head: str,
@@ -1569,6 +1581,7 @@ def _main(a: argparse.Namespace) -> int:
         write_reports([], config, Path(a.out_dir), meta)
         print(f"mutation: nothing to run; the report is {Path(a.out_dir)}/mutation/{config}.json")
         return 0
+    require_shared(env)
     cov = CoverageMap.load(COVERAGE_MAP)
     if not cov.commit:
         print(

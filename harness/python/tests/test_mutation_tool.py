@@ -479,6 +479,25 @@ def test_rerun_takes_the_untriaged_survivors(mt: ModuleType, tmp_path: Path, cap
         mt.parse_args(["--rerun", "x.json", "--sample", "3"])
 
 
+def test_a_run_without_the_shared_folder_is_refused_before_any_build(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Without STK_SHARED's schema and suites, 35 tests failed unmutated in a fresh clone, were
+    # left out of every selection, and a mutant only they kill was reported as a survivor.
+    monkeypatch.setenv("STK_SHARED", str(tmp_path / "no-shared"))
+    out = tmp_path / "out"
+    args = ["--files", "engine/src/bench.cpp", "--sample", "1", "--seed", "1", "--config", "t"]
+    assert mt.main([*args, "--out-dir", str(out)]) == 2
+    xml = (out / "junit" / "mutation-t.xml").read_text()
+    assert "<error" in xml and "holds no schemas/junit.xsd" in xml
+    with pytest.raises(mt.SetupError, match="STK_SHARED=''"):
+        mt.require_shared({})
+    schema = tmp_path / "shared" / "schemas" / "junit.xsd"
+    schema.parent.mkdir(parents=True)
+    schema.write_text("<xs:schema/>")
+    mt.require_shared({"STK_SHARED": str(tmp_path / "shared")})
+
+
 def test_a_run_with_nothing_to_run_still_writes_its_report(
     mt: ModuleType, tmp_path: Path, junit_xsd: Path
 ):
