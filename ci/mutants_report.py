@@ -52,15 +52,21 @@ def stkref():
 
 
 def tally(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per module (sorted, then "total"): generated, compiled, each outcome, triaged and the
-    score = (killed + timeout) / (killed + timeout + survived + not-covered - triaged); None when
-    nothing of the module ran."""
-    rows: dict[str, dict[str, Any]] = {}
+    """Per module (sorted, then "total", always present): generated, compiled, each outcome,
+    triaged and the score = (killed + timeout) / (killed + timeout + survived + not-covered -
+    triaged); None when nothing of the module ran."""
+
+    def empty() -> dict[str, Any]:
+        return {"generated": 0, "compiled": 0, "triaged": 0, "score": None} | dict.fromkeys(
+            OUTCOMES, 0
+        )
+
+    # The total row is there for no records too (a run with nothing to run): readers of the
+    # report (the review page) find every count, zero.
+    rows: dict[str, dict[str, Any]] = {"total": empty()}
     for r in records:
         for key in (r["module"], "total"):
-            row = rows.setdefault(key, {"generated": 0, "compiled": 0, "triaged": 0, "score": None})
-            for o in OUTCOMES:
-                row.setdefault(o, 0)
+            row = rows.setdefault(key, empty())
             row["generated"] += 1
             row["compiled"] += r["outcome"] not in ("uncompilable", "error")
             row[r["outcome"]] += 1
@@ -69,11 +75,8 @@ def tally(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         dead = row["killed"] + row["timeout"]
         alive = row["survived"] + row["not-covered"] - row["triaged"]
         row["score"] = round(100.0 * dead / (dead + alive), 1) if dead + alive else None
-    total = rows.pop("total", None)
-    ordered = dict(sorted(rows.items()))
-    if total is not None:
-        ordered["total"] = total
-    return ordered
+    total = rows.pop("total")
+    return dict(sorted(rows.items())) | {"total": total}
 
 
 def fmt_score(score: float | None) -> str:

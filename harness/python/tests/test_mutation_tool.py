@@ -514,6 +514,11 @@ def test_a_run_with_nothing_to_run_still_writes_its_report(
     assert mt.main(["--rerun", str(first), "--config", "t", "--out-dir", str(out)]) == 0
     doc = json.loads(stale.read_text())
     assert doc["mutants"] == [] and doc["complete"] is True
+    # every count the review page reads, zero (planted: no total row without records, and the
+    # review page listed the report among its input problems)
+    total = doc["modules"]["total"]
+    assert [total[k] for k in ("killed", "survived", "not-covered", "triaged")] == [0, 0, 0, 0]
+    assert total["score"] is None
     assert doc["asked"] == [mt.mutants_report.text_key(rec)]
     xml = out / "junit" / "mutation-t.xml"
     if shutil.which("xmllint"):
