@@ -87,11 +87,11 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
       out.miss_rate[m.at("mechanism").get<std::string>()] = m.value("rate", 0.0);
 
   out.firing_unavailable = firing_unavailable_reason(s);
-  const std::string model = builtin_model_of(s);
   if (!out.firing_unavailable.empty()) {
     out.raw = {{"shadow_json", dir + "/shadow/" + s.role + ".json"}, {"miss_rate", out.miss_rate}};
     return out;
   }
+  const std::string model = builtin_model_of(s);
   const char* py = std::getenv("STK_PYTHON");
   const std::string records = dir + "/heldout.fhr";
   run_checked(
