@@ -63,13 +63,6 @@ std::vector<std::string> fens_of(const std::vector<SetEntry>& set) {
   return out;
 }
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("fhgen: a game depends only on the seed and its index", "[fhgen]") {
@@ -198,8 +191,9 @@ TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path"
   INFO(none.output);
   CHECK(none.exit_code == 0);
   CHECK(none.output.find("ECM positions") == std::string::npos);
-  std::string fit = slurp(dir / "out" / "fit.epd"), held = slurp(dir / "out" / "heldout.epd");
-  std::string json = slurp(dir / "out" / "positions.json");
+  std::string fit = test::read_file(dir / "out" / "fit.epd"),
+              held = test::read_file(dir / "out" / "heldout.epd");
+  std::string json = test::read_file(dir / "out" / "positions.json");
   CHECK_THAT(json, Contains("\"seed\": 3"));
   CHECK_THAT(json, Contains("/shared/suites/ECM.epd"));
   CHECK(json.rfind("{\n  \"tool\": ", 0) ==
@@ -212,9 +206,9 @@ TEST_CASE("fhgen command: byte-identical files, EPD lines, the default ECM path"
 
   auto again = test::run_command(cmd);
   REQUIRE(again.exit_code == 0);
-  CHECK(slurp(dir / "out" / "fit.epd") == fit);
-  CHECK(slurp(dir / "out" / "heldout.epd") == held);
-  CHECK(slurp(dir / "out" / "positions.json") == json);
+  CHECK(test::read_file(dir / "out" / "fit.epd") == fit);
+  CHECK(test::read_file(dir / "out" / "heldout.epd") == held);
+  CHECK(test::read_file(dir / "out" / "positions.json") == json);
 
   int ecm = 0, lines = 0;
   std::istringstream in(fit + held);

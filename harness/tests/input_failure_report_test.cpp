@@ -18,13 +18,6 @@ const char* kStalePass =
     "tests=\"1\" failures=\"0\" errors=\"0\"><testcase classname=\"stale.x\" name=\"passed long ago\"/>"
     "</testsuite></testsuites>\n";
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 TEST_CASE("a harness failing on input replaces its stale report by an error report",
@@ -64,7 +57,7 @@ TEST_CASE("a harness failing on input replaces its stale report by an error repo
     CHECK(run.exit_code == 2);
     for (const auto& r : c.reports) {
       INFO(r);
-      const std::string xml = slurp(dir / "junit" / r);
+      const std::string xml = test::read_file(dir / "junit" / r);
       CHECK_THAT(xml, !Contains("passed long ago"));
       CHECK_THAT(xml, Contains("<error message="));
       CHECK(test::validate_junit((dir / "junit" / r).string()) == "");

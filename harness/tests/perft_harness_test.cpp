@@ -120,11 +120,6 @@ TEST_CASE("perft testcase names are unique in their class", "[perft][harness]") 
 
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // Black plays Ra8 and white's b7 pawn can then take it promoting: the planted subject crashes (or
 // hangs) generating the moves after a2a8, found at depth 2 from the root.
 const char* kUnderpromotionCapture = "4k3/1P6/8/8/8/8/r7/4K3 b - - 0 1";
@@ -144,7 +139,7 @@ TEST_CASE(
       (dir / "c.epd").string() + " --depth 3 --config t --out-dir " + dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 1);
-  const std::string xml = slurp(dir / "junit" / "perft-t.xml");
+  const std::string xml = test::read_file(dir / "junit" / "perft-t.xml");
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
   CHECK_THAT(xml, Contains("name=\"c:1 d2\"") && Contains("perft crashed: killed by signal 11"));
   CHECK_THAT(xml, Contains("moves a2a8") &&
@@ -163,7 +158,7 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
       (dir / "h.epd").string() + " --invariants-depth 0 --config t --out-dir " + dir.string());
   INFO(r.output);
   CHECK(r.exit_code == 1);
-  const std::string xml = slurp(dir / "junit" / "perft-t.xml");
+  const std::string xml = test::read_file(dir / "junit" / "perft-t.xml");
   CHECK_THAT(xml, Contains("perft hung: timed out after 1 s") && Contains("moves a2a8"));
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
 }

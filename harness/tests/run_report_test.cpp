@@ -26,13 +26,6 @@ report::RunReport sample_run() {
   return run;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream b;
-  b << in.rdbuf();
-  return b.str();
-}
-
 }  // namespace
 
 TEST_CASE("report paths follow one layout for every harness", "[report]") {
@@ -63,7 +56,7 @@ TEST_CASE("one writer: the JSON envelope and the Markdown carry the JUnit counts
   CHECK(j.at("nodes") == 1595000);
   CHECK(j.at("ratio") == 0.5);
   CHECK(j.begin().key() == "report");  // envelope first, then the figures in the order set
-  const std::string md = slurp((dir / "demo/quick.md").string());
+  const std::string md = test::read_file((dir / "demo/quick.md").string());
   CHECK(md.find("**FAILED**: 3 tests, 1 failures, 0 errors, 1 skipped") != std::string::npos);
   CHECK(md.find("`demo.a` / `fails`: expected 1, got 2") != std::string::npos);
   CHECK(md.find("| a | b |") != std::string::npos);

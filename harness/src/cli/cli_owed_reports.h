@@ -8,57 +8,24 @@
 
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_fwd.h"
 
 namespace stk::harness {
 
 // The last value given for option `name` ("--config") as typed, before any conversion or check, or
 // `fallback` when it was not given. Valid after a failed parse too: CLI11 collects every option's
 // text before it converts and checks them.
-inline std::string given_value(const CLI::App& app, const std::string& name,
-                               const std::string& fallback) {
-  const CLI::Option* opt = app.get_option_no_throw(name);
-  return opt && !opt->results().empty() ? opt->results().back() : fallback;
-}
+std::string given_value(const CLI::App& app, const std::string& name, const std::string& fallback);
 
 // parse_cli for a harness that may owe reports. An argument that is no option is named first, before
 // a missing required option (CLI11 checks requirements first). On a parse error `declare` (when
 // given: it declares every report the run owes, naming them through given_value) runs, then each
 // declared report gets the <error> report with the parse error (input_failure), and the status is 2.
 // On success `declare` is not called: the harness declares its reports from the parsed values.
-inline std::optional<int> parse_cli_or_report(CLI::App& app, int argc, char** argv,
-                                              const std::function<void()>& declare = nullptr) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string why = e.what();
-    if (const auto extra = app.remaining(); !extra.empty()) {
-      why = "The following arguments were not expected:";
-      for (const std::string& x : extra) why += " " + x;
-    }
-    try {
-      if (declare) declare();
-      throw UsageError(why);
-    } catch (...) {
-      return input_failure(app.get_name().c_str(), app.help().c_str());
-    }
-  }
-  return std::nullopt;
-}
+std::optional<int> parse_cli_or_report(CLI::App& app, int argc, char** argv,
+                                       const std::function<void()>& declare = nullptr);
 
 // "--shard K/N" checked as it parses (parse_shard's rule).
-inline CLI::Validator shard_check() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          parse_shard(text);
-          return "";
-        } catch (const UsageError& e) {
-          return e.what();
-        }
-      },
-      "K/N", "shard");
-}
+CLI::Validator shard_check();
 
 }  // namespace stk::harness

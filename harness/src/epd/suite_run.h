@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "cli/cli_fwd.h"
 
 #include "epd/engine_driver.h"
 #include "epd/epd_results.h"

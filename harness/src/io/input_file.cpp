@@ -10,28 +10,16 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/file_kind.h"
 
 namespace stk::harness::io {
-
-namespace {
-
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
-}  // namespace
 
 std::string input_file_error(const std::string& path, std::uint64_t max_bytes) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return path + ": cannot open file: " + std::strerror(errno);
   if (S_ISDIR(st.st_mode)) return path + ": is a directory";
   if (!S_ISREG(st.st_mode))
-    return fmt::format("{}: is {}, not a regular file", path, kind_of(st.st_mode));
+    return fmt::format("{}: is {}, not a regular file", path, file_kind(st.st_mode));
   if (std::uint64_t(st.st_size) > max_bytes)
     return fmt::format("{}: is {} bytes, over the {}-byte input limit", path, st.st_size,
                        max_bytes);

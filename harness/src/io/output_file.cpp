@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "io/file_kind.h"
 
 namespace stk::harness::io {
 
@@ -28,15 +29,6 @@ std::string reason(int err) { return std::strerror(err); }
 
 [[noreturn]] void fail(const std::string& path, const std::string& what, int err) {
   throw InputError(path + ": " + what + ": " + reason(err));
-}
-
-const char* kind_of(mode_t mode) {
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
 }
 
 bool write_all(int fd, std::string_view text) {
@@ -67,7 +59,7 @@ void require_regular_target(const std::string& path) {
     fail(path, "cannot inspect the output file", errno);
   }
   if (!S_ISREG(st.st_mode))
-    throw InputError(path + ": is " + kind_of(st.st_mode) +
+    throw InputError(path + ": is " + file_kind(st.st_mode) +
                      ", not a regular file: refusing to replace it");
 }
 

@@ -4,6 +4,7 @@
 // accumulator audit policy (harness/src/search_audit), comparing with a recompute at every node.
 #include <iostream>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/cli.h"

@@ -2,7 +2,7 @@
 // check with its facts), the Markdown table and the console summary.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "cli/cli_fwd.h"
 
 #include "commands/accumulator/accumulator_run.h"
 #include "commands/accumulator/accumulator_settings.h"

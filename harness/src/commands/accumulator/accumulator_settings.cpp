@@ -1,3 +1,5 @@
+#include <CLI/CLI.hpp>
+
 #include "commands/accumulator/accumulator_settings.h"
 
 #include "cli/cli.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "cli/cli_fwd.h"
 
 #include "commands/accumulator/accumulator_checks.h"
 #include "nets/synthetic_net.h"

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "bench.h"

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

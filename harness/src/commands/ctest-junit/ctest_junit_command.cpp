@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <CLI/CLI.hpp>
+
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_owed_reports.h"

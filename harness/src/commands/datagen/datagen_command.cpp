@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/cli.h"

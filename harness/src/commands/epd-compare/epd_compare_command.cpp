@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

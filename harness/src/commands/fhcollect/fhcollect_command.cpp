@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.h"

@@ -5,6 +5,8 @@
 #include <memory>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/cli.h"
 #include "cli/cli_owed_reports.h"
 #include "commands.h"

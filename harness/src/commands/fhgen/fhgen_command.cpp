@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.h"

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/cli.h"

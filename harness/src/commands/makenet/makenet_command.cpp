@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string_view>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/cli.h"

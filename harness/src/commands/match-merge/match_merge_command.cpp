@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"

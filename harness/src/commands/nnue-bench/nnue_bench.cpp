@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "positions/random_games.h"

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <sstream>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.h"

@@ -3,6 +3,8 @@
 #include <iostream>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/cli.h"
 #include "cli/cli_app.h"
 #include "cli/cli_owed_reports.h"

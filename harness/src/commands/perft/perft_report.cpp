@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/cli_app.h"

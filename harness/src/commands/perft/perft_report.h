@@ -2,7 +2,7 @@
 // check, the totals), the Markdown table and the console summary.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "cli/cli_fwd.h"
 
 #include "commands/perft/perft_run.h"
 #include "commands/perft/perft_settings.h"

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <map>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/cli_owed_reports.h"
 #include "commands/perft/perft_subject.h"
 

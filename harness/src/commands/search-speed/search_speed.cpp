@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "bench.h"

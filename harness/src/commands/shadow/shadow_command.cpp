@@ -4,6 +4,7 @@
 // search repeated where the real search's answer is known) and gated on the excess; the control
 // rate, the depth every shadow root was entered with, and the fabricated-bound signature are
 // gated too. Misses are classified by open-window re-searches.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/cli.h"

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace stk::harness::shadow {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "cli/cli_fwd.h"
 
 #include "cli/cli.h"
 #include "commands/shadow/shadow_audit.h"

@@ -3,6 +3,7 @@
 // above its design value beyond Monte Carlo error (the Wilson 95% lower bound exceeds alpha or beta).
 #include <iostream>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

@@ -2,6 +2,7 @@
 // (commands during a search, zero clocks, the table kept between moves, garbage input) and
 // checks what it prints with stk's move generator as the legality oracle. One JUnit testcase per
 // scenario; a fresh engine process per scenario, so one failure never hides the next.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <iostream>
