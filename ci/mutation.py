@@ -3,8 +3,9 @@
 
 Mutants are generated from the committed HEAD: C++ by universalmutator's rules for C++
 (universal, cpp, c_like), Python by cosmic-ray's operators. Each mutant changes one place of one
-file. In a scratch clone of HEAD with its own release build (build/mutation/job<i>), a C++ mutant
-is compiled alone (its object only); an object byte-identical to the unmutated one is
+file. In a scratch clone of HEAD with its own release build (build/mutation/job<i>; ccache serves
+it the main build's objects of the same commit), a C++ mutant is compiled alone (its object only:
+the unity batch that includes its file); an object byte-identical to the unmutated one is
 "equivalent", a compile error "uncompilable"; otherwise the targets the chosen tests need are
 relinked and exactly the CTest tests that executed the mutated line (ci/mutation-coverage.json,
 made by --refresh-coverage) run. A Python mutant runs pytest on the test files that import its
@@ -715,7 +716,9 @@ class Job:
         self.build_dir = self.tree / "build" / "release"
         self.head, self.build_jobs, self.env = head, build_jobs, env
         self.objects: dict[str, str] = {}  # repository path -> object path in the build dir
-        self.baseline_objects: dict[str, bytes] = {}
+        # Object path -> SHA-256 of HEAD's object, read right after HEAD is built: a unity batch's
+        # object compiles several files, so a mutant of one leaves it changed for the next.
+        self.baseline_objects: dict[str, str] = {}
         self.test_binary: dict[str, str] = {}  # CTest test -> binary name
         self.lock: io.TextIOWrapper | None = None  # held while this run uses the clone
 
@@ -736,9 +739,10 @@ class Job:
         if r.code:
             raise SetupError(f"{self.tree}: build of HEAD failed:\n{r.out[-3000:]}")
         for entry in json.loads((self.build_dir / "compile_commands.json").read_text()):
-            src = Path(entry["file"])
-            if src.is_relative_to(self.tree):
-                self.objects[str(src.relative_to(self.tree))] = object_of(entry)
+            for src in sources_compiled_by(Path(entry["file"]), Path(entry["directory"])):
+                if src.is_relative_to(self.tree):
+                    self.objects[str(src.relative_to(self.tree))] = object_of(entry)
+        self.baseline_objects = {o: file_digest(self.build_dir / o) for o in set(self.objects.values())}
         r = run(["ctest", "--test-dir", str(self.build_dir), "--show-only=json-v1"], self.tree)
         for t in json.loads(r.out)["tests"]:
             cmd = t.get("command") or ["?"]
@@ -809,6 +813,21 @@ def growing_chunks(names: Sequence[str]) -> list[list[str]]:
         chunks.append(list(names[i : i + size]))
         i, size = i + size, min(2 * size, CTEST_CHUNK)
     return chunks
+
+
+def sources_compiled_by(file: Path, directory: Path) -> list[Path]:
+    """The sources a compile_commands.json entry compiles: the file itself, or for a unity batch
+    (harness/cmake/BuildSpeed.cmake: a generated file under unity/ of only `#include "path"`
+    lines) each file it includes, resolved against the batch's folder."""
+    file = file if file.is_absolute() else directory / file
+    if "unity" not in file.parts:
+        return [file]
+    found = re.findall(r'^#include "([^"]+)"$', file.read_text(), re.M)
+    return [Path(os.path.normpath(file.parent / rel)) for rel in found]
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
 
 
 def object_of(entry: dict[str, Any]) -> str:
@@ -968,13 +987,11 @@ class Runner:
         if obj is None:
             m.outcome, m.log = "uncompilable", "no object in compile_commands.json"
             return
-        if m.file not in job.baseline_objects:
-            job.baseline_objects[m.file] = (job.build_dir / obj).read_bytes()
         r = job.ninja([obj])
         if r.code:
             m.outcome, m.log = "uncompilable", r.out[-2000:]
             return
-        if (job.build_dir / obj).read_bytes() == job.baseline_objects[m.file]:
+        if file_digest(job.build_dir / obj) == job.baseline_objects.get(obj):
             m.outcome = "equivalent"
             return
         if (p := self.planned(m)) is None:
@@ -1130,6 +1147,8 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
             "-DCMAKE_CXX_FLAGS_COVERAGE=-O0 --coverage",
             "-DCMAKE_EXE_LINKER_FLAGS=--coverage",
             "-DCMAKE_SHARED_LINKER_FLAGS=--coverage",
+            # One object per source: gcov then names every file's lines from its own .gcno.
+            "-DSTK_UNITY=OFF",
         ],
         job.tree,
         env,

@@ -94,7 +94,12 @@ def part_of(output: str) -> str:
     if not m:
         return "other"
     source = os.path.normpath(m.group(1) + m.group(2).replace("__/", "../"))
-    return next((prefix for prefix, _ in PARTS if source.startswith(prefix + "/")), "other")
+    # A unity batch (harness/cmake/BuildSpeed.cmake) is named after its folder: unity/T/harness_src_x_0.
+    batch = re.search(r"/unity/[^/]+/([^/]+)$", source)
+    for prefix, _ in PARTS:
+        if source.startswith(prefix + "/") or (batch and batch[1].startswith(prefix.replace("/", "_"))):
+            return prefix
+    return "other"
 
 
 def cost_by_part(objects: list[tuple[float, str]]) -> dict[str, tuple[int, float]]:
