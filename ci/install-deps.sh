@@ -59,6 +59,7 @@ fi
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "jax[cpu]==0.10.2" "optax==0.2.8"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
-if [ -f "$root/harness/python/pyproject.toml" ] && ! "$venv/bin/python" -c "import stkref" 2>/dev/null; then
+if [ -f "$root/harness/python/pyproject.toml" ] \
+  && ! "$venv/bin/python" -c "import stkref, stkmutation, stkdev" 2>/dev/null; then
   "$venv/bin/python" -m pip install -q --no-deps -e "$root/harness/python"
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Static checks, no build needed (ci/install-deps.sh installs the tools):
 #   1. ruff check on the Python reference (harness/python/stkref; rules in its pyproject.toml),
-#   2. ruff format --check on stkref and its tests (and both ruff checks on ci/mutation.py),
-#   3. mypy --strict on stkref,
+#   2. ruff format --check on stkref and its tests (and both ruff checks on stkmutation, stkdev and
+#      the Python scripts of ci/),
+#   3. no import circle among the Python packages (stkdev.import_cycles), mypy --strict on stkref,
 #   4. clang-format --dry-run -Werror on the C++ sources (engine/src, engine/tests, harness/src,
 #      harness/tests, harness/fuzz), when the repository has a .clang-format and clang-format is
 #      installed ($STK_CLANG_FORMAT names another binary); skipped with a note otherwise.
@@ -33,13 +34,18 @@ step "ruff format --check (stkref, tests)"
 # Lists each file that would be reformatted; `ruff format stkref tests` in harness/python fixes them.
 (cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkref tests) || status=1
 
-ci_py=("$root/ci/mutation.py" "$root/ci/mutation_campaign.py" "$root/ci/mutants_report.py" "$root/ci/record-trained-net.py"
-  "$root/ci/net_strength_report.py")
-step "ruff check + format --check (the Python scripts of ci/, with stkref's configuration)"
+ci_py=("$root/ci/record-trained-net.py" "$root/ci/net_strength_report.py")
+step "ruff check + format --check (stkmutation, stkdev and the Python scripts of ci/, with stkref's configuration)"
+(cd "$pydir" && "$py" -m ruff check --cache-dir "$cache/ruff" --output-format concise stkmutation stkdev) \
+  || status=1
+(cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkmutation stkdev) || status=1
 "$py" -m ruff check --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" \
   --output-format concise "${ci_py[@]}" || status=1
 "$py" -m ruff format --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" --check \
   "${ci_py[@]}" || status=1
+
+step "import circles (stkref, stkmutation, stkdev)"
+(cd "$pydir" && "$py" -m stkdev.import_cycles) || status=1
 
 step "mypy --strict (stkref)"
 (cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref) || status=1

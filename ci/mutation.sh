@@ -14,4 +14,4 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd)}"
 export STK_PYTHON="${STK_PYTHON:-$root/.venv/bin/python}"  # the project venv (ci/install-deps.sh)
 "$root/ci/install-deps.sh" >/dev/null || exit 2
-exec "$STK_PYTHON" "$root/ci/mutation.py" "$@"
+PYTHONPATH="$root/harness/python${PYTHONPATH:+:$PYTHONPATH}" exec "$STK_PYTHON" -m stkmutation "$@"

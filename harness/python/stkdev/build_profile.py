@@ -60,6 +60,7 @@ class Profile:
     parts: dict[str, tuple[int, float]]
     headers: list[tuple[str, int, float]] = field(default_factory=list)
     touches: list[tuple[str, str, float]] = field(default_factory=list)
+    precompiled: set[str] = field(default_factory=set)
 
 
 def children_cpu_s() -> float:
@@ -94,10 +95,12 @@ def part_of(output: str) -> str:
     if not m:
         return "other"
     source = os.path.normpath(m.group(1) + m.group(2).replace("__/", "../"))
-    # A unity batch (harness/cmake/BuildSpeed.cmake) is named after its folder: unity/T/harness_src_x_0.
+    # A unity batch (harness/cmake/BuildSpeed.cmake) is named after its folder (harness_src_x_0).
     batch = re.search(r"/unity/[^/]+/([^/]+)$", source)
     for prefix, _ in PARTS:
-        if source.startswith(prefix + "/") or (batch and batch[1].startswith(prefix.replace("/", "_"))):
+        if source.startswith(prefix + "/") or (
+            batch and batch[1].startswith(prefix.replace("/", "_"))
+        ):
             return prefix
     return "other"
 
@@ -114,8 +117,9 @@ def cost_by_part(objects: list[tuple[float, str]]) -> dict[str, tuple[int, float
 
 def includes_per_object(build_dir: Path) -> Counter[str]:
     """How many translation units depend on each header (ninja's recorded deps)."""
-    out = subprocess.run(["ninja", "-C", str(build_dir), "-t", "deps"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        ["ninja", "-C", str(build_dir), "-t", "deps"], capture_output=True, text=True, check=True
+    ).stdout
     counts: Counter[str] = Counter()
     for line in out.splitlines():
         if line.startswith("    "):
@@ -147,7 +151,14 @@ def compile_flags(build_dir: Path) -> dict[str, list[str]]:
             if a in ("-o", "-c", "-MF", "-MT", "-MQ"):
                 skip = a != "-c"
                 continue
-            if a in ("-MD", "-MMD") or a == entry["file"] or a.endswith(entry["file"]):
+            if (
+                a in ("-MD", "-MMD", "-Winvalid-pch")
+                or a == entry["file"]
+                or a.endswith(entry["file"])
+            ):
+                continue
+            if a == "-include":  # the precompiled header: each header is timed on its own
+                skip = True
                 continue
             kept.append(a)
         flags[entry["file"]] = [k for k in kept if not k.endswith("ccache")]
@@ -159,8 +170,11 @@ def header_costs(build_dir: Path, limit: int) -> list[tuple[str, int, float]]:
     counts = includes_per_object(build_dir)
     flags = compile_flags(build_dir)
     # The flags of the most flag-rich harness TU stand for every TU (defines and include paths).
-    harness_flags = max((f for src, f in flags.items() if "/harness/tests/" in src), key=len,
-                        default=next(iter(flags.values())))
+    harness_flags = max(
+        (f for src, f in flags.items() if "/harness/tests/" in src),
+        key=len,
+        default=next(iter(flags.values())),
+    )
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in sorted(named_includes()):
@@ -170,21 +184,38 @@ def header_costs(build_dir: Path, limit: int) -> list[tuple[str, int, float]]:
             src = Path(tmp) / "one_header.cpp"
             src.write_text(f"#include <{name}>\n")
             t0 = time.monotonic()
-            done = subprocess.run([*harness_flags, "-fsyntax-only", str(src)], cwd=build_dir,
-                                  capture_output=True, check=False)
+            done = subprocess.run(
+                [*harness_flags, "-fsyntax-only", str(src)],
+                cwd=build_dir,
+                capture_output=True,
+                check=False,
+            )
             if done.returncode == 0:
                 rows.append((name, users, time.monotonic() - t0))
     rows.sort(key=lambda r: r[1] * r[2], reverse=True)
     return rows[:limit]
 
 
-def time_touches(build_dir: Path, env: dict[str, str], files: list[str], target: str,
-                 jobs: int) -> list[tuple[str, str, float]]:
+def precompiled_headers(build_dir: Path) -> set[str]:
+    """The <headers> CMake precompiles (cmake_pch.hxx of any target)."""
+    names: set[str] = set()
+    for pch in build_dir.rglob("cmake_pch.hxx"):
+        names.update(re.findall(r"#include <([^>]+)>", pch.read_text()))
+    return names
+
+
+def time_touches(
+    build_dir: Path, env: dict[str, str], files: list[str], default_target: str, jobs: int
+) -> list[tuple[str, str, float]]:
+    """Touches each FILE (or FILE:TARGET) and times the rebuild of its target."""
     results = []
-    for name in files:
+    for spec in files:
+        name, _, target = spec.partition(":")
+        target = target or default_target
         (ROOT / name).touch()
-        timed = run_timed(["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", target],
-                          env)
+        timed = run_timed(
+            ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", target], env
+        )
         results.append((name, target, timed.wall_s))
     return results
 
@@ -193,13 +224,15 @@ def profile(args: argparse.Namespace) -> Profile:
     build_dir = ROOT / "build" / f"profile-{args.preset}"
     shutil.rmtree(build_dir, ignore_errors=True)
     env = dict(os.environ, CCACHE_DISABLE="1")
-    configure = run_timed(["cmake", "--preset", args.preset, "-B", str(build_dir),
-                           *args.cmake_arg], env)
+    configure = run_timed(
+        ["cmake", "--preset", args.preset, "-B", str(build_dir), *args.cmake_arg], env
+    )
     build = run_timed(["cmake", "--build", str(build_dir), "-j", str(args.jobs)], env)
     objects = ninja_log_entries(build_dir)
     result = Profile(args.preset, args.jobs, configure, build, objects, cost_by_part(objects))
     if args.headers:
         result.headers = header_costs(build_dir, args.headers)
+        result.precompiled = precompiled_headers(build_dir)
     if args.touch:
         result.touches = time_touches(build_dir, env, args.touch, args.touch_target, args.jobs)
     return result
@@ -229,23 +262,51 @@ def render(p: Profile, slowest: int) -> str:
         if prefix in p.parts:
             n, secs = p.parts[prefix]
             lines.append(f"| {label} (`{prefix}`) | {n} | {secs:.0f} |")
-    lines += ["", f"Slowest {slowest} edges (`.ninja_log`):", "", "| seconds | output |", "|---|---|"]
+    lines += [
+        "",
+        f"Slowest {slowest} edges (`.ninja_log`):",
+        "",
+        "| seconds | output |",
+        "|---|---|",
+    ]
     lines += [f"| {s:.1f} | `{o}` |" for s, o in p.objects[:slowest]]
     if p.headers:
-        lines += ["", "Headers that cost most: parse time alone times the translation units that "
-                  "include them (an upper bound on what a precompiled header or unity batch saves):",
-                  "", "| header | TUs | parse alone (s) | TUs x parse (s) |", "|---|---|---|---|"]
-        lines += [f"| `<{h}>` | {n} | {t:.2f} | {n * t:.0f} |" for h, n, t in p.headers]
+        lines += [
+            "",
+            "Headers that cost most: parse time alone times the translation units that "
+            "include them (an upper bound on what a precompiled header or unity batch saves):",
+            "",
+            "| header | TUs | parse alone (s) | TUs x parse (s) |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| `<{h}>`{' (precompiled)' if h in p.precompiled else ''} | {n} | {t:.2f} | "
+            f"{n * t:.0f} |"
+            for h, n, t in p.headers
+        ]
+        lines += [
+            "",
+            "A precompiled header is parsed once per target, not once per translation unit.",
+        ]
     if p.touches:
-        lines += ["", "Rebuild after touching one file:", "", "| touched | target | wall |",
-                  "|---|---|---|"]
+        lines += [
+            "",
+            "Rebuild after touching one file:",
+            "",
+            "| touched | target | wall |",
+            "|---|---|---|",
+        ]
         lines += [f"| `{f}` | `{t}` | {s:.1f} s |" for f, t, s in p.touches]
     return "\n".join(lines) + "\n"
 
 
 def git_revision() -> str:
-    out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return out.stdout.strip() or "unknown"
 
 
@@ -262,7 +323,7 @@ def update_doc(doc: Path, preset: str, section: str) -> None:
     begin, end = DOC_BEGIN.format(preset=preset), DOC_END.format(preset=preset)
     block = f"{begin}\n{section}{end}"
     if begin in text and end in text:
-        text = text[: text.index(begin)] + block + text[text.index(end) + len(end):]
+        text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     tmp = doc.with_suffix(".tmp")
@@ -276,7 +337,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--slowest", type=int, default=15)
     ap.add_argument("--headers", type=int, default=15, help="how many headers to list (0: none)")
-    ap.add_argument("--touch", action="append", default=[], help="a file to touch, then rebuild")
+    ap.add_argument(
+        "--touch",
+        action="append",
+        default=[],
+        help="FILE or FILE:TARGET to touch, then rebuild (TARGET: --touch-target)",
+    )
     ap.add_argument("--touch-target", default="stk-harness")
     ap.add_argument("--cmake-arg", action="append", default=[], help="extra configure argument")
     ap.add_argument("--doc", type=Path, help="rewrite this preset's section of this page")

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
-from .fhrecords import CUT_NODE, IMPROVING, OPP_IMPROVING, WHOLE_NODE
+from .fhflags import CUT_NODE, IMPROVING, OPP_IMPROVING, WHOLE_NODE
 
 FEATURE_NAMES: tuple[str, ...] = (
     "depth_lg",

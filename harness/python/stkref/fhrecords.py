@@ -28,6 +28,15 @@ import numpy as np
 from .cli import run_tool
 from .errors import InputError
 
+# The flag bits are named here too: readers of records import them from this module.
+from .fhflags import BLACK as BLACK
+from .fhflags import CUT_NODE as CUT_NODE
+from .fhflags import FLAG_BITS as FLAG_BITS
+from .fhflags import IMPROVING as IMPROVING
+from .fhflags import LABEL as LABEL
+from .fhflags import OPP_IMPROVING as OPP_IMPROVING
+from .fhflags import WHOLE_NODE as WHOLE_NODE
+
 MAGIC = b"STKFHREC"
 VERSION = 1
 HEADER_SIZE = 32
@@ -72,16 +81,6 @@ RECORD_DTYPE = np.dtype(
 )
 assert HEADER_DTYPE.itemsize == HEADER_SIZE and RECORD_DTYPE.itemsize == RECORD_SIZE
 
-# flags bits (bits 6-7 must be zero)
-WHOLE_NODE, LABEL, IMPROVING, OPP_IMPROVING, CUT_NODE, BLACK = (1 << i for i in range(6))
-FLAG_BITS = {
-    "whole_node": WHOLE_NODE,
-    "label": LABEL,
-    "improving": IMPROVING,
-    "opp_improving": OPP_IMPROVING,
-    "cut_node": CUT_NODE,
-    "black": BLACK,
-}
 SIDES = ("alpha", "beta")
 TIERS = ("none", "table", "countermove", "quiet", "losing_capture")
 

@@ -1,5 +1,5 @@
-"""One report format for planted defects (ci/check_mutants.py) and generated mutants
-(ci/mutation.py): ci/mutants_report.py, the records each tool makes, --merge of shard reports, and
+"""One report format for planted defects (stkmutation.planted) and generated mutants
+(stkmutation.tool): stkmutation.report, the records each tool makes, --merge of shard reports, and
 the checked writer both use (a full disk or a device path loses no earlier report)."""
 
 from __future__ import annotations
@@ -24,22 +24,17 @@ from stkref import junit  # noqa: E402
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "ci" / f"{name}.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up while the file executes
-    spec.loader.exec_module(mod)
-    return mod
+    return importlib.import_module(f"stkmutation.{name}")
 
 
 @pytest.fixture(scope="module")
 def cm() -> ModuleType:
-    return _load("check_mutants")
+    return _load("planted")
 
 
 @pytest.fixture(scope="module")
 def mt() -> ModuleType:
-    return _load("mutation")
+    return _load("tool")
 
 
 def _planted(cm: ModuleType, patch: str, results: list[tuple[bool, bool]], error: str = ""):
@@ -119,7 +114,8 @@ def _run_merge(args: list[str], out: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [
             sys.executable,
-            str(ROOT / "ci" / "check_mutants.py"),
+            "-m",
+            "stkmutation.planted",
             "--out-dir",
             str(out),
             "--merge",

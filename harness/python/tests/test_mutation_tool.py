@@ -45,11 +45,7 @@ def pick(a: int, b: int) -> int:
 
 @pytest.fixture(scope="module")
 def mt() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutation_tool", ROOT / "ci" / "mutation.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up while the file executes
-    spec.loader.exec_module(mod)
+    mod = importlib.import_module("stkmutation.tool")
     return mod
 
 
@@ -530,8 +526,7 @@ def test_a_run_with_nothing_to_run_still_writes_its_report(
 
 @pytest.fixture
 def campaign() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "ci"))
-    import mutation_campaign
+    from stkmutation import campaign as mutation_campaign
 
     return mutation_campaign
 

@@ -47,9 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "ci"))
-import mutants_report  # noqa: E402 (the report format check-mutants shares)
+from stkmutation import report as mutants_report  # the report format check-mutants shares
+
+ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 
 DEFAULT_GLOBS = ("engine/src/**/*.cpp", "harness/src/**/*.cpp", "harness/python/stkref/**/*.py")
 COVERAGE_MAP = ROOT / "ci" / "mutation-coverage.json"
@@ -742,7 +742,9 @@ class Job:
             for src in sources_compiled_by(Path(entry["file"]), Path(entry["directory"])):
                 if src.is_relative_to(self.tree):
                     self.objects[str(src.relative_to(self.tree))] = object_of(entry)
-        self.baseline_objects = {o: file_digest(self.build_dir / o) for o in set(self.objects.values())}
+        self.baseline_objects = {
+            o: file_digest(self.build_dir / o) for o in set(self.objects.values())
+        }
         r = run(["ctest", "--test-dir", str(self.build_dir), "--show-only=json-v1"], self.tree)
         for t in json.loads(r.out)["tests"]:
             cmd = t.get("command") or ["?"]
@@ -1466,10 +1468,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     a = None
     try:
-        if args[:1] == ["campaign"]:
-            import mutation_campaign
-
-            return mutation_campaign.main(args[1:])
         a = parse_args(args)
         return _main(a)
     except SetupError as e:

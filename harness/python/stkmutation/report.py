@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 
 RUN_OUTCOMES = ("killed", "timeout", "survived", "not-covered")
 # error: a planted defect that does not apply or build (check-mutants' setup error).

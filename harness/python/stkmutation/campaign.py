@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import mutants_report
-import mutation
+from stkmutation import report as mutants_report
+from stkmutation import tool as mutation
 
 
 def read_report(path: Path) -> dict[str, Any]:

@@ -16,6 +16,7 @@ Writes reports/mutants/<config>.{md,json} and reports/junit/mutants-<config>.xml
 ci/mutation.sh shares (ci/mutants_report.py). `--merge A.json B.json ...` writes one report from
 earlier runs' JSON (the shards of a CI matrix), running nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,23 +34,53 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "ci"))
-import mutants_report  # noqa: E402 (the report format ci/mutation.sh shares)
+from stkmutation import report as mutants_report  # the report format ci/mutation.sh shares
+
+ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 
 # The layer a defect lives in, from its patch name's prefix (the first word before '-').
 LAYERS = {
-    "movegen": "movegen", "fen": "FEN", "position": "FEN", "gamestate": "FEN", "zobrist": "Zobrist",
-    "see": "SEE", "search": "search", "tt": "TT", "uci": "UCI", "time": "UCI", "eval": "classical eval",
-    "classical": "classical eval", "nnue": "NNUE", "junit": "JUnit", "report": "JUnit", "epd": "EPD",
-    "fhmodel": "calibration", "fhcollect": "calibration", "calibration": "calibration",
-    "shadow": "shadow", "stkref": "stkref", "perft": "perft", "bench": "bench", "stats": "statistics",
-    "match": "match", "sprt": "statistics", "harness": "harness", "checknet": "NNUE",
-    "mate": "search", "pv": "search", "elo": "statistics", "pentanomial": "statistics", "golden": "NNUE",
-    "catch": "harness", "drift": "stkref",
+    "movegen": "movegen",
+    "fen": "FEN",
+    "position": "FEN",
+    "gamestate": "FEN",
+    "zobrist": "Zobrist",
+    "see": "SEE",
+    "search": "search",
+    "tt": "TT",
+    "uci": "UCI",
+    "time": "UCI",
+    "eval": "classical eval",
+    "classical": "classical eval",
+    "nnue": "NNUE",
+    "junit": "JUnit",
+    "report": "JUnit",
+    "epd": "EPD",
+    "fhmodel": "calibration",
+    "fhcollect": "calibration",
+    "calibration": "calibration",
+    "shadow": "shadow",
+    "stkref": "stkref",
+    "perft": "perft",
+    "bench": "bench",
+    "stats": "statistics",
+    "match": "match",
+    "sprt": "statistics",
+    "harness": "harness",
+    "checknet": "NNUE",
+    "mate": "search",
+    "pv": "search",
+    "elo": "statistics",
+    "pentanomial": "statistics",
+    "golden": "NNUE",
+    "catch": "harness",
+    "drift": "stkref",
     # two-word prefixes win over one-word ones
-    "gamestate-zobrist": "Zobrist", "nnue-features": "NNUE features", "nnue-relu": "NNUE kernels",
-    "nnue-loader": "NNUE loader", "nnue-skip": "NNUE accumulator",
+    "gamestate-zobrist": "Zobrist",
+    "nnue-features": "NNUE features",
+    "nnue-relu": "NNUE kernels",
+    "nnue-loader": "NNUE loader",
+    "nnue-skip": "NNUE accumulator",
 }
 
 
@@ -83,13 +114,17 @@ class Mutant:
 
 
 def hollow_catch2_filter(check: str) -> str:
-    """A Catch2 test name given to stk-tests (or stk-engine-tests) with an unescaped ',' is two filters matching no test:
+    """A Catch2 test name given to stk-tests (or stk-engine-tests) with an unescaped ',' is two
+    filters matching no test:
     the check runs nothing and exits 0, so the defect could never be caught. '' when fine."""
     if "tests" not in check:
         return ""
     for name in re.findall(r'stk-(?:engine-)?tests\s+"([^"]*)"', check):
         if re.search(r"(?<!\\),", name):
-            return f"stk-tests filter {name!r} has an unescaped ',' (Catch2 splits there and runs no test): write '\\,'"
+            return (
+                f"stk-tests filter {name!r} has an unescaped ',' (Catch2 splits there and runs no"
+                " test): write '\\,'"
+            )
     return ""
 
 
@@ -114,9 +149,20 @@ def read_manifest(path: Path) -> list[Mutant]:
     return list(by_patch.values())
 
 
-def run(cmd: list[str] | str, cwd: Path, env=None, timeout=None, shell=False) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, cwd=cwd, env=env, shell=shell, timeout=timeout, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, errors="replace")
+def run(
+    cmd: list[str] | str, cwd: Path, env=None, timeout=None, shell=False
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env,
+        shell=shell,
+        timeout=timeout,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        errors="replace",
+    )
 
 
 class Job:
@@ -133,11 +179,16 @@ class Job:
 
     def prepare(self) -> None:
         if not self.tree.exists():
-            r = run(["git", "clone", "-q", "--shared", "--no-checkout", str(ROOT), str(self.tree)], ROOT)
+            r = run(
+                ["git", "clone", "-q", "--shared", "--no-checkout", str(ROOT), str(self.tree)], ROOT
+            )
             if r.returncode:
                 raise RuntimeError(f"git clone failed: {r.stdout}")
         # Back to HEAD; build/ is kept, so only what a patch touched is rebuilt.
-        for cmd in (["git", "checkout", "-q", "-f", self.head], ["git", "clean", "-fdxq", "-e", "build/"]):
+        for cmd in (
+            ["git", "checkout", "-q", "-f", self.head],
+            ["git", "clean", "-fdxq", "-e", "build/"],
+        ):
             r = run(cmd, self.tree)
             if r.returncode:
                 raise RuntimeError(f"{' '.join(cmd)} failed: {r.stdout}")
@@ -158,15 +209,23 @@ class Job:
         """One check in this clone as it stands; caught = a nonzero exit or a run past timeout."""
         shutil.rmtree(self.out, ignore_errors=True)
         self.out.mkdir(parents=True)
-        job_env = dict(env, MUTANT_OUT=str(self.out), PYTHONPATH=str(self.tree / "harness" / "python"))
+        job_env = dict(
+            env, MUTANT_OUT=str(self.out), PYTHONPATH=str(self.tree / "harness" / "python")
+        )
         c0 = time.monotonic()
         # The historical fixed report directory is this job's own, so parallel jobs never share one.
         cmd = check.replace("/tmp/stk-mutant-reports", str(self.out))
         try:
             p = run(cmd, self.tree, env=job_env, timeout=timeout, shell=True)
-            return CheckResult(check, p.returncode, time.monotonic() - c0, p.returncode != 0, log=p.stdout[-4000:])
+            return CheckResult(
+                check, p.returncode, time.monotonic() - c0, p.returncode != 0, log=p.stdout[-4000:]
+            )
         except subprocess.TimeoutExpired as e:
-            out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
+            out = (
+                e.stdout
+                if isinstance(e.stdout, str)
+                else (e.stdout or b"").decode(errors="replace")
+            )
             return CheckResult(check, -1, time.monotonic() - c0, True, True, out[-4000:])
 
     def control(self, check: str, timeout: float, env: dict) -> CheckResult:
@@ -179,11 +238,16 @@ class Job:
             self.at_head = True
         return self.run_check(check, timeout, env)
 
-    def check(self, m: Mutant, timeout: float, env: dict, limits: dict[str, float] | None = None) -> None:
+    def check(
+        self, m: Mutant, timeout: float, env: dict, limits: dict[str, float] | None = None
+    ) -> None:
         t0 = time.monotonic()
         self.at_head = False
         self.prepare()
-        r = run(["git", "apply", "--whitespace=nowarn", str(ROOT / "ci" / "mutants" / m.patch)], self.tree)
+        r = run(
+            ["git", "apply", "--whitespace=nowarn", str(ROOT / "ci" / "mutants" / m.patch)],
+            self.tree,
+        )
         if r.returncode:
             m.error = "does not apply to HEAD: " + r.stdout.strip()
             return
@@ -242,20 +306,37 @@ def to_record(m: Mutant) -> dict:
         passed = [r.command for r in m.results if not r.caught]
         outcome, message = "survived", f"{len(passed)} check(s) passed on the planted defect"
     else:
-        outcome, message = ("timeout" if caught and all(r.timed_out for r in caught) else "killed"), ""
+        outcome, message = (
+            ("timeout" if caught and all(r.timed_out for r in caught) else "killed"),
+            "",
+        )
     return {
-        "id": m.patch, "file": f"ci/mutants/{m.patch}", "line": None, "module": m.layer,
-        "operator": "planted", "outcome": outcome, "triaged": "", "message": message,
+        "id": m.patch,
+        "file": f"ci/mutants/{m.patch}",
+        "line": None,
+        "module": m.layer,
+        "operator": "planted",
+        "outcome": outcome,
+        "triaged": "",
+        "message": message,
         "tests": [r.command for r in m.results] or m.checks,
         "seconds": round(m.build_seconds + sum(r.seconds for r in m.results), 1),
         "build_seconds": round(m.build_seconds, 1),
         "diff": patch.read_text(errors="replace") if patch.is_file() else "",
-        "checks": [{"command": r.command, "exit_code": r.exit_code, "caught": r.caught,
-                    "timed_out": r.timed_out, "seconds": round(r.seconds, 1)} for r in m.results],
+        "checks": [
+            {
+                "command": r.command,
+                "exit_code": r.exit_code,
+                "caught": r.caught,
+                "timed_out": r.timed_out,
+                "seconds": round(r.seconds, 1),
+            }
+            for r in m.results
+        ],
     }
 
 
-class BadReport(Exception):
+class BadReportError(Exception):
     """A --merge input that is not a check-mutants report (exit 2, naming the file)."""
 
 
@@ -269,46 +350,84 @@ def records_from_report(path: Path) -> list[dict]:
             if "outcome" in e:
                 out.append(e)
                 continue
-            m = Mutant(e["patch"], [c["command"] for c in e["checks"]], e["layer"],
-                       [CheckResult(c["command"], c["exit_code"], c["seconds"], c["caught"],
-                                    c.get("timed_out", False)) for c in e["checks"]],
-                       e.get("build_seconds", 0.0), e.get("error", ""))
+            m = Mutant(
+                e["patch"],
+                [c["command"] for c in e["checks"]],
+                e["layer"],
+                [
+                    CheckResult(
+                        c["command"],
+                        c["exit_code"],
+                        c["seconds"],
+                        c["caught"],
+                        c.get("timed_out", False),
+                    )
+                    for c in e["checks"]
+                ],
+                e.get("build_seconds", 0.0),
+                e.get("error", ""),
+            )
             out.append(to_record(m))
         return out
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise BadReport(f"{path}: not a check-mutants report ({type(e).__name__}: {e})") from e
+        raise BadReportError(f"{path}: not a check-mutants report ({type(e).__name__}: {e})") from e
 
 
 def detection_table(records: list[dict]) -> list[str]:
     """Per planted defect, each check that must fail and what it did."""
-    lines = ["## Checks", "", "| planted defect | layer | check that must fail | result | exit | s |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "## Checks",
+        "",
+        "| planted defect | layer | check that must fail | result | exit | s |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in records:
         name = f"`{r['id']}`"
         if r["outcome"] == "error":
-            lines.append(f"| {name} | {r['module']} | - | **SETUP ERROR**: {r['message'].splitlines()[0][:120]} | | |")
+            lines.append(
+                f"| {name} | {r['module']} | - | **SETUP ERROR**: "
+                f"{r['message'].splitlines()[0][:120]} | | |"
+            )
             continue
         for i, c in enumerate(r["checks"]):
-            verdict = "caught (hang)" if c["timed_out"] else "caught" if c["caught"] else "**SURVIVED**"
-            lines.append(f"| {name if i == 0 else ''} | {r['module'] if i == 0 else ''} | `{short(c['command'])}` |"
-                         f" {verdict} | {c['exit_code']} | {c['seconds']:.0f} |")
+            verdict = (
+                "caught (hang)" if c["timed_out"] else "caught" if c["caught"] else "**SURVIVED**"
+            )
+            lines.append(
+                f"| {name if i == 0 else ''} | {r['module'] if i == 0 else ''} "
+                f"| `{short(c['command'])}` |"
+                f" {verdict} | {c['exit_code']} | {c['seconds']:.0f} |"
+            )
     return lines
 
 
 def write_reports(records: list[dict], config: str, out_dir: Path, meta: dict) -> str:
     """reports/mutants/<config>.{md,json} and reports/junit/mutants-<config>.xml."""
     valid = [r for r in records if r["outcome"] != "error"]
-    runs = (f"of checks in {len(meta['merged'])} merged runs" if meta.get("merged")
-            else f"with {meta['jobs']} job(s)")
+    runs = (
+        f"of checks in {len(meta['merged'])} merged runs"
+        if meta.get("merged")
+        else f"with {meta['jobs']} job(s)"
+    )
     caught = sum(r["outcome"] in ("killed", "timeout") for r in valid)
-    headline = (f"{caught} of {len(valid)} planted defects caught by every listed check"
-                f" ({len(records) - len(valid)} setup errors); {sum(len(r['tests']) for r in records)} checks;"
-                f" {meta['seconds'] / 60:.1f} min"
-                f" {runs};"
-                f" HEAD {meta['head'][:10]}.")
-    md, _ = mutants_report.write_reports("mutants", config, out_dir, records, meta,
-                                         f"Planted-defect detection ({config})", headline,
-                                         detection_table(records))
+    headline = (
+        f"{caught} of {len(valid)} planted defects caught by every listed check"
+        f" ({len(records) - len(valid)} setup errors);"
+        f" {sum(len(r['tests']) for r in records)} checks;"
+        f" {meta['seconds'] / 60:.1f} min"
+        f" {runs};"
+        f" HEAD {meta['head'][:10]}."
+    )
+    md, _ = mutants_report.write_reports(
+        "mutants",
+        config,
+        out_dir,
+        records,
+        meta,
+        f"Planted-defect detection ({config})",
+        headline,
+        detection_table(records),
+    )
     return md
 
 
@@ -317,12 +436,16 @@ def merge_reports(paths: list[Path], config: str, out_dir: Path) -> int:
     for p in paths:
         for r in records_from_report(p):
             if r["id"] in seen:
-                raise BadReport(f"{p}: {r['id']} is in two of the merged reports")
+                raise BadReportError(f"{p}: {r['id']} is in two of the merged reports")
             seen.add(r["id"])
             records.append(r)
     heads = sorted({json.loads(p.read_text()).get("head") or "" for p in paths} - {""})
-    meta = {"head": ",".join(heads) or "unknown", "merged": [str(p) for p in paths], "jobs": 0,
-            "seconds": round(sum(r["seconds"] for r in records), 1)}
+    meta = {
+        "head": ",".join(heads) or "unknown",
+        "merged": [str(p) for p in paths],
+        "jobs": 0,
+        "seconds": round(sum(r["seconds"] for r in records), 1),
+    }
     print(write_reports(records, config, out_dir, meta))
     if any(r["outcome"] == "error" for r in records):
         return 2
@@ -330,23 +453,49 @@ def merge_reports(paths: list[Path], config: str, out_dir: Path) -> int:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pattern", nargs="?", default="", help="only patches whose name matches PATTERN (a regular expression, e.g. see-|tt-)")
-    ap.add_argument("--jobs", type=int, default=1, help="scratch clones built and checked in parallel (default 1)")
-    ap.add_argument("--shard", default="1/1", help="K/N: every N-th patch starting at the K-th (1-based)")
-    ap.add_argument("--timeout", type=float, default=900,
-                    help="seconds per check at most; on a defect 3x its time without one + 60 s; a hang counts as caught")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "pattern",
+        nargs="?",
+        default="",
+        help="only patches whose name matches PATTERN (a regular expression, e.g. see-|tt-)",
+    )
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="scratch clones built and checked in parallel (default 1)",
+    )
+    ap.add_argument(
+        "--shard", default="1/1", help="K/N: every N-th patch starting at the K-th (1-based)"
+    )
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=900,
+        help="seconds per check at most; on a defect 3x its time without one + 60 s; "
+        "a hang counts as caught",
+    )
     ap.add_argument("--config", default="", help="report name (default: all, or the pattern/shard)")
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument("--keep", action="store_true", help="keep the scratch clones (printed)")
-    ap.add_argument("--list", action="store_true", help="print the planted defects and their checks")
-    ap.add_argument("--merge", nargs="+", type=Path, metavar="JSON",
-                    help="write one report (--config, default merged) from these runs' JSON; runs nothing")
+    ap.add_argument(
+        "--list", action="store_true", help="print the planted defects and their checks"
+    )
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="JSON",
+        help="write one report (--config, default merged) from these runs' JSON; runs nothing",
+    )
     a = ap.parse_args()
     if a.merge:
         try:
             return merge_reports(a.merge, a.config or "merged", Path(a.out_dir))
-        except BadReport as e:
+        except BadReportError as e:
             print(f"check-mutants: {e}", file=sys.stderr)
             return 2
     try:
@@ -354,15 +503,24 @@ def main() -> int:
         if not 1 <= k <= n:
             raise ValueError
     except ValueError:
-        print(f"check-mutants: --shard must be K/N with 1 <= K <= N, got {a.shard!r}", file=sys.stderr)
+        print(
+            f"check-mutants: --shard must be K/N with 1 <= K <= N, got {a.shard!r}", file=sys.stderr
+        )
         return 2
     if a.jobs < 1:
         print("check-mutants: --jobs must be >= 1", file=sys.stderr)
         return 2
-    mutants = [m for m in read_manifest(ROOT / "ci" / "mutants" / "MANIFEST") if re.search(a.pattern, m.patch)]
+    mutants = [
+        m
+        for m in read_manifest(ROOT / "ci" / "mutants" / "MANIFEST")
+        if re.search(a.pattern, m.patch)
+    ]
     mutants = [m for i, m in enumerate(mutants) if i % n == k - 1]
     if not mutants:
-        print(f"check-mutants: no planted defect matches '{a.pattern}' (shard {a.shard})", file=sys.stderr)
+        print(
+            f"check-mutants: no planted defect matches '{a.pattern}' (shard {a.shard})",
+            file=sys.stderr,
+        )
         return 2
     if a.list:
         for m in mutants:
@@ -385,7 +543,11 @@ def main() -> int:
     (ROOT / "build").mkdir(exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="mutants.", dir=ROOT / "build"))
     env.setdefault("CCACHE_BASEDIR", str(ROOT))
-    print(f"check-mutants: {len(mutants)} planted defects, HEAD {head[:10]}, {jobs} job(s), scratch {work}", flush=True)
+    print(
+        f"check-mutants: {len(mutants)} planted defects, HEAD {head[:10]}, {jobs} job(s), "
+        f"scratch {work}",
+        flush=True,
+    )
     pool: queue.Queue[Job] = queue.Queue()
     for i in range(jobs):
         pool.put(Job(i, work, head, build_jobs, env))
@@ -398,13 +560,19 @@ def main() -> int:
         job = pool.get()
         try:
             r = job.control(check, a.timeout, env)
-        except Exception as e:  # noqa: BLE001 - HEAD itself does not build: every defect errs
+        except Exception as e:
             r = CheckResult(check, -2, 0.0, True, log=f"{type(e).__name__}: {e}")
         finally:
             pool.put(job)
         with lock:
             control[check] = r
-            state = "TIMEOUT" if r.timed_out else f"FAILS (exit {r.exit_code})" if r.caught else "passes"
+            state = (
+                "TIMEOUT"
+                if r.timed_out
+                else f"FAILS (exit {r.exit_code})"
+                if r.caught
+                else "passes"
+            )
             print(f"control: {state} without a defect ({r.seconds:.0f} s): {r.command}", flush=True)
 
     checks = sorted({c for m in mutants for c in m.checks})
@@ -417,7 +585,7 @@ def main() -> int:
         job = pool.get()
         try:
             job.check(m, a.timeout, env, limits_from(control, a.timeout))
-        except Exception as e:  # noqa: BLE001 - reported as a setup error of this defect
+        except Exception as e:
             m.error = f"{type(e).__name__}: {e}"
         finally:
             pool.put(job)
@@ -427,7 +595,10 @@ def main() -> int:
             for r in m.results:
                 tag = "ok   " if r.caught else "FAIL "
                 what = "caught by" if r.caught else "the check PASSED on the planted defect:"
-                print(f"{tag} {m.patch}: {what} {r.command}  (exit {r.exit_code}, {r.seconds:.0f} s)", flush=True)
+                print(
+                    f"{tag} {m.patch}: {what} {r.command}  (exit {r.exit_code}, {r.seconds:.0f} s)",
+                    flush=True,
+                )
 
     try:
         with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
@@ -438,10 +609,22 @@ def main() -> int:
             print(f"check-mutants: scratch clones kept in {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    meta = {"head": head, "pattern": a.pattern, "shard": a.shard, "jobs": jobs,
-            "seconds": round(time.monotonic() - t0, 1),
-            "control": [{"command": c, "exit_code": r.exit_code, "timed_out": r.timed_out,
-                         "seconds": round(r.seconds, 1)} for c, r in sorted(control.items())]}
+    meta = {
+        "head": head,
+        "pattern": a.pattern,
+        "shard": a.shard,
+        "jobs": jobs,
+        "seconds": round(time.monotonic() - t0, 1),
+        "control": [
+            {
+                "command": c,
+                "exit_code": r.exit_code,
+                "timed_out": r.timed_out,
+                "seconds": round(r.seconds, 1),
+            }
+            for c, r in sorted(control.items())
+        ],
+    }
     md = write_reports([to_record(m) for m in mutants], config, Path(a.out_dir), meta)
     print()
     print(md)

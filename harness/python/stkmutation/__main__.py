@@ -1,0 +1,20 @@
+"""`python -m stkmutation [campaign] ...`: ci/mutation.sh's entry point (docs/mutation.md)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str]) -> int:
+    # The campaign page reads the tool's reports; the tool never needs the campaign (no circle).
+    if argv[:1] == ["campaign"]:
+        from stkmutation import campaign
+
+        return campaign.main(argv[1:])
+    from stkmutation import tool
+
+    return tool.main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
