@@ -5,13 +5,11 @@
 #   3. every C++ unit/property/CLI test (ctest, JUnit at reports/junit/ctest-release.xml),
 #   4. the Python reference's pytest suite (JUnit at reports/junit/pytest.xml),
 #   5. the quick tier of every harness (stk-harness all --tier quick, reports under reports/),
-#   6. the C++ unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (preset debug,
-#      every file compiled alone: STK_UNITY=OFF): the tests that run in-process (parsers, readers,
-#      writers, fault paths, fuzz regressions, search and NNUE), not those that only drive the
-#      release binaries through processes (docs/build.md says which and why),
+#   6. the engine library and its unit and property tests under AddressSanitizer +
+#      UndefinedBehaviorSanitizer (ci/sanitizers.sh engine; every C++ test under them is
+#      ci/sanitizers.sh all, the CI templates' parallel sanitizers job: docs/build.md says why),
 #   7. every report under reports/junit validated against the JUnit schema (ci/validate-reports.sh).
-# A failure in 2-5 skips step 6 (the costliest, and what it adds is moot while they fail), saying
-# so; STK_KEEP_GOING=1 runs it anyway, STK_SKIP_SANITIZERS=1 never. Exit status nonzero if any
+# A failure in 1-5 skips step 6 (what it adds is moot while they fail), saying so; STK_KEEP_GOING=1 runs it anyway, STK_SKIP_SANITIZERS=1 never. Exit status nonzero if any
 # step fails.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -57,20 +55,13 @@ step "harnesses, quick tier"
 ./build/release/harness/stk-harness all --tier quick || status=1
 
 if [ "${STK_SKIP_SANITIZERS:-0}" = 1 ]; then
-  step "ctest (debug + ASan/UBSan): skipped (STK_SKIP_SANITIZERS=1)"
+  step "engine tests under ASan/UBSan: skipped (STK_SKIP_SANITIZERS=1)"
 elif [ $status -ne 0 ] && [ "${STK_KEEP_GOING:-0}" != 1 ]; then
-  step "ctest (debug + ASan/UBSan): skipped, an earlier step failed (STK_KEEP_GOING=1 runs it)"
+  step "engine tests under ASan/UBSan: skipped, an earlier step failed (STK_KEEP_GOING=1 runs it)"
 else
-  step "ctest (debug + ASan/UBSan)"
-  # The debug preset registers only the in-process tests (harness/CMakeLists.txt, STK_SANITIZE).
-  if cmake --preset debug -DSTK_WERROR="${STK_WERROR:-$([ "${CI:-}" = true ] && echo ON || echo OFF)}" >/dev/null \
-    && cmake --build --preset debug -j "$(nproc)" --target stk-tests stk-engine-tests; then
-    ctest --preset debug -j "$(nproc)" --output-junit "$root/build/ctest-debug.raw.xml" || status=1
-    ctest_junit debug || status=1
-  else
-    echo "the debug (ASan/UBSan) build failed"
-    status=1
-  fi
+  # Every C++ test under the sanitizers is ci/sanitizers.sh all (the CI templates' sanitizers job).
+  step "engine tests under ASan/UBSan (ci/sanitizers.sh engine)"
+  ci/sanitizers.sh engine || status=1
 fi
 
 step "every report validates against the JUnit schema"
