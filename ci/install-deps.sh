@@ -5,7 +5,7 @@
 #   for the review page's browser test; STK_SKIP_CHROMIUM=1 leaves chromium out on a developer machine)
 #   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib,
 #   PyYAML for the CI-template test, ruff and mypy for ci/lint.sh, universalmutator and cosmic-ray
-#   for ci/mutation.sh, JAX (CPU) and optax for python -m stkref.train), clang-format for ci/lint.sh;
+#   for ci/mutation.sh, JAX (CPU) and optax for python -m stktrain.train), clang-format for ci/lint.sh;
 #   with STK_FUZZ_DEPS=1 also clang and libclang-rt-14-dev for ci/fuzz.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,13 +53,13 @@ fi
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('cosmic-ray') == '8.7.0'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "cosmic-ray==8.7.0"
-# The trainer's autodiff (python -m stkref.train): JAX on the CPUs (a GPU where jax finds one) and
+# The trainer's autodiff (python -m stktrain.train): JAX on the CPUs (a GPU where jax finds one) and
 # optax's Adam, pinned. About 1 minute and 380 MB (docs/training.md says why JAX, not PyTorch).
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('jax') == '0.10.2' and m.version('optax') == '0.2.8'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "jax[cpu]==0.10.2" "optax==0.2.8"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] \
-  && ! "$venv/bin/python" -c "import stkref, stkmutation, stkdev" 2>/dev/null; then
+  && ! "$venv/bin/python" -c "import stkref, stktrain, stkmutation, stkdev" 2>/dev/null; then
   "$venv/bin/python" -m pip install -q --no-deps -e "$root/harness/python"
 fi

@@ -27,12 +27,12 @@ done
 mkdir -p "$cache"
 
 step "ruff check (stkref)"
-(cd "$pydir" && "$py" -m ruff check --cache-dir "$cache/ruff" --output-format concise stkref) \
+(cd "$pydir" && "$py" -m ruff check --cache-dir "$cache/ruff" --output-format concise stkref stktrain) \
   || status=1
 
 step "ruff format --check (stkref, tests)"
 # Lists each file that would be reformatted; `ruff format stkref tests` in harness/python fixes them.
-(cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkref tests) || status=1
+(cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkref stktrain tests) || status=1
 
 ci_py=("$root/ci/record-trained-net.py" "$root/ci/net_strength_report.py")
 step "ruff check + format --check (stkmutation, stkdev and the Python scripts of ci/, with stkref's configuration)"
@@ -44,11 +44,11 @@ step "ruff check + format --check (stkmutation, stkdev and the Python scripts of
 "$py" -m ruff format --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" --check \
   "${ci_py[@]}" || status=1
 
-step "import circles (stkref, stkmutation, stkdev)"
+step "import circles and layers (stkref, stktrain, stkmutation, stkdev)"
 (cd "$pydir" && "$py" -m stkdev.import_cycles) || status=1
 
-step "mypy --strict (stkref)"
-(cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref) || status=1
+step "mypy --strict (stkref, stktrain)"
+(cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref stktrain) || status=1
 
 step "clang-format (C++ sources)"
 clang_format="${STK_CLANG_FORMAT:-clang-format}"

@@ -7,7 +7,7 @@
 #      the net and the classical evaluation each, on the same openings;
 #   4. search nodes/s of both, each against stockfish measured side by side (search-speed).
 # Deterministic openings (seeded); every match resumes from its journal when rerun on WORK_DIR.
-#   5. the full-size drift and net-lint figures and the offline quality (stkref.netquality) on the
+#   5. the full-size drift and net-lint figures and the offline quality (stktrain.netquality) on the
 #      datagen file the net was trained on (DATA, required), then docs/trained-net.md.
 # usage: DATA=FILE ci/net-strength.sh [WORK_DIR]   (default build/strength)
 # Sizes: PAIRS (300), TC_PAIRS (150), TC (1+0.01), GAUNTLET_PAIRS (100), GAUNTLET_NODES (400),
@@ -48,7 +48,7 @@ ecm="${STK_SHARED:-../shared}/suites/ECM.epd"
 py=.venv/bin/python
 "$py" -m stkref.drift --checkpoint "${net%.nnue}.npz" --net "$net" --engine "$stk" --seed 1 \
   --random 20000 --epd "$ecm" --config trained --reports-dir "$work"
-"$py" -m stkref.netlint --net "$net" --seed 1 --random 5000 --epd "$ecm" --config trained --reports-dir "$work"
-"$py" -m stkref.netquality --net "$net" --data "${DATA:?DATA=<the datagen file the net was trained on>}" \
+"$py" -m stktrain.netlint --net "$net" --seed 1 --random 5000 --epd "$ecm" --config trained --reports-dir "$work"
+"$py" -m stktrain.netquality --net "$net" --data "${DATA:?DATA=<the datagen file the net was trained on>}" \
   --engine "$stk" --seed "${TRAIN_SEED:-1}" --config trained --reports-dir "$work"
 "$py" ci/net_strength_report.py "$work"

@@ -4,12 +4,12 @@
 ci/record-trained-net.py --checkpoint build/train/net.npz --summary build/train/net.json \
     --data build/datagen/seed1.txt --datagen-command "stk-harness datagen ..." [--out-dir DIR]
 
-Copies the float checkpoint, quantizes it to the .nnue the engine loads (stkref.export), and
+Copies the float checkpoint, quantizes it to the .nnue the engine loads (stktrain.export), and
 writes manifest.json: both digests (checknet --manifest reads `net` and `net_sha256`), the
 datagen command, the data's SHA-256, games and positions, the trainer's revision and settings,
 the epoch kept and its validation loss. --output-scale F multiplies the evaluation by F (the
 output layer and the PSQT weights, exact in float): the calibration to the classical scale the
-search's margins were tuned on (F = 1 / the slope stkref.netquality measures). Every file is
+search's margins were tuned on (F = 1 / the slope stktrain.netquality measures). Every file is
 written through the checked writer.
 """
 
@@ -27,11 +27,11 @@ sys.path.insert(0, str(ROOT / "harness/python"))
 
 from stkref.checkpoint import checkpoint_digest, load_checkpoint, save_checkpoint  # noqa: E402
 from stkref.cli import run_tool  # noqa: E402
-from stkref.datafile import read_records  # noqa: E402
 from stkref.errors import InputError  # noqa: E402
 from stkref.junit import git_revision, write_text_atomic  # noqa: E402
 from stkref.netfile import sha256_file, write  # noqa: E402
 from stkref.quantize import quantize_model  # noqa: E402
+from stktrain.datafile import read_records  # noqa: E402
 
 NAME = "stk-h128-trained"
 
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--checkpoint", type=Path, required=True)
-    ap.add_argument("--summary", type=Path, required=True, help="stkref.train --summary JSON")
+    ap.add_argument("--summary", type=Path, required=True, help="stktrain.train --summary JSON")
     ap.add_argument("--data", type=Path, action="append", required=True)
     ap.add_argument("--datagen-command", required=True)
     ap.add_argument(

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer (preset asan: -O1 -g1, asserts
 # kept), JUnit at reports/junit/ctest-asan-<scope>.xml.
-#   engine  the engine library and its unit and property tests (stk-engine-tests): what ci/test.sh
-#           runs on every commit (a few minutes on 2 cores),
+#   engine  the engine library, its unit and property tests (stk-engine-tests) and the replay of the
+#           engine's fuzz corpora, fen and uci (stk-engine-fuzz-tests): CTest label "engine", what
+#           ci/test.sh runs on every commit (about a minute and a half on 2 cores),
 #   all     every C++ test (stk-engine-tests, stk-tests and the CLI tests driving the asan-built
 #           stk and stk-harness): the CI templates' `sanitizers` job, in parallel with the quick
 #           tier, and before merging a change to harness C++ (about 14 minutes of build on 2 cores;
@@ -14,8 +15,8 @@ cd "$root"
 export STK_SHARED="${STK_SHARED:-$(cd "$root/../shared" 2>/dev/null && pwd || echo "$root/../shared")}"
 scope="${1:-engine}"
 case "$scope" in
-  engine) targets=(stk stk-engine-tests); test_dir=build/asan/engine/tests ;;
-  all) targets=(stk-tests stk-engine-tests); test_dir=build/asan ;;
+  engine) targets=(stk stk-engine-tests stk-engine-fuzz-tests); select=(-L engine) ;;
+  all) targets=(stk-tests stk-engine-tests stk-engine-fuzz-tests); select=() ;;
   *) echo "ci/sanitizers.sh: scope must be engine or all, not '$scope'" >&2; exit 2 ;;
 esac
 ci/install-deps.sh >/dev/null || exit 2
@@ -26,7 +27,8 @@ mkdir -p reports/junit
 raw="$root/build/ctest-asan-$scope.raw.xml"
 rm -f "$raw"
 status=0
-ctest --test-dir "$test_dir" -j "$(nproc)" --output-on-failure --output-junit "$raw" || status=1
+ctest --test-dir build/asan "${select[@]}" -j "$(nproc)" --output-on-failure --output-junit "$raw" \
+  || status=1
 # CTest's JUnit does not validate against the schema: the release build's ctest-junit rewrites it.
 harness="$root/build/release/harness/stk-harness"
 [ -x "$harness" ] || harness="$root/build/asan/harness/stk-harness"

@@ -48,6 +48,11 @@ const std::vector<Target>& targets();
 
 // Throws CheckFailure(what) unless ok.
 void require(bool ok, const std::string& what);
+// The regular files of a corpus folder in name order, dot files left out (a missing folder has
+// none), and a file's bytes: what the corpus replays read (fuzz_regression_test.cpp,
+// engine_corpus_test.cpp).
+std::vector<std::string> corpus_files(const std::string& dir);
+std::string file_bytes(const std::string& path);
 // A file `name` in this process's scratch folder (created on first use, removed at exit), holding
 // `content`; returns its path.
 std::string scratch_file(const std::string& name, const std::string& content);

@@ -93,9 +93,11 @@ TEST_CASE("all: every step's command runs the tool its name says", "[all]") {
       bool runs = false;
       for (const auto& tool : tools)
         runs = runs || s.command.find(" " + tool + " ") != std::string::npos ||
-               s.command.find("stkref." + tool + " ") != std::string::npos;
+               s.command.find("stkref." + tool + " ") != std::string::npos ||
+               s.command.find("stktrain." + tool + " ") != std::string::npos;
       CHECK(runs);
       CHECK(s.command.find("stkref. ") == std::string::npos);  // a module name lost
+      CHECK(s.command.find("stktrain. ") == std::string::npos);
     }
   }
 }

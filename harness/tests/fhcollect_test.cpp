@@ -86,7 +86,7 @@ TEST_CASE("the built-in model parses and predicts by the integer formula", "[fhm
     acc += std::int64_t(m.weights(fh::kAlpha)[i + 1]) * f[i];
   const std::int64_t idx = std::clamp<std::int64_t>((acc >> m.shift()) + 1024, 0, 2047);
   CHECK(m.predict(in) == m.lut_at(int(idx)));
-  // The built-in LUT is a sigmoid saturated at a fitted floor and ceiling (stkref.fhfit): between
+  // The built-in LUT is a sigmoid saturated at a fitted floor and ceiling (stktrain.fhfit): between
   // them it follows the logistic curve, so its midpoint sits at logit 0.
   CHECK(std::abs(int(m.lut_at(1024)) - 32768) < 400);
   CHECK(m.lut_at(0) < 64);

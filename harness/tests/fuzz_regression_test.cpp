@@ -16,20 +16,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Files of `dir` in name order (a missing folder has none).
 std::vector<fs::path> inputs(const fs::path& dir) {
-  std::vector<fs::path> files;
-  if (fs::is_directory(dir))
-    for (const auto& e : fs::directory_iterator(dir))
-      if (e.is_regular_file() && e.path().filename().string()[0] != '.') files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
+  const std::vector<std::string> files = stk::fuzz::corpus_files(dir.string());
+  return {files.begin(), files.end()};
 }
 
-std::string read_bytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+std::string read_bytes(const fs::path& file) { return stk::fuzz::file_bytes(file.string()); }
 
 bool run_check(const stk::fuzz::Target& t, const std::string& bytes) {
   return t.check(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());

@@ -71,7 +71,7 @@ class Model {
 };
 
 // A threshold T in 1/10000 (UCI units) as the least 1/65536 value p with p * 10000 >= T * 65536,
-// so that `p < threshold_p16(T)` is exactly p/65536 < T/10000 (stkref.calibration compares so).
+// so that `p < threshold_p16(T)` is exactly p/65536 < T/10000 (stktrain.calibration compares so).
 constexpr int threshold_p16(int per10000) {
   return int((std::int64_t(per10000) * 65536 + 9999) / 10000);
 }

@@ -112,7 +112,7 @@ void print_ints(std::ostream& o, const std::vector<int>& v) {
 }
 
 // The classical evaluation of each input: {"line", "fen", "eval"} (side to move, cp), the
-// reference scale the net's offline quality is measured against (stkref.netquality).
+// reference scale the net's offline quality is measured against (stktrain.netquality).
 int print_classical(const std::vector<Input>& inputs) {
   std::ostringstream o;
   for (const Input& in : inputs)

@@ -1,4 +1,5 @@
-"""Finds import circles among the project's Python modules (ci/lint.sh runs it).
+"""Finds import circles among the project's Python modules, and imports across packages that
+their layering forbids (stkref, the reference, imports none of the others) (ci/lint.sh runs it).
 
     python -m stkdev.import_cycles [ROOT...]     (default: harness/python's packages)
 
@@ -15,7 +16,14 @@ import sys
 from pathlib import Path
 
 PYTHON_ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("stkref", "stkmutation", "stkdev")
+PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev")
+# What each package may import of the others: the reference the C++ must equal stands alone.
+MAY_IMPORT = {
+    "stkref": set(),
+    "stktrain": {"stkref"},
+    "stkmutation": {"stkref"},
+    "stkdev": set(),
+}
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -118,14 +126,30 @@ def circle_through(component: list[str], graph: dict[str, set[str]]) -> list[str
     return [*component, start]
 
 
+def layer_breaches(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, imported) pairs where a package imports one MAY_IMPORT does not allow it."""
+    breaches = []
+    for module, imported in sorted(graph.items()):
+        own = module.split(".")[0]
+        for target in sorted(imported):
+            other = target.split(".")[0]
+            if other != own and other not in MAY_IMPORT.get(own, set()):
+                breaches.append((module, target))
+    return breaches
+
+
 def main(argv: list[str] | None = None) -> int:
     roots = [Path(a) for a in (sys.argv[1:] if argv is None else argv)] or [PYTHON_ROOT]
-    found = cycles(import_graph(roots))
+    graph = import_graph(roots)
+    found = cycles(graph)
     for circle in found:
         print("import circle: " + " -> ".join(circle))
-    if not found:
-        print(f"import_cycles: no import circle among {', '.join(PACKAGES)}")
-    return 1 if found else 0
+    breaches = layer_breaches(graph)
+    for module, target in breaches:
+        print(f"layer breach: {module} imports {target} (allowed: stkdev.import_cycles.MAY_IMPORT)")
+    if not found and not breaches:
+        print(f"import_cycles: no import circle or layer breach among {', '.join(PACKAGES)}")
+    return 1 if found or breaches else 0
 
 
 if __name__ == "__main__":

@@ -51,7 +51,13 @@ from stkmutation import report as mutants_report  # the report format check-muta
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 
-DEFAULT_GLOBS = ("engine/src/**/*.cpp", "harness/src/**/*.cpp", "harness/python/stkref/**/*.py")
+DEFAULT_GLOBS = (
+    "engine/src/**/*.cpp",
+    "harness/src/**/*.cpp",
+    "harness/python/stkref/**/*.py",
+    "harness/python/stktrain/**/*.py",
+)
+PY_PACKAGES = ("stkref", "stktrain")  # the Python code mutated; stktrain builds on stkref
 COVERAGE_MAP = ROOT / "ci" / "mutation-coverage.json"
 TRIAGE_FILE = ROOT / "ci" / "mutation-triage.txt"
 # The rule files universalmutator's genmutants uses for a .cpp file.
@@ -120,8 +126,8 @@ def module_of(path: str) -> str:
         if rest[:1] == ["commands"] and len(rest) >= 2:
             return "/".join(parts[:2] + rest[:2])
         return "/".join(parts[:2] + rest[:1])
-    if parts[:3] == ["harness", "python", "stkref"]:
-        return "stkref/" + "/".join(parts[3:]).removesuffix(".py")
+    if parts[:2] == ["harness", "python"] and len(parts) > 3 and parts[2] in PY_PACKAGES:
+        return parts[2] + "/" + "/".join(parts[3:]).removesuffix(".py")
     return "/".join(parts[:-1]) or "."
 
 
@@ -648,7 +654,8 @@ def imports_any(text: str, modules: set[str]) -> bool:
     for mod in modules:
         short = re.escape(mod.rsplit(".", 1)[-1])
         absolute = rf"\b{re.escape(mod)}\b"
-        relative = rf"from (stkref|\.) import [^\n]*\b{short}\b|from \.{short} import"
+        package = re.escape(mod.rsplit(".", 1)[0]) if "." in mod else "stkref"
+        relative = rf"from ({package}|\.) import [^\n]*\b{short}\b|from \.{short} import"
         if re.search(absolute + "|" + relative, text):
             return True
     return False
@@ -666,7 +673,7 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
         return str(f.relative_to(pkg).with_suffix("")).replace("/", ".")
 
     closure = {name(pkg / file.removeprefix("harness/python/"))}
-    sources = {name(f): f.read_text() for f in (pkg / "stkref").rglob("*.py")}
+    sources = {name(f): f.read_text() for d in PY_PACKAGES for f in (pkg / d).rglob("*.py")}
     grew = True
     while grew:
         grew = False

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def tools() -> list[str]:
-    """Every module of the package with a command-line entry, found in the sources so that a
-    new tool is listed without anyone editing a list here."""
-    here = Path(__file__).parent
+def tools(here: Path = Path(__file__).parent) -> list[str]:
+    """Every module of the package (`here`) with a command-line entry, found in the sources so
+    that a new tool is listed without anyone editing a list here."""
     return sorted(
         p.stem
         for p in here.glob("*.py")
@@ -16,9 +15,9 @@ def tools() -> list[str]:
     )
 
 
-def main() -> int:
-    print("stkref tools (run as python -m stkref.<tool> --help):")
-    for tool in tools():
+def main(package: str = "stkref", here: Path = Path(__file__).parent) -> int:
+    print(f"{package} tools (run as python -m {package}.<tool> --help):")
+    for tool in tools(here):
         print(f"  {tool}")
     return 0
 

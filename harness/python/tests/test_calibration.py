@@ -6,14 +6,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import validate_junit
-from stkref.calibration import deciles, effective_n, main as calibration_main, weighted_auc, wilson
+
 from stkref.cli import run_tool
-from stkref.fhfit import main as fhfit_main
 from stkref.fhmodel import FEATURE_NAMES, Model, SideParams, write_model
 from stkref.fhrecords import LABEL, WHOLE_NODE, make_records, write_records
 from stkref.fhsynth import quantized_model, synthesize
+from stktrain.calibration import (
+    deciles,
+    effective_n,
+    weighted_auc,
+    wilson,
+)
+from stktrain.calibration import (
+    main as calibration_main,
+)
+from stktrain.fhfit import main as fhfit_main
 
 # The synthetic sets were built for these thresholds (the engine defaults are lower).
 SYNTH_THRESHOLDS = ["--lmr-tier1", "200", "--lmr-tier2", "50"]

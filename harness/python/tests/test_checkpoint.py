@@ -12,16 +12,18 @@ from stkref.checkpoint import (
     checkpoint_digest,
     generate_checkpoint,
     load_checkpoint,
-    main as checkpoint_main,
     save_checkpoint,
+)
+from stkref.checkpoint import (
+    main as checkpoint_main,
 )
 from stkref.cli import run_tool
 from stkref.errors import InputError
-from stkref.export import main as export_main
 from stkref.features import active_features
 from stkref.netfile import read
 from stkref.positions import curated_positions
 from stkref.quantize import checkpoint_shapes
+from stktrain.export import main as export_main
 
 
 def test_shapes_dtypes_padding(ckpt128: Checkpoint) -> None:

@@ -1,4 +1,4 @@
-"""stkref.datafile: datagen records read back as written; games numbered from 0 in file order,
+"""stktrain.datafile: datagen records read back as written; games numbered from 0 in file order,
 a new game where the ply does not follow the line before; a bad line named by FILE:LINE."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from stkref.datafile import held_out_games, read_records
 from stkref.errors import InputError
+from stktrain.datafile import held_out_games, read_records
 
 FEN = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 

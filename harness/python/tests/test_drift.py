@@ -6,11 +6,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import validate_junit
+
 from stkref.checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
 from stkref.cli import run_tool
-from stkref.drift import abs_delta_stats, main as drift_main
+from stkref.drift import abs_delta_stats
+from stkref.drift import main as drift_main
 from stkref.netfile import write as write_net
 from stkref.quantize import quantize_model
 

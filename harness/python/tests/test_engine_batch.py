@@ -9,6 +9,7 @@ from pathlib import Path
 
 import chess
 import pytest
+
 from stkref.engine import EngineError, check_engine, engine_classical_evals
 from stkref.errors import InputError
 from stkref.positions import Position

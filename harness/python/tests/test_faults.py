@@ -17,7 +17,6 @@ import shutil
 import sqlite3
 import stat
 import subprocess
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 

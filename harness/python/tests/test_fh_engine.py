@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from stkref.calibration import build_parser
+from stktrain.calibration import build_parser
 
 ENGINE = os.environ.get("STK_ENGINE", "")
 pytestmark = pytest.mark.skipif(not ENGINE, reason="set STK_ENGINE=/path/to/stk to run")

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from stkref.cli import run_tool
-from stkref.fhfit import fit_logistic, main as fhfit_main
 from stkref.fhmodel import BETA_FEATURES, FEATURE_NAMES, features, read_model, sigmoid
 from stkref.fhrecords import read_records, write_records
 from stkref.fhsynth import TRUE_ALPHA, TRUE_BETA, synthesize
+from stktrain.fhfit import fit_logistic
+from stktrain.fhfit import main as fhfit_main
 
 
 def _logistic_data(

@@ -9,8 +9,8 @@ import pytest
 
 from stkref.fhmodel import (
     FEATURE_NAMES,
-    NUM_FEATURES,
     LUT_SIZE,
+    NUM_FEATURES,
     Model,
     ModelFormatError,
     ModelSlot,

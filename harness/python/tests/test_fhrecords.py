@@ -23,11 +23,13 @@ from stkref.fhrecords import (
     RecordFormatError,
     decode,
     encode_segment,
-    main as fhrecords_main,
     make_records,
     read_records,
     record_offsets,
     write_records,
+)
+from stkref.fhrecords import (
+    main as fhrecords_main,
 )
 from stkref.fhsynth import quantized_model, synthesize
 

@@ -23,8 +23,8 @@ import os
 import random
 import subprocess
 from collections import Counter
+from collections.abc import Hashable
 from pathlib import Path
-from typing import Hashable
 
 import chess
 import pytest

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import validate_junit
+
 from stkref.cli import run_tool
-from stkref.golden import EVALS, check_golden, diff_records, main as golden_main
+from stkref.golden import EVALS, check_golden, diff_records
+from stkref.golden import main as golden_main
 
 
 def test_golden_check_passes(golden_dir: Path, tmp_path: Path, junit_xsd: Path) -> None:

@@ -67,3 +67,20 @@ def test_one_way_imports_and_a_package_importing_its_modules_are_no_circle(tmp_p
     )
     assert import_cycles.cycles(import_cycles.import_graph([root])) == []
     assert import_cycles.main([str(root)]) == 0
+
+
+def test_the_reference_importing_the_trainer_is_a_layer_breach(tmp_path: Path):
+    # stktrain builds on stkref; stkref (what the C++ must equal) must not lean on the trainer.
+    root = _package(
+        tmp_path,
+        {
+            "stkref/__init__.py": "",
+            "stkref/oracle.py": "from stktrain.train import fit\n",
+            "stktrain/__init__.py": "",
+            "stktrain/train.py": "from stkref.spec import X\n",
+            "stkref/spec.py": "X = 1\n",
+        },
+    )
+    graph = import_cycles.import_graph([root])
+    assert import_cycles.layer_breaches(graph) == [("stkref.oracle", "stktrain.train")]
+    assert import_cycles.main([str(root)]) == 1

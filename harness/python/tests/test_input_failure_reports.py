@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import validate_junit
-from stkref import calibration, drift, golden, netlint, netquality, parity
+
+from stkref import drift, golden, parity
 from stkref.cli import run_tool
+from stktrain import calibration, netlint, netquality
 
 STALE_PASS = (
     '<?xml version="1.0"?>\n<testsuites tests="1" failures="0" errors="0"><testsuite '

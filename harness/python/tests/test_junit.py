@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import validate_junit
+
 from stkref.junit import (
     Outcome,
     TestCase,

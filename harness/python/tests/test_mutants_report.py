@@ -264,6 +264,7 @@ def test_binary_files_go_through_the_same_checked_writer(monkeypatch, tmp_path: 
     """Checkpoints and training states (np.savez bytes) use write_bytes_atomic: a full disk keeps
     the earlier file and leaves no temporary."""
     import numpy as np
+
     from stkref.checkpoint import save_checkpoint
 
     target = tmp_path / "c.npz"

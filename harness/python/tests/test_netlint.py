@@ -1,4 +1,4 @@
-"""Net lint (stkref.netlint): the seeded golden net passes its gates; planted, a net with one
+"""Net lint (stktrain.netlint): the seeded golden net passes its gates; planted, a net with one
 feature-transformer row scaled up fails the int16 headroom gate, by exit status and in JUnit."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 import chess
 import numpy as np
 
-from stkref import netlint
 from stkref.cli import run_tool
 from stkref.features import active_features
 from stkref.netfile import read, write
+from stktrain import netlint
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "golden" / "nets" / "stk-h128-seed1.nnue"

@@ -1,4 +1,4 @@
-"""stkref.netquality: the offline gates pass an evaluation that orders and separates positions as
+"""stktrain.netquality: the offline gates pass an evaluation that orders and separates positions as
 the labels do, and fail the defects they exist for: an evaluation that flattens decided
 positions (the seed post's net), one that orders pairs at random, and labels read from the wrong
 side, through the engine. Bad data is named by file and line."""
@@ -12,10 +12,10 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
-
 from conftest import material, material_games, validate_junit
-from stkref import netquality
+
 from stkref.cli import run_tool
+from stktrain import netquality
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE = Path(os.environ.get("STK_ENGINE") or ROOT / "build/release/engine/stk")
@@ -95,9 +95,9 @@ def test_a_net_that_orders_at_random_fails(data: Path, tmp_path: Path):
 
 
 def test_the_holdout_is_the_trainers_validation_split(data: Path):
-    """The games held out are the ones stkref.train holds out for the same seed and fraction."""
+    """The games held out are the ones stktrain.train holds out for the same seed and fraction."""
     pytest.importorskip("jax")
-    from stkref import train
+    from stktrain import train
 
     records = netquality.read_records([data])
     _, held = netquality.holdout(records, 0.25, 3)
@@ -171,7 +171,7 @@ def test_a_bad_classical_answer_names_its_output_line(tmp_path: Path):
 def test_labels_turn_to_the_side_to_move(result: float, black_view: float):
     # Records are White's view; the net sees the side to move: Black's score is -score and its
     # result 1 - result (planted by the mutation campaign: 0 - result, a loss below zero).
-    from stkref.datafile import Record
+    from stktrain.datafile import Record
 
     black = chess.Board()
     black.push_san("e4")

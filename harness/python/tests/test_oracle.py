@@ -5,8 +5,8 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
-
 from conftest import zero_checkpoint
+
 from stkref.checkpoint import Checkpoint
 from stkref.features import active_features
 from stkref.floatmodel import FloatModel

@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from conftest import validate_junit
+
 from stkref.cli import run_tool
 from stkref.parity import main as parity_main
 
@@ -241,6 +241,7 @@ def test_engine_args_are_passed(
 def test_an_eval_mismatch_is_described_with_its_signed_delta() -> None:
     # A reviewer reads the delta first (planted by the mutation campaign: engine | oracle).
     import chess
+
     from stkref.oracle import EvalParts
     from stkref.parity import EvalDiff
     from stkref.positions import Position

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import zero_checkpoint
+
 from stkref.checkpoint import Checkpoint
 from stkref.errors import InputError
 from stkref.quantize import quantize_model, quantize_tensor

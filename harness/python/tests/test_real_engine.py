@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import validate_junit
+
 from stkref.cli import run_tool
 from stkref.parity import main as parity_main
 

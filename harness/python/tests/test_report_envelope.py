@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+
 from stkref.junit import Outcome, TestCase, TestSuite, write_report
 from stkref.report import SCHEMA, write_summary
 

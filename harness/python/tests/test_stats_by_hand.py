@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stkref.calibration import deciles, wilson
 from stkref.drift import abs_delta_stats
+from stktrain.calibration import deciles, wilson
 
 SEED = 20261201
 

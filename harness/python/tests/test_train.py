@@ -1,5 +1,5 @@
-"""stkref.train (docs/training.md): the loss falls on data a net can learn, the result is a
-checkpoint stkref.export quantizes, seeds fix the result, a resumed run equals an unbroken one,
+"""stktrain.train (docs/training.md): the loss falls on data a net can learn, the result is a
+checkpoint stktrain.export quantizes, seeds fix the result, a resumed run equals an unbroken one,
 the validation split is by game, and bad data is named by file and line."""
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ os.environ.setdefault(
 pytest.importorskip("jax")
 pytest.importorskip("optax")
 
-from conftest import material_games  # noqa: E402
-from stkref import train  # noqa: E402
-from stkref.checkpoint import checkpoint_digest, load_checkpoint  # noqa: E402
-from stkref.cli import run_tool  # noqa: E402
-from stkref.export import main as export_main  # noqa: E402
+from conftest import material_games
+
+from stkref.checkpoint import checkpoint_digest, load_checkpoint
+from stkref.cli import run_tool
+from stktrain import train
+from stktrain.export import main as export_main
 
 
 @pytest.fixture(scope="module")

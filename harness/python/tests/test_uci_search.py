@@ -16,9 +16,9 @@ import random
 
 import chess
 import pytest
+from uci_session import Info, UciSession
 
 from stkref.positions import shared_dir
-from uci_session import Info, UciSession
 
 ENGINE = os.environ.get("STK_ENGINE", "")
 pytestmark = pytest.mark.skipif(not ENGINE, reason="set STK_ENGINE=/path/to/stk to run")

@@ -1,5 +1,5 @@
 // The one Wilson score interval of the harnesses (shadow's gates and sprt-sim's error rates call
-// it; the Python reference has its own in stkref.calibration, tested against the same
+// it; the Python reference has its own in stktrain.calibration, tested against the same
 // hand-computed values).
 #pragma once
 

@@ -26,6 +26,7 @@ struct Tier {
                    .string() +
                "'"),
         py("'" + python() + "' -m stkref."),
+        train("'" + python() + "' -m stktrain."),
         pyout(" --reports-dir '" + ctx.out_dir + "'"),
         ecm(" --epd '" + ctx.shared + "/suites/ECM.epd'") {}
 
@@ -35,6 +36,7 @@ struct Tier {
   const std::string out;     // --out-dir for stk-harness
   const std::string engine;  // the engine beside it, quoted
   const std::string py;      // the Python reference: py + "<module> ..."
+  const std::string train;   // training and net assessment: train + "<module> ..."
   const std::string pyout;   // --reports-dir for the Python reference
   const std::string ecm;     // --epd of the shared ECM suite
 
@@ -74,6 +76,7 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
   const std::string& h = t.h;
   const std::string& engine = t.engine;
   const std::string& py = t.py;
+  const std::string& train = t.train;
   const std::string& pyout = t.pyout;
   const std::string& ecm = t.ecm;
   // 2. features: Python reference encoder vs the engine's, bit for bit.
@@ -109,7 +112,7 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
   // Net lint on the golden net, in the engine's integer arithmetic: clipping shares, dead and
   // saturated units, int16/int32 headroom (gates: docs/harnesses/netlint.md).
   steps.push_back({"netlint",
-                   py + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
+                   train + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
                        ecm + " --config h128-" + c.tier + pyout,
                    {t.junit("netlint", "h128-" + c.tier)}});
   if (full) {
@@ -120,7 +123,7 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
                       big = "'" + dir + "/stk-h1024-seed2.nnue'";
     steps.push_back({"eval-parity-h1024",
                      "mkdir -p '" + dir + "' && " + py + "checkpoint --hidden 1024 --seed 2 " +
-                         ckpt + " && " + py + "export " + ckpt + " " + big + " && " + py +
+                         ckpt + " && " + train + "export " + ckpt + " " + big + " && " + py +
                          "parity eval --engine " + engine + " --net " + big +
                          " --seed 1 --random 10000" + ecm + " --config h1024-full" + pyout,
                      {t.junit("eval", "h1024-full")}});
@@ -140,6 +143,7 @@ void add_trained_net_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
   const std::string& py = t.py;
+  const std::string& train = t.train;
   const std::string& pyout = t.pyout;
   const std::string& ecm = t.ecm;
   const std::string dir = "golden/nets/trained/";
@@ -159,7 +163,7 @@ void add_trained_net_steps(const Tier& t, std::vector<Step>& steps) {
                        ecm + " --max-p99-cp 30 --max-max-cp 50 --max-overflows 0" + config + pyout,
                    {t.junit("drift", "trained-" + c.tier)}});
   steps.push_back({"netlint-trained",
-                   py + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
+                   train + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
                        ecm + " --max-dead-ft-share 0.1 --max-saturated-ft-share 0.1" + config +
                        pyout,
                    {t.junit("netlint", "trained-" + c.tier)}});
@@ -220,7 +224,7 @@ void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
   const bool full = t.full;
   const std::string& h = t.h;
   const std::string& out = t.out;
-  const std::string& py = t.py;
+  const std::string& train = t.train;
   const std::string& ecm = t.ecm;
   // 6. calibration: the fail-high predictor's built-in model on held-out positions (seeded
   //    self-play + ECM, seed 2; the position split is a hash of the position, so no held-out
@@ -237,8 +241,8 @@ void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
                          "/suites/ECM.epd'" + " && " + h + " fhcollect --positions '" + dir +
                          "/sets-" + c.tier + "/heldout.epd' --seed 1" +
                          (full ? " --depth 10 --full-depth 9" : " --depth 8 --full-depth 7") +
-                         " --out " + records + " --config heldout-" + c.tier + out + " && " + py +
-                         "calibration --records " + records +
+                         " --out " + records + " --config heldout-" + c.tier + out + " && " +
+                         train + "calibration --records " + records +
                          " --model engine/src/search/fhmodel_default.txt --check-recorded --tier " +
                          c.tier + " --out-dir '" + c.out_dir + "/calibration' --junit '" +
                          t.junit("calibration", c.tier) + "'",

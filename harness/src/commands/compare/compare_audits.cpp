@@ -104,11 +104,11 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
   run_checked(
       s, "calibration",
       fmt::format(
-          "{} -m stkref.calibration --records {} --model {} --tier quick --out-dir {} --junit {}",
+          "{} -m stktrain.calibration --records {} --model {} --tier quick --out-dir {} --junit {}",
           shell_quote(py && *py ? py : ".venv/bin/python"), shell_quote(records),
           shell_quote(model), shell_quote(dir + "/calibration"),
           shell_quote(dir + "/junit/calibration.xml")));
-  Json cal = read_json(s, dir + "/calibration/calibration.json", "stkref.calibration");
+  Json cal = read_json(s, dir + "/calibration/calibration.json", "stktrain.calibration");
   const Json decisions = cal.value("decisions", Json::object());
   for (const auto& [name, d] : decisions.items())
     if (d.contains("firing_rate") && d["firing_rate"].is_number())

@@ -1,5 +1,5 @@
 // compare --audits: each side's own stk-harness runs the shadow audit and the fail-high collection
-// (judged by stkref.calibration against that side's own built-in model); the miss rate of each
+// (judged by stktrain.calibration against that side's own built-in model); the miss rate of each
 // mechanism and the firing rate of each predictor decision are put side by side as deltas.
 #pragma once
 

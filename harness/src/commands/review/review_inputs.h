@@ -37,7 +37,7 @@ struct RunRow {
   std::vector<std::string> problems;  // "<file>: <why>"
 };
 
-// A mutant report (reports/mutants/ or reports/mutation/, ci/mutants_report.py's format).
+// A mutant report (reports/mutants/ or reports/mutation/, stkmutation.report's format).
 struct MutantRun {
   std::string source;           // its JSON summary, relative to the reports directory
   std::string harness, config;  // "mutants" (planted defects) or "mutation" (generated)

@@ -8,7 +8,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-// Columns of the module table: the keys of ci/mutants_report.py's tally.
+// Columns of the module table: the keys of stkmutation.report's tally.
 constexpr const char* kColumns[] = {"generated",   "killed",  "timeout",    "survived",
                                     "not-covered", "triaged", "equivalent", "uncompilable",
                                     "skipped",     "error"};

@@ -1,6 +1,6 @@
 // The review page's Mutants section: planted defects (ci/check-mutants.sh, reports/mutants/) and
 // generated mutants (ci/mutation.sh, reports/mutation/) in the one format they share
-// (ci/mutants_report.py): the per-module table, then each survivor beside its diff hunk.
+// (stkmutation.report): the per-module table, then each survivor beside its diff hunk.
 #pragma once
 
 #include <string>

@@ -1,8 +1,8 @@
 """Offline quality of a trained net before any game: held-out error, pair accuracy, decided spread.
 
-python -m stkref.netquality --net NET.nnue --data FILE --engine stk [--config C]
+python -m stktrain.netquality --net NET.nnue --data FILE --engine stk [--config C]
 
-On the validation games of the datagen data (the games `stkref.train` held out: the same
+On the validation games of the datagen data (the games `stktrain.train` held out: the same
 --val-fraction and --seed), the engine's quantized evaluation of the net and, beside it as the
 reference, the engine's classical evaluation:
 - holdout error against the labels: MAE in cp against the search score, and in win probability
@@ -33,14 +33,14 @@ from typing import Any
 import chess
 import numpy as np
 
-from .cli import run_tool
-from .datafile import Record, held_out_games, read_records
-from .engine import check_engine, engine_classical_evals, engine_evals
-from .errors import InputError
-from .junit import TestCase, TestSuite, declare_report
-from .positions import Position, normalized_fen
-from .report import add_report_args, gate_testcases, junit_path, write_gated_reports
-from .train import fit_scale
+from stkref.cli import run_tool
+from stkref.engine import check_engine, engine_classical_evals, engine_evals
+from stkref.errors import InputError
+from stkref.junit import TestCase, TestSuite, declare_report
+from stkref.positions import Position, normalized_fen
+from stkref.report import add_report_args, gate_testcases, junit_path, write_gated_reports
+from stktrain.datafile import Record, held_out_games, read_records
+from stktrain.train import fit_scale
 
 # boards -> (the net's evals, the classical evals), side to move, cp
 Evaluate = Callable[[list[chess.Board]], tuple[np.ndarray, np.ndarray]]
@@ -51,7 +51,7 @@ def _sigmoid(x: np.ndarray, k: float) -> np.ndarray:
 
 
 def holdout(records: list[Record], fraction: float, seed: int) -> tuple[list[Record], list[Record]]:
-    """(training, held-out) quiet records, split by game exactly as stkref.train splits them."""
+    """(training, held-out) quiet records, split by game exactly as stktrain.train splits them."""
     quiet = [r for r in records if r.quiet]
     if not quiet:
         raise InputError("the data holds no quiet positions")
@@ -248,7 +248,7 @@ def markdown(suite: TestSuite, s: dict[str, Any]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="python -m stkref.netquality",
+        prog="python -m stktrain.netquality",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,4 +1,4 @@
-"""python -m stkref.export CHECKPOINT OUT.nnue: quantize a float checkpoint and write the net.
+"""python -m stktrain.export CHECKPOINT OUT.nnue: quantize a float checkpoint and write the net.
 
 Prints the clipped-value count of every tensor: clipping is reported, never silent.
 """
@@ -8,14 +8,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .checkpoint import load_checkpoint
-from .cli import run_tool
-from .netfile import sha256_file, write
-from .quantize import quantize_model
+from stkref.checkpoint import load_checkpoint
+from stkref.cli import run_tool
+from stkref.netfile import sha256_file, write
+from stkref.quantize import quantize_model
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.export", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m stktrain.export", description=__doc__)
     ap.add_argument("checkpoint", help=".npz (or torch .pt state_dict)")
     ap.add_argument("out", help="output .nnue path")
     args = ap.parse_args(argv)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError
+from stkref.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""python -m stkref.fhfit --records FILE [FILE...] --out MODEL.txt [--report-dir DIR] [options]
+"""python -m stktrain.fhfit --records FILE [FILE...] --out MODEL.txt [--report-dir DIR] [options]
 
 Fits the fail-high predictor per side by weighted logistic regression (Newton / IRLS, weights =
 the records' volume weight) on features / 256, with an L2 ridge on the coefficients (the
@@ -29,10 +29,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from .calibration import log_loss, weighted_auc, weighted_mean
-from .cli import run_tool
-from .errors import InputError
-from .fhmodel import (
+from stkref.cli import run_tool
+from stkref.errors import InputError
+from stkref.fhmodel import (
     BETA_FEATURES,
     DEFAULT_SHIFT,
     FEATURE_NAMES,
@@ -50,9 +49,10 @@ from .fhmodel import (
     sigmoid,
     write_model,
 )
-from .fhrecords import labels, read_many
-from .netfile import sha256_file
-from .report import write_json, write_text_atomic
+from stkref.fhrecords import labels, read_many
+from stkref.netfile import sha256_file
+from stkref.report import write_json, write_text_atomic
+from stktrain.calibration import log_loss, weighted_auc, weighted_mean
 
 DEFAULT_L2 = 1e-4
 SIDE_FEATURES: dict[str, tuple[str, ...]] = {"alpha": FEATURE_NAMES, "beta": BETA_FEATURES}
@@ -321,7 +321,7 @@ def run(args: argparse.Namespace) -> int:
         sides[side] = r
     sources = [{"path": os.fspath(p), "sha256": sha256_file(p)} for p in args.records]
     comments = [
-        "fitted by stkref.fhfit (docs/fail-high-predictor.md)",
+        "fitted by stktrain.fhfit (docs/fail-high-predictor.md)",
         f"seed {args.seed} holdout_fraction {args.holdout_fraction!r}",
         f"lambda {args.l2!r} (L2 on features/256 coefficients; weight-averaged log-loss)",
         f"shift {args.shift} shift_intercept {args.shift_intercept!r}",
@@ -374,7 +374,7 @@ def run(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="python -m stkref.fhfit",
+        prog="python -m stktrain.fhfit",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

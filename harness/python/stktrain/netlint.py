@@ -1,6 +1,6 @@
 """Net lint: how a quantized net's integer activations use their ranges over a position corpus.
 
-python -m stkref.netlint --net NET.nnue|CKPT.npz [--random N] [--epd FILE] [--config C]
+python -m stktrain.netlint --net NET.nnue|CKPT.npz [--random N] [--epd FILE] [--config C]
 
 In the engine's own integer arithmetic (the oracle's, exact to 0 cp against the engine), both
 perspectives of every position, per layer and output bucket:
@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from .cli import run_tool
-from .features import active_features
-from .junit import TestCase, TestSuite, declare_report
-from .model import QuantizedModel
-from .oracle import load_model, output_bucket, transform, wrap
-from .report import (
+from stkref.cli import run_tool
+from stkref.features import active_features
+from stkref.junit import TestCase, TestSuite, declare_report
+from stkref.model import QuantizedModel
+from stkref.oracle import load_model, output_bucket, transform, wrap
+from stkref.report import (
     add_corpus_args,
     add_report_args,
     corpora_from_args,
@@ -184,7 +184,7 @@ def markdown(suite: TestSuite, s: dict[str, Any]) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="python -m stkref.netlint",
+        prog="python -m stktrain.netlint",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,8 +1,8 @@
 """Trains the float STKNet checkpoint from `stk-harness datagen` data (docs/training.md).
 
-python -m stkref.train --data seed1.txt --out net.npz --hidden 128 --epochs 10 --seed 1
+python -m stktrain.train --data seed1.txt --out net.npz --hidden 128 --epochs 10 --seed 1
 
-The graph is the one `stkref.floatmodel` evaluates and `stkref.export` quantizes (SPEC-NNUE.md).
+The graph is the one `stkref.floatmodel` evaluates and `stktrain.export` quantizes (SPEC-NNUE.md).
 Loss: the mean squared error in win-probability space between sigmoid(eval / K) and the target
 lambda * sigmoid(score / K) + (1 - lambda) * result, K fitted on the training games only (the K
 whose sigmoid(score / K) best predicts their results). Adam (optax). A factorizer: one
@@ -27,14 +27,14 @@ from typing import Any
 import chess
 import numpy as np
 
-from .checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
-from .cli import run_tool
-from .datafile import held_out_games, read_records
-from .errors import InputError
-from .features import active_features
-from .junit import git_revision, write_bytes_atomic, write_text_atomic
-from .oracle import output_bucket
-from .spec import DENSE_WEIGHT_SCALE, FLOAT_OUTPUT_CP, NUM_FEATURES, NUM_KINDS
+from stkref.checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
+from stkref.cli import run_tool
+from stkref.errors import InputError
+from stkref.features import active_features
+from stkref.junit import git_revision, write_bytes_atomic, write_text_atomic
+from stkref.oracle import output_bucket
+from stkref.spec import DENSE_WEIGHT_SCALE, FLOAT_OUTPUT_CP, NUM_FEATURES, NUM_KINDS
+from stktrain.datafile import held_out_games, read_records
 
 MAX_ACTIVE = 32  # at most 31 pieces besides the own king; row 0 of ft.weight is the padding
 FACTOR_ROWS = NUM_KINDS * 64
@@ -70,7 +70,7 @@ def _rows(board: chess.Board, color: chess.Color) -> np.ndarray:
 
 
 def read_data(paths: list[Path], quiet_only: bool, max_positions: int) -> Dataset:
-    """Reads datagen files (stkref.datafile); a bad line is an InputError naming FILE:LINE."""
+    """Reads datagen files (stktrain.datafile); a bad line is an InputError naming FILE:LINE."""
     stm, opp, bucket, score, result, game = [], [], [], [], [], []
     for r in read_records(paths):
         if quiet_only and not r.quiet:
@@ -141,7 +141,7 @@ def _jax() -> Any:
         import jax
     except ImportError as e:  # pragma: no cover - ci/install-deps.sh installs it
         raise InputError(
-            "stkref.train needs JAX (ci/install-deps.sh installs jax[cpu] and optax)"
+            "stktrain.train needs JAX (ci/install-deps.sh installs jax[cpu] and optax)"
         ) from e
     return jax
 
@@ -353,7 +353,7 @@ def _load_state(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m stkref.train",
+        prog="python -m stktrain.train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,4 +1,4 @@
-"""python -m stkref.calibration --records HELDOUT.fhr [...] --model MODEL.txt [options]
+"""python -m stktrain.calibration --records HELDOUT.fhr [...] --model MODEL.txt [options]
 
 Calibration of the fail-high predictor on held-out records (docs/fail-high-predictor.md):
 the integer model's predictions are recomputed (and with --check-recorded compared bit for bit
@@ -30,13 +30,20 @@ from typing import Any, cast
 
 import numpy as np
 
-from .cli import run_tool
-from .errors import InputError
-from .fhmodel import predict, read_model
-from .fhrecords import labels, read_many, whole_node
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, declare_report, write_report
-from .netfile import sha256_file
-from .report import write_summary, write_text_atomic
+from stkref.cli import run_tool
+from stkref.errors import InputError
+from stkref.fhmodel import predict, read_model
+from stkref.fhrecords import labels, read_many, whole_node
+from stkref.junit import (
+    Outcome,
+    TestCase,
+    TestSuite,
+    add_build_properties,
+    declare_report,
+    write_report,
+)
+from stkref.netfile import sha256_file
+from stkref.report import write_summary, write_text_atomic
 
 Z95 = 1.96
 P_EPS = 0.5 / 65536  # log-loss clamps p into [P_EPS, 1 - P_EPS] (the LUT can hold 0)
@@ -538,7 +545,7 @@ def _threshold(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="python -m stkref.calibration",
+        prog="python -m stktrain.calibration",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
