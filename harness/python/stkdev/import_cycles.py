@@ -22,7 +22,7 @@ MAY_IMPORT = {
     "stkref": set(),
     "stktrain": {"stkref"},
     "stkmutation": {"stkref"},
-    "stkdev": set(),
+    "stkdev": {"stkref"},
 }
 
 
