@@ -6,7 +6,8 @@
 #   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib,
 #   PyYAML for the CI-template test, ruff and mypy for ci/lint.sh, universalmutator and cosmic-ray
 #   for ci/mutation.sh, JAX (CPU) and optax for python -m stktrain.train), clang-format for ci/lint.sh;
-#   with STK_FUZZ_DEPS=1 also clang and libclang-rt-14-dev for ci/fuzz.sh.
+#   with STK_FUZZ_DEPS=1 also clang and libclang-rt-14-dev for ci/fuzz.sh; STK_DEPS=debian installs the
+#   Debian packages only (no venv).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -27,6 +28,10 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# STK_DEPS=debian stops here: what a C++-only entry point (ci/sanitizers.sh) needs, without creating
+# a venv in a scratch clone.
+[ "${STK_DEPS:-all}" != debian ] || exit 0
 
 venv="$root/.venv"
 stamp="$venv/.stk-deps-v1"

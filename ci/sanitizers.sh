@@ -19,7 +19,7 @@ case "$scope" in
   all) targets=(stk-tests stk-engine-tests stk-engine-fuzz-tests); select=() ;;
   *) echo "ci/sanitizers.sh: scope must be engine or all, not '$scope'" >&2; exit 2 ;;
 esac
-ci/install-deps.sh >/dev/null || exit 2
+STK_DEPS=debian ci/install-deps.sh >/dev/null || exit 2
 werror="${STK_WERROR:-$([ "${CI:-}" = true ] && echo ON || echo OFF)}"
 cmake --preset asan -DSTK_WERROR="$werror" >/dev/null || exit 2
 cmake --build --preset asan -j "$(nproc)" --target "${targets[@]}" || exit 2
