@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need, idempotently:
 #   Debian packages (compiler, CMake, Ninja, Catch2, RapidCheck, fmt, TinyXML2, CLI11, nlohmann-json,
-#   OpenSSL's libcrypto for SHA-256, SQLite for reports/history.sqlite, xmllint, stockfish, and chromium
+#   OpenSSL's libcrypto for SHA-256, SQLite for reports/history.sqlite, xmllint, stockfish, ccache and mold
+#   for fast rebuilds and links, and chromium
 #   for the review page's browser test; STK_SKIP_CHROMIUM=1 leaves chromium out on a developer machine)
 #   and a project-local Python virtual environment in .venv (python-chess, numpy, pytest, matplotlib,
 #   PyYAML for the CI-template test, ruff and mypy for ci/lint.sh, universalmutator and cosmic-ray
@@ -13,7 +14,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 debs=(g++ cmake ninja-build git catch2 librapidcheck-dev libfmt-dev libtinyxml2-dev libxml2-utils
       libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev stockfish python3 python3-venv
-      clang-format ccache)
+      clang-format ccache mold)
 [ "${STK_SKIP_CHROMIUM:-0}" = 1 ] || debs+=(chromium)
 # ci/fuzz.sh: clang with libFuzzer and the sanitizer runtimes.
 [ "${STK_FUZZ_DEPS:-0}" != 1 ] || debs+=(clang libclang-rt-14-dev)
