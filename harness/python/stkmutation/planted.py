@@ -13,7 +13,7 @@ reset to HEAD, so only the files a patch touched are rebuilt (ccache, when insta
 rebuild of the restored files a cache hit). `--shard K/N` takes every N-th patch, for CI matrices.
 
 Writes reports/mutants/<config>.{md,json} and reports/junit/mutants-<config>.xml in the format
-ci/mutation.sh shares (ci/mutants_report.py). `--merge A.json B.json ...` writes one report from
+ci/mutation.sh shares (stkmutation.report). `--merge A.json B.json ...` writes one report from
 earlier runs' JSON (the shards of a CI matrix), running nothing.
 """
 
