@@ -1,4 +1,4 @@
-"""stkmutation.tool (ci/mutation.sh), the mutation-testing tool, without a C++ build: generation of C++ and Python
+"""stkmutation.tool (ci/mutation.sh) without a C++ build: generation of C++ and Python
 mutants, deterministic sampling, shards, triage, --diff line filtering and the report shape."""
 
 from __future__ import annotations
