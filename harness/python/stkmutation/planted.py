@@ -538,11 +538,10 @@ def main() -> int:
     jobs = min(a.jobs, len(mutants))
     # Builds share the cores; checks mostly run one core each.
     build_jobs = max(1, (os.cpu_count() or 2) // jobs)
-    # Scratch clones live under build/ (ignored by git) so that ccache, with the repository as its
-    # base directory, shares objects between them and the main build (same relative paths).
+    # Scratch clones live under build/ (ignored by git); their build folder is build/release like
+    # the main one's, so ccache (its base_dir set by the CMake launcher) serves them its objects.
     (ROOT / "build").mkdir(exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="mutants.", dir=ROOT / "build"))
-    env.setdefault("CCACHE_BASEDIR", str(ROOT))
     print(
         f"check-mutants: {len(mutants)} planted defects, HEAD {head[:10]}, {jobs} job(s), "
         f"scratch {work}",

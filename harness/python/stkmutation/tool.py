@@ -1542,7 +1542,6 @@ def _main(a: argparse.Namespace) -> int:
     env = dict(os.environ)
     env.setdefault("STK_SHARED", str((ROOT.parent / "shared").resolve()))
     env.setdefault("STK_PYTHON", sys.executable)
-    env.setdefault("CCACHE_BASEDIR", str(ROOT.parent))
     cores = os.cpu_count() or 2
     if a.refresh_coverage:
         return refresh_coverage(head, cores, env)
