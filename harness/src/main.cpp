@@ -4,7 +4,9 @@
 #include <iostream>
 #include <string_view>
 
+#include "cli/cli.h"
 #include "commands.h"
+#include "io/interruption.h"
 #include "position.h"
 
 namespace {
@@ -73,15 +75,34 @@ int usage(std::ostream& out) {
   return 2;
 }
 
+// A run whose printed output was lost (a closed stdout) did not do what it was asked: its reports
+// become <error> reports and it ends with exit 2, like any failed write.
+int checked_stdout(const std::string& name, int status) {
+  const std::string why = stk::harness::io::stdout_failure();
+  if (why.empty()) return status;
+  std::cerr << name << ": " << why << "\n";
+  stk::harness::write_error_reports(name, why, "stdout failed: the run's output was lost");
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  namespace io = stk::harness::io;
+  io::install_signal_policy();
   stk::init_engine();
   if (argc < 2) return usage(std::cerr);
   std::string_view name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") return usage(std::cout), 0;
+  if (name == "--help" || name == "-h" || name == "help")
+    return usage(std::cout), checked_stdout("stk-harness", 0);
   for (const Command& c : kCommands)
-    if (name == c.name) return c.run(argc - 1, argv + 1);
+    if (name == c.name) {
+      const std::string label = std::string("stk-harness ") + c.name;
+      io::set_interrupt_handler([label](const std::string& why) {
+        stk::harness::write_error_reports(label, why, "interrupted: the run did not finish");
+      });
+      return checked_stdout(label, c.run(argc - 1, argv + 1));
+    }
   std::cerr << "stk-harness: unknown harness '" << name << "'\n";
   return usage(std::cerr);
 }

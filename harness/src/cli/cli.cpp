@@ -1,9 +1,11 @@
 #include "cli/cli.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 
 #include "io/input_file.h"
@@ -37,9 +39,16 @@ std::vector<DeclaredReport>& declared_reports() {
   static std::vector<DeclaredReport> reports;
   return reports;
 }
+// The interruption watcher (io/interruption.h) writes the reports from its own thread.
+std::timed_mutex& declared_reports_mutex() {
+  static std::timed_mutex m;
+  return m;
+}
 
-// The report of a run that could not run: one <error> testcase in class "<harness>.input".
-junit::TestSuite input_error_suite(const std::string& suite_name, const std::string& why) {
+// The report of a run that could not run or finish: one <error> testcase in class
+// "<harness>.input"; `message` says which ("usage or input error: the harness did not run").
+junit::TestSuite input_error_suite(const std::string& suite_name, const std::string& why,
+                                   const std::string& message) {
   junit::TestSuite suite;
   suite.name = suite_name;
   suite.property("exit_status", "2");
@@ -48,7 +57,7 @@ junit::TestSuite input_error_suite(const std::string& suite_name, const std::str
   tc.classname = suite_name.substr(0, suite_name.find('.')) + ".input";
   tc.name = "inputs";
   tc.outcome = junit::Outcome::Error;
-  tc.message = "usage or input error: the harness did not run";
+  tc.message = message;
   tc.detail = why;
   suite.cases.push_back(std::move(tc));
   return suite;
@@ -62,7 +71,28 @@ void declare_report(const std::string& junit_path, const std::string& suite_name
   std::error_code ec;
   if (std::filesystem::is_regular_file(std::filesystem::symlink_status(junit_path, ec)))
     std::filesystem::remove(junit_path, ec);
+  std::lock_guard lock(declared_reports_mutex());
   declared_reports().push_back({junit_path, suite_name});
+}
+
+void write_error_reports(const std::string& name, const std::string& why,
+                         const std::string& message) {
+  // Bounded: a run interrupted while its main thread writes these reports must still end.
+  std::unique_lock lock(declared_reports_mutex(), std::defer_lock);
+  if (!lock.try_lock_for(std::chrono::seconds(5))) return;
+  for (const DeclaredReport& r : declared_reports()) {
+    std::string err;
+    if (junit::write_report(r.path, {input_error_suite(r.suite_name, why, message)}, &err))
+      std::cerr << name << ": error report " << r.path << "\n";
+    else {
+      // This run may have written a passing report there before it failed: none is better than that.
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(std::filesystem::symlink_status(r.path, ec)))
+        std::filesystem::remove(r.path, ec);
+      std::cerr << name << ": no error report could be written: " << err << "\n";
+    }
+  }
+  declared_reports().clear();
 }
 
 int input_failure(const char* name, const char* usage) {
@@ -79,19 +109,7 @@ int input_failure(const char* name, const char* usage) {
     why = "unknown error";
     std::cerr << name << ": " << why << "\n";
   }
-  for (const DeclaredReport& r : declared_reports()) {
-    std::string err;
-    if (junit::write_report(r.path, {input_error_suite(r.suite_name, why)}, &err))
-      std::cerr << name << ": error report " << r.path << "\n";
-    else {
-      // This run may have written a passing report there before it failed: none is better than that.
-      std::error_code ec;
-      if (std::filesystem::is_regular_file(std::filesystem::symlink_status(r.path, ec)))
-        std::filesystem::remove(r.path, ec);
-      std::cerr << name << ": no error report could be written: " << err << "\n";
-    }
-  }
-  declared_reports().clear();
+  write_error_reports(name, why, "usage or input error: the harness did not run");
   return 2;
 }
 

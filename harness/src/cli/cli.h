@@ -40,6 +40,11 @@ void declare_report(const std::string& junit_path, const std::string& suite_name
 // returns exit status 2 (usage or input error).
 int input_failure(const char* name, const char* usage = nullptr);
 
+// Replaces every declared report by its <error> report (`why` in the detail, `message` as the
+// testcase's message), or removes it when that cannot be written; the run then owes none.
+void write_error_reports(const std::string& name, const std::string& why,
+                         const std::string& message);
+
 // Reads a whole text file into lines; throws InputError naming the file if unreadable.
 std::vector<std::string> read_lines(const std::string& path);
 

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "io/file_kind.h"
+#include "io/interruption.h"
 
 namespace stk::harness::io {
 
@@ -76,12 +77,14 @@ void replace_file(const std::string& path, std::string_view content) {
   require_regular_target(path);
   create_parent_dirs(path);
   const std::string dir = parent_of(path);
+  const WriteSection writing;  // an interrupted run waits for the rename (io/interruption.h)
   std::string tmpl = path + ".tmp.XXXXXX";
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   const int fd = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd < 0) fail(path, "cannot create a temporary file in " + dir, errno);
   const std::string tmp(name.data());
+  const RemoveOnInterrupt remove_tmp(tmp);
   // Every failure below: the reason first, then the temporary removed; the target untouched.
   auto abandon = [&](const std::string& what, int err, bool open) {
     if (open) ::close(fd);
@@ -124,8 +127,17 @@ void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep
   path_ = path;
   require_regular_target(path);
   create_parent_dirs(path);
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  // O_NONBLOCK: a FIFO put there since the check must not block the open; it is refused below.
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
   if (fd_ < 0) fail(path, "cannot open for appending", errno);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw InputError(path + ": is " + file_kind(st.st_mode) +
+                     ", not a regular file: refusing to append to it");
+  }
+  ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
   if (keep_bytes && ::ftruncate(fd_, off_t(*keep_bytes)) != 0)
     fail(path, "cannot cut the torn tail", errno);
   if (::lseek(fd_, 0, SEEK_END) < 0) fail(path, "cannot seek to the end", errno);
@@ -133,6 +145,7 @@ void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep
 
 void AppendFile::append(std::string_view text) {
   if (fd_ < 0) throw InputError(path_ + ": not open for appending");
+  const WriteSection writing;  // a record is whole when an interrupted run ends
   const off_t before = ::lseek(fd_, 0, SEEK_END);
   if (before < 0) fail(path_, "cannot seek to the end", errno);
   // A failed append: the file cut back to its length before it (a file that was empty is removed:

@@ -169,6 +169,7 @@ bool UciProcess::send(const std::string& line, std::chrono::milliseconds timeout
 }
 
 std::optional<TimedLine> UciProcess::read_line(SteadyClock::time_point deadline) {
+  bool polled = false;  // one look at the pipe even when the deadline has passed (read_available)
   while (true) {
     if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
       TimedLine line{buffer_.substr(0, nl), chunk_time_};
@@ -176,7 +177,17 @@ std::optional<TimedLine> UciProcess::read_line(SteadyClock::time_point deadline)
       buffer_.erase(0, nl + 1);
       return line;
     }
+    // No UCI line comes near this: an engine that floods without newlines gets its bytes back in
+    // pieces of this size, and the harness's memory stays bounded.
+    if (buffer_.size() >= kMaxLineBytes) {
+      TimedLine line{buffer_.substr(0, kMaxLineBytes), chunk_time_};
+      buffer_.erase(0, kMaxLineBytes);
+      return line;
+    }
     if (eof_) return std::nullopt;
+    // The deadline holds whatever arrives: bytes without a newline do not extend it.
+    if (polled && SteadyClock::now() >= deadline) return std::nullopt;
+    polled = true;
     pollfd pfd{from_child_, POLLIN, 0};
     int r = poll(&pfd, 1, millis_until(deadline));
     if (r < 0 && errno != EINTR) return std::nullopt;
@@ -208,6 +219,7 @@ std::vector<std::string> UciProcess::read_until(const std::function<bool(const s
                                                 std::chrono::seconds timeout) {
   auto deadline = SteadyClock::now() + timeout;
   std::vector<std::string> lines;
+  std::size_t bytes = 0;
   while (true) {
     auto line = read_line(deadline);
     if (!line) {
@@ -215,6 +227,11 @@ std::vector<std::string> UciProcess::read_until(const std::function<bool(const s
       throw std::runtime_error("UCI engine '" + path_ + "' did not answer within " +
                                std::to_string(timeout.count()) + " s");
     }
+    bytes += line->text.size();
+    if (bytes > kMaxReplyBytes)
+      throw std::runtime_error("UCI engine '" + path_ + "' wrote more than " +
+                               std::to_string(kMaxReplyBytes >> 20) +
+                               " MiB without the line awaited (a flood)");
     lines.push_back(line->text);
     if (stop(line->text)) return lines;
   }

@@ -28,6 +28,10 @@ struct ChildExit {
 
 class UciProcess {
  public:
+  // The longest line returned whole; longer output without a newline comes back in pieces.
+  static constexpr std::size_t kMaxLineBytes = std::size_t(1) << 20;
+  // read_until gives up (throws) when the engine writes more than this before the awaited line.
+  static constexpr std::size_t kMaxReplyBytes = std::size_t(64) << 20;
   // Starts `path` and performs the uci/uciok handshake. Throws std::runtime_error with the
   // path on failure (missing binary, no uciok within the timeout).
   explicit UciProcess(const std::string& path,
@@ -49,7 +53,8 @@ class UciProcess {
   std::vector<std::string> read_until(const std::function<bool(const std::string&)>& stop,
                                       std::chrono::seconds timeout);
   // The next line, or nullopt at the deadline or once the engine closed its output (then
-  // output_closed() is true). Never throws.
+  // output_closed() is true). Never throws. The deadline holds however the engine writes: output
+  // that never completes a line does not keep the caller past it.
   std::optional<TimedLine> read_line(SteadyClock::time_point deadline);
   // Every complete line readable now, without waiting.
   std::vector<TimedLine> read_available();

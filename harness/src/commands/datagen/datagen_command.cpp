@@ -208,7 +208,7 @@ int run_datagen(int argc, char** argv) {
     const report::ReportPaths paths = report::report_paths(s.out_dir, "datagen", config);
     declare_report(paths.junit, "datagen." + config);
     if (s.out.empty()) s.out = "build/datagen/" + config + ".txt";
-    io::RunLock lock(s.out + ".lock");
+    const io::RunLock lock(io::RunLock::OfFile{}, s.out);
 
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<selfplay::Opening> book = book_of(s);

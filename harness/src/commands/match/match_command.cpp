@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "io/output_file.h"
 #include "io/run_lock.h"
 #include "cli/cli.h"
 #include "cli/file_names.h"
@@ -309,7 +310,12 @@ int run_match(int argc, char** argv) {
     set_gate(plan.definition, o, shard);
     add_aa_definition(plan, o);
     set_run_files(plan, o, shard, stem, aa_stem);
-    const io::RunLock state_lock(plan.state_path + ".lock");
+    // Before a game is played: a device, FIFO or folder named as the journal or the PGN is refused
+    // by name, never read (a PGN collection is read on resume) and never written through.
+    for (const std::string* p :
+         {&plan.state_path, &plan.pgn_path, &plan.aa_state_path, &plan.aa_pgn_path})
+      io::require_regular_target(*p);
+    const io::RunLock state_lock(io::RunLock::OfFile{}, plan.state_path);
     return selfplay::run_match(plan);
   } catch (...) {
     return input_failure("stk-harness match");

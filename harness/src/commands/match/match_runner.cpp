@@ -207,8 +207,9 @@ void resume(const MatchPlan& plan, const std::array<std::string, 2>& dropped,
   for (const std::string& d : dropped)
     if (!d.empty()) std::cout << d << "\n";
   // Games of a pair that was in progress when a run was killed are in the PGN but not in the state.
-  keep_recorded_games(plan.pgn_path, recorded(result));
-  if (control) keep_recorded_games(plan.aa_pgn_path, recorded(*control));
+  drop_unrecorded_tail(plan.pgn_path, result.definition().config, recorded(result));
+  if (control)
+    drop_unrecorded_tail(plan.aa_pgn_path, control->definition().config, recorded(*control));
   if (!plan.quiet && !result.pairs().empty())
     std::cout << "resuming " << plan.state_path << ": " << result.pairs().size()
               << " pairs recorded\n";
@@ -300,7 +301,7 @@ int run_match(const MatchPlan& plan) {
       p = std::move(done.at(i));
       done.erase(i);
     }
-    // The PGN first: a kill between the two leaves games that the next run drops (keep_recorded_games).
+    // The PGN first: a kill between the two leaves games that the next run drops (drop_unrecorded_tail).
     // A write that fails stops the workers; the error is raised once they are joined (never while
     // they run: a thread left joinable would terminate the process).
     try {

@@ -1,12 +1,16 @@
 #include "commands/match/pgn_writer.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <charconv>
+#include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "io/input_file.h"
 #include "io/output_file.h"
 
 namespace stk::harness::selfplay {
@@ -70,24 +74,61 @@ std::string to_pgn(const PgnHeader& h, const Opening& opening, const PlayedGame&
   return out;
 }
 
-void keep_recorded_games(const std::string& path, const std::set<std::uint64_t>& keep) {
-  if (!std::filesystem::exists(path)) return;
-  std::ifstream in(path);
-  std::stringstream all;
-  all << in.rdbuf();
-  const std::string text = all.str();
-  std::string out;
-  // Games start at their "[Event " tag; the Round tag names the pair.
-  std::size_t start = text.find("[Event ");
-  while (start != std::string::npos) {
-    std::size_t next = text.find("\n[Event ", start);
-    const std::string game = text.substr(start, next == std::string::npos ? std::string::npos
-                                                                          : next + 1 - start);
-    const auto r = game.find("[Round \"");
-    if (r != std::string::npos && keep.count(std::stoull(game.substr(r + 8)))) out += game;
-    start = next == std::string::npos ? next : next + 1;
+namespace {
+
+// The value of tag `name` in one game's text ("" when absent), PGN escapes undone.
+std::string tag_value(const std::string& game, const std::string& name) {
+  const std::string open = "[" + name + " \"";
+  const auto at = game.rfind(open, 0) == 0 ? 0 : game.find("\n" + open);
+  if (at == std::string::npos) return "";
+  std::string v;
+  for (std::size_t i = game.find('"', at) + 1; i < game.size() && game[i] != '"'; ++i) {
+    if (game[i] == '\\' && i + 1 < game.size()) ++i;
+    v += game[i];
   }
-  if (out != text) io::replace_file(path, out);
+  return v;
+}
+
+// The pair a game of this harness belongs to: the opening of Round "<opening>.<game>".
+std::optional<std::uint64_t> round_opening(const std::string& game) {
+  const std::string round = tag_value(game, "Round");
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(round.data(), round.data() + round.size(), n);
+  if (ec != std::errc() || end == round.data() || end == round.data() + round.size() || *end != '.')
+    return std::nullopt;
+  return n;
+}
+
+// Where each game starts: its "[Event " tag at the start of a line.
+std::vector<std::size_t> game_starts(const std::string& text) {
+  std::vector<std::size_t> starts;
+  if (text.rfind("[Event ", 0) == 0) starts.push_back(0);
+  for (auto at = text.find("\n[Event "); at != std::string::npos;
+       at = text.find("\n[Event ", at + 1))
+    starts.push_back(at + 1);
+  return starts;
+}
+
+}  // namespace
+
+void drop_unrecorded_tail(const std::string& path, const std::string& event,
+                          const std::set<std::uint64_t>& recorded) {
+  if (recorded.empty()) return;  // a new run appends to the collection as it is
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 && errno == ENOENT) return;
+  const std::string text = io::read_input_file(path);
+  const std::vector<std::size_t> starts = game_starts(text);
+  std::size_t cut = text.size();
+  for (auto it = starts.rbegin(); it != starts.rend(); ++it) {
+    const std::string game = text.substr(*it, cut - *it);
+    const auto opening = round_opening(game);
+    if (tag_value(game, "Event") != event || !opening || recorded.count(*opening)) break;
+    cut = *it;
+  }
+  if (cut == text.size()) return;
+  io::AppendFile file;
+  file.open(path, cut);
+  file.close();
 }
 
 }  // namespace stk::harness::selfplay

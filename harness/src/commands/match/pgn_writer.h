@@ -1,6 +1,8 @@
 // PGN of a played game (score/depth comments on engine moves, the reason as the last comment, the
 // Termination tag), and the repair of a PGN file on resume: games of pairs the state file does not
-// hold (the pair in progress when a run was killed) are dropped, so that no game appears twice.
+// hold (the pair in progress when a run was killed) are cut from the end, so that no game appears
+// twice. The PGN is a collection users keep: games are only ever appended, and a repair cuts only
+// this match's unrecorded games at the end of the file, never anything before them.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +22,11 @@ struct PgnHeader {
 
 std::string to_pgn(const PgnHeader& h, const Opening& opening, const PlayedGame& g);
 
-// Rewrites `path` keeping only games whose Round's opening is in `keep` (no-op without the file).
-void keep_recorded_games(const std::string& path, const std::set<std::uint64_t>& keep);
+// Resuming (`recorded` not empty): cuts from the end of `path` the games of match `event` whose
+// Round's opening is not in `recorded`, stopping at the first game that is recorded or another
+// event's. Nothing without the file or for a new run; a path that is not a regular file (a device,
+// a FIFO) is refused by name (InputError), never read.
+void drop_unrecorded_tail(const std::string& path, const std::string& event,
+                          const std::set<std::uint64_t>& recorded);
 
 }  // namespace stk::harness::selfplay

@@ -126,6 +126,9 @@ std::variant<Thought, Fault> UciPlayer::think(const std::string& position, const
     if (word == "info") {
       if (line->text.find("score") != std::string::npos)
         scored_lines_.push_back(std::move(line->text));
+      // The last lines decide; an engine that floods info lines must not grow this without end.
+      if (scored_lines_.size() > 1024)
+        scored_lines_.erase(scored_lines_.begin(), scored_lines_.begin() + 512);
       continue;
     }
     if (word != "bestmove") continue;

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "io/interruption.h"
+
 namespace stk::harness {
 
 namespace {
@@ -78,9 +80,11 @@ ChildResult run_isolated(const std::function<void(const ChildWriter&)>& work, do
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
+    io::reset_signals_in_child();  // the parent's watcher thread is not in the child
     ::close(fds[0]);
     child_main(fds[1], work);
   }
+  io::add_child_group(pid);  // killed with the run when it is interrupted
   ::close(fds[1]);
   ChildResult r;
   r.timeout_s = timeout_s;
@@ -90,6 +94,7 @@ ChildResult run_isolated(const std::function<void(const ChildWriter&)>& work, do
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  io::remove_child_group(pid);
   if (!ended) r.kind = ChildResult::Kind::TimedOut;
   else if (WIFSIGNALED(status)) r.kind = ChildResult::Kind::Crashed, r.signal = WTERMSIG(status);
   else if (WEXITSTATUS(status) != 0)

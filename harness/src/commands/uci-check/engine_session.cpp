@@ -6,10 +6,17 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 namespace stk::harness::ucicheck {
 
 namespace {
 constexpr std::size_t kMaxRecorded = 400;  // characters of one line kept in the transcript
+// A flooding engine must not exhaust the harness: beyond these, lines are still read and matched
+// but no longer kept (a note in the transcript says so).
+constexpr std::size_t kMaxTranscriptEntries = 100000;
+constexpr std::size_t kMaxReplyBytes = std::size_t(16) << 20;
+constexpr std::size_t kMaxStderrChunk = std::size_t(1) << 20;
 
 std::string make_stderr_file() {
   char name[] = "/tmp/stk-uci-check-stderr-XXXXXX";
@@ -18,6 +25,14 @@ std::string make_stderr_file() {
   close(fd);
   return name;
 }
+// At most 200 characters of an engine's line for a message, control bytes as \xNN.
+std::string printable_prefix(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text.substr(0, 200))
+    out += c >= 0x20 && c < 0x7f ? std::string(1, char(c)) : fmt::format("\\x{:02x}", c);
+  return text.size() > 200 ? out + "... (" + std::to_string(text.size()) + " bytes)" : out;
+}
+
 }  // namespace
 
 double ms_between(SteadyClock::time_point from, SteadyClock::time_point to) {
@@ -27,6 +42,7 @@ double ms_between(SteadyClock::time_point from, SteadyClock::time_point to) {
 Session::Session(const Settings& settings)
     : settings_(settings),
       stderr_path_(make_stderr_file()),
+      remove_stderr_file_(stderr_path_),
       process_(UciProcess::NoHandshake{}, settings.engine, stderr_path_),
       start_(SteadyClock::now()) {}
 
@@ -38,7 +54,11 @@ void Session::collect_stderr() {
   if (stderr_path_.empty()) return;
   std::ifstream in(stderr_path_, std::ios::binary);
   in.seekg(std::streamoff(stderr_read_));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text(kMaxStderrChunk, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() == kMaxStderrChunk && text.find('\n') == std::string::npos)
+    text.back() = '\n';  // an endless stderr line is taken in pieces
   // Only whole lines; a partial last line waits for the next call.
   std::size_t end = text.rfind('\n');
   if (end == std::string::npos) return;
@@ -53,6 +73,11 @@ const std::vector<TranscriptEntry>& Session::transcript() {
 }
 
 void Session::record(char direction, const std::string& text, SteadyClock::time_point at) {
+  if (transcript_.size() > kMaxTranscriptEntries) return;
+  if (transcript_.size() == kMaxTranscriptEntries) {
+    transcript_.push_back({ms_between(start_, at), '#', "transcript full: later lines not kept"});
+    return;
+  }
   std::string kept = text.size() <= kMaxRecorded ? text
                                                  : text.substr(0, kMaxRecorded) + "... (" +
                                                        std::to_string(text.size()) + " bytes)";
@@ -74,10 +99,14 @@ Reply Session::wait_for(const std::function<bool(const std::string&)>& match,
   SteadyClock::time_point from = since.value_or(SteadyClock::now());
   SteadyClock::time_point deadline = from + timeout;
   Reply r;
+  std::size_t kept_bytes = 0;
   while (auto line = process_.read_line(deadline)) {
     record('<', line->text, line->at);
+    const bool matched = match(line->text);
+    if (!matched && kept_bytes > kMaxReplyBytes) continue;
+    kept_bytes += line->text.size();
     r.lines.push_back(std::move(*line));
-    if (match(r.lines.back().text)) {
+    if (matched) {
       r.found = true;
       r.ms = ms_between(from, r.lines.back().at);
       return r;
@@ -138,7 +167,7 @@ void Session::start() {
                                      : "ended, " + process_.exit_status().describe());
       if (process_.exit_status().code == 127) s += " (command not found?)";
     }
-    if (!r.lines.empty()) s += "; last line: '" + r.lines.back().text + "'";
+    if (!r.lines.empty()) s += "; last line: '" + printable_prefix(r.lines.back().text) + "'";
     return StartError(s);
   };
   auto sent = SteadyClock::now();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io/interruption.h"
 #include "uci_client/uci_lines.h"
 #include "uci_client/uci_process.h"
 #include "commands/uci-check/check_settings.h"
@@ -84,6 +85,7 @@ class Session {
   void collect_stderr();
   Settings settings_;
   std::string stderr_path_;
+  io::RemoveOnInterrupt remove_stderr_file_;  // a /tmp file: gone with an interrupted run too
   std::size_t stderr_read_ = 0;
   UciProcess process_;
   SteadyClock::time_point start_;

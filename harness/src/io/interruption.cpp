@@ -1,0 +1,176 @@
+#include "io/interruption.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace stk::harness::io {
+
+namespace {
+
+constexpr int kStopSignals[] = {SIGTERM, SIGINT, SIGHUP};
+
+struct Registry {
+  std::recursive_timed_mutex writes;
+  std::mutex lists;
+  std::vector<std::string> paths;
+  std::vector<int> groups;
+  std::function<void(const std::string&)> handler;
+  bool stdout_closed_at_start = false;
+};
+
+// Never destroyed: the watcher may still wait on it while static destructors run at exit.
+Registry& registry() {
+  static Registry* r = new Registry;
+  return *r;
+}
+
+// The watcher thread holds `writes` while it ends the run; what it writes itself must not wait.
+thread_local bool on_watcher = false;
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+  }
+}
+
+sigset_t stop_signal_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : kStopSignals) sigaddset(&set, s);
+  return set;
+}
+
+// An in-flight write gets this long to finish; a wedged one (a stuck disk) does not keep the run.
+constexpr auto kWriteGrace = std::chrono::seconds(10);
+
+[[noreturn]] void end_run(int sig) {
+  Registry& r = registry();
+  on_watcher = true;
+  const bool held = r.writes.try_lock_for(kWriteGrace);
+  {
+    std::lock_guard lock(r.lists);
+    for (int g : r.groups) ::kill(-g, SIGKILL), ::kill(g, SIGKILL);
+  }
+  const std::string why = std::string("interrupted by ") + signal_name(sig);
+  std::function<void(const std::string&)> handler;
+  {
+    std::lock_guard lock(r.lists);
+    handler = r.handler;
+  }
+  try {
+    if (handler) handler(why);
+  } catch (...) {  // the temporaries and locks still go
+  }
+  std::lock_guard lock(r.lists);
+  for (const std::string& p : r.paths) ::unlink(p.c_str());
+  std::fprintf(stderr, "stk-harness: %s: the run stopped, exit 2\n", why.c_str());
+  std::fflush(stderr);
+  if (held) r.writes.unlock();
+  ::_exit(2);
+}
+
+void watch_stop_signals() {
+  const sigset_t set = stop_signal_set();
+  int sig = 0;
+  while (::sigwait(&set, &sig) != 0) {
+  }
+  end_run(sig);
+}
+
+// A closed standard descriptor would be handed to the next file opened, which would then receive
+// what is printed: /dev/null holds its place.
+bool fill_if_closed(int fd, int flags) {
+  if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) return false;
+  const int got = ::open("/dev/null", flags);
+  if (got >= 0 && got != fd) {
+    ::dup2(got, fd);
+    ::close(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+void install_signal_policy() {
+  Registry& r = registry();
+  fill_if_closed(0, O_RDONLY);
+  r.stdout_closed_at_start = fill_if_closed(1, O_WRONLY);
+  fill_if_closed(2, O_WRONLY);
+  ::signal(SIGPIPE, SIG_IGN);
+  const sigset_t set = stop_signal_set();
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::thread(watch_stop_signals).detach();
+}
+
+void reset_signals_in_child() {
+  for (int s : kStopSignals) ::signal(s, SIG_DFL);
+  ::signal(SIGPIPE, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
+}
+
+void set_interrupt_handler(std::function<void(const std::string& why)> handler) {
+  std::lock_guard lock(registry().lists);
+  registry().handler = std::move(handler);
+}
+
+WriteSection::WriteSection() {
+  if (!on_watcher) registry().writes.lock();
+}
+
+WriteSection::~WriteSection() {
+  if (!on_watcher) registry().writes.unlock();
+}
+
+RemoveOnInterrupt::RemoveOnInterrupt(std::string path) : path_(std::move(path)) {
+  std::lock_guard lock(registry().lists);
+  registry().paths.push_back(path_);
+}
+
+RemoveOnInterrupt::~RemoveOnInterrupt() {
+  Registry& r = registry();
+  std::lock_guard lock(r.lists);
+  if (auto it = std::find(r.paths.begin(), r.paths.end(), path_); it != r.paths.end())
+    r.paths.erase(it);
+}
+
+void add_child_group(int pgid) {
+  std::lock_guard lock(registry().lists);
+  registry().groups.push_back(pgid);
+}
+
+void remove_child_group(int pgid) {
+  Registry& r = registry();
+  std::lock_guard lock(r.lists);
+  if (auto it = std::find(r.groups.begin(), r.groups.end(), pgid); it != r.groups.end())
+    r.groups.erase(it);
+}
+
+std::string stdout_failure() {
+  if (registry().stdout_closed_at_start)
+    return "stdout was closed when the run started: what it prints would be lost";
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed) return "";
+  const int err = errno;
+  return std::string("stdout: write failed") + (err ? std::string(": ") + std::strerror(err) : "") +
+         ": what the run printed was lost";
+}
+
+}  // namespace stk::harness::io
