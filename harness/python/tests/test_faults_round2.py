@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from test_faults import FAKE, HARNESS, LIB, match_argv, valid_error_report
 
 pytestmark = pytest.mark.skipif(
