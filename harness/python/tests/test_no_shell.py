@@ -291,6 +291,15 @@ def test_epd_engines_take_a_command_line(tmp_path: Path, work: Path, command: st
     assert "ERROR" not in r.stdout, r.stdout
 
 
+def test_perft_reference_takes_a_command_line(tmp_path: Path, work: Path):
+    engine = recording_engine(tmp_path / EVIL)
+    epd = tmp_path / "start.epd"
+    epd.write_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20\n")
+    opts = shlex.split("--depth 1 --invariants-depth 0 --config p --out-dir o")
+    r = run(work, "perft", "--epd", epd, "--reference", engine_command(engine), *opts)
+    assert_started_literally(r, tmp_path, engine)
+
+
 @pytest.mark.parametrize(
     "argv,option",
     [
