@@ -22,12 +22,17 @@ const char* kFailing =
     "failures=\"1\" errors=\"0\"><testcase classname=\"s.x\" name=\"bad\"><failure message=\"m\"/></testcase>"
     "</testsuite></testsuites>\n";
 
-// A step whose command writes `content` to the report (or nothing) and exits with `code`.
+// A step whose command writes `content` to the report (or nothing) and exits with `code`: a
+// /bin/sh script given its values as arguments.
 harness::Step fake_step(const std::filesystem::path& report, const char* content, int code) {
-  std::string cmd = content
-                        ? "printf '%s' '" + std::string(content) + "' > '" + report.string() + "'; "
-                        : "";
-  return {"fake", cmd + "exit " + std::to_string(code), {report.string()}};
+  harness::Argv sh = {"/bin/sh",
+                      "-c",
+                      content ? "printf '%s' \"$1\" > \"$2\"; exit $3" : "exit $3",
+                      "fake",
+                      content ? content : "",
+                      report.string(),
+                      std::to_string(code)};
+  return {"fake", {sh}, {report.string()}};
 }
 
 }  // namespace
@@ -84,7 +89,8 @@ TEST_CASE("all: every step's command runs the tool its name says", "[all]") {
   for (const char* tier : {"quick", "full"}) {
     harness::StepContext ctx{tier, "R", "/x/harness/stk-harness", "S"};
     for (const auto& s : harness::tier_steps(ctx)) {
-      INFO(tier << " " << s.name << ": " << s.command);
+      const std::string command = s.command_line();
+      INFO(tier << " " << s.name << ": " << command);
       // The name's first word or its first two (uci-check); fh-compare is epd-compare's A/B of
       // the fail-high predictor.
       const auto second = s.name.find('-', s.name.find('-') + 1);
@@ -92,12 +98,12 @@ TEST_CASE("all: every step's command runs the tool its name says", "[all]") {
       if (s.name == "fh-compare") tools = {"epd-compare"};
       bool runs = false;
       for (const auto& tool : tools)
-        runs = runs || s.command.find(" " + tool + " ") != std::string::npos ||
-               s.command.find("stkref." + tool + " ") != std::string::npos ||
-               s.command.find("stktrain." + tool + " ") != std::string::npos;
+        runs = runs || command.find(" " + tool + " ") != std::string::npos ||
+               command.find("stkref." + tool + " ") != std::string::npos ||
+               command.find("stktrain." + tool + " ") != std::string::npos;
       CHECK(runs);
-      CHECK(s.command.find("stkref. ") == std::string::npos);  // a module name lost
-      CHECK(s.command.find("stktrain. ") == std::string::npos);
+      CHECK(command.find("stkref. ") == std::string::npos);  // a module name lost
+      CHECK(command.find("stktrain. ") == std::string::npos);
     }
   }
 }
@@ -123,32 +129,32 @@ TEST_CASE("all: the premerge tier compares --base with this build, then a non-re
   INFO(list.output);
   CHECK(list.exit_code == 0);
   CHECK_THAT(list.output, Contains("compare: ") &&
-                              Contains("compare --base 'HEAD' --candidate worktree") &&
+                              Contains("compare --base=HEAD --candidate worktree") &&
                               Contains("match --engine cmd=") && Contains("--gate non-regression"));
   harness::StepContext ctx{"premerge", "R", "/x/harness/stk-harness", "S", "HEAD~1", "abc"};
   auto steps = harness::tier_steps(ctx);
   REQUIRE(steps.size() == 3);
   // The diff's tool-generated mutants, shown at review: no report for `all` to gate on.
   CHECK(steps[2].name == "mutation-diff");
-  CHECK_THAT(steps[2].command, Contains("/ci/mutation.sh' --diff 'abc' --per-module 2 ") &&
-                                   Contains("--config premerge --out-dir 'R'"));
+  CHECK_THAT(steps[2].command_line(), Contains("/ci/mutation.sh --diff abc --per-module 2 ") &&
+                                          Contains("--config premerge --out-dir=R"));
   CHECK(steps[2].reports.empty());
   CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD_1-vs-worktree.xml"});
   CHECK(steps[1].reports ==
         std::vector<std::string>{"R/junit/match-premerge.xml", "R/junit/match-premerge-aa.xml"});
-  CHECK_THAT(steps[1].command, Contains("--out-dir 'R'") && Contains("--ab-control"));
+  CHECK_THAT(steps[1].command_line(), Contains("--out-dir=R") && Contains("--ab-control"));
   // The compare step is gated: at most 25 ECM positions lost at each budget unless told otherwise.
-  CHECK_THAT(steps[0].command, Contains("--max-regressions 25 "));
-  CHECK_THAT(steps[0].command,
+  CHECK_THAT(steps[0].command_line(), Contains("--max-regressions 25 "));
+  CHECK_THAT(steps[0].command_line(),
              !Contains("--gate bench-unchanged"));  // a bench change is allowed (and reported)
   ctx.max_regressions = 3;
-  CHECK_THAT(harness::tier_steps(ctx)[0].command, Contains("--max-regressions 3 "));
+  CHECK_THAT(harness::tier_steps(ctx)[0].command_line(), Contains("--max-regressions 3 "));
   auto k = test::run_command(test::harness_bin() +
                              " all --tier premerge --base HEAD --max-regressions 7 --list");
   CHECK_THAT(k.output, Contains("--max-regressions 7 "));
   CHECK(test::run_command(test::harness_bin() + " all --tier quick --max-regressions 7 --list")
             .exit_code == 2);
-  CHECK_THAT(steps[1].command, Contains("/build/compare/abc/build/release/engine/stk"));
+  CHECK_THAT(steps[1].command_line(), Contains("/build/compare/abc/build/release/engine/stk"));
   // Without --base (or with one that is no revision) the tier is a usage error with an error report.
   auto missing = test::run_command(test::harness_bin() + " all --tier premerge --out-dir " +
                                    dir.string());

@@ -266,7 +266,9 @@ TEST_CASE("match: an engine's nodes= and depth= take their whole range and nothi
   }
   CHECK_THROWS_WITH(parse_engine({"cmd=x", "nodes=5", "depth=5"}),
                     Catch::Contains("give nodes= or depth=, not both"));
-  CHECK_THROWS_WITH(parse_engine({"name=a"}), Catch::Contains("cmd=PATH is required"));
+  CHECK_THROWS_WITH(parse_engine({"name=a"}), Catch::Contains("cmd=CMD is required"));
+  CHECK_THROWS_WITH(parse_engine({"cmd=stk 'x"}),
+                    Catch::Contains("--engine cmd=stk 'x: unbalanced single quote"));
 }
 
 TEST_CASE("match: an engine that overruns its clock loses on time and is not counted as crashed",

@@ -6,6 +6,7 @@
 
 #include "cli/cli_app.h"
 #include "cli/cli_owed_reports.h"
+#include "proc/command_words.h"
 
 namespace stk::harness {
 
@@ -72,6 +73,19 @@ CLI::Validator shard_check() {
         }
       },
       "K/N", "shard");
+}
+
+CLI::Validator engine_command_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          proc::command_argv(text);
+          return "";
+        } catch (const proc::CommandSyntaxError& e) {
+          return "engine command '" + text + "': " + e.what();
+        }
+      },
+      "CMD", "engine command");
 }
 
 }  // namespace stk::harness

@@ -19,4 +19,9 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv);
 // "input.<name>" properties, so a report says how it was produced.
 std::vector<std::pair<std::string, std::string>> given_options(const CLI::App& app);
 
+// An engine command ("CMD ARGS", or the path of an executable) checked as it parses: one that does
+// not split into words (an unbalanced quote, a trailing backslash, no word) is a usage error naming
+// the option (proc/command_words.h has the rule).
+CLI::Validator engine_command_check();
+
 }  // namespace stk::harness

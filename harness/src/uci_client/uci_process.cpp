@@ -3,13 +3,16 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+
+#include "io/interruption.h"
+#include "proc/command_words.h"
+#include "proc/process.h"
 
 namespace stk::harness {
 
@@ -21,11 +24,6 @@ int millis_until(SteadyClock::time_point deadline) {
   return int(std::max<long long>(0, std::min<long long>(left, 1000)));
 }
 
-bool is_executable_file(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
-}
-
 }  // namespace
 
 std::string ChildExit::describe() const {
@@ -34,11 +32,25 @@ std::string ChildExit::describe() const {
   return "exit status " + std::to_string(code);
 }
 
-UciProcess::UciProcess(const std::string& path, std::chrono::seconds timeout) : path_(path) {
-  if (access(path.c_str(), X_OK) != 0)
-    throw std::runtime_error("UCI engine '" + path +
-                             "' is not an executable file: " + std::strerror(errno));
-  start(false);
+namespace {
+
+// The argument vector of an engine command (proc/command_words.h: an executable path whole, else
+// its words); a command that does not split is an error naming it.
+std::vector<std::string> engine_argv(const std::string& command) {
+  try {
+    return proc::command_argv(command);
+  } catch (const proc::CommandSyntaxError& e) {
+    throw std::runtime_error("UCI engine command '" + command + "': " + e.what());
+  }
+}
+
+}  // namespace
+
+UciProcess::UciProcess(const std::string& command, std::chrono::seconds timeout)
+    : path_(command), argv_(engine_argv(command)) {
+  if (std::string why = proc::why_not_runnable(argv_[0]); !why.empty())
+    throw std::runtime_error("UCI engine '" + command + "': '" + argv_[0] + "' " + why);
+  start();
   send("uci");
   for (const std::string& l :
        read_until([](const std::string& s) { return s == "uciok"; }, timeout))
@@ -46,36 +58,31 @@ UciProcess::UciProcess(const std::string& path, std::chrono::seconds timeout) : 
 }
 
 UciProcess::UciProcess(NoHandshake, const std::string& command, const std::string& stderr_path)
-    : path_(command), stderr_path_(stderr_path) {
-  start(!is_executable_file(command));
+    : path_(command), argv_(engine_argv(command)), stderr_path_(stderr_path) {
+  start();
 }
 
-void UciProcess::start(bool via_shell) {
-  via_shell_ = via_shell;
+void UciProcess::start() {
   int in[2], out[2];
   // Close-on-exec: a second engine (or a restart) must not inherit this one's pipe ends, or
   // neither would ever see end-of-file.
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
     throw std::runtime_error("pipe() failed");
-  pid_ = fork();
-  if (pid_ < 0) throw std::runtime_error("fork() failed");
-  if (pid_ == 0) {
-    setpgid(0, 0);
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    if (!stderr_path_.empty()) {
-      int err = open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (err >= 0) dup2(err, 2);
-    }
-    if (via_shell) {
-      std::string line = "exec " + path_;
-      execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-    } else {
-      execl(path_.c_str(), path_.c_str(), static_cast<char*>(nullptr));
-    }
-    _exit(127);
+  const int err = stderr_path_.empty()
+                      ? -1
+                      : open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  proc::SpawnOptions options;
+  options.stdin_fd = in[0];
+  options.stdout_fd = out[1];
+  options.stderr_fd = err;  // -1 (none asked, or it cannot be opened): the harness's stderr
+  try {
+    pid_ = proc::spawn(argv_, options);
+  } catch (...) {
+    for (int fd : {in[0], in[1], out[0], out[1], err})
+      if (fd >= 0) close(fd);
+    throw;
   }
-  setpgid(pid_, pid_);  // also here: no race with the child's own call
+  if (err >= 0) close(err);
   close(in[0]);
   close(out[1]);
   to_child_ = in[1];
@@ -111,6 +118,7 @@ bool UciProcess::running() {
   int status = 0;
   pid_t r = waitpid(pid_, &status, WNOHANG);
   if (r != pid_) return true;
+  io::remove_child_group(pid_);
   exit_.exited = true;
   exit_.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   exit_.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
@@ -134,6 +142,7 @@ void UciProcess::kill_child() {
     kill(pid_, SIGKILL);
     int status = 0;
     waitpid(pid_, &status, 0);
+    io::remove_child_group(pid_);
     exit_.exited = true;
     exit_.code = -1;
     exit_.signal = SIGKILL;
@@ -144,7 +153,7 @@ void UciProcess::kill_child() {
 void UciProcess::restart() {
   kill_child();
   close_pipes();
-  start(via_shell_);
+  start();
 }
 
 bool UciProcess::send(const std::string& line, std::chrono::milliseconds timeout) {

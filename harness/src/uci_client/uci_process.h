@@ -32,13 +32,16 @@ class UciProcess {
   static constexpr std::size_t kMaxLineBytes = std::size_t(1) << 20;
   // read_until gives up (throws) when the engine writes more than this before the awaited line.
   static constexpr std::size_t kMaxReplyBytes = std::size_t(64) << 20;
-  // Starts `path` and performs the uci/uciok handshake. Throws std::runtime_error with the
-  // path on failure (missing binary, no uciok within the timeout).
-  explicit UciProcess(const std::string& path,
+  // Starts `command` (as below) and performs the uci/uciok handshake. Throws std::runtime_error
+  // naming the command on failure (a command that does not split, a program that is not there,
+  // no uciok within the timeout).
+  explicit UciProcess(const std::string& command,
                       std::chrono::seconds timeout = std::chrono::seconds(30));
-  // Starts `command` and sends nothing: an executable path, else a command line run by /bin/sh
-  // ("python3 fake.py --defect x"). The child gets its own process group (killed as a whole);
-  // its stderr goes to `stderr_path` (appended) when one is given, else it is inherited.
+  // Starts `command` and sends nothing: an executable path taken whole, else a command line split
+  // into words like a shell quotes them, but never run by one ("python3 fake.py --defect x";
+  // proc/command_words.h). The child gets its own process group (killed as a whole); its stderr
+  // goes to `stderr_path` (appended) when one is given, else it is inherited. A program that
+  // cannot be run exits 127, as under a shell.
   struct NoHandshake {};
   UciProcess(NoHandshake, const std::string& command, const std::string& stderr_path = "");
   ~UciProcess();
@@ -75,10 +78,11 @@ class UciProcess {
   const std::string& path() const { return path_; }
 
  private:
-  void start(bool via_shell);
+  void start();
   void close_pipes();
-  std::string path_, id_name_, buffer_, stderr_path_;
-  bool via_shell_ = false;
+  std::string path_;
+  std::vector<std::string> argv_;  // what path_ runs
+  std::string id_name_, buffer_, stderr_path_;
   bool eof_ = false;
   ChildExit exit_;
   SteadyClock::time_point chunk_time_;  // when the bytes now in buffer_ were read

@@ -31,7 +31,7 @@ int run_steps(const std::vector<Step>& selected, const std::string& tier, junit:
   int worst = 0;
   auto t_all = std::chrono::steady_clock::now();
   for (const auto& s : selected) {
-    std::cout << "== " << s.name << ": " << s.command << std::endl;
+    std::cout << "== " << s.name << ": " << s.command_line() << std::endl;
     junit::TestCase tc = run_step(s, "all." + tier);
     const int code = tc.outcome == junit::Outcome::Passed   ? 0
                      : tc.outcome == junit::Outcome::Failed ? 1
@@ -137,7 +137,7 @@ int run_all(int argc, char** argv) {
     }
     auto steps = tier_steps(ctx);
     if (list) {
-      for (const auto& s : steps) std::cout << s.name << ": " << s.command << "\n";
+      for (const auto& s : steps) std::cout << s.name << ": " << s.command_line() << "\n";
       return 0;
     }
     const std::string junit_path = report::junit_path(out_dir, "all", tier);

@@ -10,8 +10,9 @@
 namespace stk::harness {
 
 std::vector<Step> premerge_steps(const StepContext& c) {
-  const std::string h = "'" + c.self + "'";
-  const std::string out = " --out-dir '" + c.out_dir + "'";
+  // Values from outside (the reports folder, --base, the shared folder) as --name=VALUE: one
+  // starting with '-' is still a value.
+  const std::string out = "--out-dir=" + c.out_dir;
   const std::string candidate_engine =
       (std::filesystem::path(c.self).parent_path().parent_path() / "engine" / "stk").string();
   const std::string base_engine = compare::revision_dir(c.base_commit) +
@@ -26,10 +27,10 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   //    judged with `stk-harness compare --base REV --candidate worktree --gate bench-unchanged`.
   steps.push_back(
       {"compare",
-       h + " compare --base '" + c.base + "' --candidate worktree --epd '" + c.shared +
-           "/suites/ECM.epd' --stride 4 --nodes 100000 --depth 9 --speed-runs 5 --audits"
-           " --audit-stride 40 --max-regressions " +
-           std::to_string(c.max_regressions) + " --config '" + config + "'" + out,
+       {args(c.self, "compare", "--base=" + c.base, "--candidate", "worktree",
+             "--epd=" + c.shared + "/suites/ECM.epd", "--stride", "4", "--nodes", "100000",
+             "--depth", "9", "--speed-runs", "5", "--audits", "--audit-stride", "40",
+             "--max-regressions", std::to_string(c.max_regressions), "--config", config, out)},
        {report::junit_path(c.out_dir, "compare", config)}});
   // 2. A non-regression SPRT between the two engines at 20,000 nodes per move (stk-harness match);
   //    300 pairs rarely reach a bound of [-3, 1] nElo for a near-neutral change, so a run undecided
@@ -39,17 +40,14 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   //    with its A/A control (base against base: every pair mirrored at fixed nodes). The base's engine
   //    is the one the compare step built. Both JUnit files land in <out>/junit, where the review
   //    page reads every report.
-  steps.push_back(
-      {"match",
-       h + " match --engine cmd='" + candidate_engine + "' name=candidate --engine cmd='" +
-           base_engine +
-           "' name=base --nodes 20000 --pairs 300 --concurrency 2"
-           " --sprt elo0=-3 elo1=1 alpha=0.05 beta=0.05 --gate non-regression --min-elo-lower95 -50"
-           " --ab-control"
-           " --config premerge" +
-           out,
-       {report::junit_path(c.out_dir, "match", "premerge"),
-        report::junit_path(c.out_dir, "match", "premerge-aa")}});
+  steps.push_back({"match",
+                   {args(c.self, "match", "--engine", "cmd=" + candidate_engine, "name=candidate",
+                         "--engine", "cmd=" + base_engine, "name=base", "--nodes", "20000",
+                         "--pairs", "300", "--concurrency", "2", "--sprt", "elo0=-3", "elo1=1",
+                         "alpha=0.05", "beta=0.05", "--gate", "non-regression", "--min-elo-lower95",
+                         "-50", "--ab-control", "--config", "premerge", out)},
+                   {report::junit_path(c.out_dir, "match", "premerge"),
+                    report::junit_path(c.out_dir, "match", "premerge-aa")}});
   // 3. Tool-generated mutants on the lines changed since the base (ci/mutation.sh --diff; two per
   //    changed module, seed 1), listed for review: survivors do not fail the merge, so the step
   //    declares no report for `all` to judge (its JUnit lists each survivor as a failure, and the
@@ -58,8 +56,8 @@ std::vector<Step> premerge_steps(const StepContext& c) {
   const std::filesystem::path root =
       std::filesystem::path(c.self).parent_path().parent_path().parent_path().parent_path();
   steps.push_back({"mutation-diff",
-                   "'" + (root / "ci" / "mutation.sh").string() + "' --diff '" + c.base_commit +
-                       "' --per-module 2 --seed 1 --config premerge" + out,
+                   {args((root / "ci" / "mutation.sh").string(), "--diff", c.base_commit,
+                         "--per-module", "2", "--seed", "1", "--config", "premerge", out)},
                    {}});
   return steps;
 }

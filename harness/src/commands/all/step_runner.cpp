@@ -1,16 +1,15 @@
 #include "commands/all/step_runner.h"
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
 #include "cli/cli.h"
+#include "proc/process.h"
 
 namespace stk::harness {
 
@@ -48,6 +47,22 @@ std::string judge(int code, const std::vector<ReportVerdict>& verdicts,
   return "";
 }
 
+// Runs the step's commands in order until one does not exit 0; its status as a shell gives it
+// (128 + N for signal N). Stdout and stderr are the harness's. The children stay in the harness's
+// process group: a step is a foreground job, so Ctrl-C at the terminal reaches it too.
+int run_commands(const Step& step) {
+  proc::RunOptions foreground;
+  foreground.capture = false;
+  foreground.stderr_to = proc::Stderr::Inherited;
+  foreground.own_group = false;
+  for (const Argv& argv : step.commands) {
+    const proc::RunResult r = proc::run(argv, foreground);
+    const int code = r.signal ? 128 + r.signal : r.exit_code;
+    if (code != 0) return code;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::vector<Step> select_steps(const std::vector<Step>& steps,
@@ -70,14 +85,13 @@ junit::TestCase run_step(const Step& step, const std::string& classname) {
   for (const std::string& r : step.reports)
     std::filesystem::remove(r, ec);  // no stale report can count
   auto t0 = std::chrono::steady_clock::now();
-  int status = std::system(step.command.c_str());
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status)
-                                     : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  std::cout.flush();  // the step's output follows the harness's
+  const int code = run_commands(step);
   junit::TestCase tc;
   tc.classname = classname;
   tc.name = step.name;
   tc.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  tc.facts = {{"command", step.command},
+  tc.facts = {{"command", step.command_line()},
               {"exit_code", std::to_string(code)},
               {"reports", fmt::format("{}", fmt::join(step.reports, " "))}};
   if (code != 0 && code != 1) {

@@ -13,7 +13,8 @@ namespace stk::harness {
 std::vector<Step> select_steps(const std::vector<Step>& steps,
                                const std::vector<std::string>& only);
 
-// Removes the step's reports, runs its command in a shell, then reads the reports back. Passed
+// Removes the step's reports, runs its commands (argument vectors, no shell), then reads the
+// reports back. Passed
 // only when it exits 0 and every report exists and records no failure or error; Failed when it
 // exits 1 and a report records a failure; anything else (exit 2, a crash, a missing or
 // unparsable report, a report contradicting the exit status) is an Error saying which.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "proc/command_words.h"
 #include "report/run_report.h"
 
 namespace stk::harness {
@@ -14,31 +15,35 @@ std::string python() {
   return env && *env ? env : ".venv/bin/python";
 }
 
-// What the steps of one tier share: the context, the quoted command prefixes and the report paths.
+// A path given as a positional argument: one starting with '-' would read as an option.
+std::string positional(const std::string& path) {
+  return path.starts_with("-") ? "./" + path : path;
+}
+
+// What the steps of one tier share: the context, the command prefixes and the report paths. A
+// value from outside (the reports folder, the shared folder) is passed as --name=VALUE, so that one
+// starting with '-' is still a value.
 struct Tier {
   explicit Tier(const StepContext& ctx)
       : c(ctx),
         full(ctx.tier == "full"),
-        h("'" + ctx.self + "'"),
-        out(" --out-dir '" + ctx.out_dir + "'"),
-        engine("'" +
-               (std::filesystem::path(ctx.self).parent_path().parent_path() / "engine" / "stk")
-                   .string() +
-               "'"),
-        py("'" + python() + "' -m stkref."),
-        train("'" + python() + "' -m stktrain."),
-        pyout(" --reports-dir '" + ctx.out_dir + "'"),
-        ecm(" --epd '" + ctx.shared + "/suites/ECM.epd'") {}
+        engine((std::filesystem::path(ctx.self).parent_path().parent_path() / "engine" / "stk")
+                   .string()),
+        out({"--out-dir=" + ctx.out_dir}),
+        pyout({"--reports-dir=" + ctx.out_dir}),
+        ecm({"--epd=" + ctx.shared + "/suites/ECM.epd"}) {}
 
   const StepContext& c;
   const bool full;
-  const std::string h;       // this stk-harness, quoted
-  const std::string out;     // --out-dir for stk-harness
-  const std::string engine;  // the engine beside it, quoted
-  const std::string py;      // the Python reference: py + "<module> ..."
-  const std::string train;   // training and net assessment: train + "<module> ..."
-  const std::string pyout;   // --reports-dir for the Python reference
-  const std::string ecm;     // --epd of the shared ECM suite
+  const std::string engine;  // the engine beside this stk-harness
+  const Argv out;            // --out-dir for stk-harness
+  const Argv pyout;          // --reports-dir for the Python reference
+  const Argv ecm;            // --epd of the shared ECM suite
+
+  Argv h(const std::string& command) const { return {c.self, command}; }  // this stk-harness
+  Argv py(const std::string& module) const { return {python(), "-m", "stkref." + module}; }
+  // Training and net assessment.
+  Argv train(const std::string& module) const { return {python(), "-m", "stktrain." + module}; }
 
   std::string junit(const std::string& harness, const std::string& config) const {
     return report::junit_path(c.out_dir, harness, config);
@@ -49,23 +54,21 @@ struct Tier {
 void add_perft_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
-  const std::string& h = t.h;
-  const std::string& out = t.out;
   // 1. perft: the project's golden set always; the shared 126-position suite in the full tier.
   steps.push_back(
       {"perft-golden",
-       h + " perft --config golden-" + c.tier + (full ? " --depth 6" : " --depth 5") + out,
+       {args(t.h("perft"), "--config", "golden-" + c.tier, "--depth", full ? "6" : "5", t.out)},
        {t.junit("perft", "golden-" + c.tier)}});
   // Rare geometries at every depth of their golden counts (5.1 M nodes, under a second): pinned
   // pawns that capture and promote, en passant along pins, castling past attacked squares.
-  steps.push_back(
-      {"perft-rare",
-       h + " perft --config rare-" + c.tier + " --epd golden/perft-rare.epd --depth 15" + out,
-       {t.junit("perft", "rare-" + c.tier)}});
+  steps.push_back({"perft-rare",
+                   {args(t.h("perft"), "--config", "rare-" + c.tier, "--epd",
+                         "golden/perft-rare.epd", "--depth", "15", t.out)},
+                   {t.junit("perft", "rare-" + c.tier)}});
   if (full)
     steps.push_back({"perft-suite",
-                     h + " perft --config perftsuite --depth 6 --epd '" + c.shared +
-                         "/suites/perftsuite.epd'" + out,
+                     {args(t.h("perft"), "--config", "perftsuite", "--depth", "6",
+                           "--epd=" + c.shared + "/suites/perftsuite.epd", t.out)},
                      {t.junit("perft", "perftsuite")}});
 }
 
@@ -73,64 +76,58 @@ void add_perft_steps(const Tier& t, std::vector<Step>& steps) {
 void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
-  const std::string& h = t.h;
-  const std::string& engine = t.engine;
-  const std::string& py = t.py;
-  const std::string& train = t.train;
-  const std::string& pyout = t.pyout;
-  const std::string& ecm = t.ecm;
   // 2. features: Python reference encoder vs the engine's, bit for bit.
-  steps.push_back({"features",
-                   py + "parity features --engine " + engine + " --seed 1 --random " +
-                       (full ? "100000" : "10000") + ecm + " --config " + c.tier + pyout,
-                   {t.junit("features", c.tier)}});
+  steps.push_back(
+      {"features",
+       {args(t.py("parity"), "features", "--engine", t.engine, "--seed", "1", "--random",
+             full ? "100000" : "10000", t.ecm, "--config", c.tier, t.pyout)},
+       {t.junit("features", c.tier)}});
   // 4. drift and integer parity on the golden H=128 net: oracle vs engine at 0 cp, mirrors, and
   //    float-vs-quantized statistics; the golden check catches a change in any of the three paths.
-  const std::string net = " golden/nets/stk-h128-seed1.nnue";
+  const std::string net = "golden/nets/stk-h128-seed1.nnue";
   // The golden net's bytes against the SHA-256 recorded beside it (a flipped weight byte fails).
+  steps.push_back({"checknet-golden",
+                   {args(t.h("checknet"), net, "--manifest", "golden/nets/manifest.json",
+                         "--junit=" + t.junit("checknet", "golden-" + c.tier))},
+                   {t.junit("checknet", "golden-" + c.tier)}});
+  steps.push_back({"golden-nets",
+                   {args(t.py("golden"), "--check", "golden/nets",
+                         "--junit=" + t.junit("golden-nets", c.tier))},
+                   {t.junit("golden-nets", c.tier)}});
   steps.push_back(
-      {"checknet-golden",
-       h +
-           " checknet golden/nets/stk-h128-seed1.nnue --manifest golden/nets/manifest.json"
-           " --junit '" +
-           t.junit("checknet", "golden-" + c.tier) + "'",
-       {t.junit("checknet", "golden-" + c.tier)}});
-  steps.push_back(
-      {"golden-nets",
-       py + "golden --check golden/nets --junit '" + t.junit("golden-nets", c.tier) + "'",
-       {t.junit("golden-nets", c.tier)}});
-  steps.push_back({"eval-parity",
-                   py + "parity eval --engine " + engine + " --net" + net + " --seed 1 --random " +
-                       (full ? "20000" : "2000") + ecm + " --config h128-" + c.tier + pyout,
-                   {t.junit("eval", "h128-" + c.tier)}});
+      {"eval-parity",
+       {args(t.py("parity"), "eval", "--engine", t.engine, "--net", net, "--seed", "1", "--random",
+             full ? "20000" : "2000", t.ecm, "--config", "h128-" + c.tier, t.pyout)},
+       {t.junit("eval", "h128-" + c.tier)}});
   steps.push_back({"drift",
-                   py + "drift --checkpoint golden/nets/stk-h128-seed1.npz --net" + net +
-                       " --engine " + engine + " --seed 1 --random " + (full ? "20000" : "2000") +
-                       ecm + " --max-p99-cp 40 --max-max-cp 80 --max-overflows 0 --config h128-" +
-                       c.tier + pyout,
+                   {args(t.py("drift"), "--checkpoint", "golden/nets/stk-h128-seed1.npz", "--net",
+                         net, "--engine", t.engine, "--seed", "1", "--random",
+                         full ? "20000" : "2000", t.ecm, "--max-p99-cp", "40", "--max-max-cp", "80",
+                         "--max-overflows", "0", "--config", "h128-" + c.tier, t.pyout)},
                    {t.junit("drift", "h128-" + c.tier)}});
   // Net lint on the golden net, in the engine's integer arithmetic: clipping shares, dead and
   // saturated units, int16/int32 headroom (gates: docs/harnesses/netlint.md).
   steps.push_back({"netlint",
-                   train + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
-                       ecm + " --config h128-" + c.tier + pyout,
+                   {args(t.train("netlint"), "--net", net, "--seed", "1", "--random",
+                         full ? "5000" : "500", t.ecm, "--config", "h128-" + c.tier, t.pyout)},
                    {t.junit("netlint", "h128-" + c.tier)}});
   if (full) {
     // The big net: a seeded H=1024 checkpoint is generated and exported at run time (47 MB, never
     // committed), then engine vs oracle at 0 cp and the drift statistics.
     const std::string dir = c.out_dir + "/nets";
-    const std::string ckpt = "'" + dir + "/stk-h1024-seed2.npz'",
-                      big = "'" + dir + "/stk-h1024-seed2.nnue'";
+    const std::string ckpt = positional(dir + "/stk-h1024-seed2.npz"),
+                      big = positional(dir + "/stk-h1024-seed2.nnue");
     steps.push_back({"eval-parity-h1024",
-                     "mkdir -p '" + dir + "' && " + py + "checkpoint --hidden 1024 --seed 2 " +
-                         ckpt + " && " + train + "export " + ckpt + " " + big + " && " + py +
-                         "parity eval --engine " + engine + " --net " + big +
-                         " --seed 1 --random 10000" + ecm + " --config h1024-full" + pyout,
+                     {{"mkdir", "-p", "--", dir},
+                      args(t.py("checkpoint"), "--hidden", "1024", "--seed", "2", ckpt),
+                      args(t.train("export"), ckpt, big),
+                      args(t.py("parity"), "eval", "--engine", t.engine, "--net=" + big, "--seed",
+                           "1", "--random", "10000", t.ecm, "--config", "h1024-full", t.pyout)},
                      {t.junit("eval", "h1024-full")}});
     steps.push_back({"drift-h1024",
-                     py + "drift --checkpoint " + ckpt + " --net " + big + " --engine " + engine +
-                         " --seed 1 --random 5000" + ecm +
-                         " --max-p99-cp 40 --max-max-cp 80 --config h1024-full" + pyout,
+                     {args(t.py("drift"), "--checkpoint=" + ckpt, "--net=" + big, "--engine",
+                           t.engine, "--seed", "1", "--random", "5000", t.ecm, "--max-p99-cp", "40",
+                           "--max-max-cp", "80", "--config", "h1024-full", t.pyout)},
                      {t.junit("drift", "h1024-full")}});
   }
 }
@@ -142,54 +139,46 @@ void add_reference_steps(const Tier& t, std::vector<Step>& steps) {
 void add_trained_net_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
-  const std::string& py = t.py;
-  const std::string& train = t.train;
-  const std::string& pyout = t.pyout;
-  const std::string& ecm = t.ecm;
   const std::string dir = "golden/nets/trained/";
-  const std::string net = " " + dir + "stk-h128-trained.nnue",
-                    config = " --config trained-" + c.tier;
+  const std::string net = dir + "stk-h128-trained.nnue", config = "trained-" + c.tier;
   steps.push_back({"checknet-trained",
-                   t.h + " checknet" + net + " --manifest " + dir + "manifest.json --junit '" +
-                       t.junit("checknet", "trained-" + c.tier) + "'",
-                   {t.junit("checknet", "trained-" + c.tier)}});
+                   {args(t.h("checknet"), net, "--manifest", dir + "manifest.json",
+                         "--junit=" + t.junit("checknet", config))},
+                   {t.junit("checknet", config)}});
   steps.push_back({"eval-parity-trained",
-                   py + "parity eval --engine " + t.engine + " --net" + net +
-                       " --seed 1 --random " + (full ? "20000" : "2000") + ecm + config + pyout,
-                   {t.junit("eval", "trained-" + c.tier)}});
-  steps.push_back({"drift-trained",
-                   py + "drift --checkpoint " + dir + "stk-h128-trained.npz --net" + net +
-                       " --engine " + t.engine + " --seed 1 --random " + (full ? "20000" : "2000") +
-                       ecm + " --max-p99-cp 30 --max-max-cp 50 --max-overflows 0" + config + pyout,
-                   {t.junit("drift", "trained-" + c.tier)}});
+                   {args(t.py("parity"), "eval", "--engine", t.engine, "--net", net, "--seed", "1",
+                         "--random", full ? "20000" : "2000", t.ecm, "--config", config, t.pyout)},
+                   {t.junit("eval", config)}});
+  steps.push_back(
+      {"drift-trained",
+       {args(t.py("drift"), "--checkpoint", dir + "stk-h128-trained.npz", "--net", net, "--engine",
+             t.engine, "--seed", "1", "--random", full ? "20000" : "2000", t.ecm, "--max-p99-cp",
+             "30", "--max-max-cp", "50", "--max-overflows", "0", "--config", config, t.pyout)},
+       {t.junit("drift", config)}});
   steps.push_back({"netlint-trained",
-                   train + "netlint --net" + net + " --seed 1 --random " + (full ? "5000" : "500") +
-                       ecm + " --max-dead-ft-share 0.1 --max-saturated-ft-share 0.1" + config +
-                       pyout,
-                   {t.junit("netlint", "trained-" + c.tier)}});
+                   {args(t.train("netlint"), "--net", net, "--seed", "1", "--random",
+                         full ? "5000" : "500", t.ecm, "--max-dead-ft-share", "0.1",
+                         "--max-saturated-ft-share", "0.1", "--config", config, t.pyout)},
+                   {t.junit("netlint", config)}});
+  const Argv long_games = full ? Argv{"--games", "400", "--search-depth", "11"} : Argv{};
   steps.push_back({"accumulator-trained",
-                   t.h + " accumulator --net" + net + config +
-                       (full ? " --games 400 --search-depth 11" : "") + t.out,
-                   {t.junit("accumulator", "trained-" + c.tier)}});
+                   {args(t.h("accumulator"), "--net", net, "--config", config, long_games, t.out)},
+                   {t.junit("accumulator", config)}});
 }
 
 // The NNUE accumulator.
 void add_accumulator_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
-  const std::string& h = t.h;
-  const std::string& out = t.out;
   // 3. accumulator: incremental vs recompute over random games, scalar vs SIMD, mirrors.
-  steps.push_back(
-      {"accumulator",
-       h + " accumulator --config " + c.tier + (full ? " --games 400 --search-depth 11" : "") + out,
-       {t.junit("accumulator", c.tier)}});
+  const Argv long_games = full ? Argv{"--games", "400", "--search-depth", "11"} : Argv{};
+  steps.push_back({"accumulator",
+                   {args(t.h("accumulator"), "--config", c.tier, long_games, t.out)},
+                   {t.junit("accumulator", c.tier)}});
   if (full)  // the big net too: >= 100,000 walk steps and >= 1,000,000 audited search nodes
     steps.push_back({"accumulator-h1024",
-                     h +
-                         " accumulator --config full-h1024 --hidden 1024 --games 400"
-                         " --search-depth 11" +
-                         out,
+                     {args(t.h("accumulator"), "--config", "full-h1024", "--hidden", "1024",
+                           long_games, t.out)},
                      {t.junit("accumulator", "full-h1024")}});
 }
 
@@ -197,35 +186,30 @@ void add_accumulator_steps(const Tier& t, std::vector<Step>& steps) {
 void add_epd_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
-  const std::string& h = t.h;
-  const std::string& out = t.out;
-  const std::string& ecm = t.ecm;
   // 5. epd: ECM against its golden solved set (a position solved in the golden and failed now
   //    fails). Quick: every 20th position at sd 16; full: all 879 at sn 1000000.
-  steps.push_back(
-      {"epd-ecm",
-       h + " epd --quiet" + ecm + " --bench-signature auto" +
-           (full
-                ? " --nodes 1000000 --config ecm-full --baseline golden/epd/ecm-full.json"
-                : " --stride 20 --depth 16 --config ecm-quick --baseline golden/epd/ecm-quick.json") +
-           out,
-       {t.junit("epd", full ? "ecm-full" : "ecm-quick")}});
+  const Argv budget = full ? Argv{"--nodes",  "1000000",    "--config",
+                                  "ecm-full", "--baseline", "golden/epd/ecm-full.json"}
+                           : Argv{"--stride",   "20",
+                                  "--depth",    "16",
+                                  "--config",   "ecm-quick",
+                                  "--baseline", "golden/epd/ecm-quick.json"};
+  steps.push_back({"epd-ecm",
+                   {args(t.h("epd"), "--quiet", t.ecm, "--bench-signature", "auto", budget, t.out)},
+                   {t.junit("epd", full ? "ecm-full" : "ecm-quick")}});
   //    The avoid-move path too (ECM has no 'am'): golden/epd/am-quick.epd, clear blunders to
   //    avoid and bm+am pairs, at sd 8 against its golden solved set (6 positions, well under 1 s).
-  steps.push_back({"epd-am",
-                   h + " epd --quiet --epd golden/epd/am-quick.epd --depth 8 --config am-" +
-                       c.tier + " --baseline golden/epd/am-quick.json" + out,
-                   {t.junit("epd", "am-" + c.tier)}});
+  steps.push_back(
+      {"epd-am",
+       {args(t.h("epd"), "--quiet", "--epd", "golden/epd/am-quick.epd", "--depth", "8", "--config",
+             "am-" + c.tier, "--baseline", "golden/epd/am-quick.json", t.out)},
+       {t.junit("epd", "am-" + c.tier)}});
 }
 
 // The fail-high predictor: calibration, and on vs off in the full tier.
 void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
-  const std::string& h = t.h;
-  const std::string& out = t.out;
-  const std::string& train = t.train;
-  const std::string& ecm = t.ecm;
   // 6. calibration: the fail-high predictor's built-in model on held-out positions (seeded
   //    self-play + ECM, seed 2; the position split is a hash of the position, so no held-out
   //    position was ever in the fit set of ci/make-fhmodel.sh). The records carry the engine's
@@ -234,27 +218,26 @@ void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
   //    positions), depth 10, strict gates.
   {
     const std::string dir = c.out_dir + "/fhcollect";
-    const std::string records = "'" + dir + "/heldout-" + c.tier + ".fhr'";
+    const std::string sets = dir + "/sets-" + c.tier;
+    const std::string records = dir + "/heldout-" + c.tier + ".fhr";
     steps.push_back({"calibration",
-                     h + " fhgen --seed 2 --out-dir '" + dir + "/sets-" + c.tier + "'" +
-                         (full ? " --games 500" : " --games 40") + " --ecm '" + c.shared +
-                         "/suites/ECM.epd'" + " && " + h + " fhcollect --positions '" + dir +
-                         "/sets-" + c.tier + "/heldout.epd' --seed 1" +
-                         (full ? " --depth 10 --full-depth 9" : " --depth 8 --full-depth 7") +
-                         " --out " + records + " --config heldout-" + c.tier + out + " && " +
-                         train + "calibration --records " + records +
-                         " --model engine/src/search/fhmodel_default.txt --check-recorded --tier " +
-                         c.tier + " --out-dir '" + c.out_dir + "/calibration' --junit '" +
-                         t.junit("calibration", c.tier) + "'",
+                     {args(t.h("fhgen"), "--seed", "2", "--out-dir=" + sets, "--games",
+                           full ? "500" : "40", "--ecm=" + c.shared + "/suites/ECM.epd"),
+                      args(t.h("fhcollect"), "--positions=" + sets + "/heldout.epd", "--seed", "1",
+                           full ? Argv{"--depth", "10", "--full-depth", "9"}
+                                : Argv{"--depth", "8", "--full-depth", "7"},
+                           "--out=" + records, "--config", "heldout-" + c.tier, t.out),
+                      args(t.train("calibration"), "--records=" + records, "--model",
+                           "engine/src/search/fhmodel_default.txt", "--check-recorded", "--tier",
+                           c.tier, "--out-dir=" + c.out_dir + "/calibration",
+                           "--junit=" + t.junit("calibration", c.tier))},
                      {t.junit("fhcollect", "heldout-" + c.tier), t.junit("calibration", c.tier)}});
   }
   if (full)  // what the predictor buys: tree size and solved counts, on vs off at equal depth
     steps.push_back(
         {"fh-compare",
-         h + " epd-compare --quiet" + ecm +
-             " --depth 10 --reference inprocess --option FHPredictor=true"
-             " --config fh-onoff-sd10" +
-             out,
+         {args(t.h("epd-compare"), "--quiet", t.ecm, "--depth", "10", "--reference", "inprocess",
+               "--option", "FHPredictor=true", "--config", "fh-onoff-sd10", t.out)},
          {t.junit("epd", "fh-onoff-sd10-stk"), t.junit("epd", "fh-onoff-sd10-reference")}});
 }
 
@@ -262,27 +245,24 @@ void add_calibration_steps(const Tier& t, std::vector<Step>& steps) {
 void add_search_steps(const Tier& t, std::vector<Step>& steps) {
   const StepContext& c = t.c;
   const bool full = t.full;
-  const std::string& h = t.h;
-  const std::string& out = t.out;
-  const std::string& engine = t.engine;
-  const std::string& ecm = t.ecm;
   // 7. shadow: silent-miss audit (isolation exact) with the invariant gate (audit on == off), gates on
   //    the excess of each miss rate over its control, the control rate, LMR sensitivity, the depth of
   //    every shadow root, and the fabricated-bound share. Quick: every 80th ECM position (11) at sd 7;
   //    full: all 879 at sd 8.
-  steps.push_back(
-      {"shadow",
-       h + " shadow --quiet" + ecm +
-           (full ? " --depth 8 --config ecm-full" : " --stride 80 --depth 7 --config ecm-quick") +
-           out,
-       {t.junit("shadow", full ? "ecm-full" : "ecm-quick")}});
+  const Argv budget = full ? Argv{"--depth", "8", "--config", "ecm-full"}
+                           : Argv{"--stride", "80", "--depth", "7", "--config", "ecm-quick"};
+  steps.push_back({"shadow",
+                   {args(t.h("shadow"), "--quiet", t.ecm, budget, t.out)},
+                   {t.junit("shadow", full ? "ecm-full" : "ecm-quick")}});
   // 8. bench: the search signature (cheap, so both tiers).
-  steps.push_back({"bench", h + " bench --config " + c.tier + out, {t.junit("bench", c.tier)}});
+  steps.push_back(
+      {"bench", {args(t.h("bench"), "--config", c.tier, t.out)}, {t.junit("bench", c.tier)}});
   // 9. uci-check: the engine driven as a GUI drives it (commands during a search, zero limits,
   //    clocks, PVs, notation, games with the table kept, garbage), about 20 s (both tiers).
-  steps.push_back({"uci-check",
-                   h + " uci-check --engine " + engine + " --config stk-" + c.tier + out,
-                   {t.junit("uci-check", "stk-" + c.tier)}});
+  steps.push_back(
+      {"uci-check",
+       {args(t.h("uci-check"), "--engine", t.engine, "--config", "stk-" + c.tier, t.out)},
+       {t.junit("uci-check", "stk-" + c.tier)}});
 }
 
 }  // namespace
@@ -301,6 +281,13 @@ std::vector<Step> tier_steps(const StepContext& c) {
   add_calibration_steps(t, steps);
   add_search_steps(t, steps);
   return steps;
+}
+
+std::string Step::command_line() const {
+  std::string out;
+  for (const Argv& argv : commands)
+    out += (out.empty() ? "" : " && ") + proc::display_command(argv);
+  return out;
 }
 
 }  // namespace stk::harness

@@ -17,10 +17,30 @@ struct StepContext {
       25;  // premerge: the compare gate, ECM positions lost at each budget (of 220)
 };
 
+using Argv = std::vector<std::string>;
+
+inline void append(Argv& out, const std::string& word) { out.push_back(word); }
+inline void append(Argv& out, const Argv& words) {
+  out.insert(out.end(), words.begin(), words.end());
+}
+
+// One argument vector from words and argument vectors, in order.
+template <class... Parts>
+Argv args(const Parts&... parts) {
+  Argv out;
+  (append(out, parts), ...);
+  return out;
+}
+
 struct Step {
   std::string name;
-  std::string command;               // a shell command line
+  // Run in order, each an argument vector (never a shell); the first that does not exit 0 ends
+  // the step with its status.
+  std::vector<Argv> commands;
   std::vector<std::string> reports;  // the JUnit files it must write (stk-harness all checks them)
+  // The commands as a user pastes them into a shell: words quoted, joined by " && " (the listing
+  // and the report's `command` fact).
+  std::string command_line() const;
 };
 
 std::vector<Step> tier_steps(const StepContext& ctx);

@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
-#include "commands/compare/shell.h"
+#include "commands/compare/output_tail.h"
+#include "proc/command_words.h"
+#include "proc/process.h"
 
 namespace stk::harness::compare {
 
@@ -41,19 +43,20 @@ Json read_json(const Side& s, const std::string& path, const std::string& what) 
   }
 }
 
-// Runs `cmd` (exit 0 or 1: a failed gate of that harness still measured) and returns its output.
-void run_checked(const Side& s, const std::string& what, const std::string& cmd) {
-  std::cout << fmt::format("compare: {} {}: {}\n", s.role, what, cmd) << std::flush;
-  ShellResult r = run_shell(cmd);
+// Runs `argv` (exit 0 or 1: a failed gate of that harness still measured).
+void run_checked(const Side& s, const std::string& what, const std::vector<std::string>& argv) {
+  std::cout << fmt::format("compare: {} {}: {}\n", s.role, what, proc::display_command(argv))
+            << std::flush;
+  const proc::RunResult r = proc::run(argv);
   if (r.exit_code != 0 && r.exit_code != 1)
-    throw InputError(fmt::format("--{} {}: {} failed (exit {}):\n{}", s.role, s.given, what,
-                                 r.exit_code, tail_lines(r.output, 8)));
+    throw InputError(fmt::format("--{} {}: {} failed ({}):\n{}", s.role, s.given, what,
+                                 r.describe(), tail_lines(r.output, 8)));
 }
 
 // Whether the side's own stk-harness has `command` (a base from before it was added has not: its
 // `--help` is the unknown-command listing, exit 2).
 bool has_command(const Side& s, const std::string& command) {
-  return run_shell(fmt::format("{} {} --help", shell_quote(s.harness), command)).exit_code == 0;
+  return proc::run({s.harness, command, "--help"}).exit_code == 0;
 }
 
 // mechanism -> miss rate, and decision -> firing rate, for one side.
@@ -69,11 +72,11 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
   const std::string dir = runs_dir + "/audits-" + s.role;
   fs::create_directories(dir);
   SideAudit out;
-  run_checked(
-      s, "shadow audit",
-      fmt::format("{} shadow --quiet --epd {} --stride {} --depth {} --config {} --out-dir {}",
-                  shell_quote(s.harness), shell_quote(a.epd_file), a.stride, a.depth, s.role,
-                  shell_quote(dir)));
+  // Path values as --name=VALUE: a value starting with '-' is not read as an option.
+  run_checked(s, "shadow audit",
+              {s.harness, "shadow", "--quiet", "--epd=" + a.epd_file, "--stride",
+               std::to_string(a.stride), "--depth", std::to_string(a.depth), "--config", s.role,
+               "--out-dir=" + dir});
   Json shadow = read_json(s, dir + "/shadow/" + s.role + ".json", "the shadow audit");
   // A base from before the per-mechanism audit still has its bench, speed and suites compared: its
   // miss rates are reported unavailable (a skipped testcase with the reason), not guessed.
@@ -94,20 +97,15 @@ SideAudit audit_side(const Side& s, const AuditSettings& a, const std::string& r
   const std::string model = builtin_model_of(s);
   const char* py = std::getenv("STK_PYTHON");
   const std::string records = dir + "/heldout.fhr";
-  run_checked(
-      s, "fail-high collection",
-      fmt::format(
-          "{} fhcollect --positions {} --shard 1/{} --depth {} --full-depth {} --seed 1 --out {} "
-          "--config {} --out-dir {}",
-          shell_quote(s.harness), shell_quote(a.epd_file), a.stride, a.depth + 1, a.depth,
-          shell_quote(records), s.role, shell_quote(dir)));
-  run_checked(
-      s, "calibration",
-      fmt::format(
-          "{} -m stktrain.calibration --records {} --model {} --tier quick --out-dir {} --junit {}",
-          shell_quote(py && *py ? py : ".venv/bin/python"), shell_quote(records),
-          shell_quote(model), shell_quote(dir + "/calibration"),
-          shell_quote(dir + "/junit/calibration.xml")));
+  run_checked(s, "fail-high collection",
+              {s.harness, "fhcollect", "--positions=" + a.epd_file, "--shard",
+               "1/" + std::to_string(a.stride), "--depth", std::to_string(a.depth + 1),
+               "--full-depth", std::to_string(a.depth), "--seed", "1", "--out=" + records,
+               "--config", s.role, "--out-dir=" + dir});
+  run_checked(s, "calibration",
+              {py && *py ? py : ".venv/bin/python", "-m", "stktrain.calibration",
+               "--records=" + records, "--model=" + model, "--tier", "quick",
+               "--out-dir=" + dir + "/calibration", "--junit=" + dir + "/junit/calibration.xml"});
   Json cal = read_json(s, dir + "/calibration/calibration.json", "stktrain.calibration");
   const Json decisions = cal.value("decisions", Json::object());
   for (const auto& [name, d] : decisions.items())

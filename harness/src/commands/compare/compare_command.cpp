@@ -56,8 +56,10 @@ struct GateOptions {
 
 GateOptions add_compare_options(CLI::App& app, CompareOptions& o) {
   GateOptions given;
-  app.add_option("--base", o.base_arg, "git revision, 'worktree' or UCI engine path")->required();
-  app.add_option("--candidate", o.cand_arg, "git revision, 'worktree' or UCI engine path")
+  app.add_option("--base", o.base_arg, "git revision, 'worktree' or UCI engine (path or CMD ARGS)")
+      ->required();
+  app.add_option("--candidate", o.cand_arg,
+                 "git revision, 'worktree' or UCI engine (path or CMD ARGS)")
       ->required();
   app.add_option("--base-option", o.base_opts, "UCI option NAME=VALUE for the base (repeatable)");
   app.add_option("--candidate-option", o.cand_opts,
@@ -168,7 +170,8 @@ int run_compare(int argc, char** argv) {
       "Two engines side by side: bench signature, nodes/s (alternating runs), solved-set diff at equal\n"
       "nodes and equal depth, tree size; --audits adds shadow miss rates and predictor firing rates.\n"
       "A side is a git revision (built once with the release preset in build/compare/<commit>),\n"
-      "'worktree' (the build this stk-harness belongs to) or the path of any UCI engine.\n"
+      "'worktree' (the build this stk-harness belongs to) or any UCI engine: its path, or a command\n"
+      "CMD ARGS split into words as a shell quotes them, never run by one (docs/uci.md).\n"
       "Exit 0 every requested gate passes, 1 a gate failed, 2 usage or input error.",
       "stk-harness compare"};
   CompareOptions o;

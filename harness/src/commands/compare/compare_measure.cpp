@@ -8,8 +8,10 @@
 
 #include "bench.h"
 #include "cli/cli.h"
-#include "commands/compare/shell.h"
+#include "commands/compare/output_tail.h"
 #include "position.h"
+#include "proc/command_words.h"
+#include "proc/process.h"
 
 namespace stk::harness::compare {
 
@@ -19,7 +21,11 @@ BenchSignature bench_signature(const Side& side) {
     b.note = "n/a: UCI options given, which the bench command cannot apply";
     return b;
   }
-  ShellResult r = run_shell("timeout 300 " + shell_quote(side.engine) + " bench");
+  proc::RunOptions limit;
+  limit.timeout = std::chrono::seconds(300);
+  std::vector<std::string> argv = proc::command_argv(side.engine);
+  argv.push_back("bench");
+  const proc::RunResult r = proc::run(argv, limit);
   std::smatch m;
   static const std::regex nodes_line(R"(Nodes searched\s*:\s*(\d+))");
   if (r.exit_code == 0 && std::regex_search(r.output, m, nodes_line)) {
@@ -27,9 +33,9 @@ BenchSignature bench_signature(const Side& side) {
     return b;
   }
   if (side.is_stk())
-    throw InputError(
-        fmt::format("--{} {}: '{} bench' printed no 'Nodes searched : N' (exit {}):\n{}", side.role,
-                    side.given, side.engine, r.exit_code, tail_lines(r.output, 5)));
+    throw InputError(fmt::format("--{} {}: '{} bench' printed no 'Nodes searched : N' ({}):\n{}",
+                                 side.role, side.given, side.engine, r.describe(),
+                                 tail_lines(r.output, 5)));
   b.note = "n/a: not an stk engine ('bench' printed no 'Nodes searched' line)";
   return b;
 }
@@ -73,18 +79,27 @@ SpeedRuns speed_runs(const Side& base, const Side& candidate, int runs, std::uin
 epd::RunResults run_suite(const std::string& harness, const Side& side, const std::string& epd_file,
                           int stride, const epd::Budget& budget, const std::string& out_dir,
                           const std::string& config) {
-  std::string cmd = shell_quote(harness) + " epd --quiet --epd " + shell_quote(epd_file) +
-                    " --stride " + std::to_string(stride) +
-                    (budget.kind == epd::Budget::Kind::Depth ? " --depth " : " --nodes ") +
-                    std::to_string(budget.value) + " --engine " + shell_quote(side.engine) +
-                    " --config " + shell_quote(config) + " --out-dir " + shell_quote(out_dir);
-  for (const auto& [k, v] : side.options) cmd += " --option " + shell_quote(k + "=" + v);
-  std::cout << fmt::format("compare: {} at {}: {}\n", side.role, budget.label(), cmd) << std::flush;
-  ShellResult r = run_shell(cmd);
+  // Values as --name=VALUE: one starting with '-' is not read as an option.
+  std::vector<std::string> argv = {harness,
+                                   "epd",
+                                   "--quiet",
+                                   "--epd=" + epd_file,
+                                   "--stride",
+                                   std::to_string(stride),
+                                   budget.kind == epd::Budget::Kind::Depth ? "--depth" : "--nodes",
+                                   std::to_string(budget.value),
+                                   "--engine=" + side.engine,
+                                   "--config=" + config,
+                                   "--out-dir=" + out_dir};
+  for (const auto& [k, v] : side.options) argv.push_back("--option=" + k + "=" + v);
+  std::cout << fmt::format("compare: {} at {}: {}\n", side.role, budget.label(),
+                           proc::display_command(argv))
+            << std::flush;
+  const proc::RunResult r = proc::run(argv);
   // Exit 1 without a baseline means an engine error on some position: recorded per position.
   if (r.exit_code != 0 && r.exit_code != 1)
-    throw InputError(fmt::format("--{} {}: the epd harness failed (exit {}):\n{}", side.role,
-                                 side.given, r.exit_code, tail_lines(r.output, 8)));
+    throw InputError(fmt::format("--{} {}: the epd harness failed ({}):\n{}", side.role, side.given,
+                                 r.describe(), tail_lines(r.output, 8)));
   return epd::read_results(out_dir + "/epd/" + config + ".json");
 }
 

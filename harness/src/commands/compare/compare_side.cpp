@@ -11,7 +11,9 @@
 
 #include "cli/cli.h"
 #include "io/output_file.h"
-#include "commands/compare/shell.h"
+#include "commands/compare/output_tail.h"
+#include "proc/command_words.h"
+#include "proc/process.h"
 
 namespace stk::harness::compare {
 
@@ -24,12 +26,30 @@ std::string trimmed(std::string s) {
   return s;
 }
 
+// git's answer on stdout alone (its complaints are not part of a commit or a path).
+proc::RunResult git(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"git"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  proc::RunOptions quiet;
+  quiet.stderr_to = proc::Stderr::Discarded;
+  return proc::run(argv, quiet);
+}
+
 // The repository the comparison runs in (the current directory's).
 fs::path repository_root() {
-  ShellResult r = run_shell("git rev-parse --show-toplevel");
+  const proc::RunResult r = git({"rev-parse", "--show-toplevel"});
   if (r.exit_code != 0)
     throw UsageError("not inside a git repository: git revisions cannot be compared here");
   return trimmed(r.output);
+}
+
+// A UCI engine command "CMD ARGS" (docs/uci.md) whose program can be started.
+bool is_engine_command(const std::string& given) {
+  try {
+    return proc::why_not_runnable(proc::command_argv(given)[0]).empty();
+  } catch (const proc::CommandSyntaxError&) {
+    return false;
+  }
 }
 
 }  // namespace
@@ -71,14 +91,28 @@ Side resolve_side(const std::string& role, const std::string& given,
     s.engine = fs::absolute(given).string();
     return s;
   }
-  ShellResult r = run_shell("git rev-parse --verify --quiet " + shell_quote(given + "^{commit}"));
-  if (r.exit_code != 0)
+  // A revision never starts with '-' (git would read it as an option); --end-of-options makes sure.
+  if (given[0] == '-')
     throw UsageError(fmt::format(
-        "--{} {}: neither an executable engine file nor a git revision of this repository", role,
-        given));
-  s.kind = Side::Kind::Revision;
-  s.commit = trimmed(r.output);
-  return s;
+        "--{} {}: neither an executable engine file nor a git revision (a revision does not "
+        "start with '-')",
+        role, given));
+  const proc::RunResult r = git(
+      {"rev-parse", "--verify", "--quiet", "--end-of-options", given + "^{commit}"});
+  if (r.exit_code == 0) {
+    s.kind = Side::Kind::Revision;
+    s.commit = trimmed(r.output);
+    return s;
+  }
+  if (is_engine_command(given)) {
+    s.kind = Side::Kind::EnginePath;
+    s.engine = given;
+    return s;
+  }
+  throw UsageError(fmt::format(
+      "--{} {}: neither an executable engine file nor a git revision of this repository (nor an "
+      "engine command CMD ARGS whose program is there)",
+      role, given));
 }
 
 std::string revision_dir(const std::string& commit) {
@@ -98,8 +132,8 @@ double build_revision(Side& side) {
     std::cout << fmt::format("compare: {} {}: git worktree add --detach {}\n", side.role,
                              side.given, dir.string())
               << std::flush;
-    ShellResult add = run_shell("git worktree add --detach " + shell_quote(dir.string()) + " " +
-                                side.commit);
+    const proc::RunResult add = proc::run(
+        {"git", "worktree", "add", "--detach", "--", dir.string(), side.commit});
     if (add.exit_code != 0)
       throw InputError(fmt::format("--{} {}: git worktree add failed:\n{}", side.role, side.given,
                                    tail_lines(add.output, 10)));
@@ -108,9 +142,16 @@ double build_revision(Side& side) {
   std::cout << fmt::format("compare: {} {}: building the release preset in {} (log {})\n",
                            side.role, side.given, dir.string(), log)
             << std::flush;
-  ShellResult b = run_shell(
-      "cd " + shell_quote(dir.string()) +
-      " && cmake --preset release && cmake --build --preset release -j2 --target stk stk-harness");
+  proc::RunOptions in_tree;
+  in_tree.cwd = dir.string();
+  proc::RunResult b = proc::run({"cmake", "--preset", "release"}, in_tree);
+  if (b.exit_code == 0) {
+    const proc::RunResult built_now = proc::run({"cmake", "--build", "--preset", "release", "-j2",
+                                                 "--target", "stk", "stk-harness"},
+                                                in_tree);
+    b.output += built_now.output;
+    b.exit_code = built_now.exit_code;
+  }
   io::replace_file(log, b.output);
   if (b.exit_code != 0 || !fs::exists(side.engine) || !fs::exists(side.harness))
     throw InputError(fmt::format("--{} {} ({}): the release build failed, see {}:\n{}", side.role,

@@ -1,5 +1,6 @@
 // One side of a comparison: a git revision (built once with the release preset in its own
-// worktree under build/compare/<commit>), the working tree's own build, or any UCI engine path.
+// worktree under build/compare/<commit>), the working tree's own build, or any UCI engine (a path
+// or a command CMD ARGS, docs/uci.md).
 #pragma once
 
 #include <string>
@@ -14,7 +15,7 @@ struct Side {
   std::string given;    // the argument as given
   std::string label;    // file-name-safe form of `given`, used in report names
   std::string commit;   // full commit (Revision), "" otherwise
-  std::string engine;   // the UCI engine binary
+  std::string engine;   // the UCI engine: a binary's path, or a command CMD ARGS
   std::string harness;  // its own stk-harness (Revision, Worktree), "" for an engine path
   std::vector<std::pair<std::string, std::string>> options;  // UCI options, NAME=VALUE
   bool is_stk() const { return kind != Kind::EnginePath; }
@@ -26,7 +27,8 @@ std::string file_label(const std::string& given);
 
 // "worktree": this stk-harness's own build (engine beside it). An existing executable file: an
 // engine path. Otherwise a git revision of the repository in the current directory, resolved to
-// its full commit. Throws UsageError when `given` is none of these. Builds nothing.
+// its full commit (never one starting with '-'), else an engine command whose program is there.
+// Throws UsageError when `given` is none of these. Builds nothing.
 Side resolve_side(const std::string& role, const std::string& given,
                   const std::vector<std::pair<std::string, std::string>>& options);
 

@@ -166,9 +166,12 @@ void add_options(CLI::App& app, Settings& s) {
   app.add_option("--concurrency", s.concurrency, "games played at once (one thread each)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  app.add_option("--teacher", s.teacher,
-                 "UCI engine (path or command line) whose search labels every record, e.g. "
-                 "/usr/games/stockfish; the games stay stk's");
+  app.add_option(
+         "--teacher", s.teacher,
+         "UCI engine (a path, or a command line CMD ARGS split into words as a shell quotes "
+         "them: docs/uci.md) whose search labels every record, e.g. /usr/games/stockfish; "
+         "the games stay stk's")
+      ->check(engine_command_check());
   app.add_option("--teacher-nodes", s.teacher_nodes, "the teacher's 'go nodes' (default --nodes)")
       ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1000000000)));
 }

@@ -34,7 +34,10 @@ int run_epd_compare(int argc, char** argv) {
   std::string reference;
   std::vector<std::string> stk_options;
   add_suite_options(app, o, "UCI option of the reference (repeatable)");
-  app.add_option("--reference", reference, "UCI engine, or 'inprocess'")->required();
+  app.add_option("--reference", reference,
+                 "UCI engine (a path or CMD ARGS, docs/uci.md), or 'inprocess'")
+      ->check(engine_command_check())
+      ->required();
   app.add_option("--stk-option", stk_options, "option of the in-process side (repeatable)")
       ->check(kNameValue);
   app.add_option("--config", o.config, "report name (default compare-<suite>-<sd|sn><N>)");

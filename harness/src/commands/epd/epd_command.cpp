@@ -18,6 +18,7 @@
 #include "epd/epd_report.h"
 #include "epd/epd_results.h"
 #include "epd/suite_run.h"
+#include "proc/process.h"
 #include "report/summary_files.h"
 
 namespace stk::harness {
@@ -33,12 +34,7 @@ std::uint64_t run_bench() {
   fs::path stk = self.parent_path().parent_path() / "engine" / "stk";
   if (!fs::exists(stk))
     throw InputError("--bench-signature auto: no engine binary at " + stk.string());
-  FILE* p = popen(("'" + stk.string() + "' bench 2>&1").c_str(), "r");
-  if (!p) throw InputError("--bench-signature auto: cannot run " + stk.string());
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  pclose(p);
+  const std::string out = proc::run({stk.string(), "bench"}).output;
   auto at = out.rfind("Nodes searched");
   auto colon = at == std::string::npos ? at : out.find(':', at);
   if (colon == std::string::npos)
@@ -122,7 +118,9 @@ void add_epd_options(CLI::App& app, SuiteOptions& o, EpdOptions& e) {
       app, o,
       "UCI option (repeatable), e.g. 'Use NNUE=false'; the in-process engine takes FHPredictor,\n"
       "FHModel, FHLmrTier1, FHLmrTier2, FHStaticNull");
-  app.add_option("--engine", e.engine_name, "'inprocess' or the path of a UCI engine")
+  app.add_option("--engine", e.engine_name,
+                 "'inprocess', or a UCI engine: a path or CMD ARGS (docs/uci.md)")
+      ->check(engine_command_check())
       ->capture_default_str();
   app.add_option("--baseline", e.baseline_path,
                  "results JSON of an earlier run: a position solved there and failed now fails");

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_owed_reports.h"
 #include "commands/fhgen/position_sets.h"
+#include "proc/command_words.h"
 #include "report/build_info.h"
 #include "report/run_report.h"
 #include "report/summary_files.h"
@@ -34,15 +35,6 @@ CLI::Validator fraction(bool one_allowed) {
         return "";
       },
       one_allowed ? "[0, 1]" : "[0, 1)", "fraction");
-}
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789-_=./:,+@%") == std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 std::string epd_text(const std::vector<fhgen::SetEntry>& set) {
@@ -162,7 +154,7 @@ int run_fhgen(int argc, char** argv) {
                                    o.play.random_plies_max, o.play.random_plies_min));
 
     std::string command = "stk-harness fhgen";
-    for (int i = 1; i < argc; ++i) command += " " + shell_quote(argv[i]);
+    for (int i = 1; i < argc; ++i) command += " " + proc::quote_word(argv[i]);
 
     auto t0 = std::chrono::steady_clock::now();
     fhgen::PositionSets sets = fhgen::generate_position_sets(o);

@@ -13,6 +13,7 @@
 #include "cli/file_names.h"
 #include "cli/cli_app.h"
 #include "match_results/match_result.h"
+#include "proc/command_words.h"
 #include "report/run_report.h"
 #include "commands/match/match_runner.h"
 
@@ -81,7 +82,8 @@ struct GivenOptions {
 GivenOptions add_match_options(CLI::App& app, MatchOptions& o) {
   GivenOptions given;
   app.add_option("--engine", o.engine_tokens,
-                 "cmd=PATH [name=N] [option.X=Y ...] [nodes=N|depth=N]; first A, then B")
+                 "cmd=CMD [name=N] [option.X=Y ...] [nodes=N|depth=N]; first A, then B; CMD is a "
+                 "path or a command line CMD ARGS (docs/uci.md)")
       ->expected(1, -1)
       ->required();
   app.add_option("--openings", o.openings_path,
@@ -160,7 +162,7 @@ void set_engines(MatchPlan& plan, const MatchOptions& o, const TimeControl& tc) 
     plan.engines[std::size_t(i)] = parse_engine(o.engine_tokens[std::size_t(i)]);
     EngineConfig& e = plan.engines[std::size_t(i)];
     if (e.name.empty())
-      e.name = std::filesystem::path(e.command.substr(0, e.command.find(' '))).filename().string();
+      e.name = std::filesystem::path(proc::command_argv(e.command)[0]).filename().string();
     if (e.limit && tc.kind == TimeControl::Kind::Clock)
       throw UsageError(
           "--engine nodes=/depth= overrides a fixed budget; it cannot be mixed with --tc");

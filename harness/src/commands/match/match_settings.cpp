@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "proc/command_words.h"
 
 namespace stk::harness::selfplay {
 
@@ -84,8 +85,13 @@ EngineConfig parse_engine(const std::vector<std::string>& tokens) {
   const auto kv = parse_key_values(tokens, "--engine",
                                    {"cmd", "name", "nodes", "depth", "option."});
   EngineConfig e;
-  if (!kv.count("cmd") || kv.at("cmd").empty()) throw UsageError("--engine: cmd=PATH is required");
+  if (!kv.count("cmd") || kv.at("cmd").empty()) throw UsageError("--engine: cmd=CMD is required");
   e.command = kv.at("cmd");
+  try {
+    proc::command_argv(e.command);  // refused now, not when the engine starts
+  } catch (const proc::CommandSyntaxError& err) {
+    throw UsageError("--engine cmd=" + e.command + ": " + err.what());
+  }
   if (kv.count("name")) e.name = kv.at("name");
   if (kv.count("nodes") && kv.count("depth"))
     throw UsageError("--engine: give nodes= or depth=, not both");

@@ -33,7 +33,7 @@ struct EngineConfig {
   std::optional<TimeControl> limit;            // nodes=N or depth=N: overrides the match's budget
 };
 
-// "cmd=PATH name=N option.X=Y nodes=N depth=N" as separate tokens (one --engine's values).
+// "cmd=CMD name=N option.X=Y nodes=N depth=N" as separate tokens (one --engine's values).
 EngineConfig parse_engine(const std::vector<std::string>& tokens);
 
 Adjudication::Draw parse_draw(const std::vector<std::string>& tokens);

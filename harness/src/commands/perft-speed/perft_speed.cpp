@@ -136,7 +136,10 @@ int run_perft_speed(int argc, char** argv) {
       "stk-harness perft-speed"};
   std::string ref_path = "/usr/games/stockfish", config = "default", out_dir = "reports";
   int repeat = 3, max_depth = 0;
-  app.add_option("--reference", ref_path, "UCI engine answering 'go perft'")->capture_default_str();
+  app.add_option("--reference", ref_path,
+                 "UCI engine answering 'go perft': a path or CMD ARGS (docs/uci.md)")
+      ->check(engine_command_check())
+      ->capture_default_str();
   app.add_option("--repeat", repeat, "timed runs per position and engine")
       ->check(CLI::Range(1, 50))
       ->capture_default_str();

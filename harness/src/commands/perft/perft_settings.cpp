@@ -25,7 +25,9 @@ void add_perft_options(CLI::App& app, PerftSettings& s) {
       ->check(CLI::Range(0, 6))
       ->capture_default_str();
   app.add_option("--reference", s.reference_path,
-                 "UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish)");
+                 "UCI engine answering 'go perft' to bisect mismatches (e.g. stockfish): a path or "
+                 "CMD ARGS (docs/uci.md)")
+      ->check(engine_command_check());
   app.add_option("--config", s.config, "report name")->capture_default_str();
   app.add_option("--shard", s.shard_text, "take the checks of positions i with i % N == K-1")
       ->check(shard_check());

@@ -91,7 +91,10 @@ int run_search_speed(int argc, char** argv) {
   std::uint64_t nodes = 1000000;
   int hash = 16;
   std::vector<std::string> options;
-  app.add_option("--reference", ref_path, "the reference UCI engine")->capture_default_str();
+  app.add_option("--reference", ref_path,
+                 "the reference UCI engine: a path or CMD ARGS (docs/uci.md)")
+      ->check(engine_command_check())
+      ->capture_default_str();
   app.add_option("--nodes", nodes, "nodes per bench position")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t(1000), std::uint64_t(1) << 40));

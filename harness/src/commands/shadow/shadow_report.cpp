@@ -1,7 +1,6 @@
 #include "commands/shadow/shadow_report.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "proc/process.h"
 #include "report/summary_files.h"
 
 namespace stk::harness::shadow {
@@ -437,15 +437,12 @@ std::string make_plot(const Json& json, const std::string& dir, const std::strin
   std::string plot_note;
   const std::string plot_input = dir + config + "-plot-input.json";
   write_text_file(plot_input, json.dump(-1, ' ', false, Json::error_handler_t::replace));
-  std::string cmd = "'" + python() + "' -m stkref.shadowplot '" + plot_input + "' '" + dir + png +
-                    "' 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  if (pipe) {
-    char buf[512];
-    while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  }
-  int rc = pipe ? pclose(pipe) : -1;
+  // Absolute paths: a relative one starting with '-' would read as an option.
+  const proc::RunResult plot = proc::run({python(), "-m", "stkref.shadowplot",
+                                          std::filesystem::absolute(plot_input).string(),
+                                          std::filesystem::absolute(dir + png).string()});
+  const std::string& out = plot.output;
+  const int rc = plot.exit_code;
   std::filesystem::remove(plot_input);
   junit::TestCase tc;
   tc.classname = "shadow.plot";

@@ -98,8 +98,11 @@ int run_uci_check(int argc, char** argv) {
   std::vector<std::string> option_args, only;
   std::string config = "default", out_dir = "reports";
   bool list = false, no_differences = false;
-  app.add_option("--engine", settings.engine,
-                 "the engine: a path or a command line (run by /bin/sh)");
+  app.add_option(
+         "--engine", settings.engine,
+         "the engine: a path, or a command line CMD ARGS (split into words as a shell quotes "
+         "them, never run by one: docs/uci.md)")
+      ->check(engine_command_check());
   app.add_option("--option", option_args,
                  "NAME=VALUE sent as setoption before every scenario (repeatable)")
       ->allow_extra_args(false);

@@ -1,0 +1,11 @@
+// What compare shows of a child's output when it fails.
+#pragma once
+
+#include <string>
+
+namespace stk::harness::compare {
+
+// The last `lines` lines of `text`, for error messages.
+std::string tail_lines(const std::string& text, int lines);
+
+}  // namespace stk::harness::compare
