@@ -209,3 +209,27 @@ TEST_CASE("uci: a hash table that cannot be allocated is refused, the previous o
   auto lines = await_readyok(engine);
   CHECK_THAT(joined(lines), !Contains("error"));
 }
+
+// Faults round 2: an engine's output that never completes a line neither holds the reader past
+// its deadline nor grows without bound (planted defect: the old reader returned nothing until a
+// newline or end of file, so this read waited for the 3 MiB line to end).
+TEST_CASE("uci process: output without newlines comes back in capped pieces, on time",
+          "[uci][faults]") {
+  const auto dir = test::scratch_dir("uci-no-newline");
+  const auto script = dir / "endless-line";
+  test::write_file(script, "#!/bin/sh\nhead -c 3145728 /dev/zero | tr '\\0' x\nexec sleep 30\n");
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  harness::UciProcess engine(harness::UciProcess::NoHandshake{}, script.string());
+  const auto t0 = harness::SteadyClock::now();
+  auto piece = engine.read_line(t0 + std::chrono::seconds(5));
+  REQUIRE(piece);
+  CHECK(piece->text.size() == harness::UciProcess::kMaxLineBytes);
+  CHECK(piece->text.find_first_not_of('x') == std::string::npos);
+  // Nothing more completes: the reader gives up at its deadline, not at the engine's pleasure.
+  engine.read_line(harness::SteadyClock::now() + std::chrono::seconds(3));
+  engine.read_line(harness::SteadyClock::now() + std::chrono::seconds(3));
+  const auto late = harness::SteadyClock::now();
+  CHECK(!engine.read_line(late + std::chrono::milliseconds(300)));
+  CHECK(harness::SteadyClock::now() - late < std::chrono::seconds(2));
+  engine.kill_child();
+}

@@ -139,7 +139,7 @@ void MatchJournal::append(const std::string& line) { file_.append(line); }
 
 void MatchJournal::record(const PairRecord& pair) {
   result_.add_pair(pair);
-  if (!file_.is_open()) open_for_append();
+  open();
   append(pair_to_json(pair).dump() + "\n");
 }
 

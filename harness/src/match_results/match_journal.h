@@ -50,6 +50,14 @@ class MatchJournal {
   // Adds the pair to the result (std::invalid_argument, nothing written, if refused), then appends
   // its line and flushes it to disk; InputError naming the file if the write fails.
   void record(const PairRecord& pair);
+  // Opens the journal for appending (its header written when new); record() does it too. The
+  // runner opens it before the first pair's PGN games are written, so that a run stopped between
+  // the two leaves a journal whose resume cuts those games (selfplay::drop_unrecorded_tail).
+  void open() {
+    if (!file_.is_open()) open_for_append();
+  }
+  // Whether this run resumes a journal that was there before it.
+  bool resumed() const { return resume_bytes_.has_value(); }
   // Closes the journal, checked (InputError naming it); the destructor closes unchecked.
   void close() { file_.close(); }
 

@@ -1,7 +1,5 @@
 #include "proc/process.h"
 
-#include "io/interruption.h"
-
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -13,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+
+#include "io/interruption.h"
 
 namespace stk::harness::proc {
 

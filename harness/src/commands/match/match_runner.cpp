@@ -203,13 +203,16 @@ int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchRes
 // The journals' dropped lines said, the PGN cut back to the pairs the journals hold, and the
 // resumed count said.
 void resume(const MatchPlan& plan, const std::array<std::string, 2>& dropped,
-            const MatchResult& result, const MatchResult* control) {
+            const MatchJournal& journal, const MatchJournal* aa_journal) {
+  const MatchResult& result = journal.result();
   for (const std::string& d : dropped)
     if (!d.empty()) std::cout << d << "\n";
   // Games of a pair that was in progress when a run was killed are in the PGN but not in the state.
-  drop_unrecorded_tail(plan.pgn_path, result.definition().config, recorded(result));
-  if (control)
-    drop_unrecorded_tail(plan.aa_pgn_path, control->definition().config, recorded(*control));
+  drop_unrecorded_tail(plan.pgn_path, result.definition().config, recorded(result),
+                       journal.resumed());
+  if (aa_journal)
+    drop_unrecorded_tail(plan.aa_pgn_path, aa_journal->result().definition().config,
+                         recorded(aa_journal->result()), aa_journal->resumed());
   if (!plan.quiet && !result.pairs().empty())
     std::cout << "resuming " << plan.state_path << ": " << result.pairs().size()
               << " pairs recorded\n";
@@ -246,7 +249,7 @@ int run_match(const MatchPlan& plan) {
                                                 plan.shard_index, &aa_dropped);
   const MatchResult& result = journal.result();
   const MatchResult* control = aa_journal ? &aa_journal->result() : nullptr;
-  resume(plan, {dropped, aa_dropped}, result, control);
+  resume(plan, {dropped, aa_dropped}, journal, aa_journal.get());
 
   // Both engines must come up (uci, options, isready) before the first game.
   {
@@ -305,8 +308,10 @@ int run_match(const MatchPlan& plan) {
     // A write that fails stops the workers; the error is raised once they are joined (never while
     // they run: a thread left joinable would terminate the process).
     try {
+      MatchJournal& pair_journal = tasks[i].control ? *aa_journal : journal;
+      pair_journal.open();  // first: a stop after the PGN write leaves a journal to resume
       append_file(tasks[i].control ? plan.aa_pgn_path : plan.pgn_path, p.pgn);
-      (tasks[i].control ? *aa_journal : journal).record(p.record);
+      pair_journal.record(p.record);
     } catch (...) {
       std::lock_guard lock(mutex);
       if (!failure) failure = std::current_exception();

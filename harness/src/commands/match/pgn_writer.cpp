@@ -112,17 +112,23 @@ std::vector<std::size_t> game_starts(const std::string& text) {
 }  // namespace
 
 void drop_unrecorded_tail(const std::string& path, const std::string& event,
-                          const std::set<std::uint64_t>& recorded) {
-  if (recorded.empty()) return;  // a new run appends to the collection as it is
+                          const std::set<std::uint64_t>& recorded, bool resuming) {
+  if (!resuming) return;  // a new run appends to the collection as it is
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 && errno == ENOENT) return;
   const std::string text = io::read_input_file(path);
   const std::vector<std::size_t> starts = game_starts(text);
+  // Pairs are appended one at a time, each before its journal line: at most one pair (its two
+  // games, one opening) can be unrecorded, and only at the end.
   std::size_t cut = text.size();
-  for (auto it = starts.rbegin(); it != starts.rend(); ++it) {
+  std::optional<std::uint64_t> orphan;
+  int games = 0;
+  for (auto it = starts.rbegin(); it != starts.rend() && games < 2; ++it, ++games) {
     const std::string game = text.substr(*it, cut - *it);
     const auto opening = round_opening(game);
     if (tag_value(game, "Event") != event || !opening || recorded.count(*opening)) break;
+    if (orphan && *orphan != *opening) break;
+    orphan = opening;
     cut = *it;
   }
   if (cut == text.size()) return;

@@ -22,11 +22,11 @@ struct PgnHeader {
 
 std::string to_pgn(const PgnHeader& h, const Opening& opening, const PlayedGame& g);
 
-// Resuming (`recorded` not empty): cuts from the end of `path` the games of match `event` whose
-// Round's opening is not in `recorded`, stopping at the first game that is recorded or another
-// event's. Nothing without the file or for a new run; a path that is not a regular file (a device,
-// a FIFO) is refused by name (InputError), never read.
+// Resuming a journal: cuts from the end of `path` the games of match `event` of one pair (one
+// Round opening, at most two games) that `recorded` does not hold, stopping at the first game that
+// is recorded, another event's or another pair's. Nothing without the file or for a new run; a
+// path that is not a regular file (a device, a FIFO) is refused by name (InputError), never read.
 void drop_unrecorded_tail(const std::string& path, const std::string& event,
-                          const std::set<std::uint64_t>& recorded);
+                          const std::set<std::uint64_t>& recorded, bool resuming);
 
 }  // namespace stk::harness::selfplay
