@@ -21,14 +21,15 @@ namespace review {
 
 int write_review_page(const ReviewOptions& o, std::ostream& log) {
   namespace fs = std::filesystem;
-  if (!fs::is_directory(o.reports))
+  std::error_code ec;
+  if (!fs::is_directory(o.reports, ec))
     throw InputError(o.reports + ": not a directory (no reports to review)");
   const std::string out = o.out.empty() ? o.reports + "/index.html" : o.out;
   ReviewData data = read_reports(o.reports, o.baseline_calibration);
   PageContext ctx;
   ctx.revision = build_info::git_revision();
   const std::string db = o.history_db.empty() ? o.reports + "/history.sqlite" : o.history_db;
-  if (fs::exists(db)) {
+  if (fs::exists(fs::symlink_status(db, ec))) {
     try {
       ctx.history = history_series(read_history(db));
       ctx.history_source = db;

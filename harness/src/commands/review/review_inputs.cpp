@@ -262,7 +262,7 @@ std::string find_summary(const fs::path& reports, const RunRow& row) {
   for (const std::string& name :
        {row.config + ".json", row.harness + "-" + row.config + ".json",
         row.harness == "calibration" ? std::string("calibration.json") : std::string()})
-    if (!name.empty() && fs::is_regular_file(dir / name))
+    if (std::error_code ec; !name.empty() && fs::is_regular_file(dir / name, ec))
       return (fs::path(row.harness) / name).generic_string();
   return "";
 }
@@ -301,7 +301,9 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
   const fs::path junit_dir = reports / "junit";
   std::vector<fs::path> junit_files;
   std::error_code ec;
-  if (fs::is_directory(junit_dir))
+  // Every file system call here takes an error code: a link loop or an unreadable entry is a
+  // problem the page names, never an exception that leaves no page.
+  if (fs::is_directory(junit_dir, ec))
     for (const auto& e : fs::directory_iterator(junit_dir, ec))
       if (e.path().extension() == ".xml") junit_files.push_back(e.path());
   std::sort(junit_files.begin(), junit_files.end());
@@ -312,7 +314,7 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
   int anchor_seq = 0;
   for (const fs::path& path : junit_files) {
     RunRow row;
-    row.junit = fs::relative(path, reports).generic_string();
+    row.junit = path.lexically_relative(reports).generic_string();
     read_junit(path, row, anchor_seq);
     if (row.harness.empty()) {  // unreadable: name the run after its file
       const std::string stem = path.stem().string();
@@ -343,9 +345,11 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
   }
 
   // Every other summary file is linked; a JSON file that does not parse is a problem too.
-  for (const auto& e : fs::recursive_directory_iterator(reports, ec)) {
-    if (!e.is_regular_file()) continue;
-    const std::string rel = fs::relative(e.path(), reports).generic_string();
+  fs::recursive_directory_iterator it(reports, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry& e = *it;
+    if (std::error_code kind; !e.is_regular_file(kind)) continue;
+    const std::string rel = e.path().lexically_relative(reports).generic_string();
     const std::string ext = e.path().extension().string();
     if (rel.starts_with("junit/") || rel.starts_with("review/")) continue;
     if (ext != ".json" && ext != ".md" && ext != ".png" && ext != ".svg") continue;
@@ -355,6 +359,7 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
     if (ext == ".json" && !summaries_used.count(rel) && !read_json(e.path(), &why))
       data.problems.push_back(rel + ": " + why);
   }
+  if (ec) data.problems.push_back(reports.generic_string() + ": cannot list: " + ec.message());
   std::sort(data.files.begin(), data.files.end());
 
   if (!baseline_calibration.empty()) {
