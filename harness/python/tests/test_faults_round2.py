@@ -227,3 +227,50 @@ def test_sigterm_ends_a_match_with_exit_2_and_no_lock_or_temporary(tmp_path: Pat
     assert "interrupted by SIGTERM" in err, err
     assert valid_error_report((out / "junit/match-m.xml").read_bytes())
     assert leftovers(out) == []
+
+
+# --- smaller defects of the audit ---------------------------------------------------------
+
+
+def test_review_names_a_symlink_loop_and_still_writes_its_page(tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    (reports / "junit").mkdir(parents=True)
+    (reports / "x").mkdir()
+    (reports / "junit/a.xml").symlink_to(reports / "junit/b")
+    (reports / "junit/b").symlink_to(reports / "junit/a.xml")
+    (reports / "x/loop.json").symlink_to("loop.json")
+    proc = harness(["review", "--reports", str(reports)])
+    assert proc.returncode == 1, proc.stderr  # an input it could not read, named on the page
+    page = (reports / "index.html").read_text()
+    assert "a.xml" in page
+
+
+def test_datagen_shard_without_games_is_a_clean_empty_run(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    argv = ["datagen", "--games", "1", "--shard", "2/2", "--nodes", "50"]
+    proc = harness([*argv, "--out", str(tmp_path / "d.txt"), "--out-dir", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    assert "<error" not in (out / "junit/datagen-seed1-shard2of2.xml").read_text()
+
+
+@pytest.mark.parametrize(
+    "field,value", [("game", "4294967296"), ("game", "-1"), ("records", "1e3"), ("bytes", "-5")]
+)
+def test_datagen_refuses_journal_numbers_out_of_range(
+    field: str, value: str, tmp_path: Path
+) -> None:
+    import json
+    import re
+
+    data = tmp_path / "d.txt"
+    argv = ["datagen", "--games", "2", "--nodes", "50", "--out", str(data)]
+    argv += ["--out-dir", str(tmp_path / "r")]
+    assert harness(argv).returncode == 0
+    journal = Path(str(data) + ".journal")
+    lines = journal.read_text().splitlines(keepends=True)
+    json.loads(lines[1])  # a game line
+    lines[1] = re.sub(rf'"{field}":-?[0-9]+', f'"{field}":{value}', lines[1])
+    journal.write_text("".join(lines))
+    proc = harness(argv)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"{journal}:2: field '{field}'" in proc.stderr, proc.stderr
