@@ -1,10 +1,10 @@
 #include "fail_high/record_file.h"
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include "cli/cli.h"
+#include "io/input_file.h"
+#include "io/output_file.h"
 
 namespace stk::harness::fhcollect {
 
@@ -66,40 +66,32 @@ void encode(const Record& r, unsigned char out[kRecordSize]) {
 
 RecordWriter::RecordWriter(const std::string& path, const SegmentHeader& header)
     : path_(path), header_(header) {
-  f_ = std::fopen(path.c_str(), "wb");
-  if (!f_) throw InputError(path + ": cannot open for writing");
-  unsigned char h[kHeaderSize];
-  encode(header_, h);  // count 0 until close(): a crashed run is detectably incomplete
-  if (std::fwrite(h, 1, kHeaderSize, f_) != kHeaderSize) throw InputError(path + ": write failed");
+  io::require_regular_target(path);  // refused before any record is collected
+  bytes_.resize(kHeaderSize);
 }
 
-RecordWriter::~RecordWriter() {
-  if (f_) std::fclose(f_);
-}
+RecordWriter::~RecordWriter() = default;
 
 void RecordWriter::write(const Record& r) {
+  if (!open_) throw InputError(path_ + ": written after close");
   unsigned char b[kRecordSize];
   encode(r, b);
-  if (std::fwrite(b, 1, kRecordSize, f_) != kRecordSize) throw InputError(path_ + ": write failed");
+  bytes_.insert(bytes_.end(), b, b + kRecordSize);
   ++count_;
 }
 
 void RecordWriter::close() {
-  if (!f_) return;
+  if (!open_) return;
+  open_ = false;
   header_.record_count = count_;
-  unsigned char h[kHeaderSize];
-  encode(header_, h);
-  bool ok = std::fseek(f_, 0, SEEK_SET) == 0 && std::fwrite(h, 1, kHeaderSize, f_) == kHeaderSize;
-  ok = std::fclose(f_) == 0 && ok;
-  f_ = nullptr;
-  if (!ok) throw InputError(path_ + ": write failed");
+  encode(header_, bytes_.data());
+  io::replace_file(path_, std::string_view(reinterpret_cast<const char*>(bytes_.data()),
+                                           bytes_.size()));
 }
 
 std::vector<Record> read_records(const std::string& path, std::vector<SegmentHeader>* segments) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
-  const std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)),
-                                        std::istreambuf_iterator<char>());
+  const std::string text = io::read_input_file(path);  // a device or FIFO refused, size capped
+  const std::vector<unsigned char> data(text.begin(), text.end());
   return parse_records(data, path, segments);
 }
 

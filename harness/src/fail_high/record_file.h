@@ -39,7 +39,9 @@ struct Record {
 void encode(const Record& r, unsigned char out[kRecordSize]);
 void encode(const SegmentHeader& h, unsigned char out[kHeaderSize]);  // h.offset is not stored
 
-// Appends one segment to `path` (created or truncated); the record count is patched in on close.
+// Writes one segment as the whole of `path`: the records are held until close(), which replaces the
+// file atomically (io::replace_file) with the header's record count set. A device, FIFO or folder
+// at `path` is refused when the writer is made; a run that fails leaves the earlier file whole.
 class RecordWriter {
  public:
   RecordWriter(const std::string& path, const SegmentHeader& header);  // throws InputError
@@ -52,7 +54,8 @@ class RecordWriter {
 
  private:
   std::string path_;
-  std::FILE* f_ = nullptr;
+  std::vector<unsigned char> bytes_;  // header (count patched in on close), then the records
+  bool open_ = true;
   SegmentHeader header_;
   std::uint64_t count_ = 0;
 };
