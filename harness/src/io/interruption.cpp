@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,13 +58,26 @@ sigset_t stop_signal_set() {
 // An in-flight write gets this long to finish; a wedged one (a stuck disk) does not keep the run.
 constexpr auto kWriteGrace = std::chrono::seconds(10);
 
+// SIGTERM first, so that a child which is itself a harness run ends as this one does (its own
+// reports, temporaries and locks); SIGKILL for whatever is left after the grace.
+void stop_children(const std::vector<int>& children) {
+  for (int g : children) ::kill(-g, SIGTERM), ::kill(g, SIGTERM);
+  std::vector<int> left = children;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (!left.empty() && std::chrono::steady_clock::now() < until) {
+    std::erase_if(left, [](int g) { return ::waitpid(g, nullptr, WNOHANG) == g; });
+    if (!left.empty()) ::usleep(20000);
+  }
+  for (int g : children) ::kill(-g, SIGKILL), ::kill(g, SIGKILL);
+}
+
 [[noreturn]] void end_run(int sig) {
   Registry& r = registry();
   on_watcher = true;
   const bool held = r.writes.try_lock_for(kWriteGrace);
   {
     std::lock_guard lock(r.lists);
-    for (int g : r.groups) ::kill(-g, SIGKILL), ::kill(g, SIGKILL);
+    stop_children(r.groups);
   }
   const std::string why = std::string("interrupted by ") + signal_name(sig);
   std::function<void(const std::string&)> handler;
