@@ -274,3 +274,19 @@ def test_datagen_refuses_journal_numbers_out_of_range(
     proc = harness(argv)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"{journal}:2: field '{field}'" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("command", ["ctest-junit", "history"])
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_inputs_that_are_no_regular_file_are_refused_at_once(
+    command: str, kind: str, tmp_path: Path
+) -> None:
+    path = kind
+    if kind == "fifo":
+        path = str(tmp_path / "p.fifo")
+        os.mkfifo(path)
+    argv = [command, path, str(tmp_path / "o.xml")] if command == "ctest-junit" else []
+    argv = argv or ["history", "--db", path]
+    proc = harness(argv, timeout=20)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "not a regular file" in proc.stderr, proc.stderr

@@ -1,9 +1,7 @@
 // stk-harness ctest-junit IN OUT [--name LABEL]: rewrites CTest's --output-junit file IN as the
 // project's JUnit report OUT (ci/test.sh), so that every file under reports/junit validates.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cli_owed_reports.h"
 #include "commands/ctest-junit/ctest_junit.h"
+#include "io/input_file.h"
 #include "report/run_report.h"
 
 namespace stk::harness {
@@ -49,13 +48,10 @@ int run_ctest_junit(int argc, char** argv) {
   if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
     declare_report(out_path, "ctest." + label);
-    std::ifstream in(in_path, std::ios::binary);
-    if (!in) throw InputError(in_path + ": cannot open file");
-    std::stringstream xml;
-    xml << in.rdbuf();
+    const std::string xml = io::read_input_file(in_path);  // a device or FIFO refused by name
     report::RunReport run{"ctest", label};
     try {
-      run.suites.push_back(ctest_suite(xml.str(), label));
+      run.suites.push_back(ctest_suite(xml, label));
     } catch (const InputError& e) {
       throw InputError(in_path + ": " + e.what());
     }

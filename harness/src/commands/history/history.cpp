@@ -1,5 +1,8 @@
 #include "commands/history/history.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -12,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "cli/cli.h"
+#include "io/input_file.h"
 #include "io/output_file.h"
 #include "report/build_info.h"
 
@@ -38,7 +42,13 @@ const std::map<std::string, std::string> kColumns = {{"runs",
 class Db {
  public:
   Db(const std::string& path, bool create) : path_(path) {
-    if (!create && !std::filesystem::exists(path)) fail("does not exist");
+    // SQLite would block on a FIFO and write through to a device: only a regular file is opened.
+    struct stat st {};
+    const bool missing = ::stat(path.c_str(), &st) != 0 && errno == ENOENT;
+    if (missing && !create) fail("does not exist");
+    if (const std::string why = io::input_file_error(path, std::uint64_t(1) << 40);
+        !missing && !why.empty())
+      throw InputError(why);
     const int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) fail("cannot be opened");
     sqlite3_busy_timeout(db_, 60000);  // concurrent `all` runs wait for each other's transaction
