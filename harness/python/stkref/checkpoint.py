@@ -154,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--seed", type=options.seed, default=1)
     args = ap.parse_args(argv)
+    if Path(args.out).suffix == ".json":
+        raise InputError(f"OUT {args.out}: the metadata goes to OUT with .json: name OUT .npz")
     print(f"seed {args.seed}")
     ckpt = generate_checkpoint(args.hidden, args.seed)
     save_checkpoint(ckpt, args.out)

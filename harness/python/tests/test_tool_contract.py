@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -282,16 +283,50 @@ def test_every_subprocess_starts_from_an_argument_list():
 
 def test_every_numeric_option_is_a_checked_one():
     """`type=int` / `type=float` take NaN, infinities and any range: every numeric option uses
-    stkref.options (finite, ranged, refused at parse time with the option's name)."""
+    stkref.options (finite, ranged, refused at parse time with the option's name); no type
+    converts with int() or float() itself (a lambda, say)."""
     bad = []
     for path in python_sources():
         for c in calls(path):
             if name_of(c.func).endswith("add_argument"):
                 for kw in c.keywords:
-                    if (
-                        kw.arg == "type"
-                        and isinstance(kw.value, ast.Name)
-                        and kw.value.id in ("int", "float")
-                    ):
-                        bad.append(f"{path.relative_to(REPO)}:{c.lineno}: type={kw.value.id}")
+                    text = ast.unparse(kw.value)
+                    if kw.arg == "type" and re.search(r"\b(int|float|Decimal)\b", text):
+                        bad.append(f"{path.relative_to(REPO)}:{c.lineno}: type={text}")
     assert not bad, "\n".join(bad)
+
+
+def test_the_contract_modules_need_only_the_standard_library():
+    """The stkdev tools run before the venv exists (system python3): what they run under imports
+    nothing beyond the standard library."""
+    code = (
+        "import sys; import stkref.cli, stkref.outputs, stkref.options; "
+        "print(sorted(m for m in ('numpy', 'chess', 'matplotlib') if m in sys.modules))"
+    )
+    import subprocess
+    import sys
+
+    from tool_contract import tool_env
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=tool_env(), capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_a_planted_check_gets_its_report_folder_from_the_environment(tmp_path: Path):
+    """The job's report folder (a path with a quote, spaces and `$()`) reaches a MANIFEST check
+    through $MUTANT_OUT, never pasted into the shell line (audit: shell=True on a pasted path)."""
+    import subprocess
+
+    from stkmutation import planted
+
+    job = tmp_path / "job's $(touch pwned) reports"
+    job.mkdir()
+    check = "echo caught > /tmp/stk-mutant-reports/out.txt; test -s /tmp/stk-mutant-reports/out.txt"
+    p = subprocess.run(
+        planted.check_argv(check), cwd=tmp_path, env=dict(os.environ, MUTANT_OUT=str(job))
+    )
+    assert p.returncode == 0
+    assert (job / "out.txt").read_text() == "caught\n"
+    assert not list(tmp_path.rglob("pwned"))

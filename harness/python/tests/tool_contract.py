@@ -5,6 +5,7 @@ what it left: exit status, stderr, its JUnit reports and leftover temporaries.""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -106,9 +107,12 @@ def leftover_temporaries(*folders: Path) -> list[str]:
 
 
 def junit_state(path: Path) -> str:
-    """'absent', 'error' (a report whose run failed), 'pass' or 'fail' (a gate failed)."""
+    """'absent', 'error' (a report whose run failed), 'pass' or 'fail' (a gate failed), or
+    'not a file' (a FIFO or a device the test planted there: never opened here either)."""
     if not os.path.lexists(path):
         return "absent"
+    if not stat.S_ISREG(os.stat(path).st_mode if os.path.exists(path) else 0):
+        return "not a file"
     root = ET.parse(path).getroot()
     if root.find(".//error") is not None:
         return "error"
