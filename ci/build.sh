@@ -4,6 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 preset="${1:-release}"
+case "$preset" in -*|"") echo "ci/build.sh: '$preset' is not a preset name" >&2; exit 2 ;; esac
 "$root/ci/install-deps.sh"
 cd "$root"
 # CI (CI=true) builds with -Werror: a warning fails there; STK_WERROR=ON|OFF overrides.

@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="${1:-build/fhmodel}"
+case "$work" in -*) work="./$work" ;; esac  # a folder, never an option of the tools it is given to
 harness=build/release/harness/stk-harness
 py=.venv/bin/python
 [ -x "$harness" ] || ci/build.sh release

@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="${1:-build/strength}"
+case "$work" in -*) work="./$work" ;; esac  # a folder, never an option of the tools it is given to
 harness=build/release/harness/stk-harness
 stk=build/release/engine/stk
 net="${NET:-golden/nets/trained/stk-h128-trained.nnue}"

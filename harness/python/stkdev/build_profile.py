@@ -10,7 +10,8 @@ that cost most: for each header the project includes by name (<...>), its standa
 translation units that include it (from `ninja -t deps`). --touch FILE then touches each FILE and
 times the rebuild of --touch-target (default stk-harness): what a developer waits for after an edit.
 --doc FILE rewrites that preset's section of the generated page (docs/build-profile.md) and keeps
-the other presets' sections. Python 3 standard library only (it runs before the venv exists).
+the other presets' sections. Python 3 standard library only (it runs before the venv exists),
+like stkref.cli, stkref.outputs and stkref.options, which it runs under (docs/faults.md).
 Exit 2 on a failed configure or build.
 """
 
@@ -31,6 +32,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from stkref import options
+from stkref.cli import ToolParser, run_tool
+from stkref.outputs import Output
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC_BEGIN = "<!-- build-profile:{preset} begin -->"
@@ -319,6 +324,8 @@ edit by hand. Each section is one preset built from nothing; how the build is ke
 
 
 def update_doc(doc: Path, preset: str, section: str) -> None:
+    from stkref.outputs import write_text_atomic
+
     text = doc.read_text() if doc.exists() else DOC_HEAD
     begin, end = DOC_BEGIN.format(preset=preset), DOC_END.format(preset=preset)
     block = f"{begin}\n{section}{end}"
@@ -326,24 +333,47 @@ def update_doc(doc: Path, preset: str, section: str) -> None:
         text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
-    tmp = doc.with_suffix(".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, doc)
+    write_text_atomic(doc, text)
+
+
+def doc_path(a: argparse.Namespace) -> Path:
+    return a.doc if a.doc.is_absolute() else ROOT / a.doc
+
+
+def touch_spec(text: str) -> str:
+    """FILE[:TARGET]: FILE an existing file of the repository, TARGET a target name."""
+    name, _, target = text.partition(":")
+    path = (ROOT / name).resolve()
+    if not path.is_file() or not path.is_relative_to(ROOT.resolve()):
+        raise argparse.ArgumentTypeError(f"'{name}' is not a file of the repository {ROOT}")
+    if target:
+        options.name(target)
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="ci/build-profile.sh", description=__doc__.split("\n")[0])
-    ap.add_argument("--preset", default="release")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--slowest", type=int, default=15)
-    ap.add_argument("--headers", type=int, default=15, help="how many headers to list (0: none)")
+    ap = ToolParser(
+        prog="ci/build-profile.sh",
+        description=__doc__.split("\n")[0],
+        outputs=lambda a: [
+            Output("--preset", ROOT / "build" / f"profile-{a.preset}", "folder"),
+            *([Output("--doc", doc_path(a))] if a.doc else []),
+        ],
+    )
+    ap.add_argument("--preset", type=options.name, default="release")
+    ap.add_argument("--jobs", type=options.jobs, default=os.cpu_count() or 1)
+    ap.add_argument("--slowest", type=options.count, default=15)
+    ap.add_argument(
+        "--headers", type=options.count, default=15, help="how many headers to list (0: none)"
+    )
     ap.add_argument(
         "--touch",
         action="append",
+        type=touch_spec,
         default=[],
         help="FILE or FILE:TARGET to touch, then rebuild (TARGET: --touch-target)",
     )
-    ap.add_argument("--touch-target", default="stk-harness")
+    ap.add_argument("--touch-target", type=options.name, default="stk-harness")
     ap.add_argument("--cmake-arg", action="append", default=[], help="extra configure argument")
     ap.add_argument("--doc", type=Path, help="rewrite this preset's section of this page")
     args = ap.parse_args(argv)
@@ -351,9 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     section = render(result, args.slowest)
     print(section)
     if args.doc:
-        update_doc(args.doc if args.doc.is_absolute() else ROOT / args.doc, args.preset, section)
+        update_doc(doc_path(args), args.preset, section)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tool(main))

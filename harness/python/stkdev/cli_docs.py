@@ -7,18 +7,21 @@ order. What depends on the machine or the checkout is masked so that the page is
 everywhere: the repository's path (`<repo>`), the shared folder (`$STK_SHARED`), the binary's own
 path and the home folder. --check: exit 1 with a unified diff when FILE differs from what the
 binary prints (pytest test_docs_cli.py runs it). The binary: --harness, else $STK_HARNESS.
-Exit 2: no binary, or a command whose --help fails. Python 3 standard library only.
+Exit 2: no binary, or a command whose --help fails. Python 3 standard library only (so are
+stkref.cli, .outputs, .options).
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from stkref.cli import ToolParser, run_tool
+from stkref.outputs import Output, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 HEADER = """# stk-harness command line
@@ -110,7 +113,11 @@ def render(harness: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = ToolParser(
+        prog="ci/make-cli-docs.py",
+        description=__doc__.split("\n")[0],
+        outputs=lambda a: [] if a.check else [Output("--out", a.out)],
+    )
     ap.add_argument(
         "--harness",
         type=Path,
@@ -141,11 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"\n{a.out} differs from the binary: run ci/make-cli-docs.py --harness {a.harness}")
         return 1
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(text, encoding="utf-8")
+    write_text_atomic(a.out, text)
     print(f"wrote {a.out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tool(main))

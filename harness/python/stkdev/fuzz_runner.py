@@ -27,6 +27,11 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from stkref import options
+from stkref.cli import ToolParser, run_tool
+from stkref.junit import junit_in
+from stkref.outputs import Output, report_tree, write_text_atomic
+
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 TARGETS = ["fen", "epd", "uci", "netfile", "fhr"]
 # Per input: 30 s (a 64-line UCI session under ASan takes well under 1 s), 3 GB (a parsed H=128
@@ -133,7 +138,7 @@ def run_target(target: str, a: argparse.Namespace, ecm: Path | None) -> TargetRu
             e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
         )
     r.seconds = time.monotonic() - t0
-    (work / "log.txt").write_text(r.log)
+    write_text_atomic(work / "log.txt", r.log)
     shutil.rmtree(tmp, ignore_errors=True)
     facts = parse_log(r.log)
     r.executions, r.coverage, r.corpus_units, r.summary = (
@@ -230,9 +235,9 @@ def write_reports(runs: list[TargetRun], a: argparse.Namespace, config: str, wal
     ]
     md = "\n".join(lines) + "\n"
     out = Path(a.out_dir) / "fuzz"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"fuzz-{config}.md").write_text(md)
-    (out / f"fuzz-{config}.json").write_text(
+    write_text_atomic(out / f"fuzz-{config}.md", md)
+    write_text_atomic(
+        out / f"fuzz-{config}.json",
         json.dumps(
             {
                 "config": config,
@@ -243,39 +248,74 @@ def write_reports(runs: list[TargetRun], a: argparse.Namespace, config: str, wal
             },
             indent=1,
         )
-        + "\n"
+        + "\n",
     )
     return md
 
 
+def config_of(a: argparse.Namespace) -> str:
+    return a.config or f"{a.seconds}s"
+
+
+def outputs(a: argparse.Namespace) -> list[Output]:
+    files = [f"fuzz/fuzz-{config_of(a)}.{x}" for x in ("md", "json")]
+    return [
+        *report_tree("--out-dir", Path(a.out_dir), files),
+        Output("--work-dir", Path(a.work_dir), "folder"),
+        Output("--regressions", Path(a.regressions), "folder"),
+    ]
+
+
+def target_list(text: str) -> list[str]:
+    targets = [t for t in text.split(",") if t]
+    unknown = [t for t in targets if t not in TARGETS]
+    if unknown or not targets:
+        raise argparse.ArgumentTypeError(
+            f"unknown targets {unknown or text!r}; the targets are {','.join(TARGETS)}"
+        )
+    return targets
+
+
 def main() -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    ap = ToolParser(
+        prog="ci/fuzz.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=lambda a: [junit_in(a.out_dir, "fuzz", config_of(a))],
+        outputs=outputs,
     )
     ap.add_argument(
-        "seconds", nargs="?", type=int, default=60, help="fuzzing time per target (default 60)"
+        "seconds",
+        nargs="?",
+        type=options.integer(1, 10**6),
+        default=60,
+        help="fuzzing time per target (default 60)",
     )
     ap.add_argument(
-        "--targets", default=",".join(TARGETS), help=f"comma list (default {','.join(TARGETS)})"
+        "--targets",
+        type=target_list,
+        default=",".join(TARGETS),
+        help=f"comma list (default {','.join(TARGETS)})",
     )
-    ap.add_argument("--jobs", type=int, default=1, help="targets fuzzed at once (default 1)")
-    ap.add_argument("--seed", type=int, default=1, help="libFuzzer -seed (default 1)")
-    ap.add_argument("--config", default="", help="report name (default: <seconds>s)")
+    ap.add_argument(
+        "--jobs", type=options.jobs, default=1, help="targets fuzzed at once (default 1)"
+    )
+    ap.add_argument(
+        "--seed", type=options.integer(0, 2**32 - 1), default=1, help="libFuzzer -seed (default 1)"
+    )
+    ap.add_argument(
+        "--config",
+        type=options.name_or_empty,
+        default="",
+        help="report name (default: <seconds>s)",
+    )
     ap.add_argument("--bin-dir", default=str(ROOT / "build" / "fuzz" / "harness" / "fuzz"))
     ap.add_argument("--work-dir", default=str(ROOT / "build" / "fuzz" / "run"))
     ap.add_argument("--regressions", default=str(ROOT / "harness" / "fuzz" / "regressions"))
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument("--no-ecm", action="store_true", help="no ECM seeds from $STK_SHARED")
     a = ap.parse_args()
-    targets = [t for t in a.targets.split(",") if t]
-    unknown = [t for t in targets if t not in TARGETS]
-    if unknown or not targets or a.seconds < 1 or a.jobs < 1:
-        print(
-            f"fuzz: bad arguments (unknown targets {unknown}, seconds {a.seconds}, jobs {a.jobs});"
-            f" targets are {','.join(TARGETS)}",
-            file=sys.stderr,
-        )
-        return 2
+    targets = a.targets
     ecm = None
     if not a.no_ecm:
         ecm = Path(a.work_dir) / "ecm-seeds"
@@ -284,7 +324,7 @@ def main() -> int:
             ["bash", str(ROOT / "harness" / "fuzz" / "make-corpus.sh"), "--ecm", str(ecm)],
             check=True,
         )
-    config = a.config or f"{a.seconds}s"
+    config = config_of(a)
     print(
         f"fuzz: {len(targets)} target(s) x {a.seconds} s, seed {a.seed}, {a.jobs} job(s)",
         flush=True,
@@ -317,4 +357,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tool(main))

@@ -6,14 +6,17 @@ their layering forbids (stkref, the reference, imports none of the others) (ci/l
 Every `import` and `from ... import` counts, at any depth of the file (an import inside a function
 is still a dependency; deferring it only hides the circle). Prints each circle as `a -> b -> a`
 and exits 1 when there is one, 0 when there is none, 2 when a file does not parse (named).
-Python 3 standard library only.
+Python 3 standard library only (so are stkref.cli, .outputs, .options).
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import sys
 from pathlib import Path
+
+from stkref.cli import ToolParser, run_tool
 
 PYTHON_ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev")
@@ -138,8 +141,16 @@ def layer_breaches(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
     return breaches
 
 
+def folder(text: str) -> Path:
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"'{text}' is not a folder")
+    return Path(text)
+
+
 def main(argv: list[str] | None = None) -> int:
-    roots = [Path(a) for a in (sys.argv[1:] if argv is None else argv)] or [PYTHON_ROOT]
+    ap = ToolParser(prog="python -m stkdev.import_cycles", description=__doc__.split("\n")[0])
+    ap.add_argument("roots", nargs="*", type=folder, help="folders holding the packages")
+    roots = ap.parse_args(argv).roots or [PYTHON_ROOT]
     graph = import_graph(roots)
     found = cycles(graph)
     for circle in found:
@@ -153,4 +164,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tool(main))

@@ -10,18 +10,21 @@ review page shows (the same JSON pointers); a harness it does not know gets its 
 The commit is the JUnit file's `git_revision` property (the envelope names that file), else the
 summary's own revision field; the date is the summary file's modification time (UTC).
 --check: exit 1 with a diff when FILE differs from what the reports give. Exit 2: no summaries,
-or a malformed one (named). Python 3 standard library only.
+or a malformed one (named). Python 3 standard library only (so are stkref.cli, .outputs,
+.options).
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import difflib
 import json
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+from stkref.cli import ToolParser, run_tool
+from stkref.outputs import Output, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 
@@ -266,7 +269,11 @@ def render(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = ToolParser(
+        prog="ci/make-measurements.py",
+        description=__doc__.split("\n")[0],
+        outputs=lambda a: [] if a.check else [Output("--out", a.out)],
+    )
     ap.add_argument("--reports", type=Path, default=ROOT / "reports")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "measurements.md")
     ap.add_argument("--check", action="store_true", help="exit 1 with a diff when --out differs")
@@ -292,11 +299,10 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         return 1
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(text, encoding="utf-8")
+    write_text_atomic(a.out, text)
     print(f"wrote {a.out} ({len(rows)} summaries)")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tool(main))

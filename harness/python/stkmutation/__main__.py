@@ -1,4 +1,7 @@
-"""`python -m stkmutation [campaign] ...`: ci/mutation.sh's entry point (docs/mutation.md)."""
+"""`python -m stkmutation [campaign] ...`: ci/mutation.sh's entry point (docs/mutation.md).
+
+Both commands run under stkref.cli.run_tool (their main): exit 2 with an <error> report on any
+failure, never a traceback."""
 
 from __future__ import annotations
 

@@ -21,6 +21,10 @@ from typing import Any
 
 from stkmutation import report as mutants_report
 from stkmutation import tool as mutation
+from stkref import options
+from stkref.cli import ToolParser, run_tool
+from stkref.junit import junit_in
+from stkref.outputs import Output
 
 
 def read_report(path: Path) -> dict[str, Any]:
@@ -206,11 +210,18 @@ def doc_page(
     return "\n".join(lines), missing
 
 
+def outputs(a: argparse.Namespace) -> list[Output]:
+    found = mutants_report.outputs_of("mutation", a.config, a.out_dir)
+    return found + ([Output("--doc", Path(a.doc))] if a.doc else [])
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="ci/mutation.sh campaign",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=lambda a: [junit_in(a.out_dir, "mutation", a.config)],
+        outputs=outputs,
     )
     ap.add_argument(
         "--report",
@@ -219,11 +230,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         metavar="JSON",
         help="a mutation report (repeatable; later ones win)",
     )
-    ap.add_argument("--config", default="campaign", help="name of the merged report")
+    ap.add_argument(
+        "--config", type=options.name, default="campaign", help="name of the merged report"
+    )
     ap.add_argument("--out-dir", default=str(mutation.ROOT / "reports"))
     ap.add_argument("--doc", default="", metavar="MD", help="write the generated page here too")
-    ap.add_argument("--engine-target", type=float, default=95.0, metavar="PCT")
-    ap.add_argument("--harness-target", type=float, default=85.0, metavar="PCT")
+    ap.add_argument("--engine-target", type=options.percent, default=95.0, metavar="PCT")
+    ap.add_argument("--harness-target", type=options.percent, default=85.0, metavar="PCT")
     ap.add_argument(
         "--fail-on-target", action="store_true", help="exit 1 when a module misses its target"
     )
@@ -233,16 +246,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str]) -> int:
-    a = parse_args(argv)
-    try:
-        return merge_and_write(a)
-    except mutation.SetupError as e:
-        # Bad input (exit 2) still replaces an earlier merged report by an <error>.
-        junit, _ = mutants_report.stkref()
-        suite = junit.TestSuite(f"mutation.{a.config}")
-        suite.add(junit.TestCase(f"mutation.{a.config}", "inputs", junit.Outcome.ERROR, str(e)))
-        junit.write_report(Path(a.out_dir) / "junit" / f"mutation-{a.config}.xml", [suite])
-        raise
+    """Bad input (exit 2) still replaces an earlier merged report by an <error> (run_tool)."""
+    return run_tool(lambda: merge_and_write(parse_args(argv)))
 
 
 def merge_and_write(a: argparse.Namespace) -> int:

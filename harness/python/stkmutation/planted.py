@@ -35,6 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from stkmutation import report as mutants_report  # the report format ci/mutation.sh shares
+from stkref import options
+from stkref.cli import ToolParser, run_tool
+from stkref.errors import InputError
+from stkref.junit import junit_in
+from stkref.outputs import Output
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 
@@ -149,20 +154,28 @@ def read_manifest(path: Path) -> list[Mutant]:
     return list(by_patch.values())
 
 
-def run(
-    cmd: list[str] | str, cwd: Path, env=None, timeout=None, shell=False
-) -> subprocess.CompletedProcess:
+def run(cmd: list[str], cwd: Path, env=None, timeout=None) -> subprocess.CompletedProcess:
     return subprocess.run(
         cmd,
         cwd=cwd,
         env=env,
-        shell=shell,
         timeout=timeout,
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         errors="replace",
     )
+
+
+# The historical fixed report folder of the checks; each job's own folder replaces it, through
+# the environment ($MUTANT_OUT), never pasted into the command line.
+FIXED_REPORTS = "/tmp/stk-mutant-reports"
+
+
+def check_argv(check: str) -> list[str]:
+    """A MANIFEST check is a shell command line committed in the repository (like a CI script);
+    it runs as `bash -c CHECK` from an argument list, its report folder "$MUTANT_OUT"."""
+    return ["bash", "-c", check.replace(FIXED_REPORTS, '"$MUTANT_OUT"'), "check"]
 
 
 class Job:
@@ -214,9 +227,8 @@ class Job:
         )
         c0 = time.monotonic()
         # The historical fixed report directory is this job's own, so parallel jobs never share one.
-        cmd = check.replace("/tmp/stk-mutant-reports", str(self.out))
         try:
-            p = run(cmd, self.tree, env=job_env, timeout=timeout, shell=True)
+            p = run(check_argv(check), self.tree, env=job_env, timeout=timeout)
             return CheckResult(
                 check, p.returncode, time.monotonic() - c0, p.returncode != 0, log=p.stdout[-4000:]
             )
@@ -452,9 +464,45 @@ def merge_reports(paths: list[Path], config: str, out_dir: Path) -> int:
     return 1 if any(r["outcome"] in mutants_report.SURVIVED for r in records) else 0
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+def config_of(a: argparse.Namespace) -> str:
+    """The report name: --config, else from the pattern (and the shard)."""
+    if a.merge:
+        return a.config or "merged"
+    config = a.config or ("all" if not a.pattern else re.sub(r"[^A-Za-z0-9_.-]", "_", a.pattern))
+    k, n = shard_of(a.shard)
+    return config + (f"-shard{k}of{n}" if n > 1 else "")
+
+
+def shard_of(text: str) -> tuple[int, int]:
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        k = n = 0
+    if not 1 <= k <= n:
+        raise InputError(f"--shard must be K/N with 1 <= K <= N, got {text!r}")
+    return k, n
+
+
+def report_paths(a: argparse.Namespace) -> list[tuple[Path, str]]:
+    return [] if a.list else [junit_in(a.out_dir, "mutants", config_of(a))]
+
+
+def output_paths(a: argparse.Namespace) -> list[Output]:
+    return [] if a.list else mutants_report.outputs_of("mutants", config_of(a), a.out_dir)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The run (stkref.cli.run_tool): any failure is exit 2 with an <error> report."""
+    return run_tool(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
+    ap = ToolParser(
+        prog="ci/check-mutants.sh",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=report_paths,
+        outputs=output_paths,
     )
     ap.add_argument(
         "pattern",
@@ -464,7 +512,7 @@ def main() -> int:
     )
     ap.add_argument(
         "--jobs",
-        type=int,
+        type=options.jobs,
         default=1,
         help="scratch clones built and checked in parallel (default 1)",
     )
@@ -473,12 +521,17 @@ def main() -> int:
     )
     ap.add_argument(
         "--timeout",
-        type=float,
+        type=options.seconds,
         default=900,
         help="seconds per check at most; on a defect 3x its time without one + 60 s; "
         "a hang counts as caught",
     )
-    ap.add_argument("--config", default="", help="report name (default: all, or the pattern/shard)")
+    ap.add_argument(
+        "--config",
+        type=options.name_or_empty,
+        default="",
+        help="report name (default: all, or the pattern/shard)",
+    )
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument("--keep", action="store_true", help="keep the scratch clones (printed)")
     ap.add_argument(
@@ -491,25 +544,18 @@ def main() -> int:
         metavar="JSON",
         help="write one report (--config, default merged) from these runs' JSON; runs nothing",
     )
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if a.merge:
         try:
             return merge_reports(a.merge, a.config or "merged", Path(a.out_dir))
         except BadReportError as e:
             print(f"check-mutants: {e}", file=sys.stderr)
             return 2
+    k, n = shard_of(a.shard)
     try:
-        k, n = (int(x) for x in a.shard.split("/"))
-        if not 1 <= k <= n:
-            raise ValueError
-    except ValueError:
-        print(
-            f"check-mutants: --shard must be K/N with 1 <= K <= N, got {a.shard!r}", file=sys.stderr
-        )
-        return 2
-    if a.jobs < 1:
-        print("check-mutants: --jobs must be >= 1", file=sys.stderr)
-        return 2
+        re.compile(a.pattern)
+    except re.error as e:
+        raise InputError(f"PATTERN {a.pattern!r}: not a regular expression ({e})") from e
     mutants = [
         m
         for m in read_manifest(ROOT / "ci" / "mutants" / "MANIFEST")
@@ -528,9 +574,7 @@ def main() -> int:
             for c in m.checks:
                 print(f"    must fail: {c}")
         return 0
-    config = a.config or ("all" if not a.pattern else re.sub(r"[^A-Za-z0-9_.-]", "_", a.pattern))
-    if n > 1:
-        config += f"-shard{k}of{n}"
+    config = config_of(a)
     head = run(["git", "rev-parse", "HEAD"], ROOT).stdout.strip()
     env = dict(os.environ)
     env.setdefault("STK_SHARED", str((ROOT.parent / "shared").resolve()))

@@ -152,6 +152,15 @@ def junit_suite(tool: str, config: str, records: list[dict[str, Any]], meta: dic
     for key in ("head", "seed", "sample", "per_module", "shard", "diff"):
         if meta.get(key) not in (None, ""):
             suite.property(key, meta[key])
+    if meta.get("complete") is False:  # a stopped run, or one still going: never a pass
+        suite.add(
+            junit.TestCase(
+                f"{tool}.run",
+                "complete",
+                junit.Outcome.ERROR,
+                "the run was stopped or is still going: the mutants done so far",
+            )
+        )
     for r in records:
         if r["outcome"] not in (*RUN_OUTCOMES, "error"):
             continue
@@ -184,6 +193,13 @@ def junit_suite(tool: str, config: str, records: list[dict[str, Any]], meta: dic
         case.system_out = f"{r['outcome']}{triage}\n{ran}"
         suite.add(case)
     return suite
+
+
+def outputs_of(tool: str, config: str, out_dir: str | Path) -> list[Any]:
+    """What write_reports writes, for the command line's output checks (stkref.outputs)."""
+    from stkref.outputs import report_tree
+
+    return report_tree("--out-dir", Path(out_dir), [f"{tool}/{config}.{x}" for x in ("json", "md")])
 
 
 def write_reports(

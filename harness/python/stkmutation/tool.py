@@ -48,6 +48,11 @@ from pathlib import Path
 from typing import Any
 
 from stkmutation import report as mutants_report  # the report format check-mutants shares
+from stkref import options
+from stkref.cli import ToolParser, run_tool
+from stkref.errors import InputError
+from stkref.junit import junit_in
+from stkref.outputs import Output
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 
@@ -85,7 +90,7 @@ PARTIAL_KEY = (
 )
 
 
-class SetupError(Exception):
+class SetupError(InputError):
     """A problem with the inputs or the scratch build: exit 2."""
 
 
@@ -410,9 +415,28 @@ HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
 def changed_lines(repo: Path, base: str, head: str = "HEAD") -> dict[str, set[int]]:
-    """Lines of `head` added or changed since `base` (`git diff -U0 base head` hunks)."""
-    out = git(["diff", "-U0", "--no-color", "--no-ext-diff", base, head], repo)
+    """Lines of `head` added or changed since `base` (`git diff -U0 base head` hunks); both are
+    verified commits, and `--` ends the revisions (nothing after them is read as a path)."""
+    base, head = commit_of(base, "--diff", repo), commit_of(head, "HEAD", repo)
+    out = git(["diff", "-U0", "--no-color", "--no-ext-diff", base, head, "--"], repo)
     return parse_diff(out)
+
+
+def commit_of(value: str, option: str, repo: Path) -> str:
+    """The commit `value` names, as its full hash: a value that starts with '-' (an option to
+    git, such as --output=FILE) or names no commit is refused (SetupError naming the option)."""
+    if not value or value.startswith("-"):
+        raise SetupError(f"{option} {value!r}: not a git revision")
+    r = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", "--end-of-options", value + "^{commit}"],
+        cwd=repo,
+        text=True,
+        capture_output=True,
+        errors="replace",
+    )
+    if r.returncode != 0 or not r.stdout.strip():
+        raise SetupError(f"{option} {value!r}: names no commit of {repo}")
+    return r.stdout.strip()
 
 
 def parse_diff(diff: str) -> dict[str, set[int]]:
@@ -1375,11 +1399,26 @@ def default_config(a: argparse.Namespace) -> str:
     return name
 
 
+def report_paths(a: argparse.Namespace) -> list[tuple[Path, str]]:
+    """The JUnit report a run owes (none for --list and --refresh-coverage, which write none)."""
+    if a.list or a.refresh_coverage:
+        return []
+    return [junit_in(a.out_dir, "mutation", default_config(a))]
+
+
+def output_paths(a: argparse.Namespace) -> list[Output]:
+    if a.list or a.refresh_coverage:
+        return []
+    return mutants_report.outputs_of("mutation", default_config(a), a.out_dir)
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="ci/mutation.sh",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=report_paths,
+        outputs=output_paths,
     )
     ap.add_argument(
         "--files",
@@ -1390,21 +1429,25 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--sample",
-        type=int,
+        type=options.count,
         default=0,
         metavar="N",
         help="N mutants in all, spread evenly over the modules (default: every mutant)",
     )
     ap.add_argument(
         "--per-module",
-        type=int,
+        type=options.count,
         default=0,
         metavar="M",
         help="at most M mutants of each module (with or without --sample)",
     )
-    ap.add_argument("--seed", type=int, default=1, metavar="S", help="seed of --sample (default 1)")
+    ap.add_argument(
+        "--seed", type=options.seed, default=1, metavar="S", help="seed of --sample (default 1)"
+    )
     ap.add_argument("--shard", default="1/1", metavar="K/N", help="every N-th mutant from the K-th")
-    ap.add_argument("--jobs", type=int, default=1, metavar="J", help="scratch clones in parallel")
+    ap.add_argument(
+        "--jobs", type=options.jobs, default=1, metavar="J", help="scratch clones in parallel"
+    )
     ap.add_argument(
         "--diff",
         default="",
@@ -1422,10 +1465,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument(
         "--fail-under",
-        type=float,
+        type=options.percent,
         default=None,
         metavar="PCT",
-        help="exit 1 when the total score is below PCT (default: never)",
+        help="exit 1 when the total score is below PCT, 0 to 100 (default: never)",
     )
     ap.add_argument("--list", action="store_true", help="generate and print the mutants only")
     ap.add_argument(
@@ -1439,49 +1482,25 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         raise SetupError(
             "--rerun takes its mutants from the reports: no --sample, --per-module, --diff"
         )
-    if a.jobs < 1:
-        raise SetupError("--jobs must be >= 1")
-    if a.sample < 0 or a.per_module < 0:
-        raise SetupError("--sample and --per-module must be >= 0")
     parse_shard(a.shard)
+    if a.diff:  # a revision, never an option to git (changed_lines diffs the commit it names)
+        commit_of(a.diff, "--diff", ROOT)
     return a
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """stkref's one checked writer (temporary file, flush, rename): a reader sees the old file
+    """stkref's one checked writer (temporary file, fsync, rename): a reader sees the old file
     or the new one, never a torn one."""
-    sys.path.insert(0, str(ROOT / "harness" / "python"))
     from stkref.report import write_text_atomic as write
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     write(path, text)
 
 
-def write_error_report(a: argparse.Namespace, why: str) -> None:
-    """A run refused by a setup error (exit 2) still leaves its JUnit file, with one <error>
-    testcase, in place of an earlier run's passing report."""
-    sys.path.insert(0, str(ROOT / "harness" / "python"))
-    from stkref import junit
-
-    config = default_config(a)
-    suite = junit.TestSuite(f"mutation.{config}")
-    suite.add(
-        junit.TestCase(f"mutation.{config}", "setup", outcome=junit.Outcome.ERROR, message=why)
-    )
-    junit.write_report(Path(a.out_dir) / "junit" / f"mutation-{config}.xml", [suite])
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    """The run (stkref.cli.run_tool): a setup error or any other failure is exit 2 with an
+    <error> report in place of the run's JUnit file (never an earlier run's pass)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    a = None
-    try:
-        a = parse_args(args)
-        return _main(a)
-    except SetupError as e:
-        print(f"mutation: {e}", file=sys.stderr)
-        if a is not None and not a.list and not a.refresh_coverage:
-            write_error_report(a, str(e))
-        return 2
+    return run_tool(lambda: _main(parse_args(args)))
 
 
 def require_shared(env: dict[str, str]) -> None:
@@ -1555,10 +1574,9 @@ def _main(a: argparse.Namespace) -> int:
     if a.diff:
         lines_changed = changed_lines(ROOT, a.diff, head)
         files = [f for f in files if f in lines_changed]
-    if not files and a.diff:
-        print(f"mutation: no file to mutate changed since {a.diff}: nothing to do")
-        return 0
-    if not files:
+        if not files:  # the empty run's report follows: a CI step never reads an earlier one
+            print(f"mutation: no file to mutate changed since {a.diff}: nothing to do")
+    if not files and not a.diff:
         raise SetupError("no file to mutate (check --files and --rerun)")
     by_module = candidates(sources, files)
     if lines_changed is not None:
@@ -1612,7 +1630,8 @@ def _main(a: argparse.Namespace) -> int:
         )
     elif cov.commit != head:
         try:
-            cov.stale = set(git(["diff", "--name-only", cov.commit, head], ROOT).splitlines())
+            since = commit_of(cov.commit, "coverage map commit", ROOT)
+            cov.stale = set(git(["diff", "--name-only", since, head, "--"], ROOT).splitlines())
         except SetupError:
             cov.stale = set(files)
         print(f"mutation: coverage map of {cov.commit[:10]}; {len(cov.stale)} files changed since")

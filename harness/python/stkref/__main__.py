@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .cli import run_tool
+
 
 def tools(here: Path = Path(__file__).parent) -> list[str]:
     """Every module of the package (`here`) with a command-line entry, found in the sources so
@@ -23,4 +25,4 @@ def main(package: str = "stkref", here: Path = Path(__file__).parent) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_tool(main))

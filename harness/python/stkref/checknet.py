@@ -5,16 +5,15 @@ Exit 0 on a valid file (prints header fields, size and SHA-256), 2 with the reas
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
-from .cli import run_tool
+from .cli import ToolParser, run_tool
 from .netfile import parse_header, read, sha256_file
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.checknet", description=__doc__)
+    ap = ToolParser(prog="python -m stkref.checknet", description=__doc__)
     ap.add_argument("file")
     ap.add_argument(
         "--allow-trailing",

@@ -14,7 +14,6 @@ properties that the tests rely on:
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import json
@@ -24,9 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .cli import run_tool
+from . import options
+from .cli import ToolParser, run_tool
 from .errors import InputError
-from .junit import write_bytes_atomic
+from .outputs import Output, write_bytes_atomic, write_text_atomic
 from .quantize import checkpoint_shapes, validate_checkpoint
 from .spec import ALLOWED_HIDDEN, DENSE_WEIGHT_SCALE, NUM_FEATURES, NUM_KINDS, PSQT_SCALE
 
@@ -140,13 +140,22 @@ def checkpoint_digest(ckpt: Checkpoint) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m stkref.checkpoint", description="Write a seeded float checkpoint (.npz)."
+    ap = ToolParser(
+        prog="python -m stkref.checkpoint",
+        description="Write a seeded float checkpoint (.npz) and its metadata (OUT with .json).",
+        outputs=lambda a: [
+            Output("OUT", Path(a.out)),
+            Output("OUT", Path(a.out).with_suffix(".json")),
+        ],
     )
     ap.add_argument("out", help="output .npz path")
-    ap.add_argument("--hidden", type=int, default=128, choices=ALLOWED_HIDDEN)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--hidden", type=options.integer(128, 1024), default=128, choices=ALLOWED_HIDDEN
+    )
+    ap.add_argument("--seed", type=options.seed, default=1)
     args = ap.parse_args(argv)
+    if Path(args.out).suffix == ".json":
+        raise InputError(f"OUT {args.out}: the metadata goes to OUT with .json: name OUT .npz")
     print(f"seed {args.seed}")
     ckpt = generate_checkpoint(args.hidden, args.seed)
     save_checkpoint(ckpt, args.out)
@@ -157,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         "digest": checkpoint_digest(ckpt),
     }
     meta_path = Path(args.out).with_suffix(".json")
-    meta_path.write_text(json.dumps(meta, indent=2) + "\n")
+    write_text_atomic(meta_path, json.dumps(meta, indent=2) + "\n")
     print(f"wrote {args.out} (hidden {args.hidden}); metadata {meta_path}")
     return 0
 

@@ -22,16 +22,18 @@ from typing import cast
 
 import numpy as np
 
+from . import options
 from .checkpoint import checkpoint_digest, load_checkpoint
-from .cli import run_tool
+from .cli import ToolParser, run_tool
 from .engine import EngineError, check_engine, engine_evals
 from .floatmodel import FloatModel
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, declare_report, write_report
+from .junit import Outcome, TestCase, TestSuite, add_build_properties, write_report
 from .model import TENSOR_LAYOUT, QuantizedModel
 from .netfile import read as read_net
 from .netfile import sha256_file
 from .netfile import write as write_net
 from .oracle import EvalParts, evaluate
+from .outputs import Output, write_figure
 from .parity import compare_evals
 from .positions import Position, colour_mirror
 from .quantize import quantize_model
@@ -40,6 +42,8 @@ from .report import (
     add_report_args,
     corpora_from_args,
     echo_corpus_properties,
+    gated_outputs,
+    gated_report,
     junit_path,
     summary_dir,
     write_summary,
@@ -100,8 +104,7 @@ def _plot(path: Path, deltas: np.ndarray, buckets: np.ndarray, title: str) -> No
     ax2.set_title("|delta| per output bucket")
     fig.suptitle(title)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path)
     plt.close(fig)
 
 
@@ -382,10 +385,15 @@ def _markdown(suite: TestSuite, s: dict[str, object], png: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stkref.drift",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=gated_report("drift"),
+        outputs=lambda a: [
+            *gated_outputs("drift", "drift-{config}")(a),
+            Output("--reports-dir", summary_dir(a, "drift") / f"drift-{a.config}.png", "report"),
+        ],
     )
     ap.add_argument("--checkpoint", required=True, help="float checkpoint (.npz or torch .pt)")
     ap.add_argument("--net", help="exported .nnue (default: quantize the checkpoint in memory)")
@@ -396,23 +404,25 @@ def build_parser() -> argparse.ArgumentParser:
         default="",
         help="extra arguments for `stk eval`, e.g. --engine-args='--impl scalar'",
     )
-    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per engine batch")
+    ap.add_argument(
+        "--timeout", type=options.seconds, default=600.0, help="seconds per engine batch"
+    )
     for stat, opt in GATES:
         ap.add_argument(
             "--" + opt.replace("_", "-"),
             dest=opt,
-            type=float,
+            type=options.centipawns,
             default=None,
             help=f"gate: {stat} |delta| cp must not exceed this",
         )
     ap.add_argument(
         "--max-overflows",
-        type=int,
+        type=options.count,
         default=None,
         help="gate: int16 accumulator overflow lanes allowed",
     )
     ap.add_argument(
-        "--max-clipped", type=int, default=None, help="gate: total clipped values allowed"
+        "--max-clipped", type=options.count, default=None, help="gate: total clipped values allowed"
     )
     add_corpus_args(ap, random_default=500)
     add_report_args(ap)
@@ -420,9 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    declare_report(junit_path(args, "drift"), f"drift.{args.config}")
-    return run(args)
+    return run(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

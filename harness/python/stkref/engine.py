@@ -22,8 +22,9 @@ from .errors import InputError
 from .positions import Position
 
 
-class EngineError(Exception):
-    """The engine ran but did not produce a usable answer (a check that could not run)."""
+class EngineError(InputError):
+    """The engine ran but did not produce a usable answer (a check that could not run: exit 2
+    where a tool cannot go on without it)."""
 
 
 def check_engine(path: str) -> str:
@@ -113,7 +114,11 @@ def engine_evals(
     """`extra` goes between `--net NET` and `--batch` (e.g. `--impl scalar`)."""
     out = []
     for i, obj in enumerate(
-        run_batch(engine, ["eval", "--net", net, *extra], positions, EVAL_KEYS, timeout_s), start=1
+        # An absolute path: a net named "-x.nnue" is never read as an option of `stk eval`.
+        run_batch(
+            engine, ["eval", "--net", os.path.abspath(net), *extra], positions, EVAL_KEYS, timeout_s
+        ),
+        start=1,
     ):
         if not all(isinstance(obj[k], int) for k in EVAL_KEYS):
             raise EngineError(f"output line {i}: {list(EVAL_KEYS)} must be integers")

@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cli import run_tool
+from .cli import ToolParser, run_tool
 from .errors import InputError
 
 # The flag bits are named here too: readers of records import them from this module.
@@ -36,6 +35,7 @@ from .fhflags import IMPROVING as IMPROVING
 from .fhflags import LABEL as LABEL
 from .fhflags import OPP_IMPROVING as OPP_IMPROVING
 from .fhflags import WHOLE_NODE as WHOLE_NODE
+from .outputs import refuse_non_regular, write_bytes_atomic
 
 MAGIC = b"STKFHREC"
 VERSION = 1
@@ -280,16 +280,13 @@ def write_records(
     """One segment (header fields as keywords of encode_segment); append adds a segment."""
     data = encode_segment(records, **header)
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if append:
-        with open(target, "ab") as f:
-            f.write(data)
+    if not append:
+        write_bytes_atomic(target, data)
         return
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-    with os.fdopen(fd, "wb") as f:
+    refuse_non_regular(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "ab") as f:
         f.write(data)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, target)
 
 
 def make_records(n: int) -> np.ndarray:
@@ -415,7 +412,7 @@ def _summary(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stkref.fhrecords",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

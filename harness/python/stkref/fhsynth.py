@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from .cli import run_tool
+from . import options
+from .cli import ToolParser, run_tool
 from .fhmodel import (
     DEFAULT_SHIFT,
     FEATURE_NAMES,
@@ -40,6 +42,7 @@ from .fhrecords import (
     WHOLE_NODE,
     write_records,
 )
+from .outputs import Output
 
 MOVE_VALUES = np.array([0, -100, -300, -500, -900, -1200], np.int64)
 
@@ -170,14 +173,17 @@ def synthesize(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stkref.fhsynth",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        outputs=lambda a: [Output("OUT", Path(a.out))],
     )
     ap.add_argument("out")
-    ap.add_argument("--nodes", type=int, default=20000, help="generated nodes before sampling")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--nodes", type=options.count, default=20000, help="generated nodes before sampling"
+    )
+    ap.add_argument("--seed", type=options.seed, default=1)
     ap.add_argument(
         "--model",
         help="model whose predictions fill the prediction field "

@@ -23,15 +23,23 @@ import chess
 import numpy as np
 
 from .checkpoint import checkpoint_digest, generate_checkpoint, load_checkpoint, save_checkpoint
-from .cli import run_tool
+from .cli import ToolParser, run_tool
 from .errors import InputError
 from .floatmodel import FloatModel
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, declare_report, write_report
+from .junit import (
+    Outcome,
+    TestCase,
+    TestSuite,
+    add_build_properties,
+    write_report,
+    write_text_atomic,
+)
 from .model import TENSOR_LAYOUT, QuantizedModel
 from .netfile import read as read_net
 from .netfile import sha256_file
 from .netfile import write as write_net
 from .oracle import evaluate
+from .outputs import Output, report_tree
 from .quantize import quantize_model
 
 SEED = 1
@@ -150,7 +158,7 @@ def write_golden(directory: Path, update: bool) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     save_checkpoint(ckpt, paths["npz"])
     write_net(model, paths["nnue"])
-    paths["evals"].write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    write_text_atomic(paths["evals"], "".join(json.dumps(r) + "\n" for r in records))
     manifest = {
         "generator": "python -m stkref.golden",
         "seed": SEED,
@@ -162,7 +170,7 @@ def write_golden(directory: Path, update: bool) -> int:
         "clipped": model.clipped,
         "positions": len(records),
     }
-    paths["manifest"].write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_text_atomic(paths["manifest"], json.dumps(manifest, indent=2) + "\n")
     for p in paths.values():
         print(f"wrote {p}")
     return 0
@@ -213,11 +221,19 @@ def check_golden(directory: Path, junit: Path | None) -> int:
     return 0 if suite.all_passed() else 1
 
 
+def outputs(a: argparse.Namespace) -> list[Output]:
+    if a.out is None:
+        return []
+    return report_tree("--out", a.out, [p.name for p in _paths(a.out).values()])
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stkref.golden",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=lambda a: [(a.junit, "golden.nets")] if a.junit is not None else [],
+        outputs=outputs,
     )
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--out", type=Path, help="write the golden files into DIR")
@@ -229,8 +245,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--junit", type=Path, default=None, help="with --check: JUnit XML path")
     args = ap.parse_args(argv)
-    if args.junit is not None:
-        declare_report(args.junit, "golden.nets")
     if args.out is not None:
         return write_golden(args.out, args.update_golden)
     return check_golden(args.check, args.junit)

@@ -12,13 +12,15 @@ import os
 import platform
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
 from . import __version__
+from .errors import InputError
+from .outputs import write_bytes_atomic as write_bytes_atomic  # the one checked writer
+from .outputs import write_text_atomic as write_text_atomic
 
 
 class Outcome(Enum):
@@ -173,33 +175,6 @@ def to_xml(suites: list[TestSuite]) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """write_bytes_atomic of the UTF-8 text."""
-    write_bytes_atomic(path, text.encode("utf-8"))
-
-
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """The one checked writer: a reader sees the old file or the new one, never a torn one; a
-    failed write (a full disk) raises OSError and leaves no temporary file; a path that exists
-    and is not a regular file (a device, a folder) is refused instead of replaced."""
-    path = Path(path)
-    if path.exists() and not path.is_file():
-        raise OSError(f"{path}: exists and is not a regular file; not replaced")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; reports are meant to be read
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     """Writes atomically (temporary file + rename); parent directories are created.
 
@@ -212,42 +187,80 @@ def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     return target
 
 
-# Reports this run owes (declare_report): written as an <error> report if the run fails on input.
+# Reports this run owes (declare_report): written as an <error> report if the run fails.
 _declared: list[tuple[Path, str]] = []
+
+
+def junit_in(out_dir: str | os.PathLike[str], harness: str, config: str) -> tuple[Path, str]:
+    """The JUnit report of `harness` and `config` under a reports folder, and its suite name."""
+    return Path(out_dir) / "junit" / f"{harness}-{config}.xml", f"{harness}.{config}"
 
 
 def declare_report(path: str | os.PathLike[str], suite_name: str) -> None:
     """Declares a report this run owes, as soon as its path is known (before inputs are checked).
 
-    Any previous file there is removed at once, and write_error_reports (called by
-    cli.run_tool when the run fails: exit 2) replaces it by a report whose one testcase is an
-    <error>, so a failed run never leaves an old passing report behind. `suite_name` is
-    "<harness>.<config>". The C++ harnesses do the same (common/cli declare_report).
+    Any previous file there (or a link: never its target) is removed at once, and
+    write_error_reports (called by cli.run_tool when the run fails: exit 2) replaces it by a
+    report whose one testcase is an <error>, so a failed run never leaves an old passing report
+    behind. `suite_name` is "<harness>.<config>". The C++ harnesses do the same
+    (common/cli declare_report).
     """
     target = Path(path)
-    target.unlink(missing_ok=True)
+    try:
+        target.unlink(missing_ok=True)
+    except OSError as e:
+        raise InputError(f"{target}: cannot remove the earlier report: {e.strerror}") from e
     _declared.append((target, suite_name))
 
 
-def write_error_reports(why: str) -> list[Path]:
-    """Writes the <error> report to every declared path (and forgets them); returns the paths."""
-    written = []
+def forget_declared_reports() -> None:
+    """A run that ended well owes nothing (the next run in this process declares its own)."""
+    _declared.clear()
+
+
+def error_suite(suite_name: str, why: str) -> TestSuite:
+    suite = TestSuite(suite_name)
+    suite.property("exit_status", 2)
+    with contextlib.suppress(Exception):  # the report matters more than its build properties
+        add_build_properties(suite)
+    suite.add(
+        TestCase(
+            suite_name.split(".")[0] + ".input",
+            "inputs",
+            Outcome.ERROR,
+            "usage or input error: the tool did not run",
+            why,
+        )
+    )
+    return suite
+
+
+def says_error(path: Path) -> bool:
+    """A JUnit file with an <error> element: a report of a run that failed."""
+    try:
+        return ET.parse(path).getroot().find(".//error") is not None
+    except (OSError, ET.ParseError):
+        return False
+
+
+def write_error_reports(why: str, keep_errors: bool = False) -> list[tuple[Path, str]]:
+    """Writes the <error> report to every declared path (and forgets them). Returns (path, "")
+    for each report written and (path, reason) for each that could not be (a full disk): that
+    path is left without a file, never with a report this run wrote before it failed. With
+    `keep_errors`, a report the tool wrote that already holds an <error> stays as it is."""
+    done = []
     while _declared:
         path, suite_name = _declared.pop(0)
-        suite = TestSuite(suite_name)
-        suite.property("exit_status", 2)
-        add_build_properties(suite)
-        suite.add(
-            TestCase(
-                suite_name.split(".")[0] + ".input",
-                "inputs",
-                Outcome.ERROR,
-                "usage or input error: the tool did not run",
-                why,
-            )
-        )
-        written.append(write_report(path, [suite]))
-    return written
+        if keep_errors and says_error(path):
+            continue
+        try:
+            write_report(path, [error_suite(suite_name, why)])
+            done.append((path, ""))
+        except (OSError, ValueError) as e:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+            done.append((path, getattr(e, "strerror", None) or str(e)))
+    return done
 
 
 def git_revision() -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import numpy as np
 
 from .errors import NetFormatError
 from .model import QuantizedModel
+from .outputs import write_bytes_atomic
 from .spec import (
     ALLOWED_HIDDEN,
     HEADER_SIZE,
@@ -156,18 +156,8 @@ def encode(model: QuantizedModel) -> bytes:
 
 
 def write(model: QuantizedModel, path: str | os.PathLike[str]) -> None:
-    """Writes atomically (temporary file + rename) so a reader never sees half a net."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(encode(model))
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the usual file mode
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Writes atomically (outputs.write_bytes_atomic) so a reader never sees half a net."""
+    write_bytes_atomic(path, encode(model), mode=0o666 & ~_umask())
 
 
 def _umask() -> int:

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 import chess
 
-from .cli import run_tool
+from . import options
+from .cli import ToolParser, run_tool
 from .engine import EngineError, check_engine, engine_evals, engine_features
-from .errors import InputError
 from .features import active_features, decode
-from .junit import Outcome, TestCase, TestSuite, add_build_properties, declare_report, write_report
+from .junit import Outcome, TestCase, TestSuite, add_build_properties, write_report
 from .netfile import read as read_net
 from .netfile import sha256_file
 from .oracle import EvalParts, evaluate
@@ -36,6 +36,7 @@ from .report import (
     add_report_args,
     corpora_from_args,
     echo_corpus_properties,
+    gated_outputs,
     junit_path,
     summary_dir,
     write_summary,
@@ -209,8 +210,6 @@ def compare_evals(
 
 def run_eval(args: argparse.Namespace) -> int:
     engine = check_engine(args.engine)
-    if args.tolerance_cp < 0:
-        raise InputError(f"--tolerance-cp must be >= 0, got {args.tolerance_cp}")
     model = read_net(args.net, allow_trailing=args.allow_trailing)
     net = os.path.abspath(args.net)
     corpora = corpora_from_args(args)
@@ -356,10 +355,12 @@ def _finish(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stkref.parity",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=lambda a: [(junit_path(a, a.mode), f"{a.mode}.{a.config}")],
+        outputs=lambda a: gated_outputs(a.mode, "{harness}-{config}")(a),
     )
     sub = ap.add_subparsers(dest="mode", required=True)
     for mode in ("features", "eval"):
@@ -374,26 +375,29 @@ def build_parser() -> argparse.ArgumentParser:
             )
             p.add_argument(
                 "--tolerance-cp",
-                type=int,
+                type=options.integer(0, 10**5),
                 default=0,
                 help="allowed |engine - oracle| in cp (default 0: exact parity)",
             )
             p.add_argument(
                 "--engine-args",
+                type=options.shell_words,
                 default="",
                 help="extra arguments for `stk eval`, e.g. --engine-args='--impl scalar'",
             )
         add_corpus_args(p, random_default=200)
         add_report_args(p)
         p.add_argument(
-            "--timeout", type=float, default=600.0, help="seconds per engine batch (default 600)"
+            "--timeout",
+            type=options.seconds,
+            default=600.0,
+            help="seconds per engine batch (default 600)",
         )
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    declare_report(junit_path(args, args.mode), f"{args.mode}.{args.config}")
     return run_features(args) if args.mode == "features" else run_eval(args)
 
 

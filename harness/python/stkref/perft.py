@@ -5,14 +5,14 @@ Exit status: 0 all recomputed counts agree, 1 a count differs, 2 bad input."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import chess
 
-from .cli import run_tool
+from . import options
+from .cli import ToolParser, run_tool
 from .errors import InputError
 
 
@@ -50,10 +50,13 @@ def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.perft", description=__doc__)
+    ap = ToolParser(prog="python -m stkref.perft", description=__doc__)
     ap.add_argument("--epd", type=Path, required=True, help="perft EPD with golden counts")
     ap.add_argument(
-        "--max-nodes", type=int, default=200_000, help="recompute counts up to this many nodes"
+        "--max-nodes",
+        type=options.integer(0, 2**62),
+        default=200_000,
+        help="recompute counts up to this many nodes",
     )
     args = ap.parse_args(argv)
     checked = skipped = failed = 0
@@ -75,4 +78,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run_tool(lambda: main()))
+    sys.exit(run_tool(main))

@@ -12,8 +12,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import options
 from .junit import Outcome, TestCase, TestSuite, write_report
 from .junit import write_text_atomic as write_text_atomic  # the one checked writer, re-exported
+from .outputs import Output, report_tree
 from .positions import Position, load_corpora
 
 
@@ -27,12 +29,14 @@ def add_corpus_args(ap: argparse.ArgumentParser, random_default: int) -> None:
     )
     ap.add_argument(
         "--random",
-        type=int,
+        type=options.count,
         default=random_default,
         metavar="N",
         help=f"seeded random legal positions (default {random_default})",
     )
-    ap.add_argument("--seed", type=int, default=1, help="seed of the random corpus (default 1)")
+    ap.add_argument(
+        "--seed", type=options.seed, default=1, help="seed of the random corpus (default 1)"
+    )
     ap.add_argument("--no-curated", action="store_true", help="leave out the curated corpus")
     ap.add_argument("--no-spec", action="store_true", help="leave out the spec test vectors")
 
@@ -40,6 +44,7 @@ def add_corpus_args(ap: argparse.ArgumentParser, random_default: int) -> None:
 def add_report_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--config",
+        type=options.name,
         default="default",
         help="configuration name used in report names (default 'default')",
     )
@@ -53,10 +58,6 @@ def add_report_args(ap: argparse.ArgumentParser) -> None:
 
 
 def corpora_from_args(args: argparse.Namespace) -> dict[str, list[Position]]:
-    if args.random < 0:
-        from .errors import InputError
-
-        raise InputError(f"--random must be >= 0, got {args.random}")
     return load_corpora(
         curated=not args.no_curated,
         random_count=args.random,
@@ -86,6 +87,21 @@ def junit_path(args: argparse.Namespace, harness: str) -> Path:
 
 def summary_dir(args: argparse.Namespace, harness: str) -> Path:
     return Path(args.reports_dir) / harness
+
+
+def gated_report(harness: str) -> Any:
+    """The ToolParser `reports` of a tool with add_report_args: its one JUnit file."""
+    return lambda a: [(junit_path(a, harness), f"{harness}.{a.config}")]
+
+
+def gated_outputs(harness: str, stem: str = "{config}") -> Any:
+    """The ToolParser `outputs` of write_gated_reports' summary: the folder, JSON and Markdown."""
+
+    def outputs(a: argparse.Namespace) -> list[Output]:
+        name = stem.format(config=a.config, harness=harness)
+        return report_tree("--reports-dir", summary_dir(a, harness), [f"{name}.json", f"{name}.md"])
+
+    return outputs
 
 
 def write_json(path: Path, data: Any) -> None:

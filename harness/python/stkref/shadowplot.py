@@ -9,10 +9,15 @@ Exit 0 when the PNG is written; 2 with the reason on a bad input (the harness re
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from .cli import ToolParser, run_tool
+from .errors import InputError
+from .outputs import Output, write_figure
 
 
 def plot(summary: dict[str, Any], out: Path) -> Any:
@@ -71,25 +76,33 @@ def plot(summary: dict[str, Any], out: Path) -> Any:
     )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    out.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
-    fig.savefig(out, dpi=100)
+    write_figure(fig, out)
     plt.close(fig)
     return fig
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2 or args[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0 if args and args[0] in ("-h", "--help") else 2
-    src, out = Path(args[0]), Path(args[1])
+    """The run under run_tool (also when called directly): its exit status."""
+    return run_tool(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
+    ap = ToolParser(
+        prog="python -m stkref.shadowplot",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        outputs=lambda a: [Output("OUT.png", a.out)],
+    )
+    ap.add_argument("summary", type=Path, help="the summary JSON of stk-harness shadow")
+    ap.add_argument("out", type=Path, help="the PNG to write")
+    a = ap.parse_args(argv)
+    src, out = a.summary, a.out
     try:
         summary = json.loads(src.read_text())
         summary["cells"], summary["config"]  # the fields the plot needs (KeyError if absent)
     except (OSError, ValueError, KeyError) as e:
-        print(f"shadowplot: cannot read {src}: {e}", file=sys.stderr)
-        return 2
+        raise InputError(f"shadowplot: cannot read {src}: {e}") from e
     plot(summary, out)
     print(f"shadowplot: wrote {out}")
     return 0

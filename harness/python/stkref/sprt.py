@@ -20,14 +20,14 @@ safeguarded Newton iteration), and the normal quantile by bisection on erf.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from .cli import run_tool
+from . import options
+from .cli import ToolParser, run_tool
 from .errors import InputError
 
 NELO_PER_T = 800.0 / math.log(10.0)
@@ -207,15 +207,21 @@ def _counts(text: str, n: int, what: str) -> list[int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stkref.sprt", description=__doc__.splitlines()[0])
+    ap = ToolParser(prog="python -m stkref.sprt", description=__doc__.splitlines()[0])
     ap.add_argument("--pentanomial", help="LL,LD,DD,DW,WW pair counts for engine A")
     ap.add_argument("--wdl", help="W,D,L game counts for engine A")
-    ap.add_argument("--elo0", type=float)
-    ap.add_argument("--elo1", type=float)
-    ap.add_argument("--alpha", type=float, default=0.05)
-    ap.add_argument("--beta", type=float, default=0.05)
+    elo = options.real(-1000.0, 1000.0)
+    error_rate = options.real(0.0, 0.5, open_lo=True, open_hi=True)
+    ap.add_argument("--elo0", type=elo)
+    ap.add_argument("--elo1", type=elo)
+    ap.add_argument("--alpha", type=error_rate, default=0.05)
+    ap.add_argument("--beta", type=error_rate, default=0.05)
     ap.add_argument("--model", default="normalized", choices=["normalized", "logistic"])
     args = ap.parse_args(argv)
+    if (args.elo0 is None) != (args.elo1 is None) or (
+        args.elo0 is not None and args.elo1 <= args.elo0
+    ):
+        raise InputError("--elo0 and --elo1 go together, with --elo1 above --elo0")
     out: dict[str, object] = {}
     if args.pentanomial:
         penta = _counts(args.pentanomial, 5, "--pentanomial")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from stkref.__main__ import main
+from stkref.cli import run_tool
 
 if __name__ == "__main__":
-    raise SystemExit(main("stktrain", Path(__file__).parent))
+    raise SystemExit(run_tool(lambda: main("stktrain", Path(__file__).parent)))

@@ -30,7 +30,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from stkref.cli import run_tool
+from stkref import options
+from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.fhmodel import predict, read_model
 from stkref.fhrecords import labels, read_many, whole_node
@@ -39,10 +40,10 @@ from stkref.junit import (
     TestCase,
     TestSuite,
     add_build_properties,
-    declare_report,
     write_report,
 )
 from stkref.netfile import sha256_file
+from stkref.outputs import Output, report_tree, write_figure
 from stkref.report import write_summary, write_text_atomic
 
 Z95 = 1.96
@@ -424,8 +425,7 @@ def plot(path: Path, by_slice: dict[str, dict[str, Any]], title: str) -> None:
         ax.legend(fontsize=7, loc="upper left")
     fig.suptitle(title)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
+    write_figure(fig, path)
     plt.close(fig)
 
 
@@ -533,21 +533,21 @@ def markdown(suite: TestSuite, s: dict[str, Any], tier_name: str, tier: Tier) ->
 # ---- command line ----------------------------------------------------------------------------
 
 
-def _threshold(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not an integer (1/10000 units)") from None
-    if not 0 <= v <= 10000:
-        raise argparse.ArgumentTypeError(f"{v} outside 0..10000")
-    return v
+_threshold = options.integer(0, 10000)  # 1/10000 units
+
+
+def outputs(a: argparse.Namespace) -> list[Output]:
+    files = ("reliability.png", "calibration.json", "calibration.md")
+    return report_tree("--out-dir", Path(a.out_dir), files)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stktrain.calibration",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=lambda a: [(junit_path(a), f"calibration.{a.tier}")],
+        outputs=outputs,
     )
     ap.add_argument(
         "--records",
@@ -571,8 +571,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the records' prediction field must equal the model's, bit for bit",
     )
-    ap.add_argument("--tolerance", type=float, help="override the tier's log-odds tolerance")
-    ap.add_argument("--min-neff", type=float, help="override the tier's minimum n_eff")
+    ap.add_argument(
+        "--tolerance",
+        type=options.real(0.0, 100.0),
+        help="override the tier's log-odds tolerance",
+    )
+    ap.add_argument(
+        "--min-neff", type=options.real(0.0, 1e12), help="override the tier's minimum n_eff"
+    )
     return ap
 
 
@@ -710,9 +716,7 @@ def junit_path(args: argparse.Namespace) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    declare_report(junit_path(args), f"calibration.{args.tier}")
-    return run(args)
+    return run(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

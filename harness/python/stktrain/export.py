@@ -5,17 +5,22 @@ Prints the clipped-value count of every tensor: clipping is reported, never sile
 
 from __future__ import annotations
 
-import argparse
 import sys
+from pathlib import Path
 
 from stkref.checkpoint import load_checkpoint
-from stkref.cli import run_tool
+from stkref.cli import ToolParser, run_tool
 from stkref.netfile import sha256_file, write
+from stkref.outputs import Output
 from stkref.quantize import quantize_model
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m stktrain.export", description=__doc__)
+    ap = ToolParser(
+        prog="python -m stktrain.export",
+        description=__doc__,
+        outputs=lambda a: [Output("OUT", Path(a.out))],
+    )
     ap.add_argument("checkpoint", help=".npz (or torch .pt state_dict)")
     ap.add_argument("out", help="output .nnue path")
     args = ap.parse_args(argv)

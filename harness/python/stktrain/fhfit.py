@@ -29,7 +29,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from stkref.cli import run_tool
+from stkref import options
+from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.fhmodel import (
     BETA_FEATURES,
@@ -51,6 +52,7 @@ from stkref.fhmodel import (
 )
 from stkref.fhrecords import labels, read_many
 from stkref.netfile import sha256_file
+from stkref.outputs import Output, report_tree
 from stkref.report import write_json, write_text_atomic
 from stktrain.calibration import log_loss, weighted_auc, weighted_mean
 
@@ -268,10 +270,6 @@ def fit_saturation(
 
 
 def run(args: argparse.Namespace) -> int:
-    if not SHIFT_RANGE[0] <= args.shift <= SHIFT_RANGE[1]:
-        raise InputError(f"--shift {args.shift} outside {SHIFT_RANGE[0]}..{SHIFT_RANGE[1]}")
-    if args.l2 < 0 or not 0 <= args.holdout_fraction < 1:
-        raise InputError("--l2 must be >= 0 and --holdout-fraction in [0, 1)")
     records, src = read_many(args.records)
     held = holdout_mask(src, records["position_id"], args.holdout_fraction, args.seed)
     feats_all, y_all = features(records), labels(records).astype(np.float64)
@@ -372,32 +370,50 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def outputs(a: argparse.Namespace) -> list[Output]:
+    found = [Output("--out", Path(a.out))]
+    if a.report_dir:
+        found += report_tree("--report-dir", Path(a.report_dir), ("fhfit.json", "fhfit.md"))
+    return found
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stktrain.fhfit",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        outputs=outputs,
     )
     ap.add_argument("--records", nargs="+", required=True, metavar="FILE")
     ap.add_argument("--out", required=True, metavar="MODEL.txt")
     ap.add_argument("--report-dir", help="write fhfit.json and fhfit.md here")
     ap.add_argument(
         "--shift-intercept",
-        type=float,
+        type=options.real(-50.0, 50.0),
         default=0.0,
         metavar="LOGIT",
         help="add LOGIT to both sides' bias after fitting (default 0)",
     )
-    ap.add_argument("--seed", type=int, default=1, help="seed of the holdout split (default 1)")
+    ap.add_argument(
+        "--seed", type=options.seed, default=1, help="seed of the holdout split (default 1)"
+    )
     ap.add_argument(
         "--holdout-fraction",
-        type=float,
+        type=options.real(0.0, 1.0, open_hi=True),
         default=0.0,
         help="fraction of positions left out of the fit and reported (default 0)",
     )
-    ap.add_argument("--l2", type=float, default=DEFAULT_L2, help=f"ridge lambda ({DEFAULT_L2:g})")
     ap.add_argument(
-        "--shift", type=int, default=DEFAULT_SHIFT, help=f"model shift ({DEFAULT_SHIFT})"
+        "--l2",
+        type=options.real(0.0, 1e6),
+        default=DEFAULT_L2,
+        help=f"ridge lambda ({DEFAULT_L2:g})",
+    )
+    ap.add_argument(
+        "--shift",
+        type=options.integer(*SHIFT_RANGE),
+        default=DEFAULT_SHIFT,
+        help=f"model shift ({DEFAULT_SHIFT})",
     )
     ap.add_argument(
         "--no-saturation",

@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from stkref.cli import run_tool
+from stkref import options
+from stkref.cli import ToolParser, run_tool
 from stkref.features import active_features
-from stkref.junit import TestCase, TestSuite, declare_report
+from stkref.junit import TestCase, TestSuite
 from stkref.model import QuantizedModel
 from stkref.oracle import load_model, output_bucket, transform, wrap
 from stkref.report import (
@@ -35,7 +36,8 @@ from stkref.report import (
     corpora_from_args,
     echo_corpus_properties,
     gate_testcases,
-    junit_path,
+    gated_outputs,
+    gated_report,
     write_gated_reports,
 )
 
@@ -183,16 +185,19 @@ def markdown(suite: TestSuite, s: dict[str, Any]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stktrain.netlint",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=gated_report("netlint"),
+        outputs=gated_outputs("netlint"),
     )
     ap.add_argument("--net", required=True, help=".nnue net, or a float checkpoint (quantized)")
-    ap.add_argument("--min-int16-headroom", type=float, default=2.0)
-    ap.add_argument("--min-int32-headroom", type=float, default=16.0)
-    ap.add_argument("--max-dead-ft-share", type=float, default=0.5)
-    ap.add_argument("--max-saturated-ft-share", type=float, default=0.5)
+    headroom = options.real(0.0, 1e9)
+    ap.add_argument("--min-int16-headroom", type=headroom, default=2.0)
+    ap.add_argument("--min-int32-headroom", type=headroom, default=16.0)
+    ap.add_argument("--max-dead-ft-share", type=options.share, default=0.5)
+    ap.add_argument("--max-saturated-ft-share", type=options.share, default=0.5)
     add_corpus_args(ap, random_default=200)
     add_report_args(ap)
     return ap
@@ -223,9 +228,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    declare_report(junit_path(args, "netlint"), f"netlint.{args.config}")
-    return run(args)
+    return run(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

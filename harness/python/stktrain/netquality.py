@@ -33,12 +33,19 @@ from typing import Any
 import chess
 import numpy as np
 
-from stkref.cli import run_tool
+from stkref import options
+from stkref.cli import ToolParser, run_tool
 from stkref.engine import check_engine, engine_classical_evals, engine_evals
 from stkref.errors import InputError
-from stkref.junit import TestCase, TestSuite, declare_report
+from stkref.junit import TestCase, TestSuite
 from stkref.positions import Position, normalized_fen
-from stkref.report import add_report_args, gate_testcases, junit_path, write_gated_reports
+from stkref.report import (
+    add_report_args,
+    gate_testcases,
+    gated_outputs,
+    gated_report,
+    write_gated_reports,
+)
 from stktrain.datafile import Record, held_out_games, read_records
 from stktrain.train import fit_scale
 
@@ -247,25 +254,37 @@ def markdown(suite: TestSuite, s: dict[str, Any]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = ToolParser(
         prog="python -m stktrain.netquality",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        reports=gated_report("netquality"),
+        outputs=gated_outputs("netquality"),
     )
     ap.add_argument("--net", required=True, help="the .nnue net the engine evaluates")
     ap.add_argument("--data", action="append", required=True, help="datagen file (repeatable)")
     ap.add_argument("--engine", required=True, help="the stk binary")
-    ap.add_argument("--seed", type=int, default=1, help="the trainer's seed: fixes the split")
-    ap.add_argument("--val-fraction", type=float, default=0.1, help="the trainer's --val-fraction")
-    ap.add_argument("--positions", type=int, default=20000, help="held-out positions (0: all)")
-    ap.add_argument("--pairs", type=int, default=20000)
-    ap.add_argument("--pair-margin", type=float, default=50.0, help="cp between a pair's labels")
-    ap.add_argument("--decided-cp", type=float, default=1000.0)
-    ap.add_argument("--decided", type=int, default=300, help="decided positions to expand")
-    ap.add_argument("--collapse-cp", type=float, default=15.0)
-    ap.add_argument("--min-pair-accuracy", type=float, default=0.7)
-    ap.add_argument("--min-spread-ratio", type=float, default=0.5)
-    ap.add_argument("--max-collapsed-share", type=float, default=0.1)
+    ap.add_argument(
+        "--seed", type=options.seed, default=1, help="the trainer's seed: fixes the split"
+    )
+    ap.add_argument(
+        "--val-fraction", type=options.fraction, default=0.1, help="the trainer's --val-fraction"
+    )
+    ap.add_argument(
+        "--positions", type=options.count, default=20000, help="held-out positions (0: all)"
+    )
+    ap.add_argument("--pairs", type=options.count, default=20000)
+    ap.add_argument(
+        "--pair-margin", type=options.centipawns, default=50.0, help="cp between a pair's labels"
+    )
+    ap.add_argument("--decided-cp", type=options.centipawns, default=1000.0)
+    ap.add_argument(
+        "--decided", type=options.count, default=300, help="decided positions to expand"
+    )
+    ap.add_argument("--collapse-cp", type=options.centipawns, default=15.0)
+    ap.add_argument("--min-pair-accuracy", type=options.share, default=0.7)
+    ap.add_argument("--min-spread-ratio", type=options.real(0.0, 1e6), default=0.5)
+    ap.add_argument("--max-collapsed-share", type=options.share, default=0.1)
     add_report_args(ap)
     return ap
 
@@ -294,9 +313,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    declare_report(junit_path(args, "netquality"), f"netquality.{args.config}")
-    return run(args)
+    return run(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

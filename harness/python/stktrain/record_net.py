@@ -21,11 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
+from stkref import options
 from stkref.checkpoint import checkpoint_digest, load_checkpoint, save_checkpoint
-from stkref.cli import run_tool
+from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.junit import git_revision, write_text_atomic
 from stkref.netfile import sha256_file, write
+from stkref.outputs import report_tree
 from stkref.quantize import quantize_model
 from stktrain.datafile import read_records
 
@@ -36,8 +38,13 @@ NAME = "stk-h128-trained"
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    ap = ToolParser(
+        prog="python -m stktrain.record_net",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        outputs=lambda a: report_tree(
+            "--out-dir", a.out_dir, (f"{NAME}.npz", f"{NAME}.nnue", "manifest.json")
+        ),
     )
     ap.add_argument("--checkpoint", type=Path, required=True)
     ap.add_argument("--summary", type=Path, required=True, help="stktrain.train --summary JSON")
@@ -45,13 +52,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--datagen-command", required=True)
     ap.add_argument(
         "--datagen-rate",
-        type=float,
+        type=options.real(0.0, 1e9),
         default=0.0,
         help="positions/s per core datagen printed for this data (recorded as measured)",
     )
     ap.add_argument("--out-dir", type=Path, default=ROOT / "golden/nets/trained")
     ap.add_argument(
-        "--output-scale", type=float, default=1.0, help="multiply the evaluation by F (0.5..2)"
+        "--output-scale",
+        type=options.real(0.5, 2.0),
+        default=1.0,
+        help="multiply the evaluation by F (0.5..2)",
     )
     a = ap.parse_args(argv)
     try:
@@ -61,8 +71,6 @@ def main(argv: list[str] | None = None) -> int:
     # float32 as trained (the trainer folds in float64): half the bytes in the repository, and
     # the .nnue is quantized from exactly what is stored.
     ckpt = {k: v.astype(np.float32) for k, v in load_checkpoint(a.checkpoint).items()}
-    if not 0.5 <= a.output_scale <= 2.0:
-        raise InputError(f"--output-scale {a.output_scale}: outside 0.5..2")
     for key in ("out.weight", "out.bias", "psqt.weight"):  # eval = out(h2) + psqt: both scale
         ckpt[key] = (ckpt[key] * np.float32(a.output_scale)).astype(np.float32)
     records = read_records(a.data)

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from stkref.cli import run_tool
+from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
-from stkref.junit import write_text_atomic
+from stkref.outputs import Output, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 
@@ -183,8 +183,11 @@ def render(work: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    ap = ToolParser(
+        prog="python -m stktrain.strength_report",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        outputs=lambda a: [Output("--out", a.out)],
     )
     ap.add_argument("work", type=Path)
     ap.add_argument("--out", type=Path, default=ROOT / "docs/trained-net.md")

@@ -9,30 +9,37 @@ whose sigmoid(score / K) best predicts their results). Adam (optax). A factorize
 piece-square row per (kind, square), shared by the 32 king buckets, added to each bucket's row
 while training and folded into `ft.weight` (and `psqt.weight`) in the checkpoint written. The
 validation split is by game. After each epoch: train and validation loss, positions/s, ETA, and
-a resumable state (`<out>.state.npz`); `--resume` goes on from it. Seeds fix the split, the
-initial weights and the batch order. JAX runs on a GPU when one is present, else on the CPUs.
+a resumable state (`<out>.state.npz`); `--resume` goes on from it, and only from a state of the
+same run: the state records the run's definition (each data file's SHA-256, the selection of
+positions and every setting that changes the result: everything but --epochs and --keep), and a
+state of another run is refused with exit 2 naming the first field that differs. Seeds fix the
+split, the initial weights and the batch order. JAX runs on a GPU when one is present, else on
+the CPUs. Every output (--out, its state, --summary) is checked before the data is read.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import chess
 import numpy as np
 
+from stkref import options
 from stkref.checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
-from stkref.cli import run_tool
+from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.features import active_features
 from stkref.junit import git_revision, write_bytes_atomic, write_text_atomic
 from stkref.oracle import output_bucket
+from stkref.outputs import Output
 from stkref.spec import DENSE_WEIGHT_SCALE, FLOAT_OUTPUT_CP, NUM_FEATURES, NUM_KINDS
 from stktrain.datafile import held_out_games, read_records
 
@@ -202,8 +209,66 @@ class TrainSettings:
     keep: str  # "best" (lowest validation loss) or "last"
 
 
+def state_path_of(out: Path) -> Path:
+    return out.with_name(out.name + ".state.npz")
+
+
+def run_definition(
+    s: TrainSettings, data: list[Path], all_positions: bool, max_positions: int
+) -> dict[str, Any]:
+    """What fixes a run's result: a state is resumed only by a run of the same definition. Not
+    in it: --epochs (a resumed run goes on to more) and --keep (the state holds best and last)."""
+    settings = {k: v for k, v in asdict(s).items() if k not in ("epochs", "keep")}
+    return {
+        "data_sha256": [_sha256(p) for p in data],
+        "all_positions": all_positions,
+        "max_positions": max_positions,
+        **settings,
+    }
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError as e:
+        raise InputError(f"{path}: cannot be read ({e.strerror})") from e
+    return h.hexdigest()
+
+
+def first_difference(stored: dict[str, Any], now: dict[str, Any]) -> str:
+    """'field: stored vs now' of the first field that differs, '' when none does."""
+    for key in [*now, *(k for k in stored if k not in now)]:
+        a, b = stored.get(key, "missing"), now.get(key, "missing")
+        if a != b:
+            return f"{key}: {json.dumps(a)} vs {json.dumps(b)}"
+    return ""
+
+
+def check_resumable(state: Path, definition: dict[str, Any]) -> bool:
+    """True when `state` exists and holds this run (InputError when it holds another)."""
+    if not state.exists():
+        return False
+    try:
+        with np.load(state) as z:
+            stored = json.loads(str(z["meta"])).get("definition", {})
+    except (OSError, KeyError, ValueError, AttributeError) as e:
+        raise InputError(f"{state}: not a training state ({e})") from e
+    if diff := first_difference(stored, definition):
+        raise InputError(f"{state}: holds a different run, cannot resume (stored vs now: {diff})")
+    return True
+
+
 def train(
-    tr: Dataset, va: Dataset, s: TrainSettings, out: Path, resume: bool, log: Any
+    tr: Dataset,
+    va: Dataset,
+    s: TrainSettings,
+    out: Path,
+    resume: bool,
+    log: Any,
+    definition: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     jax = _jax()
     import optax  # type: ignore[import-untyped]
@@ -244,7 +309,7 @@ def train(
         return (errors(p, *batch) * w).sum()
 
     eval_sum = jax.jit(weighted_sum)
-    state_path = out.with_name(out.name + ".state.npz")
+    state_path = state_path_of(out)
     params = {k: jnp.asarray(v) for k, v in initial_params(s.hidden, s.seed).items()}
     opt_state = opt.init(params)
     history: list[dict[str, float]] = []
@@ -310,7 +375,7 @@ def train(
             f"train: epoch {epoch}/{s.epochs} train loss {row['train_loss']:.6f} val loss "
             f"{row['val_loss']:.6f} {row['positions_per_second']:.0f} positions/s ETA {eta:.0f} s"
         )
-        _save_state(state_path, params, opt_state, best, epoch, history)
+        _save_state(state_path, params, opt_state, best, epoch, history, definition or {})
     # Early stopping: the epoch that generalizes best, not the last (a small corpus overfits).
     chosen = params if s.keep == "last" else best
     kept = history[-1] if s.keep == "last" else min(history, key=lambda h: h["val_loss"])
@@ -325,12 +390,18 @@ def train(
 
 
 def _save_state(
-    path: Path, params: Any, opt_state: Any, best: Any, epoch: int, history: list[dict[str, float]]
+    path: Path,
+    params: Any,
+    opt_state: Any,
+    best: Any,
+    epoch: int,
+    history: list[dict[str, float]],
+    definition: dict[str, Any],
 ) -> None:
     jax = _jax()
     leaves = jax.tree_util.tree_leaves((params, opt_state, best))
     arrays: dict[str, Any] = {f"leaf{i}": np.asarray(x) for i, x in enumerate(leaves)}
-    meta = json.dumps({"epoch": epoch, "history": history})
+    meta = json.dumps({"epoch": epoch, "history": history, "definition": definition})
     buf = io.BytesIO()
     np.savez(buf, **{"meta": np.asarray(meta), **arrays})
     write_bytes_atomic(path, buf.getvalue())  # the one checked writer
@@ -351,29 +422,38 @@ def _load_state(
     return p, st, best, int(meta["epoch"]), list(meta["history"])
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+def outputs(a: argparse.Namespace) -> list[Output]:
+    out = [Output("--out", a.out), Output("--out", state_path_of(a.out))]
+    return out + ([Output("--summary", a.summary)] if a.summary else [])
+
+
+def build_parser() -> ToolParser:
+    ap = ToolParser(
         prog="python -m stktrain.train",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        outputs=outputs,
     )
     ap.add_argument(
         "--data", type=Path, action="append", required=True, help="datagen file (repeatable)"
     )
     ap.add_argument("--out", type=Path, required=True, help="float checkpoint (.npz) to write")
-    ap.add_argument("--hidden", type=int, default=128, choices=(128, 1024))
-    ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--batch", type=int, default=4096)
-    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--hidden", type=options.integer(128, 1024), default=128, choices=(128, 1024))
+    ap.add_argument("--epochs", type=options.integer(1, 10**6), default=10)
+    ap.add_argument("--batch", type=options.integer(1, 1 << 24), default=4096)
+    ap.add_argument("--lr", type=options.real(0.0, 100.0, open_lo=True), default=1e-3)
     ap.add_argument(
         "--lambda",
         dest="lam",
-        type=float,
+        type=options.share,
         default=0.5,
         help="weight of the search score against the game result in the target",
     )
     ap.add_argument(
-        "--weight-decay", type=float, default=0.0, help="AdamW decay of the non-PSQT weights"
+        "--weight-decay",
+        type=options.real(0.0, 100.0),
+        default=0.0,
+        help="AdamW decay of the non-PSQT weights",
     )
     ap.add_argument(
         "--keep",
@@ -381,22 +461,27 @@ def main(argv: list[str] | None = None) -> int:
         default="best",
         help="write the epoch with the lowest validation loss (default) or the last",
     )
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--val-fraction", type=float, default=0.1, help="share of games held out")
+    ap.add_argument("--seed", type=options.seed, default=1)
+    ap.add_argument(
+        "--val-fraction", type=options.fraction, default=0.1, help="share of games held out"
+    )
     ap.add_argument("--all-positions", action="store_true", help="train on non-quiet records too")
     ap.add_argument(
-        "--max-positions", type=int, default=0, help="read at most N positions (0: all)"
+        "--max-positions", type=options.count, default=0, help="read at most N positions (0: all)"
     )
     ap.add_argument("--resume", action="store_true", help="go on from <out>.state.npz")
     ap.add_argument("--summary", type=Path, help="write the run's figures (JSON) here")
-    a = ap.parse_args(argv)
-    if not 0 < a.val_fraction < 1 or not 0 <= a.lam <= 1 or a.epochs < 1 or a.batch < 1:
-        raise InputError("--val-fraction in (0, 1), --lambda in [0, 1], --epochs and --batch >= 1")
-    if a.weight_decay < 0:
-        raise InputError("--weight-decay must be >= 0")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = build_parser().parse_args(argv)
     s = TrainSettings(
         a.hidden, a.epochs, a.batch, a.lr, a.lam, a.seed, a.val_fraction, a.weight_decay, a.keep
     )
+    definition = run_definition(s, a.data, a.all_positions, a.max_positions)
+    if a.resume and not check_resumable(state_path_of(a.out), definition):
+        print(f"train: no state at {state_path_of(a.out)}: starting afresh", flush=True)
     t0 = time.monotonic()
     data = read_data(a.data, not a.all_positions, a.max_positions)
     tr, va = split_by_game(data, a.val_fraction, a.seed)
@@ -406,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {a.seed}, JAX on {_jax().devices()[0].platform}",
         flush=True,
     )
-    figures = train(tr, va, s, a.out, a.resume, lambda m: print(m, flush=True))
+    figures = train(tr, va, s, a.out, a.resume, lambda m: print(m, flush=True), definition)
     figures.update(
         {
             "data": [str(p) for p in a.data],

@@ -357,15 +357,9 @@ def test_bad_inputs_exit_2(
         == 2
     )
     assert "bad.fhr" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as e:
-        calibration_main(
-            [
-                "--records",
-                str(fitted["held"]),
-                "--model",
-                str(fitted["model"]),
-                "--lmr-tier1",
-                "10001",
-            ]
-        )
-    assert e.value.code == 2
+    # A usage error is an exception run_tool ends with exit 2 (and an error report).
+    argv = ["--records", str(fitted["held"]), "--model", str(fitted["model"])]
+    argv += ["--out-dir", str(tmp_path / "usage")]
+    assert run_tool(lambda: calibration_main([*argv, "--lmr-tier1", "10001"])) == 2
+    assert "--lmr-tier1: 10001 is outside [0, 10000]" in capsys.readouterr().err
+    assert "<error" in (tmp_path / "junit" / "calibration-quick.xml").read_text()

@@ -98,10 +98,19 @@ def test_an_unexpected_exception_is_exit_2_with_an_error_report(tmp_path: Path) 
     assert "a bug in the tool" in report.read_text()
 
 
-def test_a_reader_that_stops_reading_is_exit_1_not_a_failed_run(tmp_path: Path) -> None:
-    # `python -m stkref.<tool> ... | head`: the pipe closing is the caller's choice, not an input
-    # error (2) nor a pass (0). Planted (the mutation campaign's survivor): exit 2.
+def test_a_reader_that_stops_reading_is_a_failed_run(tmp_path: Path) -> None:
+    # `python -m stkref.<tool> ... | head`: the output was not all read, so the run did not do
+    # what it was asked (docs/faults.md "Python tools": exit 2 and an <error> report, never a
+    # pass). Until the faults audit this was exit 1 with the report the run had written, which
+    # a gate could read as a failed check of the tool's subject rather than a run that failed.
+    from stkref.junit import TestSuite, declare_report, write_report
+
+    report = tmp_path / "junit" / "x-t.xml"
+
     def piped() -> int:
+        declare_report(report, "x.t")
+        write_report(report, [TestSuite("x.t")])  # a pass, written before the pipe broke
         raise BrokenPipeError
 
-    assert run_tool(piped) == 1
+    assert run_tool(piped) == 2
+    assert "<error" in report.read_text()

@@ -137,9 +137,9 @@ def test_usage_and_input_errors_exit_2(
     short.write_bytes(net128.read_bytes()[:-1])
     assert run_parity(eval_args(fake_engine, short, tmp_path), monkeypatch) == 2
     assert "short file" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as e:
-        parity_main(["features"])  # --engine is required
-    assert e.value.code == 2
+    # --engine is required: a usage error, exit 2 (run_tool is the entry point's wrapper)
+    assert run_tool(lambda: parity_main(["features", "--reports-dir", str(tmp_path / "r")])) == 2
+    assert "--engine" in capsys.readouterr().err
 
 
 def test_eval_parity_passes(

@@ -233,7 +233,7 @@ def test_weight_decay_is_applied_and_a_negative_one_refused(data: Path, tmp_path
     import json
 
     assert run(data, tmp_path / "n.npz", "--weight-decay", "-1") == 2
-    assert "--weight-decay must be >= 0" in capsys.readouterr().err
+    assert "argument --weight-decay: -1 is outside [0, 100]" in capsys.readouterr().err
     plain, decayed = tmp_path / "p.json", tmp_path / "d.json"
     assert run(data, tmp_path / "p.npz", "--summary", str(plain)) == 0
     assert run(data, tmp_path / "d.npz", "--weight-decay", "0.5", "--summary", str(decayed)) == 0
