@@ -85,8 +85,8 @@ void RecordWriter::close() {
   open_ = false;
   header_.record_count = count_;
   encode(header_, bytes_.data());
-  io::replace_file(path_, std::string_view(reinterpret_cast<const char*>(bytes_.data()),
-                                           bytes_.size()));
+  io::replace_file(path_,
+                   std::string_view(reinterpret_cast<const char*>(bytes_.data()), bytes_.size()));
 }
 
 std::vector<Record> read_records(const std::string& path, std::vector<SegmentHeader>* segments) {
