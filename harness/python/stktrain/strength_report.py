@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.outputs import Output, write_text_atomic
@@ -29,8 +30,10 @@ MATCHES = ("equal-nodes", "equal-nodes-aa", "equal-time", "gauntlet-nnue", "gaun
 
 def load(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        data = json.loads(inputs.read_input_text(path))
+    except inputs.UnreadableInputError as e:
+        raise InputError(f"{path}: cannot be read as a report ({e.why})") from e
+    except ValueError as e:
         raise InputError(f"{path}: cannot be read as a report ({e})") from e
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object")
@@ -189,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         outputs=lambda a: [Output("--out", a.out)],
     )
-    ap.add_argument("work", type=Path)
+    ap.add_argument("work", type=inputs.folder)
     ap.add_argument("--out", type=Path, default=ROOT / "docs/trained-net.md")
     a = ap.parse_args(argv)
     write_text_atomic(a.out, render(a.work))

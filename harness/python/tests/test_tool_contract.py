@@ -1,7 +1,8 @@
 """The Python tools' fault contract, one test per audited defect (docs/faults.md "Python tools"):
 a full disk never leaves a passing report, the trainer checks its outputs before it trains and
 resumes only its own run, NaN and out-of-range numbers are refused when the command line is read,
-and the mutation tool's --fail-under and --diff cannot disable its gate or reach git as options.
+and the mutation tool's --fail-under and --diff cannot disable its gate or reach git as options
+(inputs: tests/test_input_paths.py).
 Each class is closed for every entry point by tests/test_fault_matrix_python.py and the source
 checks at the end of this file."""
 
@@ -300,7 +301,7 @@ def test_the_contract_modules_need_only_the_standard_library():
     """The stkdev tools run before the venv exists (system python3): what they run under imports
     nothing beyond the standard library."""
     code = (
-        "import sys; import stkref.cli, stkref.outputs, stkref.options; "
+        "import sys; import stkref.cli, stkref.outputs, stkref.options, stkref.inputs; "
         "print(sorted(m for m in ('numpy', 'chess', 'matplotlib') if m in sys.modules))"
     )
     import subprocess
