@@ -11,7 +11,7 @@ translation units that include it (from `ninja -t deps`). --touch FILE then touc
 times the rebuild of --touch-target (default stk-harness): what a developer waits for after an edit.
 --doc FILE rewrites that preset's section of the generated page (docs/build-profile.md) and keeps
 the other presets' sections. Python 3 standard library only (it runs before the venv exists),
-like stkref.cli, stkref.outputs and stkref.options, which it runs under (docs/faults.md).
+like stkref.cli, .outputs, .options and .inputs, which it runs under (docs/faults.md).
 Exit 2 on a failed configure or build.
 """
 
@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.outputs import Output
 
@@ -86,7 +86,7 @@ def run_timed(cmd: list[str], env: dict[str, str], quiet: bool = True) -> Timed:
 def ninja_log_entries(build_dir: Path) -> list[tuple[float, str]]:
     """(seconds, output) per edge of the last build; .ninja_log v5: start end mtime output hash."""
     latest: dict[str, float] = {}
-    for line in (build_dir / ".ninja_log").read_text().splitlines():
+    for line in inputs.read_input_text(build_dir / ".ninja_log").splitlines():
         if line.startswith("#"):
             continue
         start, end, _mtime, output, _hash = line.split("\t")
@@ -139,14 +139,14 @@ def named_includes() -> set[str]:
     for top in ("engine", "harness"):
         for path in (ROOT / top).rglob("*"):
             if path.suffix in {".cpp", ".h", ".hpp"}:
-                names.update(pattern.findall(path.read_text(errors="replace")))
+                names.update(pattern.findall(inputs.read_input_text(path, errors="replace")))
     return names
 
 
 def compile_flags(build_dir: Path) -> dict[str, list[str]]:
     """The compile command of each source, less its output and input."""
     flags: dict[str, list[str]] = {}
-    for entry in json.loads((build_dir / "compile_commands.json").read_text()):
+    for entry in json.loads(inputs.read_input_text(build_dir / "compile_commands.json")):
         args = shlex.split(entry["command"])
         kept, skip = [], False
         for a in args:
@@ -205,7 +205,7 @@ def precompiled_headers(build_dir: Path) -> set[str]:
     """The <headers> CMake precompiles (cmake_pch.hxx of any target)."""
     names: set[str] = set()
     for pch in build_dir.rglob("cmake_pch.hxx"):
-        names.update(re.findall(r"#include <([^>]+)>", pch.read_text()))
+        names.update(re.findall(r"#include <([^>]+)>", inputs.read_input_text(pch)))
     return names
 
 
@@ -326,7 +326,7 @@ edit by hand. Each section is one preset built from nothing; how the build is ke
 def update_doc(doc: Path, preset: str, section: str) -> None:
     from stkref.outputs import write_text_atomic
 
-    text = doc.read_text() if doc.exists() else DOC_HEAD
+    text = inputs.read_input_text(doc) if os.path.lexists(doc) else DOC_HEAD
     begin, end = DOC_BEGIN.format(preset=preset), DOC_END.format(preset=preset)
     block = f"{begin}\n{section}{end}"
     if begin in text and end in text:

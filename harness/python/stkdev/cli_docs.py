@@ -8,7 +8,7 @@ everywhere: the repository's path (`<repo>`), the shared folder (`$STK_SHARED`),
 path and the home folder. --check: exit 1 with a unified diff when FILE differs from what the
 binary prints (pytest test_docs_cli.py runs it). The binary: --harness, else $STK_HARNESS.
 Exit 2: no binary, or a command whose --help fails. Python 3 standard library only (so are
-stkref.cli, .outputs, .options).
+stkref.cli, .outputs, .options, .inputs).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.outputs import Output, write_text_atomic
 
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--harness",
-        type=Path,
+        type=inputs.program,
         default=os.environ.get("STK_HARNESS") or None,
         help="the stk-harness binary (default: $STK_HARNESS)",
     )
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     text = render(a.harness)
     if a.check:
-        old = a.out.read_text(encoding="utf-8") if a.out.exists() else ""
+        old = inputs.read_input_text(a.out) if os.path.lexists(a.out) else ""
         if old == text:
             return 0
         sys.stdout.writelines(

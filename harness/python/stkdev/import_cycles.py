@@ -6,16 +6,16 @@ their layering forbids (stkref, the reference, imports none of the others) (ci/l
 Every `import` and `from ... import` counts, at any depth of the file (an import inside a function
 is still a dependency; deferring it only hides the circle). Prints each circle as `a -> b -> a`
 and exits 1 when there is one, 0 when there is none, 2 when a file does not parse (named).
-Python 3 standard library only (so are stkref.cli, .outputs, .options).
+Python 3 standard library only (so are stkref.cli, .outputs, .options, .inputs).
 """
 
 from __future__ import annotations
 
-import argparse
 import ast
 import sys
 from pathlib import Path
 
+from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 
 PYTHON_ROOT = Path(__file__).resolve().parents[1]
@@ -63,7 +63,7 @@ def import_graph(roots: list[Path]) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, (path, is_package) in files.items():
         try:
-            tree = ast.parse(path.read_text(), filename=str(path))
+            tree = ast.parse(inputs.read_input_text(path), filename=str(path))
         except SyntaxError as e:
             raise SystemExit(f"import_cycles: {path}:{e.lineno}: {e.msg}") from e
         # A module depends on a package's __init__ only through what it names; a package importing
@@ -141,15 +141,9 @@ def layer_breaches(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
     return breaches
 
 
-def folder(text: str) -> Path:
-    if not Path(text).is_dir():
-        raise argparse.ArgumentTypeError(f"'{text}' is not a folder")
-    return Path(text)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = ToolParser(prog="python -m stkdev.import_cycles", description=__doc__.split("\n")[0])
-    ap.add_argument("roots", nargs="*", type=folder, help="folders holding the packages")
+    ap.add_argument("roots", nargs="*", type=inputs.folder, help="folders holding the packages")
     roots = ap.parse_args(argv).roots or [PYTHON_ROOT]
     graph = import_graph(roots)
     found = cycles(graph)

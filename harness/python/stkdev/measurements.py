@@ -11,7 +11,7 @@ The commit is the JUnit file's `git_revision` property (the envelope names that 
 summary's own revision field; the date is the summary file's modification time (UTC).
 --check: exit 1 with a diff when FILE differs from what the reports give. Exit 2: no summaries,
 or a malformed one (named). Python 3 standard library only (so are stkref.cli, .outputs,
-.options).
+.options, .inputs).
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
+import os
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.outputs import Output, write_text_atomic
 
@@ -162,9 +164,11 @@ def fmt(v) -> str:
 
 
 def junit_revision(path: Path) -> str | None:
+    """The git_revision property of a JUnit file (named by a summary: read through the checked
+    reader, so a FIFO or device named there is refused, never waited on); None when unreadable."""
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError):
+        root = ET.fromstring(inputs.read_input_bytes(path))
+    except (inputs.UnreadableInputError, ET.ParseError):
         return None
     for prop in root.iter("property"):
         if prop.get("name") == "git_revision" and prop.get("value"):
@@ -177,8 +181,10 @@ def summaries(reports: Path) -> list[dict]:
     for path in sorted(reports.rglob("*.json")):
         rel = path.relative_to(reports).as_posix()
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            doc = json.loads(inputs.read_input_text(path))
+        except inputs.UnreadableInputError as e:
+            raise SystemExit(f"make-measurements: {e}") from None
+        except json.JSONDecodeError as e:
             raise SystemExit(f"make-measurements: {path}: {e}") from None
         if not isinstance(doc, dict):
             continue
@@ -274,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.split("\n")[0],
         outputs=lambda a: [] if a.check else [Output("--out", a.out)],
     )
-    ap.add_argument("--reports", type=Path, default=ROOT / "reports")
+    ap.add_argument("--reports", type=inputs.folder, default=ROOT / "reports")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "measurements.md")
     ap.add_argument("--check", action="store_true", help="exit 1 with a diff when --out differs")
     a = ap.parse_args(argv)
@@ -290,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     text = render(rows)
     if a.check:
-        old = a.out.read_text(encoding="utf-8") if a.out.exists() else ""
+        old = inputs.read_input_text(a.out) if os.path.lexists(a.out) else ""
         if old == text:
             return 0
         sys.stdout.writelines(

@@ -21,7 +21,7 @@ from typing import Any
 
 from stkmutation import report as mutants_report
 from stkmutation import tool as mutation
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.junit import junit_in
 from stkref.outputs import Output
@@ -29,7 +29,7 @@ from stkref.outputs import Output
 
 def read_report(path: Path) -> dict[str, Any]:
     try:
-        doc = json.loads(path.read_text())
+        doc = json.loads(inputs.read_input_text(path))
         if not isinstance(doc.get("mutants"), list):
             raise KeyError("mutants")
         return doc
@@ -226,6 +226,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     ap.add_argument(
         "--report",
         action="append",
+        type=inputs.input_file(),
         required=True,
         metavar="JSON",
         help="a mutation report (repeatable; later ones win)",
@@ -261,7 +262,7 @@ def merge_and_write(a: argparse.Namespace) -> int:
     meta = {
         "head": docs[-1].get("head", ""),
         "command": command,
-        "reports": a.report,
+        "reports": [str(p) for p in a.report],
         "seconds": round(sum(d.get("seconds", 0) for d in docs), 1),
         "missing_targets": missing,
     }

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from stkmutation import report as mutants_report  # the report format ci/mutation.sh shares
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.junit import junit_in
@@ -136,7 +136,7 @@ def hollow_catch2_filter(check: str) -> str:
 def read_manifest(path: Path) -> list[Mutant]:
     """Lines '<patch> | <check that must fail>'; several lines per patch list several checks."""
     by_patch: dict[str, Mutant] = {}
-    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+    for lineno, raw in enumerate(inputs.read_input_text(path).splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -334,7 +334,7 @@ def to_record(m: Mutant) -> dict:
         "tests": [r.command for r in m.results] or m.checks,
         "seconds": round(m.build_seconds + sum(r.seconds for r in m.results), 1),
         "build_seconds": round(m.build_seconds, 1),
-        "diff": patch.read_text(errors="replace") if patch.is_file() else "",
+        "diff": inputs.read_input_text(patch, errors="replace") if patch.is_file() else "",
         "checks": [
             {
                 "command": r.command,
@@ -356,7 +356,7 @@ def records_from_report(path: Path) -> list[dict]:
     """The records of an earlier run's JSON (a shard, say), in this format or the one before it
     (reports/mutants/detection-<config>.json: patch, layer, error, survived, checks)."""
     try:
-        doc = json.loads(path.read_text())
+        doc = json.loads(inputs.read_input_text(path))
         out = []
         for e in doc["mutants"]:
             if "outcome" in e:
@@ -451,7 +451,7 @@ def merge_reports(paths: list[Path], config: str, out_dir: Path) -> int:
                 raise BadReportError(f"{p}: {r['id']} is in two of the merged reports")
             seen.add(r["id"])
             records.append(r)
-    heads = sorted({json.loads(p.read_text()).get("head") or "" for p in paths} - {""})
+    heads = sorted({json.loads(inputs.read_input_text(p)).get("head") or "" for p in paths} - {""})
     meta = {
         "head": ",".join(heads) or "unknown",
         "merged": [str(p) for p in paths],
@@ -540,7 +540,7 @@ def _main(argv: list[str] | None) -> int:
     ap.add_argument(
         "--merge",
         nargs="+",
-        type=Path,
+        type=inputs.input_file(),
         metavar="JSON",
         help="write one report (--config, default merged) from these runs' JSON; runs nothing",
     )

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from stkmutation import report as mutants_report  # the report format check-mutants shares
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.junit import junit_in
@@ -121,6 +121,12 @@ def select_files(paths: Iterable[str], globs: Sequence[str]) -> list[str]:
     return sorted(
         p for p in paths if p.endswith((".cpp", ".py")) and any(r.match(p) for r in regexes)
     )
+
+
+def _text(path: Path) -> str:
+    """A file found by a glob or named by a build file, read through the checked reader: a FIFO
+    or a device there is refused by name, never waited on or read without end."""
+    return inputs.read_input_text(path)
 
 
 def module_of(path: str) -> str:
@@ -474,7 +480,7 @@ def read_triage(path: Path, repo: Path = ROOT) -> list[TriageEntry]:
         return []
     entries: list[TriageEntry] = []
     seen: dict[tuple[str, str, str], str] = {}
-    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
+    for lineno, raw in enumerate(inputs.read_input_text(path).splitlines(), 1):
         where = f"{path}:{lineno}"
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
@@ -533,7 +539,7 @@ class CoverageMap:
     def load(cls, path: Path) -> CoverageMap:
         if not path.exists():
             return cls()
-        doc = json.loads(path.read_text())
+        doc = json.loads(inputs.read_input_text(path))
         sets = doc["sets"]
         return cls(
             doc["commit"],
@@ -657,7 +663,7 @@ def junit_times(path: Path) -> dict[str, tuple[bool, float]]:
     out: dict[str, tuple[bool, float]] = {}
     if not path.exists():
         return out
-    for case in ET.parse(path).getroot().iter("testcase"):
+    for case in ET.fromstring(inputs.read_input_bytes(path)).iter("testcase"):
         bad = any(case.find(t) is not None for t in ("failure", "error"))
         status = case.get("status", "run")
         ok = not bad and status not in ("fail", "notrun", "disabled")
@@ -697,7 +703,7 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
         return str(f.relative_to(pkg).with_suffix("")).replace("/", ".")
 
     closure = {name(pkg / file.removeprefix("harness/python/"))}
-    sources = {name(f): f.read_text() for d in PY_PACKAGES for f in (pkg / d).rglob("*.py")}
+    sources = {name(f): _text(f) for d in PY_PACKAGES for f in (pkg / d).rglob("*.py")}
     grew = True
     while grew:
         grew = False
@@ -707,11 +713,11 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
                 grew = True
     files = sorted((tree / PY_TESTS).glob("test_*.py"))
     conftest = tree / PY_TESTS / "conftest.py"
-    via_conftest = conftest.is_file() and imports_any(conftest.read_text(), closure)
+    via_conftest = conftest.is_file() and imports_any(_text(conftest), closure)
     found = [
         str(f.relative_to(tree))
         for f in files
-        if imports_any(t := f.read_text(), closure) or (via_conftest and "from conftest" in t)
+        if imports_any(t := _text(f), closure) or (via_conftest and "from conftest" in t)
     ]
     return (found, True) if found else ([str(f.relative_to(tree)) for f in files], False)
 
@@ -729,7 +735,7 @@ def binary_tests_for(tree: Path, file: str) -> list[str]:
     For a file of harness/src/commands/<cmd>, those that mention <cmd> when any does."""
     parts = file.split("/")
     names = BINARY_VARS.get(parts[0], ())
-    texts = {f: f.read_text() for f in sorted((tree / PY_TESTS).glob("test_*.py"))}
+    texts = {f: _text(f) for f in sorted((tree / PY_TESTS).glob("test_*.py"))}
     found = [f for f, t in texts.items() if any(n in t for n in names)]
     if parts[:3] == ["harness", "src", "commands"] and len(parts) > 4:
         cmd = parts[3]
@@ -769,7 +775,7 @@ class Job:
         r = self.ninja(targets)
         if r.code:
             raise SetupError(f"{self.tree}: build of HEAD failed:\n{r.out[-3000:]}")
-        for entry in json.loads((self.build_dir / "compile_commands.json").read_text()):
+        for entry in json.loads(_text(self.build_dir / "compile_commands.json")):
             for src in sources_compiled_by(Path(entry["file"]), Path(entry["directory"])):
                 if src.is_relative_to(self.tree):
                     self.objects[str(src.relative_to(self.tree))] = object_of(entry)
@@ -855,12 +861,12 @@ def sources_compiled_by(file: Path, directory: Path) -> list[Path]:
     file = file if file.is_absolute() else directory / file
     if "unity" not in file.parts:
         return [file]
-    found = re.findall(r'^#include "([^"]+)"$', file.read_text(), re.M)
+    found = re.findall(r'^#include "([^"]+)"$', _text(file), re.M)
     return [Path(os.path.normpath(file.parent / rel)) for rel in found]
 
 
 def file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else ""
+    return hashlib.sha256(inputs.read_input_bytes(path)).hexdigest() if path.exists() else ""
 
 
 def object_of(entry: dict[str, Any]) -> str:
@@ -1201,7 +1207,7 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     partial = bdir / "mutation-coverage.partial.json"
     key = " ".join(git(["rev-parse", f"{head}:{p}"], ROOT).strip() for p in PARTIAL_KEY)
     done: dict[str, dict[str, list[int]]] = {}
-    if partial.exists() and (doc := json.loads(partial.read_text())).get("key") == key:
+    if partial.exists() and (doc := json.loads(_text(partial))).get("key") == key:
         done = doc["tests"]
     for gcda in bdir.rglob("*.gcda"):  # counts left by a build-time run or an older refresh
         gcda.unlink()
@@ -1318,7 +1324,7 @@ def stop_on_signals() -> threading.Event:
 
 
 def survivors_of(
-    reports: Sequence[str], triage: Sequence[TriageEntry] = ()
+    reports: Sequence[str | os.PathLike[str]], triage: Sequence[TriageEntry] = ()
 ) -> dict[str, dict[str, str]]:
     """The untriaged survivors (survived, not-covered) of mutation reports, less those the
     triage file accepts now: file -> {text key: id}. Matched by text, not id, so that a mutant
@@ -1328,7 +1334,7 @@ def survivors_of(
     out: dict[str, dict[str, str]] = {}
     for name in reports:
         try:
-            doc = json.loads(Path(name).read_text())
+            doc = json.loads(inputs.read_input_text(name))
             records = doc["mutants"]
             for r in records:
                 key = (r["file"], r["operator"], (r.get("original") or "").strip())
@@ -1457,6 +1463,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--rerun",
         action="append",
+        type=inputs.input_file(),
         default=[],
         metavar="REPORT",
         help="only the untriaged survivors of this mutation report (JSON; repeatable)",
@@ -1539,7 +1546,7 @@ def run_meta(
         "seed": a.seed if a.sample or a.per_module else None,
         "shard": a.shard,
         "diff": a.diff,
-        "rerun": a.rerun,
+        "rerun": [str(p) for p in a.rerun],
         "asked": sorted(k for keys in (rerun or {}).values() for k in keys),
         "command": "ci/mutation.sh " + shlex.join(a.argv),
         "jobs": jobs,

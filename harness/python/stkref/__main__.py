@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .cli import run_tool
+from .inputs import read_input_text
 
 
 def tools(here: Path = Path(__file__).parent) -> list[str]:
@@ -13,7 +14,7 @@ def tools(here: Path = Path(__file__).parent) -> list[str]:
     return sorted(
         p.stem
         for p in here.glob("*.py")
-        if p.stem != "__main__" and 'if __name__ == "__main__":' in p.read_text()
+        if p.stem != "__main__" and 'if __name__ == "__main__":' in read_input_text(p)
     )
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from . import options
 from .cli import ToolParser, run_tool
 from .errors import InputError
+from .inputs import UnreadableInputError, check_input, read_input_bytes
 from .outputs import Output, write_bytes_atomic, write_text_atomic
 from .quantize import checkpoint_shapes, validate_checkpoint
 from .spec import ALLOWED_HIDDEN, DENSE_WEIGHT_SCALE, NUM_FEATURES, NUM_KINDS, PSQT_SCALE
@@ -100,12 +101,16 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Checkpoint:
     suffix = Path(name).suffix.lower()
     try:
         if suffix == ".npz":
-            with np.load(name, allow_pickle=False) as z:
+            data = read_input_bytes(name)
+            with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 ckpt = {k: np.asarray(z[k]) for k in z.files}
         elif suffix in (".pt", ".pth"):
+            check_input(name)
             ckpt = _load_torch(name)
         else:
             raise InputError(f"{name}: unknown checkpoint type '{suffix}' (expected .npz, .pt)")
+    except UnreadableInputError as e:
+        raise InputError(f"{name}: cannot read checkpoint: {e.why}") from e
     except OSError as e:
         raise InputError(f"{name}: cannot read checkpoint: {e}") from e
     except ValueError as e:

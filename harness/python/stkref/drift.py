@@ -22,7 +22,7 @@ from typing import cast
 
 import numpy as np
 
-from . import options
+from . import inputs, options
 from .checkpoint import checkpoint_digest, load_checkpoint
 from .cli import ToolParser, run_tool
 from .engine import EngineError, check_engine, engine_evals
@@ -395,10 +395,21 @@ def build_parser() -> argparse.ArgumentParser:
             Output("--reports-dir", summary_dir(a, "drift") / f"drift-{a.config}.png", "report"),
         ],
     )
-    ap.add_argument("--checkpoint", required=True, help="float checkpoint (.npz or torch .pt)")
-    ap.add_argument("--net", help="exported .nnue (default: quantize the checkpoint in memory)")
+    ap.add_argument(
+        "--checkpoint",
+        type=inputs.input_file(),
+        required=True,
+        help="float checkpoint (.npz or torch .pt)",
+    )
+    ap.add_argument(
+        "--net",
+        type=inputs.input_file(),
+        help="exported .nnue (default: quantize the checkpoint in memory)",
+    )
     ap.add_argument("--allow-trailing", action="store_true")
-    ap.add_argument("--engine", help="stk binary: adds the exact engine-vs-oracle gates")
+    ap.add_argument(
+        "--engine", type=inputs.program, help="stk binary: adds the exact engine-vs-oracle gates"
+    )
     ap.add_argument(
         "--engine-args",
         default="",

@@ -17,6 +17,7 @@ import numpy as np
 
 from .errors import InputError
 from .fhflags import CUT_NODE, IMPROVING, OPP_IMPROVING, WHOLE_NODE
+from .inputs import UnreadableInputError, read_input_text
 
 FEATURE_NAMES: tuple[str, ...] = (
     "depth_lg",
@@ -331,9 +332,9 @@ def parse_model(text: str, name: str = "<text>") -> Model:
 def read_model(path: str | os.PathLike[str]) -> Model:
     name = os.fspath(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ModelFormatError(f"{name}:0: cannot read: {e}") from e
+        text = read_input_text(path)
+    except UnreadableInputError as e:
+        raise ModelFormatError(f"{name}:0: cannot read: {e.why}") from e
     return parse_model(text, name)
 
 

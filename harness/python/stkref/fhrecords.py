@@ -35,6 +35,7 @@ from .fhflags import IMPROVING as IMPROVING
 from .fhflags import LABEL as LABEL
 from .fhflags import OPP_IMPROVING as OPP_IMPROVING
 from .fhflags import WHOLE_NODE as WHOLE_NODE
+from .inputs import DATA_LIMIT, UnreadableInputError, input_file, read_input_bytes
 from .outputs import refuse_non_regular, write_bytes_atomic
 
 MAGIC = b"STKFHREC"
@@ -228,9 +229,9 @@ def decode(data: bytes, name: str = "<bytes>") -> tuple[np.ndarray, list[Segment
 def read_records(path: str | os.PathLike[str]) -> tuple[np.ndarray, list[SegmentHeader]]:
     name = os.fspath(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise RecordFormatError(f"{name}: cannot read: {e.strerror or e}") from e
+        data = read_input_bytes(path, DATA_LIMIT)
+    except UnreadableInputError as e:
+        raise RecordFormatError(f"{name}: cannot read: {e.why}") from e
     return decode(data, name)
 
 
@@ -419,10 +420,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("dump", help="one JSON object per record")
-    d.add_argument("file")
-    d.add_argument("--model", help="fhmodel text file: adds model_prediction")
+    d.add_argument("file", type=input_file(DATA_LIMIT))
+    d.add_argument("--model", type=input_file(), help="fhmodel text file: adds model_prediction")
     s = sub.add_parser("summary", help="counts by side/kind/tier, label rates, depth histogram")
-    s.add_argument("files", nargs="+")
+    s.add_argument("files", nargs="+", type=input_file(DATA_LIMIT))
     args = ap.parse_args(argv)
     return _dump(args) if args.command == "dump" else _summary(args)
 

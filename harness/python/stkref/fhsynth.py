@@ -42,6 +42,7 @@ from .fhrecords import (
     WHOLE_NODE,
     write_records,
 )
+from .inputs import input_file
 from .outputs import Output
 
 MOVE_VALUES = np.array([0, -100, -300, -500, -900, -1200], np.int64)
@@ -186,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=options.seed, default=1)
     ap.add_argument(
         "--model",
+        type=input_file(),
         help="model whose predictions fill the prediction field "
         "(default: the quantized true model)",
     )

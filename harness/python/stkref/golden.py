@@ -26,6 +26,7 @@ from .checkpoint import checkpoint_digest, generate_checkpoint, load_checkpoint,
 from .cli import ToolParser, run_tool
 from .errors import InputError
 from .floatmodel import FloatModel
+from .inputs import UnreadableInputError, folder, read_input_text
 from .junit import (
     Outcome,
     TestCase,
@@ -106,9 +107,9 @@ def _paths(directory: Path) -> dict[str, Path]:
 
 def read_records(path: Path) -> list[dict[str, Any]]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from e
+        lines = read_input_text(path).splitlines()
+    except UnreadableInputError as e:
+        raise InputError(f"{path}: cannot read: {e.why}") from e
     out = []
     for n, line in enumerate(lines, start=1):
         if not line.strip():
@@ -237,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--out", type=Path, help="write the golden files into DIR")
-    mode.add_argument("--check", type=Path, help="recompute and compare against DIR")
+    mode.add_argument("--check", type=folder, help="recompute and compare against DIR")
     ap.add_argument(
         "--update-golden",
         action="store_true",

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import InputError
+from .inputs import read_input_bytes
 from .outputs import write_bytes_atomic as write_bytes_atomic  # the one checked writer
 from .outputs import write_text_atomic as write_text_atomic
 
@@ -238,8 +239,8 @@ def error_suite(suite_name: str, why: str) -> TestSuite:
 def says_error(path: Path) -> bool:
     """A JUnit file with an <error> element: a report of a run that failed."""
     try:
-        return ET.parse(path).getroot().find(".//error") is not None
-    except (OSError, ET.ParseError):
+        return ET.fromstring(read_input_bytes(path)).find(".//error") is not None
+    except (InputError, ET.ParseError):
         return False
 
 

@@ -11,11 +11,11 @@ import hashlib
 import os
 import struct
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from .errors import NetFormatError
+from .inputs import LIMIT, UnreadableInputError, open_input, read_input_bytes
 from .model import QuantizedModel
 from .outputs import write_bytes_atomic
 from .spec import (
@@ -131,9 +131,9 @@ def decode(data: bytes, name: str = "<bytes>", allow_trailing: bool = False) -> 
 def read(path: str | os.PathLike[str], allow_trailing: bool = False) -> QuantizedModel:
     name = os.fspath(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise NetFormatError(f"{name}: cannot read: {e.strerror or e}") from e
+        data = read_input_bytes(path)
+    except UnreadableInputError as e:
+        raise NetFormatError(f"{name}: cannot read: {e.why}") from e
     return decode(data, name, allow_trailing)
 
 
@@ -166,11 +166,15 @@ def _umask() -> int:
     return mask
 
 
-def sha256_file(path: str | os.PathLike[str]) -> str:
+def sha256_file(path: str | os.PathLike[str], limit: int = LIMIT) -> str:
+    """The file's SHA-256, read through the checked reader (a FIFO or a device is refused)."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
+    with open_input(path, limit) as f:
+        try:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        except OSError as e:
+            raise UnreadableInputError(path, f"read error: {e.strerror}") from e
     return h.hexdigest()
 
 

@@ -7,6 +7,7 @@ the drift harness (a quantization-quality warning, not an error).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import chess
@@ -65,13 +66,13 @@ def clipped_relu(sums: np.ndarray) -> np.ndarray:
     return out
 
 
-def load_model(path: str) -> QuantizedModel:
+def load_model(path: str | os.PathLike[str]) -> QuantizedModel:
     """A net file as is, or a float checkpoint through the one quantizer (same as export)."""
     from .checkpoint import load_checkpoint
     from .netfile import read
     from .quantize import quantize_model
 
-    if path.endswith(".nnue"):
+    if os.fspath(path).endswith(".nnue"):
         return read(path)
     return quantize_model(load_checkpoint(path))
 

@@ -26,6 +26,7 @@ from typing import Any
 from .errors import InputError
 
 _KINDS = (
+    (stat.S_ISREG, "a regular file"),
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),

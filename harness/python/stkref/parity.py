@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import chess
 
-from . import options
+from . import inputs, options
 from .cli import ToolParser, run_tool
 from .engine import EngineError, check_engine, engine_evals, engine_features
 from .features import active_features, decode
@@ -365,9 +365,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="mode", required=True)
     for mode in ("features", "eval"):
         p = sub.add_parser(mode)
-        p.add_argument("--engine", required=True, help="path to the stk binary")
+        p.add_argument("--engine", type=inputs.program, required=True, help="the stk binary")
         if mode == "eval":
-            p.add_argument("--net", required=True, help=".nnue file given to engine and oracle")
+            p.add_argument(
+                "--net",
+                type=inputs.input_file(),
+                required=True,
+                help=".nnue file given to engine and oracle",
+            )
             p.add_argument(
                 "--allow-trailing",
                 action="store_true",

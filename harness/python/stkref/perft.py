@@ -14,6 +14,7 @@ import chess
 from . import options
 from .cli import ToolParser, run_tool
 from .errors import InputError
+from .inputs import UnreadableInputError, input_file, read_input_text
 
 
 def perft(board: chess.Board, depth: int) -> int:
@@ -30,9 +31,9 @@ def perft(board: chess.Board, depth: int) -> int:
 def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """(line number, FEN, [(depth, count)]) per position; comment and blank lines skipped."""
     try:
-        lines = path.read_text().splitlines()
-    except OSError as e:
-        raise InputError(f"{path}: {e.strerror}") from e
+        lines = read_input_text(path).splitlines()
+    except UnreadableInputError as e:
+        raise InputError(str(e)) from e
     out = []
     for n, text in enumerate(lines, 1):
         if not text.strip() or text.lstrip().startswith("#"):
@@ -51,7 +52,7 @@ def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = ToolParser(prog="python -m stkref.perft", description=__doc__)
-    ap.add_argument("--epd", type=Path, required=True, help="perft EPD with golden counts")
+    ap.add_argument("--epd", type=input_file(), required=True, help="perft EPD with golden counts")
     ap.add_argument(
         "--max-nodes",
         type=options.integer(0, 2**62),

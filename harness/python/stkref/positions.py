@@ -21,6 +21,7 @@ from pathlib import Path
 import chess
 
 from .errors import InputError
+from .inputs import UnreadableInputError, read_input_text
 
 
 @dataclass(frozen=True)
@@ -172,9 +173,9 @@ def read_positions(path: str | os.PathLike[str], corpus: str | None = None) -> l
     name = os.fspath(path)
     corpus = corpus or Path(name).stem
     try:
-        text = Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{name}: cannot read position file: {e}") from e
+        text = read_input_text(name)
+    except UnreadableInputError as e:
+        raise InputError(f"{name}: cannot read position file: {e.why}") from e
     out = [
         parse_position_line(line, name, n, corpus)
         for n, line in enumerate(text.splitlines(), start=1)
@@ -205,7 +206,11 @@ def shared_dir() -> Path:
 
 
 def load_corpora(
-    curated: bool, random_count: int, seed: int, epd_files: Iterable[str], spec: bool = True
+    curated: bool,
+    random_count: int,
+    seed: int,
+    epd_files: Iterable[str | os.PathLike[str]],
+    spec: bool = True,
 ) -> dict[str, list[Position]]:
     """Corpus name -> positions, in a fixed order: spec, curated, random, files as given."""
     corpora: dict[str, list[Position]] = {}

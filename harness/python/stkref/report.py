@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import options
+from . import inputs, options
 from .junit import Outcome, TestCase, TestSuite, write_report
 from .junit import write_text_atomic as write_text_atomic  # the one checked writer, re-exported
 from .outputs import Output, report_tree
@@ -23,6 +23,7 @@ def add_corpus_args(ap: argparse.ArgumentParser, random_default: int) -> None:
     ap.add_argument(
         "--epd",
         action="append",
+        type=inputs.input_file(),
         default=[],
         metavar="FILE",
         help="EPD/FEN file (first 4 fields per line); repeatable",

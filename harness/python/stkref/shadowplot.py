@@ -17,6 +17,7 @@ from typing import Any
 
 from .cli import ToolParser, run_tool
 from .errors import InputError
+from .inputs import input_file, read_input_text
 from .outputs import Output, write_figure
 
 
@@ -94,12 +95,12 @@ def _main(argv: list[str] | None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         outputs=lambda a: [Output("OUT.png", a.out)],
     )
-    ap.add_argument("summary", type=Path, help="the summary JSON of stk-harness shadow")
+    ap.add_argument("summary", type=input_file(), help="the summary JSON of stk-harness shadow")
     ap.add_argument("out", type=Path, help="the PNG to write")
     a = ap.parse_args(argv)
     src, out = a.summary, a.out
     try:
-        summary = json.loads(src.read_text())
+        summary = json.loads(read_input_text(src))
         summary["cells"], summary["config"]  # the fields the plot needs (KeyError if absent)
     except (OSError, ValueError, KeyError) as e:
         raise InputError(f"shadowplot: cannot read {src}: {e}") from e

@@ -30,7 +30,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.fhmodel import predict, read_model
@@ -552,11 +552,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--records",
         nargs="+",
+        type=inputs.input_file(inputs.DATA_LIMIT),
         required=True,
         metavar="FILE",
         help="held-out .fhr files (concatenated)",
     )
-    ap.add_argument("--model", required=True, help="fhmodel text file")
+    ap.add_argument("--model", type=inputs.input_file(), required=True, help="fhmodel text file")
     ap.add_argument("--out-dir", default="reports/calibration")
     ap.add_argument(
         "--junit", help="JUnit path (default <out-dir>/../junit/calibration-<tier>.xml)"
@@ -593,7 +594,7 @@ def run(args: argparse.Namespace) -> int:
     model = read_model(args.model)
     records, _src = read_many(args.records)
     if len(records) == 0:
-        raise InputError(f"{', '.join(args.records)}: no records")
+        raise InputError(f"{', '.join(map(str, args.records))}: no records")
     thresholds = Thresholds(args.lmr_tier1, args.lmr_tier2, args.static_null)
     pred = predict(model, records)
     p = pred.astype(np.float64) / 65536.0
@@ -603,7 +604,7 @@ def run(args: argparse.Namespace) -> int:
     suite = TestSuite(f"calibration.{args.tier}")
     suite.property("records", ";".join(os.path.abspath(f) for f in args.records))
     for i, f in enumerate(args.records):
-        suite.property(f"records_sha256.{i}", sha256_file(f))
+        suite.property(f"records_sha256.{i}", sha256_file(f, inputs.DATA_LIMIT))
     suite.property("model", os.path.abspath(args.model))
     suite.property("model_sha256", sha256_file(args.model))
     suite.property("tier", args.tier)

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from stkref.errors import InputError
+from stkref.inputs import DATA_LIMIT, UnreadableInputError, read_input_text
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,9 @@ def read_records(paths: list[Path]) -> list[Record]:
     game = -1
     for path in paths:
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError(f"{path}: cannot be read ({e})") from e
+            lines = read_input_text(path, DATA_LIMIT).splitlines()
+        except UnreadableInputError as e:
+            raise InputError(f"{path}: cannot be read ({e.why})") from e
         last_ply = None
         for n, line in enumerate(lines, 1):
             f = line.split(" | ")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from stkref.checkpoint import load_checkpoint
 from stkref.cli import ToolParser, run_tool
+from stkref.inputs import input_file
 from stkref.netfile import sha256_file, write
 from stkref.outputs import Output
 from stkref.quantize import quantize_model
@@ -21,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         outputs=lambda a: [Output("OUT", Path(a.out))],
     )
-    ap.add_argument("checkpoint", help=".npz (or torch .pt state_dict)")
+    ap.add_argument("checkpoint", type=input_file(), help=".npz (or torch .pt state_dict)")
     ap.add_argument("out", help="output .nnue path")
     args = ap.parse_args(argv)
     model = quantize_model(load_checkpoint(args.checkpoint))

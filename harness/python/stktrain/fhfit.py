@@ -29,7 +29,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.fhmodel import (
@@ -317,7 +317,9 @@ def run(args: argparse.Namespace) -> int:
                 "auc": weighted_auc(hp, y_all[h], w_all[h]),
             }
         sides[side] = r
-    sources = [{"path": os.fspath(p), "sha256": sha256_file(p)} for p in args.records]
+    sources = [
+        {"path": os.fspath(p), "sha256": sha256_file(p, inputs.DATA_LIMIT)} for p in args.records
+    ]
     comments = [
         "fitted by stktrain.fhfit (docs/fail-high-predictor.md)",
         f"seed {args.seed} holdout_fraction {args.holdout_fraction!r}",
@@ -384,7 +386,13 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         outputs=outputs,
     )
-    ap.add_argument("--records", nargs="+", required=True, metavar="FILE")
+    ap.add_argument(
+        "--records",
+        nargs="+",
+        type=inputs.input_file(inputs.DATA_LIMIT),
+        required=True,
+        metavar="FILE",
+    )
     ap.add_argument("--out", required=True, metavar="MODEL.txt")
     ap.add_argument("--report-dir", help="write fhfit.json and fhfit.md here")
     ap.add_argument(

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.features import active_features
 from stkref.junit import TestCase, TestSuite
@@ -192,7 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
         reports=gated_report("netlint"),
         outputs=gated_outputs("netlint"),
     )
-    ap.add_argument("--net", required=True, help=".nnue net, or a float checkpoint (quantized)")
+    ap.add_argument(
+        "--net",
+        type=inputs.input_file(),
+        required=True,
+        help=".nnue net, or a float checkpoint (quantized)",
+    )
     headroom = options.real(0.0, 1e9)
     ap.add_argument("--min-int16-headroom", type=headroom, default=2.0)
     ap.add_argument("--min-int32-headroom", type=headroom, default=16.0)
@@ -223,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
         )
     }
     return write_gated_reports(
-        args, "netlint", suite, {"net": args.net, "gates": gates, **s}, markdown(suite, s)
+        args, "netlint", suite, {"net": str(args.net), "gates": gates, **s}, markdown(suite, s)
     )
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import chess
 import numpy as np
 
-from stkref import options
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.engine import check_engine, engine_classical_evals, engine_evals
 from stkref.errors import InputError
@@ -261,9 +261,17 @@ def build_parser() -> argparse.ArgumentParser:
         reports=gated_report("netquality"),
         outputs=gated_outputs("netquality"),
     )
-    ap.add_argument("--net", required=True, help="the .nnue net the engine evaluates")
-    ap.add_argument("--data", action="append", required=True, help="datagen file (repeatable)")
-    ap.add_argument("--engine", required=True, help="the stk binary")
+    ap.add_argument(
+        "--net", type=inputs.input_file(), required=True, help="the .nnue net the engine evaluates"
+    )
+    ap.add_argument(
+        "--data",
+        action="append",
+        type=inputs.input_file(inputs.DATA_LIMIT),
+        required=True,
+        help="datagen file (repeatable)",
+    )
+    ap.add_argument("--engine", type=inputs.program, required=True, help="the stk binary")
     ap.add_argument(
         "--seed", type=options.seed, default=1, help="the trainer's seed: fixes the split"
     )
@@ -307,7 +315,7 @@ def run(args: argparse.Namespace) -> int:
         args,
         "netquality",
         suite,
-        {"net": args.net, "data": args.data, "gates": gates, **s},
+        {"net": str(args.net), "data": [str(p) for p in args.data], "gates": gates, **s},
         markdown(suite, s),
     )
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stkref import options
+from stkref import inputs, options
 from stkref.checkpoint import checkpoint_digest, load_checkpoint, save_checkpoint
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
@@ -46,9 +46,13 @@ def main(argv: list[str] | None = None) -> int:
             "--out-dir", a.out_dir, (f"{NAME}.npz", f"{NAME}.nnue", "manifest.json")
         ),
     )
-    ap.add_argument("--checkpoint", type=Path, required=True)
-    ap.add_argument("--summary", type=Path, required=True, help="stktrain.train --summary JSON")
-    ap.add_argument("--data", type=Path, action="append", required=True)
+    ap.add_argument("--checkpoint", type=inputs.input_file(), required=True)
+    ap.add_argument(
+        "--summary", type=inputs.input_file(), required=True, help="stktrain.train --summary JSON"
+    )
+    ap.add_argument(
+        "--data", type=inputs.input_file(inputs.DATA_LIMIT), action="append", required=True
+    )
     ap.add_argument("--datagen-command", required=True)
     ap.add_argument(
         "--datagen-rate",
@@ -65,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     a = ap.parse_args(argv)
     try:
-        summary = json.loads(a.summary.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        summary = json.loads(inputs.read_input_text(a.summary))
+    except ValueError as e:
         raise InputError(f"{a.summary}: not a training summary ({e})") from e
     # float32 as trained (the trainer folds in float64): half the bytes in the repository, and
     # the .nnue is quantized from exactly what is stored.
@@ -91,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         "net_sha256": sha256_file(nnue),
         "datagen": {
             "command": a.datagen_command,
-            "files": [{"name": p.name, "sha256": sha256_file(p)} for p in a.data],
+            "files": [
+                {"name": p.name, "sha256": sha256_file(p, inputs.DATA_LIMIT)} for p in a.data
+            ],
             "records": len(records),
             "quiet_records": sum(r.quiet for r in records),
             "games": len({r.game for r in records}),

@@ -4,7 +4,8 @@ python ci/net_strength_report.py WORK_DIR [--out docs/trained-net.md]
 
 Reads golden/nets/trained/manifest.json (provenance, training figures) and, under WORK_DIR, the
 match, search-speed, drift, netlint and netquality summaries the script wrote. A missing or bad
-report is an error naming the file (exit 2): a verdict is never written from part of the data.
+report, or one without a field the page needs, is an error naming the file (and the field), exit
+2: a verdict is never written from part of the data.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.outputs import Output, write_text_atomic
@@ -27,14 +29,36 @@ FAULTS = ("crash", "timeout", "time forfeit", "illegal move")  # game_play.cpp's
 MATCHES = ("equal-nodes", "equal-nodes-aa", "equal-time", "gauntlet-nnue", "gauntlet-classical")
 
 
-def load(path: Path) -> dict[str, Any]:
+class Report(dict[str, Any]):
+    """A report's JSON object (nested objects too): a field it lacks is an InputError naming the
+    file and the field ("match/equal-time.json: no field 'summary/wdl'"), not a KeyError."""
+
+    def __init__(self, data: dict[str, Any], path: Path, trail: str = "") -> None:
+        super().__init__({k: _fields(v, path, f"{trail}{k}/") for k, v in data.items()})
+        self.path, self.trail = path, trail
+
+    def __missing__(self, key: str) -> Any:
+        raise InputError(f"{self.path}: no field '{self.trail}{key}'")
+
+
+def _fields(value: Any, path: Path, trail: str) -> Any:
+    if isinstance(value, dict):
+        return Report(value, path, trail)
+    if isinstance(value, list):
+        return [_fields(v, path, f"{trail}{i}/") for i, v in enumerate(value)]
+    return value
+
+
+def load(path: Path) -> Report:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        data = json.loads(inputs.read_input_text(path))
+    except inputs.UnreadableInputError as e:
+        raise InputError(f"{path}: cannot be read as a report ({e.why})") from e
+    except ValueError as e:
         raise InputError(f"{path}: cannot be read as a report ({e})") from e
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object")
-    return data
+    return Report(data, path)
 
 
 def elo(m: dict[str, Any]) -> str:
@@ -189,10 +213,14 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         outputs=lambda a: [Output("--out", a.out)],
     )
-    ap.add_argument("work", type=Path)
+    ap.add_argument("work", type=inputs.folder)
     ap.add_argument("--out", type=Path, default=ROOT / "docs/trained-net.md")
     a = ap.parse_args(argv)
-    write_text_atomic(a.out, render(a.work))
+    try:
+        page = render(a.work)
+    except (TypeError, ValueError, AttributeError) as e:  # a field of the wrong type
+        raise InputError(f"{a.work}: a report holds a field of the wrong type ({e})") from e
+    write_text_atomic(a.out, page)
     print(f"wrote {a.out}")
     return 0
 

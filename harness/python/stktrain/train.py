@@ -32,7 +32,7 @@ from typing import Any
 import chess
 import numpy as np
 
-from stkref import options
+from stkref import inputs, options
 from stkref.checkpoint import Checkpoint, generate_checkpoint, save_checkpoint
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
@@ -230,7 +230,7 @@ def run_definition(
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
     try:
-        with open(path, "rb") as f:
+        with inputs.open_input(path, inputs.DATA_LIMIT) as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 h.update(block)
     except OSError as e:
@@ -252,7 +252,7 @@ def check_resumable(state: Path, definition: dict[str, Any]) -> bool:
     if not state.exists():
         return False
     try:
-        with np.load(state) as z:
+        with np.load(io.BytesIO(inputs.read_input_bytes(state))) as z:
             stored = json.loads(str(z["meta"])).get("definition", {})
     except (OSError, KeyError, ValueError, AttributeError) as e:
         raise InputError(f"{state}: not a training state ({e})") from e
@@ -413,7 +413,7 @@ def _load_state(
     jax = _jax()
     treedef = jax.tree_util.tree_structure((params, opt_state, params))
     try:
-        with np.load(path) as z:
+        with np.load(io.BytesIO(inputs.read_input_bytes(path))) as z:
             meta = json.loads(str(z["meta"]))
             leaves = [jax.numpy.asarray(z[f"leaf{i}"]) for i in range(treedef.num_leaves)]
     except (OSError, KeyError, ValueError) as e:
@@ -435,7 +435,11 @@ def build_parser() -> ToolParser:
         outputs=outputs,
     )
     ap.add_argument(
-        "--data", type=Path, action="append", required=True, help="datagen file (repeatable)"
+        "--data",
+        type=inputs.input_file(inputs.DATA_LIMIT),
+        action="append",
+        required=True,
+        help="datagen file (repeatable)",
     )
     ap.add_argument("--out", type=Path, required=True, help="float checkpoint (.npz) to write")
     ap.add_argument("--hidden", type=options.integer(128, 1024), default=128, choices=(128, 1024))

@@ -6,14 +6,18 @@ its output (or report) path a FIFO, a character device, a directory, a symbolic 
 outside, a dangling link, a link loop, or inside a read-only folder; a full disk (the fault
 injector: ENOSPC on every write from the first); stdout a pipe whose reader is gone; SIGTERM
 mid-run (the tools that run long enough); paths with a quote, spaces, `$()` and a leading '-';
-a NaN numeric option. Each cell asserts the contract: exit 2 where the run cannot do its work
-(else the row's normal status), never a signal, never a traceback, every declared JUnit report an
-<error> report valid against the schema or absent, nothing outside the out folder touched (a
-sentinel and the links' targets byte for byte), no temporary file left.
+a NaN numeric option; given as the row's input (`reads`) a FIFO, /dev/zero, /dev/urandom, a
+directory (a regular file where a folder is read), a dangling link or a link loop: refused
+within seconds while the command line is read, naming the option and the path. Each cell asserts
+the contract: exit 2 where the run cannot do its work (else the row's normal status), never a
+signal, never a traceback, every declared JUnit report an <error> report valid against the
+schema or absent, nothing outside the out folder touched (a sentinel and the links' targets byte
+for byte), no temporary file left.
 
-The default run takes the cheap cells (NaN, FIFO and a closed stdout of every row, SIGTERM of the
-trainer and netquality, every condition of three representative rows); the rest are `slow`
-(STK_FULL=1 or -m slow), as is the sweep of the full disk over every write of every row.
+The default run takes the cheap cells (NaN, a FIFO output, a FIFO input and a closed stdout of
+every row, SIGTERM of the trainer and netquality, every condition of three representative rows);
+the rest are `slow` (STK_FULL=1 or -m slow), as is the sweep of the full disk over every write of
+every row.
 """
 
 from __future__ import annotations
@@ -101,6 +105,10 @@ class Row:
     prints: bool = True
     nan: str | None = None  # an option that takes a number
     sigterm: Callable[[Ctx], list[str]] | None = None  # a long run, and what it prints first
+    # An input of the normal run, as (the option argparse names, its path): the input cells put
+    # something that is not a file there (a folder where `reads_folder`).
+    reads: tuple[str, Callable[[Ctx], Path]] | None = None
+    reads_folder: bool = False
     needs: Path | None = None  # a binary the row needs
     why: str = ""  # why the status is what it is
     name: str = ""
@@ -167,7 +175,12 @@ def mutation_row(module: str) -> Row:
 ROWS = [
     Row("stkref", lambda _: []),
     Row("stktrain", lambda _: []),
-    Row("stkref.checknet", lambda c: c.pos(c.inp / "net.nnue"), ("net.nnue",)),
+    Row(
+        "stkref.checknet",
+        lambda c: c.pos(c.inp / "net.nnue"),
+        ("net.nnue",),
+        reads=("file", lambda c: c.inp / "net.nnue"),
+    ),
     Row(
         "stkref.checkpoint",
         lambda c: ["--seed", "3", *c.pos(c.out / "c.npz")],
@@ -185,8 +198,14 @@ ROWS = [
         target=lambda c: junit(c, "drift"),
         reports=lambda c: [junit(c, "drift")],
         nan="--timeout",
+        reads=("--checkpoint", lambda c: c.inp / "ckpt.npz"),
     ),
-    Row("stkref.fhrecords", lambda c: ["summary", *c.pos(c.inp / "r.fhr")], ("r.fhr",)),
+    Row(
+        "stkref.fhrecords",
+        lambda c: ["summary", *c.pos(c.inp / "r.fhr")],
+        ("r.fhr",),
+        reads=("files", lambda c: c.inp / "r.fhr"),
+    ),
     Row(
         "stkref.fhsynth",
         lambda c: ["--nodes", "2000", *c.pos(c.out / "s.fhr")],
@@ -205,6 +224,8 @@ ROWS = [
         target=lambda c: junit(c, "golden"),
         reports=lambda c: [junit(c, "golden")],
         name="stkref.golden --check",
+        reads=("--check", lambda c: c.inp / "golden"),
+        reads_folder=True,
     ),
     Row(
         "stkref.parity",
@@ -217,18 +238,21 @@ ROWS = [
         target=lambda c: junit(c, "features"),
         reports=lambda c: [junit(c, "features")],
         nan="--timeout",
+        reads=("--engine", lambda c: c.shared / "fake-stk"),
     ),
     Row(
         "stkref.perft",
         lambda c: [c.opt("--epd", c.inp / "perft.epd"), "--max-nodes", "1000"],
         ("perft.epd",),
         nan="--max-nodes",
+        reads=("--epd", lambda c: c.inp / "perft.epd"),
     ),
     Row(
         "stkref.shadowplot",
         lambda c: c.pos(c.inp / "shadow.json", c.out / "s.png"),
         ("shadow.json",),
         target=lambda c: c.out / "s.png",
+        reads=("summary", lambda c: c.inp / "shadow.json"),
     ),
     Row("stkref.sprt", lambda _: ["--wdl", "10,5,8", "--elo0", "0", "--elo1", "5"], nan="--alpha"),
     Row(
@@ -242,12 +266,14 @@ ROWS = [
         target=lambda c: junit(c, "calibration", "quick"),
         reports=lambda c: [junit(c, "calibration", "quick")],
         nan="--tolerance",
+        reads=("--records", lambda c: c.inp / "r.fhr"),
     ),
     Row(
         "stktrain.export",
         lambda c: c.pos(c.inp / "ckpt.npz", c.out / "n.nnue"),
         ("ckpt.npz",),
         target=lambda c: c.out / "n.nnue",
+        reads=("checkpoint", lambda c: c.inp / "ckpt.npz"),
     ),
     Row(
         "stktrain.fhfit",
@@ -255,6 +281,7 @@ ROWS = [
         ("r.fhr",),
         target=lambda c: c.out / "m.txt",
         nan="--l2",
+        reads=("--records", lambda c: c.inp / "r.fhr"),
     ),
     Row(
         "stktrain.netlint",
@@ -263,6 +290,7 @@ ROWS = [
         target=lambda c: junit(c, "netlint"),
         reports=lambda c: [junit(c, "netlint")],
         nan="--min-int16-headroom",
+        reads=("--net", lambda c: c.inp / "net.nnue"),
     ),
     Row(
         "stktrain.netquality",
@@ -273,6 +301,7 @@ ROWS = [
         nan="--pair-margin",
         sigterm=lambda c: netquality_argv(c, big=True),
         needs=ENGINE,
+        reads=("--data", lambda c: c.inp / "data.txt"),
     ),
     Row(
         "stktrain.record_net",
@@ -287,6 +316,7 @@ ROWS = [
         ("zero.npz", "train.json", "data.txt"),
         target=lambda c: c.out / "trained" / "manifest.json",
         nan="--output-scale",
+        reads=("--data", lambda c: c.inp / "data.txt"),
     ),
     Row(
         "stktrain.strength_report",
@@ -294,6 +324,8 @@ ROWS = [
         target=lambda c: c.out / "trained-net.md",
         status=2,
         why="needs ci/net-strength.sh's reports: without them the run ends on input (exit 2)",
+        reads=("work", lambda c: c.inp),
+        reads_folder=True,
     ),
     Row(
         "stktrain.train",
@@ -302,6 +334,7 @@ ROWS = [
         target=lambda c: c.out / "net.npz",
         nan="--lr",
         sigterm=lambda c: train_argv(c, epochs=500),
+        reads=("--data", lambda c: c.inp / "data.txt"),
     ),
     mutation_row("stkmutation"),
     Row(
@@ -319,6 +352,7 @@ ROWS = [
         reports=lambda c: [junit(c, "mutation", "c")],
         nan="--engine-target",
         name="stkmutation campaign",
+        reads=("--report", lambda c: c.inp / "mutation.json"),
     ),
     mutation_row("stkmutation.tool"),
     Row(
@@ -333,6 +367,7 @@ ROWS = [
         target=lambda c: junit(c, "mutants", "m"),
         reports=lambda c: [junit(c, "mutants", "m")],
         nan="--timeout",
+        reads=("--merge", lambda c: c.inp / "planted.json"),
     ),
     Row(
         "stkdev.build_profile",
@@ -353,6 +388,7 @@ ROWS = [
         lambda c: [c.opt("--harness", HARNESS), c.opt("--out", c.out / "cli.md")],
         target=lambda c: c.out / "cli.md",
         needs=HARNESS,
+        reads=("--harness", lambda _: HARNESS),
     ),
     Row(
         "stkdev.fuzz_runner",
@@ -372,12 +408,19 @@ ROWS = [
         nan="--seed",
         why="no fuzz build (ci/fuzz.sh builds it): every target is an <error> (exit 2)",
     ),
-    Row("stkdev.import_cycles", lambda c: c.pos(PACKAGES)),
+    Row(
+        "stkdev.import_cycles",
+        lambda c: c.pos(PACKAGES),
+        reads=("roots", lambda _: PACKAGES),
+        reads_folder=True,
+    ),
     Row(
         "stkdev.measurements",
         lambda c: [c.opt("--reports", c.inp / "reports"), c.opt("--out", c.out / "m.md")],
         ("reports",),
         target=lambda c: c.out / "m.md",
+        reads=("--reports", lambda c: c.inp / "reports"),
+        reads_folder=True,
     ),
 ]
 
@@ -504,9 +547,10 @@ def run_row(
     env: dict | None = None,
     stdout: int | None = None,
     timeout: float = 120,
+    max_memory: int | None = None,
 ) -> Ran:
     return run_module(
-        row.module, row.argv(c) if argv is None else argv, c.root, env, timeout, stdout
+        row.module, row.argv(c) if argv is None else argv, c.root, env, timeout, stdout, max_memory
     )
 
 
@@ -598,6 +642,8 @@ def plant(kind: str, target: Path, c: Ctx) -> None:
         target.symlink_to(c.outside / "missing.txt")
     elif kind == "link-loop":
         target.symlink_to(target.name)
+    elif kind == "file":
+        target.write_bytes(SENTINEL)
 
 
 @contextlib.contextmanager
@@ -707,6 +753,60 @@ def full_disk_sweep(row: Row, c: Ctx, xsd: Path) -> None:
             check_contract(row, c, ran, xsd, {2}, before, inputs)
 
 
+# What an input refusal says the object is (after "PATH: "), as io::read_input_file words it.
+INPUT_IS = {
+    "fifo": "is a FIFO",
+    "dev-zero": "is a character device",
+    "dev-urandom": "is a character device",
+    "directory": "is a directory",
+    "file": "is a regular file, not a folder",
+    "link-dangling": "is a dangling symbolic link",
+    "link-loop": "is a symbolic link loop",
+}
+
+
+def given_instead(argv: list[str], old: str, new: str) -> list[str]:
+    """argv with the argument `old` (alone or as --option=old) replaced by `new`."""
+
+    def given(a: str) -> str:
+        return new if a == old else a.removesuffix(old) + new if a.endswith("=" + old) else a
+
+    out = [given(a) for a in argv]
+    assert out != argv, f"{old} is not an argument of {argv}"
+    return out
+
+
+def hostile_input(kind: str) -> Callable[[Row, Ctx, Path], None]:
+    """Something other than a regular file (a folder) given as an input: refused while the
+    command line is read, within seconds, naming the option and the path; never opened (a FIFO
+    would block the run, /dev/zero and /dev/urandom would be read until memory ran out: the run
+    gets 4 GiB of address space here so that such a read fails instead of taking the machine)."""
+
+    def cell(row: Row, c: Ctx, xsd: Path) -> None:
+        assert row.reads is not None
+        label, path_of = row.reads
+        if kind.startswith("dev-"):
+            bad = Path("/dev") / kind.removeprefix("dev-")
+        else:
+            bad = c.inp / f"hostile-{path_of(c).name}"
+            plant(kind, bad, c)
+        argv = given_instead(row.argv(c), c.p(path_of(c)), c.p(bad))
+        out, inputs, outside = snapshot(c.out), snapshot(c.inp), snapshot(c.outside)
+        start = time.monotonic()
+        ran = run_row(row, c, argv=argv, timeout=30, max_memory=4 << 30)
+        took = time.monotonic() - start
+        check_contract(row, c, ran, xsd, {2}, before_inp=inputs)
+        assert took < 10, f"{row.name}: refused after {took:.1f} s\n{ran.says()}"
+        said = f"argument {label}: {c.p(bad)}: {INPUT_IS[kind]}"
+        assert said in ran.stderr, f"expected {said!r}\n{ran.says()}"
+        reports = {r.relative_to(c.out) for r in row.reports(c)}
+        owed = {str(p) for r in reports for p in (r, *r.parents) if p != Path(".")}
+        assert {k: v for k, v in snapshot(c.out).items() if k not in owed} == out, "out touched"
+        assert snapshot(c.outside) == outside, "a link's target was touched"
+
+    return cell
+
+
 def stdout_closed(row: Row, c: Ctx, xsd: Path) -> None:
     """`tool | head` that ended: the output was not read, so the run failed (exit 2)."""
     inputs = snapshot(c.inp)
@@ -776,6 +876,7 @@ CONDITIONS: dict[str, Callable[[Row, Ctx, Path], None]] = {
     "sigterm": stopped,
     "weird-paths": weird_paths,
     "nan": nan_option,
+    **{f"input-{kind}": hostile_input(kind) for kind in INPUT_IS},
 }
 NEEDS_TARGET = {
     "fifo",
@@ -799,7 +900,7 @@ NEEDS_A_RUN = {
 }
 # The default run: the cheap cells of every row, every condition of three rows (a file output,
 # a gated tool's reports, the mutation tool's git and report tree); the rest are slow.
-DEFAULT = {"fifo", "nan", "closed-stdout", "sigterm"}
+DEFAULT = {"fifo", "nan", "closed-stdout", "sigterm", "input-fifo"}
 REPRESENTATIVE = {"stkref.checkpoint", "stktrain.netlint", "stkmutation"}
 
 
@@ -810,6 +911,9 @@ def applies(row: Row, condition: str) -> bool:
         return False
     if condition == "sigterm":
         return row.sigterm is not None
+    if condition.startswith("input-"):  # a folder is no hostile input where a folder is read
+        wrong = "input-file" if not row.reads_folder else "input-directory"
+        return row.reads is not None and condition != wrong
     return condition != "nan" or row.nan is not None
 
 

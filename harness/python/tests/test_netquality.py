@@ -35,9 +35,14 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def args_for(data: Path, tmp: Path, *extra: str):
+    """The evaluations are faked: the net and the engine are stand-ins (the options name
+    existing files: an input that is not one is refused while the command line is read)."""
+    net, engine = tmp / "n.nnue", tmp / "stk"
+    net.touch()
+    engine.touch(0o755)
     return netquality.build_parser().parse_args(
         [
-            "--net", "n.nnue", "--data", str(data), "--engine", "stk",
+            "--net", str(net), "--data", str(data), "--engine", str(engine),
             "--val-fraction", "0.5", "--decided-cp", "300", "--decided", "40",
             "--pairs", "2000", "--reports-dir", str(tmp), *extra,
         ]
@@ -138,7 +143,9 @@ def test_bad_data_is_named_by_file_and_line(data: Path, tmp_path: Path, capsys):
     bad = tmp_path / "bad.txt"
     lines = data.read_text().splitlines()
     bad.write_text("\n".join([*lines[:9], lines[9].replace(" | ", " ; ", 1), *lines[10:]]) + "\n")
-    argv = ["--net", "x.nnue", "--data", str(bad), "--engine", str(ENGINE)]
+    net = tmp_path / "x.nnue"  # a stand-in: the data is read first
+    net.touch()
+    argv = ["--net", str(net), "--data", str(bad), "--engine", str(ENGINE)]
     argv += ["--reports-dir", str(tmp_path)]
     if not ENGINE.exists():
         pytest.skip("needs the release build (stk)")

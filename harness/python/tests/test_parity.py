@@ -132,7 +132,7 @@ def test_usage_and_input_errors_exit_2(
     assert run_parity(features_args(fake_engine, tmp_path, "--epd", str(bad_epd)), monkeypatch) == 2
     assert f"{bad_epd}:1" in capsys.readouterr().err
     assert run_parity(features_args(tmp_path / "no-such-stk", tmp_path), monkeypatch) == 2
-    assert "not found" in capsys.readouterr().err
+    assert "--engine: " in (err := capsys.readouterr().err) and "no-such-stk: cannot open" in err
     short = tmp_path / "short.nnue"
     short.write_bytes(net128.read_bytes()[:-1])
     assert run_parity(eval_args(fake_engine, short, tmp_path), monkeypatch) == 2

@@ -1,7 +1,8 @@
 """The Python tools' fault contract, one test per audited defect (docs/faults.md "Python tools"):
 a full disk never leaves a passing report, the trainer checks its outputs before it trains and
 resumes only its own run, NaN and out-of-range numbers are refused when the command line is read,
-and the mutation tool's --fail-under and --diff cannot disable its gate or reach git as options.
+the mutation tool's --fail-under and --diff cannot disable its gate or reach git as options, and
+a report missing a field is named with the field (inputs: tests/test_input_paths.py).
 Each class is closed for every entry point by tests/test_fault_matrix_python.py and the source
 checks at the end of this file."""
 
@@ -231,6 +232,53 @@ def test_a_diff_base_that_is_a_commit_is_taken(tmp_path: Path):
     assert junit_state(out / "junit" / "mutation-t.xml") == "pass"  # the empty run's report
 
 
+# ---- a report missing a field: named, not a KeyError ----------------------------------------
+
+
+STRENGTH_REPORTS = [
+    *(f"match/{n}.json" for n in ("equal-nodes", "equal-nodes-aa", "equal-time")),
+    *(f"match/gauntlet-{n}.json" for n in ("nnue", "classical")),
+    "search-speed/classical.json",
+    "search-speed/nnue.json",
+    "drift/drift-trained.json",
+    "netlint/trained.json",
+    "netquality/trained.json",
+]
+
+
+@pytest.mark.parametrize(
+    ("filled", "said"),
+    [
+        ({}, "drift/drift-trained.json: no field 'abs_delta_cp'"),
+        (
+            {
+                "drift/drift-trained.json": {"abs_delta_cp": {}},
+                "netlint/trained.json": {"ft": {}},
+                "netquality/trained.json": {"net": {}, "classical": {}},
+                "match/gauntlet-nnue.json": {"summary": {"pentanomial_estimate": {}}},
+            },
+            "match/gauntlet-nnue.json: no field 'summary/pentanomial_estimate/elo'",
+        ),
+    ],
+    ids=["a-field", "a-nested-field"],
+)
+def test_a_strength_report_missing_a_field_names_the_file_and_the_field(
+    filled: dict, said: str, tmp_path: Path
+):
+    """(audit: `stktrain.strength_report` ended as `internal error: KeyError: 'abs_delta_cp'`)"""
+    import json
+
+    work = tmp_path / "work"
+    for name in STRENGTH_REPORTS:
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(json.dumps(filled.get(name, {})))
+    page = tmp_path / "page.md"
+    ran = run_module("stktrain.strength_report", [str(work), "--out", str(page)], tmp_path)
+    assert_failed_cleanly(ran, [], None, tmp_path)
+    assert f"error: {work}/{said}" in ran.stderr and "internal error" not in ran.stderr, ran.says()
+    assert not page.exists()
+
+
 # ---- source checks: every subprocess an argument list; every number a checked option ---------
 
 
@@ -300,7 +348,7 @@ def test_the_contract_modules_need_only_the_standard_library():
     """The stkdev tools run before the venv exists (system python3): what they run under imports
     nothing beyond the standard library."""
     code = (
-        "import sys; import stkref.cli, stkref.outputs, stkref.options; "
+        "import sys; import stkref.cli, stkref.outputs, stkref.options, stkref.inputs; "
         "print(sorted(m for m in ('numpy', 'chess', 'matplotlib') if m in sys.modules))"
     )
     import subprocess

@@ -70,8 +70,11 @@ def run_module(
     env: dict[str, str] | None = None,
     timeout: float = 180,
     stdout: int | None = None,
+    max_memory: int | None = None,
 ) -> Ran:
-    """`python -m module argv` in cwd; stdout captured unless a descriptor is given."""
+    """`python -m module argv` in cwd; stdout captured unless a descriptor is given. With
+    `max_memory` (bytes of address space) a run that reads without end fails with a MemoryError
+    instead of taking the machine's memory."""
     try:
         p = subprocess.run(
             [sys.executable, "-m", module, *argv],
@@ -81,12 +84,19 @@ def run_module(
             stdout=subprocess.PIPE if stdout is None else stdout,
             stderr=subprocess.PIPE,
             timeout=timeout,
+            preexec_fn=None if max_memory is None else lambda: _limit_memory(max_memory),
         )
     except subprocess.TimeoutExpired as e:
         err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else ""
         return Ran(-1, "", err, timed_out=True)
     out = p.stdout.decode(errors="replace") if isinstance(p.stdout, bytes) else ""
     return Ran(p.returncode, out, p.stderr.decode(errors="replace"))
+
+
+def _limit_memory(size: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
 
 def closed_stdout() -> int:
