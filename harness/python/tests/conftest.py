@@ -27,10 +27,11 @@ HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # The H=1024 net costs real time and memory: only with STK_FULL=1 or an explicit -m slow.
+    # The H=1024 net and the fault matrix's full tier cost real time: only with STK_FULL=1 or an
+    # explicit -m slow.
     if os.environ.get("STK_FULL") == "1" or "slow" in (config.getoption("-m") or ""):
         return
-    skip = pytest.mark.skip(reason="slow (H=1024): set STK_FULL=1 or select -m slow")
+    skip = pytest.mark.skip(reason="slow: set STK_FULL=1 or select -m slow")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
