@@ -1,8 +1,10 @@
 """Hostile conditions and the one contract every run must keep under them, for the fault matrices
 (test_fault_matrix.py drives `stk-harness`; a matrix of the `python -m` tools can import the same
 helpers). Nothing here knows a command: a matrix names a run's paths, turns one of them into a
-hostile object with `apply_path_condition`, runs the command with `run_bounded` and checks the
-result with `Sandbox.violations`.
+hostile object with `apply_path_condition` (or make_fifo, make_char_device, make_symlink,
+make_dangling_symlink, make_symlink_loop, readonly_dir, hostile_twin, make_hostile_engine), runs
+the command with `run_bounded` (run_with_closed_stdout, run_with_sigterm) and checks the result
+with `Sandbox.violations`.
 
 The contract (docs/faults.md, docs/reports.md): the run ends within its time limit (a hang is
 killed with its whole process group and is a failure), by exit, never by a signal, with an expected
@@ -398,6 +400,29 @@ def run_bounded(
         cpu=usage.ru_utime + usage.ru_stime,
         max_rss=usage.ru_maxrss * 1024,
     )
+
+
+def run_with_closed_stdout(
+    argv: Sequence[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: float, how: str
+) -> Outcome:
+    """argv with its stdout a pipe whose reader has closed (how=STDOUT_CLOSED_PIPE) or with fd 1
+    closed (STDOUT_CLOSED_FD)."""
+    assert how in (STDOUT_CLOSED_PIPE, STDOUT_CLOSED_FD), how
+    return run_bounded(argv, cwd=cwd, env=env, timeout=timeout, stdout=how)
+
+
+def run_with_sigterm(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    timeout: float,
+    after: float,
+    when: Path | None = None,
+) -> Outcome:
+    """argv sent SIGTERM mid-run: after `after` seconds, or as soon as a file matching `when`
+    appears (Terminate); Outcome.ended_before_sigterm says when it finished first."""
+    return run_bounded(argv, cwd=cwd, env=env, timeout=timeout, terminate=Terminate(after, when))
 
 
 def _wait(
