@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # The H=1024 net and the full fault matrix cost real time: only with STK_FULL=1 or -m slow.
+    # The H=1024 net and the fault matrices' full tiers cost real time: STK_FULL=1 or -m slow.
     if os.environ.get("STK_FULL") == "1" or "slow" in (config.getoption("-m") or ""):
         return
     skip = pytest.mark.skip(reason="slow: set STK_FULL=1 or select -m slow")

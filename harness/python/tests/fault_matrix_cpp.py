@@ -1,0 +1,1337 @@
+"""The fault matrix of `stk-harness`: one row per command (every command `stk-harness --help` lists;
+test_fault_matrix.py fails when one has no row), each with its smallest valid invocation and the
+paths it takes: output files and folders, input files and folders, the engine it drives. A cell
+is a row under one hostile condition (hostile.py) applied to one of its paths, to its stdout, or to
+the whole run; every cell keeps hostile.py's contract with the exit status written down here.
+
+Expected status of a cell (docs/faults.md, docs/reports.md, each command's docs/harnesses page):
+- an output path that is a FIFO, a character device, a folder, or lies in a read-only folder:
+  exit 2, the object left as it is ("an existing target that is not a regular file is refused");
+  an out dir that is a FIFO, a device, a symlink to a file or a dangling or looping symlink: exit 2.
+- an output path that is a symlink (to a file outside, dangling, a loop): exit 2, or the row's
+  normal status with the link itself replaced; the link's target never written or created.
+- an input path that is a FIFO, /dev/zero, /dev/urandom, a folder, a dangling symlink or a loop:
+  exit 2 naming it, promptly (io/input_file.h); a symlink to a good input, a good input in a
+  read-only folder, any path under a folder named HOSTILE_NAME: the row's normal status.
+  Every refusal costs at most QUICK_CPU seconds of CPU (not a read of /dev/zero first).
+- a hostile engine (stalls, floods, a line without a newline, at its first `go`): the row's
+  documented engine-fault status (Row.engine_status) within Row.engine_timeout.
+- stdout a pipe whose reader has closed, or fd 1 closed: exit 2 (the output could not be written).
+- SIGTERM during a longer run (Row.long): exit 2, reports valid or an <error>, no temporary or
+  lock file left.
+- the Nth write or fsync under the out dir failing with ENOSPC (the fault injector; per row the
+  first and the middle write and the last fsync): exit 2 when the fault fired, else the row's
+  normal status.
+- match: an existing PGN collection at --pgn keeps its games and gets the new ones appended; a
+  symlink placed at a lock path never has its target written (exit 0 or 2); a journal reached
+  through a symlink while another run holds it is refused (exit 2, "held by another run").
+
+KNOWN_FAILURES lists the cells that fail on today's code, each with what happens; they run as
+xfail(strict=True), so a fix that makes one pass fails the run until its line is removed here."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import hostile as h
+
+# ---- cells failing on today's code (empty it as the fixes land) ----------------------------------
+# Cell id (row/target/condition) -> what happens today. Each runs as xfail(strict=True): a fix that
+# makes one pass fails the run until its line goes. Grouped by class of defect.
+KNOWN_FAILURES: dict[str, str] = {
+    # stdout a pipe whose reader has closed: killed by SIGPIPE, or exit 0 with the output lost
+    "perft/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "checknet/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "makenet/stdout/closed-pipe": "killed by SIGPIPE",
+    "accumulator/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "nnue-bench/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "bench/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "search-speed/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
+    "perft-speed/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
+    "epd/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "merge/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "epd-compare/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
+    "shadow/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "datagen/stdout/closed-pipe": "killed by SIGPIPE; its lock file left",
+    "fhgen/stdout/closed-pipe": "killed by SIGPIPE",
+    "fhcollect/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "fhdump/stdout/closed-pipe": "killed by SIGPIPE",
+    "ctest-junit/stdout/closed-pipe": "killed by SIGPIPE; the earlier passing report is left",
+    "uci-check/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
+    "sprt/stdout/closed-pipe": "killed by SIGPIPE",
+    "sprt-sim/stdout/closed-pipe": "killed by SIGPIPE",
+    "match-merge/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
+    "review/stdout/closed-pipe": "killed by SIGPIPE",
+    "history/stdout/closed-pipe": "killed by SIGPIPE",
+    "history-csv/stdout/closed-pipe": "killed by SIGPIPE",
+    "match/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
+    "compare/stdout/closed-pipe": "killed by SIGPIPE",
+    "all/stdout/closed-pipe": "killed by SIGPIPE",
+    # fd 1 closed: exit 0, the lost stdout is not an error
+    "perft/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "checknet/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "makenet/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "accumulator/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "nnue-bench/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "bench/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "search-speed/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "perft-speed/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "epd/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "merge/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "epd-compare/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "shadow/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "datagen/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "fhgen/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "fhcollect/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "fhdump/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "ctest-junit/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "uci-check/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "sprt/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "sprt-sim/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "match-merge/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "review/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "history/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "history-csv/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "match/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "compare/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    "all/stdout/closed-fd": "exit 0: the lost stdout is not an error",
+    # SIGTERM not handled: killed by it (children, temporary and lock files left)
+    "perft/run/sigterm": "killed by SIGTERM; its children outlive it",
+    "makenet/run/sigterm": "killed by SIGTERM; its temporary file left",
+    "accumulator/run/sigterm": "killed by SIGTERM",
+    "nnue-bench/run/sigterm": "killed by SIGTERM",
+    "bench/run/sigterm": "killed by SIGTERM",
+    "search-speed/run/sigterm": "killed by SIGTERM",
+    "perft-speed/run/sigterm": "killed by SIGTERM",
+    "epd/run/sigterm": "killed by SIGTERM",
+    "epd-compare/run/sigterm": "killed by SIGTERM",
+    "shadow/run/sigterm": "killed by SIGTERM",
+    "datagen/run/sigterm": "killed by SIGTERM; its lock file left",
+    "fhgen/run/sigterm": "killed by SIGTERM",
+    "fhcollect/run/sigterm": "killed by SIGTERM",
+    "fhdump/run/sigterm": "killed by SIGTERM",
+    "uci-check/run/sigterm": "killed by SIGTERM",
+    "sprt-sim/run/sigterm": "killed by SIGTERM",
+    "match/run/sigterm": "killed by SIGTERM; its lock file left",
+    "compare/run/sigterm": "killed by SIGTERM; its children outlive it",
+    "all/run/sigterm": "killed by SIGTERM; its children outlive it",
+    # history --append DIR unreadable: exit 1, not 2
+    "history/--append/fifo": "exit 1",
+    "history/--append/dev-zero": "exit 1",
+    "history/--append/dangling-symlink": "exit 1",
+    # a hostile engine: no deadline on its answer, or its output kept without bound
+    "search-speed/--reference/engine-stall": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "search-speed/--reference/engine-no-newline": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "perft-speed/--reference/engine-stall": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "perft-speed/--reference/engine-no-newline": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "epd/--engine/engine-stall": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "epd/--engine/engine-no-newline": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "epd-compare/--reference/engine-stall": (
+        "no deadline on its answer: killed after 90 s, a passing report left, children alive"
+    ),
+    "epd-compare/--reference/engine-no-newline": (
+        "no deadline on its answer: killed after 90 s, a passing report left, children alive"
+    ),
+    "compare/--base/engine-stall": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "compare/--base/engine-no-newline": (
+        "no deadline on its answer: killed after 90 s; its children outlive it"
+    ),
+    "search-speed/--reference/engine-flood": (
+        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
+    ),
+    "perft-speed/--reference/engine-flood": (
+        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
+    ),
+    "epd/--engine/engine-flood": (
+        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
+    ),
+    "epd-compare/--reference/engine-flood": (
+        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
+    ),
+    "datagen/--teacher/engine-flood": (
+        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
+    ),
+    "compare/--base/engine-flood": (
+        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
+    ),
+    # a FIFO or a device read without a check: a hang, or an unbounded read
+    "checknet/--manifest/fifo": "hangs opening the FIFO (killed after 5 s)",
+    "fhcollect/--out/fifo": "hangs opening the FIFO (killed after 5 s)",
+    "fhdump/FILE/fifo": "hangs opening the FIFO (killed after 5 s)",
+    "fhdump/FILE/dev-zero": (
+        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
+    ),
+    "fhdump/FILE/dev-urandom": "hangs reading it without bound (killed after 5 s, over 2 GiB)",
+    "ctest-junit/CTEST_JUNIT/fifo": "hangs opening the FIFO (killed after 5 s)",
+    "ctest-junit/CTEST_JUNIT/dev-zero": (
+        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
+    ),
+    "ctest-junit/CTEST_JUNIT/dev-urandom": (
+        "hangs reading it without bound (killed after 5 s, over 2 GiB)"
+    ),
+    "review/--history-db/fifo": "hangs opening the FIFO (killed after 5 s)",
+    "history-csv/--db/fifo": "hangs opening the FIFO (killed after 5 s)",
+    "match/--pgn/fifo": "hangs opening the FIFO (killed after 5 s); its lock file left",
+    "match/--pgn/dev-full": (
+        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
+    ),
+    "match/--pgn/dev-zero": (
+        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
+    ),
+    # a symlink written through: its target outside changed or created
+    "datagen/--out/dangling-symlink": (
+        "writes through the dangling link: creates its target outside"
+    ),
+    "fhcollect/--out/symlink-outside": "writes through the link: its target outside changed",
+    "fhcollect/--out/dangling-symlink": (
+        "writes through the dangling link: creates its target outside"
+    ),
+    "history/--db/dangling-symlink": "writes through the dangling link: creates its target outside",
+    "match/--state/dangling-symlink": (
+        "writes through the dangling link: creates its target outside"
+    ),
+    "match/--pgn/dangling-symlink": "writes through the dangling link: creates its target outside",
+    "match/lock/m.lock-symlink": "writes through the link: its target outside changed",
+    "match/lock/m-state.jsonl.lock-symlink": "writes through the link: its target outside changed",
+    "datagen/lock/d.txt.lock-symlink": "writes through the link: its target outside changed",
+    # a symlink loop: an uncaught exception (SIGABRT)
+    "merge/SHARD1/symlink-loop": (
+        "SIGABRT: an uncaught std::filesystem::filesystem_error; the earlier passing report is left"
+    ),
+    "merge/SHARD2/symlink-loop": (
+        "SIGABRT: an uncaught std::filesystem::filesystem_error; the earlier passing report is left"
+    ),
+    "merge/--out-dir/symlink-loop": "SIGABRT: an uncaught std::filesystem::filesystem_error",
+    # a path run by a shell
+    "shadow/--out-dir/hostile-name": "runs the path in a shell: $(touch PWNED) executed",
+    "all/--out-dir/hostile-name": (
+        "exit 2; builds a shell string: the quote breaks it (sh: Syntax error)"
+    ),
+    # a passing report left after a failed run (its lock, or the history, fails around the reports)
+    "match/--state/readonly-dir": "the earlier passing report is left",
+    "match/--pgn/readonly-dir": "the earlier passing report is left",
+    "match/run/enospc-write-first": "the earlier passing report is left",
+    "all/run/enospc-write-middle": "a passing report is left",
+    # a journal held through a symlink is not refused; an earlier PGN collection is dropped
+    "match/--pgn/earlier-collection": "the earlier games of the PGN collection are dropped",
+    "match/--state/held-through-symlink": "exit 0; not refused: both runs write one journal",
+    "datagen/--out/held-through-symlink": (
+        "exit 1; not refused: both runs write one journal; the holder run fails too"
+    ),
+}
+
+REPO = Path(__file__).resolve().parents[3]
+BUILD = REPO / "build/release"
+HARNESS = os.environ.get("STK_HARNESS") or str(BUILD / "harness/stk-harness")
+ENGINE = os.environ.get("STK_ENGINE") or str(BUILD / "engine/stk")
+FAKE = os.environ.get("STK_FAKE_UCI") or str(Path(HARNESS).parent / "stk-fake-uci")
+FAULT_LIB = os.environ.get("STK_FAULT_LIB") or str(Path(HARNESS).parent / "libstk-fault-inject.so")
+SHARED = Path(os.environ.get("STK_SHARED") or REPO.parent / "shared")
+ECM = str(SHARED / "suites/ECM.epd")
+
+# Slot kinds.
+OUT_FILE = "out-file"
+OUT_DIR = "out-dir"
+IN_FILE = "in-file"
+IN_DIR = "in-dir"
+ENGINE_SLOT = "engine"
+
+# Conditions by slot kind (hostile.py names them).
+OUT_FILE_CONDITIONS = (
+    h.FIFO,
+    h.DEV_FULL,
+    h.DIRECTORY,
+    h.SYMLINK_OUTSIDE,
+    h.DANGLING_SYMLINK,
+    h.SYMLINK_LOOP,
+    h.READONLY_DIR,
+    h.HOSTILE_PATH,
+)
+OUT_DIR_CONDITIONS = (
+    h.FIFO,
+    h.DEV_FULL,
+    h.SYMLINK_OUTSIDE,
+    h.DANGLING_SYMLINK,
+    h.SYMLINK_LOOP,
+    h.READONLY_DIR,
+    h.HOSTILE_PATH,
+)
+IN_FILE_CONDITIONS = (
+    h.FIFO,
+    h.DEV_ZERO,
+    h.DEV_URANDOM,
+    h.DIRECTORY,
+    h.SYMLINK_OUTSIDE,
+    h.DANGLING_SYMLINK,
+    h.SYMLINK_LOOP,
+    h.READONLY_DIR,
+    h.HOSTILE_PATH,
+)
+IN_DIR_CONDITIONS = (
+    h.FIFO,
+    h.DEV_ZERO,
+    h.SYMLINK_OUTSIDE,
+    h.DANGLING_SYMLINK,
+    h.SYMLINK_LOOP,
+    h.READONLY_DIR,
+    h.HOSTILE_PATH,
+)
+ENGINE_CONDITIONS = (h.ENGINE_STALL, h.ENGINE_FLOOD, h.ENGINE_NO_NEWLINE, h.HOSTILE_PATH)
+CONDITIONS = {
+    OUT_FILE: OUT_FILE_CONDITIONS,
+    OUT_DIR: OUT_DIR_CONDITIONS,
+    IN_FILE: IN_FILE_CONDITIONS,
+    IN_DIR: IN_DIR_CONDITIONS,
+    ENGINE_SLOT: ENGINE_CONDITIONS,
+}
+REFUSED = {h.FIFO, h.DEV_FULL, h.DEV_ZERO, h.DEV_URANDOM, h.DIRECTORY, h.READONLY_DIR}
+LINKS = {h.SYMLINK_OUTSIDE, h.DANGLING_SYMLINK, h.SYMLINK_LOOP}
+HOSTILE_ENGINES = (h.ENGINE_STALL, h.ENGINE_FLOOD, h.ENGINE_NO_NEWLINE)
+STDOUT_CONDITIONS = (h.STDOUT_CLOSED_PIPE, h.STDOUT_CLOSED_FD)
+# The full disk, sampled: the first and the middle counted write, the last fsync. (A failed
+# close is left to test_faults.py: SQLite ignores one on a file it has already synced.)
+ENOSPC_SAMPLES = (("write", "first"), ("write", "middle"), ("fsync", "last"))
+
+# Outputs a clean run writes empty: shadow's misses and control hits when there are none.
+EMPTY_OK = ("*-misses.jsonl", "*-control-hits.jsonl")
+
+CELL_TIMEOUT = 5.0  # seconds: the smallest invocations take well under one
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A path argument of a row: `name` is the option or positional, `default` the path relative
+    to the sandbox root (engines: 'fake', 'stk', 'inprocess'), `source` the prepared input that
+    stands there; an `optional` slot is passed only when a cell puts a condition on it."""
+
+    name: str
+    kind: str
+    default: str = ""
+    source: str = ""
+    optional: bool = False
+    extra: tuple[str, ...] = ()  # conditions beyond the kind's (match --pgn: /dev/zero)
+    not_applicable: Mapping[str, str] = field(default_factory=dict)  # condition -> why
+
+
+Args = Mapping[str, str | None]
+
+
+def opt(a: Args, *names: str) -> list[str]:
+    """['--name', value, ...] for each slot that has a value (an unused optional slot: nothing)."""
+    return [x for n in names if (v := a.get(n)) is not None for x in (n, v)]
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    command: str
+    argv: Callable[[Args], list[str]]
+    slots: tuple[Slot, ...] = ()
+    reports: Callable[[Args], list[str]] = lambda _: []  # JUnit files the run declares
+    normal: frozenset[int] = frozenset({0})
+    fresh: tuple[str, ...] = ()  # reference outputs not put back (journals: they would resume)
+    engine_status: frozenset[int] = frozenset({2})
+    engine_timeout: float = 30.0
+    engine_slow: str = ""  # why the hostile-engine cells belong to the full tier
+    long: Callable[[Args], list[str]] | None = None  # runs for seconds: SIGTERM lands mid-run
+    long_stdout: str = h.STDOUT_PIPE
+    no_long: str = ""  # why a row has no long invocation
+    sigterm_after: float = 0.5
+    sigterm_when: str = ""  # or as soon as this file (relative to the root, wildcards) appears
+    env: Mapping[str, str] = field(default_factory=dict)
+    overrides: Mapping[str, tuple[frozenset[int], str]] = field(default_factory=dict)
+    locks: tuple[str, ...] = ()  # lock files the run takes, relative to the root
+    timeout: float = CELL_TIMEOUT
+
+    def slot(self, name: str) -> Slot:
+        return next(s for s in self.slots if s.name == name)
+
+
+def out_dir_reports(*names: str) -> Callable[[Args], list[str]]:
+    return lambda a: [f"{a['--out-dir']}/junit/{n}" for n in names]
+
+
+def slot_reports(*slots: str) -> Callable[[Args], list[str]]:
+    return lambda a: [v for v in (a[s] for s in slots) if v is not None]
+
+
+OUT = Slot("--out-dir", OUT_DIR, "out")
+S0 = frozenset({0})
+S01 = frozenset({0, 1})
+S12 = frozenset({1, 2})
+S2 = frozenset({2})
+UCI_SH = (
+    "the option is a command line run by /bin/sh (docs/harnesses/uci-check.md, docs/datagen.md)"
+)
+SIXTY = "the documented engine deadline is 60 s (a cell takes a minute)"
+
+
+def _engine_cmd(a: Args, name: str) -> str:
+    v = a[name]
+    assert v is not None
+    return v
+
+
+ROWS: tuple[Row, ...] = (
+    Row(
+        "perft",
+        "perft",
+        lambda a: [
+            "perft",
+            *opt(a, "--epd"),
+            *["--depth", "1", "--invariants-depth", "0", "--config", "t"],
+            *opt(a, "--junit", "--out-dir"),
+        ],
+        (
+            Slot("--epd", IN_FILE, "in/perft.epd", "perft.epd"),
+            Slot("--junit", OUT_FILE, "out/junit/perft-t.xml"),
+            OUT,
+        ),
+        reports=slot_reports("--junit"),
+        long=lambda a: [
+            *["perft", "--epd", str(REPO / "golden/perft.epd"), "--depth", "5"],
+            *["--config", "t", *opt(a, "--junit", "--out-dir")],
+        ],
+    ),
+    Row(
+        "checknet",
+        "checknet",
+        lambda a: ["checknet", a["FILE"] or "", *opt(a, "--manifest", "--junit")],
+        (
+            Slot("FILE", IN_FILE, "in/net.nnue", "net.nnue"),
+            Slot("--manifest", IN_FILE, "in/manifest.json", "manifest.json"),
+            Slot("--junit", OUT_FILE, "out/junit/checknet-t.xml"),
+        ),
+        reports=slot_reports("--junit"),
+        no_long="reads one small net: done in milliseconds",
+    ),
+    Row(
+        "makenet",
+        "makenet",
+        lambda a: ["makenet", "--hidden", "128", a["OUT"] or ""],
+        (Slot("OUT", OUT_FILE, "out/net.nnue"),),
+        long=lambda a: ["makenet", "--hidden", "1024", a["OUT"] or ""],
+        sigterm_after=5.0,
+        sigterm_when="out/net.nnue.tmp.*",  # mid-write
+    ),
+    Row(
+        "accumulator",
+        "accumulator",
+        lambda a: [
+            *["accumulator", "--games", "24", "--plies", "300", "--positions", "20"],
+            *["--search-depth", "1", *opt(a, "--net"), "--config", "t"],
+            *opt(a, "--junit", "--out-dir"),
+        ],
+        (
+            Slot("--net", IN_FILE, "in/net.nnue", "net.nnue", optional=True),
+            Slot("--junit", OUT_FILE, "out/junit/accumulator-t.xml"),
+            OUT,
+        ),
+        reports=slot_reports("--junit"),
+        long=lambda a: [
+            *["accumulator", "--games", "400", "--config", "t"],
+            *opt(a, "--junit", "--out-dir"),
+        ],
+    ),
+    Row(
+        "nnue-bench",
+        "nnue-bench",
+        lambda a: [
+            *["nnue-bench", "--positions", "1", "--config", "t"],
+            *opt(a, "--junit", "--out-dir"),
+        ],
+        (Slot("--junit", OUT_FILE, "out/junit/nnue-bench-t.xml"), OUT),
+        reports=slot_reports("--junit"),
+        long=lambda a: ["nnue-bench", "--config", "t", *opt(a, "--junit", "--out-dir")],
+    ),
+    Row(
+        "bench",
+        "bench",
+        lambda a: [
+            *["bench", *opt(a, "--golden"), "--depth", "1", "--config", "t"],
+            *opt(a, "--out-dir"),
+        ],
+        (Slot("--golden", IN_FILE, "in/bench.txt", "bench.txt"), OUT),
+        reports=out_dir_reports("bench-t.xml"),
+        long=lambda a: [
+            *["bench", *opt(a, "--golden"), "--depth", "14", "--config", "t"],
+            *opt(a, "--out-dir"),
+        ],
+    ),
+    Row(
+        "search-speed",
+        "search-speed",
+        lambda a: [
+            *["search-speed", *opt(a, "--reference"), "--nodes", "1000", *opt(a, "--net")],
+            *["--config", "t", *opt(a, "--out-dir")],
+        ],
+        (
+            Slot("--reference", ENGINE_SLOT, "stk"),
+            Slot("--net", IN_FILE, "in/net.nnue", "net.nnue", optional=True),
+            OUT,
+        ),
+        reports=out_dir_reports("search-speed-t.xml"),
+        engine_slow=SIXTY,
+        engine_timeout=90,
+        long=lambda a: [
+            *["search-speed", *opt(a, "--reference"), "--config", "t"],
+            *opt(a, "--out-dir"),
+        ],
+    ),
+    Row(
+        "perft-speed",
+        "perft-speed",
+        lambda a: [
+            *["perft-speed", *opt(a, "--reference"), "--repeat", "1", "--max-depth", "1"],
+            *["--config", "t", *opt(a, "--out-dir")],
+        ],
+        (Slot("--reference", ENGINE_SLOT, "stk"), OUT),
+        reports=out_dir_reports("perft-speed-t.xml"),
+        engine_slow=SIXTY,
+        engine_timeout=90,
+        long=lambda a: [
+            *["perft-speed", *opt(a, "--reference"), "--config", "t"],
+            *opt(a, "--out-dir"),
+        ],
+    ),
+    Row(
+        "epd",
+        "epd",
+        lambda a: [
+            *["epd", *opt(a, "--epd"), "--depth", "1", *opt(a, "--baseline")],
+            *["--config", "t", *opt(a, "--out-dir"), "--quiet", *opt(a, "--engine")],
+        ],
+        (
+            Slot("--epd", IN_FILE, "in/suite.epd", "suite.epd"),
+            Slot("--baseline", IN_FILE, "in/baseline.json", "baseline.json"),
+            Slot("--engine", ENGINE_SLOT, "inprocess"),
+            OUT,
+        ),
+        reports=out_dir_reports("epd-t.xml"),
+        # A failed engine is the position's recorded `error` (docs/harnesses/epd.md): exit 1.
+        engine_status=S12,
+        engine_slow=SIXTY,
+        engine_timeout=90,
+        long=lambda a: [
+            *["epd", "--epd", ECM, "--depth", "10", "--config", "t"],
+            *[*opt(a, "--out-dir"), "--quiet"],
+        ],
+    ),
+    Row(
+        "merge",
+        "merge",
+        lambda a: ["merge", "x", a["SHARD1"] or "", a["SHARD2"] or "", *opt(a, "--out-dir")],
+        (
+            Slot("SHARD1", IN_FILE, "in/shard1.json", "shard1.json"),
+            Slot("SHARD2", IN_FILE, "in/shard2.json", "shard2.json"),
+            OUT,
+        ),
+        reports=out_dir_reports("epd-x.xml"),
+        no_long="adds two small files: done in milliseconds",
+    ),
+    Row(
+        "epd-compare",
+        "epd-compare",
+        lambda a: [
+            *["epd-compare", *opt(a, "--epd"), "--depth", "1", *opt(a, "--reference")],
+            *["--config", "t", *opt(a, "--out-dir"), "--quiet"],
+        ],
+        (
+            Slot("--epd", IN_FILE, "in/suite.epd", "suite.epd"),
+            Slot("--reference", ENGINE_SLOT, "fake"),
+            OUT,
+        ),
+        reports=out_dir_reports("epd-t-stk.xml", "epd-t-reference.xml"),
+        engine_status=S12,
+        engine_slow=SIXTY,
+        engine_timeout=90,
+        long=lambda a: [
+            *["epd-compare", "--epd", ECM, "--depth", "10", "--reference", ENGINE],
+            *["--config", "t", *opt(a, "--out-dir"), "--quiet"],
+        ],
+    ),
+    Row(
+        "shadow",
+        "shadow",
+        lambda a: [
+            *["shadow", *opt(a, "--epd"), "--depth", "1", "--require-excess", "none"],
+            *["--config", "t", *opt(a, "--out-dir"), "--quiet"],
+        ],
+        (Slot("--epd", IN_FILE, "in/suite.epd", "suite.epd"), OUT),
+        reports=out_dir_reports("shadow-t.xml"),
+        # The plot is drawn by $STK_PYTHON through a shell command: a stand-in that draws
+        # nothing keeps the cells fast; the command line still carries every path.
+        env={"STK_PYTHON": "/bin/true"},
+        long=lambda a: [
+            *["shadow", "--epd", ECM, "--depth", "7", "--stride", "20"],
+            *["--config", "t", *opt(a, "--out-dir"), "--quiet"],
+        ],
+    ),
+    Row(
+        "datagen",
+        "datagen",
+        lambda a: [
+            *["datagen", "--games", "2", "--nodes", "200", "--balance-nodes", "200"],
+            *["--max-plies", "8", "--config", "t", *opt(a, "--out", "--out-dir")],
+            *opt(a, "--openings", "--teacher"),
+        ],
+        (
+            Slot("--out", OUT_FILE, "out/data/d.txt"),
+            Slot("--openings", IN_FILE, "in/openings.epd", "openings.epd", optional=True),
+            Slot(
+                "--teacher",
+                ENGINE_SLOT,
+                "fake",
+                optional=True,
+                not_applicable={h.HOSTILE_PATH: UCI_SH},
+            ),
+            OUT,
+        ),
+        reports=out_dir_reports("datagen-t.xml"),
+        fresh=("data/*",),
+        locks=("out/data/d.txt.lock",),
+        # "A teacher that prints no exact score, an illegal best move, or nothing within 60 s
+        # stops the run with exit 2 naming it" (docs/datagen.md).
+        engine_slow=SIXTY,
+        engine_timeout=90,
+        long=lambda a: [
+            *["datagen", "--games", "400", "--config", "t"],
+            *opt(a, "--out", "--out-dir"),
+        ],
+    ),
+    Row(
+        "fhgen",
+        "fhgen",
+        lambda a: [
+            *["fhgen", "--games", "1", "--seed", "1", *opt(a, "--out-dir", "--ecm")],
+            *["--ecm-fraction", "0.5", "--nodes", "200", "--max-plies", "10"],
+        ],
+        (Slot("--ecm", IN_FILE, "in/ecm.epd", "suite2.epd"), OUT),
+        long=lambda a: ["fhgen", "--games", "2000", "--seed", "1", *opt(a, "--out-dir")],
+    ),
+    Row(
+        "fhcollect",
+        "fhcollect",
+        lambda a: [
+            *["fhcollect", *opt(a, "--positions"), "--depth", "4", "--full-depth", "1"],
+            *[*opt(a, "--out"), "--config", "t", *opt(a, "--out-dir", "--model")],
+        ],
+        (
+            Slot("--positions", IN_FILE, "in/positions.epd", "positions.epd"),
+            Slot("--out", OUT_FILE, "out/x.fhr"),
+            Slot("--model", IN_FILE, "in/fhmodel.txt", "fhmodel.txt", optional=True),
+            OUT,
+        ),
+        reports=out_dir_reports("fhcollect-t.xml"),
+        long=lambda a: [
+            *["fhcollect", "--positions", ECM, "--depth", "10", *opt(a, "--out")],
+            *["--config", "t", *opt(a, "--out-dir")],
+        ],
+    ),
+    Row(
+        "fhdump",
+        "fhdump",
+        lambda a: ["fhdump", a["FILE"] or "", *opt(a, "--model")],
+        (
+            Slot("FILE", IN_FILE, "in/records.fhr", "records.fhr"),
+            Slot("--model", IN_FILE, "in/fhmodel.txt", "fhmodel.txt", optional=True),
+        ),
+        # About a megabyte of JSON lines into a pipe nobody reads: the run blocks in a write.
+        long=lambda a: ["fhdump", a["FILE"] or ""],
+        long_stdout=h.STDOUT_STALLED_PIPE,
+    ),
+    Row(
+        "ctest-junit",
+        "ctest-junit",
+        lambda a: ["ctest-junit", a["CTEST_JUNIT"] or "", a["OUT"] or "", "--name", "t"],
+        (
+            Slot("CTEST_JUNIT", IN_FILE, "in/ctest.xml", "ctest.xml"),
+            Slot("OUT", OUT_FILE, "out/junit/ctest-t.xml"),
+        ),
+        reports=slot_reports("OUT"),
+        no_long="rewrites one small file: done in milliseconds",
+    ),
+    Row(
+        "uci-check",
+        "uci-check",
+        lambda a: [
+            *["uci-check", *opt(a, "--engine"), "--only", "limits.go-depth-1"],
+            *["--config", "t", *opt(a, "--out-dir"), "--timeout-scale", "0.25"],
+        ],
+        (
+            Slot("--engine", ENGINE_SLOT, "fake", not_applicable={h.HOSTILE_PATH: UCI_SH}),
+            OUT,
+        ),
+        reports=out_dir_reports("uci-check-t.xml"),
+        # A hang or a garbled answer fails its scenario (exit 1, docs/harnesses/uci-check.md).
+        engine_status=S12,
+        engine_timeout=30,
+        long=lambda a: ["uci-check", "--engine", FAKE, "--config", "t", *opt(a, "--out-dir")],
+    ),
+    Row(
+        "sprt",
+        "sprt",
+        lambda _: ["sprt", "--wdl", "10,5,3"],
+        no_long="computes from three counts: done in milliseconds",
+    ),
+    Row(
+        "sprt-sim",
+        "sprt-sim",
+        lambda _: ["sprt-sim", "--runs", "1", "--max-pairs", "100"],
+        long=lambda _: ["sprt-sim", "--runs", "1000000"],
+    ),
+    Row(
+        "match-merge",
+        "match-merge",
+        lambda a: ["match-merge", "mm", a["RESULT"] or "", *opt(a, "--out-dir"), "--quiet"],
+        (Slot("RESULT", IN_FILE, "in/result.json", "result.json"), OUT),
+        reports=out_dir_reports("match-mm.xml"),
+        no_long="adds one small file: done in milliseconds",
+    ),
+    Row(
+        "review",
+        "review",
+        lambda a: ["review", *opt(a, "--reports", "--out", "--history-db")],
+        (
+            Slot("--reports", IN_DIR, "in/reports", "reports"),
+            Slot("--out", OUT_FILE, "out/index.html"),
+            Slot("--history-db", IN_FILE, "in/history.sqlite", "history.sqlite"),
+        ),
+        # "A missing or malformed JUnit/JSON file (or history database) is named on the page
+        # with the reason and the command exits 1 (2: usage, or the page cannot be written)"
+        # (docs/review.md); no history database at all is no history.
+        overrides={
+            **{
+                f"{slot}/{c}": (S12, "an unreadable input is named on the page (exit 1) or refused")
+                for slot in ("--reports", "--history-db")
+                for c in (
+                    h.FIFO,
+                    h.DEV_ZERO,
+                    h.DEV_URANDOM,
+                    h.DIRECTORY,
+                    *LINKS - {h.SYMLINK_OUTSIDE},
+                )
+            },
+            "--history-db/dangling-symlink": (S0 | S12, "a missing history database: no history"),
+        },
+        no_long="reads a few small reports: done in milliseconds",
+    ),
+    Row(
+        "history",
+        "history",
+        lambda a: ["history", *opt(a, "--db", "--append"), "--tier", "quick"],
+        (
+            Slot("--db", OUT_FILE, "out/history.sqlite"),
+            Slot("--append", IN_DIR, "in/reports", "reports"),
+        ),
+        no_long="appends one row: done in milliseconds",
+    ),
+    Row(
+        "history-csv",
+        "history",
+        lambda a: ["history", *opt(a, "--db"), "--csv"],
+        (Slot("--db", IN_FILE, "in/history.sqlite", "history.sqlite"),),
+        no_long="prints a few rows: done in milliseconds",
+    ),
+    Row(
+        "match",
+        "match",
+        lambda a: [
+            *["match", "--config", "m", *opt(a, "--out-dir"), "--gate", "non-regression"],
+            *["--min-elo-lower95", "-100000", "--quiet", "--engine"],
+            *[f"cmd={_engine_cmd(a, 'A')}", "name=a", "--engine", f"cmd={FAKE}", "name=b"],
+            *["--nodes", "50", "--pairs", "1", "--seed", "3", "--timeout-ms", "1000"],
+            *opt(a, "--state", "--pgn", "--openings"),
+        ],
+        (
+            Slot("A", ENGINE_SLOT, "fake"),
+            Slot("--state", OUT_FILE, "out/match/m-state.jsonl"),
+            Slot("--pgn", OUT_FILE, "out/match/m.pgn", extra=(h.DEV_ZERO,)),
+            Slot("--openings", IN_FILE, "in/openings.epd", "openings.epd", optional=True),
+            OUT,
+        ),
+        reports=out_dir_reports("match-m.xml"),
+        fresh=("match/m-state.jsonl", "match/m.pgn", "match/m-openings.epd"),
+        locks=("out/match/m.lock", "out/match/m-state.jsonl.lock"),
+        # A crash, a missed deadline or an illegal move loses the game and the engine is
+        # restarted (docs/harnesses/match.md): the match ends normally.
+        engine_status=S01,
+        engine_timeout=30,
+        long=lambda a: [
+            *["match", "--config", "m", *opt(a, "--out-dir"), "--gate", "non-regression"],
+            *["--min-elo-lower95", "-100000", "--quiet", "--engine", f"cmd={ENGINE}"],
+            *["name=a", "--engine", f"cmd={ENGINE}", "name=b", "--nodes", "5000"],
+            *["--pairs", "100", "--seed", "3", *opt(a, "--state", "--pgn")],
+        ],
+        sigterm_after=1.0,
+    ),
+    Row(
+        "compare",
+        "compare",
+        lambda a: [
+            *["compare", *opt(a, "--base"), "--candidate", FAKE, *opt(a, "--epd")],
+            *["--nodes", "100", "--depth", "0", "--speed-runs", "0", "--config", "c"],
+            *opt(a, "--out-dir"),
+        ],
+        (
+            Slot("--base", ENGINE_SLOT, "fake"),
+            Slot("--epd", IN_FILE, "in/suite.epd", "suite.epd"),
+            OUT,
+        ),
+        reports=out_dir_reports("compare-c.xml"),
+        engine_status=S12,
+        engine_slow=SIXTY,
+        engine_timeout=90,
+        long=lambda a: [
+            *["compare", "--base", ENGINE, "--candidate", ENGINE, "--epd", ECM],
+            *["--config", "c", *opt(a, "--out-dir")],
+        ],
+        sigterm_after=1.0,
+    ),
+    Row(
+        "all",
+        "all",
+        lambda a: ["all", "--only", "checknet-golden", *opt(a, "--out-dir")],
+        (OUT,),
+        # Its own report: each step's report is the step's (`all` runs the steps as commands).
+        reports=out_dir_reports("all-quick.xml"),
+        long=lambda a: ["all", "--only", "bench", "--only", "shadow", *opt(a, "--out-dir")],
+        sigterm_after=1.0,
+    ),
+)
+ROW_BY_ID = {r.id: r for r in ROWS}
+
+
+# ---- cells ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: str
+    target: str  # a slot name, "stdout", "run", or a special target
+    condition: str
+    slow: bool = False
+    why_slow: str = ""
+    na: str = ""  # why the condition does not apply to the row (the cell is skipped, saying so)
+
+    @property
+    def id(self) -> str:
+        return f"{self.row}/{self.target}/{self.condition}"
+
+
+def slot_cells(row: Row) -> list[Cell]:
+    cells = []
+    for s in row.slots:
+        for cond in (*CONDITIONS[s.kind], *s.extra):
+            engine = s.kind == ENGINE_SLOT and cond in HOSTILE_ENGINES
+            slow = bool(engine and row.engine_slow)
+            why_slow = row.engine_slow if slow else ""
+            cells.append(Cell(row.id, s.name, cond, slow, why_slow, s.not_applicable.get(cond, "")))
+    return cells
+
+
+def run_cells(row: Row) -> list[Cell]:
+    cells = [Cell(row.id, "stdout", c) for c in STDOUT_CONDITIONS]
+    cells.append(Cell(row.id, "run", "sigterm", na=row.no_long))
+    writes = any(s.kind in (OUT_FILE, OUT_DIR) for s in row.slots)
+    na = "" if writes else "writes no file (stdout only)"
+    cells += [Cell(row.id, "run", f"enospc-{op}-{at}", na=na) for op, at in ENOSPC_SAMPLES]
+    return cells
+
+
+SPECIAL_CELLS = (
+    Cell("match", "--pgn", "earlier-collection"),
+    Cell("match", "lock", "m.lock-symlink"),
+    Cell("match", "lock", "m-state.jsonl.lock-symlink"),
+    Cell("match", "--state", "held-through-symlink"),
+    Cell("datagen", "lock", "d.txt.lock-symlink"),
+    Cell("datagen", "--out", "held-through-symlink"),
+)
+
+
+def all_cells() -> list[Cell]:
+    cells = []
+    for row in ROWS:
+        cells += slot_cells(row) + run_cells(row)
+    return cells + list(SPECIAL_CELLS)
+
+
+@dataclass(frozen=True)
+class Expectation:
+    statuses: frozenset[int]
+    why: str  # where it is written down
+    quick: bool = False  # a refusal: it must cost next to no CPU (not read /dev/zero first)
+
+
+QUICK_CPU = 1.0  # CPU seconds a refusal may take (load-independent: wait4's rusage)
+
+
+def expected(row: Row, cell: Cell) -> Expectation:
+    """What a cell must end with, and where that is written down."""
+    key = f"{cell.target}/{cell.condition}"
+    if key in row.overrides:
+        statuses, why = row.overrides[key]
+        return Expectation(statuses, why)
+    if cell.target == "stdout":
+        return Expectation(S2, "its output cannot be delivered: exit 2, never SIGPIPE")
+    if cell.condition == "sigterm":
+        return Expectation(S2, "stopped by SIGTERM: exit 2 with its <error> reports")
+    if cell.condition.startswith("enospc"):
+        return Expectation(S2, "a failed write ends the run with exit 2 (docs/faults.md)")
+    if cell.condition in HOSTILE_ENGINES:
+        return Expectation(row.engine_status, "the row's documented engine-fault status")
+    return _path_expectation(row, cell)
+
+
+def _path_expectation(row: Row, cell: Cell) -> Expectation:
+    slots = {s.name: s for s in row.slots}
+    kind = slots[cell.target].kind if cell.target in slots else ""
+    reader = kind in (IN_FILE, IN_DIR)
+    c = cell.condition
+    if c == h.READONLY_DIR and reader:
+        return Expectation(row.normal, "a good input in a read-only folder reads as any other")
+    if c in LINKS and kind == OUT_DIR:
+        return Expectation(S2, "an out dir that is no folder is refused", quick=True)
+    if c in REFUSED:
+        return Expectation(S2, "refused by name (docs/faults.md, io/input_file.h)", quick=True)
+    if c == h.SYMLINK_OUTSIDE and reader:
+        return Expectation(row.normal, "a symlink to a good input reads as the input")
+    if c in LINKS and reader:
+        return Expectation(S2, "an input that cannot be opened: exit 2 naming it", quick=True)
+    if c in LINKS:
+        return Expectation(S2 | row.normal, "refused, or the link itself replaced (target kept)")
+    if c == h.HOSTILE_PATH:
+        return Expectation(row.normal, "a path is data: quotes, spaces, $(...), a leading '-'")
+    if c == "earlier-collection":
+        return Expectation(row.normal, "docs/harnesses/match.md: the PGN of every game, appended")
+    if c.endswith("lock-symlink"):
+        return Expectation(S2 | row.normal, "the lock taken over or refused; its target kept")
+    if c == "held-through-symlink":
+        return Expectation(S2, "docs/faults.md: a second run on one state is refused (exit 2)")
+    raise AssertionError(f"no expectation for {cell.id}")
+
+
+# ---- prepared inputs (once per session) ----------------------------------------------------------
+
+PERFT_EPD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n"
+MATE1 = 'r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - bm Qxf7#; id "mate1";\n'
+MATE2 = '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "mate2";\n'
+POSITIONS = (
+    'rnbqkbnr/1ppppp1p/8/p7/5P1p/8/PPPPP1PP/RNBQKB1R w KQkq - id "g0-p6";\n'
+    'rnbqkb1r/1ppppp1p/5n2/p7/4PP1p/2N5/PPPP2PP/R1BQKB1R b KQkq - id "g0-p9";\n'
+)
+CTEST_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="Linux-c++" tests="1" failures="0" disabled="0" skipped="0" hostname="" time="0"
+ timestamp="2024-01-01T00:00:00">
+<testcase name="a" classname="a" time="0.1" status="run"/>
+</testsuite>
+"""
+
+
+def _harness(argv: list[str], cwd: Path) -> None:
+    proc = subprocess.run(
+        [HARNESS, *argv], cwd=cwd, capture_output=True, text=True, timeout=120, env=base_env()
+    )
+    assert proc.returncode == 0, f"preparing inputs: {argv}: {proc.stdout}{proc.stderr}"
+
+
+def match_argv(out: Path, seed: str) -> list[str]:
+    return [
+        *["match", "--config", "m", "--out-dir", str(out), "--gate", "non-regression"],
+        *["--min-elo-lower95", "-100000", "--quiet", "--engine", f"cmd={FAKE}", "name=a"],
+        *["--engine", f"cmd={FAKE}", "name=b", "--nodes", "50", "--pairs", "1", "--seed", seed],
+    ]
+
+
+def prepare_inputs(d: Path) -> None:
+    """Every good input a row reads, in `d` (made once per session)."""
+    (d / "perft.epd").write_text(PERFT_EPD)
+    (d / "suite.epd").write_text(MATE1)
+    (d / "suite2.epd").write_text(MATE1 + MATE2)
+    (d / "positions.epd").write_text(POSITIONS)
+    (d / "ctest.xml").write_text(CTEST_XML)
+    shutil.copyfile(REPO / "engine/src/search/fhmodel_default.txt", d / "fhmodel.txt")
+    work = d / "work"
+    _harness(["makenet", "--hidden", "128", str(d / "net.nnue")], d)
+    digest = hashlib.sha256((d / "net.nnue").read_bytes()).hexdigest()
+    (d / "manifest.json").write_text(json.dumps({"net": "net.nnue", "net_sha256": digest}))
+    _harness(
+        [
+            *["bench", "--golden", str(d / "bench.txt"), "--depth", "1", "--update-golden"],
+            *["--config", "g", "--out-dir", str(work / "bench")],
+        ],
+        d,
+    )
+    epd = ["epd", "--epd", str(d / "suite.epd"), "--depth", "1", "--quiet"]
+    _harness([*epd, "--config", "b", "--out-dir", str(work / "epd")], d)
+    shutil.copyfile(work / "epd/epd/b.json", d / "baseline.json")
+    shard = ["epd", "--epd", str(d / "suite2.epd"), "--depth", "1", "--quiet", "--config", "s"]
+    for k in (1, 2):
+        _harness([*shard, "--shard", f"{k}/2", "--out-dir", str(work / "shards")], d)
+        shutil.copyfile(work / f"shards/epd/s-shard{k}.json", d / f"shard{k}.json")
+    (work / "fh").mkdir(parents=True)
+    _harness(
+        [
+            *["fhcollect", "--positions", str(d / "positions.epd"), "--depth", "4"],
+            *["--full-depth", "1", "--out", str(work / "fh/r.fhr"), "--out-dir", str(work / "fh")],
+        ],
+        d,
+    )
+    shutil.copyfile(work / "fh/r.fhr", d / "records.fhr")
+    _harness(match_argv(work / "match", "3"), d)
+    shutil.copyfile(work / "match/match/m.json", d / "result.json")
+    shutil.copyfile(work / "match/match/m-openings.epd", d / "openings.epd")
+    shutil.copytree(work / "match", d / "reports")
+    _harness(["history", "--db", str(d / "history.sqlite"), "--append", str(d / "reports")], d)
+    _harness(match_argv(work / "earlier", "5"), d)
+    shutil.copyfile(work / "earlier/match/m.pgn", d / "earlier.pgn")
+    shutil.rmtree(work)
+
+
+def base_env() -> dict[str, str]:
+    env = dict(os.environ, STK_SHARED=str(SHARED))
+    for k in ("LD_PRELOAD", "STK_FAULT_DIR", "STK_FAULT_N", "STK_PYTHON"):
+        env.pop(k, None)
+    return env
+
+
+# ---- one cell ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Reference:
+    """A clean run of a row: its status, its output files (put back as the earlier outputs of
+    every cell) and the number of calls the fault injector counted under the out dir."""
+
+    status: int
+    outputs: dict[str, bytes]
+    calls: dict[str, int]  # per operation (write, fsync)
+
+
+def layout(root: Path, inputs: Path, row: Row, skip: str = "") -> None:
+    """The sandbox: in/ with the row's inputs (except slot `skip`'s), out/, cwd/ (with the
+    repository's golden/ for `all`), outside/ (hostile.Sandbox)."""
+    (root / "in").mkdir(parents=True)
+    (root / "out").mkdir()
+    (root / "cwd").mkdir()
+    (root / "cwd/golden").symlink_to(REPO / "golden")
+    for s in row.slots:
+        if s.source and s.name != skip and not s.optional:
+            dst = root / s.default
+            src = inputs / s.source
+            (shutil.copytree if src.is_dir() else shutil.copyfile)(src, dst)
+
+
+def default_args(root: Path, row: Row) -> dict[str, str | None]:
+    args: dict[str, str | None] = {}
+    for s in row.slots:
+        if s.optional:
+            args[s.name] = None
+        elif s.kind == ENGINE_SLOT:
+            args[s.name] = {"fake": FAKE, "stk": ENGINE, "inprocess": "inprocess"}[s.default]
+        else:
+            args[s.name] = str(root / s.default)
+    return args
+
+
+def fault_env(root: Path, n: int, op: str = "any") -> dict[str, str]:
+    return {
+        "LD_PRELOAD": FAULT_LIB,
+        "STK_FAULT_DIR": str(root / "out"),
+        "STK_FAULT_OP": op,
+        "STK_FAULT_N": str(n),
+        "STK_FAULT_ERRNO": "ENOSPC",
+        "STK_FAULT_REPORT": str(root / "fault-report.txt"),
+    }
+
+
+def read_fault_report(root: Path) -> tuple[int, int]:
+    p = root / "fault-report.txt"
+    if not p.exists():
+        return 0, 0
+    fields = dict(kv.split("=") for kv in p.read_text().split())
+    p.unlink()
+    return int(fields.get("calls", 0)), int(fields.get("failed", 0))
+
+
+def reference_run(row: Row, inputs: Path, root: Path) -> Reference:
+    """A clean run (its outputs kept), then one more per operation the ENOSPC cells fail, in a
+    fresh sandbox each, counting the calls under the out dir."""
+    calls = {}
+    for i, op in enumerate(("write", "fsync")):
+        r = root / str(i)
+        layout(r, inputs, row)
+        env = {**base_env(), **row.env, **fault_env(r, 0, op)}
+        out = h.run_bounded(
+            [HARNESS, *row.argv(default_args(r, row))], cwd=r / "cwd", env=env, timeout=60
+        )
+        calls[op], _ = read_fault_report(r)
+        assert out.returncode in row.normal, (
+            f"{row.id}: reference run {out.summary()}\n{out.tail()}"
+        )
+    files = {
+        str(p.relative_to(root / "0/out")): p.read_bytes()
+        for p in h.walk_files(root / "0/out")
+        if p.is_file() and not p.is_symlink() and not p.name.endswith(".lock")
+    }
+    return Reference(out.returncode or 0, files, calls)
+
+
+def enospc_call(ref: Reference, cond: str) -> tuple[str, int]:
+    """The operation and the index of the counted call an ENOSPC cell fails."""
+    _, op, at = cond.split("-")
+    calls = ref.calls[op]
+    return op, {"first": 1, "middle": (calls + 1) // 2, "last": calls}[at]
+
+
+class CellRun:
+    """Builds one cell's sandbox, runs it, and returns the contract's violations."""
+
+    def __init__(self, cell: Cell, ref: Reference, inputs: Path, root: Path, xsd: Path):
+        self.cell, self.ref, self.inputs, self.root, self.xsd = cell, ref, inputs, root, xsd
+        self.row = ROW_BY_ID[cell.row]
+        hostile_out = root / "cwd" / h.HOSTILE_NAME / "out"
+        self.sandbox = h.Sandbox(root, outputs=[root / "out", hostile_out])
+        self.expect = expected(self.row, cell)
+        self.notes: list[str] = []
+        self.argv: list[str] | None = None  # set by a special cell
+
+    def run(self) -> tuple[h.Outcome, list[str]]:
+        with contextlib.ExitStack() as stack:
+            slot = self.cell.target if self.cell.target in self.args_slots() else ""
+            layout(self.root, self.inputs, self.row, skip=slot)
+            args = default_args(self.root, self.row)
+            out_dir = self.apply(args, stack)
+            self.put_back_earlier(out_dir)
+            special = self.special_setup(args)
+            self.sandbox.declared = [Path(p) for p in self.row.reports(args)]
+            self.sandbox.empty_ok = EMPTY_OK
+            self.sandbox.freeze()
+            outcome = self.execute(args, special)
+            v = self.special_checks(outcome)  # first: waits for a holder run to end
+            v = self.sandbox.violations(outcome, set(self.expect.statuses), self.xsd) + v
+            if outcome.ended_before_sigterm:
+                v.append("the long run ended before SIGTERM was sent: lengthen Row.long")
+            if self.expect.quick and outcome.cpu > QUICK_CPU:
+                v.append(f"took {outcome.cpu:.1f} s of CPU to refuse (read without bound?)")
+            if (REPO / h.PWNED).exists():
+                v.append(f"{REPO / h.PWNED}: a path was run by a shell")
+            return outcome, v
+
+    def args_slots(self) -> set[str]:
+        return {s.name for s in self.row.slots}
+
+    # -- conditions --
+
+    def apply(self, args: dict[str, str | None], stack: contextlib.ExitStack) -> Path:
+        """Puts the cell's condition in place; returns the folder where earlier outputs go."""
+        out_dir = self.root / "out"
+        c = self.cell
+        if c.target not in self.args_slots() or c.condition == "held-through-symlink":
+            return out_dir
+        s = self.row.slot(c.target)
+        if s.kind == ENGINE_SLOT:
+            engine = self.engine(s, c.condition)
+            hostile = c.condition == h.HOSTILE_PATH
+            args[s.name] = h.relative_to_cwd(engine, self.sandbox) if hostile else str(engine)
+            return out_dir
+        path = self.root / (s.default if s.kind != OUT_DIR else "cond-out")
+        if c.condition == "earlier-collection":
+            self.sandbox.add_earlier(path, (self.inputs / "earlier.pgn").read_bytes())
+            args[s.name] = str(path)
+            return out_dir
+        if s.kind == OUT_DIR:
+            if c.condition == h.HOSTILE_PATH:
+                out_dir = h.hostile_twin(self.root / "out", self.sandbox)
+                out_dir.mkdir(parents=True)
+                args[s.name] = h.relative_to_cwd(out_dir, self.sandbox)
+                return out_dir
+            if c.condition == h.READONLY_DIR:
+                stack.enter_context(h.readonly_dir(path))
+                args[s.name] = str(path)
+                return out_dir
+        valid = self.inputs / s.source if s.source else None
+        target = h.apply_path_condition(c.condition, path, self.sandbox, valid, stack)
+        if s.kind == OUT_FILE and c.condition in REFUSED:
+            self.sandbox.preserve(target)  # left as it is: never replaced, never written into
+        args[s.name] = str(target)
+        if c.condition == h.HOSTILE_PATH and s.name.startswith("--"):
+            args[s.name] = h.relative_to_cwd(target, self.sandbox)  # '-it's a $(touch ...'
+        return out_dir
+
+    def engine(self, s: Slot, cond: str) -> Path:
+        if cond in HOSTILE_ENGINES:
+            return h.make_hostile_engine(self.root / "engines", cond)
+        real = Path({"fake": FAKE, "stk": ENGINE, "inprocess": FAKE}[s.default])
+        link = h.hostile_twin(self.root / "engines" / real.name, self.sandbox)
+        return h.make_symlink(link, real)
+
+    def put_back_earlier(self, out_dir: Path) -> None:
+        """The reference run's outputs as earlier outputs (minus journals that would resume), and
+        one file no run of the row writes."""
+        fresh = self.row.fresh
+        for rel, data in self.ref.outputs.items():
+            if any(Path(rel).match(g) for g in fresh):
+                continue
+            with contextlib.suppress(OSError):
+                p = out_dir / rel
+                if not p.exists() and not p.is_symlink():
+                    self.sandbox.add_earlier(p, data)
+        with contextlib.suppress(OSError):
+            self.sandbox.add_keep(out_dir / "keep/earlier.txt", b"an earlier file of the user\n")
+
+    # -- running --
+
+    def execute(self, args: dict[str, str | None], special: Callable[[], None] | None) -> h.Outcome:
+        c, row = self.cell, self.row
+        env = {**base_env(), **row.env}
+        argv = self.argv or row.argv(args)
+        stdout = h.STDOUT_PIPE
+        terminate = None
+        timeout = row.timeout
+        if c.condition in HOSTILE_ENGINES or c.condition == "held-through-symlink":
+            timeout = row.engine_timeout
+        if c.target == "stdout":
+            stdout = c.condition
+        elif c.condition == "sigterm":
+            assert row.long is not None
+            argv, stdout = row.long(args), row.long_stdout
+            when = self.root / row.sigterm_when if row.sigterm_when else None
+            terminate = h.Terminate(after=row.sigterm_after, when=when)
+            timeout = 60.0
+        elif c.condition.startswith("enospc"):
+            op, n = enospc_call(self.ref, c.condition)
+            env.update(fault_env(self.root, n, op))
+            self.notes.append(f"the injector fails {op} call {n} of {self.ref.calls[op]} (ENOSPC)")
+        if special is not None:
+            special()
+        out = h.run_bounded(
+            [HARNESS, *argv],
+            cwd=self.root / "cwd",
+            env=env,
+            timeout=timeout,
+            stdout=stdout,
+            terminate=terminate,
+        )
+        if c.condition.startswith("enospc"):
+            _, failed = read_fault_report(self.root)
+            if not failed:
+                self.expect = Expectation(row.normal, "the fault did not fire")
+                self.notes.append("the fault did not fire: the row's normal status expected")
+        return out
+
+    # -- the special cells --
+
+    def special_setup(self, args: dict[str, str | None]) -> Callable[[], None] | None:
+        c = self.cell
+        if c.condition.endswith("lock-symlink"):
+            lock = next(
+                p for p in self.row.locks if Path(p).name == c.condition[: -len("-symlink")]
+            )
+            target = self.sandbox.outside / "lock-target.txt"
+            target.write_bytes(h.SENTINEL)
+            h.make_symlink(self.root / lock, target)
+            return None
+        if c.condition == "held-through-symlink":
+            return self.start_holder(args)
+        return None
+
+    def start_holder(self, args: dict[str, str | None]) -> Callable[[], None]:
+        """Another run holding the journal, started just before this cell's run; this run reaches
+        the same journal through a symlink, from another out dir (so that only that lock meets),
+        with the same definition (so that nothing but the lock can refuse it)."""
+        slot = self.cell.target
+        real = Path(args[slot] or "")
+        if self.row.id == "datagen":
+            argv = with_option(self.row.argv(args), "--games", "1500")
+            linked = [real, real.with_name(real.name + ".journal")]  # the data and its journal
+        else:  # match: engine A stalls at every go (4 games lost on time: 6 s), own PGN each
+            argv = self.row.argv({**args, "A": f"{FAKE} --defect hang-after-0"})
+            argv = with_option(with_option(argv, "--timeout-ms", "1500"), "--pairs", "2")
+            second_pgn = str(self.root / "out/second/m.pgn")
+            linked = [real]
+        link = self.root / "out" / f"link-{real.name}"
+        for target in linked:
+            (self.root / "out" / f"link-{target.name}").symlink_to(target)
+        second = self.root / "out/second"
+        self.argv = with_option(with_option(argv, slot, str(link)), "--out-dir", str(second))
+        if self.row.id == "match":
+            self.argv = with_option(self.argv, "--pgn", second_pgn)
+        args[slot], args["--out-dir"] = str(link), str(second)
+        lock = real.with_name(real.name + ".lock")
+
+        def start() -> None:
+            self.holder = subprocess.Popen(
+                [HARNESS, *argv],
+                cwd=self.root / "cwd",
+                env=base_env(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+            # Held: its lock file exists, or (should locks move) its journal has a line.
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not (
+                lock.exists() or (real.exists() and real.stat().st_size > 0)
+            ):
+                time.sleep(0.01)
+            time.sleep(0.2)
+
+        return start
+
+    def special_checks(self, outcome: h.Outcome) -> list[str]:
+        c, v = self.cell, []
+        if c.condition == "earlier-collection":
+            pgn = Path(self.root / self.row.slot("--pgn").default)
+            earlier = (self.inputs / "earlier.pgn").read_bytes()
+            now = pgn.read_bytes() if pgn.exists() else b""
+            if not now.startswith(earlier):
+                v.append(f"{pgn}: the earlier games of the collection were not kept")
+            elif now.count(b"[Event ") != earlier.count(b"[Event ") + 2:
+                v.append(f"{pgn}: the run's 2 games were not appended after the earlier ones")
+        if c.condition == "held-through-symlink":
+            holder = self.holder
+            try:
+                holder.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(holder.pid, 9)
+                holder.wait()
+                v.append("the holder run hung")
+            if holder.returncode not in self.row.normal:
+                err = holder.stderr.read().decode(errors="replace") if holder.stderr else ""
+                v.append(f"the holder run ended with {holder.returncode}: {err[-300:]}")
+            if b"held by another run" not in outcome.stderr:
+                v.append("the second run did not say the journal is held by another run")
+        return v
+
+
+def with_option(argv: list[str], name: str, value: str) -> list[str]:
+    """argv with option `name` set to `value` (replaced where it is given)."""
+    if name not in argv:
+        return [*argv, name, value]
+    i = argv.index(name)
+    return [*argv[: i + 1], value, *argv[i + 2 :]]

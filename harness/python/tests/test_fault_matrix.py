@@ -1,0 +1,118 @@
+"""The fault matrix of `stk-harness`: every command (one row each in fault_matrix_cpp.py; a command
+`stk-harness --help` lists without a row fails test_every_command_has_a_row) under every hostile
+condition that applies to it (hostile.py: FIFOs, devices, folders and symlinks at its paths,
+read-only folders, hostile file names, a full disk, a closed stdout, SIGTERM, hostile engines,
+held journals), each cell checked against one contract (hostile.py's docstring; the expected
+status of each kind of cell: fault_matrix_cpp.py's docstring).
+
+Tiers: the default run takes every cell but those marked `slow` (the hostile-engine cells of the
+commands whose documented engine deadline is 60 s), within about 3 minutes on 2 cores; STK_FULL=1
+or `-m slow` runs those too. Cells failing on today's code are xfail(strict=True), listed in
+fault_matrix_cpp.KNOWN_FAILURES. One cell:
+`pytest tests/test_fault_matrix.py -k 'perft/--junit/fifo'`.
+
+Runs when the binaries exist (STK_HARNESS, else build/release)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import fault_matrix_cpp as fm
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    not all(Path(p).exists() for p in (fm.HARNESS, fm.FAKE, fm.FAULT_LIB, fm.ENGINE)),
+    reason=f"stk-harness, stk, stk-fake-uci or the fault injector not built ({fm.HARNESS})",
+)
+
+CELLS = fm.all_cells()
+
+
+def help_commands() -> list[str]:
+    """The commands `stk-harness --help` lists ('  NAME<TAB>what it does')."""
+    proc = subprocess.run([fm.HARNESS, "--help"], capture_output=True, text=True, timeout=30)
+    return re.findall(r"^  (\S+)\t", proc.stdout + proc.stderr, flags=re.MULTILINE)
+
+
+def test_every_command_has_a_row() -> None:
+    commands = help_commands()
+    assert len(commands) > 20, f"could not read the command list of {fm.HARNESS} --help"
+    missing = sorted(set(commands) - {r.command for r in fm.ROWS})
+    assert not missing, (
+        f"commands without a row in fault_matrix_cpp.ROWS: {missing} (add each with its smallest "
+        "valid invocation and its output, input and engine paths)"
+    )
+    stale = sorted({r.command for r in fm.ROWS} - set(commands))
+    assert not stale, f"rows of commands stk-harness no longer has: {stale}"
+
+
+def test_known_failures_name_cells() -> None:
+    ids = {c.id for c in CELLS}
+    assert not sorted(set(fm.KNOWN_FAILURES) - ids), "KNOWN_FAILURES names cells that do not exist"
+
+
+def test_every_row_can_be_stopped_mid_run_or_says_why() -> None:
+    for row in fm.ROWS:
+        assert (row.long is None) != (not row.no_long), f"{row.id}: give `long` or `no_long`"
+
+
+def _param(cell: fm.Cell) -> object:
+    marks: list[pytest.MarkDecorator] = []
+    if cell.slow:
+        marks.append(pytest.mark.slow)
+    if cell.id in fm.KNOWN_FAILURES:
+        marks.append(pytest.mark.xfail(strict=True, reason=fm.KNOWN_FAILURES[cell.id]))
+    return pytest.param(cell, id=cell.id, marks=marks)
+
+
+@pytest.fixture(scope="session")
+def matrix_inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("matrix-inputs")
+    fm.prepare_inputs(d)
+    return d
+
+
+@pytest.fixture(scope="session")
+def reference(
+    tmp_path_factory: pytest.TempPathFactory, matrix_inputs: Path
+) -> Callable[[str], fm.Reference]:
+    cache: dict[str, fm.Reference] = {}
+
+    def get(row_id: str) -> fm.Reference:
+        if row_id not in cache:
+            root = tmp_path_factory.mktemp(f"reference-{row_id}")
+            cache[row_id] = fm.reference_run(fm.ROW_BY_ID[row_id], matrix_inputs, root / "r")
+            shutil.rmtree(root, ignore_errors=True)
+        return cache[row_id]
+
+    return get
+
+
+@pytest.mark.parametrize("cell", [_param(c) for c in CELLS])
+def test_fault_matrix(
+    cell: fm.Cell,
+    tmp_path: Path,
+    matrix_inputs: Path,
+    reference: Callable[[str], fm.Reference],
+    junit_xsd: Path,
+) -> None:
+    if cell.na:
+        pytest.skip(f"not applicable: {cell.na}")
+    run = fm.CellRun(cell, reference(cell.row), matrix_inputs, tmp_path / "root", junit_xsd)
+    outcome, violations = run.run()
+    assert not violations, "\n".join(
+        [
+            f"cell {cell.id}: {shlex.join(outcome.argv)}",
+            f"expected exit {sorted(run.expect.statuses)} ({run.expect.why}); "
+            f"got {outcome.summary()}",
+            *run.notes,
+            *(f"  - {v}" for v in violations),
+            outcome.tail(),
+        ]
+    )
+    shutil.rmtree(tmp_path / "root", ignore_errors=True)
