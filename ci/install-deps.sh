@@ -64,6 +64,11 @@ fi
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('jax') == '0.10.2' and m.version('optax') == '0.2.8'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "jax[cpu]==0.10.2" "optax==0.2.8"
+# Added after the stamp: Hypothesis, the property tests' input generator (docs/models.md), pinned:
+# another version draws other examples from the same seed.
+"$venv/bin/python" -c "import importlib.metadata as m; assert m.version('hypothesis') == '6.170.17'" \
+  2>/dev/null \
+  || "$venv/bin/python" -m pip install -q "hypothesis==6.170.17"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] \
   && ! "$venv/bin/python" -c "import stkref, stktrain, stkmutation, stkdev" 2>/dev/null; then

@@ -101,7 +101,15 @@ int main(int argc, char** argv) {
       io::set_interrupt_handler([label](const std::string& why) {
         stk::harness::write_error_reports(label, why, "interrupted: the run did not finish");
       });
-      return checked_stdout(label, c.run(argc - 1, argv + 1));
+      // An exception no command caught (a std::filesystem call on a symbolic link loop, say) is
+      // still bad input or a failed write: exit 2 with <error> reports, never std::terminate.
+      int status = 2;
+      try {
+        status = c.run(argc - 1, argv + 1);
+      } catch (...) {
+        status = stk::harness::input_failure(label.c_str());
+      }
+      return checked_stdout(label, status);
     }
   std::cerr << "stk-harness: unknown harness '" << name << "'\n";
   return usage(std::cerr);

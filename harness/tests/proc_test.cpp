@@ -214,6 +214,25 @@ TEST_CASE("proc: a timeout kills the child's whole process group", "[proc]") {
   CHECK_FALSE(std::filesystem::exists(marker));
 }
 
+TEST_CASE("proc: a child flooding its output is stopped at the cap, not kept", "[proc]") {
+  proc::RunOptions cap;
+  cap.max_output = std::size_t(1) << 20;
+  cap.timeout = std::chrono::seconds(60);  // never reached: the cap ends it first
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = proc::run({"yes"}, cap);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(r.flooded);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.exit_code != 0);
+  CHECK(r.output.size() == cap.max_output);
+  CHECK(r.describe() == "stopped: wrote over 1 MiB (a flood)");
+  CHECK(s < 30);
+  // Output under the cap is kept whole.
+  auto small = proc::run({"/bin/sh", "-c", "printf 'abc'"}, cap);
+  CHECK_FALSE(small.flooded);
+  CHECK(small.output == "abc");
+}
+
 TEST_CASE("proc: children start with no blocked or ignored signals, in their own group", "[proc]") {
   HarnessSignals harness_handling;
   const std::string masks = "grep -E '^Sig(Blk|Ign)' /proc/self/status";

@@ -47,201 +47,7 @@ import hostile as h
 # ---- cells failing on today's code (empty it as the fixes land) ----------------------------------
 # Cell id (row/target/condition) -> what happens today. Each runs as xfail(strict=True): a fix that
 # makes one pass fails the run until its line goes. Grouped by class of defect.
-KNOWN_FAILURES: dict[str, str] = {
-    # stdout a pipe whose reader has closed: killed by SIGPIPE, or exit 0 with the output lost
-    "perft/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "checknet/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "makenet/stdout/closed-pipe": "killed by SIGPIPE",
-    "accumulator/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "nnue-bench/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "bench/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "search-speed/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
-    "perft-speed/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
-    "epd/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "merge/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "epd-compare/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
-    "shadow/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "datagen/stdout/closed-pipe": "killed by SIGPIPE; its lock file left",
-    "fhgen/stdout/closed-pipe": "killed by SIGPIPE",
-    "fhcollect/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "fhdump/stdout/closed-pipe": "killed by SIGPIPE",
-    "ctest-junit/stdout/closed-pipe": "killed by SIGPIPE; the earlier passing report is left",
-    "uci-check/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
-    "sprt/stdout/closed-pipe": "killed by SIGPIPE",
-    "sprt-sim/stdout/closed-pipe": "killed by SIGPIPE",
-    "match-merge/stdout/closed-pipe": "killed by SIGPIPE; a passing report is left",
-    "review/stdout/closed-pipe": "killed by SIGPIPE",
-    "history/stdout/closed-pipe": "killed by SIGPIPE",
-    "history-csv/stdout/closed-pipe": "killed by SIGPIPE",
-    "match/stdout/closed-pipe": "exit 0: SIGPIPE ignored, the failed write unchecked",
-    "compare/stdout/closed-pipe": "killed by SIGPIPE",
-    "all/stdout/closed-pipe": "killed by SIGPIPE",
-    # fd 1 closed: exit 0, the lost stdout is not an error
-    "perft/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "checknet/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "makenet/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "accumulator/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "nnue-bench/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "bench/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "search-speed/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "perft-speed/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "epd/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "merge/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "epd-compare/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "shadow/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "datagen/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "fhgen/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "fhcollect/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "fhdump/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "ctest-junit/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "uci-check/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "sprt/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "sprt-sim/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "match-merge/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "review/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "history/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "history-csv/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "match/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "compare/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    "all/stdout/closed-fd": "exit 0: the lost stdout is not an error",
-    # SIGTERM not handled: killed by it (children, temporary and lock files left)
-    "perft/run/sigterm": "killed by SIGTERM; its children outlive it",
-    "makenet/run/sigterm": "killed by SIGTERM; its temporary file left",
-    "accumulator/run/sigterm": "killed by SIGTERM",
-    "nnue-bench/run/sigterm": "killed by SIGTERM",
-    "bench/run/sigterm": "killed by SIGTERM",
-    "search-speed/run/sigterm": "killed by SIGTERM",
-    "perft-speed/run/sigterm": "killed by SIGTERM",
-    "epd/run/sigterm": "killed by SIGTERM",
-    "epd-compare/run/sigterm": "killed by SIGTERM",
-    "shadow/run/sigterm": "killed by SIGTERM",
-    "datagen/run/sigterm": "killed by SIGTERM; its lock file left",
-    "fhgen/run/sigterm": "killed by SIGTERM",
-    "fhcollect/run/sigterm": "killed by SIGTERM",
-    "fhdump/run/sigterm": "killed by SIGTERM",
-    "uci-check/run/sigterm": "killed by SIGTERM",
-    "sprt-sim/run/sigterm": "killed by SIGTERM",
-    "match/run/sigterm": "killed by SIGTERM; its lock file left",
-    "compare/run/sigterm": "killed by SIGTERM; its children outlive it",
-    "all/run/sigterm": "killed by SIGTERM; its children outlive it",
-    # history --append DIR unreadable: exit 1, not 2
-    "history/--append/fifo": "exit 1",
-    "history/--append/dev-zero": "exit 1",
-    "history/--append/dangling-symlink": "exit 1",
-    # a hostile engine: no deadline on its answer, or its output kept without bound
-    "search-speed/--reference/engine-stall": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "search-speed/--reference/engine-no-newline": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "perft-speed/--reference/engine-stall": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "perft-speed/--reference/engine-no-newline": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "epd/--engine/engine-stall": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "epd/--engine/engine-no-newline": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "epd-compare/--reference/engine-stall": (
-        "no deadline on its answer: killed after 90 s, a passing report left, children alive"
-    ),
-    "epd-compare/--reference/engine-no-newline": (
-        "no deadline on its answer: killed after 90 s, a passing report left, children alive"
-    ),
-    "compare/--base/engine-stall": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "compare/--base/engine-no-newline": (
-        "no deadline on its answer: killed after 90 s; its children outlive it"
-    ),
-    "search-speed/--reference/engine-flood": (
-        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
-    ),
-    "perft-speed/--reference/engine-flood": (
-        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
-    ),
-    "epd/--engine/engine-flood": (
-        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
-    ),
-    "epd-compare/--reference/engine-flood": (
-        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
-    ),
-    "datagen/--teacher/engine-flood": (
-        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
-    ),
-    "compare/--base/engine-flood": (
-        "keeps the endless output: over 2 GiB, bad_alloc at the 4 GiB cap (exit 2)"
-    ),
-    # a FIFO or a device read without a check: a hang, or an unbounded read
-    "checknet/--manifest/fifo": "hangs opening the FIFO (killed after 5 s)",
-    "fhcollect/--out/fifo": "hangs opening the FIFO (killed after 5 s)",
-    "fhdump/FILE/fifo": "hangs opening the FIFO (killed after 5 s)",
-    "fhdump/FILE/dev-zero": (
-        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
-    ),
-    "fhdump/FILE/dev-urandom": "hangs reading it without bound (killed after 5 s, over 2 GiB)",
-    "ctest-junit/CTEST_JUNIT/fifo": "hangs opening the FIFO (killed after 5 s)",
-    "ctest-junit/CTEST_JUNIT/dev-zero": (
-        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
-    ),
-    "ctest-junit/CTEST_JUNIT/dev-urandom": (
-        "hangs reading it without bound (killed after 5 s, over 2 GiB)"
-    ),
-    "review/--history-db/fifo": "hangs opening the FIFO (killed after 5 s)",
-    "history-csv/--db/fifo": "hangs opening the FIFO (killed after 5 s)",
-    "match/--pgn/fifo": "hangs opening the FIFO (killed after 5 s); its lock file left",
-    "match/--pgn/dev-full": (
-        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
-    ),
-    "match/--pgn/dev-zero": (
-        "reads it without bound before refusing: over 2 GiB, bad_alloc at the 4 GiB cap"
-    ),
-    # a symlink written through: its target outside changed or created
-    "datagen/--out/dangling-symlink": (
-        "writes through the dangling link: creates its target outside"
-    ),
-    "fhcollect/--out/symlink-outside": "writes through the link: its target outside changed",
-    "fhcollect/--out/dangling-symlink": (
-        "writes through the dangling link: creates its target outside"
-    ),
-    "history/--db/dangling-symlink": "writes through the dangling link: creates its target outside",
-    "match/--state/dangling-symlink": (
-        "writes through the dangling link: creates its target outside"
-    ),
-    "match/--pgn/dangling-symlink": "writes through the dangling link: creates its target outside",
-    "match/lock/m.lock-symlink": "writes through the link: its target outside changed",
-    "match/lock/m-state.jsonl.lock-symlink": "writes through the link: its target outside changed",
-    "datagen/lock/d.txt.lock-symlink": "writes through the link: its target outside changed",
-    # a symlink loop: an uncaught exception (SIGABRT)
-    "merge/SHARD1/symlink-loop": (
-        "SIGABRT: an uncaught std::filesystem::filesystem_error; the earlier passing report is left"
-    ),
-    "merge/SHARD2/symlink-loop": (
-        "SIGABRT: an uncaught std::filesystem::filesystem_error; the earlier passing report is left"
-    ),
-    "merge/--out-dir/symlink-loop": "SIGABRT: an uncaught std::filesystem::filesystem_error",
-    # a path run by a shell
-    "shadow/--out-dir/hostile-name": "runs the path in a shell: $(touch PWNED) executed",
-    "all/--out-dir/hostile-name": (
-        "exit 2; builds a shell string: the quote breaks it (sh: Syntax error)"
-    ),
-    # a passing report left after a failed run (its lock, or the history, fails around the reports)
-    "match/--state/readonly-dir": "the earlier passing report is left",
-    "match/--pgn/readonly-dir": "the earlier passing report is left",
-    "match/run/enospc-write-first": "the earlier passing report is left",
-    "all/run/enospc-write-middle": "a passing report is left",
-    # a journal held through a symlink is not refused; an earlier PGN collection is dropped
-    "match/--pgn/earlier-collection": "the earlier games of the PGN collection are dropped",
-    "match/--state/held-through-symlink": "exit 0; not refused: both runs write one journal",
-    "datagen/--out/held-through-symlink": (
-        "exit 1; not refused: both runs write one journal; the holder run fails too"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 REPO = Path(__file__).resolve().parents[3]
 BUILD = REPO / "build/release"
@@ -384,7 +190,8 @@ S01 = frozenset({0, 1})
 S12 = frozenset({1, 2})
 S2 = frozenset({2})
 UCI_SH = (
-    "the option is a command line run by /bin/sh (docs/harnesses/uci-check.md, docs/datagen.md)"
+    "the option is a command line split into words, never run by a shell (docs/uci.md, Engine "
+    "commands): a path with spaces or a quote is given quoted, which this cell does not do"
 )
 SIXTY = "the documented engine deadline is 60 s (a cell takes a minute)"
 
@@ -582,7 +389,7 @@ ROWS: tuple[Row, ...] = (
         ],
         (Slot("--epd", IN_FILE, "in/suite.epd", "suite.epd"), OUT),
         reports=out_dir_reports("shadow-t.xml"),
-        # The plot is drawn by $STK_PYTHON through a shell command: a stand-in that draws
+        # The plot is drawn by $STK_PYTHON (an argument list, no shell): a stand-in that draws
         # nothing keeps the cells fast; the command line still carries every path.
         env={"STK_PYTHON": "/bin/true"},
         long=lambda a: [

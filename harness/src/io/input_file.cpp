@@ -28,6 +28,21 @@ std::string input_file_error(const std::string& path, std::uint64_t max_bytes) {
   return "";
 }
 
+std::string input_folder_error(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return path + ": cannot open the folder: " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode))
+    return fmt::format("{}: is {}, not a folder", path, file_kind(st.st_mode));
+  if (::access(path.c_str(), R_OK | X_OK) != 0)
+    return path + ": cannot open the folder: " + std::strerror(errno);
+  return "";
+}
+
+void require_input_folder(const std::string& path) {
+  if (std::string why = input_folder_error(path); !why.empty()) throw InputError(why);
+}
+
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
   if (std::string why = input_file_error(path, max_bytes); !why.empty()) throw InputError(why);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -20,4 +20,11 @@ std::string input_file_error(const std::string& path, std::uint64_t max_bytes = 
 // The whole file; InputError "<path>: <why>" (as above, or "read error: <reason>").
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes = kMaxInputBytes);
 
+// "" when `path` is a folder that can be listed (a symbolic link to one is fine), else
+// "<path>: <why>": "cannot open the folder: No such file or directory" (a dangling link too; a loop
+// says "Too many levels of symbolic links"), "is a FIFO, not a folder".
+std::string input_folder_error(const std::string& path);
+// Throws InputError with input_folder_error's text.
+void require_input_folder(const std::string& path);
+
 }  // namespace stk::harness::io

@@ -28,6 +28,7 @@ struct Registry {
   std::vector<int> groups;
   std::function<void(const std::string&)> handler;
   bool stdout_closed_at_start = false;
+  bool stopping = false;  // set once the run is being ended: a child started now is killed at once
 };
 
 // Never destroyed: the watcher may still wait on it while static destructors run at exit.
@@ -68,7 +69,13 @@ void stop_children(const std::vector<int>& children) {
     std::erase_if(left, [](int g) { return ::waitpid(g, nullptr, WNOHANG) == g; });
     if (!left.empty()) ::usleep(20000);
   }
-  for (int g : children) ::kill(-g, SIGKILL), ::kill(g, SIGKILL);
+  for (int g : left) ::kill(-g, SIGKILL), ::kill(g, SIGKILL);
+  // Reaped before the run ends: a zombie handed to init still counts as a process of the group.
+  const auto reap_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (!left.empty() && std::chrono::steady_clock::now() < reap_until) {
+    std::erase_if(left, [](int g) { return ::waitpid(g, nullptr, WNOHANG) == g; });
+    if (!left.empty()) ::usleep(5000);
+  }
 }
 
 [[noreturn]] void end_run(int sig) {
@@ -77,6 +84,7 @@ void stop_children(const std::vector<int>& children) {
   const bool held = r.writes.try_lock_for(kWriteGrace);
   {
     std::lock_guard lock(r.lists);
+    r.stopping = true;
     stop_children(r.groups);
   }
   const std::string why = std::string("interrupted by ") + signal_name(sig);
@@ -93,7 +101,7 @@ void stop_children(const std::vector<int>& children) {
   for (const std::string& p : r.paths) ::unlink(p.c_str());
   std::fprintf(stderr, "stk-harness: %s: the run stopped, exit 2\n", why.c_str());
   std::fflush(stderr);
-  if (held) r.writes.unlock();
+  (void)held;  // never released: no write may start between the <error> reports and the exit
   ::_exit(2);
 }
 
@@ -164,8 +172,16 @@ RemoveOnInterrupt::~RemoveOnInterrupt() {
 }
 
 void add_child_group(int pgid) {
-  std::lock_guard lock(registry().lists);
-  registry().groups.push_back(pgid);
+  Registry& r = registry();
+  std::lock_guard lock(r.lists);
+  // The run is ending (its other threads go on until _exit): a child started after the others
+  // were stopped would outlive it. It has barely started, so nothing of it needs a clean end.
+  if (r.stopping) {
+    ::kill(-pgid, SIGKILL), ::kill(pgid, SIGKILL);
+    ::waitpid(pgid, nullptr, 0);  // reaped here: the run's _exit must not leave a zombie
+    return;
+  }
+  r.groups.push_back(pgid);
 }
 
 void remove_child_group(int pgid) {

@@ -64,6 +64,15 @@ void require_regular_target(const std::string& path) {
                      ", not a regular file: refusing to replace it");
 }
 
+void require_own_regular_target(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+    throw InputError(path +
+                     ": is a symbolic link: a file appended to in place is never written through a "
+                     "link (name the file itself, or link its folder)");
+  require_regular_target(path);
+}
+
 void create_parent_dirs(const std::string& path) {
   const fs::path p(path);
   if (!p.has_parent_path()) return;
@@ -125,10 +134,10 @@ AppendFile::~AppendFile() {
 void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep_bytes) {
   if (fd_ >= 0) close();
   path_ = path;
-  require_regular_target(path);
+  require_own_regular_target(path);
   create_parent_dirs(path);
   // O_NONBLOCK: a FIFO put there since the check must not block the open; it is refused below.
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0666);
   if (fd_ < 0) fail(path, "cannot open for appending", errno);
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {

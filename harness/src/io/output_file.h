@@ -27,6 +27,11 @@ namespace stk::harness::io {
 // and is not a regular file (symbolic links followed). A missing path is fine.
 void require_regular_target(const std::string& path);
 
+// require_regular_target, and also refuses a symbolic link at `path` (dangling or not): a file
+// kept and appended to in place (a journal, a PGN collection, a data file, a database) is written
+// at its own name only, never through a link ("PATH: is a symbolic link: ...").
+void require_own_regular_target(const std::string& path);
+
 // Creates the parent folders of `path`; throws InputError naming the folder and the reason.
 void create_parent_dirs(const std::string& path);
 

@@ -34,7 +34,7 @@ bool same_file(const struct stat& a, const struct stat& b) {
 }
 
 [[noreturn]] void held_by_another(const std::string& path, const std::string& holder) {
-  throw InputError(
+  throw HeldByAnotherRun(
       path + ": held by another run (" + holder +
       "): one run owns a state and its reports; wait for it, or give this run another state or config");
 }

@@ -18,9 +18,18 @@
 #include <memory>
 #include <string>
 
+#include "cli/cli.h"
+
 namespace stk::harness::io {
 
 class RemoveOnInterrupt;
+
+// The lock is held by another live run: its reports are its own, so this run leaves them alone
+// (a lock refused for any other reason, such as a symbolic link at its path, is this run's error).
+class HeldByAnotherRun : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 class RunLock {
  public:

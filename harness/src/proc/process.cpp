@@ -67,17 +67,22 @@ int millis_until(Clock::time_point deadline) {
 }
 
 // Reads `fd` to its end into `out`; false when the deadline came first.
-bool read_all(int fd, std::optional<Clock::time_point> deadline, std::string& out) {
+enum class ReadEnd { Closed, Deadline, Flooded };
+
+// Reads `fd` to its end into `out`, until the deadline or until `out` holds over `max` bytes.
+ReadEnd read_all(int fd, std::optional<Clock::time_point> deadline, std::size_t max,
+                 std::string& out) {
   char buf[65536];
   while (true) {
-    if (deadline && Clock::now() >= *deadline) return false;
+    if (deadline && Clock::now() >= *deadline) return ReadEnd::Deadline;
+    if (out.size() > max) return ReadEnd::Flooded;
     pollfd p{fd, POLLIN, 0};
     int r = poll(&p, 1, deadline ? millis_until(*deadline) : -1);
-    if (r < 0 && errno != EINTR) return true;
+    if (r < 0 && errno != EINTR) return ReadEnd::Closed;
     if (r <= 0) continue;
     ssize_t n = read(fd, buf, sizeof buf);
     if (n > 0) out.append(buf, std::size_t(n));
-    else if (n == 0 || (errno != EINTR && errno != EAGAIN)) return true;
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN)) return ReadEnd::Closed;
   }
 }
 
@@ -145,6 +150,7 @@ std::string why_not_runnable(const std::string& program) {
 
 std::string RunResult::describe() const {
   if (timed_out) return "timed out after " + std::to_string(timeout.count()) + " s";
+  if (flooded) return "stopped: wrote over " + std::to_string(max_output >> 20) + " MiB (a flood)";
   if (signal) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit " + std::to_string(exit_code);
 }
@@ -174,10 +180,16 @@ RunResult run(const std::vector<std::string>& argv, const RunOptions& options) {
   RunResult r;
   std::optional<Clock::time_point> deadline;
   if (options.timeout) deadline = Clock::now() + *options.timeout, r.timeout = *options.timeout;
-  bool ended = out[0] < 0 || read_all(out[0], deadline, r.output);
-  std::optional<int> status = ended ? wait_for(pid, deadline) : std::nullopt;
+  const ReadEnd end = out[0] < 0 ? ReadEnd::Closed
+                                 : read_all(out[0], deadline, options.max_output, r.output);
+  std::optional<int> status = end == ReadEnd::Closed ? wait_for(pid, deadline) : std::nullopt;
+  if (end == ReadEnd::Flooded) {
+    r.flooded = true;
+    r.max_output = options.max_output;
+    r.output.resize(options.max_output);
+  }
   if (!status) {
-    r.timed_out = true;
+    r.timed_out = !r.flooded;
     kill(options.own_group ? -pid : pid, SIGKILL);
     status = wait_for(pid, std::nullopt);
   }

@@ -44,15 +44,21 @@ struct RunOptions {
   bool capture = true;                          // stdout into RunResult::output; else inherited
   Stderr stderr_to = Stderr::Merged;            // Merged: into the output when capturing
   bool own_group = true;
+  // Captured output past this is a runaway child (an engine flooding its output): its group is
+  // killed and RunResult::flooded set, instead of the harness growing without bound.
+  std::size_t max_output = std::size_t(64) << 20;
 };
 
 struct RunResult {
   int exit_code = -1;  // the exit status; -1 when killed by a signal
   int signal = 0;      // the signal that ended it, 0 when it exited
   bool timed_out = false;
+  bool flooded = false;  // stopped for writing more than RunOptions::max_output
+  std::size_t max_output = 0;
   std::chrono::seconds timeout{0};  // the limit it ran under, when it had one
   std::string output;
-  std::string describe() const;  // "exit 0", "killed by signal 11 (...)", "timed out after 300 s"
+  // "exit 0", "killed by signal 11 (...)", "timed out after 300 s", "stopped: wrote over 64 MiB"
+  std::string describe() const;
 };
 
 // Runs argv to its end (stdin /dev/null), or until the timeout; see spawn.

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -226,17 +227,22 @@ std::vector<TimedLine> UciProcess::read_available() {
 
 std::vector<std::string> UciProcess::read_until(const std::function<bool(const std::string&)>& stop,
                                                 std::chrono::seconds timeout) {
-  auto deadline = SteadyClock::now() + timeout;
+  const auto deadline = SteadyClock::now() + timeout;
   std::vector<std::string> lines;
   std::size_t bytes = 0;
   while (true) {
-    auto line = read_line(deadline);
+    const auto silent_until = SteadyClock::now() + kMaxSilence;
+    auto line = read_line(std::min(deadline, silent_until));
     if (!line) {
       if (eof_) throw std::runtime_error("UCI engine '" + path_ + "' exited unexpectedly");
+      if (SteadyClock::now() < deadline)
+        throw std::runtime_error("UCI engine '" + path_ + "' wrote no complete line for " +
+                                 std::to_string(kMaxSilence.count()) +
+                                 " s while its answer was awaited (a stall)");
       throw std::runtime_error("UCI engine '" + path_ + "' did not answer within " +
                                std::to_string(timeout.count()) + " s");
     }
-    bytes += line->text.size();
+    bytes += line->text.size() + sizeof(std::string);
     if (bytes > kMaxReplyBytes)
       throw std::runtime_error("UCI engine '" + path_ + "' wrote more than " +
                                std::to_string(kMaxReplyBytes >> 20) +

@@ -30,8 +30,12 @@ class UciProcess {
  public:
   // The longest line returned whole; longer output without a newline comes back in pieces.
   static constexpr std::size_t kMaxLineBytes = std::size_t(1) << 20;
-  // read_until gives up (throws) when the engine writes more than this before the awaited line.
+  // read_until gives up (throws) when the engine writes more than this before the awaited line
+  // (each line counted with its bookkeeping, so a flood of empty lines is bounded too)...
   static constexpr std::size_t kMaxReplyBytes = std::size_t(64) << 20;
+  // ...or writes no complete line for this long while it is awaited: a searching engine reports
+  // every iteration, so silence this long is a stall, whatever the caller's overall deadline.
+  static constexpr std::chrono::seconds kMaxSilence{60};
   // Starts `command` (as below) and performs the uci/uciok handshake. Throws std::runtime_error
   // naming the command on failure (a command that does not split, a program that is not there,
   // no uciok within the timeout).
@@ -52,7 +56,7 @@ class UciProcess {
   // (a child that stops reading must not wedge the harness).
   bool send(const std::string& line, std::chrono::milliseconds timeout = std::chrono::seconds(10));
   // Reads lines until `stop(line)` returns true; returns every line read, the last included.
-  // Throws on timeout or if the engine exits.
+  // Throws on timeout, kMaxSilence without a line, kMaxReplyBytes, or if the engine exits.
   std::vector<std::string> read_until(const std::function<bool(const std::string&)>& stop,
                                       std::chrono::seconds timeout);
   // The next line, or nullopt at the deadline or once the engine closed its output (then

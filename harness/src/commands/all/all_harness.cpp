@@ -76,6 +76,8 @@ int record_and_review(const std::string& out_dir, const std::string& tier, int w
     review::record_history(out_dir, out_dir + "/history.sqlite", tier, std::cout);
   } catch (const InputError& e) {
     std::cerr << "stk-harness all: " << e.what() << " (nothing appended)\n";
+    // The tier's report must not claim a pass for a run that could not record itself.
+    write_error_reports("stk-harness all", e.what(), "the history could not be appended");
     worst = 2;
   }
   review::ReviewOptions page;

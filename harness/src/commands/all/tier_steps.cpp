@@ -265,6 +265,18 @@ void add_search_steps(const Tier& t, std::vector<Step>& steps) {
        {t.junit("uci-check", "stk-" + c.tier)}});
 }
 
+// The fault matrices' slow cells (engines that stall or flood, the full-disk sweep over every
+// write): the default test run takes their cheap cells on every commit; these take minutes.
+void add_fault_matrix_steps(const Tier& t, std::vector<Step>& steps) {
+  if (!t.full) return;
+  const std::string report = t.junit("pytest", "fault-matrix-full");
+  steps.push_back({"pytest-fault-matrix",
+                   {{python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "slow",
+                     "harness/python/tests/test_fault_matrix.py",
+                     "harness/python/tests/test_fault_matrix_python.py", "--junitxml=" + report}},
+                   {report}});
+}
+
 }  // namespace
 
 // Each tier runs the same areas in this order; what differs between quick and full is inside
@@ -280,6 +292,7 @@ std::vector<Step> tier_steps(const StepContext& c) {
   add_epd_steps(t, steps);
   add_calibration_steps(t, steps);
   add_search_steps(t, steps);
+  add_fault_matrix_steps(t, steps);
   return steps;
 }
 

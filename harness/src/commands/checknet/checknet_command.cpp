@@ -16,6 +16,7 @@
 #include "nets/synthetic_net.h"
 #include "commands.h"
 #include "cli/cli.h"
+#include "io/input_file.h"
 #include "cli/cli_app.h"
 #include "common/sha256.h"
 #include "file_bytes.h"
@@ -36,11 +37,10 @@ std::vector<std::uint8_t> read_bytes(const std::string& path) {
 
 // The expected digest of `net_path` in a golden manifest (stkref.golden writes golden/nets/manifest.json).
 std::string manifest_digest(const std::string& manifest_path, const std::string& net_path) {
-  std::ifstream in(manifest_path);
-  if (!in) throw InputError(manifest_path + ": cannot open file");
+  const std::string text = io::read_input_file(manifest_path);  // a FIFO or device refused
   nlohmann::json m;
   try {
-    m = nlohmann::json::parse(in);
+    m = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(manifest_path + ": not JSON: " + e.what());
   }

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "commands/compare/output_tail.h"
+#include "io/input_file.h"
 #include "proc/command_words.h"
 #include "proc/process.h"
 
@@ -33,10 +34,11 @@ std::string builtin_model_of(const Side& s) {
 }
 
 Json read_json(const Side& s, const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("--{} {}: {} wrote no {}", s.role, s.given, what, path));
+  if (!io::input_file_error(path).empty())
+    throw InputError(fmt::format("--{} {}: {} wrote no {}", s.role, s.given, what, path));
+  const std::string text = io::read_input_file(path);
   try {
-    return Json::parse(in);
+    return Json::parse(text);
   } catch (const std::exception& e) {
     throw InputError(
         fmt::format("--{} {}: {} does not parse: {}", s.role, s.given, path, e.what()));

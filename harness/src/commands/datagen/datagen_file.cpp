@@ -132,8 +132,8 @@ Stored read_journal(const std::string& path, const Json& definition) {
 DataWriter::DataWriter(std::string data_path, Json definition, std::string* notice)
     : data_path_(std::move(data_path)), definition_(std::move(definition)) {
   namespace fs = std::filesystem;
-  io::require_regular_target(data_path_);
-  io::require_regular_target(journal_path());
+  io::require_own_regular_target(data_path_);
+  io::require_own_regular_target(journal_path());
   const bool resume = fs::exists(journal_path()) && fs::file_size(journal_path()) > 0;
   if (!resume && fs::exists(data_path_) && fs::file_size(data_path_) > 0)
     throw InputError(data_path_ + ": exists without its journal " + journal_path() +

@@ -168,7 +168,7 @@ RunFacts current_run_facts(const std::string& tier) {
 long long append_history(const std::string& path, const RunFacts& run,
                          const std::vector<Figure>& figures) {
   // An existing file is read (read-only) and checked before anything is written to it.
-  io::require_regular_target(path);
+  io::require_own_regular_target(path);
   if (std::filesystem::exists(path)) {
     Db existing(path, false);
     existing.check_own();

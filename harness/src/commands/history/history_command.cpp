@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "commands/history/history.h"
 #include "commands/review/review.h"
+#include "io/input_file.h"
 
 namespace stk::harness {
 
@@ -29,7 +30,10 @@ int run_history(int argc, char** argv) {
   app.add_option("--tier", tier, "tier recorded with --append")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    if (!append.empty()) return review::record_history(append, db, tier, std::cout);
+    if (!append.empty()) {
+      io::require_input_folder(append);  // a missing or unreadable folder is bad input (exit 2)
+      return review::record_history(append, db, tier, std::cout);
+    }
     const auto rows = review::read_history(db);
     auto quoted = [](const std::string& s) {
       std::string q = "\"";

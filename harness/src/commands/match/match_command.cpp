@@ -1,6 +1,7 @@
 // stk-harness match: self-play between a candidate A and a baseline B, the pre-merge gate's games.
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -295,12 +296,24 @@ int run_match(int argc, char** argv) {
     const Shard shard = parse_shard(o.shard_text);
     require_safe_name("--config", o.config);
     const std::string stem = stem_of(o.config, shard), aa_stem = stem_of(o.config + "-aa", shard);
+    auto declare_reports = [&] {
+      declare_report(report::junit_path(o.out_dir, "match", stem), "match." + stem);
+      if (o.ab_control)
+        declare_report(report::junit_path(o.out_dir, "match", aa_stem), "match." + aa_stem);
+    };
     // One run owns a config's reports and a state (io/run_lock.h): taken before the reports are
-    // declared, so that a refused second run leaves the holder's files alone.
-    const io::RunLock config_lock(o.out_dir + "/match/" + stem + ".lock");
-    declare_report(report::junit_path(o.out_dir, "match", stem), "match." + stem);
-    if (o.ab_control)
-      declare_report(report::junit_path(o.out_dir, "match", aa_stem), "match." + aa_stem);
+    // declared, so that a second run refused while the holder runs leaves its files alone; a lock
+    // refused for any other reason is this run's failure and replaces an earlier report.
+    std::optional<io::RunLock> config_lock;
+    try {
+      config_lock.emplace(o.out_dir + "/match/" + stem + ".lock");
+    } catch (const io::HeldByAnotherRun&) {
+      throw;
+    } catch (...) {
+      declare_reports();
+      throw;
+    }
+    declare_reports();
     check_options(o);
 
     MatchPlan plan;
@@ -312,12 +325,13 @@ int run_match(int argc, char** argv) {
     set_gate(plan.definition, o, shard);
     add_aa_definition(plan, o);
     set_run_files(plan, o, shard, stem, aa_stem);
+    // The state first: a second run on it hears that it is held, whatever path it took there.
+    const io::RunLock state_lock(io::RunLock::OfFile{}, plan.state_path);
     // Before a game is played: a device, FIFO or folder named as the journal or the PGN is refused
-    // by name, never read (a PGN collection is read on resume) and never written through.
+    // by name, never read (a PGN collection is read on resume); a symbolic link there too.
     for (const std::string* p :
          {&plan.state_path, &plan.pgn_path, &plan.aa_state_path, &plan.aa_pgn_path})
-      io::require_regular_target(*p);
-    const io::RunLock state_lock(io::RunLock::OfFile{}, plan.state_path);
+      io::require_own_regular_target(*p);
     return selfplay::run_match(plan);
   } catch (...) {
     return input_failure("stk-harness match");

@@ -98,9 +98,11 @@ RunResults merged_run(const std::vector<RunResults>& parts, const std::string& c
 
 int run_merge(int argc, char** argv) {
   // Match result files (kind "stk-match-result") are merged by the match harness.
-  for (int i = 1; i < argc; ++i)
-    if (std::filesystem::is_regular_file(argv[i]) && match::names_match_kind(argv[i]))
+  for (int i = 1; i < argc; ++i) {
+    std::error_code ec;  // a link loop or a missing file is not a match result: named below
+    if (std::filesystem::is_regular_file(argv[i], ec) && match::names_match_kind(argv[i]))
       return run_match_merge(argc, argv);
+  }
   CLI::App app{
       "Combines the JSON results of 'stk-harness epd --shard K/N' runs (every K of one N) into the report\n"
       "an unsharded run would have written: reports/epd/OUT_CONFIG.{json,md}, reports/junit/epd-OUT_CONFIG.xml.\n"
