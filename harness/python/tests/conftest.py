@@ -15,6 +15,7 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 from stkref.checkpoint import Checkpoint, generate_checkpoint
 from stkref.golden import write_golden
@@ -24,6 +25,19 @@ from stkref.positions import shared_dir
 from stkref.quantize import checkpoint_shapes, quantize_model
 
 HERE = Path(__file__).resolve().parent
+
+# The property tests' examples (docs/models.md): derandomized, so one tree draws the same examples
+# on every run and machine (a failure prints its reproduction blob); no example database in the
+# tree, no wall-clock deadline (2 shared cores are slow, not wrong).
+settings.register_profile(
+    "stk",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("stk")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
