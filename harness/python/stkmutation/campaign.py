@@ -80,41 +80,47 @@ def target_of(module: str, engine: float, harness: float) -> float:
     return engine if module.startswith("engine/") else harness
 
 
+MIN_SCORED = 20  # a module's score means something from this many scored mutants (issue 31)
+
+
 def target_table(
     first: dict[str, dict[str, Any]],
     final: dict[str, dict[str, Any]],
     engine: float,
     harness: float,
 ) -> tuple[list[str], list[str]]:
-    """Markdown rows of module, scored mutants, first-run and final score, target, verdict; and
-    the modules that miss their target."""
+    """Markdown rows of module, first-run score with its 95% interval and the number scored,
+    target, verdict, and the score after the reruns of closed survivors (never the verdict: a
+    sample's survivors closed one by one say nothing of the mutants not drawn); and the modules
+    that miss their target on the first run or have fewer than MIN_SCORED scored."""
     lines = [
-        "| module | scored (final) | killed | survived | triaged | first run | final | target | |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| module | first run: score [95% interval] of scored | target | verdict |"
+        " after closing survivors (not the verdict) |",
+        "|---|---|---|---|---|",
     ]
     missing: list[str] = []
-    for mod, row in final.items():
+    for mod, row in first.items():
         if mod == "total":
             continue
-        n = row["killed"] + row["timeout"] + row["survived"] + row["not-covered"] - row["triaged"]
         target = target_of(mod, engine, harness)
         score = row["score"]
-        verdict = "-" if score is None else ("meets" if score >= target else "**short**")
-        if score is not None and score < target:
+        if score is None:
+            verdict = "-"
+        elif score < target:
+            verdict = "**short**"
+        elif row.get("scored", 0) < MIN_SCORED:
+            verdict = f"too few (need {MIN_SCORED})"
+        else:
+            verdict = "meets"
+        if verdict not in ("-", "meets"):
             missing.append(mod)
-        lines.append(
-            f"| `{mod}` | {n} | {row['killed'] + row['timeout']} |"
-            f" {row['survived'] + row['not-covered']} | {row['triaged']} |"
-            f" {mutants_report.fmt_score(first.get(mod, {}).get('score'))} |"
-            f" {mutants_report.fmt_score(score)} | {target:.0f}% | {verdict} |"
-        )
-    t = final.get("total")
+        after = mutants_report.fmt_score(final.get(mod, {}).get("score"))
+        shown = mutants_report.fmt_interval(row)
+        lines.append(f"| `{mod}` | {shown} | {target:.0f}% | {verdict} | {after} |")
+    t = first.get("total")
     if t:
-        lines.append(
-            f"| **total** | | {t['killed'] + t['timeout']} | {t['survived'] + t['not-covered']} |"
-            f" {t['triaged']} | {mutants_report.fmt_score(first.get('total', {}).get('score'))} |"
-            f" {mutants_report.fmt_score(t['score'])} | | |"
-        )
+        after = mutants_report.fmt_score(final.get("total", {}).get("score"))
+        lines.append(f"| **total** | {mutants_report.fmt_interval(t)} | | | {after} |")
     return lines, missing
 
 
@@ -187,9 +193,13 @@ def doc_page(
         "## Scores against the targets",
         "",
         f"Target: {engine:.0f}% of the scored mutants killed in each module of `engine/src`,"
-        f" {harness:.0f}% in every other module. Scored = killed + timeout + survived + not"
-        " covered - triaged (equivalent and uncompilable mutants are not scored). With a handful"
-        " of mutants a module, one survivor moves a score by 10 to 30 points.",
+        f" {harness:.0f}% in every other module, on the first run of a sample, with at least"
+        f" {MIN_SCORED} scored in the module. Scored = killed + timeout + survived + not"
+        " covered - triaged (equivalent and uncompilable mutants are not scored). The interval"
+        " is the 95% Wilson interval of the module's score over all its mutants that the sample"
+        " supports. The last column, after the reruns of survivors whose gaps were closed, is"
+        " shown for the record and never decides: closing a sample's survivors fixes those lines,"
+        " not the mutants no sample drew.",
         "",
         *targets,
         "",
@@ -268,9 +278,11 @@ def merge_and_write(a: argparse.Namespace) -> int:
     }
     live = [r for r in final if not r.get("gone")]
     rows = mutants_report.tally(live)
+    first_total = scored(first).get("total", {})
     headline = (
-        f"{len(docs)} runs merged; {len(live)} mutants; score"
-        f" {mutants_report.fmt_score(rows.get('total', {}).get('score'))}."
+        f"{len(docs)} runs merged; {len(live)} mutants; first-run score"
+        f" {mutants_report.fmt_interval(first_total)}; after closing survivors"
+        f" {mutants_report.fmt_score(rows.get('total', {}).get('score'))} (not the headline)."
     )
     mutants_report.write_reports(
         "mutation",

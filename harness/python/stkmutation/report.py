@@ -57,9 +57,14 @@ def tally(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     triaged); None when nothing of the module ran."""
 
     def empty() -> dict[str, Any]:
-        return {"generated": 0, "compiled": 0, "triaged": 0, "score": None} | dict.fromkeys(
-            OUTCOMES, 0
-        )
+        return {
+            "generated": 0,
+            "compiled": 0,
+            "triaged": 0,
+            "scored": 0,
+            "score": None,
+            "interval": None,
+        } | dict.fromkeys(OUTCOMES, 0)
 
     # The total row is there for no records too (a run with nothing to run): readers of the
     # report (the review page) find every count, zero.
@@ -74,9 +79,33 @@ def tally(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     for row in rows.values():
         dead = row["killed"] + row["timeout"]
         alive = row["survived"] + row["not-covered"] - row["triaged"]
+        row["scored"] = dead + alive
         row["score"] = round(100.0 * dead / (dead + alive), 1) if dead + alive else None
+        row["interval"] = score_interval(dead, dead + alive)
     total = rows.pop("total")
     return dict(sorted(rows.items())) | {"total": total}
+
+
+def score_interval(killed: int, scored: int) -> list[float] | None:
+    """The 95% Wilson interval of a score, in percent: what a sample of `scored` mutants says
+    about the module's score on all its mutants (None when none was scored)."""
+    if not scored:
+        return None
+    stkref()  # the tree's stkref on the path
+    from stkref.intervals import wilson
+
+    lo, hi = wilson(killed / scored, scored)
+    return [round(100 * lo, 1), round(100 * hi, 1)]
+
+
+def fmt_interval(row: dict[str, Any]) -> str:
+    """'80.0% [58.4, 91.9] of 20': the score, its 95% interval and the number scored."""
+    if row.get("score") is None:
+        return "-"
+    lo, hi = row.get("interval") or (None, None)
+    if lo is None:
+        return fmt_score(row["score"])
+    return f"{row['score']:.1f}% [{lo:.1f}, {hi:.1f}] of {row.get('scored', 0)}"
 
 
 def fmt_score(score: float | None) -> str:
@@ -90,7 +119,7 @@ def where(r: dict[str, Any]) -> str:
 def module_table(rows: dict[str, dict[str, Any]]) -> list[str]:
     lines = [
         "| module | generated | compiled | killed | survived | not covered | triaged | equivalent"
-        " | uncompilable | timeout | skipped | error | score |",
+        " | uncompilable | timeout | skipped | error | score [95% interval] of scored |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mod, r in rows.items():
@@ -98,7 +127,7 @@ def module_table(rows: dict[str, dict[str, Any]]) -> list[str]:
         lines.append(
             f"| {name} | {r['generated']} | {r['compiled']} | {r['killed']} | {r['survived']} |"
             f" {r['not-covered']} | {r['triaged']} | {r['equivalent']} | {r['uncompilable']} |"
-            f" {r['timeout']} | {r['skipped']} | {r['error']} | {fmt_score(r['score'])} |"
+            f" {r['timeout']} | {r['skipped']} | {r['error']} | {fmt_interval(r)} |"
         )
     return lines
 

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from stkmutation import report as mutants_report  # the report format check-mutants shares
+from stkmutation.modules import module_of
 from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
@@ -127,19 +128,6 @@ def _text(path: Path) -> str:
     """A file found by a glob or named by a build file, read through the checked reader: a FIFO
     or a device there is refused by name, never waited on or read without end."""
     return inputs.read_input_text(path)
-
-
-def module_of(path: str) -> str:
-    """engine/src/<subdir or top>, harness/src/<library or commands/<cmd>>, stkref/<module>."""
-    parts = path.split("/")
-    if parts[:2] in (["engine", "src"], ["harness", "src"]):
-        rest = parts[2:-1]
-        if rest[:1] == ["commands"] and len(rest) >= 2:
-            return "/".join(parts[:2] + rest[:2])
-        return "/".join(parts[:2] + rest[:1])
-    if parts[:2] == ["harness", "python"] and len(parts) > 3 and parts[2] in PY_PACKAGES:
-        return parts[2] + "/" + "/".join(parts[3:]).removesuffix(".py")
-    return "/".join(parts[:-1]) or "."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1382,6 +1370,20 @@ def write_reports(
 # Main
 
 
+HEAD_SEED = "head"
+
+
+def sample_seed(text: str) -> int | str:
+    """--seed: 'head', or a seed number (stkref.options.seed's rules)."""
+    return HEAD_SEED if text == HEAD_SEED else options.seed(text)
+
+
+def seed_of_commit(commit: str) -> int:
+    """The sample seed a commit gives: its hash's first 12 hex digits (48 bits), so the draw
+    follows from the commit measured and no one can pick a favourable sample."""
+    return int(commit[:12], 16)
+
+
 def default_config(a: argparse.Namespace) -> str:
     if a.config:
         return re.sub(r"[^A-Za-z0-9_.-]", "_", a.config)
@@ -1394,7 +1396,8 @@ def default_config(a: argparse.Namespace) -> str:
             [f"sample-{a.sample}"] * bool(a.sample)
             + [f"per-module-{a.per_module}"] * bool(a.per_module)
         )
-        name += f"-seed-{a.seed}"
+        # the seed as given ('head' stays 'head'): the name is fixed before HEAD is read
+        name += f"-seed-{getattr(a, 'seed_given', a.seed)}"
     else:
         name = "all"
     if a.files:
@@ -1448,7 +1451,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="at most M mutants of each module (with or without --sample)",
     )
     ap.add_argument(
-        "--seed", type=options.seed, default=1, metavar="S", help="seed of --sample (default 1)"
+        "--seed",
+        type=sample_seed,
+        default=HEAD_SEED,
+        metavar="S",
+        help="seed of --sample and --per-module: a number, or 'head' (the default): derived from"
+        " the HEAD commit's hash, so a sample is fresh on every commit and nobody chooses it",
     )
     ap.add_argument("--shard", default="1/1", metavar="K/N", help="every N-th mutant from the K-th")
     ap.add_argument(
@@ -1544,6 +1552,7 @@ def run_meta(
         "sample": a.sample,
         "per_module": a.per_module,
         "seed": a.seed if a.sample or a.per_module else None,
+        "seed_from": getattr(a, "seed_source", "--seed") if a.sample or a.per_module else None,
         "shard": a.shard,
         "diff": a.diff,
         "rerun": [str(p) for p in a.rerun],
@@ -1565,6 +1574,10 @@ def run_meta(
 def _main(a: argparse.Namespace) -> int:
     t_start = time.monotonic()
     head = git(["rev-parse", "HEAD"], ROOT).strip()
+    a.seed_given = a.seed
+    a.seed_source = f"HEAD {head[:12]}" if a.seed == HEAD_SEED else "--seed"
+    if a.seed == HEAD_SEED:
+        a.seed = seed_of_commit(head)
     env = dict(os.environ)
     env.setdefault("STK_SHARED", str((ROOT.parent / "shared").resolve()))
     env.setdefault("STK_PYTHON", sys.executable)
@@ -1609,7 +1622,7 @@ def _main(a: argparse.Namespace) -> int:
         [f"sample {a.sample} over the modules"] * bool(a.sample)
         + [f"at most {a.per_module} per module"] * bool(a.per_module)
     )
-    what = f"{what}, seed {a.seed}" if what else "all"
+    what = f"{what}, seed {a.seed} (from {a.seed_source})" if what else "all"
     print(
         f"mutation: {len(mutants)} mutants ({what}, shard {k}/{n}) in {len(files)} files of "
         f"{len(by_module)} modules, HEAD {head[:10]}",

@@ -35,6 +35,7 @@ from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.fhmodel import predict, read_model
 from stkref.fhrecords import labels, read_many, whole_node
+from stkref.intervals import wilson
 from stkref.junit import (
     Outcome,
     TestCase,
@@ -46,7 +47,6 @@ from stkref.netfile import sha256_file
 from stkref.outputs import Output, report_tree, write_figure
 from stkref.report import write_summary, write_text_atomic
 
-Z95 = 1.96
 P_EPS = 0.5 / 65536  # log-loss clamps p into [P_EPS, 1 - P_EPS] (the LUT can hold 0)
 DEPTH_BANDS: tuple[tuple[str, int, int], ...] = (
     ("d1-2", 1, 2),
@@ -75,16 +75,6 @@ LOGIT_EPS = 1e-7  # Wilson bounds are clamped into [eps, 1 - eps] before the log
 def effective_n(w: np.ndarray) -> float:
     s2 = float(np.square(w, dtype=np.float64).sum())
     return float(w.sum(dtype=np.float64)) ** 2 / s2 if s2 > 0 else 0.0
-
-
-def wilson(rate: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a rate observed over n (possibly effective, fractional) trials."""
-    if n <= 0:
-        return 0.0, 1.0
-    den = 1 + z * z / n
-    centre = (rate + z * z / (2 * n)) / den
-    half = z * math.sqrt(max(rate * (1 - rate), 0.0) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def weighted_mean(x: np.ndarray, w: np.ndarray) -> float:

@@ -294,7 +294,11 @@ def test_report_shape(mt: ModuleType, tmp_path: Path, junit_xsd: Path):
     assert (total["not-covered"], total["triaged"], total["equivalent"]) == (1, 1, 1)
     assert total["score"] == 60.0  # (2 + 1) / (3 + 2 untriaged survivors)
     assert set(doc["mutants"][0]) >= {"id", "file", "line", "operator", "outcome", "diff", "tests"}
-    assert "| `engine/src` | 8 | 7 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 0 | 0 | 60.0% |" in md
+    assert (
+        "| `engine/src` | 8 | 7 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 0 | 0 | 60.0% [23.1, 88.2] of 5 |"
+        in md
+    )
+    assert total["scored"] == 5 and total["interval"] == [23.1, 88.2]  # Wilson, 3 of 5
     assert "triaged: accepted" in md and "**gap**" in md
     xml = tmp_path / "junit" / "mutation-t.xml"
     failures = ET.parse(xml).getroot().findall(".//failure")
@@ -532,8 +536,9 @@ def campaign() -> ModuleType:
 
 def test_campaign_merges_reruns_over_first_runs(campaign: ModuleType, tmp_path: Path, capsys):
     # First run: engine 2 of 4 killed, stkref 1 of 2; a rerun after fixes kills one engine
-    # survivor and no longer makes the other (its line changed): the engine meets 95%, stkref
-    # (50%) misses 85%. Planted: the first report winning over the rerun (engine stays 50%).
+    # survivor and no longer makes the other (its line changed): the engine reads 100% after
+    # closing, but the verdict is the first run's (50%, short of 95%), as is stkref's. Planted:
+    # the rerun's score deciding (the engine would meet its target).
     first = [_rec("1", "killed"), _rec("2", "killed"), _rec("3", "survived"), _rec("4", "survived")]
     first += [_rec("5", "killed", "stkref/x"), _rec("6", "survived", "stkref/x")]
     a = _report(tmp_path, "cpp", first, command="ci/mutation.sh --sample 6")
@@ -551,13 +556,13 @@ def test_campaign_merges_reruns_over_first_runs(campaign: ModuleType, tmp_path: 
     )
     assert rc == 0
     page = doc.read_text()
-    assert "| `engine/src` | 3 | 3 | 0 | 0 | 50.0% | 100.0% | 95% | meets |" in page
-    assert "| `stkref/x` | 2 | 1 | 1 | 0 | 50.0% | 50.0% | 85% | **short** |" in page
-    assert "Modules short of their target: `stkref/x`." in page
+    assert "| `engine/src` | 50.0% [15.0, 85.0] of 4 | 95% | **short** | 100.0% |" in page
+    assert "| `stkref/x` | 50.0% [9.5, 90.5] of 2 | 85% | **short** | 50.0% |" in page
+    assert "Modules short of their target: `engine/src`, `stkref/x`." in page
     assert "1 mutants are gone" in page
     assert "`ci/mutation.sh --rerun cpp.json`" in page
     merged = json.loads((out / "mutation" / "campaign.json").read_text())
-    assert merged["missing_targets"] == ["stkref/x"]
+    assert merged["missing_targets"] == ["engine/src", "stkref/x"]
     assert len(merged["mutants"]) == 5  # the gone one is out
     assert campaign.main(["--report", str(a), "--out-dir", str(out), "--fail-on-target"]) == 1
     # bad input: exit 2 (a SetupError, said in one line, no traceback) and the passing merged
@@ -810,3 +815,28 @@ def test_the_committed_campaign_page_regenerates_from_committed_reports(
         f"--doc {again} --out-dir {tmp_path / 'out'}", "--doc docs/mutation-campaign.md"
     )
     assert regenerated == text, "docs/mutation-campaign.md is stale: run the command on its line 3"
+
+
+@pytest.mark.parametrize(
+    ("module", "killed", "scored", "verdict"),
+    [
+        ("stkref/x", 17, 20, "meets"),  # 85.0% of 20: at the target, enough scored
+        ("stkref/x", 16, 20, "**short**"),  # 80.0%: one survivor more
+        ("stkref/x", 19, 19, "too few (need 20)"),  # 100%, one mutant short of meaning it
+        ("engine/src", 19, 20, "meets"),  # 95.0% of 20: the engine's target exactly
+        ("engine/src", 18, 19, "**short**"),  # 94.7%
+    ],
+)
+def test_a_module_meets_its_target_on_the_first_run_with_20_scored(
+    campaign: ModuleType, module: str, killed: int, scored: int, verdict: str
+):
+    recs = [_rec(str(i), "killed", module) for i in range(killed)]
+    recs += [_rec(str(i), "survived", module) for i in range(killed, scored)]
+    rows = campaign.scored(recs)
+    # After closing every survivor the score would read 100%: it never decides.
+    after = campaign.scored([dict(r, outcome="killed") for r in recs])
+    lines, missing = campaign.target_table(rows, after, 95.0, 85.0)
+    row = next(line for line in lines if line.startswith(f"| `{module}`"))
+    assert f"| {verdict} |" in row and row.endswith("| 100.0% |")
+    assert f" of {scored} |" in row
+    assert missing == ([] if verdict == "meets" else [module])
