@@ -203,10 +203,14 @@ def cpp_mutants(path: str, text: str) -> list[Mutant]:
 
     Its own filters apply: no mutant in comments (`//` rest, `/* */` blocks), in #include lines,
     or changing only the inside of a string literal longer than two characters; on top, none in
-    comment-only lines and lines of nothing but string literals (help text)."""
+    comment-only lines and lines of nothing but string literals (help text), and none that cannot
+    compile by its shape (hopeless_cpp)."""
     from universalmutator import mutator
 
     lines = text.splitlines(keepends=True)
+    jumps = jump_contexts(text)
+    code = [_CODE_ONLY.sub("", line).strip() for line in lines]
+    prev = [next((c for c in reversed(code[:i]) if c), ";") for i in range(len(code))]
     with contextlib.redirect_stdout(io.StringIO()):
         found = mutator.mutants_regexp(
             lines, ruleFiles=list(CPP_RULES), ignorePatterns=[], ignoreStringOnly=True
@@ -220,6 +224,9 @@ def cpp_mutants(path: str, text: str) -> list[Mutant]:
             continue
         if not old_line.endswith("\n"):
             new_line = new_line.removesuffix("\n")
+        old_text, new_text = old_line.rstrip("\n"), new_line.removesuffix("\n")
+        if hopeless_cpp(rule.strip(), old_text, new_text, jumps[lineno - 1], prev[lineno - 1]):
+            continue
         new_lines = [*lines[: lineno - 1], new_line, *lines[lineno:]]
         m = Mutant(
             path,
@@ -232,6 +239,119 @@ def cpp_mutants(path: str, text: str) -> list[Mutant]:
         m.diff = unified_diff(path, lines, new_lines)
         out.append(m)
     return out
+
+
+# Operators that only ever stand between two operands; clang-format (the project's style, checked
+# by ci/lint.sh) writes each with a space on both sides, so an unspaced one is something else: a
+# template's angle bracket, a pointer or reference declarator, a dereference, an address-of.
+BINARY_ONLY = {"<", ">", "<=", ">=", "==", "!=", "&&", "||", "*", "/", "%", "&", "|", "^", "+="}
+_OPERATOR_CHARS = "<>=!+-*/%&|^"
+_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
+_OPERATOR_RUN = re.compile(r"[<>=!+\-*/%&|^]+")
+# A line that declares a name (a type, then a name, then `=`, `{`, `(` or `;`): commented out,
+# the name's later uses no longer compile.
+_DECLARATION = re.compile(
+    r"^\s*(?!(?:return|throw|delete|co_return|co_yield|goto|else|case|using)\b)"
+    r"(?:(?:const|constexpr|static|inline|thread_local|mutable)\s+)*"
+    r"[A-Za-z_][\w:<>,]*[\s*&]+[*&]?[A-Za-z_]\w*\s*(?:=|\{|\(|;|\[)"
+)
+_JUMP_HEAD = re.compile(r"\b(for|while|do|switch)\b")
+
+
+def jump_contexts(text: str) -> list[tuple[bool, bool]]:
+    """Per line: whether a `continue;` (inside a loop) and a `break;` (a loop or a switch) may
+    follow it, from the kinds of the blocks open at its end (a brace-and-parenthesis scan of the
+    code, string literals and comments left out). A lambda inside a loop reads as the loop."""
+    out: list[tuple[bool, bool]] = []
+    stack: list[str] = []
+    head, parens = "", 0
+    for line in text.splitlines():
+        for c in _CODE_ONLY.sub("", line):
+            if c == "(":
+                parens += 1
+            elif c == ")":
+                parens = max(0, parens - 1)
+            if c == "{":
+                kinds = _JUMP_HEAD.findall(head)
+                stack.append(("switch" if kinds[-1] == "switch" else "loop") if kinds else "other")
+                head, parens = "", 0
+            elif c == "}":
+                if stack:
+                    stack.pop()
+                head = ""
+            elif c == ";" and parens == 0:
+                head = ""
+            else:
+                head += c
+        head += " "
+        out.append(("loop" in stack, "loop" in stack or "switch" in stack))
+    return out
+
+
+def hopeless_cpp(rule: str, old: str, new: str, jumps: tuple[bool, bool], prev: str = ";") -> bool:
+    """A mutant that cannot compile by its shape alone (measured: these were most of the 60% of
+    uncompilable C++ mutants of the first campaign): a `break;` or `continue;` where no loop or
+    switch is open or after an unfinished statement; a line commented out that declares a name or
+    continues the statement above (`prev`, the code line before it); a binary operator rewritten
+    where the token is not one (unspaced: a template bracket, a declarator), part of a longer one
+    (`>=`, `<<`, `++`, `->`), or a `+` that joins strings; a string emptied across several
+    literals or left open; parentheses, brackets or braces unbalanced; `at(0)` where `at(` ends
+    another name; an `if` with an initializer negated; a number rewritten inside a floating
+    literal (`0.(0+1)`), after a sign (`--1`) or at the end of a name (`elo1`). The syntax
+    check before the build (SyntaxCheck) catches the rest."""
+    lhs, _, rhs = rule.partition(" ==> ")
+    for jump, allowed in (("continue;", jumps[0]), ("break;", jumps[1])):
+        if jump in rhs:
+            return not allowed or not old.rstrip().endswith((";", "{", "}", ":"))
+    if rhs.strip().startswith(r"\1/*"):  # the line commented out
+        opens_or_closes = "{" in old or "}" in old  # a block: its partner is left alone
+        unfinished = not prev.rstrip().endswith((";", "{", "}", ":"))
+        return opens_or_closes or unfinished or bool(_DECLARATION.match(old))
+    if any(old.count(a) - old.count(b) != new.count(a) - new.count(b) for a, b in _PAIRS):
+        return True  # a parenthesis, bracket or brace left without its partner
+    if (old.count('"') - new.count('"')) % 2:
+        return True  # a string literal left open
+    if re.search(r"\d\.\(|\)\.\d", new) or (
+        re.search(r"(--|\+\+)\d", new) and not re.search(r"(--|\+\+)\d", old)
+    ):
+        return True
+    try:
+        matches = list(re.finditer(lhs, old))
+    except re.error:
+        return False
+    for mo in matches:
+        if old[: mo.start()] + mo.expand(rhs) + old[mo.end() :] != new:
+            continue
+        return hopeless_at(lhs, old, mo)
+    return False
+
+
+def hopeless_at(lhs: str, old: str, mo: re.Match[str]) -> bool:
+    """hopeless_cpp for the one match of the rule that made the mutant."""
+    if lhs.startswith('"') and '"' in mo.group()[1:-1]:
+        return True  # `".+"` spanning several literals: the quotes no longer pair
+    if lhs.startswith(r"(\D)(\d+)") and (mo.group(1).isalnum() or mo.group(1) == "_"):
+        return True  # the digits end a name (`elo1`, `Rank3`): the name is gone
+    if lhs.startswith("at(") and old[mo.start() - 1 : mo.start()] not in (".", ">"):
+        return True  # not a member `.at(` / `->at(`: the end of `format(` and the like
+    if lhs.startswith("if") and mo.lastindex and ";" in mo.group(1):
+        return True  # `if (init; cond)`: the whole parenthesis is no expression
+    op = _OPERATOR_RUN.search(old, mo.start(), mo.end())
+    if op is None:
+        return False
+    start, end = op.start(), op.end()
+    while start and old[start - 1] in _OPERATOR_CHARS:
+        start -= 1
+    while end < len(old) and old[end] in _OPERATOR_CHARS:
+        end += 1
+    token, before, after = old[start:end], old[start - 2 : start], old[end : end + 2]
+    if token != op.group() and (token in ("++", "--", "->", "<<", ">>") or len(token) == 2):
+        return True  # a part of a longer operator rewritten: `>=` to `===`, `<<` to `!=<`
+    if token == "+" and '"' in (before[:1] + after[1:]):
+        return True  # text joined with `+`
+    if token not in BINARY_ONLY:
+        return False
+    return before[-1:] != " " or after[:1] not in (" ", "")
 
 
 def py_operators() -> list[tuple[str, Any]]:
@@ -324,6 +444,89 @@ class Sources:
         return "".join([*lines[: m.line - 1], (m.mutated or "") + end, *lines[m.line :]])
 
 
+class SyntaxCheck:
+    """Whether a C++ mutant compiles, asked before it is drawn: the compiler run with
+    -fsyntax-only on the mutated text, with the flags its object is built with (the
+    compile_commands.json of the working tree's build/release; for a unity batch, the batch's
+    flags). A compile error there is one in the build too, so such a mutant never takes a build
+    and a place in the sample: its module's next candidate does. With no compile database, or
+    for a file whose unmutated text fails the check, every mutant passes (the build decides)."""
+
+    def __init__(self, root: Path, build_dir: Path | None = None) -> None:
+        self.root = root
+        self.db = (build_dir or root / "build" / "release") / "compile_commands.json"
+        self.flags: dict[str, list[str] | None] | None = None
+        self.cwd: dict[str, str] = {}
+        self.checked: set[str] = set()
+        self.rejected = 0
+        self.passed = 0
+        self.seconds = 0.0
+
+    def _load(self) -> dict[str, list[str] | None]:
+        flags: dict[str, list[str] | None] = {}
+        if not self.db.is_file():
+            print(f"mutation: no {self.db}: C++ mutants are not syntax-checked before the build")
+            return flags
+        for entry in json.loads(inputs.read_input_text(self.db)):
+            args = entry.get("arguments") or shlex.split(entry["command"])
+            keep, skip = [], False
+            for i, arg in enumerate(args):
+                if skip:
+                    skip = False
+                elif arg in ("-o", "-MF", "-MT", "-MQ"):
+                    skip = True
+                elif arg in ("-c", "-MD", "-MMD") or i == len(args) - 1:
+                    continue
+                else:
+                    keep.append(arg)
+            directory = Path(entry["directory"])
+            for src in sources_compiled_by(Path(entry["file"]), directory):
+                try:
+                    rel = src.resolve().relative_to(self.root.resolve()).as_posix()
+                except ValueError:
+                    continue
+                flags.setdefault(rel, keep)
+                self.cwd.setdefault(rel, str(directory))
+        return flags
+
+    def compiles(self, path: str, text: str) -> bool:
+        args = self._args(path)
+        if args is None:
+            return True
+        t0 = time.monotonic()
+        try:
+            r = subprocess.run(
+                args, input=text, cwd=self.cwd[path], capture_output=True, text=True, timeout=300
+            )
+            ok = r.returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            ok = True  # the check could not say: the build decides
+        self.seconds += time.monotonic() - t0
+        return ok
+
+    def _args(self, path: str) -> list[str] | None:
+        if self.flags is None:
+            self.flags = self._load()
+        base = self.flags.get(path)
+        if base is None:
+            return None
+        where = str((self.root / path).parent)
+        return [*base, "-fsyntax-only", "-w", "-iquote", where, "-x", "c++", "-"]
+
+    def viable(self, m: Mutant, original: str, mutated: str) -> bool:
+        """True when the mutant compiles (or the check cannot say); counted either way."""
+        if m.file not in self.checked:  # the null control: the file as it is must pass
+            self.checked.add(m.file)
+            if self._args(m.file) is not None and not self.compiles(m.file, original):
+                print(f"mutation: {m.file} fails the syntax check unmutated: not checked")
+                assert self.flags is not None
+                self.flags[m.file] = None
+        ok = self.compiles(m.file, mutated)
+        self.passed += ok
+        self.rejected += not ok
+        return ok
+
+
 def candidates(sources: Sources, files: Sequence[str]) -> dict[str, list[Mutant]]:
     """Every mutant position of the files, by module (Python ones not materialized yet)."""
     by_module: dict[str, list[Mutant]] = {}
@@ -341,7 +544,10 @@ def choose(
     seed: int = 0,
     per_module: int = 0,
 ) -> list[Mutant]:
-    """All mutants (sample 0, per_module 0), or a draw with random.Random(seed): each module's
+    """`materialize` makes a candidate's mutated text where it is not made yet (Python) and says
+    whether it is worth running: False passes over it (no change there; a C++ mutant that does
+    not compile, SyntaxCheck), and its module's next candidate is drawn instead.
+    All mutants (sample 0, per_module 0), or a draw with random.Random(seed): each module's
     candidates shuffled (modules in sorted order), then the modules in a shuffled order take one
     distinct mutant each, round after round, until `sample` are taken in all, each module has
     `per_module` (0: no cap) or every module is spent. So 20 mutants come from 20 modules, and a
@@ -366,7 +572,7 @@ def choose(
         queue = queues[module]
         while queue:
             m = queue.pop()
-            if m.mutated is None and not materialize(m):
+            if not materialize(m):
                 continue
             key = (m.file, m.line, m.mutated or "")
             if key not in seen:
@@ -385,6 +591,14 @@ def choose(
             if m is None or taken[module] == per_module:
                 rounds.remove(module)
     return sorted(chosen, key=lambda m: (m.file, m.line, m.operator, m.mutated or ""))
+
+
+def viable(m: Mutant, sources: Sources, syntax: SyntaxCheck) -> bool:
+    """choose()'s test of a candidate: a Python mutant made (materialize_py), a C++ one that
+    compiles (SyntaxCheck)."""
+    if m.lang == "py":
+        return m.mutated is not None or materialize_py(m, sources.text(m.file))
+    return syntax.viable(m, sources.text(m.file), sources.mutated_text(m))
 
 
 def shard(mutants: list[Mutant], k: int, n: int) -> list[Mutant]:
@@ -1568,6 +1782,8 @@ def run_meta(
         "mutants_per_hour": round(len(done) * 3600 / max(mutant_s, 1e-9), 1),
         "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
         "chosen": [m.ident for m in mutants],
+        # C++ candidates passed over before the build because they do not compile (SyntaxCheck)
+        "syntax_check": getattr(a, "syntax_check", None),
     }
 
 
@@ -1606,13 +1822,26 @@ def _main(a: argparse.Namespace) -> int:
         }
     if rerun is not None:
         by_module = {mod: [m for m in ms if m.file in rerun] for mod, ms in by_module.items()}
+    syntax = SyntaxCheck(ROOT)
     mutants = choose(
         by_module,
-        lambda m: materialize_py(m, sources.text(m.file)),
+        lambda m: viable(m, sources, syntax),
         a.sample,
         a.seed,
         a.per_module,
     )
+    a.syntax_check = {
+        "rejected": syntax.rejected,
+        "passed": syntax.passed,
+        "seconds": round(syntax.seconds, 1),
+    }
+    if syntax.rejected or syntax.passed:
+        print(
+            f"mutation: syntax check before the build: {syntax.rejected} of"
+            f" {syntax.rejected + syntax.passed} C++ candidates do not compile, passed over"
+            f" ({syntax.seconds:.0f} s)",
+            flush=True,
+        )
     if rerun is not None:
         mutants = rerun_selection(mutants, rerun)
     k, n = parse_shard(a.shard)

@@ -50,7 +50,7 @@ def mt() -> ModuleType:
 
 def _all(mt: ModuleType, path: str, text: str) -> list:
     found = mt.cpp_mutants(path, text) if path.endswith(".cpp") else mt.py_candidates(path, text)
-    return mt.choose({"m": found}, lambda m: mt.materialize_py(m, text))
+    return mt.choose({"m": found}, lambda m: m.lang == "cpp" or mt.materialize_py(m, text))
 
 
 def test_cpp_mutants_skip_comments_and_help_text(mt: ModuleType):
@@ -102,7 +102,8 @@ def test_sampling_is_deterministic_per_seed(mt: ModuleType):
     by_module = {"a": mt.cpp_mutants("engine/src/pick.cpp", CPP), "b": mt.py_candidates("p.py", PY)}
 
     def draw(seed: int) -> list[str]:
-        return [m.ident for m in mt.choose(by_module, lambda m: mt.materialize_py(m, PY), 3, seed)]
+        made = lambda m: m.lang == "cpp" or mt.materialize_py(m, PY)  # noqa: E731
+        return [m.ident for m in mt.choose(by_module, made, 3, seed)]
 
     assert draw(1) == draw(1)
     assert len(draw(1)) == 3  # in all, not per module
@@ -840,3 +841,100 @@ def test_a_module_meets_its_target_on_the_first_run_with_20_scored(
     assert f"| {verdict} |" in row and row.endswith("| 100.0% |")
     assert f" of {scored} |" in row
     assert missing == ([] if verdict == "meets" else [module])
+
+
+# ---- hopeless C++ mutants: each shape refused, and its nearest compilable neighbour kept -------
+
+LOOP = "void f(int n) {\n  for (int i = 0; i < n; ++i) {\n    g(i);\n  }\n  h();\n}\n"
+
+
+@pytest.mark.parametrize(
+    ("rule", "old", "new", "hopeless"),
+    [
+        # a binary operator: spaced is one, unspaced is a template bracket or a declarator
+        ("< ==> <=", "if (a < b) f();", "if (a <= b) f();", False),
+        ("< ==> <=", "std::vector<int> v;", "std::vector<=int> v;", True),
+        (r"\* ==> +", "int x = a * b;", "int x = a + b;", False),
+        (r"\* ==> +", "ExtMove* list = p;", "ExtMove+ list = p;", True),
+        # part of a longer operator
+        ("([^-])> ==> \\1==", "if (a > b) f();", "if (a == b) f();", False),
+        ("([^-])> ==> \\1==", "if (a >= b) f();", "if (a === b) f();", True),
+        (r"\+ ==> *", "x = a + b;", "x = a * b;", False),
+        (r"\+ ==> *", "*list++ = m;", "*list*+ = m;", True),
+        # strings joined with +
+        (r"\+ ==> -", 'return "a" + name;', 'return "a" - name;', True),
+        # numbers: inside a floating literal, after a sign, at the end of a name
+        (r"(\D)(\d+)(\D) ==> \1(\2+1)\3", "double x = 1.5;", "double x = (1+1).5;", True),
+        (r"(\D)(\d+)(\D) ==> \1(\2+1)\3", "int x = 1;", "int x = (1+1);", False),
+        (r"(\D)(\d+)(\D) ==> \g<1>-1\3", "v = -1;", "v = --1;", True),
+        (r"(\D)(\d+)(\D) ==> \g<1>-1\3", "f(elo1);", "f(elo-1);", True),
+        (r"(\D)(\d+)(\D) ==> \g<1>-1\3", "f(1);", "f(-1);", False),
+        # quotes and parentheses left unpaired
+        ('".+" ==> ""', 'f("a");', 'f("");', False),
+        ('".+" ==> ""', 'f("a" + x + "b");', 'f("");', True),
+        (r"\s.*&& ==>  (1==1) &&", "if (f(a && b)) g();", "if (1==1) && b)) g();", True),
+        # member at() only
+        (r"at(\(.*\)) ==> at(0)", "x = v.at(i);", "x = v.at(0);", False),
+        (r"at(\(.*\)) ==> at(0)", "fmt::format(s);", "fmt::format(0);", True),
+    ],
+)
+def test_hopeless_cpp_refuses_shapes_that_cannot_compile(
+    mt: ModuleType, rule: str, old: str, new: str, hopeless: bool
+):
+    assert mt.hopeless_cpp(rule, old, new, (False, False)) is hopeless
+
+
+def test_break_and_continue_only_where_a_loop_is_open(mt: ModuleType):
+    jumps = mt.jump_contexts(LOOP)
+    # line 3 `g(i);` is in the loop (the `;` of the for header does not end it); line 5 is not
+    assert jumps[2] == (True, True) and jumps[4] == (False, False)
+    rule = r"(^\s*)(\S+.*)\n ==> \1\2\n\1continue;\n"
+    assert not mt.hopeless_cpp(rule, "    g(i);", "    g(i);\n    continue;", jumps[2])
+    assert mt.hopeless_cpp(rule, "  h();", "  h();\n  continue;", jumps[4])
+    switch = mt.jump_contexts("void f(int k) {\n  switch (k) {\n    case 1:\n      g();\n  }\n}\n")
+    assert switch[3] == (False, True)  # break, not continue
+
+
+@pytest.mark.parametrize(
+    ("old", "prev", "hopeless"),
+    [
+        ("  g(i);", "int x = 0;", False),
+        ("  Square s = pop_lsb(b);", "{", True),  # declares a name used later
+        ("  return x;", "{", False),
+        ("  if (stop) {", ";", True),  # opens a block
+        ("      b);", "f(a,", True),  # continues the statement above
+    ],
+)
+def test_a_line_is_commented_out_only_when_it_is_a_whole_statement(
+    mt: ModuleType, old: str, prev: str, hopeless: bool
+):
+    rule = r"(^\s*)(\S+[^{}]+.*)\n ==> \1/*\2*/\n"
+    body = old.strip()
+    new = old[: len(old) - len(old.lstrip())] + f"/*{body}*/"
+    assert mt.hopeless_cpp(rule, old, new, (False, False), prev) is hopeless
+
+
+def test_syntax_check_passes_over_a_mutant_that_does_not_compile(mt: ModuleType, tmp_path: Path):
+    # A one-file compile database; the check must keep a compiling mutant, refuse one that does
+    # not, and count both. Planted: a check that never refuses (every mutant compiles).
+    if not shutil.which("c++"):
+        pytest.skip("no C++ compiler")
+    src = tmp_path / "src" / "a.cpp"
+    src.parent.mkdir()
+    src.write_text("int f(int a, int b) { return a < b; }\n")
+    build = tmp_path / "build"
+    build.mkdir()
+    entry = {
+        "directory": str(build),
+        "file": str(src),
+        "command": f"c++ -std=c++20 -o a.o -c {src}",
+    }
+    (build / "compile_commands.json").write_text(json.dumps([entry]))
+    check = mt.SyntaxCheck(tmp_path, build)
+    good = mt.Mutant("src/a.cpp", 1, "< ==> <=", "", "", "cpp")
+    original = src.read_text()
+    assert check.viable(good, original, original.replace("<", "<="))
+    assert not check.viable(good, original, original.replace("return", "retrun"))
+    assert (check.passed, check.rejected) == (1, 1)
+    # no database: nothing is refused (the build decides)
+    assert mt.SyntaxCheck(tmp_path, tmp_path / "none").viable(good, original, "junk")
