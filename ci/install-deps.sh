@@ -64,8 +64,8 @@ fi
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('jax') == '0.10.2' and m.version('optax') == '0.2.8'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "jax[cpu]==0.10.2" "optax==0.2.8"
-# Added after the stamp: Hypothesis, the property tests' input generator (docs/models.md), pinned:
-# another version draws other examples from the same seed.
+# Added after the stamp: Hypothesis, the property tests' input generator (docs/models-howto.md),
+# pinned: another version draws other examples from the same seed.
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('hypothesis') == '6.170.17'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "hypothesis==6.170.17"

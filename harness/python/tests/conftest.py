@@ -26,9 +26,9 @@ from stkref.quantize import checkpoint_shapes, quantize_model
 
 HERE = Path(__file__).resolve().parent
 
-# The property tests' examples (docs/models.md): derandomized, so one tree draws the same examples
-# on every run and machine (a failure prints its reproduction blob); no example database in the
-# tree, no wall-clock deadline (2 shared cores are slow, not wrong).
+# The property tests' examples (docs/models-howto.md): derandomized, so one tree draws the same
+# examples on every run and machine (a failure prints its reproduction blob); no example database
+# in the tree, no wall-clock deadline (2 shared cores are slow, not wrong).
 settings.register_profile(
     "stk",
     derandomize=True,
