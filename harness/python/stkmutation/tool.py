@@ -44,6 +44,7 @@ import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -1580,6 +1581,16 @@ def write_reports(
     )
 
 
+def under_fail_under(total: dict[str, Any], pct: float | None) -> bool:
+    """--fail-under: whether the total score, exact ((killed + timeout) / scored, not the report's
+    figure rounded to 0.1), is below PCT (the decimal as written). No scored mutant: never."""
+    if pct is None:
+        return False
+    dead = total["killed"] + total["timeout"]
+    scored = dead + total["survived"] + total["not-covered"] - total["triaged"]
+    return scored > 0 and 100 * dead < Fraction(repr(pct)) * scored
+
+
 # ---------------------------------------------------------------------------------------------
 # Main
 
@@ -1944,9 +1955,14 @@ def _main(a: argparse.Namespace) -> int:
     if stop.is_set():
         print("mutation: the run was stopped; the report holds the mutants that ran (exit 2)")
         return 2
-    score = rows["total"]["score"]
-    if a.fail_under is not None and score is not None and score < a.fail_under:
-        print(f"mutation: score {score:.1f}% is under --fail-under {a.fail_under}%")
+    if under_fail_under(rows["total"], a.fail_under):
+        t = rows["total"]
+        dead = t["killed"] + t["timeout"]
+        scored = dead + t["survived"] + t["not-covered"] - t["triaged"]
+        print(
+            f"mutation: score {dead}/{scored} = {100 * dead / scored:.4g}% is under"
+            f" --fail-under {a.fail_under}%"
+        )
         return 1
     return 0
 
