@@ -1,0 +1,334 @@
+"""Independent models of the mutation tools' bookkeeping (docs/mutation.md, planted-defects.md).
+
+Each model is written from the docs, not from stkmutation's code: the sample draw, the shards, the
+score, --fail-under, the triage match, the campaign merge and the planted-defect verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stkmutation import campaign, planted, tool
+from stkmutation import report as mreport
+
+OUTCOMES = (
+    "killed",
+    "timeout",
+    "survived",
+    "not-covered",
+    "equivalent",
+    "uncompilable",
+    "skipped",
+    "error",
+)
+MODULES = ("engine/src/search", "engine/src/nnue", "harness/src/stats", "stkref/sprt")
+
+
+def _mutant(module: int, k: int, line: int, mutated: str | None = None) -> tool.Mutant:
+    path = f"engine/src/m{module}/f.cpp"
+    return tool.Mutant(path, line, "< ==> <=", f"x{k}", mutated or f"m{module}-{k}", "cpp")
+
+
+@st.composite
+def module_pools(draw: Any) -> dict[str, list[tool.Mutant]]:
+    sizes = draw(st.lists(st.integers(0, 7), min_size=1, max_size=6))
+    pools: dict[str, list[tool.Mutant]] = {}
+    for i, n in enumerate(sizes):
+        pools[tool.module_of(f"engine/src/m{i}/f.cpp")] = [
+            _mutant(i, k, draw(st.integers(1, 40))) for k in range(n)
+        ]
+    return pools
+
+
+def _model_draw(pools: dict[str, list[tool.Mutant]], n: int, seed: int, cap: int) -> list[str]:
+    """docs/mutation.md --sample/--per-module: each module's mutants shuffled (modules in sorted
+    order, one random.Random(S)), then the modules in a shuffled order take one distinct mutant
+    each, round after round, until N are taken (a module leaves once it has M or runs out)."""
+    rng = random.Random(seed)
+    queues = {}
+    for mod in sorted(pools):
+        order = list(pools[mod])
+        rng.shuffle(order)
+        queues[mod] = order
+    rounds = sorted(pools)
+    rng.shuffle(rounds)
+    taken: list[tool.Mutant] = []
+    count = dict.fromkeys(rounds, 0)
+    active = list(rounds)
+    while active and (not n or len(taken) < n):
+        for mod in list(active):
+            if n and len(taken) >= n:
+                break
+            if not queues[mod] or (cap and count[mod] >= cap):
+                active.remove(mod)
+                continue
+            taken.append(queues[mod].pop(0))
+            count[mod] += 1
+            if cap and count[mod] >= cap:
+                active.remove(mod)
+    taken.sort(key=lambda m: (m.file, m.line, m.operator, m.mutated))
+    return [m.ident for m in taken]
+
+
+# MODEL mutation-sample-draw
+# checks: harness/python/stkmutation/tool.py  (--sample N --seed S [--per-module M]: the draw)
+# contract: docs/mutation.md#commands
+# planted: ci/mutants/model-mutation-sample-draw.patch  (the modules' round order not shuffled)
+@given(module_pools(), st.integers(0, 30), st.integers(0, 2**31 - 1), st.sampled_from([0, 0, 1, 2]))
+def test_model_sample_draw(pools: dict[str, list[tool.Mutant]], n: int, seed: int, cap: int):
+    if not n and not cap:
+        n = 1
+    got = tool.choose(pools, lambda _: True, n, seed, cap)
+    assert [m.ident for m in got] == _model_draw(pools, n, seed, cap)
+    # The spread the docs promise: no module holds two more than another unless it ran out.
+    per = {mod: sum(m.module == mod for m in got) for mod in pools}
+    for a in pools:
+        for b in pools:
+            if per[b] < len(pools[b]) and (not cap or per[b] < cap):
+                assert per[a] <= per[b] + 1
+
+
+# MODEL mutation-shard-partition
+# checks: harness/python/stkmutation/tool.py  (--shard K/N: every N-th mutant from the K-th)
+# contract: docs/mutation.md#commands
+# planted: ci/mutants/model-mutation-shard-partition.patch  (i % n == k, off by one)
+@given(module_pools(), st.integers(1, 20), st.integers(0, 1000), st.integers(1, 6))
+def test_model_shards_partition_the_sample(pools, n: int, seed: int, shards: int):
+    sample = tool.choose(pools, lambda _: True, n, seed)
+    parts = [tool.shard(sample, k, shards) for k in range(1, shards + 1)]
+    # Shards 1..N of one seed partition the sample exactly, each in the sample's order...
+    flat = [m.ident for p in parts for m in p]
+    assert sorted(flat) == sorted(m.ident for m in sample)
+    assert len(set(flat)) == len(flat)
+    for k, p in enumerate(parts, 1):
+        assert [m.ident for m in p] == [m.ident for m in sample[k - 1 :: shards]]
+    # ...and the union of the shard reports merged equals the unsharded report's counts.
+    outcomes = {m.ident: OUTCOMES[sum(map(ord, m.ident)) % len(OUTCOMES)] for m in sample}
+
+    def recs(ms: list[tool.Mutant]) -> list[dict[str, Any]]:
+        return [{"module": m.module, "outcome": outcomes[m.ident], "triaged": ""} for m in ms]
+
+    whole = mreport.tally(recs(sample))["total"]
+    shard_rows = [mreport.tally(recs(p))["total"] for p in parts]
+    for key in ("generated", "compiled", *OUTCOMES):
+        assert whole[key] == sum(r[key] for r in shard_rows)
+
+
+def _model_score(recs: list[dict[str, Any]]) -> float | None:
+    dead = sum(r["outcome"] in ("killed", "timeout") for r in recs)
+    alive = sum(r["outcome"] in ("survived", "not-covered") and not r["triaged"] for r in recs)
+    if dead + alive == 0:
+        return None
+    return round(100 * dead / (dead + alive), 1)
+
+
+@st.composite
+def records(draw: Any) -> list[dict[str, Any]]:
+    out = []
+    for _ in range(draw(st.integers(0, 25))):
+        outcome = draw(st.sampled_from(OUTCOMES))
+        triaged = (
+            draw(st.sampled_from(["", "", "equivalent: clamps"]))
+            if outcome in ("survived", "not-covered")
+            else ""
+        )
+        out.append(
+            {"module": draw(st.sampled_from(MODULES)), "outcome": outcome, "triaged": triaged}
+        )
+    return out
+
+
+# MODEL mutation-score
+# checks: harness/python/stkmutation/report.py  (the per-module and total score)
+# contract: docs/mutation.md#how-a-mutant-is-made-and-run
+# planted: ci/mutants/model-mutation-score.patch  (a timeout not counted as killed)
+@given(records())
+def test_model_score_per_module_and_total(recs: list[dict[str, Any]]):
+    rows = mreport.tally(recs)
+    assert list(rows)[-1] == "total"
+    assert set(rows) == {r["module"] for r in recs} | {"total"}
+    for mod, row in rows.items():
+        mine = [r for r in recs if mod == "total" or r["module"] == mod]
+        assert row["generated"] == len(mine)
+        for o in OUTCOMES:
+            assert row[o] == sum(r["outcome"] == o for r in mine)
+        assert row["triaged"] == sum(bool(r["triaged"]) for r in mine)
+        assert row["score"] == _model_score(mine)
+    # Reordering the records changes nothing.
+    assert mreport.tally(list(reversed(recs))) == rows
+
+
+# MODEL mutation-fail-under
+# checks: harness/python/stkmutation/tool.py  (--fail-under PCT: exit 1 below PCT)
+# contract: docs/mutation.md#commands
+# planted: ci/mutants/model-mutation-fail-under.patch  (the report's rounded score compared)
+@given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 5), st.integers(0, 3))
+def test_model_fail_under_both_ways(killed: int, survived: int, timeout: int, triaged: int):
+    triaged = min(triaged, survived)
+    total = {
+        "killed": killed,
+        "timeout": timeout,
+        "survived": survived,
+        "not-covered": 0,
+        "triaged": triaged,
+    }
+    dead, scored = killed + timeout, killed + timeout + survived - triaged
+    if scored == 0:
+        assert not tool.under_fail_under(total, 100.0)
+        return
+    exact = Fraction(100 * dead, scored)
+    # The smallest PCT written with one decimal that breaks it, and the largest that keeps it.
+    breaking = Fraction(int(exact * 10) + 1, 10)
+    keeping = Fraction(int(exact * 10), 10)
+    if breaking <= 100:
+        assert tool.under_fail_under(total, float(breaking)), (dead, scored, float(breaking))
+    assert not tool.under_fail_under(total, float(keeping)), (dead, scored, float(keeping))
+    assert not tool.under_fail_under(total, None)
+
+
+def test_fail_under_two_of_three_is_under_66_7():
+    total = {"killed": 2, "timeout": 0, "survived": 1, "not-covered": 0, "triaged": 0}
+    assert (
+        mreport.tally(
+            [{"module": "m", "outcome": o, "triaged": ""} for o in ("killed", "killed", "survived")]
+        )["total"]["score"]
+        == 66.7
+    )
+    assert tool.under_fail_under(total, 66.7)  # 66.67% is below 66.7%, whatever the report shows
+    assert not tool.under_fail_under(total, 66.6)
+
+
+# MODEL mutation-triage-match
+# checks: harness/python/stkmutation/tool.py  (a triage line matches a survivor)
+# contract: docs/mutation.md#triage
+# planted: ci/mutants/model-mutation-triage-match.patch  (the original line not stripped)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["survived", "not-covered", "killed", "timeout"]),
+            st.sampled_from(["  if (a < b) {", "return a | b;", "x = y;  ", "\tq.pop()"]),
+            st.sampled_from(["< ==> <=", "core/NumberReplacer"]),
+            st.booleans(),
+        ),
+        max_size=12,
+    )
+)
+def test_model_triage_matches_survivors_by_text(tmp_path_factory, rows):
+    repo = tmp_path_factory.mktemp("repo")
+    (repo / "engine/src").mkdir(parents=True, exist_ok=True)
+    (repo / "engine/src/a.cpp").write_text("x\n")
+    entries_wanted = {(op, text.strip()) for _, text, op, listed in rows if listed}
+    lines = [f"engine/src/a.cpp | {op} | {text} | judged" for op, text in sorted(entries_wanted)]
+    tri = repo / "triage.txt"
+    tri.write_text("# comment\n\n" + "\n".join(lines) + "\n")
+    entries = tool.read_triage(tri, repo)
+    ms = []
+    for outcome, text, op, _ in rows:
+        m = tool.Mutant("engine/src/a.cpp", 3, op, text, text + "!", "cpp")
+        m.outcome = outcome
+        ms.append(m)
+    tool.apply_triage(ms, entries)
+    for m in ms:
+        want = m.outcome in ("survived", "not-covered") and (
+            (m.operator, m.original.strip()) in entries_wanted
+        )
+        assert bool(m.triage) == want, (m.outcome, m.operator, m.original)
+        if want:
+            assert m.triage == "judged"
+
+
+def _rec(key: int, outcome: str, module: str = "engine/src/search") -> dict[str, Any]:
+    return {
+        "id": f"engine/src/search/a.cpp:{key}:h",
+        "file": "engine/src/search/a.cpp",
+        "line": key,
+        "module": module,
+        "operator": "< ==> <=",
+        "original": f"line {key}",
+        "mutated": f"mutated {key}",
+        "outcome": outcome,
+        "triaged": "",
+    }
+
+
+# MODEL mutation-campaign-merge
+# checks: harness/python/stkmutation/campaign.py  (reports merged by mutant, later replaces earlier)
+# contract: docs/mutation.md#campaigns-several-runs-one-table
+# planted: ci/mutants/model-mutation-campaign-merge.patch  (the first report's outcome kept)
+@given(
+    st.lists(st.sampled_from(OUTCOMES), min_size=1, max_size=20),
+    st.integers(1, 4),
+    st.lists(st.sampled_from(["killed", "survived", "gone"]), max_size=20),
+)
+def test_model_campaign_merge(outcomes: list[str], shards: int, rerun: list[str]):
+    recs = [_rec(i, o) for i, o in enumerate(outcomes)]
+    # Shards merged equal the unsharded run's table.
+    docs = [{"report": {"config": f"s{k}"}, "mutants": recs[k::shards]} for k in range(shards)]
+    first, final = campaign.merge(docs)
+    assert campaign.scored(final) == mreport.tally(recs)
+    assert campaign.scored(first) == mreport.tally(recs)
+    # A rerun of the survivors: its outcome replaces the first; a mutant it asked for but no
+    # longer made is gone and leaves the final score.
+    survivors = [r for r in recs if r["outcome"] in ("survived", "not-covered")]
+    again, asked, model_final = [], [], {mreport.text_key(r): r for r in recs}
+    for r, new in zip(survivors, rerun, strict=False):
+        asked.append(mreport.text_key(r))
+        if new == "gone":
+            del model_final[mreport.text_key(r)]
+        else:
+            again.append(dict(r, outcome=new))
+            model_final[mreport.text_key(r)] = dict(r, outcome=new)
+    docs.append({"report": {"config": "rerun"}, "mutants": again, "asked": asked})
+    first, final = campaign.merge(docs)
+    assert campaign.scored(first) == mreport.tally(recs)
+    assert campaign.scored(final) == mreport.tally(list(model_final.values()))
+
+
+# MODEL planted-defect-verdict
+# checks: harness/python/stkmutation/planted.py  (a planted defect is caught by every listed check)
+# contract: docs/planted-defects.md#planted-defects
+# planted: ci/mutants/model-planted-defect-verdict.patch  (caught when any one check fails)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=3),
+        min_size=1,
+        max_size=6,
+    ),
+    st.integers(1, 3),
+)
+@settings(max_examples=40)
+def test_model_planted_verdicts_and_merge(tmp_path_factory, defects, shards: int):
+    out = tmp_path_factory.mktemp("mutants")
+    recs = []
+    for i, checks in enumerate(defects):
+        results = [
+            planted.CheckResult(f"check {j}", 1 if caught else 0, 1.0, caught, caught and hang)
+            for j, (caught, hang) in enumerate(checks)
+        ]
+        m = planted.Mutant(f"p{i}.patch", [r.command for r in results], "stats", results)
+        rec = planted.to_record(m)
+        every = all(c for c, _ in checks)
+        if not every:
+            want = "survived"
+        elif all(h for _, h in checks):
+            want = "timeout"
+        else:
+            want = "killed"
+        assert rec["outcome"] == want, checks
+        recs.append(rec)
+    # --merge of the shards: one report, exit 1 exactly when a defect survived a listed check.
+    paths = []
+    for k in range(shards):
+        p = out / f"shard{k}.json"
+        p.write_text(json.dumps({"head": "abc", "mutants": recs[k::shards]}))
+        paths.append(p)
+    rc = planted.merge_reports(paths, "merged", out)
+    assert rc == (1 if any(r["outcome"] == "survived" for r in recs) else 0)
+    merged = json.loads((out / "mutants" / "merged.json").read_text())
+    assert sorted(r["id"] for r in merged["mutants"]) == sorted(r["id"] for r in recs)
