@@ -94,29 +94,57 @@ def ninja_log_entries(build_dir: Path) -> list[tuple[float, str]]:
     return sorted(((s, o) for o, s in latest.items()), reverse=True)
 
 
-def part_of(output: str) -> str:
-    """The part of the tree an object's source lies in (CMake writes `..` as `__`)."""
+def part_of(output: str, build_dir: Path | None = None) -> str:
+    """The part of the tree an object's source lies in (CMake writes `..` as `__`). A unity batch
+    (harness/cmake/BuildSpeed.cmake) is the part of the sources it includes (read from the batch
+    in `build_dir`); its name spells its folder, but a folder with one source joins its parent's
+    batches (`engine_0` holding `engine/tests/test_names_test.cpp`), so the name is the fallback."""
     m = re.match(r"(.*?)CMakeFiles/[^/]+\.dir/(.*)", output)
     if not m:
         return "other"
     source = os.path.normpath(m.group(1) + m.group(2).replace("__/", "../"))
-    # A unity batch (harness/cmake/BuildSpeed.cmake) is named after its folder (harness_src_x_0).
-    batch = re.search(r"/unity/[^/]+/([^/]+)$", source)
+    batch = re.search(r"(?:^|/)unity/[^/]+/([^/]+)$", source)
+    if batch:
+        included = _batch_sources(build_dir, m.group(1) + m.group(2).removesuffix(".o"))
+        if included:
+            return next((p for s in included for p, _ in PARTS if s.startswith(p + "/")), "other")
+        for prefix, _ in PARTS:
+            if batch[1].startswith(prefix.replace("/", "_") + "_"):
+                return prefix
     for prefix, _ in PARTS:
-        if source.startswith(prefix + "/") or (
-            batch and batch[1].startswith(prefix.replace("/", "_"))
-        ):
+        if source.startswith(prefix + "/"):
             return prefix
     return "other"
 
 
-def cost_by_part(objects: list[tuple[float, str]]) -> dict[str, tuple[int, float]]:
+def _batch_sources(build_dir: Path | None, batch: str) -> list[str]:
+    """The repository paths a unity batch includes ([] without the build folder or the batch)."""
+    if build_dir is None:
+        return []
+    path = build_dir / batch
+    try:
+        text = inputs.read_input_text(path)
+    except (OSError, inputs.UnreadableInputError):
+        return []
+    root = ROOT.resolve()
+    found = []
+    for inc in re.findall(r'^#include "([^"]+)"', text, re.M):
+        full = Path(os.path.normpath(path.parent / inc))
+        if full.is_relative_to(root):
+            found.append(full.relative_to(root).as_posix())
+    return found
+
+
+def cost_by_part(
+    objects: list[tuple[float, str]], build_dir: Path | None = None
+) -> dict[str, tuple[int, float]]:
     parts: dict[str, tuple[int, float]] = {}
     for seconds, output in objects:
         if not output.endswith(".o"):
             continue
-        n, total = parts.get(part_of(output), (0, 0.0))
-        parts[part_of(output)] = (n + 1, total + seconds)
+        part = part_of(output, build_dir)
+        n, total = parts.get(part, (0, 0.0))
+        parts[part] = (n + 1, total + seconds)
     return parts
 
 
@@ -234,7 +262,9 @@ def profile(args: argparse.Namespace) -> Profile:
     )
     build = run_timed(["cmake", "--build", str(build_dir), "-j", str(args.jobs)], env)
     objects = ninja_log_entries(build_dir)
-    result = Profile(args.preset, args.jobs, configure, build, objects, cost_by_part(objects))
+    result = Profile(
+        args.preset, args.jobs, configure, build, objects, cost_by_part(objects, build_dir)
+    )
     if args.headers:
         result.headers = header_costs(build_dir, args.headers)
         result.precompiled = precompiled_headers(build_dir)
