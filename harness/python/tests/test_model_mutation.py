@@ -7,10 +7,12 @@ score, --fail-under, the triage match, the campaign merge and the planted-defect
 from __future__ import annotations
 
 import json
+import math
 import random
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,6 +162,23 @@ def test_model_score_per_module_and_total(recs: list[dict[str, Any]]):
             assert row[o] == sum(r["outcome"] == o for r in mine)
         assert row["triaged"] == sum(bool(r["triaged"]) for r in mine)
         assert row["score"] == _model_score(mine)
+        # The number scored and the 95% Wilson interval of the score, in percent to 0.1.
+        dead = sum(r["outcome"] in ("killed", "timeout") for r in mine)
+        n = dead + sum(
+            r["outcome"] in ("survived", "not-covered") and not r["triaged"] for r in mine
+        )
+        assert row["scored"] == n
+        if n == 0:
+            assert row["interval"] is None
+        else:
+            z2, p = 1.96 * 1.96, dead / n
+            centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+            half = 1.96 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+            want = [
+                round(100 * max(0.0, centre - half), 1),
+                round(100 * min(1.0, centre + half), 1),
+            ]
+            assert row["interval"] == pytest.approx(want, abs=0.051)
     # Reordering the records changes nothing.
     assert mreport.tally(list(reversed(recs))) == rows
 
