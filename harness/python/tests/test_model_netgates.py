@@ -348,7 +348,7 @@ def _model_wilson(rate: float, n: float) -> tuple[float, float]:
 # MODEL calibration-flagged-gate
 # checks: harness/python/stktrain/calibration.py  (a flagged population against its Wilson interval)
 # contract: docs/fail-high-calibration.md#figures
-# planted: ci/mutants/model-calibration-flagged-gate.patch  (z instead of z^2 in the Wilson centre)
+# planted: ci/mutants/model-calibration-flagged-gate.patch  (n_eff taken as the sum of the weights)
 @given(
     st.integers(300, 1500),
     st.integers(1, 10**6),
