@@ -136,17 +136,34 @@ def parse_blocks(path: Path, root: Path) -> list[Model]:
 
 
 def slug(heading: str) -> str:
-    """GitHub's anchor of a Markdown heading: lowercase, punctuation dropped, spaces to '-'."""
-    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    """GitHub's anchor of a Markdown heading: lowercase, punctuation dropped (a literal `_`, as in
+    `io::replace_file`, is kept; `*` and `_` delimiting emphasis are not), spaces to '-'."""
+    text = re.sub(r"[`*]", "", heading.strip().lower())
+    text = re.sub(r"(?<!\w)_+|_+(?!\w)", "", text)
     text = re.sub(r"[^\w\- ]", "", text)
     return text.replace(" ", "-")
 
 
 def anchors(doc: Path) -> set[str]:
-    found = set()
+    """The anchors of a Markdown file's headings, as GitHub makes them: a repeated one gets -1,
+    -2, ...; a `#` line inside a fenced code block is no heading."""
+    found: set[str] = set()
+    seen: dict[str, int] = {}
+    fence = ""
     for line in inputs.read_input_text(doc).splitlines():
+        if m := re.match(r"^\s{0,3}(`{3,}|~{3,})", line):
+            if not fence:
+                fence = m.group(1)
+            elif m.group(1).startswith(fence[0]) and len(m.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if fence:
+            continue
         if m := re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line):
-            found.add(slug(m.group(1)))
+            base = slug(m.group(1))
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            found.add(base if n == 0 else f"{base}-{n}")
     return found
 
 
