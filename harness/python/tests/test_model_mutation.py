@@ -351,3 +351,87 @@ def test_model_planted_verdicts_and_merge(tmp_path_factory, defects, shards: int
     assert rc == (1 if any(r["outcome"] == "survived" for r in recs) else 0)
     merged = json.loads((out / "mutants" / "merged.json").read_text())
     assert sorted(r["id"] for r in merged["mutants"]) == sorted(r["id"] for r in recs)
+
+
+@st.composite
+def code_paths(draw: Any) -> tuple[str, str]:
+    """(a source path, its module by docs/mutation.md's rule)."""
+    kind = draw(st.sampled_from(["engine", "harness", "commands", "python"]))
+    folders = draw(st.lists(st.sampled_from(["nnue", "search", "layers", "io"]), max_size=3))
+    name = draw(st.sampled_from(["a", "tt", "main"]))
+    if kind == "engine":
+        path = "/".join(["engine/src", *folders, name + ".cpp"])
+        return path, "engine/src" + ("/" + folders[0] if folders else "")
+    if kind == "harness":
+        path = "/".join(["harness/src", *folders, name + ".cpp"])
+        return path, "harness/src" + ("/" + folders[0] if folders else "")
+    if kind == "commands":
+        cmd = draw(st.sampled_from(["match", "uci-check", "perft"]))
+        path = "/".join(["harness/src/commands", cmd, *folders, name + ".cpp"])
+        return path, f"harness/src/commands/{cmd}"
+    pkg = draw(st.sampled_from(["stkref", "stktrain", "stkmutation", "stkdev"]))
+    return f"harness/python/{pkg}/{name}.py", f"{pkg}/{name}"
+
+
+# MODEL mutation-module-of
+# checks: harness/python/stkmutation/modules.py  (the module a mutant's score is counted in)
+# contract: docs/mutation.md#how-a-mutant-is-made-and-run
+# planted: ci/mutants/model-mutation-module-of.patch  (the innermost folder, not the first)
+@given(code_paths())
+def test_model_module_of(case: tuple[str, str]):
+    path, module = case
+    from stkmutation import modules
+
+    assert modules.module_of(path) == module
+    assert tool.module_of(path) == module  # the tool counts by the same rule
+
+
+def _model_anchor(heading: str) -> str:
+    text = heading.strip().lower().replace("`", "")
+    text = "".join(c for c in text if c.isalnum() or c in " -_")
+    return text.replace(" ", "-")
+
+
+heading_words = st.lists(
+    st.sampled_from(
+        [
+            "Whole",
+            "files:",
+            "`io::replace_file`",
+            "run_per_hour",
+            "(stkdev)",
+            "2.",
+            "SPRT",
+            "&",
+            "a/b",
+            "K",
+            "—",
+            "x-y",
+        ]
+    ),
+    min_size=1,
+    max_size=5,
+).map(" ".join)
+
+
+# MODEL models-heading-anchors
+# checks: harness/python/stkmutation/models.py  (a contract's heading anchor, as GitHub makes it)
+# contract: docs/models-howto.md#the-header-block
+# planted: ci/mutants/model-models-heading-anchors.patch  (a literal underscore dropped)
+@given(st.lists(st.tuples(st.integers(1, 4), heading_words, st.booleans()), max_size=8))
+def test_model_heading_anchors(tmp_path_factory, headings):
+    from stkmutation import models
+
+    doc = tmp_path_factory.mktemp("doc") / "page.md"
+    lines, want, seen = [], set(), {}
+    for level, text, fenced in headings:
+        if fenced:  # a shell comment in a code block is no heading
+            lines += ["```sh", f"# {text}", "```"]
+            continue
+        lines += [f"{'#' * level} {text}", "", "text"]
+        base = _model_anchor(text)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        want.add(base if n == 0 else f"{base}-{n}")
+    doc.write_text("\n".join(lines) + "\n")
+    assert models.anchors(doc) == want
