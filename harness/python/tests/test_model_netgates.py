@@ -9,6 +9,7 @@ their definitions (weighted AUC by pairs, Wilson interval, logistic optimum) and
 from __future__ import annotations
 
 import argparse
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -417,3 +418,99 @@ def test_model_fhfit_logistic_optimum(seed, n, k, l2):
     # Weights are relative: scaling them all changes nothing; a record of weight 2 is two of 1.
     fit2 = fhfit.fit_logistic(x, y, 3.0 * w, l2)
     assert np.allclose(np.r_[fit2.intercept, fit2.coef], t, atol=1e-7)
+
+
+def _write(path: Path, doc: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc))
+
+
+def _work(tmp: Path, elos: dict[str, float], verdicts: dict[str, str | None]) -> Path:
+    for name, elo in elos.items():
+        _write(tmp / "match" / f"{name}.json", _match(["checkmate"] * 2, verdicts[name], elo))
+    for n in ("classical", "nnue"):
+        _write(
+            tmp / "search-speed" / f"{n}.json",
+            {
+                "stk": {"nodes_per_second": 1000},
+                "reference_run": {"nodes_per_second": 900},
+                "reference_options": [],
+                "speed_ratio": 1.1,
+            },
+        )
+    _write(
+        tmp / "drift" / "drift-trained.json",
+        {
+            "abs_delta_cp": {"p99": 1.0, "max": 2.0, "mean": 0.5},
+            "positions": 10,
+            "engine": {
+                "engine-vs-oracle": {"mismatches": 0},
+                "engine-vs-oracle-mirror": {"mismatches": 0},
+            },
+        },
+    )
+    ft = {
+        "clipped_low_share": 0.1,
+        "clipped_high_share": 0.01,
+        "dead_lanes": 0,
+        "saturated_lanes": 0,
+        "lanes": 128,
+        "int16_headroom": 100.0,
+    }
+    _write(tmp / "netlint" / "trained.json", {"ft": ft, "positions": 5, "int32_headroom": 1e4})
+    side = {
+        "mae_cp": 1.0,
+        "mae_wdl_score": 0.1,
+        "mae_wdl_result": 0.2,
+        "pair_accuracy": 0.9,
+        "decided_median_spread_cp": 100.0,
+        "decided_collapsed_share": 0.01,
+    }
+    _write(
+        tmp / "netquality" / "trained.json",
+        {
+            "positions": 10,
+            "validation_games": 2,
+            "pairs": 5,
+            "decided_positions": 3,
+            "scale_net_per_classical": 1.0,
+            "net": side,
+            "classical": side,
+        },
+    )
+    return tmp
+
+
+elo_figure = st.floats(-400, 400, allow_nan=False).map(lambda x: round(x, 1))
+
+
+# MODEL strength-report-gauntlet
+# checks: harness/python/stktrain/strength_report.py  (the page's Elo rows and the gauntlet gap)
+# contract: docs/trained-net.md#games
+# planted: ci/mutants/model-strength-report-gauntlet.patch  (the gap taken the wrong way round)
+@given(
+    st.fixed_dictionaries(dict.fromkeys(strength_report.MATCHES, elo_figure)),
+    st.sampled_from(["H1 accepted", "H0 accepted", "continue"]),
+)
+@settings(max_examples=25)
+def test_model_strength_report_page(tmp_path_factory, elos: dict[str, float], sprt: str):
+    verdicts: dict[str, str | None] = dict.fromkeys(strength_report.MATCHES, sprt)
+    verdicts["gauntlet-nnue"] = verdicts["gauntlet-classical"] = None
+    page = strength_report.render(_work(tmp_path_factory.mktemp("work"), elos, verdicts))
+    for n, e in elos.items():  # every match row carries its own Elo and interval
+        row = next(line for line in page.splitlines() if line.startswith(f"| {n} |"))
+        assert f"| {e:+.1f} [{e - 10:+.1f}, {e + 10:+.1f}] |" in row
+        assert row.rstrip().endswith("| measurement |" if n.startswith("gaunt") else f"| {sprt} |")
+    gap = elos["gauntlet-nnue"] - elos["gauntlet-classical"]
+    assert f"the difference {gap:+.1f} Elo is the net against the classical evaluation" in page
+    # Swapping the two gauntlets (the net's and the classical one's) negates the difference.
+    swapped = dict(
+        elos,
+        **{
+            "gauntlet-nnue": elos["gauntlet-classical"],
+            "gauntlet-classical": elos["gauntlet-nnue"],
+        },
+    )
+    page2 = strength_report.render(_work(tmp_path_factory.mktemp("work"), swapped, verdicts))
+    assert f"the difference {-gap + 0.0:+.1f} Elo" in page2
+    assert ("The net is stronger at equal time" in page) == (sprt == "H1 accepted")
