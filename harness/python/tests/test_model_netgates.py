@@ -514,3 +514,36 @@ def test_model_strength_report_page(tmp_path_factory, elos: dict[str, float], sp
     page2 = strength_report.render(_work(tmp_path_factory.mktemp("work"), swapped, verdicts))
     assert f"the difference {-gap + 0.0:+.1f} Elo" in page2
     assert ("The net is stronger at equal time" in page) == (sprt == "H1 accepted")
+
+
+# MODEL netquality-holdout-is-the-trainers
+# checks: harness/python/stktrain/netquality.py  (the held-out games are the trainer's)
+# contract: docs/harnesses/netquality.md#what-it-proves
+# planted: ci/mutants/model-netquality-holdout-is-the-trainers.patch  (games drawn from all records)
+@given(
+    st.lists(st.tuples(st.integers(1, 5), st.integers(0, 3)), min_size=3, max_size=14),
+    st.integers(0, 50),
+    st.sampled_from([0.1, 0.2, 0.3, 0.5]),
+)
+@settings(max_examples=40)
+def test_model_netquality_holdout_is_the_trainers(tmp_path_factory, games, seed, fraction):
+    from stktrain import train
+
+    fen = chess.Board().fen()
+    lines = []
+    for quiet_n, loud_n in games:  # a game's first ply is 1: each one starts a new game
+        flags = [0] * loud_n + [1] * (quiet_n if quiet_n % 2 else 0)  # some games all loud
+        for ply, q in enumerate(flags or [1], 1):
+            lines.append(f"{fen} | 10 | 0.5 | {ply} | {q}\n")
+    data = tmp_path_factory.mktemp("hold") / "d.txt"
+    data.write_text("".join(lines))
+    recs = datafile.read_records([data])
+    try:
+        _, held = netquality.holdout(recs, fraction, seed)
+    except Exception as e:
+        assert "too few" in str(e) or "no quiet" in str(e)
+        return
+    d = train.read_data([data], True, 0)  # the trainer's default: quiet records only
+    _, val = train.split_by_game(d, fraction, seed)
+    assert sorted({r.game for r in held}) == sorted(set(val.game.tolist()))
+    assert len(held) == len(val)
