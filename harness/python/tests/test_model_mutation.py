@@ -42,9 +42,13 @@ def module_pools(draw: Any) -> dict[str, list[tool.Mutant]]:
     sizes = draw(st.lists(st.integers(0, 7), min_size=1, max_size=6))
     pools: dict[str, list[tool.Mutant]] = {}
     for i, n in enumerate(sizes):
-        pools[tool.module_of(f"engine/src/m{i}/f.cpp")] = [
-            _mutant(i, k, draw(st.integers(1, 40))) for k in range(n)
-        ]
+        ms = [_mutant(i, k, draw(st.integers(1, 40))) for k in range(n)]
+        if ms and draw(st.booleans()):  # the same mutated line by another operator: one mutant
+            twin = ms[draw(st.integers(0, len(ms) - 1))]
+            ms.append(
+                tool.Mutant(twin.file, twin.line, "== ==> !=", twin.original, twin.mutated, "cpp")
+            )
+        pools[tool.module_of(f"engine/src/m{i}/f.cpp")] = ms
     return pools
 
 
@@ -61,16 +65,24 @@ def _model_draw(pools: dict[str, list[tool.Mutant]], n: int, seed: int, cap: int
     rounds = sorted(pools)
     rng.shuffle(rounds)
     taken: list[tool.Mutant] = []
+    texts: set[tuple[str, int, str | None]] = set()  # identical mutated texts are one mutant
     count = dict.fromkeys(rounds, 0)
     active = list(rounds)
     while active and (not n or len(taken) < n):
         for mod in list(active):
             if n and len(taken) >= n:
                 break
+            while (
+                queues[mod]
+                and (queues[mod][0].file, queues[mod][0].line, queues[mod][0].mutated) in texts
+            ):
+                queues[mod].pop(0)
             if not queues[mod] or (cap and count[mod] >= cap):
                 active.remove(mod)
                 continue
-            taken.append(queues[mod].pop(0))
+            m = queues[mod].pop(0)
+            texts.add((m.file, m.line, m.mutated))
+            taken.append(m)
             count[mod] += 1
             if cap and count[mod] >= cap:
                 active.remove(mod)
@@ -90,9 +102,10 @@ def test_model_sample_draw(pools: dict[str, list[tool.Mutant]], n: int, seed: in
     assert [m.ident for m in got] == _model_draw(pools, n, seed, cap)
     # The spread the docs promise: no module holds two more than another unless it ran out.
     per = {mod: sum(m.module == mod for m in got) for mod in pools}
+    distinct = {mod: len({(m.line, m.mutated) for m in ms}) for mod, ms in pools.items()}
     for a in pools:
         for b in pools:
-            if per[b] < len(pools[b]) and (not cap or per[b] < cap):
+            if per[b] < distinct[b] and (not cap or per[b] < cap):
                 assert per[a] <= per[b] + 1
 
 
@@ -103,6 +116,12 @@ def test_model_sample_draw(pools: dict[str, list[tool.Mutant]], n: int, seed: in
 @given(module_pools(), st.integers(1, 20), st.integers(0, 1000), st.integers(1, 6))
 def test_model_shards_partition_the_sample(pools, n: int, seed: int, shards: int):
     sample = tool.choose(pools, lambda _: True, n, seed)
+    # --shard K/N both ways: 1 <= K <= N is taken, one past either edge refused.
+    assert tool.parse_shard(f"1/{shards}") == (1, shards)
+    assert tool.parse_shard(f"{shards}/{shards}") == (shards, shards)
+    for bad in (f"0/{shards}", f"{shards + 1}/{shards}"):
+        with pytest.raises(tool.SetupError):
+            tool.parse_shard(bad)
     parts = [tool.shard(sample, k, shards) for k in range(1, shards + 1)]
     # Shards 1..N of one seed partition the sample exactly, each in the sample's order...
     flat = [m.ident for p in parts for m in p]
