@@ -204,11 +204,11 @@ def test_model_train_k_fit(scores: list[int], k0: int):
 def test_model_split_by_game(game_ids: list[int], fraction: float, seed: int, rnd):
     games_arr = np.asarray(game_ids, np.int64)
     distinct = sorted(set(game_ids))
-    want = max(1, math.floor(fraction * len(distinct) + 0.5))
-    # Python's round() is half to even; the docs say "fraction of the games": half up or even
-    # agree except at exact halves, so those are left to the code's own tests.
-    if abs(fraction * len(distinct) - math.floor(fraction * len(distinct)) - 0.5) < 1e-9:
-        return
+    # The fraction of the games, rounded half to even (docs/training.md), at least 1.
+    x = fraction * len(distinct)
+    low = math.floor(x)
+    nearest = low + (1 if x - low > 0.5 or (x - low == 0.5 and low % 2) else 0)
+    want = max(1, nearest)
     if want >= len(distinct):
         try:
             datafile.held_out_games(games_arr, fraction, seed)
