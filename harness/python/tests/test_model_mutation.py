@@ -454,3 +454,42 @@ def test_model_heading_anchors(tmp_path_factory, headings):
         want.add(base if n == 0 else f"{base}-{n}")
     doc.write_text("\n".join(lines) + "\n")
     assert models.anchors(doc) == want
+
+
+# MODEL campaign-target-verdict
+# checks: harness/python/stkmutation/campaign.py  (a module's first-run verdict against its target)
+# contract: docs/mutation.md#campaigns-several-runs-one-table
+# planted: ci/mutants/model-campaign-target-verdict.patch  (the rounded score compared)
+@given(
+    st.sampled_from(["engine/src/search", "stkref/sprt"]),
+    st.integers(1, 800),
+    st.sampled_from(["keep", "break", "few"]),
+    st.sampled_from([85.0, 95.0, 90.0, 66.7]),
+)
+def test_model_campaign_target_verdict_both_ways(module, scored, edge, target):
+    engine_t, harness_t = (target, 85.0) if module.startswith("engine/") else (95.0, target)
+    t = Fraction(repr(target))
+    # The fewest killed whose exact score reaches the target, and one fewer.
+    need = -((-t * scored) // 100)  # ceil(target * scored / 100)
+    if edge == "few":
+        scored = min(scored, 19)
+        need = -((-t * scored) // 100)
+    killed = int(need) if edge != "break" else int(need) - 1
+    if killed < 0 or killed > scored:
+        return
+    recs = [
+        {"module": module, "outcome": "killed" if i < killed else "survived", "triaged": ""}
+        for i in range(scored)
+    ]
+    rows = mreport.tally(recs)
+    lines, missing = campaign.target_table(rows, rows, engine_t, harness_t)
+    row = next(line for line in lines if line.startswith(f"| `{module}` |"))
+    verdict = row.split("|")[4].strip()
+    if edge == "break":
+        want = "**short**"
+    elif scored < 20:
+        want = "too few (need 20)"
+    else:
+        want = "meets"
+    assert verdict == want, (killed, scored, target, rows[module]["score"])
+    assert (module in missing) == (want != "meets")
