@@ -17,7 +17,7 @@ from typing import Any
 
 import chess
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from stkref.checkpoint import generate_checkpoint, save_checkpoint
@@ -58,6 +58,7 @@ def games(draw: Any, max_games: int = 6) -> list[dict[str, Any]]:
 
 
 FEN = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 
 
 def _text(gs: list[dict[str, Any]]) -> str:
@@ -240,7 +241,8 @@ def test_model_split_by_game(game_ids: list[int], fraction: float, seed: int, rn
         max_size=6,
     )
 )
-@settings(max_examples=8)
+# No shrinking: each example writes a 12 MB checkpoint; a failure prints its example as drawn.
+@settings(max_examples=5, phases=NO_SHRINK)
 def test_model_export_reports_every_clip(tmp_path_factory, planted_values):
     tmp = tmp_path_factory.mktemp("export")
     # Every value within [-1.5, 1.5]: inside every integer range of SPEC-NNUE at its scale (int8
@@ -275,7 +277,7 @@ def test_model_export_reports_every_clip(tmp_path_factory, planted_values):
 # contract: docs/training.md#the-golden-trained-net
 # planted: ci/mutants/model-record-net-output-scale.patch  (the output bias left unscaled)
 @given(st.sampled_from([0.5, 0.8, 1.2, 2.0]), st.lists(boards, min_size=1, max_size=3), games())
-@settings(max_examples=4)
+@settings(max_examples=4, phases=NO_SHRINK)
 def test_model_record_net_output_scale(tmp_path_factory, scale: float, bs, gs):
     tmp = tmp_path_factory.mktemp("record")
     # Inside every integer range even at x2 (the seeded net clips one l1 weight on purpose).
