@@ -16,6 +16,7 @@ from typing import Any
 
 import chess
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -547,3 +548,43 @@ def test_model_netquality_holdout_is_the_trainers(tmp_path_factory, games, seed,
     _, val = train.split_by_game(d, fraction, seed)
     assert sorted({r.game for r in held}) == sorted(set(val.game.tolist()))
     assert len(held) == len(val)
+
+
+# MODEL netlint-ft-figures
+# checks: harness/python/stktrain/netlint.py  (the feature transformer's clipping and headroom)
+# contract: docs/harnesses/netlint.md#what-it-proves
+# planted: ci/mutants/model-netlint-ft-figures.patch  (a lane dead when it is at 0 once)
+@given(st.lists(st.lists(st.integers(0, 10**6), max_size=40), min_size=1, max_size=6))
+@settings(max_examples=15)
+def test_model_netlint_ft_figures(model128, games):
+    from stkref.features import active_features
+
+    boards = []
+    for moves in games:
+        b = chess.Board()
+        for k in moves:
+            legal = list(b.legal_moves)
+            if not legal:
+                break
+            b.push(legal[k % len(legal)])
+        boards.append(b)
+    # Every perspective's accumulator, in wide integers: bias + the active features' rows.
+    accs = []
+    for b in boards:
+        for colour in (b.turn, not b.turn):
+            acc = [int(x) for x in model128.ft_bias]
+            for f in active_features(b, colour):
+                row = model128.ft_weight[f]
+                acc = [a + int(w) for a, w in zip(acc, row, strict=True)]
+            accs.append(acc)
+    lanes = len(accs[0])
+    cells = [v for acc in accs for v in acc]
+    ft = netlint.lint(model128, boards)["ft"]
+    assert ft["lanes"] == lanes
+    assert ft["clipped_low_share"] == pytest.approx(sum(v <= 0 for v in cells) / len(cells))
+    assert ft["clipped_high_share"] == pytest.approx(sum(v >= 127 for v in cells) / len(cells))
+    assert ft["dead_lanes"] == sum(all(acc[i] <= 0 for acc in accs) for i in range(lanes))
+    assert ft["saturated_lanes"] == sum(all(acc[i] >= 127 for acc in accs) for i in range(lanes))
+    biggest = max(abs(v) for v in cells)
+    assert ft["max_abs"] == biggest
+    assert ft["int16_headroom"] == pytest.approx(32767 / max(biggest, 1))
