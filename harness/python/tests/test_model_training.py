@@ -328,3 +328,43 @@ def test_model_record_net_output_scale(tmp_path_factory, scale: float, bs, gs):
     assert man["datagen"]["quiet_records"] == sum(sum(g["quiet"]) for g in gs)
     assert man["datagen"]["games"] == len(gs)
     assert man["output_scale"] == scale
+
+
+GOOD_FIELDS = {"result": ["1.0", "0.5", "0.0", "1", "0"], "quiet": ["0", "1"]}
+BAD_FIELDS = {"result": ["0.25", "2.0", "-1", "x"], "quiet": ["2", "yes", ""]}
+
+
+# MODEL datafile-line-verdicts
+# checks: harness/python/stktrain/datafile.py  (a bad line refused, naming FILE:LINE)
+# contract: docs/training.md#what-it-trains
+# planted: ci/mutants/model-datafile-line-verdicts.patch  (the line counted from 0)
+@given(
+    st.integers(0, 8),
+    st.integers(0, 8),
+    st.sampled_from(["result", "quiet", "fields"]),
+    st.booleans(),
+    st.data(),
+)
+@settings(max_examples=60)
+def test_model_datafile_line_verdicts(tmp_path_factory, before, after, field, bad, data):
+    def line(ply: int, result: str = "0.5", quiet: str = "1", extra: bool = False) -> str:
+        tail = " | 7" if extra else ""
+        return f"{FEN} | 10 | {result} | {ply} | {quiet}{tail}\n"
+
+    if field == "fields":
+        odd = line(before + 1, extra=True) if bad else line(before + 1)
+    else:
+        value = data.draw(st.sampled_from((BAD_FIELDS if bad else GOOD_FIELDS)[field]))
+        odd = line(before + 1, **{field: value})
+    text = "".join(line(i + 1) for i in range(before)) + odd
+    text += "".join(line(before + 2 + i) for i in range(after))
+    path = tmp_path_factory.mktemp("lines") / "d.txt"
+    path.write_text(text)
+    try:
+        recs = datafile.read_records([path])
+    except Exception as e:
+        assert bad, str(e)
+        assert str(e).startswith(f"{path}:{before + 1}: "), str(e)
+        return
+    assert not bad
+    assert len(recs) == before + 1 + after
