@@ -493,3 +493,35 @@ def test_model_campaign_target_verdict_both_ways(module, scored, edge, target):
         want = "meets"
     assert verdict == want, (killed, scored, target, rows[module]["score"])
     assert (module in missing) == (want != "meets")
+
+
+def _listed(argv: list[str]) -> list[str]:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        rc = planted.main(["--list", *argv])
+    return (
+        [line.split()[0] for line in out.getvalue().splitlines() if line.endswith("]")]
+        if (rc == 0)
+        else []
+    )
+
+
+# MODEL planted-shard-partition
+# checks: harness/python/stkmutation/planted.py  (check-mutants --shard K/N: every N-th patch)
+# contract: docs/planted-defects.md#planted-defects
+# planted: ci/mutants/model-planted-shard-partition.patch  (shard K starts at the (K+1)-th patch)
+@given(st.integers(1, 7), st.sampled_from(["model-", "gamestate-|movegen-", "stats|sprt", ""]))
+@settings(max_examples=12)
+def test_model_planted_shards_partition_the_patches(n: int, pattern: str):
+    whole = _listed([pattern] if pattern else [])
+    assert whole and len(set(whole)) == len(whole)
+    shards = [
+        _listed(["--shard", f"{k}/{n}", *([pattern] if pattern else [])]) for k in range(1, n + 1)
+    ]
+    # Shards 1..N of one pattern partition its patches: every N-th from the K-th, in order.
+    for k, part in enumerate(shards, 1):
+        assert part == whole[k - 1 :: n]
+    assert sorted(p for part in shards for p in part) == sorted(whole)
