@@ -588,3 +588,37 @@ def test_model_netlint_ft_figures(model128, games):
     biggest = max(abs(v) for v in cells)
     assert ft["max_abs"] == biggest
     assert ft["int16_headroom"] == pytest.approx(32767 / max(biggest, 1))
+
+
+# MODEL calibration-deciles
+# checks: harness/python/stktrain/calibration.py  (equal-weight bins of predicted probability)
+# contract: docs/fail-high-calibration.md#figures
+# planted: ci/mutants/model-calibration-deciles.patch  (a record binned by its weight's end)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 30), st.integers(0, 1), st.sampled_from([0.5, 1.0, 2.0, 16.0])),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_model_calibration_deciles(rows):
+    p = np.asarray([r[0] / 30 for r in rows])
+    y = np.asarray([r[1] for r in rows], np.float64)
+    w = np.asarray([r[2] for r in rows])
+    total = float(w.sum())
+    # Sorted by p (ties in input order), a record goes to the bin holding the midpoint of its
+    # weight on the cumulative axis: bin = floor(10 * midpoint / total), at most 9.
+    members: dict[int, list[int]] = {}
+    before = 0.0
+    for i in sorted(range(len(rows)), key=lambda i: (p[i], i)):
+        mid = before + w[i] / 2
+        members.setdefault(min(int(10 * mid / total), 9), []).append(i)
+        before += w[i]
+    got = calibration.deciles(p, y, w)
+    assert [d["bin"] for d in got] == sorted(members)
+    for d in got:
+        idx = members[d["bin"]]
+        assert d["records"] == len(idx)
+        assert d["weight"] == pytest.approx(float(w[idx].sum()))
+        assert d["mean_prediction"] == pytest.approx(float((p[idx] * w[idx]).sum() / w[idx].sum()))
+        assert d["realized_rate"] == pytest.approx(float((y[idx] * w[idx]).sum() / w[idx].sum()))
