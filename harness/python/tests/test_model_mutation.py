@@ -525,3 +525,44 @@ def test_model_planted_shards_partition_the_patches(n: int, pattern: str):
     for k, part in enumerate(shards, 1):
         assert part == whole[k - 1 :: n]
     assert sorted(p for part in shards for p in part) == sorted(whole)
+
+
+def _is_subsequence(xs: list[str], ys: list[str]) -> bool:
+    it = iter(ys)
+    return all(any(x == y for y in it) for x in xs)
+
+
+# MODEL mutation-diff-lines
+# checks: harness/python/stkmutation/tool.py  (--diff BASE: the lines added or changed since BASE)
+# contract: docs/mutation.md#commands
+# planted: ci/mutants/model-mutation-diff-lines.patch  (a one-line hunk read as no line)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), max_size=12),
+    st.lists(st.sampled_from(["a", "b", "c", "x", "y"]), max_size=12),
+)
+@settings(max_examples=40)
+def test_model_diff_lines(tmp_path_factory, old: list[str], new: list[str]):
+    import subprocess
+
+    tmp = tmp_path_factory.mktemp("diff")
+    (tmp / "a").mkdir()
+    (tmp / "b").mkdir()
+    (tmp / "a/f.cpp").write_text("".join(x + "\n" for x in old))
+    (tmp / "b/f.cpp").write_text("".join(x + "\n" for x in new))
+    out = subprocess.run(
+        ["git", "diff", "--no-index", "-U0", "--no-color", "a/f.cpp", "b/f.cpp"],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    # git diff --no-index names the new side b/b/f.cpp: the tool drops the b/ prefix.
+    changed = tool.parse_diff(out).get("b/f.cpp", set())
+    assert changed <= set(range(1, len(new) + 1))
+    # A line whose text is nowhere in BASE is added, so it is reported...
+    assert {i + 1 for i, x in enumerate(new) if x not in old} <= changed
+    # ...and the lines not reported are a common subsequence: unchanged lines of BASE, in order.
+    kept = [x for i, x in enumerate(new) if i + 1 not in changed]
+    assert _is_subsequence(kept, old)
+    if old == new:
+        assert changed == set()
