@@ -584,3 +584,91 @@ TEST_CASE("the one-line summary of generated counts prints the model's figures t
 }
 
 }  // namespace match_results_model_test
+
+namespace match_results_model_test {
+
+// MODEL match-result-file
+// checks: harness/src/match_results/match_result_file.cpp  (the result file: written and read back exactly, every documented inconsistency refused)
+// contract: docs/match-results.md#5-the-result-file-json-kind-stk-match-result-version-1
+// planted: ci/mutants/model-match-result-file.patch  (the stored W/D/L counts not compared with the pairs)
+TEST_CASE(
+    "result files of generated matches read back exactly and refuse each documented inconsistency",
+    "[model][match_results]") {
+  rc::prop("write, read: the same match; a changed count, score, colour or pair is refused", [] {
+    const int count = *rc::gen::inRange(1, 4), shard = *rc::gen::inRange(1, count + 1);
+    const std::uint64_t planned = *rc::gen::inRange<std::uint64_t>(4, 40);
+    const MatchDefinition def = make_def(planned, count, sprt_params());
+    MatchResult r(def, {shard});
+    const auto plan = shuffled(planned_openings(planned, count, {shard}));
+    RC_PRE(plan.size() >= 2);
+    const std::size_t n = *rc::gen::inRange<std::size_t>(1, plan.size());
+    for (std::size_t i = 0; i < n; ++i) r.add_pair(gen_pair(plan[i]));
+    const std::string text = to_json_text(r);
+    const MatchResult back = parse_match_result(text, "f.json");
+    RC_ASSERT(back.definition() == def);
+    RC_ASSERT(back.shards() == r.shards());
+    RC_ASSERT(back.pairs() == r.pairs());
+    expect_counts(back.counts(), count_pairs(r.pairs()));
+    RC_ASSERT(to_json_text(back) == text);
+
+    const nlohmann::json j = nlohmann::json::parse(text);
+    auto refused = [&](const nlohmann::json& bad, const char* what) {
+      try {
+        parse_match_result(bad.dump(), "f.json");
+      } catch (const stk::harness::InputError& e) {
+        RC_ASSERT(std::string(e.what()).find("f.json") != std::string::npos);
+        return;
+      }
+      RC_FAIL(std::string("accepted a file with ") + what);
+    };
+    const std::size_t i = *rc::gen::inRange<std::size_t>(0, n);
+    const Counts c = count_pairs(r.pairs());
+    {  // W/D/L that differ from the pairs (wins and losses swapped, or one more draw)
+      nlohmann::json bad = j;
+      if (c.w != c.l) {
+        bad["counts"]["wdl"]["w"] = c.l, bad["counts"]["wdl"]["l"] = c.w;
+      } else {
+        bad["counts"]["wdl"]["d"] = c.d + 1;
+      }
+      refused(bad, "W/D/L counts that differ from its pairs");
+    }
+    {  // a pentanomial count moved to the neighbouring class
+      nlohmann::json bad = j;
+      const std::size_t k = *rc::gen::inRange<std::size_t>(0, 4);
+      auto penta = bad["counts"]["pentanomial"].get<std::vector<std::uint64_t>>();
+      if (penta[k] > 0) {
+        --penta[k], ++penta[k + 1];
+      } else {
+        ++penta[k];
+      }
+      bad["counts"]["pentanomial"] = penta;
+      refused(bad, "pentanomial counts that differ from its pairs");
+    }
+    {  // a pair score other than its games'
+      nlohmann::json bad = j;
+      bad["pairs"][i]["score"] = (bad["pairs"][i]["score"].get<int>() + 1) % 5;
+      refused(bad, "a pair score that disagrees with its games");
+    }
+    {  // both games with A in one colour
+      nlohmann::json bad = j;
+      bad["pairs"][i]["games"][1]["a"] = bad["pairs"][i]["games"][0]["a"];
+      refused(bad, "a pair in one colour");
+    }
+    {  // a pair twice
+      nlohmann::json bad = j;
+      bad["pairs"].push_back(bad["pairs"][i]);
+      refused(bad, "a pair recorded twice");
+    }
+    {  // a pair outside the file's shards (the next opening, or past the plan)
+      nlohmann::json bad = j;
+      const std::uint64_t outside = count > 1 ? plan[n] + 1 : planned;
+      bad["pairs"][i]["opening"] = outside;
+      if (count > 1 && outside < planned &&
+          outside % std::uint64_t(count) == std::uint64_t(shard - 1))
+        return;
+      refused(bad, "a pair outside its shards");
+    }
+  });
+}
+
+}  // namespace match_results_model_test
