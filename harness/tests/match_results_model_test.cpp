@@ -219,54 +219,61 @@ TEST_CASE("match results of generated pairs count A's half points as the model d
 // planted: ci/mutants/model-match-merge-shards.patch  (pairs kept in file order, not sorted by opening)
 TEST_CASE("merged shards of generated matches equal the one run that played every pair",
           "[model][match_results]") {
-  rc::prop("the merge equals the unsharded run, is byte-identical in any order and associative",
-           [] {
-             const int count = *rc::gen::inRange(1, 5);
-             const std::uint64_t planned = *rc::gen::inRange<std::uint64_t>(1, 40);
-             const MatchDefinition def = make_def(planned, count, sprt_params());
-             std::set<int> all;
-             for (int s = 1; s <= count; ++s) all.insert(s);
-             // The one run: every planned pair (some missing: a partial match), in completion order.
-             std::vector<PairRecord> played;
-             for (std::uint64_t i = 0; i < planned; ++i)
-               if (*rc::gen::inRange(0, 5) > 0) played.push_back(gen_pair(i));
-             played = shuffled(played);
-             MatchResult one(def, all);
-             for (const PairRecord& p : played) one.add_pair(p);
+  rc::prop(
+      "the merge equals the unsharded run, is byte-identical in any order and associative", [] {
+        const int count = *rc::gen::inRange(1, 5);
+        const std::uint64_t planned = *rc::gen::inRange<std::uint64_t>(1, 40);
+        const MatchDefinition def = make_def(planned, count, sprt_params());
+        std::set<int> all;
+        for (int s = 1; s <= count; ++s) all.insert(s);
+        // The one run: every planned pair (some missing: a partial match), in completion order.
+        std::vector<PairRecord> played;
+        for (std::uint64_t i = 0; i < planned; ++i)
+          if (*rc::gen::inRange(0, 5) > 0) played.push_back(gen_pair(i));
+        played = shuffled(played);
+        MatchResult one(def, all);
+        for (const PairRecord& p : played) one.add_pair(p);
 
-             std::vector<NamedResult> parts;
-             for (int s = 1; s <= count; ++s) {
-               MatchResult part(def, {s});
-               for (const PairRecord& p : played)
-                 if (part.planned(p.opening)) part.add_pair(p);
-               parts.push_back({"shard" + std::to_string(s) + ".json", part});
-             }
-             const MatchResult merged = merge_match_results(shuffled(parts));
-             // Model: the union of the pairs in opening order, the counts of the union, its LLR.
-             std::vector<PairRecord> by_opening = played;
-             std::sort(by_opening.begin(), by_opening.end(),
-                       [](const PairRecord& a, const PairRecord& b) {
-                         return a.opening < b.opening;
-                       });
-             RC_ASSERT(merged.pairs() == by_opening);
-             RC_ASSERT(merged.shards() == all);
-             expect_counts(merged.counts(), count_pairs(played));
-             RC_ASSERT(merged.counts() == one.counts());
-             const double want = model_llr(count_pairs(played), *def.sprt);
-             RC_ASSERT(std::abs(merged.sprt_result()->llr - want) <=
-                       1e-7 * std::max(1.0, std::abs(want)));
-             RC_ASSERT(merged.complete() == (played.size() == planned));
+        std::vector<NamedResult> parts;
+        for (int s = 1; s <= count; ++s) {
+          MatchResult part(def, {s});
+          for (const PairRecord& p : played)
+            if (part.planned(p.opening)) part.add_pair(p);
+          parts.push_back({"shard" + std::to_string(s) + ".json", part});
+        }
+        const MatchResult merged = merge_match_results(shuffled(parts));
+        // Model: the union of the pairs in opening order, the counts of the union, its LLR.
+        std::vector<PairRecord> by_opening = played;
+        std::sort(by_opening.begin(), by_opening.end(),
+                  [](const PairRecord& a, const PairRecord& b) { return a.opening < b.opening; });
+        RC_ASSERT(merged.pairs() == by_opening);
+        RC_ASSERT(merged.shards() == all);
+        expect_counts(merged.counts(), count_pairs(played));
+        RC_ASSERT(merged.counts() == one.counts());
+        const double want = model_llr(count_pairs(played), *def.sprt);
+        RC_ASSERT(std::abs(merged.sprt_result()->llr - want) <=
+                  1e-7 * std::max(1.0, std::abs(want)));
+        RC_ASSERT(merged.complete() == (played.size() == planned));
+        // Elo of the merge is the model's Elo of the union, and the gate reads the same.
+        if (!played.empty()) {
+          const model::Estimate e = model::estimate(model::penta_law(count_pairs(played).penta));
+          const EloEstimate got = estimate(merged.counts().penta);
+          RC_ASSERT(std::abs(got.elo - e.elo) <= 1e-9 * std::max(1.0, std::abs(e.elo)));
+          RC_ASSERT(std::abs(got.elo_lower - e.lower) <= 1e-9 * std::max(1.0, std::abs(e.lower)));
+          RC_ASSERT(evaluate_gate(merged).verdict == evaluate_gate(one).verdict);
+          RC_ASSERT(evaluate_gate(merged).passed == evaluate_gate(one).passed);
+        }
 
-             // Byte-identical whatever the order of the files; associative.
-             const std::string text = to_json_text(merged);
-             RC_ASSERT(to_json_text(merge_match_results(shuffled(parts))) == text);
-             if (parts.size() >= 3) {
-               const MatchResult ab = merge_match_results({parts[0], parts[1]});
-               std::vector<NamedResult> rest{{"ab.json", ab}};
-               for (std::size_t i = 2; i < parts.size(); ++i) rest.push_back(parts[i]);
-               RC_ASSERT(to_json_text(merge_match_results(shuffled(rest))) == text);
-             }
-           });
+        // Byte-identical whatever the order of the files; associative.
+        const std::string text = to_json_text(merged);
+        RC_ASSERT(to_json_text(merge_match_results(shuffled(parts))) == text);
+        if (parts.size() >= 3) {
+          const MatchResult ab = merge_match_results({parts[0], parts[1]});
+          std::vector<NamedResult> rest{{"ab.json", ab}};
+          for (std::size_t i = 2; i < parts.size(); ++i) rest.push_back(parts[i]);
+          RC_ASSERT(to_json_text(merge_match_results(shuffled(rest))) == text);
+        }
+      });
   rc::prop("files of another match, or a shard twice, are refused naming both files", [] {
     const MatchDefinition def = make_def(12, 3, sprt_params());
     MatchResult a(def, {1}), b(def, {2});
