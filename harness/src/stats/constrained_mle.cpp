@@ -14,20 +14,27 @@ double secular_root(const ScoreDistribution& observed, const double* phi) {
     throw std::domain_error("constrained MLE: the constraint lies outside the possible outcomes");
   // Newton, safeguarded by the bracket [lo, hi] that every evaluation narrows: the sum is +inf at
   // -1/phi_max and -inf at -1/phi_min, and strictly decreasing in between.
+  // A small Newton step alone is no proof of a root: next to a pole (1 + x phi_i -> 0) the step is
+  // the distance to the pole, tiny, while the sum is huge. So a step counts as converged only where
+  // the sum is at rounding level against its terms (at a pole one term dominates: |f| ~ scale);
+  // from beside a pole Newton walks away geometrically (the distance doubles each step).
   double lo = -1 / phi_max, hi = -1 / phi_min, x = 0;
   for (int iter = 0; iter < 400; ++iter) {
-    double f = 0, slope = 0;
+    double f = 0, slope = 0, scale = 0;
     for (int i = 0; i < observed.k; ++i) {
       const double q = 1 + x * phi[i];
       f += observed.p[i] * phi[i] / q;
+      scale += std::abs(observed.p[i] * phi[i] / q);
       slope -= observed.p[i] * phi[i] * phi[i] / (q * q);
     }
     if (f == 0) return x;
     (f > 0 ? lo : hi) = x;
     double next = x - f / slope;
     if (!(next > lo && next < hi)) next = lo + (hi - lo) / 2;
-    if (std::abs(next - x) <= 2 * std::numeric_limits<double>::epsilon() * (1 + std::abs(x)))
+    if (std::abs(next - x) <= 2 * std::numeric_limits<double>::epsilon() * (1 + std::abs(x)) &&
+        std::abs(f) <= 1e-9 * scale)
       return next;
+    if (next == x) return x;  // the bracket is down to adjacent doubles
     x = next;
   }
   throw std::domain_error("constrained MLE: the multiplier did not converge");

@@ -6,7 +6,8 @@ namespace stk::harness::match {
 
 // P(Z <= x)
 double normal_cdf(double x);
-// x with P(Z <= x) = p, 0 < p < 1; accurate to a few ulps (rational start, Halley refinement).
+// x with P(Z <= x) = p, 0 < p < 1; accurate to a few ulps (Newton from 0, monotone; as many
+// steps as the far tail needs).
 double normal_quantile(double p);
 
 }  // namespace stk::harness::match

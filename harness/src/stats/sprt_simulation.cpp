@@ -35,15 +35,21 @@ struct GameLaw {
 GameLaw game_law(double elo, double draw_ratio) {
   const double s = score_from_elo(elo);
   GameLaw g{s - draw_ratio / 2, draw_ratio, 1 - s - draw_ratio / 2};
-  if (g.win < 0 || g.loss < 0)
+  // At the edge of the feasible range (model_at's bracket ends there) the win or loss probability
+  // is 0 up to rounding: a few ulps below 0 is that 0, not an infeasible law.
+  constexpr double kRounding = 1e-12;
+  if (g.win < -kRounding || g.loss < -kRounding)
     throw std::invalid_argument(
         "draw ratio too high for this Elo: a win or loss probability would be negative");
+  g.win = std::max(g.win, 0.0), g.loss = std::max(g.loss, 0.0);
   return g;
 }
 
 // The largest |elo| + |bias| at which the draw ratio still leaves both sides a non-negative win chance.
+// Without draws every Elo is feasible (the formula gives +inf, and a bisection over an infinite
+// bracket gives NaN): the range is capped at 1200 Elo, where elo_from_score saturates anyway.
 double max_feasible_elo(double draw_ratio) {
-  return -400.0 * std::log10(1.0 / (1.0 - draw_ratio / 2) - 1.0);
+  return std::min(-400.0 * std::log10(1.0 / (1.0 - draw_ratio / 2) - 1.0), 1200.0);
 }
 
 }  // namespace
