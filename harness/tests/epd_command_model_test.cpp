@@ -80,7 +80,7 @@ std::map<std::string, nlohmann::json> by_id(const nlohmann::json& run) {
 // contract: docs/harnesses/epd.md#selection
 // planted: ci/mutants/model-epd-command-selection.patch  (a shard chosen by the file index instead of the selected ordinal)
 TEST_CASE(
-    "model: epd takes every stride-th position, its shards add up to the whole run, and order changes nothing but order",
+    "model: epd takes every stride-th position and its shards add up to the whole run and order changes nothing but order",
     "[model][epd]") {
   using namespace epd_command_model;
   const auto dir = test::scratch_dir("epd-command-model");
@@ -137,9 +137,9 @@ TEST_CASE(
 // MODEL epd-command-gates
 // checks: harness/src/commands/epd/epd_command.cpp  (the baseline and min-solved gates as the command applies them)
 // contract: docs/harnesses/epd.md#scoring
-// planted: ci/mutants/model-epd-command-gates.patch  (--min-solved read one lower than given)
+// planted: ci/mutants/model-epd-command-gates.patch  (the baseline handed to the report only with --update-golden: no comparison)
 TEST_CASE(
-    "model: epd against its own results has no regression, and min-solved is met at the solved count and missed one above",
+    "model: epd against its own results has no regression and min-solved is met at the solved count and missed one above",
     "[model][epd]") {
   using namespace epd_command_model;
   const auto dir = test::scratch_dir("epd-command-gates-model");
@@ -174,7 +174,7 @@ TEST_CASE(
 // contract: docs/harnesses/epd-compare.md#figures
 // planted: ci/mutants/model-epd-compare-overlap.patch  (the reference column shows stk's solved count)
 TEST_CASE(
-    "model: epd-compare's solved counts and overlap equal those of its two reports, and an engine against itself differs nowhere",
+    "model: epd-compare's solved counts and overlap equal those of its two reports and an engine against itself differs nowhere",
     "[model][epd-compare]") {
   using namespace epd_command_model;
   const auto dir = test::scratch_dir("epd-compare-model");

@@ -143,7 +143,7 @@ Totals model_totals(const std::vector<PositionResult>& ps) {
 // contract: docs/harnesses/epd.md#scoring
 // planted: ci/mutants/model-epd-solved-verdict.patch  (first solved depth one iteration too early)
 TEST_CASE(
-    "model: a position is solved by a bm move that is no am move, from the first depth of the solving streak",
+    "model: a position is solved by a bm move that is no am move from the first depth of the solving streak",
     "[model][epd]") {
   using namespace epd_model;
   const std::vector<Move> moves = legal_moves();
@@ -259,7 +259,7 @@ TEST_CASE(
 // contract: docs/harnesses/epd.md#scoring
 // planted: ci/mutants/model-epd-run-verdict.patch  (min-solved met only above the bar, not at it)
 TEST_CASE(
-    "model: an epd run fails on a regression, an engine error or fewer solved than min-solved, and totals its positions",
+    "model: an epd run fails on a regression or an engine error or fewer solved than min-solved and totals its positions",
     "[model][epd]") {
   using namespace epd_model;
   const auto dir = test::scratch_dir("epd-model-verdict");

@@ -186,7 +186,7 @@ TEST_CASE(
 // contract: docs/harnesses/fhcollect.md#figures
 // planted: ci/mutants/model-fhcollect-figures.patch  (move records counted as whole-node records and back)
 TEST_CASE(
-    "model: fhcollect's figures count the records it wrote by side and kind, and its shards hold the unsharded records",
+    "model: fhcollect's figures count the records it wrote by side and kind and its shards hold the unsharded records",
     "[model][fhcollect]") {
   using namespace fh_commands_model;
   const auto dir = test::scratch_dir("fhcollect-model");

@@ -119,7 +119,7 @@ std::string model_tag(Outcome o) {
 // MODEL report-junit-counts
 // checks: harness/src/report/junit.cpp  (each testsuite's tests/failures/errors/skipped and the root totals)
 // contract: docs/report-schema.md#junit-counts
-// planted: ci/mutants/model-report-junit-counts.patch  (a skipped testcase counted as a failure)
+// planted: ci/mutants/model-report-junit-counts.patch  (the root's errors summed from the suites' failures)
 TEST_CASE("model: JUnit suite and root counts equal the counts of the testcases' outcomes",
           "[model][report]") {
   using namespace report_model;
@@ -213,7 +213,7 @@ TEST_CASE(
 // checks: harness/src/report/summary_files.cpp  (a summary file holds exactly the text given)
 // contract: docs/report-schema.md#summary-files
 // planted: ci/mutants/model-report-summary-file.patch  (the text cut at its first NUL byte)
-TEST_CASE("model: a summary file holds exactly the bytes given, replacing an earlier one",
+TEST_CASE("model: a summary file holds exactly the bytes given and replaces an earlier one",
           "[model][report]") {
   const auto dir = test::scratch_dir("report-model-summary");
   rc::prop("any bytes, written twice over, read back whole", [&] {

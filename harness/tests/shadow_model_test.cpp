@@ -114,7 +114,7 @@ TEST_CASE(
 // contract: docs/harnesses/shadow.md#rates-intervals-and-gates
 // planted: ci/mutants/model-shadow-gates.patch  (the excess gate fails at a bound equal to the threshold)
 TEST_CASE(
-    "model: the shadow gates fail only when the bound passes the threshold, and sum a band over its depths",
+    "model: the shadow gates fail only when the bound passes the threshold and sum a band over its depths",
     "[model][shadow]") {
   using namespace shadow_model;
   rc::prop("band clusters sum the mechanism's cells and its control population's", [] {

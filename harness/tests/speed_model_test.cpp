@@ -82,7 +82,7 @@ bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(1.0,
 // contract: docs/harnesses/perft-speed.md#figures
 // planted: ci/mutants/model-perft-speed-ratios.patch  (the per-repeat ratio inverted: stk seconds over the reference's)
 TEST_CASE(
-    "model: perft-speed's ratio is reference seconds over stk seconds per repeat, its median the middle, and equal counts its gate",
+    "model: perft-speed's ratio is reference seconds over stk seconds per repeat with the middle as median and equal counts as its gate",
     "[model][perft-speed]") {
   using namespace speed_model;
   const auto dir = test::scratch_dir("perft-speed-model");
@@ -142,7 +142,7 @@ TEST_CASE(
 // contract: docs/harnesses/search-speed.md#figures
 // planted: ci/mutants/model-search-speed-ratio.patch  (the reference's nodes divided by stk's time)
 TEST_CASE(
-    "model: search-speed's ratio is stk nodes per second over the reference's, from each engine's own totals",
+    "model: search-speed's ratio is stk nodes per second over the reference's from each engine's own totals",
     "[model][search-speed]") {
   using namespace speed_model;
   const auto dir = test::scratch_dir("search-speed-model");
