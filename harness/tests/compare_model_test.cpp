@@ -215,7 +215,8 @@ TEST_CASE(
     g.bench_unchanged = true;
     CHECK(case_named(judge(r, g), "bench signature").outcome == junit::Outcome::Passed);
     r.candidate_bench.nodes = 1001;
-    const auto& c = case_named(judge(r, g), "bench signature");
+    const junit::TestSuite v = judge(r, g);
+    const auto& c = case_named(v, "bench signature");
     CHECK(c.outcome == junit::Outcome::Failed);
     CHECK(c.message == "gate bench-unchanged: bench signature changed: 1000 -> 1001 nodes");
     CHECK(to_json(r, judge(r, g)).at("bench_signature") == "changed");
@@ -228,7 +229,8 @@ TEST_CASE(
     g.min_speed_ratio = 1.25;
     CHECK(case_named(judge(r, g), "nodes per second").outcome == junit::Outcome::Passed);
     g.min_speed_ratio = 1.26;
-    const auto& c = case_named(judge(r, g), "nodes per second");
+    const junit::TestSuite v = judge(r, g);
+    const auto& c = case_named(v, "nodes per second");
     CHECK(c.outcome == junit::Outcome::Failed);
     CHECK(c.message ==
           "gate min-speed-ratio 1.26: median nodes/s ratio 1.2500 (runs 0.5000..1.5000)");

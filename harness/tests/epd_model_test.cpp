@@ -270,7 +270,8 @@ TEST_CASE(
   rc::prop("exit status and summary against the model, halves adding up to the whole", [&] {
     const auto ps = *gen_positions(10);
     const Totals t = model_totals(ps);
-    const int min_solved = *rc::gen::oneOf(rc::gen::just(-1), rc::gen::inRange(0, 12));
+    // min-solved absent, or at the solved count or one either side of it.
+    const int min_solved = *rc::gen::element(-1, std::max(0, t.solved - 1), t.solved, t.solved + 1);
     RunResults run = run_of(ps, min_solved);
     std::vector<PositionResult> base_ps = ps;
     for (auto& b : base_ps)
@@ -278,28 +279,21 @@ TEST_CASE(
     const bool with_base = *rc::gen::arbitrary<bool>();
     const RunResults base = run_of(base_ps);
     if (with_base) run.meta.baseline_file = "base.json";
-    const Published pub = publish(run, with_base ? &base : nullptr, {}, out, "whole");
     const Comparison m = model_compare(ps, base_ps);
     const bool fails = t.errors > 0 || (with_base && !m.regressions.empty()) ||
                        (min_solved >= 0 && t.solved < min_solved);
-    RC_ASSERT(pub.exit_code == (fails ? 1 : 0));
-    const auto j = summary("whole");
-    RC_ASSERT(j.at("report").at("passed").get<bool>() ==
-              (t.errors == 0 && !(with_base && !m.regressions.empty()) &&
-               !(min_solved >= 0 && t.solved < min_solved)));
-    const auto& s = j.at("summary");
+    const auto s = to_json(run, std::nullopt, false).at("summary");
     RC_ASSERT(s.at("positions").get<int>() == t.positions);
     RC_ASSERT(s.at("solved").get<int>() == t.solved);
     RC_ASSERT(s.at("errors").get<int>() == t.errors);
     RC_ASSERT(s.at("total_nodes").get<std::uint64_t>() == t.nodes);
 
-    // Two halves (any cut) add up to the whole; a reordered run has the same totals and verdict.
+    // Two halves (any cut) add up to the whole; a reordered run has the same totals.
     const std::size_t cut = *rc::gen::inRange<std::size_t>(0, ps.size() + 1);
-    RunResults a = run_of({ps.begin(), ps.begin() + long(cut)}),
-               b = run_of({ps.begin() + long(cut), ps.end()});
-    publish(a, nullptr, {}, out, "half-a");
-    publish(b, nullptr, {}, out, "half-b");
-    const auto sa = summary("half-a").at("summary"), sb = summary("half-b").at("summary");
+    const auto sa = to_json(run_of({ps.begin(), ps.begin() + long(cut)}), std::nullopt, false)
+                        .at("summary"),
+               sb = to_json(run_of({ps.begin() + long(cut), ps.end()}), std::nullopt, false)
+                        .at("summary");
     for (const char* key : {"positions", "solved", "errors", "total_nodes"})
       RC_ASSERT(sa.at(key).get<std::uint64_t>() + sb.at(key).get<std::uint64_t>() ==
                 s.at(key).get<std::uint64_t>());
@@ -307,11 +301,20 @@ TEST_CASE(
     std::reverse(rev.begin(), rev.end());
     RunResults reordered = run_of(rev, min_solved);
     reordered.meta.baseline_file = run.meta.baseline_file;
-    const Published pr = publish(reordered, with_base ? &base : nullptr, {}, out, "reordered");
-    RC_ASSERT(pr.exit_code == pub.exit_code);
-    const auto sr = summary("reordered").at("summary");
+    const auto sr = to_json(reordered, std::nullopt, false).at("summary");
     for (const char* key : {"positions", "solved", "errors", "total_nodes"})
       RC_ASSERT(sr.at(key) == s.at(key));
+
+    // The verdict as published (files written: one case in five, to keep the test short).
+    if (*rc::gen::weightedElement<bool>({{4, false}, {1, true}})) {
+      const Published pub = publish(run, with_base ? &base : nullptr, {}, out, "whole");
+      RC_ASSERT(pub.exit_code == (fails ? 1 : 0));
+      const auto j = summary("whole");
+      RC_ASSERT(j.at("report").at("passed").get<bool>() == !fails);
+      RC_ASSERT(j.at("summary") == s);
+      const Published pr = publish(reordered, with_base ? &base : nullptr, {}, out, "reordered");
+      RC_ASSERT(pr.exit_code == pub.exit_code);
+    }
   });
   SECTION("both ways: min-solved at the solved count passes, one above fails, by the figure") {
     std::vector<PositionResult> ps = {result("a", true, 10, false), result("b", true, 20, false),

@@ -119,10 +119,10 @@ TEST_CASE(
   using namespace shadow_model;
   rc::prop("band clusters sum the mechanism's cells and its control population's", [] {
     const int positions = *rc::gen::inRange(1, 4);
-    std::vector<Counts> per(std::size_t(positions));
+    std::vector<Counts> per(static_cast<std::size_t>(positions));
     const auto m = static_cast<Mechanism>(*rc::gen::inRange(0, int(stk::search::kMechanismCount)));
     const int lo = *rc::gen::inRange(0, 10), hi = *rc::gen::inRange(lo, 12);
-    std::vector<ClusterCounts> expect(std::size_t(positions));
+    std::vector<ClusterCounts> expect(static_cast<std::size_t>(positions));
     for (int p = 0; p < positions; ++p)
       for (int d = 0; d < 14; ++d) {
         auto& cell = per[std::size_t(p)].decisions[int(m)][std::size_t(d)];

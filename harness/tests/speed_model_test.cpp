@@ -17,11 +17,16 @@ using namespace stk;
 
 namespace speed_model {
 
+// `text` with every `key` replaced by `value`.
+std::string with(std::string text, const std::string& key, const std::string& value) {
+  for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at))
+    text.replace(at, key.size(), value);
+  return text;
+}
+
 // A UCI engine answering "go perft D" for the startpos and kiwipete with the published counts
 // plus `delta` on kiwipete, after a short pause (so its time is not 0).
-std::string perft_reference(const std::filesystem::path& dir, int delta) {
-  const auto path = dir / ("perft-ref" + std::to_string(delta + 5) + ".sh");
-  test::write_file(path, R"(#!/bin/sh
+const char* kPerftReference = R"SH(#!/bin/sh
 pos=""
 while read -r line; do
   case "$line" in
@@ -31,26 +36,19 @@ while read -r line; do
     "go perft "*)
       d="${line#go perft }"
       case "$pos" in
-        *r3k2r*) set -- 48 2039 97862; extra=)" +
-                             std::to_string(delta) + R"( ;;
+        *r3k2r*) set -- 48 2039 97862; extra=@DELTA@ ;;
         *) set -- 20 400 8902; extra=0 ;;
       esac
       eval n=\${$d}
       sleep 0.01
-      echo "Nodes searched: $((n + extra))";
-                   ; quit) exit 0;
-  ;
+      echo "Nodes searched: $((n + extra))" ;;
+    quit) exit 0 ;;
   esac
 done
-)");
-  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
-  return path.string();
-}
+)SH";
 
-// A UCI engine answering "go nodes N" with two info lines, the last one saying `nodes` nodes.
-std::string search_reference(const std::filesystem::path& dir, std::uint64_t nodes) {
-  const auto path = dir / "search-ref.sh";
-  test::write_file(path, R"(#!/bin/sh
+// A UCI engine answering "go nodes N" with two info lines, the last one saying @NODES@ nodes.
+const char* kSearchReference = R"SH(#!/bin/sh
 while read -r line; do
   case "$line" in
     uci) echo "id name modelsearch"; echo "uciok" ;;
@@ -58,15 +56,26 @@ while read -r line; do
     go*)
       sleep 0.01
       echo "info depth 1 seldepth 1 nodes 3 nps 300 score cp 10 pv e2e4"
-      echo "info depth 2 seldepth 2 nodes )" +
-                             std::to_string(nodes) + R"( nps 1000 score cp 12 pv e2e4"
+      echo "info depth 2 seldepth 2 nodes @NODES@ nps 1000 score cp 12 pv e2e4"
       echo "bestmove e2e4" ;;
     quit) exit 0 ;;
   esac
 done
-)");
+)SH";
+
+std::string script(const std::filesystem::path& path, const std::string& text) {
+  test::write_file(path, text);
   std::filesystem::permissions(path, std::filesystem::perms::owner_all);
   return path.string();
+}
+
+std::string perft_reference(const std::filesystem::path& dir, int delta) {
+  return script(dir / ("perft-ref" + std::to_string(delta + 5) + ".sh"),
+                with(kPerftReference, "@DELTA@", std::to_string(delta)));
+}
+
+std::string search_reference(const std::filesystem::path& dir, std::uint64_t nodes) {
+  return script(dir / "search-ref.sh", with(kSearchReference, "@NODES@", std::to_string(nodes)));
 }
 
 nlohmann::json read_report(const std::filesystem::path& p) {
