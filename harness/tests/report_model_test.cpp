@@ -40,8 +40,10 @@ Counts model_counts(const std::vector<Outcome>& outcomes) {
   return c;
 }
 
+// Mostly passing cases, so that runs without a failure, or without an error, are common.
 rc::Gen<Outcome> gen_outcome() {
-  return rc::gen::element(Outcome::Passed, Outcome::Failed, Outcome::Error, Outcome::Skipped);
+  return rc::gen::weightedElement<Outcome>(
+      {{6, Outcome::Passed}, {2, Outcome::Skipped}, {1, Outcome::Failed}, {1, Outcome::Error}});
 }
 
 // One suite per outcome list; testcase names unique.
@@ -124,8 +126,9 @@ TEST_CASE("model: JUnit suite and root counts equal the counts of the testcases'
           "[model][report]") {
   using namespace report_model;
   rc::prop("per suite and at the root, and a split suite keeps the root counts", [] {
-    const auto per_suite = *rc::gen::container<std::vector<std::vector<Outcome>>>(
-        rc::gen::resize(12, rc::gen::container<std::vector<Outcome>>(gen_outcome())));
+    const auto per_suite = *rc::gen::resize(
+        4, rc::gen::container<std::vector<std::vector<Outcome>>>(
+               rc::gen::resize(12, rc::gen::container<std::vector<Outcome>>(gen_outcome()))));
     const XmlCounts x = read_xml(junit::to_xml(make_suites(per_suite)));
     RC_ASSERT(x.suites.size() == per_suite.size());
     Counts all;
@@ -168,8 +171,9 @@ TEST_CASE(
     "[model][report]") {
   using namespace report_model;
   rc::prop("envelope counts and passed over every suite of the run", [] {
-    const auto per_suite = *rc::gen::container<std::vector<std::vector<Outcome>>>(
-        rc::gen::resize(10, rc::gen::container<std::vector<Outcome>>(gen_outcome())));
+    const auto per_suite = *rc::gen::resize(
+        4, rc::gen::container<std::vector<std::vector<Outcome>>>(
+               rc::gen::resize(10, rc::gen::container<std::vector<Outcome>>(gen_outcome()))));
     report::RunReport run("model", "cfg");
     run.suites = make_suites(per_suite);
     run.figures["x"] = 1;
