@@ -184,7 +184,7 @@ TEST_CASE(
 // MODEL fhcollect-figures
 // checks: harness/src/commands/fhcollect/fhcollect_command.cpp  (records by kind, fail-high rates, logged nodes, shards)
 // contract: docs/harnesses/fhcollect.md#figures
-// planted: ci/mutants/model-fhcollect-figures.patch  (move records counted as whole-node records and back)
+// planted: ci/mutants/model-fhcollect-figures.patch  (fail highs counted from the cut_node flag instead of the label)
 TEST_CASE(
     "model: fhcollect's figures count the records it wrote by side and kind and its shards hold the unsharded records",
     "[model][fhcollect]") {
