@@ -26,7 +26,7 @@ namespace fh = search::fh;
 
 int run_fhdump(int argc, char** argv) {
   CLI::App app{
-      "Prints one JSON object per record of a .fhr file (byte offset, fields, the 18 features; with --model\n"
+      "Prints one JSON object per record of a .fhr file (byte offset, fields, the 28 features; with --model\n"
       "the model's prediction recomputed in C++).",
       "stk-harness fhdump"};
   std::string file, model_path;

@@ -34,10 +34,13 @@ const Case kCases[] = {
     {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
 };
 
-// Median and range of the per-repeat ratios: the median is the figure, the range its spread.
+// Median and range of the per-repeat ratios: the median is the figure, the range its spread. The
+// median of an even number of runs is the mean of the two middle ones (as compare's).
 report::Json spread(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return {{"median", v[v.size() / 2]}, {"min", v.front()}, {"max", v.back()}};
+  const std::size_t n = v.size();
+  const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return {{"median", median}, {"min", v.front()}, {"max", v.back()}};
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
