@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stkref import features as F
+from stkref import features as feat
 from stkref import oracle
 from stkref.model import QuantizedModel, tensor_shapes
 
@@ -57,12 +57,12 @@ def persp_colour(persp: int) -> chess.Color:
 
 
 # MODEL features-halfka-indices
-# checks: stkref/features  (HalfKA feature indices of one perspective)
+# checks: harness/python/stkref/features.py  (HalfKA feature indices of one perspective)
 # contract: ../shared/SPEC-NNUE.md#features-halfka-with-32-king-buckets-and-11-piece-kinds-22528-per-perspective
 # planted: ci/mutants/model-features-halfka-indices.patch  (the file mirror only for kings on f-h)
 @given(positions(), st.integers(0, 1))
 def test_features_equal_spec_model(pos: dict[int, tuple[int, int]], persp: int) -> None:
-    got = F.active_features(to_board(pos), persp_colour(persp))
+    got = feat.active_features(to_board(pos), persp_colour(persp))
     want = model_features(pos, persp)
     assert got == want
     assert len(got) == len(pos) - 1
@@ -71,11 +71,11 @@ def test_features_equal_spec_model(pos: dict[int, tuple[int, int]], persp: int) 
 
 def test_features_spec_test_vectors() -> None:
     board = chess.Board()
-    w = F.active_features(board, chess.WHITE)
+    w = feat.active_features(board, chess.WHITE)
     assert len(w) == 31
     assert {2127, 2120, 2811} <= set(w)
-    assert F.active_features(board, chess.BLACK) == w
-    d = F.decode(2811)
+    assert feat.active_features(board, chess.BLACK) == w
+    d = feat.decode(2811)
     assert (d.bucket, d.kind, d.square) == (3, 10, 59)
 
 
@@ -88,23 +88,23 @@ def file_mirror(pos: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
 
 
 # MODEL features-colour-mirror
-# checks: stkref/features  (the black perspective of a position = the white one of its colour mirror)
+# checks: harness/python/stkref/features.py  (the black perspective of a position = the white one of its colour mirror)
 # contract: ../shared/SPEC-NNUE.md#features-halfka-with-32-king-buckets-and-11-piece-kinds-22528-per-perspective
 # planted: ci/mutants/model-features-colour-mirror.patch  (kinds own/opponent by white, not by the perspective)
 @given(positions())
 def test_features_colour_and_file_mirror(pos: dict[int, tuple[int, int]]) -> None:
     board = to_board(pos)
     mirrored = to_board(colour_mirror(pos))
-    assert F.active_features(board, chess.WHITE) == F.active_features(mirrored, chess.BLACK)
-    assert F.active_features(board, chess.BLACK) == F.active_features(mirrored, chess.WHITE)
+    assert feat.active_features(board, chess.WHITE) == feat.active_features(mirrored, chess.BLACK)
+    assert feat.active_features(board, chess.BLACK) == feat.active_features(mirrored, chess.WHITE)
     flipped = to_board(file_mirror(pos))
     for c in (chess.WHITE, chess.BLACK):
-        assert F.active_features(board, c) == F.active_features(flipped, c)
+        assert feat.active_features(board, c) == feat.active_features(flipped, c)
 
 
 @given(st.integers(0, 22527))
 def test_decode_inverts_index(index: int) -> None:
-    d = F.decode(index)
+    d = feat.decode(index)
     assert 0 <= d.bucket < 32 and 0 <= d.kind < 11 and 0 <= d.square < 64
     assert (d.bucket * 11 + d.kind) * 64 + d.square == index
 
@@ -112,7 +112,7 @@ def test_decode_inverts_index(index: int) -> None:
 @pytest.mark.parametrize("index", [-1, 22528])
 def test_decode_refuses_outside(index: int) -> None:
     with pytest.raises(ValueError):
-        F.decode(index)
+        feat.decode(index)
 
 
 # ---------------------------------------------------------------- integer inference (oracle)
@@ -170,19 +170,25 @@ def model_eval(m: QuantizedModel, pos: dict[int, tuple[int, int]], stm: int) -> 
             inp.append((x * y) >> 7)
     h1 = []
     for i in range(16):
-        s = int(m.l1_bias[b][i]) + sum(int(w) * v for w, v in zip(m.l1_weight[b][i], inp))
+        s = int(m.l1_bias[b][i]) + sum(
+            int(w) * v for w, v in zip(m.l1_weight[b][i], inp, strict=True)
+        )
         h1.append(clamp(wrap_int(s, 32) >> 6, 0, 127))
     h2 = []
     for k in range(32):
-        s = int(m.l2_bias[b][k]) + sum(int(w) * v for w, v in zip(m.l2_weight[b][k], h1))
+        s = int(m.l2_bias[b][k]) + sum(
+            int(w) * v for w, v in zip(m.l2_weight[b][k], h1, strict=True)
+        )
         h2.append(clamp(wrap_int(s, 32) >> 6, 0, 127))
-    s = wrap_int(int(m.out_bias[b]) + sum(int(w) * v for w, v in zip(m.out_weight[b], h2)), 32)
+    s = wrap_int(
+        int(m.out_bias[b]) + sum(int(w) * v for w, v in zip(m.out_weight[b], h2, strict=True)), 32
+    )
     positional = s >> 4
     return positional + ((psqt[stm][b] - psqt[1 - stm][b]) >> 4)
 
 
 # MODEL oracle-integer-eval
-# checks: stkref/oracle  (the integer forward pass of one position)
+# checks: harness/python/stkref/oracle.py  (the integer forward pass of one position)
 # contract: ../shared/SPEC-NNUE.md#integer-inference-the-engine-and-the-python-integer-oracle-compute-exactly-this
 # planted: ci/mutants/model-oracle-integer-eval.patch  (the output bucket counts pieces without the -1)
 @settings(max_examples=40)
@@ -197,7 +203,7 @@ def test_oracle_equals_spec_model(
 
 
 # MODEL oracle-mirror-symmetry
-# checks: stkref/oracle  (colour mirror and file mirror leave the evaluation unchanged)
+# checks: harness/python/stkref/oracle.py  (colour mirror and file mirror leave the evaluation unchanged)
 # contract: ../shared/SPEC-NNUE.md#integer-inference-the-engine-and-the-python-integer-oracle-compute-exactly-this
 # planted: ci/mutants/model-oracle-mirror-symmetry.patch  (the perspective order fixed to white first, not side to move)
 @settings(max_examples=40)

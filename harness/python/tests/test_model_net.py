@@ -42,7 +42,7 @@ halves = st.integers(-70000, 70000).map(lambda n: n + 0.5)  # exact ties after s
 
 
 # MODEL quantize-round-clip
-# checks: stkref/quantize  (one tensor: scale, round half to even, clip, count clipped)
+# checks: harness/python/stkref/quantize.py  (one tensor: scale, round half to even, clip, count clipped)
 # contract: ../shared/SPEC-NNUE.md#float-checkpoint-and-quantization
 # planted: ci/mutants/model-quantize-round-clip.patch  (round half away from zero instead of to even)
 @given(
@@ -86,7 +86,7 @@ def zero_ckpt() -> dict[str, np.ndarray]:
 
 
 # MODEL quantize-checkpoint-tensors
-# checks: stkref/quantize  (a whole checkpoint: each tensor's scale and type, padding row dropped)
+# checks: harness/python/stkref/quantize.py  (a whole checkpoint: each tensor's scale and type, padding row dropped)
 # contract: ../shared/SPEC-NNUE.md#float-checkpoint-and-quantization
 # planted: ci/mutants/model-quantize-checkpoint-tensors.patch  (PSQT scaled like the FT, x127)
 @pytest.mark.parametrize("key", sorted(SPEC_SCALES))
@@ -116,11 +116,11 @@ def test_quantize_model_places_each_value(key: str, data: st.DataObject) -> None
 def test_quantize_rejects_nan_and_padding() -> None:
     ck = zero_ckpt()
     ck["l2.bias"][3, 4] = np.nan
-    with pytest.raises(InputError, match="l2.bias"):
+    with pytest.raises(InputError, match=r"l2\.bias"):
         quantize.quantize_model(ck)
     ck = zero_ckpt()
     ck["psqt.weight"][0, 7] = 1.0
-    with pytest.raises(InputError, match="psqt.weight"):
+    with pytest.raises(InputError, match=r"psqt\.weight"):
         quantize.quantize_model(ck)
 
 
@@ -186,7 +186,7 @@ def test_net_sizes_and_header_are_the_spec_ones() -> None:
 
 
 # MODEL netfile-byte-layout
-# checks: stkref/netfile  (each parameter at the spec's offset, little-endian, no padding)
+# checks: harness/python/stkref/netfile.py  (each parameter at the spec's offset, little-endian, no padding)
 # contract: ../shared/SPEC-NNUE.md#network-file-nnue-magic-stkhalfka-version-1
 # planted: ci/mutants/model-netfile-byte-layout.patch  (per bucket, the l2 biases written before the l2 weights)
 @given(st.data())
@@ -204,7 +204,7 @@ def test_net_bytes_follow_spec_layout(data: st.DataObject) -> None:
 
 
 # MODEL netfile-round-trip
-# checks: stkref/netfile  (bytes -> model -> bytes is the identity; model -> bytes -> model too)
+# checks: harness/python/stkref/netfile.py  (bytes -> model -> bytes is the identity; model -> bytes -> model too)
 # contract: ../shared/SPEC-NNUE.md#network-file-nnue-magic-stkhalfka-version-1
 # planted: ci/mutants/model-netfile-round-trip.patch  (the reader takes the output biases big-endian)
 @settings(max_examples=10)
@@ -223,7 +223,7 @@ HEADER_FIELDS += [("hidden", 17, 128), ("buckets", 21, 8)]
 
 
 # MODEL netfile-header-verdicts
-# checks: stkref/netfile  (the loader's verdicts: each header field, short, trailing)
+# checks: harness/python/stkref/netfile.py  (the loader's verdicts: each header field, short, trailing)
 # contract: ../shared/SPEC-NNUE.md#network-file-nnue-magic-stkhalfka-version-1
 # planted: ci/mutants/model-netfile-header-verdicts.patch  (one trailing byte accepted without --allow-trailing)
 @given(st.sampled_from(HEADER_FIELDS), st.integers(0, 2**32 - 1))
@@ -245,7 +245,7 @@ def test_net_header_field_rejected_naming_field(field: tuple, value: int) -> Non
 
 def test_net_size_verdicts_both_ways() -> None:
     assert netfile.decode(DATA).equals(MODEL)  # exact size: keeps
-    with pytest.raises(NetFormatError, match="short file.*6510649.*6510648"):
+    with pytest.raises(NetFormatError, match=r"short file.*6510649.*6510648"):
         netfile.decode(DATA[:-1])  # one byte short: breaks
     with pytest.raises(NetFormatError, match="trailing"):
         netfile.decode(DATA + b"\0")  # one byte over: breaks
