@@ -1,0 +1,267 @@
+"""Independent models of stkref.fhrecords (the .fhr byte layout and the reader's verdicts) and
+stkref.fhmodel (features, LUT, quantization, integer inference), written from
+docs/fail-high-predictor.md with struct and plain Python integers."""
+
+from __future__ import annotations
+
+import math
+import random
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stkref import fhmodel, fhrecords
+
+REC = "<IIBBBBHBBBBhHHBBHHh"  # the record table, offsets 0..31
+HDR = "<8sHHHHIHHQ"
+assert struct.calcsize(REC) == 32 and struct.calcsize(HDR) == 32
+FIELDS = [
+    "position_id",
+    "node_id",
+    "side",
+    "flags",
+    "depth",
+    "ply",
+    "gap",
+    "tier",
+    "ordinal",
+    "legal",
+    "good_captures",
+    "move_value",
+    "fh_cuts",
+    "fh_tries",
+    "phase",
+    "reserved",
+    "prediction",
+    "weight",
+    "static_eval",
+]
+LADDER = (0, -100, -300, -500, -900, -1200)
+
+
+@st.composite
+def records(draw: st.DrawFn) -> dict[str, int]:
+    """A record that keeps every rule of the reader."""
+    whole = draw(st.booleans())
+    u8, u16 = st.integers(0, 255), st.integers(0, 65535)
+    return {
+        "position_id": draw(st.integers(0, 2**32 - 1)),
+        "node_id": draw(st.integers(0, 2**32 - 1)),
+        "side": draw(st.integers(0, 1)),
+        "flags": (draw(st.integers(0, 63)) & ~1) | int(whole),
+        "depth": draw(st.integers(1, 255)),
+        "ply": draw(u8),
+        "gap": draw(u16),
+        "tier": 0 if whole else draw(st.integers(1, 4)),
+        "ordinal": 0 if whole else draw(st.integers(1, 255)),
+        "legal": draw(u8),
+        "good_captures": draw(u8),
+        "move_value": 0 if whole else draw(st.sampled_from(LADDER)),
+        "fh_cuts": 0 if whole else draw(u16),
+        "fh_tries": 0 if whole else draw(u16),
+        "phase": draw(st.integers(0, 24)),
+        "reserved": 0,
+        "prediction": draw(u16),
+        "weight": draw(st.integers(1, 65535)),
+        "static_eval": draw(st.integers(-32768, 32767)),
+    }
+
+
+def pack(recs: list[dict[str, int]], count: int | None = None) -> bytes:
+    hdr = struct.pack(
+        HDR, b"STKFHREC", 1, 32, 9, 6, 123, 0, 1, len(recs) if count is None else count
+    )
+    return hdr + b"".join(struct.pack(REC, *(r[f] for f in FIELDS)) for r in recs)
+
+
+# MODEL fhrecords-byte-layout
+# checks: harness/python/stkref/fhrecords.py  (each field of a .fhr segment at its documented offset)
+# contract: docs/fail-high-predictor.md#record-file-fhr
+# planted: ci/mutants/model-fhrecords-byte-layout.patch  (fh_cuts and fh_tries swapped in the record)
+@given(st.lists(st.lists(records(), max_size=6), min_size=1, max_size=3))
+def test_fhr_decode_equals_struct_model(segments: list[list[dict[str, int]]]) -> None:
+    data = b"".join(pack(s) for s in segments)
+    recs, headers = fhrecords.decode(data)
+    flat = [r for s in segments for r in s]
+    assert len(recs) == len(flat) and len(headers) == len(segments)
+    for got, want in zip(recs, flat, strict=True):
+        assert {f: int(got[f]) for f in FIELDS} == want
+    assert fhrecords.decode(fhrecords.encode_segment(recs))[0].tobytes() == recs.tobytes()
+
+
+# (field, value that breaks the rule) for each rule the reader enforces; whole-node record base
+BREAKS = [
+    ("side", 2),
+    ("tier", 5),
+    ("reserved", 1),
+    ("flags", 64),
+    ("depth", 0),
+    ("weight", 0),
+]
+
+
+# MODEL fhrecords-reader-verdicts
+# checks: harness/python/stkref/fhrecords.py  (each rejected record, named by its byte offset)
+# contract: docs/fail-high-predictor.md#record-file-fhr
+# planted: ci/mutants/model-fhrecords-reader-verdicts.patch  (a side of 2 accepted)
+@settings(max_examples=30)
+@given(st.lists(records(), min_size=1, max_size=5), st.data())
+def test_fhr_reader_rejects_each_rule_at_its_offset(
+    recs: list[dict[str, int]], data: st.DataObject
+) -> None:
+    i = data.draw(st.integers(0, len(recs) - 1))
+    field, value = data.draw(st.sampled_from(BREAKS))
+    bad = [dict(r) for r in recs]
+    bad[i][field] = value
+    offset = 32 + 32 * i
+    with pytest.raises(fhrecords.RecordFormatError, match=rf"\b{offset}\b"):
+        fhrecords.decode(pack(bad))
+    fhrecords.decode(pack(recs))  # the same file without the break: keeps
+    with pytest.raises(fhrecords.RecordFormatError):
+        fhrecords.decode(pack(recs, count=len(recs) + 1))  # count runs past the end by one
+
+
+def lg(v: int) -> int:
+    b = math.floor(math.log2(v))
+    while 2 ** (b + 1) <= v:  # exact floor(log2) for large v
+        b += 1
+    while 2**b > v:
+        b -= 1
+    return 256 * b + (((v << 8) >> b) & 255)
+
+
+def model_features(r: dict[str, int]) -> list[int]:
+    flags = r["flags"]
+    whole, improving, opp, cut = (
+        (flags >> 0) & 1,
+        (flags >> 2) & 1,
+        (flags >> 3) & 1,
+        (flags >> 4) & 1,
+    )
+    good = min(r["good_captures"], 8)
+    f = [0] * 28
+    f[0] = lg(r["depth"])
+    f[1] = lg(r["gap"] + 1)
+    f[2] = lg(r["ordinal"] + 1)
+    f[3] = 256 * r["ordinal"] // r["legal"] if r["legal"] else 0
+    f[4] = 256 * whole
+    f[5], f[6], f[7] = (256 * (r["tier"] == t) for t in (1, 2, 4))
+    f[8] = r["move_value"] // 4
+    f[9], f[10], f[11] = 256 * improving, 256 * opp, 256 * cut
+    f[12] = 10 * r["phase"]
+    f[13] = (256 * r["fh_cuts"] + 32) // (r["fh_tries"] + 2)
+    f[14] = lg(r["fh_tries"] + 1)
+    f[15] = 32 * good
+    f[16] = 32 * good if cut else 0
+    f[17] = lg(r["legal"] + 1)
+    f[18] = (f[1] * f[1]) >> 8
+    f[19] = (f[2] * f[2]) >> 8
+    f[20] = (f[1] * f[2]) >> 8
+    f[21] = (f[8] * f[1]) >> 8
+    f[22] = (f[8] * f[2]) >> 8
+    f[23] = (f[13] * f[14]) >> 8
+    f[24] = f[0] if whole else 0
+    f[25] = f[1] if whole else 0
+    f[26] = (f[0] * f[0]) >> 8
+    f[27] = (f[0] * f[1]) >> 8
+    return f
+
+
+# MODEL fhmodel-features
+# checks: harness/python/stkref/fhmodel.py  (the 28 integer features of a record)
+# contract: docs/fail-high-predictor.md#features-model-input
+# planted: ci/mutants/model-fhmodel-features.patch  (fh_rate without the +2 prior on the tries)
+@given(st.lists(records(), min_size=1, max_size=8))
+def test_fh_features_equal_model(recs: list[dict[str, int]]) -> None:
+    got = fhmodel.features(fhrecords.decode(pack(recs))[0])
+    for row, r in zip(got, recs, strict=True):
+        assert [int(x) for x in row] == model_features(r)
+
+
+@given(st.integers(1, 2**40))
+def test_lg_equals_model(v: int) -> None:
+    assert fhmodel.lg(v) == lg(v)
+    assert int(fhmodel.lg_array(np.array([v]))[0]) == lg(v)
+
+
+def test_lg_documented_values() -> None:
+    assert [fhmodel.lg(v) for v in (1, 2, 3)] == [0, 256, 384]
+
+
+def model_lut() -> list[int]:
+    return [round(65535 / (1 + math.exp(-((i - 1024 + 0.5) / 64)))) for i in range(2048)]
+
+
+def random_model(rnd: random.Random, shift: int) -> fhmodel.Model:
+    def side(beta: bool) -> fhmodel.SideParams:
+        ws = [rnd.randint(-(2**31), 2**31 - 1) >> rnd.randint(0, 31) for _ in range(28)]
+        if beta:
+            ws[17] = 0
+        return fhmodel.SideParams(rnd.randint(-(2**31), 2**31 - 1) >> rnd.randint(0, 31), tuple(ws))
+
+    lut = tuple(sorted(rnd.randint(0, 65535) for _ in range(2048)))  # any non-decreasing LUT
+    return fhmodel.Model(shift, side(False), side(True), lut)
+
+
+# MODEL fhmodel-inference
+# checks: harness/python/stkref/fhmodel.py  (acc >> shift + 1024, clamped, through the LUT, per side)
+# contract: docs/fail-high-predictor.md#model-file-text
+# planted: ci/mutants/model-fhmodel-inference.patch  (the LUT index clamped to 2046)
+@given(
+    st.lists(records(), min_size=1, max_size=8),
+    st.integers(8, 30),
+    st.integers(0, 2**32 - 1),
+)
+def test_fh_predict_equals_model(recs: list[dict[str, int]], shift: int, seed: int) -> None:
+    model = random_model(random.Random(seed), shift)
+    got = fhmodel.predict(model, fhrecords.decode(pack(recs))[0])
+    lut = model.lut
+    for p, r in zip(got, recs, strict=True):
+        params = model.beta if r["side"] else model.alpha
+        acc = params.bias + sum(
+            w * f for w, f in zip(params.weights, model_features(r), strict=True)
+        )
+        assert int(p) == lut[min(max((acc >> shift) + 1024, 0), 2047)]
+
+
+# MODEL fhmodel-lut-and-quantize
+# checks: harness/python/stkref/fhmodel.py  (the LUT values and the float-to-integer weights)
+# contract: docs/fail-high-predictor.md#model-file-text
+# planted: ci/mutants/model-fhmodel-lut-and-quantize.patch  (the bias scaled by 2^(shift+4))
+@given(
+    st.floats(-8, 8, allow_nan=False),
+    st.lists(st.floats(-2, 2, allow_nan=False), min_size=28, max_size=28),
+    st.integers(8, 22),
+)
+def test_fh_lut_and_quantize_equal_model(b: float, betas: list[float], shift: int) -> None:
+    assert list(fhmodel.make_lut()) == model_lut()
+    q = fhmodel.quantize(b, betas, shift)
+    assert q.bias == round(b * 2 ** (shift + 6))
+    assert list(q.weights) == [round(x * 2 ** (shift - 2)) for x in betas]
+
+
+# MODEL fhmodel-text-round-trip
+# checks: harness/python/stkref/fhmodel.py  (format then parse is the identity; each rule refused)
+# contract: docs/fail-high-predictor.md#model-file-text
+# planted: ci/mutants/model-fhmodel-text-round-trip.patch  (a nonzero beta legal_lg weight accepted)
+@settings(max_examples=20)
+@given(st.integers(8, 30), st.integers(0, 2**32 - 1))
+def test_fh_model_text_round_trip_and_verdicts(shift: int, seed: int) -> None:
+    rnd = random.Random(seed)
+    model = random_model(rnd, shift)
+    text = fhmodel.format_model(model, ["a comment"])
+    assert fhmodel.parse_model(text) == model
+    assert fhmodel.format_model(fhmodel.parse_model(text), ["a comment"]) == text
+    beta = text.splitlines()
+    i = next(n for n, line in enumerate(beta) if line.startswith("beta "))
+    toks = beta[i].split()
+    toks[2 + 17] = "1"  # the beta side's legal_lg weight: smallest nonzero breaks
+    broken = "\n".join([*beta[:i], " ".join(toks), *beta[i + 1 :]]) + "\n"
+    with pytest.raises(fhmodel.ModelFormatError):
+        fhmodel.parse_model(broken)
+    for bad_shift in (7, 31):
+        with pytest.raises(fhmodel.ModelFormatError):
+            fhmodel.parse_model(text.replace(f"\nshift {shift}\n", f"\nshift {bad_shift}\n"))
