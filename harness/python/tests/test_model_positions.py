@@ -1,0 +1,189 @@
+"""Independent models of stkref.positions (position files, colour mirror) and stkref.parity's
+verdicts (features and eval, 0 cp), written from ../shared/HARNESS.md, ../shared/SPEC-NNUE.md
+"Parity rules" and docs/harnesses/eval-parity.md."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import chess
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stkref import parity, positions
+from stkref.errors import InputError
+from stkref.oracle import EvalParts
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> chess.Board:
+    board = chess.Board()
+    for _ in range(draw(st.integers(0, 60))):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(moves[draw(st.integers(0, len(moves) - 1))])
+    return board
+
+
+def model_mirror_fen(fen: str) -> str:
+    """Colour mirror on the FEN text: ranks reversed, case swapped, side to move, castling and
+    the en-passant rank flipped; counters kept."""
+    place, stm, castle, ep, half, full = fen.split()
+    place = "/".join(place.split("/")[::-1]).swapcase()
+    stm = "b" if stm == "w" else "w"
+    castle = "-" if castle == "-" else "".join(sorted(castle.swapcase(), key="KQkq".index))
+    ep = "-" if ep == "-" else ep[0] + str(9 - int(ep[1]))
+    return f"{place} {stm} {castle} {ep} {half} {full}"
+
+
+# MODEL positions-colour-mirror
+# checks: harness/python/stkref/positions.py  (the colour mirror of a position, as FEN text)
+# contract: ../shared/SPEC-NNUE.md#integer-inference-the-engine-and-the-python-integer-oracle-compute-exactly-this
+# planted: ci/mutants/model-positions-colour-mirror.patch  (ranks flipped without swapping the colours)
+@given(boards())
+def test_colour_mirror_equals_model(board: chess.Board) -> None:
+    pos = positions.Position("c", "p1", positions.normalized_fen(board))
+    m = positions.colour_mirror(pos)
+    assert m.fen == model_mirror_fen(pos.fen)
+    assert (m.corpus, m.id) == ("c-mirror", "p1-mirror")
+    assert positions.colour_mirror(positions.colour_mirror(pos)).fen == pos.fen
+
+
+def model_line(line: str, lineno: int, corpus: str) -> tuple[str, str] | None:
+    """(id, FEN) of a position line, None for a blank or comment line."""
+    if not line.strip() or line.lstrip().startswith("#"):
+        return None
+    f = line.split()
+    counters = f"{f[4]} {f[5]}" if len(f) >= 6 and f[4].isdigit() and f[5].isdigit() else "0 1"
+    board = chess.Board(" ".join(f[:4]) + " " + counters)
+    pid = line.split('id "', 1)[1].split('"', 1)[0] if 'id "' in line else f"{corpus}:{lineno}"
+    return pid, board.fen(en_passant="fen")
+
+
+@st.composite
+def position_lines(draw: st.DrawFn) -> str:
+    fen = draw(boards()).fen(en_passant="fen")
+    kind = draw(st.sampled_from(["fen", "epd", "epd-id", "blank", "comment"]))
+    if kind == "fen":
+        return fen
+    if kind == "epd":
+        return " ".join(fen.split()[:4]) + " bm e4;"
+    if kind == "epd-id":
+        return " ".join(fen.split()[:4]) + f' bm e4; id "x{draw(st.integers(0, 99))}";'
+    return "" if kind == "blank" else "# " + fen
+
+
+# MODEL positions-read-file
+# checks: harness/python/stkref/positions.py  (a position file: ids, FENs, lines skipped, order)
+# contract: ../shared/HARNESS.md#common-contract-for-every-harness
+# planted: ci/mutants/model-positions-read-file.patch  (line numbers counted from 0)
+@settings(max_examples=40)
+@given(lines=st.lists(position_lines(), min_size=1, max_size=8), seed=st.integers(0, 2**32 - 1))
+def test_read_positions_equals_model(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], seed: int
+) -> None:
+    d = tmp_path_factory.mktemp("pos")
+    want = [w for n, line in enumerate(lines, 1) if (w := model_line(line, n, "suite"))]
+    path = d / "suite.epd"
+    path.write_text("\n".join(lines) + "\n")
+    if not want:
+        with pytest.raises(InputError, match="no positions"):
+            positions.read_positions(path)
+        return
+    got = positions.read_positions(path)
+    assert [(p.id, p.fen) for p in got] == want
+    assert [p.source for p in got] == [
+        f"{path}:{n}" for n, line in enumerate(lines, 1) if model_line(line, n, "suite")
+    ]
+    # reordering the position lines (ids given) changes nothing but their order
+    keyed = [ln for ln in lines if 'id "' in ln and not ln.lstrip().startswith("#")]
+    if keyed:
+        random.Random(seed).shuffle(keyed)
+        path.write_text("\n".join(keyed) + "\n")
+        again = {(p.id, p.fen) for p in positions.read_positions(path)}
+        assert again == {model_line(ln, 0, "suite") for ln in keyed}
+
+
+def test_bad_lines_named_by_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "s.epd"
+    path.write_text(chess.STARTING_FEN + "\n\n8/8/8/8/8/8/8/8 w - -\n")
+    with pytest.raises(InputError, match=rf"{path}:3: illegal position"):
+        positions.read_positions(path)
+    path.write_text("rnbqkbnr/pppppppp w KQkq\n")
+    with pytest.raises(InputError, match=rf"{path}:1: expected at least 4 FEN fields"):
+        positions.read_positions(path)
+
+
+# ---------------------------------------------------------------------------------- parity
+
+POS = positions.Position("c", "p", chess.STARTING_FEN)
+
+
+def parts(e: int, b: int, psqt: int, pos_: int) -> EvalParts:
+    return EvalParts(e, b, psqt, pos_)
+
+
+# MODEL parity-eval-verdicts
+# checks: harness/python/stkref/parity.py  (engine vs oracle: 0 cp means every part equal)
+# contract: ../shared/SPEC-NNUE.md#parity-rules
+# planted: ci/mutants/model-parity-eval-verdicts.patch  (a different output bucket passes)
+@given(
+    st.integers(-3000, 3000),
+    st.integers(0, 7),
+    st.integers(-500, 500),
+    st.integers(0, 3),
+    st.tuples(st.integers(-2, 2), st.integers(-1, 1), st.integers(-2, 2)),
+)
+def test_compare_evals_equals_model(
+    e: int, b: int, psqt: int, tol: int, d: tuple[int, int, int]
+) -> None:
+    dpsqt, db, dpos = d
+    oracle = parts(e, b, psqt, e - psqt)
+    eng_eval = e + dpsqt + dpos
+    engine = {
+        "eval": eng_eval,
+        "bucket": b + db,
+        "psqt": psqt + dpsqt,
+        "positional": e - psqt + dpos,
+    }
+    want_bad = abs(eng_eval - e) > tol or db != 0
+    if tol == 0:
+        want_bad = want_bad or dpsqt != 0 or dpos != 0
+    got = parity.compare_evals([POS], [engine], [oracle], tol)
+    assert len(got) == int(want_bad)
+
+
+def test_compare_evals_both_ways_at_zero() -> None:
+    o = parts(37, 3, 12, 25)
+    keep = {"eval": 37, "bucket": 3, "psqt": 12, "positional": 25}
+    assert parity.compare_evals([POS], [keep], [o], 0) == []
+    for k, v in (("eval", 38), ("eval", 36), ("bucket", 4), ("psqt", 13), ("positional", 24)):
+        assert len(parity.compare_evals([POS], [{**keep, k: v}], [o], 0)) == 1, k
+    # the same engine parts swapped between psqt and positional still break at 0 cp
+    swapped = {**keep, "psqt": 25, "positional": 12}
+    assert len(parity.compare_evals([POS], [swapped], [o], 0)) == 1
+
+
+# MODEL parity-feature-verdicts
+# checks: harness/python/stkref/parity.py  (engine feature lists vs the reference, per perspective)
+# contract: docs/harnesses/features.md#what-it-proves
+# planted: ci/mutants/model-parity-feature-verdicts.patch  (the black list compared with the white reference)
+@given(st.lists(boards(), min_size=1, max_size=4), st.data())
+def test_compare_features_finds_each_changed_list(
+    bs: list[chess.Board], data: st.DataObject
+) -> None:
+    from stkref.features import active_features
+
+    pos = [positions.Position("r", f"p{i}", b.fen(en_passant="fen")) for i, b in enumerate(bs)]
+    good = [(active_features(b, chess.WHITE), active_features(b, chess.BLACK)) for b in bs]
+    assert parity.compare_features(pos, good) == []
+    i = data.draw(st.integers(0, len(bs) - 1))
+    side = data.draw(st.integers(0, 1))
+    lists = [list(w) for w in good[i]]
+    lists[side] = lists[side][:-1]  # one index lost: smallest break
+    bad = [*good[:i], (lists[0], lists[1]), *good[i + 1 :]]
+    found = parity.compare_features(pos, bad)
+    assert [(m.position.id, m.perspective) for m in found] == [(f"p{i}", side == 0)]
