@@ -116,3 +116,23 @@ def test_checknet_verdicts_both_ways(
         assert "hidden    128" in out.out and f"size      {len(data)} bytes" in out.out
     else:
         assert out.err.startswith("error: ") and str(path) in out.err
+
+
+# MODEL errors-input-errors-exit-2
+# checks: harness/python/stkref/errors.py  (a bad net file or input is an input error: exit 2, one line naming it)
+# contract: docs/reports.md#exit-status-and-report-files
+# planted: ci/mutants/model-errors-input-errors-exit-2.patch  (NetFormatError derived from ValueError)
+@given(
+    st.sampled_from([errors.InputError, errors.NetFormatError]), st.text(min_size=1, max_size=20)
+)
+def test_input_errors_end_with_their_message(kind: type[Exception], why: str) -> None:
+    why = "f.nnue: " + why.replace("\n", " ")
+
+    def main() -> int:
+        raise kind(why)
+
+    with pytest.MonkeyPatch.context() as mp:
+        said: list[str] = []
+        mp.setattr(cli, "_say", said.append)
+        assert cli.run_tool(main) == 2
+    assert said == [f"error: {why}"]
