@@ -265,3 +265,20 @@ def test_fh_model_text_round_trip_and_verdicts(shift: int, seed: int) -> None:
     for bad_shift in (7, 31):
         with pytest.raises(fhmodel.ModelFormatError):
             fhmodel.parse_model(text.replace(f"\nshift {shift}\n", f"\nshift {bad_shift}\n"))
+
+
+# MODEL fhflags-bits
+# checks: harness/python/stkref/fhflags.py  (each flag's bit in a record's flags byte)
+# contract: docs/fail-high-predictor.md#record-file-fhr
+# planted: ci/mutants/model-fhflags-bits.patch  (improving and opp_improving swapped)
+@given(st.lists(records(), min_size=1, max_size=8))
+def test_flag_bits_are_the_documented_ones(recs: list[dict[str, int]]) -> None:
+    from stkref import fhflags
+
+    documented = ["whole_node", "label", "improving", "opp_improving", "cut_node", "black"]
+    assert {n: 1 << i for i, n in enumerate(documented)} == fhflags.FLAG_BITS
+    decoded = fhrecords.decode(pack(recs))[0]
+    for i, name in enumerate(documented):
+        got = fhrecords.flag(decoded, fhflags.FLAG_BITS[name])
+        assert [bool(x) for x in got] == [bool(r["flags"] >> i & 1) for r in recs], name
+    assert [bool(x) for x in fhrecords.labels(decoded)] == [bool(r["flags"] & 2) for r in recs]

@@ -263,3 +263,49 @@ def test_net_slot_is_transactional(tmp_path: Path) -> None:
         slot.load(bad)
     assert slot.model is before and slot.path == str(good)
     assert first_difference(netfile.encode(slot.model), DATA) is None
+
+
+# MODEL spec-net-file-size
+# checks: harness/python/stkref/spec.py  (the constants and the exact file size of the spec)
+# contract: ../shared/SPEC-NNUE.md#network-file-nnue-magic-stkhalfka-version-1
+# planted: ci/mutants/model-spec-net-file-size.patch  (each bucket's output bias counted as 2 bytes)
+@given(st.integers(1, 4096))
+def test_spec_file_size_equals_formula(h: int) -> None:
+    from stkref import spec
+
+    per_bucket = 16 * h + 64 + 512 + 128 + 32 + 4
+    assert spec.net_file_size(h) == 25 + 2 * 22528 * h + 2 * h + 4 * 22528 * 8 + 8 * per_bucket
+    assert spec.net_file_size(h) == 25 + sum(SIZES[c] * int(np.prod(s)) for _, _, c, s in layout(h))
+    assert (spec.net_file_size(1024), spec.net_file_size(128)) == (46_997_305, 6_510_649)
+    assert (spec.FT_SCALE, spec.DENSE_WEIGHT_SCALE, spec.DENSE_BIAS_SCALE, spec.PSQT_SCALE) == (
+        127,
+        64,
+        8128,
+        16,
+    )
+    assert (spec.NUM_FEATURES, spec.HEADER_SIZE, spec.MAGIC) == (22528, 25, b"STKHALFKA")
+
+
+# MODEL model-digest-and-equality
+# checks: harness/python/stkref/model.py  (equal parameters: equal digests; any one value changed: not)
+# contract: ../shared/SPEC-NNUE.md#network-file-nnue-magic-stkhalfka-version-1
+# planted: ci/mutants/model-model-digest-and-equality.patch  (the digest leaves out the output biases)
+@settings(max_examples=30)
+@given(st.sampled_from([n for n, _ in __import__("stkref.model").model.TENSOR_LAYOUT]), st.data())
+def test_model_digest_sees_every_value(name: str, data: st.DataObject) -> None:
+    import hashlib
+
+    changed = netfile.decode(DATA)
+    arr = getattr(changed, name)
+    index = tuple(data.draw(st.integers(0, n - 1)) for n in arr.shape)
+    arr[index] = arr[index] + 1 if arr[index] < np.iinfo(arr.dtype).max else arr[index] - 1
+    assert not changed.equals(MODEL) and changed.digest() != MODEL.digest()
+    # SHA-256 over each whole tensor's little-endian bytes, in the model's field order
+    h = hashlib.sha256()
+    for field, code in (("ft_weight", "<i2"), ("ft_bias", "<i2"), ("psqt_weight", "<i4")):
+        h.update(getattr(MODEL, field).astype(code).tobytes())
+    for field in ("l1_weight", "l1_bias", "l2_weight", "l2_bias", "out_weight", "out_bias"):
+        h.update(getattr(MODEL, field).astype("i1" if "weight" in field else "<i4").tobytes())
+    assert MODEL.digest() == h.hexdigest()
+    with pytest.raises(ValueError, match=name):
+        QuantizedModel(hidden=HIDDEN, **{**MODEL.tensors(), name: arr.astype(np.float32)})
