@@ -1,0 +1,124 @@
+"""Independent models of stkref.inputs (which paths are read) and stkref.outputs (how a file is
+written), written from docs/faults.md "Python tools": every kind of path a user can give, the
+size limit both ways, and the writer's result on disk."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stkref import inputs, outputs
+from stkref.errors import InputError
+
+KINDS = ["file", "link-to-file", "dir", "fifo", "dangling", "loop", "missing", "link-to-dir"]
+
+
+def make(d: Path, kind: str, size: int) -> Path:
+    p = d / "x"
+    real = d / "real"
+    if kind in ("file", "link-to-file"):
+        real.write_bytes(b"\0" * size)
+    if kind == "file":
+        return real
+    if kind == "link-to-file":
+        p.symlink_to(real)
+    elif kind == "dir":
+        p.mkdir()
+    elif kind == "link-to-dir":
+        real.mkdir()
+        p.symlink_to(real)
+    elif kind == "fifo":
+        os.mkfifo(p)
+    elif kind == "dangling":
+        p.symlink_to(d / "nothing")
+    elif kind == "loop":
+        p.symlink_to(d / "y")
+        (d / "y").symlink_to(p)
+    return p
+
+
+def model_problem(kind: str, size: int, limit: int | None) -> str | None:
+    """None: read. Else a word the refusal must contain (docs/faults.md's wording)."""
+    if kind in ("file", "link-to-file"):
+        return None if limit is None or size <= limit else "input limit"
+    return {
+        "dir": "is a directory",
+        "link-to-dir": "is a directory",
+        "fifo": "is a FIFO, not a regular file",
+        "dangling": "is a dangling symbolic link",
+        "loop": "is a symbolic link loop",
+        "missing": "cannot open file",
+    }[kind]
+
+
+# MODEL inputs-refusals
+# checks: harness/python/stkref/inputs.py  (which paths an input option reads, the size limit both ways)
+# contract: docs/faults.md#python-tools-python--m-stkref-stktrain-stkmutation-stkdev
+# planted: ci/mutants/model-inputs-refusals.patch  (a file one byte over the limit accepted)
+@settings(max_examples=40)
+@given(
+    kind=st.sampled_from(KINDS),
+    size=st.integers(0, 64),
+    slack=st.one_of(st.none(), st.integers(-2, 2)),
+)
+def test_input_problem_equals_model(
+    tmp_path_factory: pytest.TempPathFactory, kind: str, size: int, slack: int | None
+) -> None:
+    d = tmp_path_factory.mktemp("in")
+    path = make(d, kind, size)
+    limit = None if slack is None else max(size + slack, 0)
+    want = model_problem(kind, size, limit)
+    got = inputs.input_problem(path, limit)
+    if want is None:
+        assert got == ""
+        assert inputs.read_input_bytes(path, limit if limit is not None else inputs.LIMIT) == (
+            b"\0" * size
+        )
+    else:
+        assert want in got
+        with pytest.raises(InputError, match=str(path)):
+            inputs.read_input_bytes(path, limit if limit is not None else inputs.LIMIT)
+
+
+# MODEL outputs-atomic-writer
+# checks: harness/python/stkref/outputs.py  (the file written: its bytes, mode, a link replaced as a name)
+# contract: docs/faults.md#python-tools-python--m-stkref-stktrain-stkmutation-stkdev
+# planted: ci/mutants/model-outputs-atomic-writer.patch  (a link at the target is written through)
+@settings(max_examples=30)
+@given(
+    data=st.binary(max_size=300),
+    before=st.sampled_from(["none", "file", "link-out", "dangling", "fifo", "dir"]),
+)
+def test_write_bytes_atomic_equals_model(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, before: str
+) -> None:
+    d = tmp_path_factory.mktemp("out")
+    outside = tmp_path_factory.mktemp("elsewhere") / "victim"
+    outside.write_bytes(b"keep me")
+    target = d / "sub" / "r.json"
+    target.parent.mkdir()
+    if before == "file":
+        target.write_bytes(b"old")
+    elif before == "link-out":
+        target.symlink_to(outside)
+    elif before == "dangling":
+        target.symlink_to(d / "nowhere")
+    elif before == "fifo":
+        os.mkfifo(target)
+    elif before == "dir":
+        target.mkdir()
+    if before in ("fifo", "dir"):
+        with pytest.raises(InputError, match=str(target)):
+            outputs.write_bytes_atomic(target, data)
+    else:
+        outputs.write_bytes_atomic(target, data, mode=0o640)
+        assert not target.is_symlink() and target.read_bytes() == data
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+        assert not (d / "nowhere").exists()
+    assert outside.read_bytes() == b"keep me"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["r.json"]
