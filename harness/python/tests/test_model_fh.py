@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stkref import fhmodel, fhrecords
+from stkref import fhmodel, fhrecords, fhsynth
 
 REC = "<IIBBBBHBBBBhHHBBHHh"  # the record table, offsets 0..31
 HDR = "<8sHHHHIHHQ"
@@ -282,3 +282,52 @@ def test_flag_bits_are_the_documented_ones(recs: list[dict[str, int]]) -> None:
         got = fhrecords.flag(decoded, fhflags.FLAG_BITS[name])
         assert [bool(x) for x in got] == [bool(r["flags"] >> i & 1) for r in recs], name
     assert [bool(x) for x in fhrecords.labels(decoded)] == [bool(r["flags"] & 2) for r in recs]
+
+
+def model_float_logit(side: fhsynth.FloatSide, feats: list[int]) -> float:
+    return side.bias + sum(b * f / 256 for b, f in zip(side.weights, feats, strict=True))
+
+
+# MODEL fhsynth-sampling-and-labels
+# checks: harness/python/stkref/fhsynth.py  (records as the collection keeps them: sampling, weights, labels)
+# contract: docs/fail-high-predictor.md#population-gate-1
+# planted: ci/mutants/model-fhsynth-sampling-and-labels.patch  (nodes kept with half the documented probability)
+@settings(max_examples=3)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([4, 6]))
+def test_fhsynth_equals_model(seed: int, k: int) -> None:
+    nodes = 6000
+    stored = fhsynth.quantized_model()
+    r = fhsynth.synthesize(np.random.default_rng(seed), nodes, stored_model=stored, full_depth=k)
+    back = fhrecords.decode(fhrecords.encode_segment(r))[0]  # every record keeps the contract
+    assert back.tobytes() == r.tobytes()
+    recs = [{f: int(x[f]) for f in FIELDS} for x in r]
+    kept_by_depth = [0] * 13
+    for i, x in enumerate(recs):
+        whole = x["flags"] & 1
+        d = x["depth"]
+        assert x["weight"] == (2 ** (k - d) if d < k else 1)  # inverse keep probability
+        if whole:
+            kept_by_depth[d] += 1
+            # a node: the whole-node record, then its move records 1, 2, ... (alpha only)
+            j = i + 1
+            while j < len(recs) and not recs[j]["flags"] & 1:
+                assert recs[j]["ordinal"] == j - i and recs[j]["depth"] == d
+                assert recs[j]["side"] == 0 == x["side"]
+                j += 1
+    # depth uniform on 1..12 before sampling: kept nodes at depth d ~ nodes/12 * 2^-(K-d)
+    for d in range(1, 13):
+        p = 2.0 ** (d - k) if d < k else 1.0
+        mean = nodes / 12 * p
+        sd = (nodes / 12 * p * (1 - p / 12)) ** 0.5 + 1
+        assert abs(kept_by_depth[d] - mean) < 5 * sd, (d, kept_by_depth[d], mean)
+    # labels: Bernoulli draws of the float model, per side (sum of p vs realized count)
+    for s, truth in ((0, fhsynth.TRUE_ALPHA), (1, fhsynth.TRUE_BETA)):
+        ps = [
+            1 / (1 + math.exp(-model_float_logit(truth, model_features(x))))
+            for x in recs
+            if x["side"] == s
+        ]
+        hits = sum(1 for x in recs if x["side"] == s and x["flags"] & 2)
+        var = sum(p * (1 - p) for p in ps)
+        assert abs(hits - sum(ps)) < 5 * var**0.5 + 1, (s, hits, sum(ps))
+    assert [int(p) for p in r["prediction"]] == [int(p) for p in fhmodel.predict(stored, r)]
