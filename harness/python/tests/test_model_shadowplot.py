@@ -9,12 +9,14 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from stkref import shadowplot
 
 MECHS = {"lmr": "lmr", "nmp": "nmp", "lmp": "quiet", "futility": "quiet", "see": "quiet"}
+
+NO_SHRINK = (Phase.explicit, Phase.generate)
 
 
 @st.composite
@@ -77,7 +79,8 @@ def drawn(fig) -> tuple[dict, list, float]:
 # checks: harness/python/stkref/shadowplot.py  (the plotted rate and control lines, the y range)
 # contract: docs/harnesses/shadow.md#the-audit
 # planted: ci/mutants/model-shadowplot-lines.patch  (cells with no audited move plotted as rate 0)
-@settings(max_examples=8)
+@pytest.mark.filterwarnings("ignore:No artists with labels")
+@settings(max_examples=5, phases=NO_SHRINK)  # a plot per example: no shrinking
 @given(summary=summaries(), seed=st.integers(0, 2**32 - 1))
 def test_shadowplot_equals_model(
     tmp_path_factory: pytest.TempPathFactory, summary: dict, seed: int
