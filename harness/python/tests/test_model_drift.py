@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -87,3 +88,71 @@ def test_drift_gate_both_ways(limit_cp: int, frac: float) -> None:
     assert keep.outcome == Outcome.PASSED
     assert brk.outcome == Outcome.FAILED
     assert str(limit) in brk.message
+
+
+FENS = [
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/5k2/8/2p5/8/8/1PP5/4K3 w - - 0 1",
+    "3q2k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+]
+
+
+def board_dict(fen: str) -> tuple[dict[int, tuple[int, int]], int]:
+    import chess
+
+    b = chess.Board(fen)
+    pos = {s: (0 if p.color else 1, p.piece_type - 1) for s, p in b.piece_map().items()}
+    return pos, 0 if b.turn else 1
+
+
+# MODEL drift-run-gates
+# checks: harness/python/stkref/drift.py  (a drift run's |delta| figures and its gates, end to end)
+# contract: docs/harnesses/drift.md#the-figures-and-gates-exactly
+# planted: ci/mutants/model-drift-run-gates.patch  (delta taken against the float PSQT-free positional part)
+def test_drift_run_figures_and_gates_both_ways(tmp_path: Path) -> None:
+    import json
+
+    import numpy as np
+    from test_model_checkpoint import model_float_eval
+    from test_model_features import model_eval
+
+    from stkref.checkpoint import generate_checkpoint, save_checkpoint
+    from stkref.cli import run_tool
+    from stkref.quantize import quantize_model
+
+    ck = generate_checkpoint(128, 1)
+    ck_path = tmp_path / "c.npz"
+    save_checkpoint(ck, ck_path)
+    qm = quantize_model(ck)
+    deltas = []
+    for fen in FENS:
+        pos, stm = board_dict(fen)
+        deltas.append(model_eval(qm, pos, stm) - model_float_eval(ck, pos, stm))
+    want = model_stats(deltas)
+    epd = tmp_path / "p.epd"
+    epd.write_text("\n".join(FENS) + "\n")
+
+    def run(*gates: str) -> tuple[int, dict]:
+        argv = ["--checkpoint", str(ck_path), "--epd", str(epd), "--random", "0", "--no-curated"]
+        argv += ["--no-spec", "--reports-dir", str(tmp_path / "r"), *gates]
+        rc = run_tool(lambda: drift.main(argv))
+        return rc, json.loads((tmp_path / "r" / "drift" / "drift-default.json").read_text())
+
+    p99 = round(want["p99"], 4)
+    rc, doc = run("--max-p99-cp", str(p99 + 1e-3), "--max-max-cp", str(want["max"] + 1e-3))
+    assert rc == 0
+    for k in ("mean", "median", "p95", "p99", "max"):
+        assert doc["abs_delta_cp"][k] == pytest.approx(want[k], abs=1e-6), k
+    buckets = {}
+    for fen, dlt in zip(FENS, deltas, strict=True):
+        buckets.setdefault(str(min((len(board_dict(fen)[0]) - 1) // 4, 7)), []).append(dlt)
+    assert sorted(doc["per_bucket"]) == sorted(buckets)
+    for b, ds in buckets.items():
+        assert doc["per_bucket"][b]["max"] == pytest.approx(max(abs(x) for x in ds), abs=1e-6)
+    rc, doc = run("--max-p99-cp", str(p99 - 1e-3))
+    assert rc == 1
+    assert [c["name"] for c in doc["testcases"] if c["outcome"] == "failed"] == ["p99-abs-delta-cp"]
+    assert np.isfinite(doc["abs_delta_cp"]["signed_mean"])
