@@ -187,3 +187,57 @@ def test_compare_features_finds_each_changed_list(
     bad = [*good[:i], (lists[0], lists[1]), *good[i + 1 :]]
     found = parity.compare_features(pos, bad)
     assert [(m.position.id, m.perspective) for m in found] == [(f"p{i}", side == 0)]
+
+
+def case_outcomes(junit: Path) -> dict[str, str]:
+    import xml.etree.ElementTree as ET
+
+    out = {}
+    for c in ET.parse(junit).getroot().iter("testcase"):
+        kind = next((k.tag for k in c if k.tag in ("failure", "error", "skipped")), "passed")
+        out[f"{c.get('classname')}/{c.get('name')}"] = kind
+    return out
+
+
+# MODEL parity-eval-run
+# checks: harness/python/stkref/parity.py  (parity eval end to end: 0 cp by default, symmetry exact)
+# contract: ../shared/SPEC-NNUE.md#parity-rules
+# planted: ci/mutants/model-parity-eval-run.patch  (--tolerance-cp defaults to 1)
+@pytest.mark.parametrize(
+    ("defect", "tolerance", "status", "failed"),
+    [
+        ("", None, 0, set()),  # an exact engine keeps
+        (
+            "eval-black-plus-one",
+            None,
+            1,
+            {"engine-vs-oracle", "engine-vs-oracle-mirror", "engine-mirror-symmetry"},
+        ),
+        # 1 cp allowed: the parity cases keep, the exact engine-mirror symmetry still breaks
+        ("eval-black-plus-one", "1", 1, {"engine-mirror-symmetry"}),
+    ],
+)
+def test_parity_eval_run_both_ways(
+    tmp_path: Path,
+    fake_engine: Path,
+    net128: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    defect: str,
+    tolerance: str | None,
+    status: int,
+    failed: set[str],
+) -> None:
+    from stkref.cli import run_tool
+
+    monkeypatch.setenv("FAKE_STK_DEFECT", defect)
+    epd = tmp_path / "p.epd"
+    epd.write_text(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+        "8/5k2/8/2p5/8/8/1PP5/4K3 w - - 0 1\n"
+    )
+    argv = ["eval", "--engine", str(fake_engine), "--net", str(net128), "--epd", str(epd)]
+    argv += ["--random", "0", "--no-curated", "--no-spec", "--reports-dir", str(tmp_path / "r")]
+    argv += ["--tolerance-cp", tolerance] if tolerance else []
+    assert run_tool(lambda: parity.main(argv)) == status
+    outcomes = case_outcomes(tmp_path / "r" / "junit" / "eval-default.xml")
+    assert {k.split("/")[1] for k, v in outcomes.items() if v != "passed"} == failed
