@@ -333,3 +333,66 @@ def test_fhsynth_equals_model(seed: int, k: int) -> None:
         var = sum(p * (1 - p) for p in ps)
         assert abs(hits - sum(ps)) < 5 * var**0.5 + 1, (s, hits, sum(ps))
     assert [int(p) for p in r["prediction"]] == [int(p) for p in fhmodel.predict(stored, r)]
+
+
+TIER_NAMES = ("none", "table", "countermove", "quiet", "losing_capture")
+
+
+def model_summary(recs: list[dict[str, int]]) -> dict:
+    groups: dict[str, list[dict[str, int]]] = {}
+    for r in recs:
+        key = f"{('alpha', 'beta')[r['side']]}/{'whole' if r['flags'] & 1 else 'move'}/"
+        groups.setdefault(key + TIER_NAMES[r["tier"]], []).append(r)
+
+    def rate(rs: list[dict[str, int]]) -> float:
+        return sum(1 for r in rs if r["flags"] & 2) / len(rs)
+
+    depths: dict[str, int] = {}
+    for r in recs:
+        depths[str(r["depth"])] = depths.get(str(r["depth"]), 0) + 1
+    return {
+        "records": len(recs),
+        "weight": float(sum(r["weight"] for r in recs)),
+        "label_rate": rate(recs) if recs else None,
+        "groups": {
+            k: {
+                "records": len(rs),
+                "weight": float(sum(r["weight"] for r in rs)),
+                "label_rate": rate(rs),
+                "weighted_label_rate": sum(r["weight"] for r in rs if r["flags"] & 2)
+                / sum(r["weight"] for r in rs),
+            }
+            for k, rs in groups.items()
+        },
+        "depth_histogram": dict(sorted(depths.items(), key=lambda kv: int(kv[0]))),
+    }
+
+
+# MODEL fhrecords-summary
+# checks: harness/python/stkref/fhrecords.py  (the summary figures of record files; shards concatenated)
+# contract: docs/fail-high-predictor.md#summary-python--m-stkreffhrecords-summary-file
+# planted: ci/mutants/model-fhrecords-summary.patch  (the weighted label rate divided by the record count)
+@given(
+    st.lists(st.lists(records(), max_size=8), min_size=1, max_size=3),
+    st.randoms(use_true_random=False),
+)
+def test_fhr_summary_equals_model(shards: list[list[dict[str, int]]], rnd: random.Random) -> None:
+    data = b"".join(pack(s) for s in shards)
+    flat = [r for s in shards for r in s]
+    got = fhrecords.summarize(fhrecords.decode(data)[0])
+    want = model_summary(flat)
+    assert got["records"] == want["records"] and got["depth_histogram"] == want["depth_histogram"]
+    assert got["weight"] == want["weight"] and got["label_rate"] == pytest.approx(
+        want["label_rate"]
+    )
+    assert set(got["groups"]) == set(want["groups"])
+    for k, g in want["groups"].items():
+        for f, v in g.items():
+            assert got["groups"][k][f] == pytest.approx(v), (k, f)
+    shuffled = list(flat)
+    rnd.shuffle(shuffled)
+    again = fhrecords.summarize(fhrecords.decode(pack(shuffled))[0])
+    assert again["groups"].keys() == got["groups"].keys()
+    for k in got["groups"]:
+        for f, v in got["groups"][k].items():
+            assert again["groups"][k][f] == pytest.approx(v)
