@@ -173,3 +173,53 @@ def test_bounds_are_walds(alpha: float, beta: float) -> None:
     assert hi == pytest.approx(math.log((1 - beta) / alpha))
     if alpha == beta == 0.05:
         assert (round(lo, 2), round(hi, 2)) == (-2.94, 2.94)
+
+
+LIMIT = 2**53
+
+
+def model_refusal(counts: list[int]) -> str | None:
+    """docs/faults.md "Counts": a count or a running sum above 2^53, or no sample, is refused."""
+    total = 0
+    for c in counts:
+        total += c
+        if c > LIMIT:
+            return "is above the limit of 2^53"
+        if total > LIMIT:
+            return "brings the sum above the limit of 2^53"
+    return "all counts are 0" if total == 0 else None
+
+
+# MODEL sprt-count-limits
+# checks: harness/python/stkref/sprt.py  (which counts the tool takes: 2^53 per count and in sum, not all 0)
+# contract: docs/faults.md#counts
+# planted: ci/mutants/model-sprt-count-limits.patch  (a count of exactly 2^53 refused)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(0, 50),
+            st.sampled_from([LIMIT - 1, LIMIT, LIMIT + 1, LIMIT // 2, LIMIT // 2 + 1]),
+        ),
+        min_size=5,
+        max_size=5,
+    )
+)
+def test_sprt_counts_equal_model(counts: list[int]) -> None:
+    from stkref.cli import run_tool
+
+    said: list[str] = []
+    with pytest.MonkeyPatch.context() as mp:
+        from stkref import cli
+
+        mp.setattr(cli, "_say", said.append)
+        argv = ["--pentanomial", ",".join(map(str, counts)), "--elo0", "0", "--elo1", "2"]
+        rc = run_tool(lambda: sprt.main(argv))
+    want = model_refusal(counts)
+    if want is None:
+        # a bound the counts cannot express is refused by name, as stk-harness sprt does
+        out_of_reach = ("out of reach", "did not converge", "outside what the observed")
+        assert (rc, said) == (0, []) or (
+            rc == 2 and len(said) == 1 and any(w in said[0] for w in out_of_reach)
+        ), said
+    else:
+        assert rc == 2 and len(said) == 1 and want in said[0], said
