@@ -136,3 +136,62 @@ def test_input_errors_end_with_their_message(kind: type[Exception], why: str) ->
         mp.setattr(cli, "_say", said.append)
         assert cli.run_tool(main) == 2
     assert said == [f"error: {why}"]
+
+
+def report_state(path: Path) -> tuple[str, str | None]:
+    """('missing'|'error'|'passed'|'failed', the error's text) of a JUnit file."""
+    import xml.etree.ElementTree as ET
+
+    if not path.exists():
+        return "missing", None
+    root = ET.parse(path).getroot()
+    err = root.find(".//error")
+    if err is not None:
+        return "error", err.text
+    return ("failed" if root.find(".//failure") is not None else "passed"), None
+
+
+# MODEL cli-declared-reports
+# checks: harness/python/stkref/cli.py  (the report a run owes: its own, or an <error> naming why, never an old one)
+# contract: docs/reports.md#exit-status-and-report-files
+# planted: ci/mutants/model-cli-declared-reports.patch  (a usage error leaves the earlier report in place)
+@given(
+    ending=st.sampled_from(["pass", "gate", "input-error", "bug", "usage-value", "usage-unknown"]),
+    earlier=st.booleans(),
+)
+def test_declared_report_equals_model(
+    tmp_path_factory: pytest.TempPathFactory, ending: str, earlier: bool
+) -> None:
+    from stkref import options
+    from stkref.junit import Outcome, TestCase, TestSuite, write_report
+
+    d = tmp_path_factory.mktemp("rep")
+    junit = d / "junit" / "t-c.xml"
+    if earlier:  # a passing report of an earlier run
+        write_report(junit, [TestSuite("t.c", cases=[TestCase("t.x", "old")])])
+
+    def main() -> int:
+        ap = cli.ToolParser(
+            prog="t", reports=lambda a: [(d / "junit" / f"t-{a.config}.xml", "t.c")]
+        )
+        ap.add_argument("--config", type=options.name, default="c")
+        ap.add_argument("--n", type=options.integer(0, 9), default=0)
+        argv = {"usage-value": ["--n", "10"], "usage-unknown": ["--nope"]}.get(ending, [])
+        ap.parse_args(argv)
+        if ending == "input-error":
+            raise errors.InputError("f.epd:2: bad line")
+        if ending == "bug":
+            raise KeyError("x")
+        case = TestCase("t.x", "new", Outcome.FAILED if ending == "gate" else Outcome.PASSED)
+        write_report(junit, [TestSuite("t.c", cases=[case])])
+        return 1 if ending == "gate" else 0
+
+    status = cli.run_tool(main)
+    # model: 0 / 1 with this run's report; 2 with an <error> report naming why, whatever was there
+    want = {"pass": (0, "passed"), "gate": (1, "failed")}.get(ending, (2, "error"))
+    state, text = report_state(junit)
+    assert (status, state) == want
+    if ending == "input-error":
+        assert text == "f.epd:2: bad line"
+    if ending == "usage-value":
+        assert "--n" in (text or "")
