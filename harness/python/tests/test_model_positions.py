@@ -241,3 +241,35 @@ def test_parity_eval_run_both_ways(
     assert run_tool(lambda: parity.main(argv)) == status
     outcomes = case_outcomes(tmp_path / "r" / "junit" / "eval-default.xml")
     assert {k.split("/")[1] for k, v in outcomes.items() if v != "passed"} == failed
+
+
+# MODEL parity-features-run
+# checks: harness/python/stkref/parity.py  (parity features end to end: one wrong index fails its case)
+# contract: docs/harnesses/features.md#verdicts
+# planted: ci/mutants/model-parity-features-run.patch  (lists compared by their lengths only)
+@pytest.mark.parametrize(
+    ("defect", "status", "bad"),
+    [("", 0, set()), ("flip-index", 1, {"failure"}), ("drop-line", 1, {"error"})],
+)
+def test_parity_features_run_both_ways(
+    tmp_path: Path,
+    fake_engine: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    defect: str,
+    status: int,
+    bad: set[str],
+) -> None:
+    from stkref.cli import run_tool
+
+    monkeypatch.setenv("FAKE_STK_DEFECT", defect)
+    epd = tmp_path / "p.epd"
+    epd.write_text(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n"
+        "8/5k2/8/2p5/8/8/1PP5/4K3 w - - 0 1\n"
+    )
+    argv = ["features", "--engine", str(fake_engine), "--epd", str(epd), "--random", "0"]
+    argv += ["--no-curated", "--no-spec", "--reports-dir", str(tmp_path / "r")]
+    assert run_tool(lambda: parity.main(argv)) == status
+    outcomes = case_outcomes(tmp_path / "r" / "junit" / "features-default.xml")
+    assert {v for v in outcomes.values() if v != "passed"} == bad
