@@ -117,7 +117,7 @@ def test_drift_run_figures_and_gates_both_ways(tmp_path: Path) -> None:
 
     import numpy as np
     from test_model_checkpoint import model_float_eval
-    from test_model_features import model_eval
+    from test_model_features import model_eval, model_features
 
     from stkref.checkpoint import generate_checkpoint, save_checkpoint
     from stkref.cli import run_tool
@@ -132,6 +132,23 @@ def test_drift_run_figures_and_gates_both_ways(tmp_path: Path) -> None:
         pos, stm = board_dict(fen)
         deltas.append(model_eval(qm, pos, stm) - model_float_eval(ck, pos, stm))
     want = model_stats(deltas)
+    # clipped values: scaled, rounded half to even, outside the integer type (SPEC-NNUE.md)
+    spec = {"ft.weight": (127, 16), "ft.bias": (127, 16), "psqt.weight": (16, 32)}
+    clipped = 0
+    for key, arr in ck.items():
+        scale, bits = spec.get(key, (64, 8) if "weight" in key else (8128, 32))
+        rows = arr[1:] if key in ("ft.weight", "psqt.weight") else arr  # row 0: padding
+        q = np.rint(rows.astype(np.float64) * scale)
+        clipped += int(np.count_nonzero((q < -(2 ** (bits - 1))) | (q > 2 ** (bits - 1) - 1)))
+    assert clipped >= 1  # the generator plants one l1 weight beyond int8
+    # int16 overflows: accumulator lanes whose true sum leaves int16, both perspectives
+    overflows = 0
+    for fen in FENS:
+        pos, _ = board_dict(fen)
+        for persp in (0, 1):
+            rows64 = qm.ft_weight[model_features(pos, persp)].astype(np.int64)
+            wide = qm.ft_bias.astype(np.int64) + rows64.sum(axis=0)
+            overflows += int(np.count_nonzero((wide < -32768) | (wide > 32767)))
     epd = tmp_path / "p.epd"
     epd.write_text("\n".join(FENS) + "\n")
 
@@ -142,8 +159,11 @@ def test_drift_run_figures_and_gates_both_ways(tmp_path: Path) -> None:
         return rc, json.loads((tmp_path / "r" / "drift" / "drift-default.json").read_text())
 
     p99 = round(want["p99"], 4)
-    rc, doc = run("--max-p99-cp", str(p99 + 1e-3), "--max-max-cp", str(want["max"] + 1e-3))
+    keep = ["--max-p99-cp", str(p99 + 1e-3), "--max-max-cp", str(want["max"] + 1e-3)]
+    keep += ["--max-clipped", str(clipped), "--max-overflows", str(overflows)]
+    rc, doc = run(*keep)
     assert rc == 0
+    assert sum(doc["clipped"].values()) == clipped and doc["int16_overflow_lanes"] == overflows
     for k in ("mean", "median", "p95", "p99", "max"):
         assert doc["abs_delta_cp"][k] == pytest.approx(want[k], abs=1e-6), k
     buckets = {}
@@ -152,7 +172,12 @@ def test_drift_run_figures_and_gates_both_ways(tmp_path: Path) -> None:
     assert sorted(doc["per_bucket"]) == sorted(buckets)
     for b, ds in buckets.items():
         assert doc["per_bucket"][b]["max"] == pytest.approx(max(abs(x) for x in ds), abs=1e-6)
-    rc, doc = run("--max-p99-cp", str(p99 - 1e-3))
+    brk = ["--max-p99-cp", str(p99 - 1e-3), "--max-clipped", str(clipped - 1)]
+    brk += ["--max-overflows", str(max(overflows - 1, 0))]
+    rc, doc = run(*brk)
     assert rc == 1
-    assert [c["name"] for c in doc["testcases"] if c["outcome"] == "failed"] == ["p99-abs-delta-cp"]
+    want_failed = ["p99-abs-delta-cp", "clipped-values"]
+    want_failed += ["int16-overflow-lanes"] if overflows else []
+    failed = [c["name"] for c in doc["testcases"] if c["outcome"] == "failed"]
+    assert sorted(failed) == sorted(want_failed)
     assert np.isfinite(doc["abs_delta_cp"]["signed_mean"])
