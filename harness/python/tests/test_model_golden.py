@@ -85,3 +85,32 @@ def test_check_golden_both_ways(golden_dir: Path, tmp_path: Path, change: str) -
             golden.check_golden(d, None)
         return
     assert golden.check_golden(d, None) == (0 if change == "none" else 1)
+
+
+# MODEL golden-update-rule
+# checks: harness/python/stkref/golden.py  (golden files rewritten only with --update-golden, any one of them)
+# contract: ../shared/HARNESS.md#common-contract-for-every-harness
+# planted: ci/mutants/model-golden-update-rule.patch  (only the checkpoint's presence protects the files)
+@pytest.mark.parametrize("keep", ["npz", "nnue", "evals", "manifest"])
+def test_write_golden_refuses_without_update(
+    golden_dir: Path, tmp_path: Path, keep: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    d = tmp_path / "g"
+    shutil.copytree(golden_dir, d)
+    names = {
+        "npz": f"{golden.STEM}.npz",
+        "nnue": f"{golden.STEM}.nnue",
+        "evals": golden.EVALS,
+        "manifest": golden.MANIFEST,
+    }
+    for k, n in names.items():
+        if k != keep:
+            (d / n).unlink()
+    before = (d / names[keep]).read_bytes()
+    with pytest.raises(golden.InputError, match="--update-golden"):
+        golden.write_golden(d, update=False)  # one golden file there: breaks
+    assert (d / names[keep]).read_bytes() == before
+    assert golden.write_golden(d, update=True) == 0  # with the flag: keeps, prints the diff
+    if keep == "evals":
+        assert "golden diff: none" in capsys.readouterr().out
+    assert sorted(p.name for p in d.iterdir()) == sorted(names.values())
