@@ -224,10 +224,10 @@ HEADER_FIELDS = [("magic", 0, None), ("version", 9, 1), ("features", 13, 22528)]
 HEADER_FIELDS += [("hidden", 17, 128), ("buckets", 21, 8)]
 
 
-# MODEL netfile-header-verdicts
-# checks: harness/python/stkref/netfile.py  (the loader's verdicts: each header field, short, trailing)
+# MODEL netfile-header-fields
+# checks: harness/python/stkref/netfile.py  (each header field refused by name and offset when it is not the spec's)
 # contract: ../shared/SPEC-NNUE.md#network-file-nnue-magic-stkhalfka-version-1
-# planted: ci/mutants/model-netfile-header-verdicts.patch  (one trailing byte accepted without --allow-trailing)
+# planted: ci/mutants/model-netfile-header-fields.patch  (the buckets field, the last one, never checked)
 @given(st.sampled_from(HEADER_FIELDS), st.integers(0, 2**32 - 1))
 def test_net_header_field_rejected_naming_field(field: tuple, value: int) -> None:
     name, offset, good = field
@@ -245,6 +245,10 @@ def test_net_header_field_rejected_naming_field(field: tuple, value: int) -> Non
     assert name in str(e.value) and str(offset) in str(e.value)
 
 
+# MODEL netfile-header-verdicts
+# checks: harness/python/stkref/netfile.py  (the loader's size verdicts: short, exact, trailing)
+# contract: ../shared/SPEC-NNUE.md#network-file-nnue-magic-stkhalfka-version-1
+# planted: ci/mutants/model-netfile-header-verdicts.patch  (one trailing byte accepted without --allow-trailing)
 def test_net_size_verdicts_both_ways() -> None:
     assert netfile.decode(DATA).equals(MODEL)  # exact size: keeps
     with pytest.raises(NetFormatError, match=r"short file.*6510649.*6510648"):
