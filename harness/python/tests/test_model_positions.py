@@ -273,3 +273,28 @@ def test_parity_features_run_both_ways(
     assert run_tool(lambda: parity.main(argv)) == status
     outcomes = case_outcomes(tmp_path / "r" / "junit" / "features-default.xml")
     assert {v for v in outcomes.values() if v != "passed"} == bad
+
+
+# MODEL parity-spec-vectors
+# checks: harness/python/stkref/parity.py  (the engine's start-position lists against the spec's literal vectors)
+# contract: ../shared/SPEC-NNUE.md#features-halfka-with-32-king-buckets-and-11-piece-kinds-22528-per-perspective
+# planted: ci/mutants/model-parity-spec-vectors.patch  (only a list longer than 31 flagged, not a shorter one)
+@given(st.data())
+def test_spec_vector_verdicts_both_ways(data: st.DataObject) -> None:
+    from stkref.features import active_features
+
+    start = chess.Board()
+    good = (active_features(start, chess.WHITE), active_features(start, chess.BLACK))
+    assert parity.spec_vector_problems(good) == []  # the spec's own lists: keep
+    change = data.draw(st.sampled_from(["drop", "extra", "replace-required", "other-bucket"]))
+    lst = list(good[0])  # the same change to both lists: colour symmetry still holds
+    if change == "drop":  # one index fewer (not a required one): 30 indices
+        lst.remove(data.draw(st.sampled_from([i for i in lst if i not in (2127, 2120, 2811)])))
+    elif change == "extra":  # one index more in the same bucket
+        lst.append(3 * 11 * 64 + 4 * 64 + 27)
+    elif change == "replace-required":
+        r = data.draw(st.sampled_from([2127, 2120, 2811]))
+        lst[lst.index(r)] = r + 1 if r + 1 not in lst else r - 1
+    else:  # the same squares in bucket 2: every index 704 lower
+        lst = [i - 704 for i in lst]
+    assert parity.spec_vector_problems((lst, list(lst))) != []
