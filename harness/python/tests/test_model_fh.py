@@ -396,3 +396,45 @@ def test_fhr_summary_equals_model(shards: list[list[dict[str, int]]], rnd: rando
     for k in got["groups"]:
         for f, v in got["groups"][k].items():
             assert again["groups"][k][f] == pytest.approx(v)
+
+
+def model_text(model: fhmodel.Model, lut: list[int] | None = None, bias: int | None = None) -> str:
+    """The documented text layout, written here (not by format_model)."""
+    lines = ["stk-fhmodel 1", "features " + " ".join(fhmodel.FEATURE_NAMES), f"shift {model.shift}"]
+    a_bias = model.alpha.bias if bias is None else bias
+    lines.append(" ".join(map(str, ["alpha", a_bias, *model.alpha.weights])))
+    lines.append(" ".join(map(str, ["beta", model.beta.bias, *model.beta.weights])))
+    values = list(model.lut) if lut is None else lut
+    lines += ["lut 2048"] + [" ".join(map(str, values[i : i + 16])) for i in range(0, 2048, 16)]
+    return "\n".join([*lines, "end"]) + "\n"
+
+
+# MODEL fhmodel-file-verdicts
+# checks: harness/python/stkref/fhmodel.py  (a model file read from the documented layout; each limit both ways)
+# contract: docs/fail-high-predictor.md#model-file-text
+# planted: ci/mutants/model-fhmodel-file-verdicts.patch  (a LUT that steps down by one accepted)
+@settings(max_examples=20)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_fh_model_file_limits_both_ways(seed: int, data: st.DataObject) -> None:
+    model = random_model(random.Random(seed), data.draw(st.integers(8, 30)))
+    assert fhmodel.parse_model(model_text(model)) == model  # the layout the docs give: keeps
+    lut = list(model.lut)
+    i = data.draw(st.integers(1, 2047))
+    lut[i - 1 : i + 1] = [lut[i], lut[i]]  # flat: keeps
+    fhmodel.parse_model(model_text(model, lut=lut))
+    if lut[i] > 0:
+        lut[i] -= 1  # one step down: breaks
+        with pytest.raises(fhmodel.ModelFormatError):
+            fhmodel.parse_model(model_text(model, lut=lut))
+    top = [min(v, 65535) for v in model.lut]
+    top[-1] = 65535
+    fhmodel.parse_model(model_text(model, lut=top))  # 65535 keeps
+    top[-1] = 65536
+    with pytest.raises(fhmodel.ModelFormatError):
+        fhmodel.parse_model(model_text(model, lut=top))  # 65536 breaks
+    for b, ok in ((2**31 - 1, True), (2**31, False), (-(2**31), True), (-(2**31) - 1, False)):
+        if ok:
+            assert fhmodel.parse_model(model_text(model, bias=b)).alpha.bias == b
+        else:
+            with pytest.raises(fhmodel.ModelFormatError):
+                fhmodel.parse_model(model_text(model, bias=b))
