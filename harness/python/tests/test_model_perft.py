@@ -109,3 +109,46 @@ def test_perft_verdicts_both_ways(tmp_path: Path, capsys: pytest.CaptureFixture)
     # reordering the lines changes nothing but the order
     rc, out = run(tmp_path, good[::-1], 2039, capsys)
     assert rc == 0 and "4 counts recomputed" in out
+
+
+def model_field(field: str) -> tuple[int, int] | None:
+    """'D<depth> <count>', depth >= 1, count >= 0: (depth, count); anything else None."""
+    parts = field.split()
+    if len(parts) != 2 or not parts[0].startswith("D"):
+        return None
+    depth, count = parts[0][1:], parts[1]
+    if not (depth.isascii() and depth.isdigit() and count.isascii() and count.isdigit()):
+        return None
+    return (int(depth), int(count)) if int(depth) >= 1 else None
+
+
+# MODEL perft-epd-fields
+# checks: harness/python/stkref/perft.py  (the depth fields of a perft EPD line: read or refused by name)
+# contract: docs/harnesses/perft.md#the-perft-epd
+# planted: ci/mutants/model-perft-epd-fields.patch  (depth 0 read as a field)
+@settings(max_examples=60)
+@given(
+    fields=st.lists(
+        st.one_of(
+            st.tuples(st.integers(0, 3), st.integers(-2, 30)).map(lambda t: f"D{t[0]} {t[1]}"),
+            st.sampled_from(["", " ", "D1", "D 1 2", "d1 20", "D1 20 3", "D1 x", "Dx 1", "D٣ 1"]),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_perft_epd_fields_equal_model(
+    tmp_path_factory: pytest.TempPathFactory, fields: list[str]
+) -> None:
+    epd = tmp_path_factory.mktemp("epd") / "p.epd"
+    epd.write_text(chess.STARTING_FEN + " ;" + ";".join(fields) + "\n")
+    present = [f for f in fields if f.strip()]
+    parsed = [model_field(f) for f in present]
+    if present and all(p is not None for p in parsed):
+        assert perft.read_perft_epd(epd) == [(1, chess.STARTING_FEN, parsed)]
+    else:
+        bad = next((f for f, p in zip(present, parsed, strict=True) if p is None), None)
+        with pytest.raises(perft.InputError, match=rf"{epd}:1: ") as e:
+            perft.read_perft_epd(epd)
+        if bad is not None:
+            assert repr(bad.strip()) in str(e.value)
