@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -112,3 +113,32 @@ def test_junit_escaping_equals_model(text: str) -> None:
     case = root.find("testsuite/testcase")
     assert case is not None
     assert case.find("failure").get("message") == model_escape(text)
+
+
+# MODEL junit-unique-names
+# checks: harness/python/stkref/junit.py  (a report is written only when every testcase name is unique in its class)
+# contract: docs/reports.md#exit-status-and-report-files
+# planted: ci/mutants/model-junit-unique-names.patch  (names compared without their class)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a.x", "a.y", "b.x"]), st.sampled_from(["n1", "n2", "n3"])),
+        min_size=1,
+        max_size=6,
+    ),
+    st.integers(1, 3),
+)
+def test_report_refuses_exactly_the_repeated_names(
+    tmp_path_factory: pytest.TempPathFactory, pairs: list[tuple[str, str]], split: int
+) -> None:
+    path = tmp_path_factory.mktemp("u") / "r.xml"
+    # the cases spread over two suites: a repeat across suites is a repeat too
+    s1 = TestSuite("h.c1", cases=[TestCase(c, n) for c, n in pairs[:split]])
+    s2 = TestSuite("h.c2", cases=[TestCase(c, n) for c, n in pairs[split:]])
+    repeated = len(set(pairs)) != len(pairs)
+    if repeated:
+        with pytest.raises(ValueError, match="appears twice"):
+            junit.write_report(path, [s1, s2])
+        assert not path.exists()
+    else:
+        junit.write_report(path, [s1, s2])
+        assert parsed_counts(path.read_text())[0]["tests"] == len(pairs)
