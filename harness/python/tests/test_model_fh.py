@@ -438,3 +438,39 @@ def test_fh_model_file_limits_both_ways(seed: int, data: st.DataObject) -> None:
         else:
             with pytest.raises(fhmodel.ModelFormatError):
                 fhmodel.parse_model(model_text(model, bias=b))
+
+
+# MODEL fhrecords-segment-header
+# checks: harness/python/stkref/fhrecords.py  (each segment header refused at its byte offset: magic, version, size, count)
+# contract: docs/fail-high-predictor.md#record-file-fhr
+# planted: ci/mutants/model-fhrecords-segment-header.patch  (a header field named at its offset in the segment, not in the file)
+@settings(max_examples=40)
+@given(
+    first=st.lists(records(), max_size=3),
+    second=st.lists(records(), max_size=3),
+    field=st.sampled_from(["magic", "version", "record_size", "record_count", "short"]),
+)
+def test_fhr_segment_header_refused_at_its_offset(
+    first: list[dict[str, int]], second: list[dict[str, int]], field: str
+) -> None:
+    seg = 32 + 32 * len(first)  # the second segment's byte offset
+    good = pack(first) + pack(second)
+    assert len(fhrecords.decode(good)[0]) == len(first) + len(second)  # keeps
+    tail = bytearray(pack(second))
+    if field == "magic":
+        tail[0:8] = b"STKFHREc"
+    elif field == "version":
+        struct.pack_into("<H", tail, 8, 2)
+    elif field == "record_size":
+        struct.pack_into("<H", tail, 10, 33)
+    elif field == "record_count":
+        struct.pack_into("<Q", tail, 24, len(second) + 1)  # one record past the end: breaks
+    else:
+        tail = tail[:31]  # one byte short of a header
+    with pytest.raises(fhrecords.RecordFormatError) as e:
+        fhrecords.decode(pack(first) + bytes(tail), "x.fhr")
+    msg = str(e.value)
+    assert msg.startswith("x.fhr: ") and f"offset {seg}" in msg
+    if field != "short":  # the field named at its documented offset in the segment
+        off = {"magic": 0, "version": 8, "record_size": 10, "record_count": 24}[field]
+        assert f"'{field}' at byte offset {seg + off}" in msg
