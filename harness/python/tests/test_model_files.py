@@ -122,3 +122,38 @@ def test_write_bytes_atomic_equals_model(
         assert not (d / "nowhere").exists()
     assert outside.read_bytes() == b"keep me"
     assert sorted(p.name for p in target.parent.iterdir()) == ["r.json"]
+
+
+def model_kind_verdict(kind: str, want: str, executable: bool) -> bool:
+    """Accepted? want 'folder': a folder or a link to one; 'program': a regular file (or a link
+    to one) that is executable, of any size."""
+    if want == "folder":
+        return kind in ("dir", "link-to-dir")
+    return kind in ("file", "link-to-file") and executable
+
+
+# MODEL inputs-folder-and-program
+# checks: harness/python/stkref/inputs.py  (the folder and program option types: which paths they take)
+# contract: docs/faults.md#python-tools-python--m-stkref-stktrain-stkmutation-stkdev
+# planted: ci/mutants/model-inputs-folder-and-program.patch  (a program that is not executable accepted)
+@settings(max_examples=40)
+@given(
+    kind=st.sampled_from(KINDS),
+    want=st.sampled_from(["folder", "program"]),
+    executable=st.booleans(),
+)
+def test_folder_and_program_equal_model(
+    tmp_path_factory: pytest.TempPathFactory, kind: str, want: str, executable: bool
+) -> None:
+    import argparse
+
+    d = tmp_path_factory.mktemp("kind")
+    path = make(d, kind, 3)
+    if kind in ("file", "link-to-file"):
+        os.chmod(d / "real", 0o755 if executable else 0o644)
+    parse = inputs.folder if want == "folder" else inputs.program
+    if model_kind_verdict(kind, want, executable):
+        assert parse(str(path)) == path
+    else:
+        with pytest.raises(argparse.ArgumentTypeError, match=str(path)):
+            parse(str(path))
