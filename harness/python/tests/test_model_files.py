@@ -157,3 +157,75 @@ def test_folder_and_program_equal_model(
     else:
         with pytest.raises(argparse.ArgumentTypeError, match=str(path)):
             parse(str(path))
+
+
+AT = ["missing", "file", "link-out", "dangling", "fifo", "dir"]
+PARENT = ["exists", "missing", "missing-twice", "is-file", "read-only"]
+
+
+def model_output_ok(kind: str, at: str, parent: str) -> bool:
+    """docs/faults.md "Outputs before any work": an existing FIFO, device, folder or socket at a
+    file output is refused (a link is fine: replaced as a name); a file output's folder must exist,
+    a report's folders are made (from the nearest existing one, which must be a writable folder);
+    a folder output is a folder (or made)."""
+    if parent == "read-only" or parent == "is-file":
+        return False
+    if kind == "folder":
+        return at in ("missing", "dir") and parent != "is-file"
+    if at in ("fifo", "dir"):
+        return False
+    return parent == "exists" or kind == "report"
+
+
+# MODEL outputs-checked-before-work
+# checks: harness/python/stkref/outputs.py  (an output path refused or taken before any work, by its kind)
+# contract: docs/faults.md#python-tools-python--m-stkref-stktrain-stkmutation-stkdev
+# planted: ci/mutants/model-outputs-checked-before-work.patch  (a file output's missing folder taken as if it would be made)
+@settings(max_examples=60)
+@given(
+    kind=st.sampled_from(["file", "report", "folder"]),
+    at=st.sampled_from(AT),
+    parent=st.sampled_from(PARENT),
+)
+def test_check_output_equals_model(
+    tmp_path_factory: pytest.TempPathFactory, kind: str, at: str, parent: str
+) -> None:
+    if os.geteuid() == 0 and parent == "read-only":
+        return  # root writes anywhere (only a read-only mount stops it)
+    d = tmp_path_factory.mktemp("o")
+    base = d / "p"
+    if parent == "exists":
+        base.mkdir()
+    elif parent == "is-file":
+        base.write_text("x")
+    elif parent == "read-only":
+        base.mkdir()
+    folder = {"missing-twice": base / "q"}.get(parent, base)
+    target = folder / "out"
+    if parent == "exists":
+        other = d / "victim"
+        other.write_text("keep")
+        if at == "file":
+            target.write_text("old")
+        elif at == "link-out":
+            target.symlink_to(other)
+        elif at == "dangling":
+            target.symlink_to(d / "nowhere")
+        elif at == "fifo":
+            os.mkfifo(target)
+        elif at == "dir":
+            target.mkdir()
+    else:
+        at = "missing"
+    if parent == "read-only":
+        base.chmod(0o555)
+    try:
+        out = outputs.Output("--out", target, kind)
+        if model_output_ok(kind, at, parent):
+            outputs.check_output(out)
+        else:
+            with pytest.raises(InputError, match="--out"):
+                outputs.check_output(out)
+    finally:
+        if parent == "read-only":
+            base.chmod(0o755)
