@@ -220,3 +220,41 @@ def test_oracle_mirror_symmetry(
 @given(st.integers(-(2**40), 2**40), st.integers(0, 8))
 def test_oracle_shift_is_floor(value: int, bits: int) -> None:
     assert oracle.shift(value, bits) == value // (1 << bits)
+
+
+def model_overflows(m: QuantizedModel, pos: dict[int, tuple[int, int]]) -> int:
+    """Accumulator lanes whose true (wide) sum leaves int16, both perspectives."""
+    n = 0
+    for c in (WHITE, BLACK):
+        wide = m.ft_bias.astype(np.int64) + m.ft_weight[model_features(pos, c)].astype(
+            np.int64
+        ).sum(axis=0)
+        n += int(np.count_nonzero((wide < -32768) | (wide > 32767)))
+    return n
+
+
+# MODEL oracle-overflow-count
+# checks: harness/python/stkref/oracle.py  (int16 accumulator lanes whose true sum left int16: the drift figure)
+# contract: ../shared/SPEC-NNUE.md#integer-inference-the-engine-and-the-python-integer-oracle-compute-exactly-this
+# planted: ci/mutants/model-oracle-overflow-count.patch  (a sum of exactly 32768 not counted)
+@settings(max_examples=30)
+@given(positions(), st.sampled_from(sorted(MODELS)), st.integers(0, 1))
+def test_oracle_overflow_count_both_ways(
+    pos: dict[int, tuple[int, int]], which: str, over: int
+) -> None:
+    m = MODELS[which]
+    assert oracle.evaluate(m, to_board(pos)).overflows == model_overflows(m, pos)
+    feats = model_features(pos, WHITE)
+    if not feats:
+        return
+    # at the edge: lane 0 of one white feature's row is 1 on a bias of 32766 (+1): the white
+    # sum is 32767 (keeps, no overflow) or 32768 (breaks by one: one lane overflowed)
+    bias = np.zeros(m.hidden, np.int16)
+    bias[0] = 32766 + over
+    weights = np.zeros_like(m.ft_weight)
+    weights[feats[0], 0] = 1
+    edge = QuantizedModel(hidden=m.hidden, **{**m.tensors(), "ft_weight": weights, "ft_bias": bias})
+    in_black = feats[0] in model_features(pos, BLACK)
+    want = over * (1 + int(in_black))
+    assert model_overflows(edge, pos) == want
+    assert oracle.evaluate(edge, to_board(pos)).overflows == want
