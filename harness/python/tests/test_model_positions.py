@@ -298,3 +298,20 @@ def test_spec_vector_verdicts_both_ways(data: st.DataObject) -> None:
     else:  # the same squares in bucket 2: every index 704 lower
         lst = [i - 704 for i in lst]
     assert parity.spec_vector_problems((lst, list(lst))) != []
+
+
+# MODEL positions-random-corpus
+# checks: harness/python/stkref/positions.py  (the seeded random corpus: legal, reproducible, a longer run extends a shorter)
+# contract: ../shared/HARNESS.md#common-contract-for-every-harness
+# planted: ci/mutants/model-positions-random-corpus.patch  (the generator seeded with the seed and the count)
+@settings(max_examples=10)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 6), st.integers(0, 4))
+def test_random_corpus_is_seeded_and_extends(seed: int, n: int, more: int) -> None:
+    short = positions.random_positions(n, seed, max_plies=40)
+    longer = positions.random_positions(n + more, seed, max_plies=40)
+    assert longer[:n] == short  # the first n positions do not depend on how many are drawn
+    assert positions.random_positions(n + more, seed, max_plies=40) == longer
+    for i, p in enumerate(longer):
+        board = chess.Board(p.fen)
+        assert board.is_valid() and p.fen == board.fen(en_passant="fen")
+        assert (p.corpus, p.id) == ("random", f"random-s{seed}-{i}")
