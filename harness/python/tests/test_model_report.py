@@ -89,3 +89,28 @@ def test_report_key_is_reserved(tmp_path: Path) -> None:
             suites=[],
             junit=tmp_path / "j.xml",
         )
+
+
+# MODEL report-gated-exit-status
+# checks: harness/python/stkref/report.py  (a gated tool's exit status and files from its gates)
+# contract: docs/reports.md#exit-status-and-report-files
+# planted: ci/mutants/model-report-gated-exit-status.patch  (a failed gate keeps its case passed when it has a message)
+@settings(max_examples=30)
+@given(gates=st.lists(st.tuples(st.booleans(), st.text("ab ", max_size=5)), max_size=5))
+def test_gated_reports_equal_model(
+    tmp_path_factory: pytest.TempPathFactory, gates: list[tuple[bool, str]]
+) -> None:
+    import argparse
+
+    d = tmp_path_factory.mktemp("g")
+    checks = [(f"gate{i}", ok, why) for i, (ok, why) in enumerate(gates)]
+    suite = TestSuite("t.c", cases=report.gate_testcases("t.gates", checks))
+    args = argparse.Namespace(config="c", reports_dir=str(d), junit=None)
+    rc = report.write_gated_reports(args, "t", suite, {"n": len(gates)}, "# t\n")
+    failed = sum(1 for ok, _ in gates if not ok)
+    assert rc == (0 if failed == 0 else 1)
+    counts = junit_counts(d / "junit" / "t-c.xml")
+    assert counts == {"tests": len(gates), "failures": failed, "errors": 0, "skipped": 0}
+    doc = json.loads((d / "t" / "c.json").read_text())
+    assert doc["report"]["passed"] == (failed == 0) and doc["n"] == len(gates)
+    assert (d / "t" / "c.md").read_text() == "# t\n"
