@@ -474,3 +474,25 @@ def test_fhr_segment_header_refused_at_its_offset(
     if field != "short":  # the field named at its documented offset in the segment
         off = {"magic": 0, "version": 8, "record_size": 10, "record_count": 24}[field]
         assert f"'{field}' at byte offset {seg + off}" in msg
+
+
+# MODEL fhmodel-file-line-numbers
+# checks: harness/python/stkref/fhmodel.py  (a bad model file refused naming the file and the line, comments counted)
+# contract: docs/fail-high-predictor.md#model-file-text
+# planted: ci/mutants/model-fhmodel-file-line-numbers.patch  (lines numbered from 0)
+@settings(max_examples=30)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    comments=st.lists(st.integers(0, 140), max_size=4),
+    bad=st.integers(0, 133),
+)
+def test_fh_model_file_errors_name_the_line(seed: int, comments: list[int], bad: int) -> None:
+    model = random_model(random.Random(seed), 18)
+    lines = model_text(model).splitlines()
+    # break one line (header, a side, the lut header, a lut row or 'end') by an extra token
+    lines[bad] = lines[bad] + " x"
+    for at in sorted(comments, reverse=True):  # comments and blank lines anywhere before/after
+        lines.insert(min(at, len(lines)), "# a comment" if at % 2 else "")
+    number = lines.index(next(x for x in lines if x.endswith(" x"))) + 1
+    with pytest.raises(fhmodel.ModelFormatError, match=rf"^m\.txt:{number}: "):
+        fhmodel.parse_model("\n".join(lines) + "\n", "m.txt")
