@@ -108,7 +108,7 @@ def test_llr_published_values() -> None:
 
 
 # MODEL sprt-llr-mirror
-# checks: harness/python/stkref/sprt.py  (mirrored counts with mirrored hypotheses: the same LLR)
+# checks: harness/python/stkref/sprt.py  (mirrored counts with mirrored hypotheses, or swapped bounds: the LLR negated)
 # contract: docs/match-results.md#3-sprt-statssprth-statsconstrainedmleh
 # planted: ci/mutants/model-sprt-llr-mirror.patch  (outcomes k/n instead of k/(n-1): not centred on 1/2)
 @given(
