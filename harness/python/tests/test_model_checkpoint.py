@@ -149,3 +149,37 @@ def test_generator_properties(seed: int) -> None:
 def test_generator_refuses_other_hidden() -> None:
     with pytest.raises(InputError):
         checkpoint.generate_checkpoint(256, 1)
+
+
+# MODEL checkpoint-tool-output
+# checks: harness/python/stkref/checkpoint.py  (the tool's .npz and metadata: the seeded checkpoint, read back equal)
+# contract: ../shared/HARNESS.md#common-contract-for-every-harness
+# planted: ci/mutants/model-checkpoint-tool-output.patch  (the digest over the keys in the order saved, not sorted)
+@settings(max_examples=3)
+@given(seed=st.integers(0, 2**64 - 1))
+def test_checkpoint_tool_equals_model(tmp_path_factory: pytest.TempPathFactory, seed: int) -> None:
+    import hashlib
+    import json
+
+    from stkref.cli import run_tool
+
+    d = tmp_path_factory.mktemp("ck")
+    out = d / "c.npz"
+    assert run_tool(lambda: checkpoint.main([str(out), "--seed", str(seed)])) == 0
+    back = checkpoint.load_checkpoint(out)
+    want = checkpoint.generate_checkpoint(H, seed)  # seeded: the same values again
+    assert sorted(back) == sorted(want) and all(np.array_equal(back[k], want[k]) for k in want)
+    # the metadata digest: SHA-256 over the keys in sorted order, each name then its bytes
+    h = hashlib.sha256()
+    for k in sorted(back):
+        h.update(k.encode())
+        h.update(np.ascontiguousarray(back[k]).tobytes())
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta == {
+        "generator": "stkref.checkpoint",
+        "seed": seed,
+        "hidden": H,
+        "digest": h.hexdigest(),
+    }
+    assert run_tool(lambda: checkpoint.main([str(d / "c.json")])) == 2  # OUT must not be .json
+    assert run_tool(lambda: checkpoint.main([str(d / "x.npz"), "--hidden", "256"])) == 2
