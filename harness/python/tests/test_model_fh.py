@@ -496,3 +496,32 @@ def test_fh_model_file_errors_name_the_line(seed: int, comments: list[int], bad:
     number = lines.index(next(x for x in lines if x.endswith(" x"))) + 1
     with pytest.raises(fhmodel.ModelFormatError, match=rf"^m\.txt:{number}: "):
         fhmodel.parse_model("\n".join(lines) + "\n", "m.txt")
+
+
+# MODEL fhrecords-dump-lines
+# checks: harness/python/stkref/fhrecords.py  (the dump: one JSON object a record, offset, fields, flags, features)
+# contract: docs/harnesses/fhdump.md#what-it-proves
+# planted: ci/mutants/model-fhrecords-dump-lines.patch  (improving and opp_improving listed in swapped order)
+@given(st.lists(st.lists(records(), max_size=4), min_size=1, max_size=3))
+def test_fhr_dump_equals_model(segments: list[list[dict[str, int]]]) -> None:
+    import json
+
+    recs, headers = fhrecords.decode(b"".join(pack(s) for s in segments))
+    lines = fhrecords.dump_lines(recs, headers)
+    want, offset = [], 0
+    flag_names = ["whole_node", "label", "improving", "opp_improving", "cut_node", "black"]
+    for seg in segments:
+        offset += 32  # the segment header
+        for r in seg:
+            obj: dict[str, object] = {"offset": offset}
+            for f in FIELDS:
+                if f == "flags":
+                    obj.update({n: r["flags"] >> i & 1 for i, n in enumerate(flag_names)})
+                elif f != "reserved":
+                    obj[f] = r[f]
+            obj["features"] = model_features(r)
+            want.append(obj)
+            offset += 32
+    got = [json.loads(x) for x in lines]
+    assert [list(o) for o in got] == [list(o) for o in want]  # the keys in order
+    assert got == want
