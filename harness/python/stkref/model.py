@@ -75,10 +75,13 @@ class QuantizedModel:
         return {name: getattr(self, name) for name, _ in TENSOR_LAYOUT}
 
     def digest(self) -> str:
-        """SHA-256 over all tensors in file order: equal digests mean equal parameters."""
+        """SHA-256 over every tensor in TENSOR_LAYOUT order, each whole (the dense layers stacked
+        over the buckets, not the file's per-bucket interleaving), little-endian on any host:
+        equal digests mean equal parameters."""
         h = hashlib.sha256()
-        for name, _ in TENSOR_LAYOUT:
-            h.update(np.ascontiguousarray(getattr(self, name)).tobytes())
+        for name, dtype in TENSOR_LAYOUT:
+            le = np.dtype(dtype).newbyteorder("<")
+            h.update(np.ascontiguousarray(getattr(self, name), dtype=le).tobytes())
         return h.hexdigest()
 
     def equals(self, other: QuantizedModel) -> bool:

@@ -113,10 +113,14 @@ def check_output(out: Output) -> None:
 
 
 def refuse_non_folder(path: Path, option: str = "") -> None:
-    with contextlib.suppress(FileNotFoundError):
+    try:
         mode = os.stat(path).st_mode  # a link to a folder is a folder
-        if not stat.S_ISDIR(mode):
-            raise RefusedOutputError(f"{_named(path, option)}: is {kind_of(mode)}, not a folder")
+    except FileNotFoundError:
+        return
+    except OSError as e:  # a file where a folder of the path should be: ENOTDIR, a link loop
+        raise RefusedOutputError(f"{_named(path, option)}: cannot inspect it: {e.strerror}") from e
+    if not stat.S_ISDIR(mode):
+        raise RefusedOutputError(f"{_named(path, option)}: is {kind_of(mode)}, not a folder")
 
 
 def check_outputs(outputs: Iterable[Output]) -> None:

@@ -5,6 +5,7 @@ Exit status: 0 all recomputed counts agree, 1 a count differs, 2 bad input."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +29,20 @@ def perft(board: chess.Board, depth: int) -> int:
     return total
 
 
+_FIELD = re.compile(r"D([0-9]+) +([0-9]+)")
+
+
+def _depth_field(field: str, path: Path, n: int) -> tuple[int, int]:
+    """'D<depth> <count>' with depth >= 1, as the C++ reader (perft at depth 0 is not a count
+    of moves); anything else names the line and the field."""
+    m = _FIELD.fullmatch(field.strip())
+    if m is None or int(m.group(1)) < 1:
+        raise InputError(
+            f"{path}:{n}: malformed depth field {field.strip()!r} (expected 'D<depth> <count>')"
+        )
+    return int(m.group(1)), int(m.group(2))
+
+
 def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """(line number, FEN, [(depth, count)]) per position; comment and blank lines skipped."""
     try:
@@ -41,9 +56,9 @@ def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
         fen, *fields = text.split(";")
         try:
             board = chess.Board(fen.strip())
-            counts = [(int(d.split()[0][1:]), int(d.split()[1])) for d in fields]
-        except (ValueError, IndexError) as e:
+        except ValueError as e:
             raise InputError(f"{path}:{n}: {e}") from e
+        counts = [_depth_field(d, path, n) for d in fields if d.strip()]
         if not board.is_valid() or not counts:
             raise InputError(f"{path}:{n}: invalid position or no ';D<depth> <count>' fields")
         out.append((n, fen.strip(), counts))

@@ -32,6 +32,7 @@ from .errors import InputError
 
 NELO_PER_T = 800.0 / math.log(10.0)
 EPSILON_COUNT = 1e-3
+COUNT_LIMIT = 2**53
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,10 @@ def _fit(pdf: Pdf, weights: Sequence[float]) -> list[float]:
         else:
             hi = mid
     x = 0.5 * (lo + hi)
-    return [p / (1.0 + x * w) for p, w in zip(pdf.probs, weights, strict=True)]
+    denominators = [1.0 + x * w for w in weights]
+    if min(denominators) <= 0.0:  # the multiplier sits on its pole: counts too lopsided
+        raise InputError("the SPRT bound is out of reach of these counts (constrained MLE)")
+    return [p / d for p, d in zip(pdf.probs, denominators, strict=True)]
 
 
 def fit_mean(pdf: Pdf, s: float) -> list[float]:
@@ -203,6 +207,22 @@ def _counts(text: str, n: int, what: str) -> list[int]:
         raise InputError(f"{what}: {e}") from e
     if any(v < 0 for v in values):
         raise InputError(f"{what}: counts must not be negative")
+    # docs/faults.md "Counts", as stk-harness sprt: every count and their sum at most 2^53, so
+    # sums never round and the statistics hold every count exactly; no sample is no estimate.
+    names = ("LL", "LD", "DD+WL", "DW", "WW") if n == 5 else ("W", "D", "L")
+    total = 0
+    for name, v in zip(names, values, strict=True):
+        total += v
+        if v > COUNT_LIMIT:
+            raise InputError(
+                f"{what} count {name} ({v}): is above the limit of 2^53 = {COUNT_LIMIT}"
+            )
+        if total > COUNT_LIMIT:
+            raise InputError(
+                f"{what} count {name} ({v}): brings the sum above the limit of 2^53 = {COUNT_LIMIT}"
+            )
+    if total == 0:
+        raise InputError(f"{what}: no {'pairs' if n == 5 else 'games'} (all counts are 0)")
     return values
 
 

@@ -37,7 +37,7 @@ def test_planted_wrong_count_fails(tmp_path: Path, capsys: pytest.CaptureFixture
     assert run_tool(lambda: perft_main(["--epd", str(epd)])) == 2
     # an input error naming the line, not a crash reported as one (planted by the mutation
     # campaign: the ValueError no longer caught, so exit 2 came with a traceback and no line)
-    assert f"error: {epd}:1: invalid literal" in capsys.readouterr().err
+    assert f"error: {epd}:1: malformed depth field 'D1 x'" in capsys.readouterr().err
 
 
 def test_a_count_at_the_node_limit_is_recomputed(
