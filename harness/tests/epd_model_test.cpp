@@ -225,7 +225,7 @@ TEST_CASE(
     for (std::size_t i = 0; i < base_ps.size(); ++i)
       if (!drop[i]) kept.push_back(base_ps[i]);
     const RunResults run = run_of(run_ps), base = run_of(kept);
-    const Comparison c = compare(run, base, "base.json");
+    const Comparison c = stk::harness::epd::compare(run, base, "base.json");
     const Comparison m = model_compare(run_ps, kept);
     RC_ASSERT(c.regressions == m.regressions);
     RC_ASSERT(c.new_solves == m.new_solves);
@@ -234,21 +234,22 @@ TEST_CASE(
     // Reordering the run reorders the lists only.
     auto shuffled = run_ps;
     std::reverse(shuffled.begin(), shuffled.end());
-    const Comparison r = compare(run_of(shuffled), base, "base.json");
+    const Comparison r = stk::harness::epd::compare(run_of(shuffled), base, "base.json");
     auto sorted = [](std::vector<std::string> v) { return std::sort(v.begin(), v.end()), v; };
     RC_ASSERT(sorted(r.regressions) == sorted(c.regressions));
     RC_ASSERT(sorted(r.new_solves) == sorted(c.new_solves));
     RC_ASSERT(sorted(r.not_in_baseline) == sorted(c.not_in_baseline));
 
     // The null control: a run against itself.
-    const Comparison self = compare(run, run, "self.json");
+    const Comparison self = stk::harness::epd::compare(run, run, "self.json");
     RC_ASSERT(self.regressions.empty());
     RC_ASSERT(self.new_solves.empty());
     RC_ASSERT(self.not_in_baseline.empty());
 
     // Swapping run and baseline (same positions) swaps regressions and new solves.
     const RunResults full_base = run_of(base_ps);
-    const Comparison ab = compare(run, full_base, "b"), ba = compare(full_base, run, "a");
+    const Comparison ab = stk::harness::epd::compare(run, full_base, "b"),
+                     ba = stk::harness::epd::compare(full_base, run, "a");
     RC_ASSERT(ab.regressions == ba.new_solves);
     RC_ASSERT(ab.new_solves == ba.regressions);
   });

@@ -45,7 +45,10 @@ FIELDS = ("checks", "contract", "planted")
 HEADER = re.compile(r"^\s*(?://|#)\s*MODEL\s+(\S+)\s*$")
 FIELD = re.compile(r"^\s*(?://|#)\s*(checks|contract|planted):\s*(\S+)\s*(?:\((.*)\))?\s*$")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-CPP_TEST = re.compile(r'^\s*TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"')
+# TEST_CASE( then its name: one string literal or several adjacent ones (C++ joins them), on the
+# same line or the next (clang-format breaks a long call after the parenthesis).
+CPP_TEST = re.compile(r'^\s*TEST_CASE\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
+CPP_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 PY_TEST = re.compile(r"^\s*(?:async\s+)?def\s+(test_\w+)\s*\(")
 
 
@@ -114,7 +117,11 @@ def parse_blocks(path: Path, root: Path) -> list[Model]:
         for j in range(i, min(i + 30, len(lines))):
             if HEADER.match(lines[j]):
                 break
-            if t := test_pattern.match(lines[j]):
+            t = test_pattern.match("\n".join(lines[j : j + 4]))
+            if t and path.suffix == ".cpp":
+                name = "".join(CPP_LITERAL.findall(t.group(1)))
+                break
+            if t:
                 name = t.group(1)
                 break
         if not name:
@@ -312,10 +319,12 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.split("\n")[0],
         outputs=lambda a: [] if a.check else [Output("--out", a.out)],
     )
-    ap.add_argument("--detection", type=Path, action="append", default=None, metavar="REPORT")
+    ap.add_argument(
+        "--detection", type=inputs.input_file(), action="append", default=None, metavar="REPORT"
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "models.md")
     ap.add_argument("--check", action="store_true", help="exit 1 with a diff when --out differs")
-    ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    ap.add_argument("--root", type=inputs.folder, default=ROOT, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     models = collect(a.root)
     if bad := problems(models, a.root):

@@ -356,6 +356,16 @@ ROWS = [
     ),
     mutation_row("stkmutation.tool"),
     Row(
+        "stkmutation.models",
+        lambda c: [
+            c.opt("--detection", c.inp / "planted.json"),
+            c.opt("--out", c.out / "models.md"),
+        ],
+        ("planted.json",),
+        target=lambda c: c.out / "models.md",
+        reads=("--detection", lambda c: c.inp / "planted.json"),
+    ),
+    Row(
         "stkmutation.planted",
         lambda c: [
             c.opt("--merge", c.inp / "planted.json"),

@@ -310,6 +310,8 @@ CASES = [
     ),
     case("stkmutation.tool", "--rerun", lambda x, f: ["--rerun", x, "--out-dir", str(f.out)]),
     case("stkmutation.planted", "--merge", lambda x, f: ["--merge", x, "--out-dir", str(f.out)]),
+    case("stkmutation.models", "--detection", lambda x, f: ["--detection", x, "--check"]),
+    case("stkmutation.models", "--root", lambda x, f: ["--root", x, "--check"], folder=True),
     case("stkdev.cli_docs", "--harness", lambda x, f: ["--harness", x, "--out", str(f.out / "c")]),
     case(
         "stkdev.measurements",
@@ -427,6 +429,7 @@ NOT_INPUTS = {
             ("stkdev.cli_docs", "--out"),  # with --check read back: read_input_text
             ("stkdev.build_profile", "--doc"),  # read back: read_input_text
             ("stkdev.measurements", "--out"),  # with --check read back: read_input_text
+            ("stkmutation.models", "--out"),  # with --check read back: read_input_text
         ],
         "output",
     ),

@@ -73,7 +73,7 @@ elo_pairs = st.tuples(st.floats(-10, 10), st.floats(0.5, 10)).map(lambda t: (t[0
 
 # MODEL sprt-llr-logistic
 # checks: harness/python/stkref/sprt.py  (the GSPRT LLR with the logistic Elo constraint)
-# contract: docs/match-results.md#3-sprt-statssprth-statsconstrainedmleh
+# contract: docs/match-results.md#3-sprt-statssprth-statsconstrained_mleh
 # planted: ci/mutants/model-sprt-llr-logistic.patch  (the logistic score uses 10^(-elo/200))
 @given(st.one_of(pentas, trinos), elo_pairs)
 def test_llr_logistic_equals_model(counts: list[int], elos: tuple[float, float]) -> None:
@@ -87,7 +87,7 @@ def test_llr_logistic_equals_model(counts: list[int], elos: tuple[float, float])
 
 # MODEL sprt-llr-normalized
 # checks: harness/python/stkref/sprt.py  (the GSPRT LLR with the normalized-Elo t-value constraint)
-# contract: docs/match-results.md#3-sprt-statssprth-statsconstrainedmleh
+# contract: docs/match-results.md#3-sprt-statssprth-statsconstrained_mleh
 # planted: ci/mutants/model-sprt-llr-normalized.patch  (the pair t-value scaled as if one game per sample)
 @settings(max_examples=40)
 @given(st.one_of(pentas, trinos), elo_pairs)
@@ -109,7 +109,7 @@ def test_llr_published_values() -> None:
 
 # MODEL sprt-llr-mirror
 # checks: harness/python/stkref/sprt.py  (mirrored counts with mirrored hypotheses, or swapped bounds: the LLR negated)
-# contract: docs/match-results.md#3-sprt-statssprth-statsconstrainedmleh
+# contract: docs/match-results.md#3-sprt-statssprth-statsconstrained_mleh
 # planted: ci/mutants/model-sprt-llr-mirror.patch  (outcomes k/n instead of k/(n-1): not centred on 1/2)
 @given(
     st.lists(st.integers(0, 2000), min_size=5, max_size=5),
@@ -156,7 +156,7 @@ def model_estimate(counts: list[int]) -> dict[str, float]:
 
 # MODEL sprt-estimates
 # checks: harness/python/stkref/sprt.py  (score, Elo interval, nElo and its error, LOS)
-# contract: docs/match-results.md#2-estimates-statseloh-statsscoredistributionh
+# contract: docs/match-results.md#2-estimates-statseloh-statsscore_distributionh
 # planted: ci/mutants/model-sprt-estimates.patch  (nElo divided by sqrt(2) for games as well as pairs)
 @given(st.one_of(st.lists(st.integers(0, 5000), min_size=5, max_size=5), trinos))
 def test_estimates_equal_model(counts: list[int]) -> None:
