@@ -163,7 +163,7 @@ TEST_CASE("SHA-256 digests equal a FIPS 180-4 model and sha256sum on generated b
 // checks: harness/src/common/sha256.cpp  (which texts are SHA-256 hex digests)
 // contract: docs/architecture.md#common-helpers
 // planted: ci/mutants/model-common-sha256-hex-text.patch  (any length of at least 64 accepted)
-TEST_CASE("is_sha256_hex accepts exactly 64 hex digits of either case, as a model says",
+TEST_CASE("is_sha256_hex accepts exactly 64 hex digits of either case as a model says",
           "[model][common]") {
   rc::prop("generated near-digests", [] {
     const auto len = *rc::gen::inRange<std::size_t>(60, 68);

@@ -87,7 +87,7 @@ std::string write_file(const std::string& name, const std::string& text) {
 // checks: harness/src/positions/epd_suite.cpp  (an EPD line's position, counters, id, bm/am and operations)
 // contract: docs/harnesses/epd.md#what-it-proves
 // planted: ci/mutants/model-positions-epd-line.patch  (fmvn read into the half-move counter)
-TEST_CASE("EPD lines parse to the position, counters and operations they were generated from",
+TEST_CASE("EPD lines parse to the position and counters and operations they were generated from",
           "[model][positions]") {
   rc::prop("generated lines, operations in any order, 4 or 6 fields", [] {
     Position pos = walked(*rc::gen::arbitrary<std::uint64_t>(), *rc::gen::inRange(0, 40));
@@ -242,7 +242,7 @@ TEST_CASE("position lists read as the lines they were generated from", "[model][
 // checks: harness/src/positions/seeded_games.cpp  (a seeded game depends on (seed, game) alone)
 // contract: docs/harnesses/fhgen.md#what-it-proves
 // planted: ci/mutants/model-positions-seeded-games.patch  (the searcher not cleared between games)
-TEST_CASE("a seeded game replays from its seed and index alone, in any order of games",
+TEST_CASE("a seeded game replays from its seed and index alone in any order of games",
           "[model][positions]") {
   fhgen::SelfPlayOptions opt;
   opt.nodes = 300;

@@ -122,7 +122,7 @@ TEST_CASE("split_words equals a model of the documented quoting rules on generat
 // checks: harness/src/proc/command_words.cpp  (an argument vector shown as a pasteable line)
 // contract: docs/uci.md#engine-commands-how-stk-harness-starts-another-engine
 // planted: ci/mutants/model-proc-display-command.patch  (a ' inside a quoted word left as is)
-TEST_CASE("display_command reads back as the same words, bare exactly for safe words",
+TEST_CASE("display_command reads back as the same words and is bare exactly for safe words",
           "[model][proc]") {
   rc::prop("split_words(display_command(argv)) == argv", [] {
     const auto argv = *rc::gen::nonEmpty(
