@@ -139,7 +139,7 @@ rc::Gen<GenRun> gen_run() {
 // MODEL review-figures
 // checks: harness/src/commands/review/review_inputs.cpp  (each row's counts and its figures' JSON pointers)
 // contract: docs/review.md#review-page
-// planted: ci/mutants/model-review-figures.patch  (a key's '~' escaped after its '/', RFC 6901's order reversed)
+// planted: ci/mutants/model-review-figures.patch  (the RFC 6901 escapes of '~' and '/' swapped)
 TEST_CASE(
     "review rows count the generated testcases and every figure on the page reads back from its JSON pointer",
     "[model][review]") {
