@@ -15,6 +15,10 @@
 #include "movegen.h"
 #include "position.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace accumulator_model_test {
+
 using namespace stk;
 using namespace stk::harness;
 
@@ -181,3 +185,5 @@ TEST_CASE("the accumulator's mirror checks count what a model of both mirrors pr
     RC_ASSERT(check_colour_mirror(fens, material).mismatches == 0u);
   });
 }
+
+}  // namespace accumulator_model_test

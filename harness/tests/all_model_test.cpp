@@ -13,6 +13,10 @@
 #include "commands/all/tier_steps.h"
 #include "proc/command_words.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace all_model_test {
+
 using namespace stk::harness;
 
 namespace {
@@ -154,3 +158,5 @@ TEST_CASE("each tier's steps keep what docs/tiers.md promises and read back as c
              }
            });
 }
+
+}  // namespace all_model_test

@@ -16,6 +16,10 @@
 #include "common/splitmix.h"
 #include "nets/synthetic_net.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace checknet_model_test {
+
 namespace fs = std::filesystem;
 using stk::test::run_command;
 
@@ -130,3 +134,5 @@ TEST_CASE("makenet writes the synthetic net of its seed and prints its FNV-1a 64
           std::string::npos);
   }
 }
+
+}  // namespace checknet_model_test

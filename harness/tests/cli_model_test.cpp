@@ -12,6 +12,10 @@
 #include "cli/cli.h"
 #include "cli/file_names.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace cli_model_test {
+
 using namespace stk::harness;
 
 namespace {
@@ -178,3 +182,5 @@ TEST_CASE("parse_shard and Shard::takes agree with a model of K/N", "[model][cli
   CHECK_FALSE(code_shard("+1/2"));
   CHECK_FALSE(code_shard(" 1/2"));
 }
+
+}  // namespace cli_model_test

@@ -16,6 +16,10 @@
 #include "common/sha256.h"
 #include "common/splitmix.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace common_model_test {
+
 using stk::harness::is_sha256_hex;
 using stk::harness::mix64;
 using stk::harness::sha256_hex;
@@ -217,3 +221,5 @@ TEST_CASE("SplitMix64 outputs and draws equal Vigna's published splitmix64.c", "
     }
   });
 }
+
+}  // namespace common_model_test

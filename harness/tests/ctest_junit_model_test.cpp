@@ -10,6 +10,10 @@
 #include "cli/cli.h"
 #include "commands/ctest-junit/ctest_junit.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace ctest_junit_model_test {
+
 using namespace stk::harness;
 namespace junit = stk::junit;
 
@@ -105,3 +109,5 @@ TEST_CASE("ctest-junit maps every generated CTest testcase as the documented map
   CHECK_THROWS_AS(ctest_suite("<testsuites/>", "x"), InputError);
   CHECK_THROWS_AS(ctest_suite("not xml <", "x"), InputError);
 }
+
+}  // namespace ctest_junit_model_test

@@ -14,6 +14,10 @@
 #include "cli_support.h"
 #include "commands/history/history.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace history_model_test {
+
 namespace fs = std::filesystem;
 using namespace stk::harness;
 
@@ -97,3 +101,5 @@ TEST_CASE("history reads back every appended figure as a model of runs and keys 
   });
   fs::remove_all(dir);
 }
+
+}  // namespace history_model_test

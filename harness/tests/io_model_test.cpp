@@ -28,6 +28,10 @@
 #include "io/output_file.h"
 #include "io/run_lock.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace io_model_test {
+
 namespace fs = std::filesystem;
 using namespace stk::harness;
 
@@ -225,3 +229,5 @@ TEST_CASE("two RunLocks conflict exactly when their names reach the same state f
     RC_ASSERT(tree(dir) == before);
   });
 }
+
+}  // namespace io_model_test

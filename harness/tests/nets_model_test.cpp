@@ -13,6 +13,10 @@
 #include "common/splitmix.h"
 #include "nets/synthetic_net.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace nets_model_test {
+
 using namespace stk::harness;
 
 namespace {
@@ -102,3 +106,5 @@ TEST_CASE("synthetic nets decode by SPEC-NNUE's layout into the documented range
   CHECK(typical_violation(*synthetic_net_bytes(1024), 1024) == "");
   CHECK_THROWS_AS(make_synthetic_net(256, 1), std::exception);
 }
+
+}  // namespace nets_model_test

@@ -10,6 +10,10 @@
 #include "commands/nnue-bench/nnue_bench.h"
 #include "report/junit.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace nnue_bench_model_test {
+
 namespace junit = stk::junit;
 
 // MODEL nnue-bench-eval-sums
@@ -42,3 +46,5 @@ TEST_CASE("nnue-bench fails exactly when the two evaluation sums differ, naming 
   CHECK(same.outcome == junit::Outcome::Passed);
   CHECK(apart.outcome == junit::Outcome::Failed);
 }
+
+}  // namespace nnue_bench_model_test

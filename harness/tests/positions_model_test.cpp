@@ -24,6 +24,10 @@
 #include "positions/position_list.h"
 #include "positions/seeded_games.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace positions_model_test {
+
 using namespace stk;
 using namespace stk::harness;
 
@@ -277,3 +281,5 @@ TEST_CASE("a seeded game replays from its seed and index alone in any order of g
   }
   CHECK_FALSE(same(forward[0], forward[1]));
 }
+
+}  // namespace positions_model_test

@@ -13,6 +13,10 @@
 #include "cli_support.h"
 #include "proc/command_words.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace proc_model_test {
+
 namespace proc = stk::harness::proc;
 
 namespace {
@@ -140,3 +144,5 @@ TEST_CASE("display_command reads back as the same words and is bare exactly for 
     RC_ASSERT(proc::split_words(proc::quote_word(w)) == std::vector<std::string>{w});
   });
 }
+
+}  // namespace proc_model_test

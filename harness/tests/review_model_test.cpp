@@ -20,6 +20,10 @@
 #include "commands/review/review_inputs.h"
 #include "commands/review/review_page.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace review_model_test {
+
 namespace fs = std::filesystem;
 using namespace stk::harness;
 using Json = nlohmann::json;
@@ -195,3 +199,5 @@ TEST_CASE(
     RC_ASSERT(seen >= figures);
   });
 }
+
+}  // namespace review_model_test

@@ -14,6 +14,10 @@
 #include "notation.h"
 #include "position.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace uci_check_model_test {
+
 using namespace stk;
 using namespace stk::harness;
 
@@ -127,3 +131,5 @@ TEST_CASE("uci-check judges PVs and mate scores as a model of the rule does",
     CHECK_FALSE(ucicheck::check_pv(root, info, false).errors.empty());
   }
 }
+
+}  // namespace uci_check_model_test

@@ -11,6 +11,10 @@
 
 #include "uci_client/uci_lines.h"
 
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace uci_client_model_test {
+
 namespace uci = stk::harness::uci;
 
 namespace {
@@ -185,3 +189,5 @@ TEST_CASE("parse_bestmove equals the words a bestmove line was generated from",
   });
   CHECK_FALSE(uci::parse_bestmove("info bestmove e2e4"));
 }
+
+}  // namespace uci_client_model_test
