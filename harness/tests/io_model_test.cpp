@@ -228,6 +228,14 @@ TEST_CASE("two RunLocks conflict exactly when their names reach the same state f
     { io::RunLock again(io::RunLock::OfFile{}, (dir / b.first).string()); }
     RC_ASSERT(tree(dir) == before);
   });
+  // Both ways: a dangling link and the file it names (not yet written) are one state; two
+  // different missing files are not.
+  {
+    io::RunLock first(io::RunLock::OfFile{}, (dir / "s3").string());
+    CHECK_THROWS_AS(io::RunLock(io::RunLock::OfFile{}, (dir / "n3").string()),
+                    io::HeldByAnotherRun);
+    CHECK_NOTHROW(io::RunLock(io::RunLock::OfFile{}, (dir / "n5").string()));
+  }
 }
 
 }  // namespace io_model_test

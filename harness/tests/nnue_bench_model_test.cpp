@@ -45,6 +45,9 @@ TEST_CASE("nnue-bench fails exactly when the two evaluation sums differ, naming 
   stk::harness::judge_eval_sums(apart, 123456789012, 123456789013);
   CHECK(same.outcome == junit::Outcome::Passed);
   CHECK(apart.outcome == junit::Outcome::Failed);
+  junit::TestCase wrapped;
+  stk::harness::judge_eval_sums(wrapped, 5, 5 + (std::int64_t(1) << 32));
+  CHECK(wrapped.outcome == junit::Outcome::Failed);
 }
 
 }  // namespace nnue_bench_model_test

@@ -120,6 +120,10 @@ TEST_CASE("split_words equals a model of the documented quoting rules on generat
     RC_PRE(model.has_value());
     RC_ASSERT(*code_split(text) == shell_split(text));
   });
+  // Both ways inside "...": a \ escapes only $ ` " \ and newline; before anything else it stays.
+  CHECK(proc::split_words("\"a\\b\"") == std::vector<std::string>{"a\\b"});
+  CHECK(proc::split_words("\"a\\$b\"") == std::vector<std::string>{"a$b"});
+  CHECK(proc::split_words("\"a\\\\b\"") == std::vector<std::string>{"a\\b"});
 }
 
 // MODEL proc-display-command
@@ -143,6 +147,8 @@ TEST_CASE("display_command reads back as the same words and is bare exactly for 
     RC_ASSERT((proc::quote_word(w) == w) == safe);
     RC_ASSERT(proc::split_words(proc::quote_word(w)) == std::vector<std::string>{w});
   });
+  CHECK(proc::split_words(proc::display_command({"it's", "a b"})) ==
+        std::vector<std::string>{"it's", "a b"});
 }
 
 }  // namespace proc_model_test

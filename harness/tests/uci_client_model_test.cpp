@@ -41,6 +41,13 @@ rc::Gen<std::string> gen_plain_word() {
                                                      "18446744073709551616", "2147483648", "pvx"});
 }
 
+// Bad values of a number field, keywords included: the field takes its next word whatever it is.
+rc::Gen<std::string> gen_bad_value() {
+  return rc::gen::oneOf(gen_plain_word(),
+                        rc::gen::elementOf(std::vector<std::string>{"lowerbound", "upperbound",
+                                                                    "depth", "nodes", "score"}));
+}
+
 // Appends one generated field to `line` and what it means to `e`.
 void add_field(std::string& line, Expected& e) {
   const int pick = *rc::gen::inRange(0, 12);
@@ -54,7 +61,7 @@ void add_field(std::string& line, Expected& e) {
       line += std::to_string(v);
       slot = v;
     } else {
-      const auto bad = *gen_plain_word();
+      const auto bad = *gen_bad_value();
       line += bad;
       e.malformed.push_back(std::string(key) + " " + bad);  // the field keeps any earlier value
     }
@@ -68,7 +75,7 @@ void add_field(std::string& line, Expected& e) {
       line += std::to_string(v);
       slot = v;
     } else {
-      const auto bad = *rc::gen::suchThat(rc::gen::oneOf(gen_plain_word(),
+      const auto bad = *rc::gen::suchThat(rc::gen::oneOf(gen_bad_value(),
                                                          rc::gen::just(std::string("-1"))),
                                           [](const std::string& w) { return w != "2147483648"; });
       line += bad;
@@ -166,6 +173,12 @@ TEST_CASE("parse_info equals the fields an info line was generated from", "[mode
   CHECK_FALSE(uci::parse_info(""));
   CHECK_FALSE(uci::parse_info("bestmove e2e4"));
   CHECK(uci::parse_info("info nostring x string hello")->text == "hello");
+  // Both ways: a bad value is consumed even when it is a keyword; a good one too.
+  const auto bad = uci::parse_info("info depth lowerbound nodes 5");
+  CHECK(bad->malformed == std::vector<std::string>{"depth lowerbound"});
+  CHECK_FALSE(bad->lowerbound);
+  CHECK(bad->nodes == std::optional<std::uint64_t>(5));
+  CHECK(uci::parse_info("info depth 7 lowerbound")->lowerbound);
 }
 
 // MODEL uci-client-bestmove-line
