@@ -52,7 +52,7 @@ stk::test::RunResult checknet(const fs::path& net, const std::string& args) {
 // checks: harness/src/commands/checknet/checknet_command.cpp  (exit 0/1/2 and the figures of a net file)
 // contract: docs/harnesses/checknet.md#what-it-proves
 // planted: ci/mutants/model-checknet-verdicts.patch  (the expected digest compared without folding its case)
-TEST_CASE("checknet's verdicts and figures equal a model of the net file, each rule both ways",
+TEST_CASE("checknet's verdicts and figures equal a model of the net file with each rule both ways",
           "[model][checknet]") {
   const auto dir = stk::test::scratch_dir("checknet-model");
   stk::harness::SplitMix rng(99);

@@ -20,7 +20,7 @@ namespace junit = stk::junit;
 // checks: harness/src/commands/nnue-bench/nnue_bench.cpp  (refresh vs incremental evaluation sums)
 // contract: docs/harnesses/nnue-bench.md#what-it-proves
 // planted: ci/mutants/model-nnue-bench-eval-sums.patch  (the sums compared as 32-bit integers)
-TEST_CASE("nnue-bench fails exactly when the two evaluation sums differ, naming both",
+TEST_CASE("nnue-bench fails exactly when the two evaluation sums differ and names both",
           "[model][nnue-bench]") {
   rc::prop("generated sums, equal or apart by 1, 2^32 or anything", [] {
     const auto refresh = *rc::gen::arbitrary<std::int64_t>();
