@@ -17,7 +17,9 @@ Shard parse_shard(const std::string& text) {
   Shard s;
   auto slash = text.find('/');
   try {
-    if (slash == std::string::npos) throw 0;
+    // K and N are decimal digits only: std::stoi alone would take " 1" and "+1" too.
+    if (slash == std::string::npos || text.find_first_not_of("0123456789/") != std::string::npos)
+      throw 0;
     std::size_t p1 = 0, p2 = 0;
     s.index = std::stoi(text.substr(0, slash), &p1);
     s.count = std::stoi(text.substr(slash + 1), &p2);

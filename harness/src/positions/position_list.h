@@ -1,5 +1,6 @@
-// Position files for collection: one position per line, the four FEN fields of an EPD line and
-// optional operations (`id "..."`); '#' lines and blank lines are not positions.
+// Position files for collection: one position per line, the four FEN fields of an EPD line (or all
+// six: the counters are kept) and optional operations (`id "..."`); '#' lines and blank lines are
+// not positions.
 #pragma once
 
 #include <string>

@@ -22,6 +22,17 @@ std::vector<std::string> split_words(const std::string& line) {
   return words;
 }
 
+// Where the word with 0-based index `index` (as split_words counts) starts in `line`.
+std::size_t word_start(const std::string& line, std::size_t index) {
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  std::size_t i = 0;
+  for (std::size_t n = 0;; ++n) {
+    while (i < line.size() && space(line[i])) ++i;
+    if (n == index || i >= line.size()) return i;
+    while (i < line.size() && !space(line[i])) ++i;
+  }
+}
+
 template <typename T>
 bool parse_number(const std::string& text, T& out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -70,7 +81,9 @@ std::optional<InfoLine> parse_info(const std::string& line) {
       info.pv.assign(w.begin() + std::ptrdiff_t(i) + 1, w.end());
       break;
     } else if (k == "string") {
-      auto at = line.find("string");
+      // The i-th word's own place in the line: a search for "string" would also find it inside
+      // an earlier word ("nostring").
+      const std::size_t at = word_start(line, i);
       info.text = at + 7 <= line.size() ? line.substr(at + 7) : "";
       break;
     }

@@ -1,0 +1,194 @@
+"""Independent model of datagen's labels (docs/datagen.md, "Record format", "Labels from a
+teacher", "Resuming"): a teacher written here scores every position by a colour-symmetric rule
+from the side to move's view, so each record's White-view score, quiet flag and result are
+predicted; a colour-mirrored opening must get the mirrored label; a resumed run must equal an
+unbroken one byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[3]
+HARNESS = os.environ.get("STK_HARNESS") or str(ROOT / "build/release/harness/stk-harness")
+
+# The teacher: score = 7 * (own pieces - opponent's) + (legal moves % 11), from the side to move's
+# view (so a colour mirror gives the same number with the sides swapped), best move the first legal
+# move in UCI order.
+TEACHER = r"""
+import sys
+import chess
+
+def score(board):
+    own = sum(1 for p in board.piece_map().values() if p.color == board.turn)
+    other = sum(1 for p in board.piece_map().values() if p.color != board.turn)
+    return 7 * (own - other) + board.legal_moves.count() % 11
+
+board = chess.Board()
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        print("id name model-teacher")
+        print("uciok", flush=True)
+    elif words[0] == "isready":
+        print("readyok", flush=True)
+    elif words[0] == "position":
+        if words[1] == "startpos":
+            board = chess.Board()
+            rest = words[2:]
+        else:
+            board = chess.Board(" ".join(words[2:8]))
+            rest = words[8:]
+        if rest and rest[0] == "moves":
+            for m in rest[1:]:
+                board.push_uci(m)
+    elif words[0] == "go":
+        moves = sorted(m.uci() for m in board.legal_moves)
+        best = moves[0] if moves else "0000"
+        print(f"info depth 1 multipv 1 score cp {score(board)} nodes 1 pv {best}")
+        print(f"bestmove {best}", flush=True)
+    elif words[0] == "quit":
+        break
+"""
+
+
+def model_score(board: chess.Board) -> int:
+    own = sum(1 for p in board.piece_map().values() if p.color == board.turn)
+    other = sum(1 for p in board.piece_map().values() if p.color != board.turn)
+    return 7 * (own - other) + board.legal_moves.count() % 11
+
+
+def model_best(board: chess.Board) -> chess.Move:
+    return chess.Move.from_uci(sorted(m.uci() for m in board.legal_moves)[0])
+
+
+WHITE_RESULT = {"1-0": "1.0", "0-1": "0.0", "1/2-1/2": "0.5"}
+
+
+def datagen(tmp: Path, out: Path, *extra: str) -> None:
+    teacher = tmp / "teacher.py"
+    teacher.write_text(TEACHER)
+    cmd = [
+        HARNESS,
+        "datagen",
+        "--nodes",
+        "150",
+        "--max-plies",
+        "10",
+        "--random-plies",
+        "6",
+        "--balance-nodes",
+        "150",
+        "--balance",
+        "5000",
+        "--teacher",
+        f"{shlex.quote(sys.executable)} {shlex.quote(str(teacher))}",
+        "--out",
+        str(out),
+        "--out-dir",
+        str(tmp / "reports"),
+        *extra,
+    ]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def records(path: Path) -> list[list[str]]:
+    return [line.split(" | ") for line in path.read_text().splitlines()]
+
+
+# MODEL datagen-labels
+# checks: harness/src/commands/datagen/datagen_game.cpp  (each record's score, quiet, result)
+# contract: docs/datagen.md#record-format
+# planted: ci/mutants/model-datagen-labels.patch  (a teacher's score kept from the mover's view)
+@settings(max_examples=3)
+@given(seed=st.integers(min_value=1, max_value=10**6))
+def test_datagen_labels_equal_a_model_teacher_from_whites_view(tmp_path_factory, seed: int):
+    tmp = tmp_path_factory.mktemp("dg")
+    out = tmp / "data.txt"
+    datagen(tmp, out, "--games", "2", "--seed", str(seed))
+    rows = records(out)
+    assert rows
+    games = (tmp / "data.txt.journal").read_text().splitlines()[1:]
+    results = []
+    for g in games:
+        j = json.loads(g)
+        results += [WHITE_RESULT[j["result"]]] * j["records"]
+    assert len(results) == len(rows)
+    for row, result in zip(rows, results, strict=True):
+        fen, score, res, ply, quiet = row
+        board = chess.Board(fen)
+        x = model_score(board)
+        assert int(score) == (x if board.turn == chess.WHITE else -x), row
+        best = model_best(board)
+        want_quiet = not board.is_check() and not board.is_capture(best) and best.promotion is None
+        assert quiet == ("1" if want_quiet else "0"), row
+        assert res == result, row
+        assert int(ply) >= 6
+
+
+def mirrored(fen: str) -> str:
+    return chess.Board(fen).mirror().fen()
+
+
+# MODEL datagen-mirror-label
+# checks: harness/src/commands/datagen/datagen_game.cpp  (a colour-mirrored position's label)
+# contract: docs/datagen.md#record-format
+# planted: ci/mutants/model-datagen-mirror-label.patch  (a teacher's score from the mover's view)
+@settings(max_examples=3)
+@given(
+    fen=st.sampled_from(
+        [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5",
+            "r2qkbnr/ppp2ppp/2np4/4p3/2B1P1b1/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 5",
+        ]
+    )
+)
+def test_a_colour_mirrored_opening_gets_the_mirrored_label(tmp_path_factory, fen: str):
+    tmp = tmp_path_factory.mktemp("dgm")
+    book = tmp / "book.epd"
+    book.write_text(fen + "\n" + mirrored(fen) + "\n")
+    out = tmp / "data.txt"
+    datagen(tmp, out, "--games", "2", "--openings", str(book))
+    rows = records(out)
+    first = {chess.Board(r[0]).board_fen(): r for r in rows}
+    a = first[chess.Board(fen).board_fen()]
+    b = first[chess.Board(mirrored(fen)).board_fen()]
+    assert int(a[1]) == -int(b[1])  # White's view: the mirror swaps the sides
+    assert a[4] == b[4]
+
+
+# MODEL datagen-resume
+# checks: harness/src/commands/datagen/datagen_file.cpp  (a resumed run's bytes)
+# contract: docs/datagen.md#resuming-shards-determinism
+# planted: ci/mutants/model-datagen-resume.patch  (the data not cut back to its journal)
+@settings(max_examples=2)
+@given(cut=st.sampled_from(["last line", "torn line"]))
+def test_a_resumed_run_equals_an_unbroken_one(tmp_path_factory, cut: str):
+    tmp = tmp_path_factory.mktemp("dgr")
+    whole = tmp / "whole.txt"
+    datagen(tmp, whole, "--games", "3", "--seed", "5")
+    part = tmp / "part.txt"
+    part.write_bytes(whole.read_bytes())
+    journal = whole.with_name("whole.txt.journal").read_text()
+    lines = journal.splitlines(keepends=True)
+    if cut == "last line":  # the last game written but not journaled
+        kept = "".join(lines[:-1])
+    else:  # the last journal line torn in half
+        kept = "".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2]
+    header = lines[0]
+    assert header.startswith("{")
+    (tmp / "part.txt.journal").write_text(kept.replace("whole.txt", "part.txt"))
+    datagen(tmp, part, "--games", "3", "--seed", "5")
+    assert part.read_bytes() == whole.read_bytes()

@@ -1,0 +1,113 @@
+// Independent model of ctest-junit's mapping (docs/harnesses/ctest-junit.md, "The mapping"):
+// CTest reports generated with every status and message kind, each testcase's outcome predicted.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "commands/ctest-junit/ctest_junit.h"
+
+// One namespace per file: the tests build in unity batches, where a using-directive or helper
+// name of one file would otherwise reach the next.
+namespace ctest_junit_model_test {
+
+using namespace stk::harness;
+namespace junit = stk::junit;
+
+namespace {
+
+struct GenCase {
+  std::string name, status, message;  // message: the <failure>/<skipped> message, "" for none
+};
+
+junit::Outcome model_outcome(const GenCase& c) {
+  if (c.status == "run") return junit::Outcome::Passed;
+  if (c.status == "fail") return junit::Outcome::Failed;
+  if (c.status == "disabled") return junit::Outcome::Skipped;
+  if (c.status == "notrun") {
+    for (const char* asked : {"SKIP_RETURN_CODE", "SKIP_REGULAR_EXPRESSION", "Disabled"})
+      if (c.message.rfind(asked, 0) == 0) return junit::Outcome::Skipped;
+    return junit::Outcome::Error;
+  }
+  return junit::Outcome::Error;
+}
+
+std::string model_message(const GenCase& c) {
+  switch (model_outcome(c)) {
+    case junit::Outcome::Passed: return "";
+    case junit::Outcome::Failed: return c.message.empty() ? "failed (see system-out)" : c.message;
+    case junit::Outcome::Skipped: return c.status == "disabled" ? "disabled" : c.message;
+    case junit::Outcome::Error:
+      return c.status == "notrun" ? "CTest could not run it: " + c.message
+                                  : "unknown CTest status '" + c.status + "'";
+  }
+  return "";
+}
+
+std::string ctest_xml(const std::vector<GenCase>& cases) {
+  std::string x =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"Linux-c++\" tests=\"" +
+      std::to_string(cases.size()) +
+      "\" failures=\"0\" disabled=\"0\" skipped=\"0\" hostname=\"h\" time=\"3\" "
+      "timestamp=\"2026-12-03T04:00:00\">\n";
+  for (const auto& c : cases) {
+    x += "  <testcase name=\"" + c.name + "\" classname=\"" + c.name + "\" time=\"0.5\" status=\"" +
+         c.status + "\">";
+    if (c.status == "fail" && !c.message.empty()) x += "<failure message=\"" + c.message + "\"/>";
+    if (c.status == "disabled") x += "<skipped message=\"Disabled\"/>";
+    if (c.status == "notrun") x += "<skipped message=\"" + c.message + "\"/>";
+    x += "<system-out>out of " + c.name + "</system-out></testcase>\n";
+  }
+  return x + "</testsuite>\n";
+}
+
+rc::Gen<GenCase> gen_case() {
+  return rc::gen::build<GenCase>(
+      rc::gen::set(&GenCase::name, rc::gen::map(rc::gen::inRange(0, 1000),
+                                                [](int i) { return "test " + std::to_string(i); })),
+      rc::gen::set(&GenCase::status,
+                   rc::gen::elementOf(std::vector<std::string>{"run", "fail", "disabled", "notrun",
+                                                               "notrun", "notrun", "timeout"})),
+      rc::gen::set(&GenCase::message,
+                   rc::gen::elementOf(std::vector<std::string>{
+                       "", "SKIP_RETURN_CODE=77", "SKIP_REGULAR_EXPRESSION_MATCHED", "Disabled",
+                       "Unable to find executable: /x/y", "Fixture dependency failed", "Failed",
+                       "Skipped SKIP_RETURN_CODE"})));
+}
+
+}  // namespace
+
+// MODEL ctest-junit-outcomes
+// checks: harness/src/commands/ctest-junit/ctest_junit.cpp  (each CTest testcase's outcome and message)
+// contract: docs/harnesses/ctest-junit.md#the-mapping
+// planted: ci/mutants/model-ctest-junit-outcomes.patch  (a SKIP_REGULAR_EXPRESSION skip made an error)
+TEST_CASE("ctest-junit maps every generated CTest testcase as the documented mapping says",
+          "[model][ctest-junit]") {
+  rc::prop("generated CTest reports", [] {
+    const auto cases = *rc::gen::container<std::vector<GenCase>>(gen_case());
+    const auto label = *rc::gen::elementOf(std::vector<std::string>{"release", "asan"});
+    const auto suite = ctest_suite(ctest_xml(cases), label);
+    RC_ASSERT(suite.name == "ctest." + label);
+    RC_ASSERT(suite.cases.size() == cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const auto& got = suite.cases[i];
+      RC_ASSERT(got.name == cases[i].name);
+      RC_ASSERT(got.classname == "ctest." + label);
+      RC_ASSERT(got.outcome == model_outcome(cases[i]));
+      RC_ASSERT(got.message == model_message(cases[i]));
+    }
+  });
+  // Both ways: a requested skip stays skipped; a test CTest could not start is an error.
+  CHECK(ctest_suite(ctest_xml({{"a", "notrun", "SKIP_RETURN_CODE=4"}}), "x").cases[0].outcome ==
+        junit::Outcome::Skipped);
+  CHECK(ctest_suite(ctest_xml({{"a", "notrun", "Unable to find executable: a"}}), "x")
+            .cases[0]
+            .outcome == junit::Outcome::Error);
+  CHECK_THROWS_AS(ctest_suite("<testsuites/>", "x"), InputError);
+  CHECK_THROWS_AS(ctest_suite("not xml <", "x"), InputError);
+}
+
+}  // namespace ctest_junit_model_test
