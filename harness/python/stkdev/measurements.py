@@ -17,16 +17,14 @@ or a malformed one (named). Python 3 standard library only (so are stkref.cli, .
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import json
-import os
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from stkref import inputs
 from stkref.cli import ToolParser, run_tool
-from stkref.outputs import Output, write_text_atomic
+from stkref.outputs import Output, differs_from, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 
@@ -296,15 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     text = render(rows)
     if a.check:
-        old = inputs.read_input_text(a.out) if os.path.lexists(a.out) else ""
-        if old == text:
-            return 0
-        sys.stdout.writelines(
-            difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), str(a.out), "from reports"
-            )
-        )
-        return 1
+        return int(differs_from(a.out, text, "from reports"))
     write_text_atomic(a.out, text)
     print(f"wrote {a.out} ({len(rows)} summaries)")
     return 0

@@ -24,9 +24,7 @@ block (file and line named).
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
-import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -37,7 +35,7 @@ from stkmutation.modules import PACKAGES, module_of
 from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
-from stkref.outputs import Output, write_text_atomic
+from stkref.outputs import Output, differs_from, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 TEST_DIRS = ("harness/tests", "engine/tests", "harness/python/tests")
@@ -334,13 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     seen = detections(a.detection if a.detection is not None else default_detections(a.root))
     text = render(models, code_modules(a.root), seen)
     if a.check:
-        old = inputs.read_input_text(a.out) if os.path.lexists(a.out) else ""
-        if old == text:
-            return 0
-        sys.stdout.writelines(
-            difflib.unified_diff(old.splitlines(True), text.splitlines(True), str(a.out), "tree")
-        )
-        return 1
+        return int(differs_from(a.out, text, "tree"))
     write_text_atomic(a.out, text)
     print(f"wrote {a.out} ({len(models)} models)")
     return 0
