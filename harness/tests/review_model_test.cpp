@@ -39,18 +39,6 @@ struct GenRun {
   int overflow = 0;
 };
 
-std::string xml_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '&') o += "&amp;";
-    else if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '"') o += "&quot;";
-    else o += c;
-  }
-  return o;
-}
-
 std::string html_unescape(std::string s) {
   const std::vector<std::pair<std::string, std::string>> ents = {{"&lt;", "<"},    {"&gt;", ">"},
                                                                  {"&quot;", "\""}, {"&#39;", "'"},
