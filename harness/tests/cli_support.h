@@ -55,9 +55,10 @@ inline std::string engine_bin() { return env_or("STK_ENGINE", binary_dir() + "/e
 inline std::string shared_dir() { return env_or("STK_SHARED", source_dir() + "/../shared"); }
 inline std::string junit_xsd() { return shared_dir() + "/schemas/junit.xsd"; }
 
-// A fresh scratch directory per call under the build tree.
+// A fresh scratch directory per call under the build tree, or under STK_TEST_SCRATCH: the
+// mutation tool runs one test for two mutants side by side on one build (docs/mutation.md).
 inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto p = std::filesystem::path(binary_dir()) / "test-scratch" / name;
+  auto p = std::filesystem::path(env_or("STK_TEST_SCRATCH", binary_dir() + "/test-scratch")) / name;
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p;

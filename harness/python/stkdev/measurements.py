@@ -24,7 +24,8 @@ from pathlib import Path
 
 from stkref import inputs
 from stkref.cli import ToolParser, run_tool
-from stkref.outputs import Output, differs_from, write_text_atomic
+from stkref.inputs import differs_from
+from stkref.outputs import Output, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 

@@ -14,9 +14,9 @@ def main(argv: list[str]) -> int:
         from stkmutation import campaign
 
         return campaign.main(argv[1:])
-    from stkmutation import tool
+    from stkmutation import schema_run
 
-    return tool.main(argv)
+    return schema_run.main(argv)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ from stkmutation.modules import PACKAGES, module_of
 from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
-from stkref.outputs import Output, differs_from, write_text_atomic
+from stkref.inputs import differs_from
+from stkref.outputs import Output, write_text_atomic
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 TEST_DIRS = ("harness/tests", "engine/tests", "harness/python/tests")

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from stkmutation import report as mutants_report  # the report format check-mutants shares
+from stkmutation import schema
 from stkmutation.modules import module_of
 from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
@@ -152,6 +153,8 @@ class Mutant:
     limit_s: float = 0.0  # the time limit its tests ran under
     log: str = ""
     triage: str = ""  # the triage reason of an accepted survivor
+    schema_id: int = 0  # its switch in the run's schema build (STK_MUTANT); 0: built alone
+    via: str = ""  # "schema" (run on the schema build) or "alone" (its own build)
 
     @property
     def module(self) -> str:
@@ -181,6 +184,7 @@ class Mutant:
             "tests": self.tests,
             "seconds": round(self.seconds, 2),
             "limit_s": round(self.limit_s, 1),
+            "via": self.via,
             "diff": self.diff,
         }
 
@@ -960,6 +964,7 @@ class Job:
         # object compiles several files, so a mutant of one leaves it changed for the next.
         self.baseline_objects: dict[str, str] = {}
         self.test_binary: dict[str, str] = {}  # CTest test -> binary name
+        self.commands: dict[str, tuple[list[str], str]] = {}  # object -> (arguments, directory)
         self.lock: io.TextIOWrapper | None = None  # held while this run uses the clone
 
     def prepare(self) -> None:
@@ -982,6 +987,8 @@ class Job:
             for src in sources_compiled_by(Path(entry["file"]), Path(entry["directory"])):
                 if src.is_relative_to(self.tree):
                     self.objects[str(src.relative_to(self.tree))] = object_of(entry)
+            args = entry.get("arguments") or shlex.split(entry["command"])
+            self.commands[object_of(entry)] = (list(args), str(entry["directory"]))
         self.baseline_objects = {
             o: file_digest(self.build_dir / o) for o in set(self.objects.values())
         }
@@ -990,7 +997,13 @@ class Job:
             cmd = t.get("command") or ["?"]
             self.test_binary[t["name"]] = Path(cmd[0]).name
 
-    def ctest(self, names: Sequence[str], timeout: float, junit: Path | None = None) -> Ran:
+    def ctest(
+        self,
+        names: Sequence[str],
+        timeout: float,
+        junit: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Ran:
         """Runs the tests (chunks of CTEST_CHUNK names), stopping at the first failure."""
         total = Ran(0, "", 0.0)
         deadline = time.monotonic() + timeout
@@ -1000,7 +1013,7 @@ class Job:
                 cmd += ["--output-junit", str(junit.with_suffix(f".{i}.xml"))]
             else:
                 cmd += ["--stop-on-failure"]
-            r = run(cmd, self.tree, self.env, max(1.0, deadline - time.monotonic()))
+            r = run(cmd, self.tree, env or self.env, max(1.0, deadline - time.monotonic()))
             total = Ran(
                 r.code or total.code, total.out + r.out, total.seconds + r.seconds, r.timed_out
             )
@@ -1249,16 +1262,20 @@ class Runner:
             m.tests = []
         else:
             self._verdict(m, job.ctest(p.tests, p.timeout), p)
-        if m.survived and (bt := self.binary_tests(m)):
+        if m.survived and self.binary_tests(m):
             if (r := job.ninja(["stk", "stk-harness", "stk-fault-inject"])).code:
                 m.outcome, m.log = "uncompilable", r.out[-2000:]
                 return
-            limit = 3 * sum(self.py_base.get(t, (True, 60.0))[1] for t in bt) + 10
-            cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *bt]
-            covered = m.covered
-            self._verdict(m, run(cmd, job.tree, self.py_env(job), limit), Plan(bt, covered, limit))
-            m.tests = [*(p.tests if p.covered is not False else []), *bt]
-            m.limit_s = p.timeout + limit
+            self.second_stage(job, m, p, self.py_env(job))
+
+    def second_stage(self, job: Job, m: Mutant, p: Plan, env: dict[str, str]) -> None:
+        """A C++ survivor of CTest meets the pytest files that run its binary (binary_tests)."""
+        bt = self.binary_tests(m)
+        limit = 3 * sum(self.py_base.get(t, (True, 60.0))[1] for t in bt) + 10
+        cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *bt]
+        self._verdict(m, run(cmd, job.tree, env, limit), Plan(bt, m.covered, limit))
+        m.tests = [*(p.tests if p.covered is not False else []), *bt]
+        m.limit_s = p.timeout + limit
 
     def _py(self, job: Job, m: Mutant) -> None:
         mutated = self.sources.mutated_text(m)
@@ -1685,6 +1702,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--shard", default="1/1", metavar="K/N", help="every N-th mutant from the K-th")
     ap.add_argument(
+        "--no-schema",
+        action="store_true",
+        help="build every C++ mutant alone (default: one schema build holds those it can,"
+        " docs/mutation.md, Schemata)",
+    )
+    ap.add_argument(
         "--jobs", type=options.jobs, default=1, metavar="J", help="scratch clones in parallel"
     )
     ap.add_argument(
@@ -1736,11 +1759,18 @@ def write_text_atomic(path: Path, text: str) -> None:
     write(path, text)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+# What holds a run's C++ mutants in one build (schema_run.SchemaRun, which builds on this module;
+# the entry point passes it in): (runner, job, sources, syntax) -> an object with prepare,
+# run_all, restore and fallback.
+SchemaFactory = Callable[["Runner", "Job", "Sources", "SyntaxCheck"], Any]
+
+
+def main(argv: Sequence[str] | None = None, schema_run: SchemaFactory | None = None) -> int:
     """The run (stkref.cli.run_tool): a setup error or any other failure is exit 2 with an
-    <error> report in place of the run's JUnit file (never an earlier run's pass)."""
+    <error> report in place of the run's JUnit file (never an earlier run's pass). Without
+    `schema_run` every C++ mutant is built alone (as --no-schema)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    return run_tool(lambda: _main(parse_args(args)))
+    return run_tool(lambda: _main(parse_args(args), schema_run))
 
 
 def require_shared(env: dict[str, str]) -> None:
@@ -1795,10 +1825,12 @@ def run_meta(
         "chosen": [m.ident for m in mutants],
         # C++ candidates passed over before the build because they do not compile (SyntaxCheck)
         "syntax_check": getattr(a, "syntax_check", None),
+        # C++ mutants run on the one schema build, and why the others were built alone
+        "schema": getattr(a, "schema", None),
     }
 
 
-def _main(a: argparse.Namespace) -> int:
+def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -> int:
     t_start = time.monotonic()
     head = git(["rev-parse", "HEAD"], ROOT).strip()
     a.seed_given = a.seed
@@ -1806,6 +1838,7 @@ def _main(a: argparse.Namespace) -> int:
     if a.seed == HEAD_SEED:
         a.seed = seed_of_commit(head)
     env = dict(os.environ)
+    env.pop(schema.ENV, None)  # a switch inherited from the caller would turn a mutant on
     env.setdefault("STK_SHARED", str((ROOT.parent / "shared").resolve()))
     env.setdefault("STK_PYTHON", sys.executable)
     cores = os.cpu_count() or 2
@@ -1906,8 +1939,18 @@ def _main(a: argparse.Namespace) -> int:
         j.prepare()
         j.build(targets)
     runner = Runner(sources, cov, jobs, env)
-    runner.baseline(mutants)
+    # The schema build and the baseline count as mutant time: they exist for the mutants.
     t_mutants = time.monotonic()
+    schema_run = make_schema_run(runner, jobs[0], sources, syntax) if make_schema_run else None
+    held = [] if a.no_schema or schema_run is None else schema_run.prepare(mutants, targets)
+    t_built = time.monotonic()
+    runner.baseline(mutants)  # on the schema build, every switch off: the null control
+    a.schema = {
+        "held": len(held),
+        "built_alone": schema_run.fallback if schema_run else {"no schema build": len(mutants)},
+        "build_seconds": round(t_built - t_mutants, 1),
+        "baseline_seconds": round(time.monotonic() - t_built, 1),
+    }
     lock = threading.Lock()
     finished: list[Mutant] = []
     stop = stop_on_signals()
@@ -1926,6 +1969,14 @@ def _main(a: argparse.Namespace) -> int:
                 runner.run_one(m)
             except Exception as e:  # one mutant's setup failure: reported as skipped
                 m.outcome, m.log = "skipped", f"{type(e).__name__}: {e}"
+        recorded(m)
+
+    def on_schema(m: Mutant) -> None:
+        if stop.is_set():
+            m.outcome, m.log = "skipped", STOPPED
+        recorded(m)
+
+    def recorded(m: Mutant) -> None:
         with lock:
             finished.append(m)
             tests = f", {len(m.tests)} tests" if m.tests else ""
@@ -1941,8 +1992,12 @@ def _main(a: argparse.Namespace) -> int:
                 write_reports(done, config, Path(a.out_dir), meta_now(done, False))
                 last_write[0] = time.monotonic()
 
+    if schema_run is not None:
+        schema_run.run_all(held, jobs_n, on_schema, stop)
+        schema_run.restore(targets)
+    rest = [m for m in mutants if m not in held]
     with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:
-        list(ex.map(one, mutants))
+        list(ex.map(one, rest))
     apply_triage(mutants, triage)
     meta = meta_now(mutants, not stop.is_set())
     md, rows = write_reports(mutants, config, Path(a.out_dir), meta)

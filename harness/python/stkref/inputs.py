@@ -196,3 +196,18 @@ def read_input_text(
         return data.decode("utf-8", errors)
     except UnicodeDecodeError as e:
         raise UnreadableInputError(path, f"not UTF-8 text ({e})") from e
+
+
+def differs_from(path: str | os.PathLike[str], text: str, source: str) -> bool:
+    """A generated page's --check: True, with a unified diff on stdout, when the file at `path`
+    (missing reads as empty) is not `text`, which `source` made."""
+    import difflib
+    import sys
+
+    old = read_input_text(path) if os.path.lexists(path) else ""
+    if old == text:
+        return False
+    sys.stdout.writelines(
+        difflib.unified_diff(old.splitlines(True), text.splitlines(True), str(path), source)
+    )
+    return True

@@ -183,20 +183,3 @@ def write_figure(fig: Any, path: str | os.PathLike[str], dpi: int = 100) -> None
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """write_bytes_atomic of the UTF-8 text."""
     write_bytes_atomic(path, text.encode("utf-8"))
-
-
-def differs_from(path: str | os.PathLike[str], text: str, source: str) -> bool:
-    """A generated page's --check: True, with a unified diff on stdout, when the file at `path`
-    (missing reads as empty) is not `text`, which `source` made."""
-    import difflib
-    import sys
-
-    from stkref.inputs import read_input_text
-
-    old = read_input_text(path) if os.path.lexists(path) else ""
-    if old == text:
-        return False
-    sys.stdout.writelines(
-        difflib.unified_diff(old.splitlines(True), text.splitlines(True), str(path), source)
-    )
-    return True

@@ -1,0 +1,238 @@
+"""C++ mutants run on one schema build (docs/mutation.md, "Schemata"): every mutant of the run
+that has a schema form is compiled into the first scratch clone's build behind its switch, the
+build is made once, and each mutant's tests then run with STK_MUTANT=<its id>, several side by
+side on that one build. The baseline that sets the time limits runs on the same build with no
+switch on: the null control, which must pass as HEAD does."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import queue
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from stkmutation import schema, tool
+from stkmutation.tool import (
+    Job,
+    Mutant,
+    Runner,
+    Sources,
+    SyntaxCheck,
+    file_digest,
+    git,
+    run,
+)
+
+
+class SchemaRun:
+    def __init__(self, runner: Runner, job: Job, sources: Sources, syntax: SyntaxCheck) -> None:
+        self.runner, self.job, self.sources, self.syntax = runner, job, sources, syntax
+        self.texts: dict[str, str] = {}  # file -> its schema text, as written in the clone
+        self.tree_lock = threading.Lock()  # the clone's sources, rewritten for an equivalence
+        self.same_as_head: dict[str, bool] = {}  # object -> a side compile reproduces HEAD's
+        self.fallback: dict[str, int] = {}  # why mutants were left to be built alone
+
+    # -- the build
+
+    def prepare(self, mutants: Sequence[Mutant], targets: Sequence[str]) -> list[Mutant]:
+        """Writes the schema files and builds `targets`; the mutants the build holds."""
+        by_file: dict[str, list[Mutant]] = {}
+        for i, m in enumerate(mutants, 1):
+            if m.lang == "cpp" and m.file in self.job.objects:
+                m.schema_id = i
+                by_file.setdefault(m.file, []).append(m)
+        held: list[Mutant] = []
+        for path, ms in sorted(by_file.items()):
+            text, kept = self._file_schema(path, ms)
+            if kept:
+                self.texts[path] = text
+                self.job.write(path, text)
+                held += kept
+        for m in mutants:
+            if m.schema_id and m not in held:
+                m.schema_id = 0
+        if held and not self._build(targets):
+            held = [m for m in held if m.file in self.texts]
+        print(
+            f"mutation: schema build: {len(held)} of {sum(len(v) for v in by_file.values())}"
+            f" C++ mutants in {len(self.texts)} files behind STK_MUTANT; the rest are built"
+            f" alone ({', '.join(f'{k}: {v}' for k, v in sorted(self.fallback.items())) or '-'})",
+            flush=True,
+        )
+        return held
+
+    def _file_schema(self, path: str, ms: list[Mutant]) -> tuple[str, list[Mutant]]:
+        """The file's schema text with every mutant whose form exists and compiles alone, then
+        together (else added one at a time, each kept only while the text still compiles)."""
+        original = self.sources.text(path)
+        alone: list[Mutant] = []
+        for m in ms:
+            text, taken = schema.schema_text(original, [(m.line, m.mutated or "", m.schema_id)])
+            if not taken:
+                self._left(m, "no schema form")
+            elif not self.syntax.compiles(path, text):
+                self._left(m, "schema does not compile")
+            else:
+                alone.append(m)
+        text, taken = self._together(original, alone)
+        if len(taken) < len(alone) or not self.syntax.compiles(path, text):
+            kept: list[Mutant] = []
+            for m in alone:
+                t, tk = self._together(original, [*kept, m])
+                if len(tk) == len(kept) + 1 and self.syntax.compiles(path, t):
+                    kept.append(m)
+                else:
+                    self._left(m, "schema clashes with another on its line")
+            text, taken = self._together(original, kept)
+        return text, [m for m in alone if m.schema_id in taken]
+
+    @staticmethod
+    def _together(original: str, ms: Sequence[Mutant]) -> tuple[str, list[int]]:
+        return schema.schema_text(original, [(m.line, m.mutated or "", m.schema_id) for m in ms])
+
+    def _left(self, m: Mutant, why: str) -> None:
+        m.schema_id = 0
+        self.fallback[why] = self.fallback.get(why, 0) + 1
+
+    def _build(self, targets: Sequence[str]) -> bool:
+        """The schema build; a file whose object fails to build goes back to HEAD's text."""
+        if not self.job.ninja(targets).code:
+            return True
+        for path in sorted(self.texts):
+            if self.job.ninja([self.job.objects[path]]).code:
+                self.job.write(path, self.sources.text(path))
+                del self.texts[path]
+                self.fallback["schema object failed to build"] = (
+                    self.fallback.get("schema object failed to build", 0) + 1
+                )
+        return not self.job.ninja(targets).code or self._give_up()
+
+    def _give_up(self) -> bool:
+        for path in list(self.texts):
+            self.job.write(path, self.sources.text(path))
+            del self.texts[path]
+        return False
+
+    def restore(self, targets: Sequence[str]) -> None:
+        """HEAD's sources back in the clone and its build relinked (ccache has the objects)."""
+        if self.texts:
+            git(["checkout", "-q", "-f", "--", *sorted(self.texts)], self.job.tree)
+        self.texts.clear()
+        self.job.ninja(targets)
+
+    # -- running
+
+    def run_all(
+        self,
+        mutants: Sequence[Mutant],
+        workers: int,
+        each: Callable[[Mutant], None],
+        stop: threading.Event,
+    ) -> None:
+        """Runs the mutants, `workers` side by side on the one build, none once `stop` is set;
+        `each` after every one."""
+        slots: queue.Queue[int] = queue.Queue()
+        for i in range(workers):
+            slots.put(i)
+
+        def one(m: Mutant) -> None:
+            slot = slots.get()
+            try:
+                if not stop.is_set():
+                    self.run_one(m, slot)
+            except Exception as e:  # one mutant's failure to run: reported as skipped
+                m.outcome, m.log = "skipped", f"{type(e).__name__}: {e}"
+            finally:
+                slots.put(slot)
+                each(m)
+
+        with concurrent.futures.ThreadPoolExecutor(workers) as ex:
+            list(ex.map(one, mutants))
+
+    def env(self, m: Mutant, slot: int) -> dict[str, str]:
+        """The mutant's switch on; a scratch folder per slot (tests of two mutants side by side
+        must not share theirs)."""
+        scratch = self.job.build_dir / "schema-scratch" / str(slot)
+        (scratch / "tmp").mkdir(parents=True, exist_ok=True)
+        return dict(
+            self.runner.py_env(self.job),
+            STK_MUTANT=str(m.schema_id),
+            STK_TEST_SCRATCH=str(scratch),
+            TMPDIR=str(scratch / "tmp"),
+        )
+
+    def run_one(self, m: Mutant, slot: int) -> None:
+        t0 = time.monotonic()
+        m.via = "schema"
+        try:
+            self._run(m, slot)
+        finally:
+            m.seconds = time.monotonic() - t0
+
+    def _run(self, m: Mutant, slot: int) -> None:
+        env = self.env(m, slot)
+        if (p := self.runner.planned(m)) is None:
+            return
+        if p.covered is False:
+            m.outcome, m.log = "not-covered", "no CTest test executes the line (coverage map)"
+            m.tests = []
+        else:
+            self.runner._verdict(m, self.job.ctest(p.tests, p.timeout, env=env), p)
+        if m.survived and self.runner.binary_tests(m):
+            self.runner.second_stage(self.job, m, p, env)
+        if m.survived and self.equivalent(m):
+            m.outcome, m.log = "equivalent", "its object alone is byte-identical to HEAD's"
+
+    # -- equivalence of a survivor
+
+    def equivalent(self, m: Mutant) -> bool:
+        """Whether the mutant built alone gives HEAD's object, byte for byte: its batch compiled
+        to a side file with HEAD's texts but the mutant's. Asked only of survivors; a side
+        compile of HEAD's texts must reproduce HEAD's object first (the control), else no."""
+        obj = self.job.objects[m.file]
+        with self.tree_lock:
+            head = self.job.baseline_objects.get(obj)
+            if obj not in self.same_as_head:
+                self.same_as_head[obj] = self._side_digest(obj, None) == head
+                if not self.same_as_head[obj]:
+                    print(
+                        f"mutation: {obj}: a side compile differs from HEAD's object: "
+                        "equivalence not judged there",
+                        flush=True,
+                    )
+            if not self.same_as_head[obj]:
+                return False
+            return self._side_digest(obj, m) == head
+
+    def _side_digest(self, obj: str, m: Mutant | None) -> str:
+        batch = [f for f, o in self.job.objects.items() if o == obj]
+        try:
+            for f in batch:
+                text = self.sources.mutated_text(m) if m and f == m.file else self.sources.text(f)
+                self.job.write(f, text)
+            args, directory = self.job.commands[obj]
+            with tempfile.TemporaryDirectory() as tmp:
+                out = Path(tmp) / "side.o"
+                cmd = _redirected(args, out, Path(tmp) / "side.d")
+                r = run(cmd, Path(directory), self.runner.env, 600)
+                return "" if r.code else file_digest(out)
+        finally:
+            for f in batch:
+                self.job.write(f, self.texts.get(f, self.sources.text(f)))
+
+
+def _redirected(args: Sequence[str], out: Path, deps: Path) -> list[str]:
+    """A compile command writing its object and dependency file elsewhere."""
+    cmd = list(args)
+    for flag, value in (("-o", out), ("-MF", deps)):
+        if flag in cmd:
+            cmd[cmd.index(flag) + 1] = str(value)
+    return cmd
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """ci/mutation.sh: the tool, with C++ mutants on one schema build (tool.main)."""
+    return tool.main(argv, SchemaRun)
