@@ -48,10 +48,18 @@ inline std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
 }
-inline std::string harness_bin() {
-  return env_or("STK_HARNESS", binary_dir() + "/harness/stk-harness");
+// The binaries under test: this build's own under CTest (STK_TEST_OWN_BINARIES, set by
+// harness/CMakeLists.txt, so that an STK_ENGINE or STK_HARNESS exported for another build never
+// reaches its tests), else STK_ENGINE / STK_HARNESS where set.
+inline std::string binary_under_test(const char* variable, const std::string& own) {
+  return std::getenv("STK_TEST_OWN_BINARIES") ? own : env_or(variable, own);
 }
-inline std::string engine_bin() { return env_or("STK_ENGINE", binary_dir() + "/engine/stk"); }
+inline std::string harness_bin() {
+  return binary_under_test("STK_HARNESS", binary_dir() + "/harness/stk-harness");
+}
+inline std::string engine_bin() {
+  return binary_under_test("STK_ENGINE", binary_dir() + "/engine/stk");
+}
 inline std::string shared_dir() { return env_or("STK_SHARED", source_dir() + "/../shared"); }
 inline std::string junit_xsd() { return shared_dir() + "/schemas/junit.xsd"; }
 
