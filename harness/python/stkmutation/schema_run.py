@@ -51,11 +51,11 @@ class SchemaRun:
                 self.texts[path] = text
                 self.job.write(path, text)
                 held += kept
-        for m in mutants:
-            if m.schema_id and m not in held:
-                m.schema_id = 0
         if held and not self._build(targets):
             held = [m for m in held if m.file in self.texts]
+        for m in mutants:
+            if m.schema_id and m not in held:  # its file's object failed to build
+                m.schema_id = 0
         print(
             f"mutation: schema build: {len(held)} of {sum(len(v) for v in by_file.values())}"
             f" C++ mutants in {len(self.texts)} files behind STK_MUTANT; the rest are built"

@@ -15,6 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from stkmutation import schema, tool
 
@@ -153,3 +155,114 @@ def test_schema_keeps_line_numbers_and_comments_out():
     assert schema.splice("  x = 1;  // one", "  x = 1;  // two", 1) is None
     assert schema.splice("  std::array<int, 3> a{};", "  std::array<int, 4> a{};", 1) is None
     assert schema.splice("  case 3:", "  case 4:", 1) is None
+
+
+# -- which mutants the schema build holds (schema_run.SchemaRun.prepare), without a compiler
+
+SOURCE = "\n".join(f"int f{i}(int a, int b) {{ return a + b * {i}; }}" for i in range(1, 9))
+
+
+class _FakeJob:
+    """A clone whose build always succeeds; it records the texts written."""
+
+    def __init__(self, files: list[str]) -> None:
+        self.objects = {f: f"obj/{f}.o" for f in files}
+        self.written: dict[str, str] = {}
+
+    def write(self, path: str, text: str) -> None:
+        self.written[path] = text
+
+    def ninja(self, targets: object) -> tool.Ran:
+        return tool.Ran(0, "", 0.0)
+
+
+class _Sources:
+    def text(self, path: str) -> str:
+        return SOURCE
+
+
+class _Syntax:
+    """Refuses a text holding a refused mutant's switch, or both switches of a refused pair."""
+
+    def __init__(self, refused: set[int], pairs: set[tuple[int, int]]) -> None:
+        self.refused, self.pairs = refused, pairs
+
+    def compiles(self, path: str, text: str) -> bool:
+        def has(i: int) -> bool:
+            return f"{schema.SWITCH}({i})" in text
+
+        return not any(has(i) for i in self.refused) and not any(
+            has(i) and has(j) for i, j in self.pairs
+        )
+
+
+def _mutant(path: str, line: int, k: int) -> tool.Mutant:
+    original = SOURCE.split("\n")[line - 1]
+    forms = [
+        original.replace("a + b", "a - b"),
+        original.replace("b * ", "b / "),
+        original.replace("int a, int b", "int a, int c"),  # a parameter renamed: no form
+        "/*" + original + "*/",  # a definition commented out: no form
+    ]
+    return tool.Mutant(path, line, "rule", original, forms[k % len(forms)], "cpp")
+
+
+# MODEL mutation-schema-held
+# checks: harness/python/stkmutation/schema_run.py  (which mutants one schema build holds)
+# contract: docs/mutation.md#schemata
+# planted: ci/mutants/model-mutation-schema-held.patch  (a file's schema kept without compiling it whole)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a.cpp", "b.cpp", "py.py"]), st.integers(1, 8), st.integers(0, 7)
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sets(st.integers(1, 12), max_size=3),
+    st.sets(st.tuples(st.integers(1, 12), st.integers(1, 12)), max_size=4),
+)
+def test_model_schema_build_holds_exactly_the_mutants_whose_schema_compiles(draws, refused, pairs):
+    from stkmutation import schema_run
+
+    mutants = []
+    for path, line, k in draws:
+        m = _mutant(path, line, k)
+        if path.endswith(".py"):
+            m.lang = "py"
+        if all((x.file, x.line, x.mutated) != (m.file, m.line, m.mutated) for x in mutants):
+            mutants.append(m)
+    job = _FakeJob(["a.cpp", "b.cpp"])
+    run = schema_run.SchemaRun.__new__(schema_run.SchemaRun)
+    schema_run.SchemaRun.__init__(run, None, job, _Sources(), _Syntax(refused, pairs))  # type: ignore[arg-type]
+    held = run.prepare(mutants, ["all"])
+    # The model: ids are 1-based positions; a C++ mutant is held when it has a form, its own
+    # schema compiles, no mutant held before it in its file overlaps its span on its line, and
+    # its file's schema still compiles with it beside those (in the order given).
+    expected: list[tool.Mutant] = []
+    for i, m in enumerate(mutants, 1):
+        if m.lang != "cpp" or i in refused or any(a == b == i for a, b in pairs):
+            continue
+        sp = schema.splice(m.original, m.mutated or "", i)
+        if sp is None:
+            continue
+        mine = [(j, x) for j, x in enumerate(mutants, 1) if x in expected and x.file == m.file]
+        if any(
+            x.line == m.line
+            and (o := schema.splice(x.original, x.mutated or "", j)) is not None
+            and sp.start < o.end
+            and o.start < sp.end
+            for j, x in mine
+        ):
+            continue
+        if any({a, b} <= {i, *(j for j, _ in mine)} for a, b in pairs):
+            continue
+        expected.append(m)
+    assert sorted(m.ident for m in held) == sorted(m.ident for m in expected)
+    for i, m in enumerate(mutants, 1):
+        text = job.written.get(m.file, "")
+        if m in held:
+            assert m.schema_id == i and f"{schema.SWITCH}({i})" in text
+        else:
+            assert m.schema_id == 0 and f"{schema.SWITCH}({i})" not in text
+    assert sum(run.fallback.values()) == sum(m.lang == "cpp" for m in mutants) - len(held)
