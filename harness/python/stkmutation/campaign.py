@@ -145,10 +145,23 @@ def command_of(doc: dict[str, Any]) -> str:
     return " ".join(["ci/mutation.sh", *args, f"--config {config_of(doc)}"])
 
 
+def cpp_builds(doc: dict[str, Any]) -> str:
+    """The run's C++ mutants that reached a build: how many could not compile (the target is at
+    most 15%), and how many ran on the one schema build (docs/mutation.md, Schemata)."""
+    cpp = [m for m in doc["mutants"] if str(m.get("file", "")).endswith(".cpp")]
+    built = [m for m in cpp if m.get("outcome") not in ("skipped", "error", "")]
+    if not built:
+        return "-"
+    bad = sum(m.get("outcome") == "uncompilable" for m in built)
+    schema = sum(m.get("via") == "schema" for m in built)
+    return f"{bad} of {len(built)} ({100 * bad / len(built):.0f}%); {schema} on the schema build"
+
+
 def runs_table(docs: Sequence[dict[str, Any]]) -> list[str]:
     lines = [
-        "| run | command | HEAD | mutants | minutes | mutants/hour (run/hour) |",
-        "|---|---|---|---|---|---|",
+        "| run | command | HEAD | mutants | minutes | jobs | mutants/hour (run/hour) |"
+        " C++ uncompilable of built; schema |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for d in docs:
         # A stopped run (SIGTERM) reports the mutants it ran of those it drew.
@@ -157,8 +170,9 @@ def runs_table(docs: Sequence[dict[str, Any]]) -> list[str]:
             size = f"{d.get('done', 0)} of {size} (stopped)"
         lines.append(
             f"| `{config_of(d)}` | `{command_of(d)}` | {str(d.get('head', ''))[:10]} |"
-            f" {size} | {d.get('seconds', 0) / 60:.1f} |"
+            f" {size} | {d.get('seconds', 0) / 60:.1f} | {d.get('jobs', '-')} |"
             f" {d.get('mutants_per_hour', 0):.0f} ({d.get('run_per_hour', 0):.0f}) |"
+            f" {cpp_builds(d)} |"
         )
     return lines
 

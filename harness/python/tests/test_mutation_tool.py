@@ -938,3 +938,22 @@ def test_syntax_check_passes_over_a_mutant_that_does_not_compile(mt: ModuleType,
     assert (check.passed, check.rejected) == (1, 1)
     # no database: nothing is refused (the build decides)
     assert mt.SyntaxCheck(tmp_path, tmp_path / "none").viable(good, original, "junk")
+
+
+def test_campaign_runs_table_counts_uncompilable_cpp_builds_and_schema(campaign: ModuleType):
+    # The throughput target's second half (at most 15% of C++ builds uncompilable) is read off
+    # this column: only C++ mutants that reached a build count, Python ones and skipped never.
+    def m(file: str, outcome: str, via: str = "") -> dict[str, str]:
+        return {"file": file, "outcome": outcome, "via": via}
+
+    doc = {
+        "mutants": [
+            m("a.cpp", "uncompilable", "alone"),
+            m("a.cpp", "killed", "schema"),
+            m("b.cpp", "survived", "schema"),
+            m("b.cpp", "skipped"),
+            m("p.py", "uncompilable"),
+        ]
+    }
+    assert campaign.cpp_builds(doc) == "1 of 3 (33%); 2 on the schema build"
+    assert campaign.cpp_builds({"mutants": [m("p.py", "killed")]}) == "-"
