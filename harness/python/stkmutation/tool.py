@@ -1724,6 +1724,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="REPORT",
         help="only the untriaged survivors of this mutation report (JSON; repeatable)",
     )
+    ap.add_argument(
+        "--resume",
+        type=inputs.input_file(),
+        metavar="REPORT",
+        help="go on with a stopped run: the same options on the same HEAD draw the same mutants;"
+        " those REPORT has a verdict for keep it, the rest run (docs/mutation.md, Campaigns)",
+    )
     ap.add_argument("--config", default="", help="report name (default from the options)")
     ap.add_argument("--out-dir", default=str(ROOT / "reports"))
     ap.add_argument(
@@ -1797,8 +1804,10 @@ def run_meta(
     t_start: float,
     t_mutants: float,
 ) -> dict[str, Any]:
-    """The report's record of a run: what was asked, on which HEAD, how far it got, its cost."""
-    mutant_s = time.monotonic() - t_mutants
+    """The report's record of a run: what was asked, on which HEAD, how far it got, its cost
+    (with the stopped run's it resumes)."""
+    earlier = getattr(a, "earlier", {})
+    mutant_s = time.monotonic() - t_mutants + earlier.get("mutant_seconds", 0.0)
     done = [m for m in done if not m.log.startswith(STOPPED)]
     ran = sum(m.outcome in RUN_OUTCOMES for m in done)
     return {
@@ -1818,8 +1827,9 @@ def run_meta(
         # false while the run goes on (the report so far) and when it was stopped
         "complete": complete,
         "done": len(done),
-        "seconds": round(time.monotonic() - t_start, 1),
+        "seconds": round(time.monotonic() - t_start + earlier.get("seconds", 0.0), 1),
         "mutant_seconds": round(mutant_s, 1),
+        "resumed": earlier.get("report"),
         "mutants_per_hour": round(len(done) * 3600 / max(mutant_s, 1e-9), 1),
         "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
         "chosen": [m.ident for m in mutants],
@@ -1828,6 +1838,47 @@ def run_meta(
         # C++ mutants run on the one schema build, and why the others were built alone
         "schema": getattr(a, "schema", None),
     }
+
+
+def resumed_verdicts(a: argparse.Namespace, head: str, mutants: list[Mutant]) -> set[str]:
+    """--resume REPORT: the ids of the mutants REPORT has a verdict for (all but skipped ones),
+    their records restored onto `mutants`; REPORT must be this selection on this HEAD."""
+    a.earlier = {}
+    if not a.resume:
+        return set()
+    try:
+        doc = json.loads(inputs.read_input_text(a.resume))
+        records = {r["id"]: r for r in doc["mutants"]}
+        chosen = list(doc["chosen"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise SetupError(f"{a.resume}: not a mutation report ({type(e).__name__}: {e})") from e
+    if doc.get("head") != head:
+        raise SetupError(
+            f"{a.resume}: made at {str(doc.get('head'))[:10]}, HEAD is {head[:10]}: a run resumes"
+            " on its own commit (check it out, or start a new run)"
+        )
+    if chosen != [m.ident for m in mutants]:
+        raise SetupError(
+            f"{a.resume}: its mutants are not this selection; run with its options: "
+            f"{doc.get('command', '?')}"
+        )
+    done: set[str] = set()
+    for m in mutants:
+        r = records.get(m.ident)
+        if r is None or r.get("outcome") in ("skipped", ""):
+            continue
+        m.outcome, m.covered, m.tests = r["outcome"], r.get("covered"), list(r.get("tests", []))
+        m.seconds, m.limit_s, m.via = r.get("seconds", 0.0), r.get("limit_s", 0.0), r.get("via", "")
+        m.log = f"(from {a.resume})"
+        done.add(m.ident)
+    a.earlier = {
+        "report": str(a.resume),
+        "seconds": float(doc.get("seconds", 0.0)),
+        "mutant_seconds": float(doc.get("mutant_seconds", 0.0)),
+    }
+    left = len(mutants) - len(done)
+    print(f"mutation: resuming {a.resume}: {len(done)} verdicts kept, {left} to run")
+    return done
 
 
 def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -> int:
@@ -1890,6 +1941,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         mutants = rerun_selection(mutants, rerun)
     k, n = parse_shard(a.shard)
     mutants = shard(mutants, k, n)
+    done_before = resumed_verdicts(a, head, mutants)
     config = default_config(a)
     what = ", ".join(
         [f"sample {a.sample} over the modules"] * bool(a.sample)
@@ -1928,10 +1980,11 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         except SetupError:
             cov.stale = set(files)
         print(f"mutation: coverage map of {cov.commit[:10]}; {len(cov.stale)} files changed since")
-    jobs_n = min(a.jobs, len(mutants))
+    todo = [m for m in mutants if m.ident not in done_before]
+    jobs_n = max(1, min(a.jobs, len(todo)))
     build_jobs = max(1, cores // jobs_n)
     jobs = free_clones(jobs_n, head, build_jobs, env)
-    targets = build_targets(mutants, cov)
+    targets = build_targets(todo, cov)
     for j in jobs:
         print(
             f"mutation: preparing {j.tree} (release build of HEAD: {' '.join(targets)})", flush=True
@@ -1942,9 +1995,9 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
     # The schema build and the baseline count as mutant time: they exist for the mutants.
     t_mutants = time.monotonic()
     schema_run = make_schema_run(runner, jobs[0], sources, syntax) if make_schema_run else None
-    held = [] if a.no_schema or schema_run is None else schema_run.prepare(mutants, targets)
+    held = [] if a.no_schema or schema_run is None else schema_run.prepare(todo, targets)
     t_built = time.monotonic()
-    runner.baseline(mutants)  # on the schema build, every switch off: the null control
+    runner.baseline(todo)  # on the schema build, every switch off: the null control
     a.schema = {
         "held": len(held),
         "built_alone": schema_run.fallback if schema_run else {"no schema build": len(mutants)},
@@ -1952,7 +2005,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         "baseline_seconds": round(time.monotonic() - t_built, 1),
     }
     lock = threading.Lock()
-    finished: list[Mutant] = []
+    finished: list[Mutant] = [m for m in mutants if m.ident in done_before]
     stop = stop_on_signals()
     last_write = [time.monotonic()]
 
@@ -1995,7 +2048,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
     if schema_run is not None:
         schema_run.run_all(held, jobs_n, on_schema, stop)
         schema_run.restore(targets)
-    rest = [m for m in mutants if m not in held]
+    rest = [m for m in todo if m not in held]
     with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:
         list(ex.map(one, rest))
     apply_triage(mutants, triage)

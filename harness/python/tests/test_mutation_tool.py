@@ -957,3 +957,38 @@ def test_campaign_runs_table_counts_uncompilable_cpp_builds_and_schema(campaign:
     }
     assert campaign.cpp_builds(doc) == "1 of 3 (33%); 2 on the schema build"
     assert campaign.cpp_builds({"mutants": [m("p.py", "killed")]}) == "-"
+
+
+def test_resume_keeps_the_verdicts_of_a_stopped_run_of_the_same_selection(
+    mt: ModuleType, tmp_path: Path
+):
+    # A campaign outlives a session: a stopped run goes on from its report. Only the same
+    # selection on the same commit may resume (else the kept verdicts are another sample's).
+    def mutants() -> list:
+        return [
+            mt.Mutant("engine/src/a.cpp", i, "< ==> <=", f"x{i}", f"y{i}", "cpp") for i in (3, 7, 9)
+        ]
+
+    ms = mutants()
+    records = [dict(m.to_json(), outcome=o) for m, o in zip(ms, ("killed", "skipped", "survived"))]
+    report = tmp_path / "stopped.json"
+    doc = {
+        "head": "abc",
+        "chosen": [m.ident for m in ms],
+        "mutants": records,
+        "seconds": 600.0,
+        "mutant_seconds": 500.0,
+        "command": "ci/mutation.sh --per-module 3",
+    }
+    report.write_text(json.dumps(doc))
+    a = types.SimpleNamespace(resume=str(report))
+    fresh = mutants()
+    done = mt.resumed_verdicts(a, "abc", fresh)
+    assert done == {ms[0].ident, ms[2].ident}  # the skipped (stopped) one runs again
+    assert [m.outcome for m in fresh] == ["killed", "", "survived"]
+    assert a.earlier["mutant_seconds"] == 500.0
+    with pytest.raises(mt.SetupError, match="HEAD is def"):
+        mt.resumed_verdicts(a, "def", mutants())
+    with pytest.raises(mt.SetupError, match="not this selection"):
+        mt.resumed_verdicts(a, "abc", mutants()[:2])
+    assert mt.resumed_verdicts(types.SimpleNamespace(resume=None), "abc", mutants()) == set()
