@@ -64,8 +64,11 @@ DEFAULT_GLOBS = (
     "harness/src/**/*.cpp",
     "harness/python/stkref/**/*.py",
     "harness/python/stktrain/**/*.py",
+    "harness/python/stkmutation/**/*.py",
+    "harness/python/stkdev/**/*.py",
 )
-PY_PACKAGES = ("stkref", "stktrain")  # the Python code mutated; stktrain builds on stkref
+# The Python code mutated (stktrain, stkmutation and stkdev build on stkref).
+PY_PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev")
 COVERAGE_MAP = ROOT / "ci" / "mutation-coverage.json"
 TRIAGE_FILE = ROOT / "ci" / "mutation-triage.txt"
 # The rule files universalmutator's genmutants uses for a .cpp file.
