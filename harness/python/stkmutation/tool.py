@@ -1494,9 +1494,9 @@ def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
     a link beside its .gcda."""
     by_dir: dict[Path, list[str]] = {}
     for gcda in prefix.rglob("*.gcda"):
-        # Only the objects of engine/src and harness/src (<target>.dir/src/...): the map keeps
-        # no other file's lines, and gcov on the test objects was most of a refresh's time.
-        if ".dir/src/" in gcda.as_posix():
+        # Not the objects of tests and fuzz targets (a `tests` or `fuzz` folder on the way): the
+        # map keeps no line of theirs, and gcov on them was most of a refresh's time.
+        if not {"tests", "fuzz"} & set(gcda.relative_to(prefix).parts):
             by_dir.setdefault(gcda.parent, []).append(gcda.name)
     out: dict[str, set[int]] = {}
     for d, names in by_dir.items():
