@@ -7,6 +7,7 @@ switch on: the null control, which must pass as HEAD does."""
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import queue
 import tempfile
 import threading
@@ -98,8 +99,9 @@ class SchemaRun:
         self.fallback[why] = self.fallback.get(why, 0) + 1
 
     def _build(self, targets: Sequence[str]) -> bool:
-        """The schema build; a file whose object fails to build goes back to HEAD's text."""
-        if not self.job.ninja(targets).code:
+        """The schema build, on every core (nothing else runs yet); a file whose object fails to
+        build goes back to HEAD's text."""
+        if not self.job.ninja(targets, os.cpu_count() or 2).code:
             return True
         for path in sorted(self.texts):
             if self.job.ninja([self.job.objects[path]]).code:

@@ -1024,8 +1024,9 @@ class Job:
                 break
         return total
 
-    def ninja(self, targets: Sequence[str]) -> Ran:
-        cmd = ["ninja", "-C", str(self.build_dir), "-j", str(self.build_jobs), *targets]
+    def ninja(self, targets: Sequence[str], jobs: int = 0) -> Ran:
+        """Builds the targets with `jobs` compilers (default: this clone's share of the cores)."""
+        cmd = ["ninja", "-C", str(self.build_dir), "-j", str(jobs or self.build_jobs), *targets]
         return run(cmd, self.tree, self.env)
 
     def write(self, path: str, text: str) -> None:
