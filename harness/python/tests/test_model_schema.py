@@ -172,7 +172,7 @@ class _FakeJob:
     def write(self, path: str, text: str) -> None:
         self.written[path] = text
 
-    def ninja(self, targets: object) -> tool.Ran:
+    def ninja(self, targets: object, jobs: int = 0) -> tool.Ran:
         return tool.Ran(0, "", 0.0)
 
 
