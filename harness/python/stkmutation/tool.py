@@ -460,7 +460,9 @@ class SyntaxCheck:
     and a place in the sample: its module's next candidate does. With no compile database, or
     for a file whose unmutated text fails the check, every mutant passes (the build decides)."""
 
-    def __init__(self, root: Path, build_dir: Path | None = None) -> None:
+    def __init__(
+        self, root: Path, build_dir: Path | None = None, cache: Path | None = None
+    ) -> None:
         self.root = root
         self.db = (build_dir or root / "build" / "release") / "compile_commands.json"
         self.flags: dict[str, list[str] | None] | None = None
@@ -469,6 +471,12 @@ class SyntaxCheck:
         self.rejected = 0
         self.passed = 0
         self.seconds = 0.0
+        self.cache_file = cache
+        self.cache: dict[str, bool] = {}
+        if cache is not None and cache.is_file():
+            with contextlib.suppress(OSError, ValueError):
+                loaded = json.loads(cache.read_text())
+                self.cache = {k: v for k, v in loaded.items() if isinstance(v, bool)}
 
     def _load(self) -> dict[str, list[str] | None]:
         flags: dict[str, list[str] | None] = {}
@@ -501,16 +509,28 @@ class SyntaxCheck:
         args = self._args(path)
         if args is None:
             return True
+        # The shards of one draw check the same candidates: each verdict is kept by the text
+        # and the command that judged it (build/mutation/syntax-cache.json).
+        key = hashlib.sha256("\0".join([*args, self.cwd[path], text]).encode()).hexdigest()
+        if key in self.cache:
+            return self.cache[key]
         t0 = time.monotonic()
         try:
             r = subprocess.run(
                 args, input=text, cwd=self.cwd[path], capture_output=True, text=True, timeout=300
             )
-            ok = r.returncode == 0
+            ok = self.cache[key] = r.returncode == 0
         except (OSError, subprocess.TimeoutExpired):
             ok = True  # the check could not say: the build decides
         self.seconds += time.monotonic() - t0
         return ok
+
+    def save(self) -> None:
+        """Keeps the verdicts for the next run (a lost cache only costs time)."""
+        if self.cache_file is not None and self.cache:
+            with contextlib.suppress(OSError):
+                self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+                write_text_atomic(self.cache_file, json.dumps(self.cache, separators=(",", ":")))
 
     def _args(self, path: str) -> list[str] | None:
         if self.flags is None:
@@ -1924,7 +1944,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         }
     if rerun is not None:
         by_module = {mod: [m for m in ms if m.file in rerun] for mod, ms in by_module.items()}
-    syntax = SyntaxCheck(ROOT)
+    syntax = SyntaxCheck(ROOT, cache=ROOT / "build" / "mutation" / "syntax-cache.json")
     mutants = choose(
         by_module,
         lambda m: viable(m, sources, syntax),
@@ -1932,6 +1952,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         a.seed,
         a.per_module,
     )
+    syntax.save()
     a.syntax_check = {
         "rejected": syntax.rejected,
         "passed": syntax.passed,

@@ -938,6 +938,17 @@ def test_syntax_check_passes_over_a_mutant_that_does_not_compile(mt: ModuleType,
     assert (check.passed, check.rejected) == (1, 1)
     # no database: nothing is refused (the build decides)
     assert mt.SyntaxCheck(tmp_path, tmp_path / "none").viable(good, original, "junk")
+    # The verdicts kept for the next shard of the same draw answer without a compiler, and a
+    # verdict is never reused for another text.
+    cache = tmp_path / "cache.json"
+    first = mt.SyntaxCheck(tmp_path, build, cache=cache)
+    assert not first.compiles("src/a.cpp", original.replace("return", "retrun"))
+    first.save()
+    again = mt.SyntaxCheck(tmp_path, build, cache=cache)
+    assert not again.compiles("src/a.cpp", original.replace("return", "retrun"))
+    assert again.seconds == 0.0  # answered from the cache: no compiler ran
+    assert again.compiles("src/a.cpp", original.replace("<", ">"))
+    assert again.seconds > 0.0
 
 
 def test_campaign_runs_table_counts_uncompilable_cpp_builds_and_schema(campaign: ModuleType):
