@@ -309,6 +309,7 @@ CASES = [
         lambda x, f: ["--report", x, "--out-dir", str(f.out)],
     ),
     case("stkmutation.tool", "--rerun", lambda x, f: ["--rerun", x, "--out-dir", str(f.out)]),
+    case("stkmutation.tool", "--resume", lambda x, f: ["--resume", x, "--out-dir", str(f.out)]),
     case("stkmutation.planted", "--merge", lambda x, f: ["--merge", x, "--out-dir", str(f.out)]),
     case("stkmutation.models", "--detection", lambda x, f: ["--detection", x, "--check"]),
     case("stkmutation.models", "--root", lambda x, f: ["--root", x, "--check"], folder=True),
