@@ -405,7 +405,12 @@ def materialize_py(m: Mutant, text: str) -> bool:
     from cosmic_ray.mutating import mutate_code
 
     op = cosmic_ray.plugins.get_operator(m.operator)()
-    mutated = mutate_code(text, op, m.occurrence)
+    try:
+        mutated = mutate_code(text, op, m.occurrence)
+    except AttributeError:
+        # cosmic-ray's ExceptionReplacer fails on some `except` clauses (a PythonNode without
+        # `value`): no mutant there, like an operator that makes no change.
+        return False
     if mutated is None or mutated == text:
         return False
     old, new = text.splitlines(keepends=True), mutated.splitlines(keepends=True)

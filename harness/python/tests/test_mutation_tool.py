@@ -1003,3 +1003,13 @@ def test_resume_keeps_the_verdicts_of_a_stopped_run_of_the_same_selection(
     with pytest.raises(mt.SetupError, match="not this selection"):
         mt.resumed_verdicts(a, "abc", mutants()[:2])
     assert mt.resumed_verdicts(types.SimpleNamespace(resume=None), "abc", mutants()) == set()
+
+
+def test_a_python_operator_that_fails_on_a_clause_makes_no_mutant(mt: ModuleType):
+    # cosmic-ray's ExceptionReplacer raises on `except (a.A, b.B):` (found drawing the first
+    # fresh campaign, which then stopped at its draw): that position makes no mutant.
+    text = "def f():\n    try:\n        pass\n    except (os.error, ET.ParseError):\n        pass\n"
+    found = [m for m in mt.py_candidates("x.py", text) if m.operator == "core/ExceptionReplacer"]
+    assert found
+    made = [mt.materialize_py(m, text) for m in found]  # none raises
+    assert all(isinstance(ok, bool) for ok in made)
