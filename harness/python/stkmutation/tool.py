@@ -1008,7 +1008,7 @@ class Job:
             r = run(["cmake", "--preset", "release"], self.tree, self.env)
             if r.code:
                 raise SetupError(f"{self.tree}: configure failed:\n{r.out[-3000:]}")
-        r = self.ninja(targets)
+        r = self.ninja(targets, os.cpu_count() or 2)  # the clones are built one after another
         if r.code:
             raise SetupError(f"{self.tree}: build of HEAD failed:\n{r.out[-3000:]}")
         for entry in json.loads(_text(self.build_dir / "compile_commands.json")):
