@@ -51,6 +51,7 @@ from typing import Any
 from stkmutation import report as mutants_report  # the report format check-mutants shares
 from stkmutation import schema
 from stkmutation.modules import module_of
+from stkmutation.syntax import SyntaxCheck, sources_compiled_by
 from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
@@ -457,109 +458,6 @@ class Sources:
         return "".join([*lines[: m.line - 1], (m.mutated or "") + end, *lines[m.line :]])
 
 
-class SyntaxCheck:
-    """Whether a C++ mutant compiles, asked before it is drawn: the compiler run with
-    -fsyntax-only on the mutated text, with the flags its object is built with (the
-    compile_commands.json of the working tree's build/release; for a unity batch, the batch's
-    flags). A compile error there is one in the build too, so such a mutant never takes a build
-    and a place in the sample: its module's next candidate does. With no compile database, or
-    for a file whose unmutated text fails the check, every mutant passes (the build decides)."""
-
-    def __init__(
-        self, root: Path, build_dir: Path | None = None, cache: Path | None = None
-    ) -> None:
-        self.root = root
-        self.db = (build_dir or root / "build" / "release") / "compile_commands.json"
-        self.flags: dict[str, list[str] | None] | None = None
-        self.cwd: dict[str, str] = {}
-        self.checked: set[str] = set()
-        self.rejected = 0
-        self.passed = 0
-        self.seconds = 0.0
-        self.cache_file = cache
-        self.cache: dict[str, bool] = {}
-        if cache is not None and cache.is_file():
-            with contextlib.suppress(OSError, ValueError):
-                loaded = json.loads(cache.read_text())
-                self.cache = {k: v for k, v in loaded.items() if isinstance(v, bool)}
-
-    def _load(self) -> dict[str, list[str] | None]:
-        flags: dict[str, list[str] | None] = {}
-        if not self.db.is_file():
-            print(f"mutation: no {self.db}: C++ mutants are not syntax-checked before the build")
-            return flags
-        for entry in json.loads(inputs.read_input_text(self.db)):
-            args = entry.get("arguments") or shlex.split(entry["command"])
-            keep, skip = [], False
-            for i, arg in enumerate(args):
-                if skip:
-                    skip = False
-                elif arg in ("-o", "-MF", "-MT", "-MQ"):
-                    skip = True
-                elif arg in ("-c", "-MD", "-MMD") or i == len(args) - 1:
-                    continue
-                else:
-                    keep.append(arg)
-            directory = Path(entry["directory"])
-            for src in sources_compiled_by(Path(entry["file"]), directory):
-                try:
-                    rel = src.resolve().relative_to(self.root.resolve()).as_posix()
-                except ValueError:
-                    continue
-                flags.setdefault(rel, keep)
-                self.cwd.setdefault(rel, str(directory))
-        return flags
-
-    def compiles(self, path: str, text: str) -> bool:
-        args = self._args(path)
-        if args is None:
-            return True
-        # The shards of one draw check the same candidates: each verdict is kept by the text
-        # and the command that judged it (build/mutation/syntax-cache.json).
-        key = hashlib.sha256("\0".join([*args, self.cwd[path], text]).encode()).hexdigest()
-        if key in self.cache:
-            return self.cache[key]
-        t0 = time.monotonic()
-        try:
-            r = subprocess.run(
-                args, input=text, cwd=self.cwd[path], capture_output=True, text=True, timeout=300
-            )
-            ok = self.cache[key] = r.returncode == 0
-        except (OSError, subprocess.TimeoutExpired):
-            ok = True  # the check could not say: the build decides
-        self.seconds += time.monotonic() - t0
-        return ok
-
-    def save(self) -> None:
-        """Keeps the verdicts for the next run (a lost cache only costs time)."""
-        if self.cache_file is not None and self.cache:
-            with contextlib.suppress(OSError):
-                self.cache_file.parent.mkdir(parents=True, exist_ok=True)
-                write_text_atomic(self.cache_file, json.dumps(self.cache, separators=(",", ":")))
-
-    def _args(self, path: str) -> list[str] | None:
-        if self.flags is None:
-            self.flags = self._load()
-        base = self.flags.get(path)
-        if base is None:
-            return None
-        where = str((self.root / path).parent)
-        return [*base, "-fsyntax-only", "-w", "-iquote", where, "-x", "c++", "-"]
-
-    def viable(self, m: Mutant, original: str, mutated: str) -> bool:
-        """True when the mutant compiles (or the check cannot say); counted either way."""
-        if m.file not in self.checked:  # the null control: the file as it is must pass
-            self.checked.add(m.file)
-            if self._args(m.file) is not None and not self.compiles(m.file, original):
-                print(f"mutation: {m.file} fails the syntax check unmutated: not checked")
-                assert self.flags is not None
-                self.flags[m.file] = None
-        ok = self.compiles(m.file, mutated)
-        self.passed += ok
-        self.rejected += not ok
-        return ok
-
-
 def candidates(sources: Sources, files: Sequence[str]) -> dict[str, list[Mutant]]:
     """Every mutant position of the files, by module (Python ones not materialized yet)."""
     by_module: dict[str, list[Mutant]] = {}
@@ -576,6 +474,7 @@ def choose(
     sample: int = 0,
     seed: int = 0,
     per_module: int = 0,
+    prefetch: Callable[[list[Mutant]], None] | None = None,
 ) -> list[Mutant]:
     """`materialize` makes a candidate's mutated text where it is not made yet (Python) and says
     whether it is worth running: False passes over it (no change there; a C++ mutant that does
@@ -585,7 +484,9 @@ def choose(
     distinct mutant each, round after round, until `sample` are taken in all, each module has
     `per_module` (0: no cap) or every module is spent. So 20 mutants come from 20 modules, and a
     module holds at most one more than another unless it runs out. Identical mutated texts are
-    one mutant. Sorted by file, line, operator."""
+    one mutant. Sorted by file, line, operator. `prefetch`, when given, is first handed the
+    candidates the draw will most likely test (each module's first few, in queue order), so
+    that their checks can run side by side; it changes no draw."""
     drawn = bool(sample or per_module)
     rng = random.Random(seed)
     queues: dict[str, list[Mutant]] = {}
@@ -597,6 +498,8 @@ def choose(
     rounds = sorted(queues)
     if drawn:
         rng.shuffle(rounds)
+    if prefetch is not None:
+        prefetch(likely_drawn(queues, sample, per_module))
     taken = dict.fromkeys(rounds, 0)
     seen: set[tuple[str, int, str]] = set()
     chosen: list[Mutant] = []
@@ -624,6 +527,18 @@ def choose(
             if m is None or taken[module] == per_module:
                 rounds.remove(module)
     return sorted(chosen, key=lambda m: (m.file, m.line, m.operator, m.mutated or ""))
+
+
+def likely_drawn(queues: dict[str, list[Mutant]], sample: int, per_module: int) -> list[Mutant]:
+    """The candidates a draw most likely tests: each module's share of it (queues pop from the
+    end), a quarter more for those that fail their check; every candidate when nothing is drawn."""
+    if not (sample or per_module):
+        return [m for q in queues.values() for m in reversed(q)]
+    share = per_module or -(-sample // max(1, len(queues)))
+    if sample and per_module:
+        share = min(share, -(-sample // max(1, len(queues))))
+    depth = share + share // 4 + 1
+    return [m for q in queues.values() for m in q[::-1][:depth]]
 
 
 def viable(m: Mutant, sources: Sources, syntax: SyntaxCheck) -> bool:
@@ -1097,17 +1012,6 @@ def growing_chunks(names: Sequence[str]) -> list[list[str]]:
         chunks.append(list(names[i : i + size]))
         i, size = i + size, min(2 * size, CTEST_CHUNK)
     return chunks
-
-
-def sources_compiled_by(file: Path, directory: Path) -> list[Path]:
-    """The sources a compile_commands.json entry compiles: the file itself, or for a unity batch
-    (harness/cmake/BuildSpeed.cmake: a generated file under unity/ of only `#include "path"`
-    lines) each file it includes, resolved against the batch's folder."""
-    file = file if file.is_absolute() else directory / file
-    if "unity" not in file.parts:
-        return [file]
-    found = re.findall(r'^#include "([^"]+)"$', _text(file), re.M)
-    return [Path(os.path.normpath(file.parent / rel)) for rel in found]
 
 
 def file_digest(path: Path) -> str:
@@ -1956,6 +1860,13 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         a.sample,
         a.seed,
         a.per_module,
+        prefetch=lambda likely: syntax.prefetch(
+            [
+                (m.file, sources.text(m.file), sources.mutated_text(m))
+                for m in likely
+                if m.lang == "cpp"
+            ]
+        ),
     )
     syntax.save()
     a.syntax_check = {

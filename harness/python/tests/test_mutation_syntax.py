@@ -1,0 +1,180 @@
+"""stkmutation.syntax: the check before the draw gives the verdicts of a plain compile, faster.
+
+Planted changes it must catch (seen failing by hand, 2026-12-03, besides the two models' patches):
+the preamble taking a line after a #define (moves an include past a macro), the header digest left
+out of the cache key (a changed header reuses a stale verdict).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stkmutation import syntax, tool
+from stkmutation.syntax import SyntaxCheck
+
+needs_cxx = pytest.mark.skipif(not shutil.which("c++"), reason="no C++ compiler")
+
+HEADER = "#pragma once\ninline int twice(int x) { return 2 * x; }\n"
+SOURCE = '#include "a.h"\n// the one function\n#include <cstdint>\nint f(int a) { return twice(a) < 3; }\n'
+
+
+def project(tmp: Path, header: str = HEADER, forced: bool = False) -> Path:
+    """A one-file compile database under tmp/build for tmp/src/a.cpp (and its header)."""
+    src = tmp / "src"
+    src.mkdir(exist_ok=True)
+    (src / "a.h").write_text(header)
+    (src / "a.cpp").write_text(SOURCE)
+    build = tmp / "build"
+    build.mkdir(exist_ok=True)
+    extra = ""
+    if forced:  # a CMake precompiled header forced in: the preamble must take it over
+        (build / "pch.hxx").write_text("#include <vector>\n")
+        extra = f"-include {build / 'pch.hxx'} "
+    entry = {
+        "directory": str(build),
+        "file": str(src / "a.cpp"),
+        "command": f"c++ -std=c++20 {extra}-o a.o -c {src / 'a.cpp'}",
+    }
+    (build / "compile_commands.json").write_text(json.dumps([entry]))
+    return build
+
+
+def test_preamble_is_the_leading_includes_and_stops_at_anything_else():
+    text = '// c\n#include "x.h"\n\n#pragma once\n#include <v>  // why\n#define N 1\n#include "y.h"\nint a;\n'
+    assert syntax.preamble_of(text) == '#include "x.h"\n#pragma once\n#include <v>  // why\n'
+    assert syntax.preamble_of("#if A\n#include <v>\n#endif\n") == ""
+    assert syntax.preamble_of("int a;\n#include <v>\n") == ""
+
+
+def test_forced_includes_are_taken_out_of_the_flags():
+    flags = ["c++", "-include", "/b/pch.hxx", "-O2", "-include", "/b/two.h"]
+    assert syntax.split_forced_include(flags) == (["c++", "-O2"], ["/b/pch.hxx", "/b/two.h"])
+
+
+OTHER = "int twice(int x) { return x + x; }\nint g(int a) { return twice(a) > 1 ? a : -a; }\n"
+
+
+def two_files(tmp: Path) -> Path:
+    """a.cpp (includes a.h) and b.cpp (defines its own `twice`, so a.h's leading include, shared
+    by every file of the flag group, breaks it): one flag group with CMake's forced header."""
+    build = project(tmp, forced=True)
+    (tmp / "src" / "b.cpp").write_text(OTHER)
+    db = json.loads((build / "compile_commands.json").read_text())
+    other = dict(db[0], file=str(tmp / "src" / "b.cpp"))
+    other["command"] = db[0]["command"].replace("a.o -c", "b.o -c").replace("a.cpp", "b.cpp")
+    (build / "compile_commands.json").write_text(json.dumps([*db, other]))
+    return build
+
+
+# MODEL mutation-syntax-verdicts
+# checks: harness/python/stkmutation/syntax.py  (a candidate's compile verdict before the draw)
+# contract: docs/mutation.md#how-a-mutant-is-made-and-run
+# planted: ci/mutants/model-mutation-syntax-verdicts.patch  (a preamble kept for a file that fails with it)
+@needs_cxx
+def test_model_syntax_check_gives_the_plain_compile_verdict(tmp_path: Path):
+    # Model: the contract's verdict is "the mutated text compiles with its object's flags"; the
+    # plain compiler run is that, the checked run (shared precompiled preamble, side by side, a
+    # cache) must agree on every generated mutant of both files.
+    build = two_files(tmp_path)
+    work = []
+    for name in ("a.cpp", "b.cpp"):
+        text = (tmp_path / "src" / name).read_text()
+        for m in tool.cpp_mutants(f"src/{name}", text):
+            lines = text.splitlines(keepends=True)
+            lines[m.line - 1] = m.mutated + "\n"
+            work.append((m, text, "".join(lines)))
+    assert len(work) > 20
+    plain = SyntaxCheck(tmp_path, build)
+    fast = SyntaxCheck(tmp_path, build, pch_dir=tmp_path / "pch", cache=tmp_path / "c.json")
+    fast.prefetch([(m.file, o, t) for m, o, t in work])
+    assert list((tmp_path / "pch").glob("*.gch")), "no precompiled preamble was made"
+    got = [fast.viable(m, o, t) for m, o, t in work]
+    want = [plain.viable(m, o, t) for m, o, t in work]
+    assert got == want
+    assert 0 < sum(want) < len(want)  # both verdicts occur
+
+
+@needs_cxx
+def test_a_changed_header_never_reuses_a_kept_verdict(tmp_path: Path):
+    build = project(tmp_path)
+    cache = tmp_path / "cache.json"
+    text = SOURCE.replace("twice(a)", "twice(a, a)")
+    first = SyntaxCheck(tmp_path, build, cache=cache)
+    assert not first.compiles("src/a.cpp", text)
+    first.save()
+    (tmp_path / "src" / "a.h").write_text(
+        HEADER + "inline int twice(int x, int y) { return x + y; }\n"
+    )
+    again = SyntaxCheck(tmp_path, build, cache=cache)
+    assert again.compiles("src/a.cpp", text)  # judged anew against the new header
+
+
+@needs_cxx
+def test_a_damaged_or_unwritable_cache_costs_time_only(tmp_path: Path):
+    build = project(tmp_path)
+    for damage in ("{not json", json.dumps({"k": "yes", "j": [1]}), "\0\0\0"):
+        cache = tmp_path / "cache.json"
+        cache.write_text(damage)
+        check = SyntaxCheck(tmp_path, build, cache=cache)
+        assert check.compiles("src/a.cpp", SOURCE)
+        assert not check.compiles("src/a.cpp", SOURCE.replace("return", "retrun"))
+        check.save()  # replaces the damaged file whole
+        assert json.loads(cache.read_text())
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    check = SyntaxCheck(tmp_path, build, cache=blocked / "cache.json", pch_dir=blocked / "pch")
+    assert not check.viable(
+        tool.Mutant("src/a.cpp", 4, "", "", "", "cpp"), SOURCE, SOURCE.replace("return", "retrun")
+    )
+    check.save()  # an unwritable place: no exception, nothing written
+    assert blocked.read_text() == ""
+
+
+@st.composite
+def pools(draw) -> dict[str, list[tool.Mutant]]:
+    out: dict[str, list[tool.Mutant]] = {}
+    for i in range(draw(st.integers(1, 5))):
+        n = draw(st.integers(0, 12))
+        out[f"m{i}"] = [
+            tool.Mutant(f"m{i}/f.cpp", line, "op", "a", f"b{line}", "cpp")
+            for line in range(1, n + 1)
+        ]
+    return out
+
+
+# MODEL mutation-syntax-prefetch
+# checks: harness/python/stkmutation/tool.py  (the candidates checked side by side before the draw)
+# contract: docs/mutation.md#how-a-mutant-is-made-and-run
+# planted: ci/mutants/model-mutation-syntax-prefetch.patch  (one candidate fewer than each module's share)
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(pools(), st.integers(0, 15), st.integers(0, 2**31), st.sampled_from([0, 1, 3]), st.data())
+def test_prefetch_changes_no_draw_and_covers_what_the_draw_tests(
+    pools: dict[str, list[tool.Mutant]], n: int, seed: int, cap: int, data: st.DataObject
+):
+    # Model: the draw with prefetch equals the draw without; with every module drawn at most
+    # `cap` (or its share of n), the candidates prefetched hold every one the draw tested unless
+    # more than a quarter of a module's first ones failed.
+    if not n and not cap:
+        n = 3
+    bad = {m.ident for ms in pools.values() for m in ms if data.draw(st.booleans(), m.ident)}
+    tested: list[str] = []
+    fetched: list[str] = []
+
+    def ok(m: tool.Mutant) -> bool:
+        tested.append(m.ident)
+        return m.ident not in bad
+
+    plain = tool.choose(pools, lambda m: m.ident not in bad, n, seed, cap)
+    with_prefetch = tool.choose(
+        pools, ok, n, seed, cap, prefetch=lambda ms: fetched.extend(m.ident for m in ms)
+    )
+    assert [m.ident for m in with_prefetch] == [m.ident for m in plain]
+    assert len(fetched) == len(set(fetched))
+    if not bad:
+        assert set(tested) <= set(fetched)
