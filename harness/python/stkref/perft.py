@@ -33,10 +33,10 @@ _FIELD = re.compile(r"D([0-9]+) +([0-9]+)")
 
 
 def _depth_field(field: str, path: Path, n: int) -> tuple[int, int]:
-    """'D<depth> <count>' with depth >= 1, as the C++ reader (perft at depth 0 is not a count
-    of moves); anything else names the line and the field."""
+    """'D<depth> <count>' with depth 1 to 15 and a count below 2^64, as the C++ reader (perft at
+    depth 0 is not a count of moves); anything else names the line and the field."""
     m = _FIELD.fullmatch(field.strip())
-    if m is None or int(m.group(1)) < 1:
+    if m is None or not 1 <= int(m.group(1)) <= 15 or int(m.group(2)) >= 2**64:
         raise InputError(
             f"{path}:{n}: malformed depth field {field.strip()!r} (expected 'D<depth> <count>')"
         )
@@ -59,6 +59,9 @@ def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
         except ValueError as e:
             raise InputError(f"{path}:{n}: {e}") from e
         counts = [_depth_field(d, path, n) for d in fields if d.strip()]
+        for (before, _), (depth, _) in zip(counts, counts[1:], strict=False):
+            if depth <= before:
+                raise InputError(f"{path}:{n}: depth D{depth} repeated or out of order")
         if not board.is_valid() or not counts:
             raise InputError(f"{path}:{n}: invalid position or no ';D<depth> <count>' fields")
         out.append((n, fen.strip(), counts))

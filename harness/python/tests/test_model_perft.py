@@ -4,6 +4,8 @@ published counts of chessprogramming.org, and the tool's verdicts on a golden pe
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import chess
@@ -112,14 +114,24 @@ def test_perft_verdicts_both_ways(tmp_path: Path, capsys: pytest.CaptureFixture)
 
 
 def model_field(field: str) -> tuple[int, int] | None:
-    """'D<depth> <count>', depth >= 1, count >= 0: (depth, count); anything else None."""
+    """'D<depth> <count>', depth 1 to 15, count 0 to 2^64 - 1, each ASCII digits only:
+    (depth, count); anything else None."""
     parts = field.split()
     if len(parts) != 2 or not parts[0].startswith("D"):
         return None
     depth, count = parts[0][1:], parts[1]
     if not (depth.isascii() and depth.isdigit() and count.isascii() and count.isdigit()):
         return None
-    return (int(depth), int(count)) if int(depth) >= 1 else None
+    return (int(depth), int(count)) if 1 <= int(depth) <= 15 and int(count) < 2**64 else None
+
+
+def model_line(fields: list[str]) -> list[tuple[int, int]] | None:
+    """The fields of one line (empty ones are no field): all valid, depths increasing, or None."""
+    parsed = [model_field(f) for f in fields if f.strip()]
+    if not parsed or any(p is None for p in parsed):
+        return None
+    depths = [p[0] for p in parsed if p]
+    return [p for p in parsed if p] if all(a < b for a, b in zip(depths, depths[1:])) else None
 
 
 # MODEL perft-epd-fields
@@ -131,7 +143,10 @@ def model_field(field: str) -> tuple[int, int] | None:
     fields=st.lists(
         st.one_of(
             st.tuples(st.integers(0, 3), st.integers(-2, 30)).map(lambda t: f"D{t[0]} {t[1]}"),
-            st.sampled_from(["", " ", "D1", "D 1 2", "d1 20", "D1 20 3", "D1 x", "Dx 1", "D٣ 1"]),
+            st.sampled_from(
+                ["", " ", "D1", "D 1 2", "d1 20", "D1 20 3", "D1 x", "Dx 1", "D٣ 1", "D16 1"]
+                + ["D1 -20", "D1 +20", "D1 18446744073709551616", "D1 18446744073709551615"]
+            ),
         ),
         min_size=1,
         max_size=4,
@@ -144,11 +159,59 @@ def test_perft_epd_fields_equal_model(
     epd.write_text(chess.STARTING_FEN + " ;" + ";".join(fields) + "\n")
     present = [f for f in fields if f.strip()]
     parsed = [model_field(f) for f in present]
-    if present and all(p is not None for p in parsed):
-        assert perft.read_perft_epd(epd) == [(1, chess.STARTING_FEN, parsed)]
+    line = model_line(fields)
+    if line is not None:
+        assert perft.read_perft_epd(epd) == [(1, chess.STARTING_FEN, line)]
     else:
         bad = next((f for f, p in zip(present, parsed, strict=True) if p is None), None)
         with pytest.raises(perft.InputError, match=rf"{epd}:1: ") as e:
             perft.read_perft_epd(epd)
         if bad is not None:
             assert repr(bad.strip()) in str(e.value)
+
+
+HARNESS = os.environ.get("STK_HARNESS") or str(
+    Path(__file__).resolve().parents[3] / "build/release/harness/stk-harness"
+)
+
+
+# MODEL perft-epd-fields-cpp
+# checks: harness/src/commands/perft/perft_epd.cpp  (the depth fields of a perft EPD line, as stk-harness perft reads them)
+# contract: docs/harnesses/perft.md#the-perft-epd
+# planted: ci/mutants/model-perft-epd-fields-cpp.patch  (a count read with std::stoull: "-20" taken as 2^64 - 20)
+@pytest.mark.skipif(not Path(HARNESS).exists(), reason=f"no stk-harness at {HARNESS}")
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    fields=st.lists(
+        st.one_of(
+            st.tuples(st.integers(0, 2), st.integers(-30, 30)).map(lambda t: f"D{t[0]} {t[1]}"),
+            st.sampled_from(
+                ["D1 +20", "D+1 20", "D1 18446744073709551616", "D1 0x14", "D1 20", "D16 1"]
+            ),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_perft_epd_fields_cpp_equal_model(
+    tmp_path_factory: pytest.TempPathFactory, fields: list[str]
+) -> None:
+    # The same model as the Python reader's, for the C++ one: a file it accepts is run (exit 0
+    # or 1 by the counts), a file the model refuses is exit 2 naming the file and line 1.
+    out = tmp_path_factory.mktemp("perft")
+    epd = out / "p.epd"
+    epd.write_text(chess.STARTING_FEN + " ;" + ";".join(fields) + "\n")
+    line = model_line(fields)
+    r = subprocess.run(
+        [HARNESS, "perft", "--epd", str(epd), "--out-dir", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if line is not None:
+        assert r.returncode in (0, 1), r.stdout + r.stderr
+        want = {1: 20, 2: 400}
+        assert r.returncode == (0 if all(want[d] == n for d, n in line) else 1)
+    else:
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert f"{epd}:1: " in r.stdout + r.stderr

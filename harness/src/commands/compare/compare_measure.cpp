@@ -12,6 +12,7 @@
 #include "position.h"
 #include "proc/command_words.h"
 #include "proc/process.h"
+#include "common/counts.h"
 
 namespace stk::harness::compare {
 
@@ -28,8 +29,12 @@ BenchSignature bench_signature(const Side& side) {
   const proc::RunResult r = proc::run(argv, limit);
   std::smatch m;
   static const std::regex nodes_line(R"(Nodes searched\s*:\s*(\d+))");
-  if (r.exit_code == 0 && std::regex_search(r.output, m, nodes_line)) {
-    b.nodes = std::stoull(m[1]);
+  // An overflowing count is no count (std::stoull threw out of the command).
+  const auto nodes = r.exit_code == 0 && std::regex_search(r.output, m, nodes_line)
+                         ? parse_count(m.str(1))
+                         : std::nullopt;
+  if (nodes) {
+    b.nodes = *nodes;
     return b;
   }
   if (side.is_stk())

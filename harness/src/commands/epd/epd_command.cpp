@@ -20,6 +20,7 @@
 #include "epd/suite_run.h"
 #include "proc/process.h"
 #include "report/summary_files.h"
+#include "common/counts.h"
 
 namespace stk::harness {
 
@@ -40,18 +41,19 @@ std::uint64_t run_bench() {
   if (colon == std::string::npos)
     throw InputError("--bench-signature auto: '" + stk.string() +
                      " bench' printed no 'Nodes searched: N'");
-  return std::stoull(out.substr(colon + 1));
+  const std::string_view rest = std::string_view(out).substr(colon + 1);
+  const auto count = parse_count_field(rest.substr(0, rest.find('\n')));
+  if (!count)
+    throw InputError("--bench-signature auto: '" + stk.string() +
+                     " bench' printed no count after 'Nodes searched:'");
+  return *count;
 }
 
 // --bench-signature: N, or "auto" (run `stk bench`).
 const CLI::Validator kBenchSignature(
     [](std::string& v) -> std::string {
       if (v == "auto") return "";
-      std::size_t end = 0;
-      try {
-        if (std::stoull(v, &end) <= (1ULL << 62) && end == v.size() && v[0] != '-') return "";
-      } catch (const std::exception&) {
-      }
+      if (auto n = parse_count(v); n && *n <= (1ULL << 62)) return "";
       return "must be a node count or 'auto', got '" + v + "'";
     },
     "N|auto", "bench signature");
@@ -59,7 +61,7 @@ const CLI::Validator kBenchSignature(
 std::optional<std::uint64_t> bench_signature(const std::string& given) {
   if (given.empty()) return std::nullopt;
   if (given == "auto") return run_bench();
-  return std::stoull(given);
+  return parse_count(given).value();  // kBenchSignature let only counts through
 }
 
 // Prints what --update-golden changes: solved-set differences and the summary counts.

@@ -19,6 +19,7 @@
 #include "report/junit.h"
 #include "report/run_report.h"
 #include "uci_client/uci_process.h"
+#include "common/counts.h"
 
 namespace stk::harness {
 
@@ -52,7 +53,8 @@ std::uint64_t reference_nodes(const std::vector<std::string>& lines) {
   for (const std::string& l : lines)
     if (l.starts_with("Nodes searched")) {
       auto colon = l.find(':');
-      return colon == std::string::npos ? 0 : std::strtoull(l.c_str() + colon + 1, nullptr, 10);
+      if (colon == std::string::npos) return 0;
+      return parse_count_field(std::string_view(l).substr(colon + 1)).value_or(0);
     }
   return 0;
 }

@@ -6,6 +6,7 @@
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
+#include "common/counts.h"
 
 namespace stk::harness {
 
@@ -27,10 +28,8 @@ std::map<std::string, std::uint64_t> reference_divide(UciProcess& ref, const std
   for (const std::string& l : lines) {
     auto colon = l.find(':');
     if (colon == std::string::npos || colon < 4 || colon > 5) continue;
-    try {
-      out[l.substr(0, colon)] = std::stoull(l.substr(colon + 1));
-    } catch (...) {
-    }
+    if (auto n = parse_count_field(std::string_view(l).substr(colon + 1)))
+      out[l.substr(0, colon)] = *n;
   }
   return out;
 }

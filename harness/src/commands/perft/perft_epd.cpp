@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "position.h"
+#include "common/counts.h"
 
 namespace stk::harness {
 
@@ -38,18 +39,16 @@ std::vector<PerftEntry> read_perft_epd(const std::string& path) {
       fs >> ntok;
       if (fs >> extra)
         throw InputError(where + "unexpected text '" + extra + "' in '" + field + "'");
-      int depth = 0;
-      std::uint64_t nodes = 0;
-      try {
-        std::size_t p1 = 0, p2 = 0;
-        if (dtok.size() < 2 || dtok[0] != 'D') throw 0;
-        depth = std::stoi(dtok.substr(1), &p1);
-        nodes = std::stoull(ntok, &p2);
-        if (p1 != dtok.size() - 1 || p2 != ntok.size() || depth < 1 || depth > 15) throw 0;
-      } catch (...) {
+      // Digits only: "-20" is no count (std::stoull read it as 2^64 - 20), "+3" no depth.
+      const std::uint64_t d = dtok.size() >= 2 && dtok[0] == 'D'
+                                  ? parse_count(dtok.substr(1)).value_or(0)
+                                  : 0;
+      const std::optional<std::uint64_t> n = parse_count(ntok);
+      if (!n.has_value() || d < 1 || d > 15)
         throw InputError(where + "malformed depth field '" + field +
-                         "' (expected 'D<depth> <count>')");
-      }
+                         "' (expected 'D<depth> <count>', each digits only)");
+      const int depth = int(d);
+      const std::uint64_t nodes = n.value_or(0);
       if (!e.counts.empty() && depth <= e.counts.back().first)
         throw InputError(where + "depth D" + std::to_string(depth) + " repeated or out of order");
       e.counts.emplace_back(depth, nodes);

@@ -19,6 +19,7 @@
 #include "report/run_report.h"
 #include "search/search.h"
 #include "uci_client/uci_process.h"
+#include "common/counts.h"
 
 namespace stk::harness {
 
@@ -64,8 +65,10 @@ SpeedTotals search_both(search::Searcher& ours, UciProcess& ref, std::uint64_t n
          ref.read_until([](const std::string& s) { return s.starts_with("bestmove"); },
                         std::chrono::seconds(600))) {
       auto p = line.find(" nodes ");
-      if (line.starts_with("info") && p != std::string::npos)
-        searched = std::stoull(line.substr(p + 7));
+      if (line.starts_with("info") && p != std::string::npos) {
+        const std::string_view rest = std::string_view(line).substr(p + 7);
+        if (auto n = parse_count(rest.substr(0, rest.find(' ')))) searched = *n;
+      }
     }
     // Without a node count the reference's nodes/s is unknown: no ratio is better than 0 or inf.
     if (!searched)
