@@ -1575,7 +1575,7 @@ def default_config(a: argparse.Namespace) -> str:
             + [f"per-module-{a.per_module}"] * bool(a.per_module)
         )
         # the seed as given ('head' stays 'head'): the name is fixed before HEAD is read
-        name += f"-seed-{getattr(a, 'seed_given', a.seed)}"
+        name += f"-seed-{a.seed}"
     else:
         name = "all"
     if a.files:
@@ -1728,8 +1728,29 @@ def require_shared(env: dict[str, str]) -> None:
         )
 
 
+@dataclass
+class RunState:
+    """What a run learns on its way, beside the options it was given (which stay as given):
+    the seed the draw used and where it came from, the stopped run it resumes, what the syntax
+    check and the schema build did, and the wall time of each phase before the mutants."""
+
+    seed: int = 0
+    seed_source: str = "--seed"
+    earlier: dict[str, Any] = field(default_factory=dict)
+    syntax_check: dict[str, Any] | None = None
+    schema: dict[str, Any] | None = None
+    phases: dict[str, float] = field(default_factory=dict)
+
+    def phase(self, name: str, since: float) -> float:
+        """Records the phase that began at `since` (time.monotonic()) and returns now."""
+        now = time.monotonic()
+        self.phases[name] = round(now - since, 1)
+        return now
+
+
 def run_meta(
     a: argparse.Namespace,
+    state: RunState,
     head: str,
     rerun: dict[str, dict[str, str]] | None,
     mutants: list[Mutant],
@@ -1742,7 +1763,7 @@ def run_meta(
 ) -> dict[str, Any]:
     """The report's record of a run: what was asked, on which HEAD, how far it got, its cost
     (with the stopped run's it resumes)."""
-    earlier = getattr(a, "earlier", {})
+    earlier = state.earlier
     mutant_s = time.monotonic() - t_mutants + earlier.get("mutant_seconds", 0.0)
     done = [m for m in done if not m.log.startswith(STOPPED)]
     ran = sum(m.outcome in RUN_OUTCOMES for m in done)
@@ -1751,8 +1772,8 @@ def run_meta(
         "files": a.files or list(DEFAULT_GLOBS),
         "sample": a.sample,
         "per_module": a.per_module,
-        "seed": a.seed if a.sample or a.per_module else None,
-        "seed_from": getattr(a, "seed_source", "--seed") if a.sample or a.per_module else None,
+        "seed": state.seed if a.sample or a.per_module else None,
+        "seed_from": state.seed_source if a.sample or a.per_module else None,
         "shard": a.shard,
         "diff": a.diff,
         "rerun": [str(p) for p in a.rerun],
@@ -1770,18 +1791,22 @@ def run_meta(
         "run_per_hour": round(ran * 3600 / max(mutant_s, 1e-9), 1),
         "chosen": [m.ident for m in mutants],
         # C++ candidates passed over before the build because they do not compile (SyntaxCheck)
-        "syntax_check": getattr(a, "syntax_check", None),
+        "syntax_check": state.syntax_check,
         # C++ mutants run on the one schema build, and why the others were built alone
-        "schema": getattr(a, "schema", None),
+        "schema": state.schema,
+        # wall seconds of each phase before the mutants (candidates, draw, clones)
+        "phases": state.phases,
     }
 
 
-def resumed_verdicts(a: argparse.Namespace, head: str, mutants: list[Mutant]) -> set[str]:
+def resumed_verdicts(
+    a: argparse.Namespace, head: str, mutants: list[Mutant]
+) -> tuple[set[str], dict[str, Any]]:
     """--resume REPORT: the ids of the mutants REPORT has a verdict for (all but skipped ones),
-    their records restored onto `mutants`; REPORT must be this selection on this HEAD."""
-    a.earlier = {}
+    their records restored onto `mutants`, and REPORT's record of itself (its report path and
+    time so far); REPORT must be this selection on this HEAD."""
     if not a.resume:
-        return set()
+        return set(), {}
     try:
         doc = json.loads(inputs.read_input_text(a.resume))
         records = {r["id"]: r for r in doc["mutants"]}
@@ -1807,23 +1832,24 @@ def resumed_verdicts(a: argparse.Namespace, head: str, mutants: list[Mutant]) ->
         m.seconds, m.limit_s, m.via = r.get("seconds", 0.0), r.get("limit_s", 0.0), r.get("via", "")
         m.log = f"(from {a.resume})"
         done.add(m.ident)
-    a.earlier = {
+    earlier = {
         "report": str(a.resume),
         "seconds": float(doc.get("seconds", 0.0)),
         "mutant_seconds": float(doc.get("mutant_seconds", 0.0)),
     }
     left = len(mutants) - len(done)
     print(f"mutation: resuming {a.resume}: {len(done)} verdicts kept, {left} to run")
-    return done
+    return done, earlier
 
 
 def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -> int:
     t_start = time.monotonic()
     head = git(["rev-parse", "HEAD"], ROOT).strip()
-    a.seed_given = a.seed
-    a.seed_source = f"HEAD {head[:12]}" if a.seed == HEAD_SEED else "--seed"
-    if a.seed == HEAD_SEED:
-        a.seed = seed_of_commit(head)
+    state = (
+        RunState(seed=seed_of_commit(head), seed_source=f"HEAD {head[:12]}")
+        if a.seed == HEAD_SEED
+        else RunState(seed=a.seed)
+    )
     env = dict(os.environ)
     env.pop(schema.ENV, None)  # a switch inherited from the caller would turn a mutant on
     env.setdefault("STK_SHARED", str((ROOT.parent / "shared").resolve()))
@@ -1845,7 +1871,9 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
             print(f"mutation: no file to mutate changed since {a.diff}: nothing to do")
     if not files and not a.diff:
         raise SetupError("no file to mutate (check --files and --rerun)")
+    t_phase = time.monotonic()
     by_module = candidates(sources, files)
+    t_phase = state.phase("candidates", t_phase)
     if lines_changed is not None:
         by_module = {
             mod: [m for m in ms if m.line in lines_changed.get(m.file, set())]
@@ -1854,11 +1882,12 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
     if rerun is not None:
         by_module = {mod: [m for m in ms if m.file in rerun] for mod, ms in by_module.items()}
     syntax = SyntaxCheck(ROOT, cache=ROOT / "build" / "mutation" / "syntax-cache.json")
+    t_phase = time.monotonic()
     mutants = choose(
         by_module,
         lambda m: viable(m, sources, syntax),
         a.sample,
-        a.seed,
+        state.seed,
         a.per_module,
         prefetch=lambda likely: syntax.prefetch(
             [
@@ -1869,7 +1898,8 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         ),
     )
     syntax.save()
-    a.syntax_check = {
+    t_phase = state.phase("draw", t_phase)
+    state.syntax_check = {
         "rejected": syntax.rejected,
         "passed": syntax.passed,
         "seconds": round(syntax.seconds, 1),
@@ -1885,16 +1915,17 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         mutants = rerun_selection(mutants, rerun)
     k, n = parse_shard(a.shard)
     mutants = shard(mutants, k, n)
-    done_before = resumed_verdicts(a, head, mutants)
+    done_before, state.earlier = resumed_verdicts(a, head, mutants)
     config = default_config(a)
     what = ", ".join(
         [f"sample {a.sample} over the modules"] * bool(a.sample)
         + [f"at most {a.per_module} per module"] * bool(a.per_module)
     )
-    what = f"{what}, seed {a.seed} (from {a.seed_source})" if what else "all"
+    what = f"{what}, seed {state.seed} (from {state.seed_source})" if what else "all"
     print(
         f"mutation: {len(mutants)} mutants ({what}, shard {k}/{n}) in {len(files)} files of "
-        f"{len(by_module)} modules, HEAD {head[:10]}",
+        f"{len(by_module)} modules, HEAD {head[:10]}"
+        f" (candidates {state.phases['candidates']:.0f} s, draw {state.phases['draw']:.0f} s)",
         flush=True,
     )
     for m in mutants:
@@ -1907,7 +1938,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         # so that no CI step reads an earlier run's report as this one's, and a rerun's gone
         # mutants reach the campaign.
         t = time.monotonic()
-        meta = run_meta(a, head, rerun, mutants, "", 0, [], True, t_start, t)
+        meta = run_meta(a, state, head, rerun, mutants, "", 0, [], True, t_start, t)
         write_reports([], config, Path(a.out_dir), meta)
         print(f"mutation: nothing to run; the report is {Path(a.out_dir)}/mutation/{config}.json")
         return 0
@@ -1935,6 +1966,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         )
         j.prepare()
         j.build(targets)
+    state.phase("clones", t_phase)
     runner = Runner(sources, cov, jobs, env)
     # The schema build and the baseline count as mutant time: they exist for the mutants.
     t_mutants = time.monotonic()
@@ -1942,7 +1974,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
     held = [] if a.no_schema or schema_run is None else schema_run.prepare(todo, targets)
     t_built = time.monotonic()
     runner.baseline(todo)  # on the schema build, every switch off: the null control
-    a.schema = {
+    state.schema = {
         "held": len(held),
         "built_alone": schema_run.fallback if schema_run else {"no schema build": len(mutants)},
         "build_seconds": round(t_built - t_mutants, 1),
@@ -1955,7 +1987,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
 
     def meta_now(done: list[Mutant], complete: bool) -> dict[str, Any]:
         return run_meta(
-            a, head, rerun, mutants, cov.commit, jobs_n, done, complete, t_start, t_mutants
+            a, state, head, rerun, mutants, cov.commit, jobs_n, done, complete, t_start, t_mutants
         )
 
     def one(m: Mutant) -> None:

@@ -994,15 +994,15 @@ def test_resume_keeps_the_verdicts_of_a_stopped_run_of_the_same_selection(
     report.write_text(json.dumps(doc))
     a = types.SimpleNamespace(resume=str(report))
     fresh = mutants()
-    done = mt.resumed_verdicts(a, "abc", fresh)
+    done, earlier = mt.resumed_verdicts(a, "abc", fresh)
     assert done == {ms[0].ident, ms[2].ident}  # the skipped (stopped) one runs again
     assert [m.outcome for m in fresh] == ["killed", "", "survived"]
-    assert a.earlier["mutant_seconds"] == 500.0
+    assert earlier["mutant_seconds"] == 500.0 and earlier["report"] == str(report)
     with pytest.raises(mt.SetupError, match="HEAD is def"):
         mt.resumed_verdicts(a, "def", mutants())
     with pytest.raises(mt.SetupError, match="not this selection"):
         mt.resumed_verdicts(a, "abc", mutants()[:2])
-    assert mt.resumed_verdicts(types.SimpleNamespace(resume=None), "abc", mutants()) == set()
+    assert mt.resumed_verdicts(types.SimpleNamespace(resume=None), "abc", mutants()) == (set(), {})
 
 
 def test_a_python_operator_that_fails_on_a_clause_makes_no_mutant(mt: ModuleType):
