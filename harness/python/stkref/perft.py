@@ -5,6 +5,7 @@ Exit status: 0 all recomputed counts agree, 1 a count differs, 2 bad input."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Sequence
@@ -59,7 +60,7 @@ def read_perft_epd(path: Path) -> list[tuple[int, str, list[tuple[int, int]]]]:
         except ValueError as e:
             raise InputError(f"{path}:{n}: {e}") from e
         counts = [_depth_field(d, path, n) for d in fields if d.strip()]
-        for (before, _), (depth, _) in zip(counts, counts[1:], strict=False):
+        for (before, _), (depth, _) in itertools.pairwise(counts):
             if depth <= before:
                 raise InputError(f"{path}:{n}: depth D{depth} repeated or out of order")
         if not board.is_valid() or not counts:
