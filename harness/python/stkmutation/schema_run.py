@@ -46,8 +46,11 @@ class SchemaRun:
                 m.schema_id = i
                 by_file.setdefault(m.file, []).append(m)
         held: list[Mutant] = []
-        for path, ms in sorted(by_file.items()):
-            text, kept = self._file_schema(path, ms)
+        files = sorted(by_file.items())
+        # The files' syntax checks run side by side (each a compiler process).
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+            schemas = list(pool.map(lambda item: self._file_schema(*item), files))
+        for (path, _), (text, kept) in zip(files, schemas, strict=True):
             if kept:
                 self.texts[path] = text
                 self.job.write(path, text)
@@ -67,28 +70,46 @@ class SchemaRun:
 
     def _file_schema(self, path: str, ms: list[Mutant]) -> tuple[str, list[Mutant]]:
         """The file's schema text with every mutant whose form exists and compiles alone, then
-        together (else added one at a time, each kept only while the text still compiles)."""
+        together (else added one at a time, each kept only while the text still compiles).
+        Which compile alone is found by halving: a group whose text compiles holds none that
+        fails alone, so the usual file (every form compiles) costs one check, not one a mutant."""
         original = self.sources.text(path)
-        alone: list[Mutant] = []
+        formed: list[Mutant] = []
         for m in ms:
-            text, taken = schema.schema_text(original, [(m.line, m.mutated or "", m.schema_id)])
-            if not taken:
-                self._left(m, "no schema form")
-            elif not self.syntax.compiles(path, text):
-                self._left(m, "schema does not compile")
+            if self._together(original, [m])[1]:
+                formed.append(m)
             else:
-                alone.append(m)
+                self._left(m, "no schema form")
+        alone = self._compiling_alone(path, original, formed)
         text, taken = self._together(original, alone)
-        if len(taken) < len(alone) or not self.syntax.compiles(path, text):
+        if len(taken) < len(alone) or not self._compiles(path, text):
             kept: list[Mutant] = []
             for m in alone:
                 t, tk = self._together(original, [*kept, m])
-                if len(tk) == len(kept) + 1 and self.syntax.compiles(path, t):
+                if len(tk) == len(kept) + 1 and self._compiles(path, t):
                     kept.append(m)
                 else:
                     self._left(m, "schema clashes with another on its line")
             text, taken = self._together(original, kept)
         return text, [m for m in alone if m.schema_id in taken]
+
+    def _compiling_alone(self, path: str, original: str, ms: list[Mutant]) -> list[Mutant]:
+        """The mutants of `ms` (in order) whose schema compiles alone."""
+        if not ms:
+            return []
+        text, taken = self._together(original, ms)
+        if len(taken) == len(ms) and self._compiles(path, text):
+            return list(ms)
+        if len(ms) == 1:
+            self._left(ms[0], "schema does not compile")
+            return []
+        half = len(ms) // 2
+        return self._compiling_alone(path, original, ms[:half]) + self._compiling_alone(
+            path, original, ms[half:]
+        )
+
+    def _compiles(self, path: str, text: str) -> bool:
+        return self.syntax.compiles(path, text, timed=False)
 
     @staticmethod
     def _together(original: str, ms: Sequence[Mutant]) -> tuple[str, list[int]]:
@@ -96,7 +117,8 @@ class SchemaRun:
 
     def _left(self, m: Mutant, why: str) -> None:
         m.schema_id = 0
-        self.fallback[why] = self.fallback.get(why, 0) + 1
+        with self.tree_lock:
+            self.fallback[why] = self.fallback.get(why, 0) + 1
 
     def _build(self, targets: Sequence[str]) -> bool:
         """The schema build, on every core (nothing else runs yet); a file whose object fails to

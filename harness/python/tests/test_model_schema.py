@@ -187,7 +187,7 @@ class _Syntax:
     def __init__(self, refused: set[int], pairs: set[tuple[int, int]]) -> None:
         self.refused, self.pairs = refused, pairs
 
-    def compiles(self, path: str, text: str) -> bool:
+    def compiles(self, path: str, text: str, timed: bool = True) -> bool:
         def has(i: int) -> bool:
             return f"{schema.SWITCH}({i})" in text
 
