@@ -220,37 +220,113 @@ def splice(old: str, new: str, ident: int) -> Spliced | None:
         if _declares(body):
             return None
         return Spliced(len(mo.group(1)), len(old), f"if ({switch}) {{}} else {{ {body} }}")
+    span = _expression_span(old, new, code_end(old), None)
+    if span is None:
+        return None
+    lo, hi = span
+    return Spliced(lo, hi, _chain(old, [(new, ident)], lo, hi))
+
+
+def _statement_form(old: str, new: str) -> bool:
+    """A jump added after the line, or the line commented out (splice's first two forms)."""
+    if new.startswith(old + "\n") and _JUMP.match(new[len(old) + 1 :]):
+        return True
+    mo = _COMMENTED.match(new)
+    return bool(mo) and mo is not None and mo.group(2) == old[len(mo.group(1)) :].rstrip()
+
+
+def _change(old: str, new: str) -> tuple[int, int] | None:
+    """The part of old's code that an expression mutant changes, or None when it is no such
+    mutant (a change inside the comment, an added line, brackets that no longer pair)."""
     if "\n" in new:
         return None
+    end = code_end(old)
     s, e_old, _ = diff_span(old, new)
-    old_sc, new_sc = _scan(code), _scan(new[: code_end(new)])
+    old_sc, new_sc = _scan(old[:end].rstrip()), _scan(new[: code_end(new)])
     if e_old > end or old_sc is None or new_sc is None or len(old_sc.loose) != len(new_sc.loose):
-        return None  # a change inside the comment, or brackets that no longer pair
-    for lo, hi in expression_spans(code):
-        if lo <= s and e_old <= hi:
-            o_text = old[lo:hi]
-            n_text = new[lo : hi + (len(new) - len(old))]
-            if not _pairs(n_text):
-                continue
-            return Spliced(lo, hi, f"({switch} ? ({n_text}) : ({o_text}))")
+        return None
+    return s, e_old
+
+
+def _expression_span(
+    old: str, new: str, end: int, around: tuple[int, int] | None
+) -> tuple[int, int] | None:
+    """The smallest whole expression of old holding new's change (and `around`, a span of
+    other mutants of the line), inside which new's text still pairs its brackets."""
+    change = _change(old, new)
+    if change is None:
+        return None
+    s, e = change
+    if around is not None:
+        s, e = min(s, around[0]), max(e, around[1])
+    for lo, hi in expression_spans(old[:end].rstrip()):
+        if lo <= s and e <= hi and _pairs(new[lo : hi + (len(new) - len(old))]):
+            return lo, hi
     return None
 
 
+def _chain(old: str, members: Sequence[tuple[str, int]], lo: int, hi: int) -> str:
+    """`(on(a) ? (A) : on(b) ? (B) : (O))` over old's [lo, hi): each mutant's text of the span
+    behind its switch, the original last."""
+    arms = "".join(
+        f"{SWITCH}({ident}) ? ({new[lo : hi + (len(new) - len(old))]}) : " for new, ident in members
+    )
+    return f"({arms}({old[lo:hi]}))"
+
+
+@dataclass
+class _Group:
+    """Expression mutants of one line sharing one span, chained behind their switches."""
+
+    lo: int
+    hi: int
+    members: list[tuple[str, int]]
+
+
 def schema_line(old: str, mutants: Sequence[tuple[str, int]]) -> tuple[str, list[int]]:
-    """O's line with every mutant (new, id) spliced in whose span is disjoint from those taken
-    before it; the ids taken."""
-    taken: list[tuple[Spliced, int]] = []
+    """O's line with every mutant (new, id) spliced in, in order: an expression mutant whose span
+    overlaps others' joins their chain over the smallest whole expression holding all their
+    changes (where one exists); any other mutant only where its span is disjoint from those taken
+    before it. The ids taken."""
+    end = code_end(old)
+    groups: list[_Group] = []
+    statements: list[tuple[Spliced, int]] = []
+
+    def clear(lo: int, hi: int, skip: _Group | None = None) -> bool:
+        return not any(lo < g.hi and g.lo < hi for g in groups if g is not skip) and not any(
+            (lo < t.end and t.start < hi) or lo == hi == t.start == t.end for t, _ in statements
+        )
+
     for new, ident in mutants:
         sp = splice(old, new, ident)
-        if sp is None or any(sp.start < t.end and t.start < sp.end for t, _ in taken):
+        if sp is None:
             continue
-        if any(sp.start == sp.end == t.start == t.end for t, _ in taken):
+        if _statement_form(old, new):
+            if clear(sp.start, sp.end):
+                statements.append((sp, ident))
             continue
-        taken.append((sp, ident))
+        for g in [g for g in groups if sp.start < g.hi and g.lo < sp.end]:
+            span = _expression_span(old, new, end, (g.lo, g.hi))
+            if span is None:
+                break
+            lo, hi = span
+            if not clear(lo, hi, skip=g) or not all(
+                _expression_span(old, n, end, (lo, hi)) == (lo, hi) for n, _ in g.members
+            ):
+                break
+            g.lo, g.hi = lo, hi
+            g.members.append((new, ident))
+            break
+        else:
+            if clear(sp.start, sp.end):
+                groups.append(_Group(sp.start, sp.end, [(new, ident)]))
+    forms = [(g.lo, g.hi, _chain(old, g.members, g.lo, g.hi)) for g in groups]
+    forms += [(t.start, t.end, t.text) for t, _ in statements]
     line = old
-    for sp, _ in sorted(taken, key=lambda t: -t[0].start):
-        line = line[: sp.start] + sp.text + line[sp.end :]
-    return line, [i for _, i in taken]
+    for lo, hi, text in sorted(forms, key=lambda f: -f[0]):
+        line = line[:lo] + text + line[hi:]
+    taken = {i for g in groups for _, i in g.members} | {i for _, i in statements}
+    return line, [i for _, i in mutants if i in taken]
 
 
 def schema_text(text: str, mutants: Sequence[tuple[int, str, int]]) -> tuple[str, list[int]]:

@@ -142,6 +142,49 @@ def test_model_schema_behaves_as_each_mutant_built_alone(tmp_path: Path):
     assert differing >= 8  # the comparison saw mutants that change the program's behaviour
 
 
+# MODEL mutation-schema-shared-line
+# checks: harness/python/stkmutation/schema.py  (several mutants of one line chained over one expression)
+# contract: docs/mutation.md#schemata
+# planted: ci/mutants/model-mutation-schema-shared-line.patch  (a chain's arms keep the first member's text)
+def test_model_mutants_sharing_a_line_behave_as_each_built_alone(tmp_path: Path):
+    # Model: as above, with up to four mutants on each of several lines, overlapping ones joined
+    # into one chain: every switch still gives the behaviour of its mutant built alone.
+    mutants = tool.cpp_mutants("program.cpp", PROGRAM)
+    by_line: dict[int, list[tuple[int, tool.Mutant]]] = {}
+    for i, m in enumerate(mutants, 1):
+        if schema.splice(m.original, m.mutated or "", i) is not None:
+            by_line.setdefault(m.line, []).append((i, m))
+    rng = random.Random(20261204)
+    lines = sorted(line for line, ms in by_line.items() if len(ms) >= 3)
+    rng.shuffle(lines)
+    original = tmp_path / "original"
+    assert _build(tmp_path / "original.cpp", PROGRAM, original)
+    alone: list[tuple[int, tool.Mutant, tuple[str, int]]] = []
+    for line in lines[:8]:
+        picks = by_line[line][:]
+        rng.shuffle(picks)
+        for i, m in picks[:4]:
+            mutated = "\n".join(
+                (m.mutated or "") if n == m.line else text
+                for n, text in enumerate(PROGRAM.split("\n"), 1)
+            )
+            binary = tmp_path / f"alone{i}"
+            if _build(tmp_path / f"alone{i}.cpp", mutated, binary, "-Werror=return-type"):
+                alone.append((i, m, _behaviour(binary, None)))
+    text, taken = schema.schema_text(PROGRAM, [(m.line, m.mutated or "", i) for i, m, _ in alone])
+    combined = tmp_path / "schema"
+    assert _build(tmp_path / "schema.cpp", text, combined), text
+    # Overlapping mutants were joined, not dropped: some line holds three or more.
+    per_line: dict[int, int] = {}
+    for i, m, _ in alone:
+        per_line[m.line] = per_line.get(m.line, 0) + (i in taken)
+    assert max(per_line.values()) >= 3, per_line
+    assert _behaviour(combined, None) == _behaviour(original, None)
+    for i, m, expected in alone:
+        if i in taken:
+            assert _behaviour(combined, i) == expected, (m.original, m.mutated)
+
+
 def test_schema_keeps_line_numbers_and_comments_out():
     text, taken = schema.schema_text(
         "int f(int a) {\n  return a + 1;  // one\n}\n", [(2, "  return a - 1;  // one", 4)]
@@ -237,7 +280,7 @@ def test_model_schema_build_holds_exactly_the_mutants_whose_schema_compiles(draw
     schema_run.SchemaRun.__init__(run, None, job, _Sources(), _Syntax(refused, pairs))  # type: ignore[arg-type]
     held = run.prepare(mutants, ["all"])
     # The model: ids are 1-based positions; a C++ mutant is held when it has a form, its own
-    # schema compiles, no mutant held before it in its file overlaps its span on its line, and
+    # schema compiles, its form can share its line with the mutants held before it, and
     # its file's schema still compiles with it beside those (in the order given).
     expected: list[tool.Mutant] = []
     for i, m in enumerate(mutants, 1):
@@ -247,13 +290,10 @@ def test_model_schema_build_holds_exactly_the_mutants_whose_schema_compiles(draw
         if sp is None:
             continue
         mine = [(j, x) for j, x in enumerate(mutants, 1) if x in expected and x.file == m.file]
-        if any(
-            x.line == m.line
-            and (o := schema.splice(x.original, x.mutated or "", j)) is not None
-            and sp.start < o.end
-            and o.start < sp.end
-            for j, x in mine
-        ):
+        # Whether its form can share its line with those held before it is schema.py's rule
+        # (modelled by mutation-schema and mutation-schema-shared-line), asked of schema_text.
+        beside = [(x.line, x.mutated or "", j) for j, x in mine if x.line == m.line]
+        if i not in schema.schema_text(SOURCE, [*beside, (m.line, m.mutated or "", i)])[1]:
             continue
         if any({a, b} <= {i, *(j for j, _ in mine)} for a, b in pairs):
             continue
