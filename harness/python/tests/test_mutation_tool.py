@@ -1013,3 +1013,19 @@ def test_a_python_operator_that_fails_on_a_clause_makes_no_mutant(mt: ModuleType
     assert found
     made = [mt.materialize_py(m, text) for m in found]  # none raises
     assert all(isinstance(ok, bool) for ok in made)
+
+
+def test_the_report_records_the_run_state_and_leaves_the_options_as_given(mt: ModuleType):
+    # The seed the draw used and where it came from, the resumed run's time, the phases: from
+    # RunState; the options (a) are not rewritten (a seed given as 'head' stays 'head').
+    a = mt.parse_args(["--per-module", "3"])
+    assert a.seed == mt.HEAD_SEED
+    state = mt.RunState(seed=42, seed_source="HEAD abc")
+    t0 = state.phase("draw", 0.0) - 5.0
+    state.phase("clones", t0)
+    state.earlier = {"report": "r.json", "seconds": 100.0, "mutant_seconds": 40.0}
+    meta = mt.run_meta(a, state, "abc", None, [], "", 1, [], False, t0, t0)
+    assert (meta["seed"], meta["seed_from"], meta["resumed"]) == (42, "HEAD abc", "r.json")
+    assert meta["phases"]["clones"] >= 5.0 and set(meta["phases"]) == {"draw", "clones"}
+    assert meta["seconds"] >= 105.0 and meta["mutant_seconds"] >= 45.0
+    assert a.seed == mt.HEAD_SEED and mt.default_config(a) == "per-module-3-seed-head"
