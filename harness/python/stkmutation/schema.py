@@ -232,7 +232,7 @@ def _statement_form(old: str, new: str) -> bool:
     if new.startswith(old + "\n") and _JUMP.match(new[len(old) + 1 :]):
         return True
     mo = _COMMENTED.match(new)
-    return bool(mo) and mo is not None and mo.group(2) == old[len(mo.group(1)) :].rstrip()
+    return mo is not None and mo.group(2) == old[len(mo.group(1)) :].rstrip()
 
 
 def _change(old: str, new: str) -> tuple[int, int] | None:

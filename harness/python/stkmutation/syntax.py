@@ -291,13 +291,23 @@ class SyntaxCheck:
         if not lines or not cwd:
             return None
         preamble = "".join(line + "\n" for line in lines)
-        name = hashlib.sha256(
-            "\0".join([*flags, cwd, self.digest or "", preamble]).encode()
-        ).hexdigest()[:24]
-        header = (self.pch_dir or Path(".")) / f"{name}.h"
+        # Named by the headers' digest first: the headers of another digest are gone from the
+        # tree, so their precompiled files (100-250 MB each) are removed, never accumulated.
+        prefix = (self.digest or "none")[:12]
+        name = (
+            prefix
+            + "-"
+            + hashlib.sha256("\0".join([*flags, cwd, preamble]).encode()).hexdigest()[:16]
+        )
+        pch_dir = self.pch_dir or Path(".")
+        header = pch_dir / f"{name}.h"
         gch = header.with_name(header.name + ".gch")
         if gch.is_file():
             return [*flags, "-include", str(header)]
+        with contextlib.suppress(OSError):
+            for old in pch_dir.iterdir():
+                if old.name.endswith((".h", ".gch")) and not old.name.startswith(prefix + "-"):
+                    old.unlink()
         tmp = header.with_name(f"{name}.{os.getpid()}.{threading.get_ident()}.gch")
         try:
             header.parent.mkdir(parents=True, exist_ok=True)

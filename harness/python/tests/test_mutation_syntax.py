@@ -93,7 +93,8 @@ def test_model_syntax_check_gives_the_plain_compile_verdict(tmp_path: Path):
     plain = SyntaxCheck(tmp_path, build)
     fast = SyntaxCheck(tmp_path, build, pch_dir=tmp_path / "pch", cache=tmp_path / "c.json")
     fast.prefetch([(m.file, o, t) for m, o, t in work])
-    assert list((tmp_path / "pch").glob("*.gch")), "no precompiled preamble was made"
+    made = sorted(p.name for p in (tmp_path / "pch").glob("*.gch"))
+    assert made, "no precompiled preamble was made"
     got = [fast.viable(m, o, t) for m, o, t in work]
     want = [plain.viable(m, o, t) for m, o, t in work]
     assert got == want
@@ -178,3 +179,18 @@ def test_prefetch_changes_no_draw_and_covers_what_the_draw_tests(
     assert len(fetched) == len(set(fetched))
     if not bad:
         assert set(tested) <= set(fetched)
+
+
+@needs_cxx
+def test_precompiled_preambles_of_changed_headers_are_removed(tmp_path: Path):
+    # Each header change makes new preambles (100-250 MB each on this tree): the ones of the
+    # old headers must go, or build/mutation/pch grows with every commit measured.
+    build = two_files(tmp_path)
+    pch = tmp_path / "pch"
+    SyntaxCheck(tmp_path, build, pch_dir=pch).prefetch([("src/a.cpp", SOURCE, SOURCE)])
+    first = {p.name for p in pch.iterdir()}
+    assert any(n.endswith(".gch") for n in first)
+    (tmp_path / "src" / "a.h").write_text(HEADER + "inline int thrice(int x) { return 3 * x; }\n")
+    SyntaxCheck(tmp_path, build, pch_dir=pch).prefetch([("src/a.cpp", SOURCE, SOURCE)])
+    second = {p.name for p in pch.iterdir()}
+    assert any(n.endswith(".gch") for n in second) and not first & second
