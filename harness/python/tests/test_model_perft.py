@@ -215,3 +215,92 @@ def test_perft_epd_fields_cpp_equal_model(
     else:
         assert r.returncode == 2, r.stdout + r.stderr
         assert f"{epd}:1: " in r.stdout + r.stderr
+
+
+def model_accepts(board: chess.Board) -> bool:
+    """docs/harnesses/perft.md#the-perft-epd, rule by rule (no castling or en-passant drawn)."""
+    for colour in chess.COLORS:
+        if len(board.pieces(chess.KING, colour)) != 1:
+            return False
+        if len(board.pieces(chess.PAWN, colour)) > 8 or board.occupied_co[colour].bit_count() > 16:
+            return False
+    if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
+        return False
+    them = not board.turn
+    if board.attackers(board.turn, board.king(them)):
+        return False
+    return len(board.attackers(them, board.king(board.turn))) <= 2
+
+
+@st.composite
+def placements(draw: st.DrawFn) -> chess.Board:
+    """Kings and a few pieces anywhere, sliders most often: double checks along one line, checks
+    no last move could give, pawns on the back rank, now and then a king missing or doubled."""
+    board = chess.Board(None)
+    squares = draw(st.lists(st.integers(0, 63), min_size=2, max_size=8, unique=True))
+    kings = [chess.Piece(chess.KING, chess.WHITE), chess.Piece(chess.KING, chess.BLACK)]
+    if draw(st.integers(0, 5)) == 0:
+        kings[draw(st.sampled_from([0, 1]))] = draw(st.sampled_from(kings))
+    kinds = [
+        chess.BISHOP,
+        chess.ROOK,
+        chess.QUEEN,
+        chess.BISHOP,
+        chess.ROOK,
+        chess.KNIGHT,
+        chess.PAWN,
+    ]
+    others = [chess.Piece(draw(st.sampled_from(kinds)), draw(st.booleans())) for _ in squares[2:]]
+    for sq, piece in zip(squares, kings + others, strict=True):
+        board.set_piece_at(sq, piece)
+    board.turn = draw(st.booleans())
+    return board
+
+
+@st.composite
+def double_checks(draw: st.DrawFn) -> chess.Board:
+    """The side to move checked by two sliders (often on one line: no last move gives that)."""
+    board = chess.Board(None)
+    turn = draw(st.booleans())
+    king = draw(st.integers(0, 63))
+    board.set_piece_at(king, chess.Piece(chess.KING, turn))
+    lines = chess.SquareSet(chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0])
+    diagonals = chess.SquareSet(chess.BB_DIAG_ATTACKS[king][0])
+    for _ in range(2):
+        free = [sq for sq in list(lines) + list(diagonals) if board.piece_at(sq) is None]
+        sq = draw(st.sampled_from(free))
+        board.set_piece_at(sq, chess.Piece(chess.ROOK if sq in lines else chess.BISHOP, not turn))
+    free = [sq for sq in chess.SQUARES if board.piece_at(sq) is None]
+    board.set_piece_at(draw(st.sampled_from(free)), chess.Piece(chess.KING, not turn))
+    board.turn = turn
+    return board
+
+
+# MODEL perft-positions
+# checks: harness/python/stkref/perft.py  (which FENs a perft EPD may hold, here and in stk-harness perft; depth-1 counts of unreachable positions)
+# contract: docs/harnesses/perft.md#the-perft-epd
+# planted: ci/mutants/model-perft-positions.patch  (the Python reader refuses what python-chess calls an impossible check)
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.one_of(placements(), double_checks()))
+def test_perft_positions_equal_model(
+    tmp_path_factory: pytest.TempPathFactory, board: chess.Board
+) -> None:
+    out = tmp_path_factory.mktemp("perft")
+    epd = out / "p.epd"
+    accepted = model_accepts(board)
+    count = board.legal_moves.count() if accepted else 1
+    epd.write_text(f"{board.fen()} ;D1 {count}\n")
+    if accepted:
+        assert perft.read_perft_epd(epd) == [(1, board.fen(), [(1, count)])]
+    else:
+        with pytest.raises(perft.InputError, match=rf"{epd}:1: "):
+            perft.read_perft_epd(epd)
+    if not Path(HARNESS).exists():
+        return
+    r = subprocess.run(
+        [HARNESS, "perft", "--epd", str(epd), "--out-dir", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == (0 if accepted else 2), (board.fen(), r.stdout + r.stderr)
