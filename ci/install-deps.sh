@@ -69,6 +69,10 @@ fi
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('hypothesis') == '6.170.17'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "hypothesis==6.170.17"
+# The review summary's test parses the Markdown as GitHub does (CommonMark with GFM tables).
+"$venv/bin/python" -c "import importlib.metadata as m; assert m.version('markdown-it-py') == '4.3.0'" \
+  2>/dev/null \
+  || "$venv/bin/python" -m pip install -q "markdown-it-py==4.3.0"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] \
   && ! "$venv/bin/python" -c "import stkref, stktrain, stkmutation, stkdev" 2>/dev/null; then

@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -86,7 +86,12 @@ def _gate(suite: TestSuite, name: str, value: float, limit: float, detail: str =
         case.detail = detail
 
 
-def _plot(path: Path, deltas: np.ndarray, buckets: np.ndarray, title: str) -> None:
+def _plot(
+    path: Path, deltas: np.ndarray, buckets: np.ndarray, title: str, gates: dict[str, float]
+) -> Any:
+    """The signed deltas' histogram and |delta| per output bucket, with the p99 and max gates
+    (which apply to all positions together) drawn where they are given. Returns the (closed)
+    figure, whose axes a test can read."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -99,13 +104,22 @@ def _plot(path: Path, deltas: np.ndarray, buckets: np.ndarray, title: str) -> No
     ax1.set_title("signed delta")
     present = [b for b in range(NUM_OUTPUT_BUCKETS) if np.any(buckets == b)]
     ax2.boxplot([np.abs(deltas[buckets == b]) for b in present], positions=present)
+    for stat, style in (("p99", "--"), ("max", ":")):
+        limit = gates.get(stat)
+        if limit is not None:
+            ax2.axhline(
+                limit, color="#a4161a", lw=1, ls=style, label=f"gate: {stat} <= {limit:g} cp"
+            )
     ax2.set_xlabel("output bucket")
     ax2.set_ylabel("|delta| (cp)")
-    ax2.set_title("|delta| per output bucket")
+    ax2.set_title("|delta| per output bucket (box: quartiles, whiskers 1.5 IQR)")
+    if ax2.get_legend_handles_labels()[0]:
+        ax2.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     write_figure(fig, path)
     plt.close(fig)
+    return fig
 
 
 def _tensor_differences(a: QuantizedModel, b: QuantizedModel) -> list[str]:
@@ -231,7 +245,8 @@ def run(args: argparse.Namespace) -> int:
     suite.time_s = time.monotonic() - t_all
     out_dir = summary_dir(args, "drift")
     png = out_dir / f"drift-{args.config}.png"
-    _plot(png, d, buckets, f"{suite.name}: {len(positions)} positions, H={quantized.hidden}")
+    gates = {stat: getattr(args, dest) for stat, dest in GATES if getattr(args, dest) is not None}
+    _plot(png, d, buckets, f"{suite.name}: {len(positions)} positions, H={quantized.hidden}", gates)
     summary: dict[str, object] = {
         "harness": "drift",
         "config": args.config,

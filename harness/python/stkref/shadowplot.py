@@ -67,6 +67,14 @@ def plot(summary: dict[str, Any], out: Path) -> Any:
                 label=f"control: {population}" if shared else None,
             )
             plotted.add(population)
+    if "max_control" in summary:
+        ax.axhline(
+            summary["max_control"],
+            color="#a4161a",
+            lw=1,
+            ls=":",
+            label=f"control gate: Wilson 95% low <= {summary['max_control']:g}",
+        )
     ax.set_xlabel("remaining depth at the deciding node")
     ax.set_ylabel("miss rate (Wilson 95% band); dashed: control rate")
     ax.set_ylim(0, min(1.0, max(top, 0.01) * 1.1))

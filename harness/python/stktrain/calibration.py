@@ -358,10 +358,18 @@ def _fmt(v: object, spec: str = ".4f") -> str:
     return "n/a" if v is None else format(v, spec)
 
 
-def plot(path: Path, by_slice: dict[str, dict[str, Any]], title: str) -> None:
+def plot(
+    path: Path,
+    by_slice: dict[str, dict[str, Any]],
+    title: str,
+    predictions: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+) -> Any:
     """Reliability diagram in log-odds (the decisions live at p ~ 1e-4..1e-2 and ~0.99, which a
     linear axis squeezes into its corners): each side's deciles with Wilson bars, and each depth
-    band's deciles as a lighter line; ticks are labelled in probability."""
+    band's deciles as a lighter line; ticks are labelled in probability. Beneath each, the
+    histogram of that side's predictions (weighted records per log-odds bin), as scikit-learn's
+    calibration display draws it: where the predictions are is where the diagram means something.
+    Returns the (closed) figure, whose axes a test can read."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -369,8 +377,10 @@ def plot(path: Path, by_slice: dict[str, dict[str, Any]], title: str) -> None:
 
     lim = (-10.0, 8.0)
     ticks = [1e-4, 1e-3, 1e-2, 0.1, 0.5, 0.9, 0.99, 0.999]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 5.5))
-    for ax, side in zip(axes, ("alpha", "beta"), strict=True):
+    fig, grid = plt.subplots(
+        2, 2, figsize=(12, 7.5), gridspec_kw={"height_ratios": [3, 1]}, sharex="col"
+    )
+    for ax, hist, side in zip(grid[0], grid[1], ("alpha", "beta"), strict=True):
         ax.plot(lim, lim, color="grey", lw=1, ls="--", label="perfect calibration")
         for band, _, _ in DEPTH_BANDS:
             dec = by_slice.get(f"{side}/{band}", {}).get("deciles", [])
@@ -403,9 +413,7 @@ def plot(path: Path, by_slice: dict[str, dict[str, Any]], title: str) -> None:
             )
         ax.set_xlim(*lim)
         ax.set_ylim(*lim)
-        ax.set_xticks([_logit(t) for t in ticks], [f"{t:g}" for t in ticks], fontsize=7)
         ax.set_yticks([_logit(t) for t in ticks], [f"{t:g}" for t in ticks], fontsize=7)
-        ax.set_xlabel("mean predicted P(fail high) (log-odds axis)")
         ax.set_ylabel("realized fail-high rate (log-odds axis)")
         ax.set_title(
             f"{side}: {cell['records']} records, n_eff {cell.get('n_eff', 0):.0f}, "
@@ -413,10 +421,23 @@ def plot(path: Path, by_slice: dict[str, dict[str, Any]], title: str) -> None:
         )
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="upper left")
+        p, w = (predictions or {}).get(side, (np.zeros(0), np.zeros(0)))
+        edges = np.linspace(*lim, 73)
+        q = np.clip(np.asarray(p, float), LOGIT_EPS, 1 - LOGIT_EPS)
+        clipped = np.clip(np.log(q / (1 - q)), lim[0], lim[1] - 1e-9)
+        hist.hist(clipped, bins=edges, weights=w, color="#4a7ab5", label=f"{side} predictions")
+        hist.set_yscale("log")
+        hist.set_xlim(*lim)
+        hist.set_xticks([_logit(t) for t in ticks], [f"{t:g}" for t in ticks], fontsize=7)
+        hist.set_xlabel("predicted P(fail high) (log-odds axis)")
+        hist.set_ylabel("records (weighted, log)")
+        hist.grid(alpha=0.3)
+        hist.legend(fontsize=7, loc="upper left")
     fig.suptitle(title)
     fig.tight_layout()
     write_figure(fig, path)
     plt.close(fig)
+    return fig
 
 
 def markdown(suite: TestSuite, s: dict[str, Any], tier_name: str, tier: Tier) -> str:
@@ -646,7 +667,13 @@ def run(args: argparse.Namespace) -> int:
             for c in suite.cases
         ],
     }
-    plot(out / "reliability.png", by_slice, f"{suite.name}: {len(records)} records")
+    sides = slices(records)
+    plot(
+        out / "reliability.png",
+        by_slice,
+        f"{suite.name}: {len(records)} records",
+        {side: (p[sides[side]], w[sides[side]]) for side in ("alpha", "beta")},
+    )
     junit = junit_path(args)
     write_report(junit, [suite])
     write_summary(

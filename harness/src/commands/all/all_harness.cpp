@@ -71,17 +71,22 @@ report::RunReport tier_report(const std::string& tier, junit::TestSuite suite) {
 
 // This run's headline figures appended to the history (one transaction), then the review page
 // over everything now under the reports directory; returns the worse of `worst` and theirs.
-int record_and_review(const std::string& out_dir, const std::string& tier, int worst) {
+int record_and_review(const std::string& out_dir, const std::string& tier, const std::string& base,
+                      int worst) {
+  review::ReviewOptions page;
   try {
-    review::record_history(out_dir, out_dir + "/history.sqlite", tier, std::cout);
+    long long id = 0;
+    review::record_history(out_dir, out_dir + "/history.sqlite", tier, std::cout, &id);
+    page.current_run = id;
   } catch (const InputError& e) {
     std::cerr << "stk-harness all: " << e.what() << " (nothing appended)\n";
     // The tier's report must not claim a pass for a run that could not record itself.
     write_error_reports("stk-harness all", e.what(), "the history could not be appended");
     worst = 2;
   }
-  review::ReviewOptions page;
   page.reports = out_dir;
+  page.base_revision = base;
+  page.markdown = out_dir + "/review/summary.md";  // the pull-request summary (docs/review.md)
   worst = std::max(worst, review::write_review_page(page, std::cout));
   return worst;
 }
@@ -158,7 +163,7 @@ int run_all(int argc, char** argv) {
                              failed_steps, error_steps);
     // This run's headline figures appended to the history, then the review page (exit 1 if an
     // input is bad).
-    return record_and_review(out_dir, tier, worst);
+    return record_and_review(out_dir, tier, ctx.base_commit, worst);
   } catch (...) {
     return input_failure("stk-harness all", app.help().c_str());
   }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "commands/review/review_inputs.h"
-#include "commands/review/review_page.h"
 
 namespace stk::harness::review {
 
@@ -33,6 +32,16 @@ struct HistoryRow {
 
 // Every figure of every run, by run then key. Throws InputError naming the database as above.
 std::vector<HistoryRow> read_history(const std::string& db);
+
+// One figure across runs (oldest first).
+struct Series {
+  std::string key;
+  struct Point {
+    std::string revision, date, tier;
+    double value;
+  };
+  std::vector<Point> points;
+};
 
 // The rows as one series per figure key (runs in order), for the page.
 std::vector<Series> history_series(const std::vector<HistoryRow>& rows);

@@ -1,4 +1,5 @@
 // stk-harness review [--reports DIR] [--baseline-calibration F.json] [--out F] [--history-db F]
+//                    [--base-revision REV] [--markdown F]
 #include <filesystem>
 #include <iostream>
 
@@ -13,11 +14,18 @@
 #include "commands/history/history.h"
 #include "commands/review/review.h"
 #include "commands/review/review_inputs.h"
+#include "commands/review/review_markdown.h"
 #include "commands/review/review_page.h"
 
 namespace stk::harness {
 
 namespace review {
+
+std::vector<Figure> all_figures(const ReviewData& data) {
+  std::vector<Figure> out;
+  for (const RunRow& r : data.runs) out.insert(out.end(), r.figures.begin(), r.figures.end());
+  return out;
+}
 
 int write_review_page(const ReviewOptions& o, std::ostream& log) {
   namespace fs = std::filesystem;
@@ -31,8 +39,12 @@ int write_review_page(const ReviewOptions& o, std::ostream& log) {
   const std::string db = o.history_db.empty() ? o.reports + "/history.sqlite" : o.history_db;
   if (fs::exists(fs::symlink_status(db, ec))) {
     try {
-      ctx.history = history_series(read_history(db));
+      ctx.history = read_history(db);
       ctx.history_source = db;
+      const std::vector<Figure> now = all_figures(data);
+      ctx.previous = compare_with_history(now, ctx.history, o.current_run);
+      if (!o.base_revision.empty())
+        ctx.base = compare_with_history(now, ctx.history, o.current_run, o.base_revision);
     } catch (const InputError& e) {
       data.problems.push_back(e.what());
     }
@@ -45,6 +57,7 @@ int write_review_page(const ReviewOptions& o, std::ostream& log) {
                            .generic_string();
   ctx.link_prefix = prefix == "." || prefix.empty() ? "" : prefix + "/";
   write_text_file(out, render_page(data, ctx));
+  if (!o.markdown.empty()) write_text_file(o.markdown, render_markdown(data, ctx));
   const int problems = data.problem_count();
   log << fmt::format("review: {} ({} runs, {} summary files, {} input problems)\n", out,
                      data.runs.size(), data.files.size(), problems);
@@ -54,18 +67,13 @@ int write_review_page(const ReviewOptions& o, std::ostream& log) {
   return problems ? 1 : 0;
 }
 
-std::vector<Figure> all_figures(const ReviewData& data) {
-  std::vector<Figure> out;
-  for (const RunRow& r : data.runs) out.insert(out.end(), r.figures.begin(), r.figures.end());
-  return out;
-}
-
 int record_history(const std::string& reports, const std::string& db, const std::string& tier,
-                   std::ostream& log) {
+                   std::ostream& log, long long* run_id) {
   const ReviewData data = read_reports(reports, "");
   const std::vector<Figure> figures = all_figures(data);
   const long long id = append_history(db, current_run_facts(tier), figures);
   log << fmt::format("history: {} run {} ({} figures)\n", db, id, figures.size());
+  if (run_id) *run_id = id;
   return data.problem_count() ? 1 : 0;
 }
 
@@ -73,8 +81,9 @@ int record_history(const std::string& reports, const std::string& db, const std:
 
 int run_review(int argc, char** argv) {
   CLI::App app{
-      "The static review page over a reports directory: one row per JUnit file with its counts and\n"
-      "failing testcases, each harness's headline figures, the calibration gates, the history.\n"
+      "The static review page over a reports directory: the verdict and one line per step first,\n"
+      "what changed against the previous run (and the base revision), one designed table per\n"
+      "harness, the failing testcases, the history. --markdown writes the pull-request summary.\n"
       "Exit 0: every input read; 1: a JUnit or JSON file missing or malformed (the page names it);\n"
       "2: usage, or the page could not be written.",
       "stk-harness review"};
@@ -84,7 +93,11 @@ int run_review(int argc, char** argv) {
                  "a previous calibration.json: change of every gate margin");
   app.add_option("--out", o.out, "the page (default <reports>/index.html)");
   app.add_option("--history-db", o.history_db,
-                 "history plotted on the page (default <reports>/history.sqlite)");
+                 "history compared with (default <reports>/history.sqlite)");
+  app.add_option("--base-revision", o.base_revision,
+                 "also compare with the latest history run of this revision (a pre-merge base)");
+  app.add_option("--markdown", o.markdown,
+                 "also write the pull-request summary (GitHub-flavoured Markdown) here");
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     return review::write_review_page(o, std::cout);

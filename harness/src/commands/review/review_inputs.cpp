@@ -1,8 +1,10 @@
 #include "commands/review/review_inputs.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -51,6 +53,36 @@ std::optional<Json> read_json(const fs::path& path, std::string* why) {
   }
 }
 
+// The JUnit files a tier step's output names ("reports: reports/junit/x.xml ..."), as paths
+// relative to the reports directory ("junit/x.xml").
+std::vector<std::string> step_reports(const std::string& system_out) {
+  std::vector<std::string> out;
+  std::istringstream lines(system_out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("reports: ")) continue;
+    std::istringstream words(line.substr(9));
+    for (std::string w; words >> w;)
+      if (w.ends_with(".xml")) {
+        const auto at = w.rfind("junit/");
+        out.push_back(at == std::string::npos ? w : w.substr(at));
+      }
+  }
+  return out;
+}
+
+CaseResult case_result(const tinyxml2::XMLElement& tc) {
+  CaseResult c;
+  c.classname = tc.Attribute("classname") ? tc.Attribute("classname") : "";
+  c.name = tc.Attribute("name") ? tc.Attribute("name") : "";
+  c.outcome = tc.FirstChildElement("failure")   ? "failure"
+              : tc.FirstChildElement("error")   ? "error"
+              : tc.FirstChildElement("skipped") ? "skipped"
+                                                : "passed";
+  if (const auto* out = tc.FirstChildElement("system-out"))
+    c.reports = step_reports(all_text(*out));
+  return c;
+}
+
 // Counts every testcase of every testsuite by its child element, the same way a CI system does.
 void read_junit(const fs::path& path, RunRow& row, int& anchor_seq) {
   tinyxml2::XMLDocument doc;
@@ -79,6 +111,7 @@ void read_junit(const fs::path& path, RunRow& row, int& anchor_seq) {
   for (auto* s : suites)
     for (auto* tc = s->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase")) {
       ++row.tests;
+      row.cases.push_back(case_result(*tc));
       for (const char* kind : {"failure", "error"})
         if (auto* e = tc->FirstChildElement(kind)) {
           ++(std::string(kind) == "failure" ? row.failures : row.errors);
@@ -102,7 +135,7 @@ class FigureReader {
 
   // An array counts as its length; a missing or non-numeric value is a problem of the row.
   void add(const std::string& name, const std::string& label, const std::string& pointer,
-           int digits) {
+           int digits, Better better = Better::either, Noise noise = Noise::exact) {
     const Json::json_pointer ptr(pointer);
     if (!json_.contains(ptr)) return problem(pointer, "missing");
     const Json& v = json_.at(ptr);
@@ -111,8 +144,11 @@ class FigureReader {
     else if (v.is_array()) value = double(v.size());
     else if (v.is_boolean()) value = v.get<bool>() ? 1 : 0;
     else return problem(pointer, "not a number");
+    const std::string key = row_.harness + "." + row_.config + "." + name;
+    for (const Figure& g : row_.figures)
+      if (g.key == key) return problem(pointer, "gives figure " + key + " a second time");
     row_.figures.push_back({row_.harness + "." + row_.config + "." + name, label, value, digits,
-                            row_.summary, pointer});
+                            row_.summary, pointer, better, noise});
   }
   const Json* at(const std::string& pointer) const {
     const Json::json_pointer ptr(pointer);
@@ -134,24 +170,59 @@ std::string names(const Json& list) {
   return out;
 }
 
-// The headline figures of each harness's summary (see each harness's JSON writer for the fields).
+// Readable names of the shadow audit's mechanisms (docs/harnesses/shadow.md).
+std::string mechanism_name(const std::string& m) {
+  static const std::map<std::string, std::string> names = {{"lmr", "LMR"},
+                                                           {"lmp", "LMP"},
+                                                           {"futility", "futility"},
+                                                           {"see", "SEE pruning"},
+                                                           {"null_move", "null move"},
+                                                           {"static_null", "static null move"}};
+  const auto it = names.find(m);
+  return it == names.end() ? m : it->second;
+}
+
+// "accumulator.simd/scalar equals avx2 (net)" -> key "simd-scalar-equals-avx2-net" (unique: two
+// checks share a group) and label "scalar equals avx2 (net), simd".
+std::pair<std::string, std::string> check_names(const std::string& check) {
+  const std::string text = check.substr(check.find('.') == std::string::npos ? 0
+                                                                             : check.find('.') + 1);
+  std::string key;
+  for (char c : text) {
+    const bool word = std::isalnum(static_cast<unsigned char>(c));
+    if (word) key += char(std::tolower(static_cast<unsigned char>(c)));
+    else if (!key.empty() && key.back() != '-') key += '-';
+  }
+  while (!key.empty() && key.back() == '-') key.pop_back();
+  const auto slash = text.find('/');
+  const std::string label = slash == std::string::npos
+                                ? text
+                                : text.substr(slash + 1) + ", " + text.substr(0, slash);
+  return {key, label};
+}
+
+// The headline figures of each harness's summary (see each harness's JSON writer for the fields),
+// each with the way it should move and whether it is exact or a timing.
 void headline_figures(RunRow& row, const Json& j) {
   FigureReader f(row, j);
   const std::string& h = row.harness;
+  constexpr Better up = Better::higher, down = Better::lower, either = Better::either;
+  constexpr Noise timing = Noise::timing;
   if (h == "perft") {
-    f.add("nodes_per_second", "perft nodes/s", "/nodes_per_second", 0);
-    f.add("total_nodes", "nodes", "/total_nodes", 0);
-    f.add("failed", "checks failed", "/failed", 0);
+    f.add("nodes_per_second", "perft speed (nodes/s)", "/nodes_per_second", 0, up, timing);
+    f.add("total_nodes", "nodes counted", "/total_nodes", 0);
+    f.add("failed", "counts that differ from golden", "/failed", 0, down);
   } else if (h == "perft-speed") {
-    f.add("nps_ratio", "perft nodes/s ratio stk/reference", "/nps_ratio/median", 2);
-    f.add("nps_ratio_min", "perft nodes/s ratio, lowest run", "/nps_ratio/min", 2);
-    f.add("nps_ratio_max", "perft nodes/s ratio, highest run", "/nps_ratio/max", 2);
+    f.add("nps_ratio", "perft speed ratio stk/reference (median)", "/nps_ratio/median", 2, up,
+          timing);
+    f.add("nps_ratio_min", "perft speed ratio, slowest repeat", "/nps_ratio/min", 2, up, timing);
+    f.add("nps_ratio_max", "perft speed ratio, fastest repeat", "/nps_ratio/max", 2, up, timing);
   } else if (h == "epd") {
-    f.add("solved", "solved", "/summary/solved", 0);
+    f.add("solved", "positions solved", "/summary/solved", 0, up);
     f.add("positions", "positions", "/summary/positions", 0);
     if (const Json* b = f.at("/baseline_file"); b && b->is_string()) {
-      f.add("regressions", "regressions vs baseline", "/comparison/regressions", 0);
-      f.add("new_solves", "new solves vs baseline", "/comparison/new_solves", 0);
+      f.add("regressions", "regressions against the baseline", "/comparison/regressions", 0, down);
+      f.add("new_solves", "new solves against the baseline", "/comparison/new_solves", 0, up);
       row.notes.push_back("baseline " + b->get<std::string>());
       if (const Json* r = f.at("/comparison/regressions"); r && !r->empty())
         row.notes.push_back("regressions: " + names(*r));
@@ -160,73 +231,88 @@ void headline_figures(RunRow& row, const Json& j) {
       row.notes.push_back("budget " + k->get<std::string>() + " " + v->dump());
   } else if (h == "bench") {
     f.add("nodes", "bench signature (nodes)", "/nodes", 0);
-    f.add("expected_nodes", "golden signature", "/expected_nodes", 0);
-    f.add("nodes_per_second", "nodes/s", "/nodes_per_second", 0);
+    f.add("expected_nodes", "golden bench signature (nodes)", "/expected_nodes", 0);
+    f.add("nodes_per_second", "bench speed (nodes/s)", "/nodes_per_second", 0, up, timing);
   } else if (h == "accumulator") {
     const Json* checks = f.at("/checks");
-    for (std::size_t i = 0; checks && checks->is_array() && i < checks->size(); ++i)
-      for (auto& [k, v] : (*checks)[i].items())
-        if (v.is_number() && (k.find("nodes") != std::string::npos || k == "steps_checked"))
-          f.add(fmt::format("check{}.{}", i, k), fmt::format("check {}: {}", i, k),
-                fmt::format("/checks/{}/{}", i, k), 0);
+    for (std::size_t i = 0; checks && checks->is_array() && i < checks->size(); ++i) {
+      const auto [key, label] = check_names((*checks)[i].value("check", fmt::format("{}", i)));
+      for (auto& [k, v] : (*checks)[i].items()) {
+        if (!v.is_number()) continue;
+        const bool miss = k.find("mismatch") != std::string::npos;
+        std::string words = k;
+        std::replace(words.begin(), words.end(), '_', ' ');
+        f.add(key + "." + k, label + ": " + words, fmt::format("/checks/{}/{}", i, k), 0,
+              miss ? down : either);
+      }
+    }
   } else if (h == "drift") {
-    f.add("p99", "|delta cp| p99", "/abs_delta_cp/p99", 2);
-    f.add("max", "|delta cp| max", "/abs_delta_cp/max", 2);
-    f.add("int16_overflow_lanes", "int16 overflow lanes", "/int16_overflow_lanes", 0);
+    f.add("p99", "|quantized - float| p99 (cp)", "/abs_delta_cp/p99", 2, down);
+    f.add("max", "|quantized - float| max (cp)", "/abs_delta_cp/max", 2, down);
+    f.add("int16_overflow_lanes", "int16 accumulator overflow lanes", "/int16_overflow_lanes", 0,
+          down);
     if (const Json* buckets = f.at("/per_bucket"); buckets && buckets->is_object())
       for (auto it = buckets->begin(); it != buckets->end(); ++it)
-        f.add("bucket" + it.key() + ".p99", "bucket " + it.key() + " p99",
-              "/per_bucket/" + pointer_token(it.key()) + "/p99", 2);
+        f.add("bucket" + it.key() + ".p99", "output bucket " + it.key() + ": |delta| p99 (cp)",
+              "/per_bucket/" + pointer_token(it.key()) + "/p99", 2, down);
   } else if (h == "shadow") {
-    f.add("positions", "positions", "/positions", 0);
-    f.add("misses", "misses", "/misses", 0);
-    f.add("invariant_failures", "invariant failures", "/invariant_failures", 0);
+    f.add("positions", "positions audited", "/positions", 0);
+    f.add("misses", "silent misses", "/misses", 0, down);
+    f.add("invariant_failures", "searches changed by the audit", "/invariant_failures", 0, down);
     const Json* mechs = f.at("/mechanisms");
     for (std::size_t i = 0; mechs && mechs->is_array() && i < mechs->size(); ++i) {
       const std::string m = (*mechs)[i].value("mechanism", fmt::format("{}", i));
-      for (const char* k : {"rate", "wilson_lo", "wilson_hi", "control_rate", "control_wilson_lo",
-                            "control_wilson_hi", "excess", "excess_lo", "excess_hi"})
-        f.add(m + "." + k, m + " " + k, fmt::format("/mechanisms/{}/{}", i, k), 5);
+      const std::string n = mechanism_name(m), p = fmt::format("/mechanisms/{}/", i);
+      f.add(m + ".audited", n + ": decisions audited", p + "audited", 0);
+      f.add(m + ".rate", n + ": miss rate", p + "rate", 5, down);
+      f.add(m + ".control_rate", n + ": control's miss rate", p + "control_rate", 5, down);
+      f.add(m + ".excess", n + ": excess over control", p + "excess", 5, down);
+      f.add(m + ".excess_lo", n + ": excess, 95% low", p + "excess_lo", 5, down);
+      f.add(m + ".excess_hi", n + ": excess, 95% high", p + "excess_hi", 5, down);
     }
   } else if (h == "features" || h == "eval") {
     const Json* corpora = f.at("/corpora");
     for (auto it = corpora ? corpora->begin() : Json::const_iterator();
          corpora && it != corpora->end(); ++it) {
       const std::string base = "/corpora/" + pointer_token(it.key());
-      f.add(it.key() + ".positions", it.key() + " positions", base + "/positions", 0);
-      f.add(it.key() + ".mismatches", it.key() + " mismatches",
-            base + (h == "eval" ? "/engine-vs-oracle/mismatches" : "/mismatches"), 0);
+      f.add(it.key() + ".positions", it.key() + ": positions compared", base + "/positions", 0);
+      f.add(it.key() + ".mismatches", it.key() + ": positions that differ",
+            base + (h == "eval" ? "/engine-vs-oracle/mismatches" : "/mismatches"), 0, down);
     }
   } else if (h == "calibration") {
-    f.add("records", "held-out records", "/records", 0);
-    f.add("ece", "ECE (all)", "/slices/all/ece", 4);
-    f.add("auc", "AUC (all)", "/slices/all/auc", 4);
+    f.add("records", "held-out fail-high records", "/records", 0);
+    f.add("ece", "expected calibration error (all)", "/slices/all/ece", 4, down);
+    f.add("auc", "AUC of the fail-high predictor (all)", "/slices/all/auc", 4, up);
   } else if (h == "netlint") {
-    f.add("int16_headroom", "int16 accumulator headroom (x)", "/ft/int16_headroom", 2);
-    f.add("ft_clipped_low", "FT lanes clipped at 0", "/ft/clipped_low_share", 4);
-    f.add("ft_clipped_high", "FT lanes clipped at 127", "/ft/clipped_high_share", 4);
-    f.add("ft_dead", "dead FT lanes", "/ft/dead_lanes", 0);
-    f.add("ft_saturated", "saturated FT lanes", "/ft/saturated_lanes", 0);
-    f.add("int32_headroom", "int32 dense-sum headroom (x)", "/int32_headroom", 1);
+    f.add("int16_headroom", "int16 accumulator headroom (x)", "/ft/int16_headroom", 2, up);
+    f.add("ft_clipped_low", "share of FT outputs clipped at 0", "/ft/clipped_low_share", 4, down);
+    f.add("ft_clipped_high", "share of FT outputs clipped at 127", "/ft/clipped_high_share", 4,
+          down);
+    f.add("ft_dead", "dead FT lanes", "/ft/dead_lanes", 0, down);
+    f.add("ft_saturated", "saturated FT lanes", "/ft/saturated_lanes", 0, down);
+    f.add("int32_headroom", "int32 dense-sum headroom (x)", "/int32_headroom", 1, up);
   } else if (h == "netquality") {
-    f.add("pair_accuracy", "pair accuracy (net)", "/net/pair_accuracy", 4);
+    f.add("pair_accuracy", "pair accuracy (net)", "/net/pair_accuracy", 4, up);
     f.add("classical_pair_accuracy", "pair accuracy (classical)", "/classical/pair_accuracy", 4);
-    f.add("mae_cp", "holdout MAE cp (net)", "/net/mae_cp", 1);
-    f.add("classical_mae_cp", "holdout MAE cp (classical)", "/classical/mae_cp", 1);
-    f.add("spread_ratio", "decided spread net/classical", "/spread_ratio", 2);
-    f.add("collapsed", "decided collapsed share (net)", "/net/decided_collapsed_share", 4);
+    f.add("mae_cp", "holdout mean abs. error, net (cp)", "/net/mae_cp", 1, down);
+    f.add("classical_mae_cp", "holdout mean abs. error, classical (cp)", "/classical/mae_cp", 1);
+    f.add("spread_ratio", "decided spread net/classical", "/spread_ratio", 2, up);
+    f.add("collapsed", "share of decided positions collapsed (net)", "/net/decided_collapsed_share",
+          4, down);
     f.add("scale", "scale net/classical", "/scale_net_per_classical", 3);
   } else if (is_mutant_report(h)) {
-    for (const char* k : {"killed", "survived", "not-covered", "triaged"})
-      f.add(k, std::string("mutants ") + k, std::string("/modules/total/") + k, 0);
+    f.add("killed", "mutants killed", "/modules/total/killed", 0, up);
+    f.add("survived", "mutants survived", "/modules/total/survived", 0, down);
+    f.add("not-covered", "mutants no test executes", "/modules/total/not-covered", 0, down);
+    f.add("triaged", "survivors triaged as equivalent", "/modules/total/triaged", 0);
     if (const Json* s = f.at("/modules/total/score"); s && s->is_number())
-      f.add("score", "mutation score %", "/modules/total/score", 1);
+      f.add("score", "mutation score (%)", "/modules/total/score", 1, up);
   } else if (h == "match") {
-    f.add("pairs", "pairs", "/counts/pairs", 0);
-    f.add("elo", "Elo", "/summary/pentanomial_estimate/elo", 2);
-    f.add("elo_error", "Elo +-", "/summary/pentanomial_estimate/elo_error", 2);
+    f.add("pairs", "game pairs", "/counts/pairs", 0);
+    f.add("elo", "Elo", "/summary/pentanomial_estimate/elo", 2, up, timing);
+    f.add("elo_error", "Elo, 95% half-width", "/summary/pentanomial_estimate/elo_error", 2);
     if (f.at("/summary/sprt")) {
-      f.add("llr", "LLR", "/summary/sprt/llr", 2);
+      f.add("llr", "log-likelihood ratio", "/summary/sprt/llr", 2, up, timing);
       f.add("llr_lower", "LLR lower bound", "/summary/sprt/lower_bound", 2);
       f.add("llr_upper", "LLR upper bound", "/summary/sprt/upper_bound", 2);
       if (const Json* v = f.at("/summary/sprt/verdict"))

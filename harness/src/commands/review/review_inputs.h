@@ -11,6 +11,14 @@
 
 namespace stk::harness::review {
 
+// Which way a figure should move (docs/review.md#what-changed).
+enum class Better { either, higher, lower };
+
+// How much a figure moves by itself between two runs of the same code: an exact figure (a count
+// from seeded, single-threaded work) not at all, so any change is signal; a timing by its spread
+// across the history's earlier runs.
+enum class Noise { exact, timing };
+
 // One number shown on the page, traceable to the JSON value it came from.
 struct Figure {
   std::string key;    // stable id: "<harness>.<config>.<name>" (history rows use it too)
@@ -19,6 +27,16 @@ struct Figure {
   int digits = 0;       // decimals shown
   std::string source;   // JSON file, relative to the reports directory
   std::string pointer;  // JSON pointer into it ("" for a value computed from several fields)
+  Better better = Better::either;
+  Noise noise = Noise::exact;
+};
+
+// A testcase's result as a CI system reads it (failure and error children, else skipped).
+struct CaseResult {
+  std::string classname, name;
+  std::string outcome;  // "passed", "failure", "error" or "skipped"
+  std::vector<std::string>
+      reports;  // a tier step's JUnit files ("reports: <file> ..." output line)
 };
 
 struct FailingCase {
@@ -31,9 +49,11 @@ struct RunRow {
   std::string harness, config;  // from the first testsuite's name "<harness>.<config>"
   int tests = 0, failures = 0, errors = 0, skipped = 0;
   std::vector<FailingCase> failing;
+  std::vector<CaseResult> cases;   // every testcase, in file order
   std::string summary;             // its JSON summary, relative ("" when the harness writes none)
   std::vector<Figure> figures;     // headline figures from the summary
   std::vector<std::string> notes;  // text headlines (regressions by name, verdicts, ...)
+  std::string decisive;  // the figure its verdict turns on, in words ("0 of 96 counts differ")
   std::vector<std::string> problems;  // "<file>: <why>"
 };
 

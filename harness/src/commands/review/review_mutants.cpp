@@ -86,7 +86,7 @@ std::string mutants_section(const ReviewData& d, const PageContext& ctx) {
       }
     s += fmt::format("<p>{} survivor(s)</p>\n", survivors) + list;
   }
-  return runs ? s : s + "<p>none</p>\n";
+  return runs ? "<section id=\"mutants-section\">" + s + "</section>\n" : "";
 }
 
 }  // namespace stk::harness::review

@@ -105,6 +105,7 @@ Json summary_head(const ShadowSettings& s, std::size_t positions, const RunTotal
   json["isolation"] = s.isolation;
   json["controls"] = s.search.audit.controls;
   json["control_every"] = s.search.audit.control_every;
+  json["max_control"] = s.max_control;  // the control gate, drawn on the rates chart
   json["bootstrap"] = {{"method", "cluster bootstrap over root positions, percentile 95%"},
                        {"seed", s.boot.seed},
                        {"resamples", s.boot.resamples}};
