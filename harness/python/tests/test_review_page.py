@@ -295,9 +295,14 @@ def make_reports(root: Path) -> Path:
             {
                 "kind": "stk-match-result",
                 "version": 1,
-                "counts": {"pairs": 200},
+                "counts": {"pairs": 200, "pentanomial": [10, 40, 90, 45, 15]},
                 "summary": {
-                    "pentanomial_estimate": {"elo": 12.3456, "elo_error": 7.891},
+                    "pentanomial_estimate": {
+                        "elo": 12.3456,
+                        "elo_error": 7.891,
+                        "nelo": 20.5,
+                        "nelo_error": 12.25,
+                    },
                     "sprt": {
                         "llr": 2.971,
                         "lower_bound": -2.94,
@@ -485,6 +490,8 @@ def test_headline_figures_read_independently(page):
         "match.lmr-stc.elo": 12.35,
         "match.lmr-stc.elo_error": 7.89,
         "match.lmr-stc.llr": 2.97,
+        "match.lmr-stc.nelo": 20.5,
+        "match.lmr-stc.pairs.score2": 90,
         "shadow.ecm-quick.lmr.excess": 0.04,
         "shadow.ecm-quick.futility.excess_hi": 0.11,
         "perft-speed.quick.nps_ratio": 0.87,

@@ -311,6 +311,18 @@ void headline_figures(RunRow& row, const Json& j) {
     f.add("pairs", "game pairs", "/counts/pairs", 0);
     f.add("elo", "Elo", "/summary/pentanomial_estimate/elo", 2, up, timing);
     f.add("elo_error", "Elo, 95% half-width", "/summary/pentanomial_estimate/elo_error", 2);
+    if (f.at("/summary/pentanomial_estimate/nelo")) {
+      f.add("nelo", "normalized Elo", "/summary/pentanomial_estimate/nelo", 2, up, timing);
+      f.add("nelo_error", "normalized Elo, 95% half-width",
+            "/summary/pentanomial_estimate/nelo_error", 2);
+    }
+    // Pairs by their score for the first engine (0, 0.5, 1, 1.5, 2 points of 2).
+    if (const Json* penta = f.at("/counts/pentanomial"); penta && penta->is_array()) {
+      static const char* const kScores[] = {"LL 0", "LD 0.5", "WL+DD 1", "WD 1.5", "WW 2"};
+      for (std::size_t i = 0; i < penta->size() && i < 5; ++i)
+        f.add(fmt::format("pairs.score{}", i), std::string("pairs by score: ") + kScores[i],
+              fmt::format("/counts/pentanomial/{}", i), 0);
+    }
     if (f.at("/summary/sprt")) {
       f.add("llr", "log-likelihood ratio", "/summary/sprt/llr", 2, up, timing);
       f.add("llr_lower", "LLR lower bound", "/summary/sprt/lower_bound", 2);
