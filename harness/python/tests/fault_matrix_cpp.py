@@ -105,6 +105,21 @@ IN_DIR_CONDITIONS = (
     h.READONLY_DIR,
     h.HOSTILE_PATH,
 )
+# Conditions whose refusal must name the path it refused (the hostile path's name is made to be
+# hard to print, so it is left out).
+NAMED_WHEN_REFUSED = frozenset(
+    {
+        h.FIFO,
+        h.DEV_FULL,
+        h.DEV_ZERO,
+        h.DEV_URANDOM,
+        h.DIRECTORY,
+        h.SYMLINK_OUTSIDE,
+        h.DANGLING_SYMLINK,
+        h.SYMLINK_LOOP,
+        h.READONLY_DIR,
+    }
+)
 ENGINE_CONDITIONS = (h.ENGINE_STALL, h.ENGINE_FLOOD, h.ENGINE_NO_NEWLINE, h.HOSTILE_PATH)
 CONDITIONS = {
     OUT_FILE: OUT_FILE_CONDITIONS,
@@ -940,6 +955,7 @@ class CellRun:
             outcome = self.execute(args, special)
             v = self.special_checks(outcome)  # first: waits for a holder run to end
             v = self.sandbox.violations(outcome, set(self.expect.statuses), self.xsd) + v
+            v += self.naming_violations(outcome, args.get(slot) if slot else None)
             if outcome.ended_before_sigterm:
                 v.append("the long run ended before SIGTERM was sent: lengthen Row.long")
             if self.expect.quick and outcome.cpu > QUICK_CPU:
@@ -947,6 +963,26 @@ class CellRun:
             if (REPO / h.PWNED).exists():
                 v.append(f"{REPO / h.PWNED}: a path was run by a shell")
             return outcome, v
+
+    def naming_violations(self, outcome: h.Outcome, given: str | None) -> list[str]:
+        """A refused file or folder is named: exit 2 on a hostile object at a path says which path
+        (as given, or absolute), so an emptied or generic message fails here (its last component
+        alone is not enough: "reports" is in "no reports to review")."""
+        slot = self.row.slot(self.cell.target) if given else None
+        if (
+            slot is None
+            or slot.kind == ENGINE_SLOT
+            or self.cell.condition not in NAMED_WHEN_REFUSED
+            or outcome.returncode != 2
+        ):
+            return []
+        text = (outcome.stdout + outcome.stderr).decode("utf-8", "replace")
+        named = [given, os.path.abspath(given)]
+        if self.cell.condition == h.READONLY_DIR:  # the folder refused: a file in it names it
+            named += [os.path.dirname(p) + "/" for p in named]
+        if any(n in text for n in named):
+            return []
+        return [f"exit 2 on {self.cell.condition} at {given} without naming it"]
 
     def args_slots(self) -> set[str]:
         return {s.name for s in self.row.slots}
