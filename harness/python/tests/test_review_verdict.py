@@ -210,3 +210,37 @@ def test_screenshots_of_the_top_and_every_section(tmp_path: Path) -> None:
             capture_output=True, timeout=120, check=True,
         )  # fmt: skip
         assert ink(shot) > 0.001, f"{shot} is blank"
+
+
+def test_a_premerge_comparison_is_tabulated_against_the_base(tmp_path: Path) -> None:
+    """The compare step's summary (base and candidate side by side) becomes the section "Against
+    the base revision": solved by each, gained and lost counted from the lists, the speed ratio."""
+    reports = tmp_path / "reports"
+    (reports / "compare").mkdir(parents=True)
+    (reports / "junit").mkdir()
+    (reports / "junit/compare-pr.xml").write_text(
+        '<testsuites><testsuite name="compare.pr" tests="1"><testcase classname="compare.suite" '
+        'name="sd8"><failure message="1 lost"/></testcase></testsuite></testsuites>'
+    )
+    budget = {"budget": "sd8", "positions": 10, "base_solved": 6, "candidate_solved": 6,
+              "gained": ["ECM.001"], "lost": ["ECM.007"]}  # fmt: skip
+    (reports / "compare/pr.json").write_text(
+        json.dumps(
+            {
+                "kind": "stk-compare",
+                "base": {"bench_nodes": 1595000},
+                "candidate": {"bench_nodes": 1601234},
+                "speed": {"ratio_median": 0.987},
+                "suite": {"budgets": [budget]},
+            }
+        )
+    )
+    assert run_review(reports).returncode == 0
+    dom, _ = render(reports / "index.html")
+    by_key = {f["attrs"]["data-key"]: f["text"] for f in dom.by_class("fig")}
+    assert by_key["compare.pr.sd8.lost"] == "1" and by_key["compare.pr.sd8.gained"] == "1"
+    assert by_key["compare.pr.candidate_bench"] == "1601234"
+    assert by_key["compare.pr.speed_ratio"] == "0.987"
+    steps = [e for e in dom.by_class("decisive")]
+    assert steps[0]["text"] == "1 positions lost, 1 gained; speed 0.987x the base"
+    assert any(e["text"] == "Against the base revision" for e in headings(dom))

@@ -307,6 +307,24 @@ void headline_figures(RunRow& row, const Json& j) {
     f.add("triaged", "survivors triaged as equivalent", "/modules/total/triaged", 0);
     if (const Json* s = f.at("/modules/total/score"); s && s->is_number())
       f.add("score", "mutation score (%)", "/modules/total/score", 1, up);
+  } else if (h == "compare") {  // a pre-merge comparison: the base revision against this one
+    f.add("speed_ratio", "search speed candidate/base (median)", "/speed/ratio_median", 3, up,
+          timing);
+    for (const char* side : {"base", "candidate"})
+      if (const Json* n = f.at(std::string("/") + side + "/bench_nodes"); n && n->is_number())
+        f.add(std::string(side) + "_bench", std::string("bench signature, ") + side,
+              std::string("/") + side + "/bench_nodes", 0);
+    const Json* budgets = f.at("/suite/budgets");
+    for (std::size_t i = 0; budgets && budgets->is_array() && i < budgets->size(); ++i) {
+      const std::string b = (*budgets)[i].value("budget", fmt::format("{}", i));
+      const std::string p = fmt::format("/suite/budgets/{}/", i);
+      f.add(b + ".positions", b + ": positions", p + "positions", 0);
+      f.add(b + ".base_solved", b + ": solved by the base", p + "base_solved", 0);
+      f.add(b + ".candidate_solved", b + ": solved by the candidate", p + "candidate_solved", 0,
+            up);
+      f.add(b + ".gained", b + ": solved by the candidate only", p + "gained", 0, up);
+      f.add(b + ".lost", b + ": solved by the base only", p + "lost", 0, down);
+    }
   } else if (h == "match") {
     f.add("pairs", "game pairs", "/counts/pairs", 0);
     f.add("elo", "Elo", "/summary/pentanomial_estimate/elo", 2, up, timing);

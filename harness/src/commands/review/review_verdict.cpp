@@ -97,6 +97,13 @@ std::string decisive_figure(const RunRow& r) {
   if (is_mutant_report(h))
     if (const auto* score = figure(r, "score"))
       return fmt::format("mutation score {}%", number(score->value, 1));
+  if (h == "compare") {
+    int n = 0;
+    const double lost = sum_of(r, "lost", &n), gained = sum_of(r, "gained");
+    if (const auto* speed = figure(r, "speed_ratio"); speed && n)
+      return fmt::format("{} positions lost, {} gained; speed {}x the base", number(lost, 0),
+                         number(gained, 0), number(speed->value, 3));
+  }
   if (h == "match")
     if (const auto* elo = figure(r, "elo"), *err = figure(r, "elo_error"); elo && err)
       return fmt::format("Elo {} +- {}", number(elo->value, 1), number(err->value, 1));
