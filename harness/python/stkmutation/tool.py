@@ -1257,7 +1257,7 @@ _LOOP_HEADER = re.compile(r"^\s*(?:for|while)\b|\bdo\s*$")
 def continue_ends_loop_body(text: str, m: Mutant) -> bool:
     """A `continue;` inserted after the last statement of a loop body (the next code line closes
     a block opened by `for`, `while` or `do`): the loop continues there anyway, so the mutant is
-    equivalent, although the object may differ in block layout (found as a survivor in a chart loop).
+    equivalent, although the object may differ in block layout (found surviving in a chart loop).
     Braces inside string and character literals and `//` comments are not counted."""
     if "continue;" not in m.operator:
         return False
