@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace stk::harness::review {
 
@@ -53,7 +54,7 @@ int Comparison::worse() const {
 
 Comparison compare_with_history(const std::vector<Figure>& figures,
                                 const std::vector<HistoryRow>& rows,
-                                std::optional<long long> exclude_run,
+                                std::optional<long long> exclude_run, const RunFacts& here,
                                 const std::string& base_revision) {
   Comparison out;
   out.against = base_revision.empty() ? "previous run" : "base revision " + base_revision;
@@ -62,11 +63,15 @@ Comparison compare_with_history(const std::vector<Figure>& figures,
     if (!base_revision.empty() && !same_revision(r.run.revision, base_revision)) continue;
     if (!out.run_id || r.run_id > *out.run_id) out.run_id = r.run_id, out.run = r.run;
   }
-  // Each key's values by run, up to and including the compared run.
+  // Each key's values by run, up to and including the compared run; and the runs of this machine.
   std::map<std::string, std::map<long long, double>> by_key;
+  std::set<long long> this_machine;
   for (const HistoryRow& r : rows)
-    if (out.run_id && r.run_id <= *out.run_id && (!exclude_run || r.run_id != *exclude_run))
+    if (out.run_id && r.run_id <= *out.run_id && (!exclude_run || r.run_id != *exclude_run)) {
       by_key[r.key][r.run_id] = r.value;
+      if (r.run.cpu_model == here.cpu_model && r.run.cores == here.cores)
+        this_machine.insert(r.run_id);
+    }
   for (const Figure& f : figures) {
     Change c;
     c.figure = f;
@@ -81,8 +86,8 @@ Comparison compare_with_history(const std::vector<Figure>& figures,
         std::vector<double> recent;
         for (auto it = key->second.rbegin(); it != key->second.rend() && recent.size() < kNoiseRuns;
              ++it)
-          recent.push_back(it->second);
-        c.noise = timing_noise(recent);
+          if (this_machine.count(it->first)) recent.push_back(it->second);
+        if (this_machine.count(*out.run_id)) c.noise = timing_noise(recent);
         c.beyond_noise = c.noise && std::abs(c.delta) > *c.noise;
       }
       if (!differs(f.value, *c.earlier)) c.delta = 0.0;

@@ -40,9 +40,11 @@ inline constexpr int kMinNoiseRuns = 3;
 // Compares `figures` with the latest run in `rows` other than `exclude_run` (this run, when the
 // history already holds it) or, given `base_revision`, the latest run of that revision (a hash or its 12-digit prefix;
 // a dirty tree's run is of its revision too).
+// A timing is compared only with runs of this machine (`here`: CPU model and cores): another
+// machine's nodes/s says nothing about this change, so its noise is unknown and it is not listed.
 Comparison compare_with_history(const std::vector<Figure>& figures,
                                 const std::vector<HistoryRow>& rows,
-                                std::optional<long long> exclude_run,
+                                std::optional<long long> exclude_run, const RunFacts& here,
                                 const std::string& base_revision = "");
 
 }  // namespace stk::harness::review

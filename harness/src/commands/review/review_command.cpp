@@ -42,9 +42,10 @@ int write_review_page(const ReviewOptions& o, std::ostream& log) {
       ctx.history = read_history(db);
       ctx.history_source = db;
       const std::vector<Figure> now = all_figures(data);
-      ctx.previous = compare_with_history(now, ctx.history, o.current_run);
+      const RunFacts here = current_run_facts("");
+      ctx.previous = compare_with_history(now, ctx.history, o.current_run, here);
       if (!o.base_revision.empty())
-        ctx.base = compare_with_history(now, ctx.history, o.current_run, o.base_revision);
+        ctx.base = compare_with_history(now, ctx.history, o.current_run, here, o.base_revision);
     } catch (const InputError& e) {
       data.problems.push_back(e.what());
     }
