@@ -536,10 +536,11 @@ ROWS: tuple[Row, ...] = (
     Row(
         "review",
         "review",
-        lambda a: ["review", *opt(a, "--reports", "--out", "--history-db")],
+        lambda a: ["review", *opt(a, "--reports", "--out", "--history-db", "--markdown")],
         (
             Slot("--reports", IN_DIR, "in/reports", "reports"),
             Slot("--out", OUT_FILE, "out/index.html"),
+            Slot("--markdown", OUT_FILE, "out/summary.md"),
             Slot("--history-db", IN_FILE, "in/history.sqlite", "history.sqlite"),
         ),
         # "A missing or malformed JUnit/JSON file (or history database) is named on the page
