@@ -298,6 +298,8 @@ def targets_for(checks: list[str]) -> list[str] | None:
         targets += ["stk-tests", "stk-fake-uci"]  # the uci-check tests drive the fake engine
     if any("stk-engine-tests" in c for c in checks):
         targets.append("stk-engine-tests")
+    if any("pytest" in c for c in checks):  # the fault matrix drives both, whatever it selects
+        targets += [t for t in ("stk-fake-uci", "stk-fault-inject") if t not in targets]
     return targets
 
 

@@ -127,3 +127,17 @@ def test_a_check_that_fails_without_its_defect_catches_nothing(tmp_path: Path, m
     assert by_id["d2.patch"]["outcome"] == "killed"
     assert limits_seen == [{"fine": 120.0}]  # 3 x 20 s + 60 s, under --timeout 900
     assert {c["command"]: c["exit_code"] for c in doc["control"]} == {"always-fails": 1, "fine": 0}
+
+
+def test_every_check_gets_the_binaries_it_runs() -> None:
+    """A planted defect's scratch tree builds only the targets its check needs: a pytest check
+    that reaches the fault matrix needs the fake engine and the fault injector too (the check
+    errored in its null control without them: "1 error" before any test ran)."""
+    from stkmutation.planted import targets_for
+
+    matrix = (
+        "PYTHONPATH=harness/python $STK_PYTHON -m pytest harness/python/tests/test_fault_matrix.py"
+    )
+    assert {"stk", "stk-harness", "stk-fake-uci", "stk-fault-inject"} <= set(targets_for([matrix]))
+    assert targets_for(["ctest -R x"]) is None
+    assert "stk-tests" in targets_for(['./build/release/harness/stk-tests "x"'])
