@@ -51,10 +51,14 @@ KNOWN_FAILURES: dict[str, str] = {}
 
 REPO = Path(__file__).resolve().parents[3]
 BUILD = REPO / "build/release"
-HARNESS = os.environ.get("STK_HARNESS") or str(BUILD / "harness/stk-harness")
-ENGINE = os.environ.get("STK_ENGINE") or str(BUILD / "engine/stk")
-FAKE = os.environ.get("STK_FAKE_UCI") or str(Path(HARNESS).parent / "stk-fake-uci")
-FAULT_LIB = os.environ.get("STK_FAULT_LIB") or str(Path(HARNESS).parent / "libstk-fault-inject.so")
+# Absolute: every cell runs in its own sandbox folder, where a relative path given in the
+# environment (./build/release/..., as ci/check-mutants.sh gives it) would name nothing.
+HARNESS = os.path.abspath(os.environ.get("STK_HARNESS") or BUILD / "harness/stk-harness")
+ENGINE = os.path.abspath(os.environ.get("STK_ENGINE") or BUILD / "engine/stk")
+FAKE = os.path.abspath(os.environ.get("STK_FAKE_UCI") or Path(HARNESS).parent / "stk-fake-uci")
+FAULT_LIB = os.path.abspath(
+    os.environ.get("STK_FAULT_LIB") or Path(HARNESS).parent / "libstk-fault-inject.so"
+)
 SHARED = Path(os.environ.get("STK_SHARED") or REPO.parent / "shared")
 ECM = str(SHARED / "suites/ECM.epd")
 
