@@ -112,18 +112,8 @@ IN_DIR_CONDITIONS = (
 # Conditions whose refusal must name the path it refused (the hostile path's name is made to be
 # hard to print, so it is left out).
 NAMED_WHEN_REFUSED = frozenset(
-    {
-        h.FIFO,
-        h.DEV_FULL,
-        h.DEV_ZERO,
-        h.DEV_URANDOM,
-        h.DIRECTORY,
-        h.SYMLINK_OUTSIDE,
-        h.DANGLING_SYMLINK,
-        h.SYMLINK_LOOP,
-        h.READONLY_DIR,
-    }
-)
+    OUT_FILE_CONDITIONS + OUT_DIR_CONDITIONS + IN_FILE_CONDITIONS + IN_DIR_CONDITIONS
+) - {h.HOSTILE_PATH}
 ENGINE_CONDITIONS = (h.ENGINE_STALL, h.ENGINE_FLOOD, h.ENGINE_NO_NEWLINE, h.HOSTILE_PATH)
 CONDITIONS = {
     OUT_FILE: OUT_FILE_CONDITIONS,

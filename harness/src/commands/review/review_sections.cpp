@@ -56,12 +56,7 @@ const std::map<std::string, HarnessInfo>& harness_info() {
   return info;
 }
 
-const Figure* find(const RunRow& r, const std::string& name) {
-  const std::string key = r.harness + "." + r.config + "." + name;
-  for (const Figure& f : r.figures)
-    if (f.key == key) return &f;
-  return nullptr;
-}
+const Figure* find(const RunRow& r, const std::string& name) { return find_figure(r, name); }
 
 // The figure's name within its run: "p99", "lmr.rate".
 std::string name_of(const RunRow& r, const Figure& f) {
@@ -89,13 +84,6 @@ std::string cell(const Figure& f, const PageContext& ctx) {
   return "<td>" + figure_span(f) + mark + "</td>";
 }
 
-std::string outcome_of(const RunRow& r) {
-  if (r.errors) return "error";
-  if (r.failures) return "failure";
-  if (!r.problems.empty()) return "problem";
-  return "passed";
-}
-
 // One row per configuration: outcome, testcases, the figure it turns on, its scalar figures.
 std::string config_table(const std::vector<const RunRow*>& runs, const PageContext& ctx) {
   std::vector<std::string> names, labels;
@@ -114,7 +102,7 @@ std::string config_table(const std::vector<const RunRow*>& runs, const PageConte
   s += std::string(any_failing ? "<th class=\"l\">failing testcases</th>" : "") +
        "<th class=\"l\">raw</th></tr>\n";
   for (const RunRow* r : runs) {
-    const std::string outcome = outcome_of(*r);
+    const std::string outcome = run_outcome(*r);
     const int passed = r->tests - r->failures - r->errors - r->skipped;
     s += fmt::format(
         "<tr class=\"run {}\" id=\"run-{}\" data-junit=\"{}\"><td class=\"l\">{}</td>"

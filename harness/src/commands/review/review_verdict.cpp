@@ -8,12 +8,7 @@ namespace stk::harness::review {
 
 namespace {
 
-const Figure* figure(const RunRow& r, const std::string& name) {
-  const std::string key = r.harness + "." + r.config + "." + name;
-  for (const Figure& f : r.figures)
-    if (f.key == key) return &f;
-  return nullptr;
-}
+const Figure* figure(const RunRow& r, const std::string& name) { return find_figure(r, name); }
 
 // Sum of the itemized figures "<item>.<field>" of a run.
 double sum_of(const RunRow& r, const std::string& field, int* n = nullptr) {
@@ -36,6 +31,8 @@ int rank(const std::string& outcome) {
   return 3;
 }
 
+}  // namespace
+
 std::string run_outcome(const RunRow& r) {
   if (r.errors) return "error";
   if (r.failures) return "failure";
@@ -44,7 +41,12 @@ std::string run_outcome(const RunRow& r) {
   return "passed";
 }
 
-}  // namespace
+const Figure* find_figure(const RunRow& r, const std::string& name) {
+  const std::string key = r.harness + "." + r.config + "." + name;
+  for (const Figure& f : r.figures)
+    if (f.key == key) return &f;
+  return nullptr;
+}
 
 int Verdict::count(const std::string& outcome) const {
   return int(std::count_if(steps.begin(), steps.end(),

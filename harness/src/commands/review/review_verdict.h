@@ -30,4 +30,11 @@ Verdict verdict_of(const ReviewData& data);
 // The figure a run's verdict turns on, in words ("0 of 96 counts differ from golden").
 std::string decisive_figure(const RunRow& run);
 
+// A run's outcome from its JUnit counts and input problems: "error", "failure", "problem",
+// "skipped" (every testcase skipped) or "passed".
+std::string run_outcome(const RunRow& run);
+
+// The run's figure "<harness>.<config>.<name>", or nullptr.
+const Figure* find_figure(const RunRow& run, const std::string& name);
+
 }  // namespace stk::harness::review
