@@ -7,7 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <stdexcept>
 #include <string>
+
+#include "report_contract.h"
 
 // A sanitizer build starts and runs child processes several times slower: a wall-clock limit a
 // test gives a child (a handshake, a per-move timeout) is multiplied by this, so that a limit met
@@ -27,7 +31,12 @@ struct RunResult {
   std::string output;  // stdout and stderr together
 };
 
+// Runs `cmd` through /bin/sh. A command running stk-harness is held to the report contract
+// (report_contract.h): a run whose exit status and reports disagree throws, failing whichever test
+// ran it, so every test that runs a command also checks what its reports say.
 inline RunResult run_command(const std::string& cmd) {
+  std::optional<RunContract> contract;
+  if (cmd.find("stk-harness") != std::string::npos) contract.emplace(cmd);
   RunResult r{-1, ""};
   FILE* p = popen((cmd + " 2>&1").c_str(), "r");
   if (!p) return r;
@@ -35,6 +44,10 @@ inline RunResult run_command(const std::string& cmd) {
   while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
   int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (contract)
+    if (std::string broken = contract->violation(r.exit_code); !broken.empty())
+      throw std::runtime_error("report contract (docs/reports.md): " + broken + "\ncommand: " +
+                               cmd + "\noutput: " + r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0));
   return r;
 }
 

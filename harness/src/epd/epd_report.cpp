@@ -292,7 +292,7 @@ Published publish(const RunResults& run, const RunResults* baseline,
   const report::ReportPaths paths = report::report_paths(out_dir, "epd", stem);
   report::write_run_report(epd_report, paths);
   Published out;
-  out.exit_code = gate_failed ? 1 : 0;
+  out.exit_code = report::exit_status(epd_report);
   out.summary = summary;
   out.junit_path = paths.junit;
   out.json_path = paths.json;

@@ -76,7 +76,6 @@ MatchPublished publish_match(const MatchResult& r,
   const MatchAnalysis a = analysis_of(r);
   const GateOutcome gate = evaluate_gate(r);
   MatchPublished pub;
-  pub.exit_code = gate.passed ? 0 : 1;
   const report::ReportPaths paths = report::report_paths(out_dir, "match", stem);
   pub.json_path = paths.json;
   pub.md_path = paths.markdown;
@@ -128,6 +127,7 @@ MatchPublished publish_match(const MatchResult& r,
   run.figures = to_json(r);
   run.markdown = fmt::format("{}\n```\n{}```\n\n**{}**\n", head, to_text(a), verdict);
   report::write_run_report(run, paths);
+  pub.exit_code = report::exit_status(run);  // the testcase's verdict, not the gate's flag
   return pub;
 }
 

@@ -53,6 +53,11 @@ struct RunReport {
   }
 };
 
+// The exit status of a run whose report was built: 0 when it passed, else 1 (docs/reports.md).
+// Commands return this rather than a flag of their own, so the status cannot disagree with the
+// testcases the report records.
+inline int exit_status(const RunReport& run) { return run.passed() ? 0 : 1; }
+
 // {"schema", "harness", "config", "junit", "tests", "failures", "errors", "skipped", "passed", "plots"}:
 // the envelope every summary JSON carries under "report". `junit_file` is written as given.
 Json envelope(const RunReport& run, const std::string& junit_file);

@@ -47,7 +47,7 @@ int run_accumulator(int argc, char** argv) {
     finish_report(run, s, nets, totals);
     report::write_run_report(run, paths);
     std::cout << suite.system_out << "report: " << paths.junit << "\n";
-    return suite.count(junit::Outcome::Failed) ? 1 : 0;
+    return report::exit_status(run);
   } catch (...) {
     return input_failure("stk-harness accumulator", app.help().c_str());
   }

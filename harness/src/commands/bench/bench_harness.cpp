@@ -143,7 +143,7 @@ int run_bench_harness(int argc, char** argv) {
         depth, expected.nodes, r.nodes, ok ? "ok" : "**CHANGED**", nps);
     report::write_run_report(run, paths);
     std::cout << "report: " << paths.junit << "\n";
-    return ok ? 0 : 1;
+    return report::exit_status(run);
   } catch (...) {
     return input_failure("stk-harness bench", app.help().c_str());
   }

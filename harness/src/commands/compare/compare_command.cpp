@@ -203,7 +203,7 @@ int run_compare(int argc, char** argv) {
         std::cout << "FAILED " << tc.name << ": " << tc.message << "\n";
     std::cout << fmt::format("compare: {:.0f} s building, {:.0f} s measuring\nreports: {}, {}\n",
                              r.build_s, r.measure_s, paths.junit, paths.json);
-    return verdict.all_passed() ? 0 : 1;
+    return report::exit_status(run);
   } catch (...) {
     return input_failure("stk-harness compare");
   }

@@ -60,7 +60,7 @@ int run_ctest_junit(int argc, char** argv) {
     std::cout << "ctest-junit: " << run.tests() << " tests, " << run.count(junit::Outcome::Failed)
               << " failed, " << run.count(junit::Outcome::Error) << " errors, "
               << run.count(junit::Outcome::Skipped) << " skipped: " << out_path << "\n";
-    return run.passed() ? 0 : 1;
+    return report::exit_status(run);
   } catch (...) {
     return input_failure("stk-harness ctest-junit", app.help().c_str());
   }

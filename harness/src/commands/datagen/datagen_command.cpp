@@ -314,7 +314,7 @@ int run_datagen(int argc, char** argv) {
           "wrote {} and {}\n",
           writer.done().size(), records, quiet, positions / std::max(play_s, 1e-9) / s.concurrency,
           s.out, paths.json);
-      return run.passed() ? 0 : 1;
+      return report::exit_status(run);
     }
   } catch (...) {
     return input_failure("stk-harness datagen", app.help().c_str());

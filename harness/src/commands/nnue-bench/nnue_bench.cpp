@@ -316,7 +316,7 @@ int run_nnue_bench(int argc, char** argv) {
     run.markdown = "```\n" + summary + "```\n";
     report::write_run_report(run, paths);
     std::cout << summary << "report: " << paths.junit << "\n";
-    return run.passed() ? 0 : 1;
+    return report::exit_status(run);
   } catch (...) {
     return input_failure("stk-harness nnue-bench", app.help().c_str());
   }

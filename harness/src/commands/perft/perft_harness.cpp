@@ -52,7 +52,7 @@ int run_perft(int argc, char** argv) {
     finish_report(perft_report, totals);
     report::write_run_report(perft_report, paths);
     std::cout << suite.system_out << "report: " << paths.junit << "\n";
-    return totals.failures ? 1 : 0;
+    return report::exit_status(perft_report);
   } catch (...) {
     return input_failure("stk-harness perft", app.help().c_str());
   }

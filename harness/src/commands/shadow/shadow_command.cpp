@@ -74,7 +74,7 @@ int run_shadow(int argc, char** argv) {
                                                 paths);
     report::write_run_report(run, paths);
     print_shadow_summary(s, todo.size(), totals, figures, paths);
-    return run.passed() ? 0 : 1;
+    return report::exit_status(run);
   } catch (...) {
     return input_failure("stk-harness shadow", app.help().c_str());
   }

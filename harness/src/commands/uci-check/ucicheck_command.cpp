@@ -173,12 +173,11 @@ int run_uci_check(int argc, char** argv) {
     out.figures = to_json(run);
     out.markdown = to_markdown(run);
     report::write_run_report(out, paths);
-    const int bad = run.count(Verdict::Fail) + run.count(Verdict::Error);
     std::cout << fmt::format(
         "uci-check: {} pass, {} fail, {} documented difference, {} error in {:.1f} s\nreport: {}\n",
         run.count(Verdict::Pass), run.count(Verdict::Fail), run.count(Verdict::Difference),
         run.count(Verdict::Error), run.time_s, paths.junit);
-    return bad ? 1 : 0;
+    return report::exit_status(out);
   } catch (...) {
     return input_failure("stk-harness uci-check");
   }

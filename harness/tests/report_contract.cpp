@@ -1,0 +1,244 @@
+#include "report_contract.h"
+
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <tinyxml2.h>
+
+namespace stk::test {
+
+namespace fs = std::filesystem;
+
+// Named, not anonymous: the test files are compiled in unity batches, where the anonymous
+// namespaces of several files are one.
+namespace report_contract_detail {
+
+// The words of a command line as /bin/sh splits them, for what the tests write: blanks separate,
+// '...' and "..." quote, a backslash outside single quotes escapes the next character. Redirections
+// and pipes stay words of their own; they never follow --junit or --out-dir.
+std::vector<std::string> shell_words(const std::string& command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      else if (quote == '"' && c == '\\' && i + 1 < command.size()) word += command[++i];
+      else word += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c, in_word = true;
+    } else if (c == '\\' && i + 1 < command.size()) {
+      word += command[++i], in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(word), word.clear(), in_word = false;
+    } else {
+      word += c, in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+// The value of `--name V` or `--name=V` at words[i], if it is that option.
+std::optional<std::string> option_value(const std::vector<std::string>& words, std::size_t i,
+                                        const std::string& name) {
+  if (words[i] == name && i + 1 < words.size()) return words[i + 1];
+  if (words[i].starts_with(name + "=")) return words[i].substr(name.size() + 1);
+  return std::nullopt;
+}
+
+struct Counts {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+  bool operator==(const Counts&) const = default;
+};
+
+struct JUnitFacts {
+  Counts counts;                         // counted from the testcases
+  std::vector<std::string> suite_names;
+  std::string problem;                   // a count stated unlike the testcases, unparsable XML
+};
+
+int int_attribute(const tinyxml2::XMLElement* e, const char* name) {
+  return e->IntAttribute(name, -1);
+}
+
+JUnitFacts read_junit(const fs::path& file) {
+  JUnitFacts f;
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(file.c_str()) != tinyxml2::XML_SUCCESS) {
+    f.problem = fmt::format("{}: not XML ({})", file.string(), doc.ErrorStr());
+    return f;
+  }
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  if (!root || std::string(root->Name()) != "testsuites") {
+    f.problem = file.string() + ": the root is not <testsuites>";
+    return f;
+  }
+  for (auto* s = root->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite")) {
+    Counts suite;
+    for (auto* c = s->FirstChildElement("testcase"); c; c = c->NextSiblingElement("testcase")) {
+      ++suite.tests;
+      suite.failures += c->FirstChildElement("failure") != nullptr;
+      suite.errors += c->FirstChildElement("error") != nullptr;
+      suite.skipped += c->FirstChildElement("skipped") != nullptr;
+    }
+    const char* name = s->Attribute("name");
+    f.suite_names.push_back(name ? name : "");
+    const Counts stated{int_attribute(s, "tests"), int_attribute(s, "failures"),
+                        int_attribute(s, "errors"), int_attribute(s, "skipped")};
+    if (stated != suite && f.problem.empty())
+      f.problem = fmt::format(
+          "{}: suite '{}' states tests={} failures={} errors={} skipped={}, its testcases "
+          "count {} {} {} {}",
+          file.string(), name ? name : "", stated.tests, stated.failures, stated.errors,
+          stated.skipped, suite.tests, suite.failures, suite.errors, suite.skipped);
+    f.counts.tests += suite.tests, f.counts.failures += suite.failures;
+    f.counts.errors += suite.errors, f.counts.skipped += suite.skipped;
+  }
+  const Counts root_stated{int_attribute(root, "tests"), int_attribute(root, "failures"),
+                           int_attribute(root, "errors"), f.counts.skipped};
+  if (root_stated != f.counts && f.problem.empty())
+    f.problem = fmt::format("{}: <testsuites> states tests={} failures={} errors={}, its suites "
+                            "sum to {} {} {}",
+                            file.string(), root_stated.tests, root_stated.failures,
+                            root_stated.errors, f.counts.tests, f.counts.failures,
+                            f.counts.errors);
+  return f;
+}
+
+// The summaries a report D/junit/<harness>-<config>.xml may have: D/<harness>/<config>.json for
+// each split of the stem (harness names hold '-' too: nnue-bench).
+std::vector<fs::path> summaries_of(const fs::path& junit) {
+  std::vector<fs::path> out;
+  if (junit.parent_path().filename() != "junit") return out;
+  const fs::path dir = junit.parent_path().parent_path();
+  const std::string stem = junit.stem().string();
+  for (std::size_t dash = stem.find('-'); dash != std::string::npos;
+       dash = stem.find('-', dash + 1))
+    out.push_back(dir / stem.substr(0, dash) / (stem.substr(dash + 1) + ".json"));
+  return out;
+}
+
+std::optional<FileIdentity> identity(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return FileIdentity{std::uintmax_t(st.st_ino), std::uintmax_t(st.st_size),
+                      std::int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+// Regular files named *`ext` directly in `dir`.
+std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.path().extension() == ext) out.push_back(entry.path());
+  return out;
+}
+
+std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
+                               const JUnitFacts& facts) {
+  std::ifstream in(json_path);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("report") || !j["report"].is_object())
+    return json_path.string() + ": no JSON object with a \"report\" envelope";
+  const nlohmann::json& e = j["report"];
+  auto count = [&](const char* k) { return e.value(k, -1); };
+  const Counts stated{count("tests"), count("failures"), count("errors"), count("skipped")};
+  if (stated != facts.counts)
+    return fmt::format("{}: the envelope states tests={} failures={} errors={} skipped={}, {} "
+                       "counts {} {} {} {}",
+                       json_path.string(), stated.tests, stated.failures, stated.errors,
+                       stated.skipped, junit.string(), facts.counts.tests, facts.counts.failures,
+                       facts.counts.errors, facts.counts.skipped);
+  const bool passed = facts.counts.failures == 0 && facts.counts.errors == 0;
+  if (!e.contains("passed") || !e["passed"].is_boolean() || e["passed"].get<bool>() != passed)
+    return fmt::format("{}: the envelope's passed is not {}", json_path.string(), passed);
+  const std::string link = e.value("junit", "");
+  std::error_code ec;
+  if (link.empty() || !fs::equivalent(json_path.parent_path() / link, junit, ec))
+    return fmt::format("{}: the envelope's junit '{}' does not lead to {}", json_path.string(),
+                       link, junit.string());
+  const std::string harness = e.value("harness", "");
+  const std::string config = e.value("config", "");
+  if (junit.stem().string() != harness + "-" + config)
+    return fmt::format("{}: harness '{}' and config '{}' do not name {}", json_path.string(),
+                       harness, config, junit.filename().string());
+  for (const std::string& name : facts.suite_names)
+    if (!name.starts_with(harness + "."))
+      return fmt::format("{}: suite '{}' is not named for harness '{}'", junit.string(), name,
+                         harness);
+  return "";
+}
+
+}  // namespace report_contract_detail
+
+using namespace report_contract_detail;
+
+RunContract::RunContract(const std::string& command) {
+  const std::vector<std::string> words = shell_words(command);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (auto junit = option_value(words, i, "--junit")) named_junit_.emplace_back(*junit);
+    if (auto out = option_value(words, i, "--out-dir")) out_dirs_.emplace_back(*out);
+  }
+  for (const fs::path& file : candidates())
+    if (auto id = identity(file)) before_[file] = *id;
+}
+
+std::vector<fs::path> RunContract::candidates() const {
+  std::vector<fs::path> files;
+  for (const fs::path& junit : named_junit_) {
+    files.push_back(junit);
+    for (const fs::path& json : summaries_of(junit)) files.push_back(json);
+  }
+  for (const fs::path& out : out_dirs_) {
+    for (const fs::path& junit : files_in(out / "junit", ".xml")) files.push_back(junit);
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(out, ec))
+      for (const fs::path& json : files_in(entry.path(), ".json")) files.push_back(json);
+  }
+  return files;
+}
+
+bool RunContract::written(const fs::path& file) const {
+  const auto now = identity(file);
+  if (!now) return false;
+  const auto it = before_.find(file);
+  return it == before_.end() || !(it->second == *now);
+}
+
+std::string RunContract::violation(int exit_code) const {
+  if (exit_code != 0 && exit_code != 1) return "";
+  for (const fs::path& junit : named_junit_)
+    if (!written(junit))
+      return fmt::format("exit {} but it did not write its report {}", exit_code, junit.string());
+  std::vector<fs::path> reports = named_junit_;
+  for (const fs::path& out : out_dirs_)
+    for (const fs::path& junit : files_in(out / "junit", ".xml"))
+      if (written(junit)) reports.push_back(junit);
+  bool some_failed = false;
+  for (const fs::path& junit : reports) {
+    const JUnitFacts facts = read_junit(junit);
+    if (!facts.problem.empty()) return facts.problem;
+    const bool failed = facts.counts.failures + facts.counts.errors > 0;
+    if (exit_code == 0 && failed)
+      return fmt::format("exit 0 but {} records {} failures and {} errors", junit.string(),
+                         facts.counts.failures, facts.counts.errors);
+    some_failed = some_failed || failed;
+    for (const fs::path& json : summaries_of(junit))
+      if (written(json))
+        if (std::string v = envelope_violation(json, junit, facts); !v.empty()) return v;
+  }
+  if (exit_code == 1 && !reports.empty() && !some_failed)
+    return "exit 1 but no report it wrote records a failure or an error";
+  return "";
+}
+
+}  // namespace stk::test
