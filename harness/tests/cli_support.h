@@ -46,8 +46,9 @@ inline RunResult run_command(const std::string& cmd) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (contract)
     if (std::string broken = contract->violation(r.exit_code); !broken.empty())
-      throw std::runtime_error("report contract (docs/reports.md): " + broken + "\ncommand: " +
-                               cmd + "\noutput: " + r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0));
+      throw std::runtime_error(
+          "report contract (docs/reports.md): " + broken + "\ncommand: " + cmd +
+          "\noutput: " + r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0));
   return r;
 }
 

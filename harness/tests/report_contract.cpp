@@ -60,9 +60,9 @@ struct Counts {
 };
 
 struct JUnitFacts {
-  Counts counts;                         // counted from the testcases
+  Counts counts;  // counted from the testcases
   std::vector<std::string> suite_names;
-  std::string problem;                   // a count stated unlike the testcases, unparsable XML
+  std::string problem;  // a count stated unlike the testcases, unparsable XML
 };
 
 int int_attribute(const tinyxml2::XMLElement* e, const char* name) {
@@ -105,11 +105,11 @@ JUnitFacts read_junit(const fs::path& file) {
   const Counts root_stated{int_attribute(root, "tests"), int_attribute(root, "failures"),
                            int_attribute(root, "errors"), f.counts.skipped};
   if (root_stated != f.counts && f.problem.empty())
-    f.problem = fmt::format("{}: <testsuites> states tests={} failures={} errors={}, its suites "
-                            "sum to {} {} {}",
-                            file.string(), root_stated.tests, root_stated.failures,
-                            root_stated.errors, f.counts.tests, f.counts.failures,
-                            f.counts.errors);
+    f.problem = fmt::format(
+        "{}: <testsuites> states tests={} failures={} errors={}, its suites "
+        "sum to {} {} {}",
+        file.string(), root_stated.tests, root_stated.failures, root_stated.errors, f.counts.tests,
+        f.counts.failures, f.counts.errors);
   return f;
 }
 
@@ -153,11 +153,12 @@ std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
   auto count = [&](const char* k) { return e.value(k, -1); };
   const Counts stated{count("tests"), count("failures"), count("errors"), count("skipped")};
   if (stated != facts.counts)
-    return fmt::format("{}: the envelope states tests={} failures={} errors={} skipped={}, {} "
-                       "counts {} {} {} {}",
-                       json_path.string(), stated.tests, stated.failures, stated.errors,
-                       stated.skipped, junit.string(), facts.counts.tests, facts.counts.failures,
-                       facts.counts.errors, facts.counts.skipped);
+    return fmt::format(
+        "{}: the envelope states tests={} failures={} errors={} skipped={}, {} "
+        "counts {} {} {} {}",
+        json_path.string(), stated.tests, stated.failures, stated.errors, stated.skipped,
+        junit.string(), facts.counts.tests, facts.counts.failures, facts.counts.errors,
+        facts.counts.skipped);
   const bool passed = facts.counts.failures == 0 && facts.counts.errors == 0;
   if (!e.contains("passed") || !e["passed"].is_boolean() || e["passed"].get<bool>() != passed)
     return fmt::format("{}: the envelope's passed is not {}", json_path.string(), passed);

@@ -43,8 +43,8 @@ class RunContract {
   std::string violation(int exit_code) const;
 
  private:
-  std::vector<std::filesystem::path> named_junit_;  // --junit paths
-  std::vector<std::filesystem::path> out_dirs_;     // --out-dir folders
+  std::vector<std::filesystem::path> named_junit_;        // --junit paths
+  std::vector<std::filesystem::path> out_dirs_;           // --out-dir folders
   std::map<std::filesystem::path, FileIdentity> before_;  // reports and summaries before the run
 
   std::vector<std::filesystem::path> candidates() const;  // files the run may have written

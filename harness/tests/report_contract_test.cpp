@@ -24,8 +24,8 @@ std::string junit_xml(int failures, int errors, const std::string& suite = "perf
              "\" time=\"0\"><error message=\"m\">d</error></testcase>";
   cases += "<testcase classname=\"perft.c\" name=\"ok\" time=\"0\"/>";
   const int tests = failures + errors + 1;
-  return "<?xml version=\"1.0\"?><testsuites tests=\"" + std::to_string(tests) +
-         "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+  return "<?xml version=\"1.0\"?><testsuites tests=\"" + std::to_string(tests) + "\" failures=\"" +
+         std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
          "\"><testsuite name=\"" + suite + "\" tests=\"" + std::to_string(tests) +
          "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
          "\" skipped=\"0\" time=\"0\">" + cases + "</testsuite></testsuites>";
@@ -33,9 +33,12 @@ std::string junit_xml(int failures, int errors, const std::string& suite = "perf
 
 std::string envelope(int tests, int failures, bool passed, const std::string& junit_link) {
   return "{\"report\": {\"schema\": \"stk-report/1\", \"harness\": \"perft\", \"config\": \"t\", "
-         "\"junit\": \"" + junit_link + "\", \"tests\": " + std::to_string(tests) +
-         ", \"failures\": " + std::to_string(failures) + ", \"errors\": 0, \"skipped\": 0, "
-         "\"passed\": " + (passed ? "true" : "false") + ", \"plots\": []}}";
+         "\"junit\": \"" +
+         junit_link + "\", \"tests\": " + std::to_string(tests) +
+         ", \"failures\": " + std::to_string(failures) +
+         ", \"errors\": 0, \"skipped\": 0, "
+         "\"passed\": " +
+         (passed ? "true" : "false") + ", \"plots\": []}}";
 }
 
 // A folder with a stand-in stk-harness that copies `staged/` over `out/` (a new inode per file,
@@ -50,7 +53,8 @@ struct Stage {
     fs::create_directories(staged / "junit");
     fs::create_directories(staged / "perft");
     stk::test::write_file(bin, "#!/bin/sh\nmkdir -p '" + out.string() + "' && cp -r '" +
-                                   staged.string() + "/.' '" + out.string() + "/'\nexit \"$CODE\"\n");
+                                   staged.string() + "/.' '" + out.string() +
+                                   "/'\nexit \"$CODE\"\n");
     fs::permissions(bin, fs::perms::owner_all);
   }
   void stage(const std::string& rel, const std::string& text) {

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import hostile as h
+import report_contract
 
 # ---- cells failing on today's code (empty it as the fixes land) ----------------------------------
 # Cell id (row/target/condition) -> what happens today. Each runs as xfail(strict=True): a fix that
@@ -902,13 +903,15 @@ def reference_run(row: Row, inputs: Path, root: Path) -> Reference:
         r = root / str(i)
         layout(r, inputs, row)
         env = {**base_env(), **row.env, **fault_env(r, 0, op)}
-        out = h.run_bounded(
-            [HARNESS, *row.argv(default_args(r, row))], cwd=r / "cwd", env=env, timeout=60
-        )
+        args = default_args(r, row)
+        out = h.run_bounded([HARNESS, *row.argv(args)], cwd=r / "cwd", env=env, timeout=60)
         calls[op], _ = read_fault_report(r)
         assert out.returncode in row.normal, (
             f"{row.id}: reference run {out.summary()}\n{out.tail()}"
         )
+        # The out dir starts empty: every report in it is this run's.
+        broken = report_contract.violations(out.returncode, [Path(p) for p in row.reports(args)])
+        assert not broken, f"{row.id}: report contract: {broken}\n{out.tail()}"
     files = {
         str(p.relative_to(root / "0/out")): p.read_bytes()
         for p in h.walk_files(root / "0/out")

@@ -1,0 +1,114 @@
+"""The report contract of every run, as docs/reports.md and docs/report-schema.md state it, written
+from those pages (the C++ tests hold every harness run to the same rules in
+harness/tests/report_contract.h; this is the Python side's own reading, used on the fault matrix's
+reference run of every command, so both the tools and the matrix meet it):
+
+- exit 0: no report the run wrote records a failure or an error;
+- exit 1: a report the run wrote records one;
+- a suite's tests/failures/errors/skipped are the counts of its testcases, the root's their sums;
+- a JSON summary beside it (D/<harness>/<config>.json for D/junit/<harness>-<config>.xml) carries
+  the envelope: the same counts, `passed` = no failure and no error, `junit` leading back to the
+  file, `harness`-`config` naming it, and every suite named `<harness>.<...>`.
+
+Exit 2 and other statuses are judged by the tests that provoke them."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+KINDS = ("failure", "error", "skipped")
+
+
+def _counts(cases: list[ET.Element]) -> dict[str, int]:
+    c = {"tests": len(cases), "failures": 0, "errors": 0, "skipped": 0}
+    for case in cases:
+        for kind, key in zip(KINDS, ("failures", "errors", "skipped"), strict=True):
+            c[key] += case.find(kind) is not None
+    return c
+
+
+def junit_counts(path: Path) -> tuple[dict[str, int], list[str], list[str]]:
+    """(counts from the testcases, suite names, problems with the stated counts)."""
+    root = ET.parse(path).getroot()
+    problems: list[str] = []
+    if root.tag != "testsuites":
+        return {}, [], [f"{path}: the root is <{root.tag}>, not <testsuites>"]
+    total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    names = []
+    for suite in root.findall("testsuite"):
+        names.append(suite.get("name", ""))
+        counted = _counts(suite.findall("testcase"))
+        stated = {k: int(suite.get(k, "-1")) for k in counted}
+        if stated != counted:
+            problems.append(f"{path}: suite {names[-1]!r} states {stated}, its testcases {counted}")
+        total = {k: total[k] + counted[k] for k in total}
+    stated_root = {k: int(root.get(k, "-1")) for k in ("tests", "failures", "errors")}
+    if stated_root != {k: total[k] for k in stated_root}:
+        problems.append(f"{path}: <testsuites> states {stated_root}, its suites sum to {total}")
+    return total, names, problems
+
+
+def summary_candidates(junit: Path) -> list[Path]:
+    """D/<harness>/<config>.json for every split of the stem <harness>-<config>."""
+    if junit.parent.name != "junit":
+        return []
+    stem, base = junit.stem, junit.parent.parent
+    return [base / stem[:i] / f"{stem[i + 1 :]}.json" for i, ch in enumerate(stem) if ch == "-"]
+
+
+def envelope_problems(
+    summary: Path, junit: Path, counts: dict[str, int], suites: list[str]
+) -> list[str]:
+    try:
+        env = json.loads(summary.read_text())["report"]
+    except (ValueError, KeyError, TypeError) as e:
+        return [f"{summary}: no report envelope ({e})"]
+    out = []
+    stated = {k: env.get(k) for k in counts}
+    if stated != counts:
+        out.append(f"{summary}: the envelope states {stated}, {junit} counts {counts}")
+    if env.get("passed") is not (counts["failures"] == 0 and counts["errors"] == 0):
+        out.append(f"{summary}: passed is {env.get('passed')!r} for {counts}")
+    link = env.get("junit")
+    if not isinstance(link, str) or (summary.parent / link).resolve() != junit.resolve():
+        out.append(f"{summary}: junit {link!r} does not lead to {junit}")
+    harness, config = env.get("harness"), env.get("config")
+    if junit.stem != f"{harness}-{config}":
+        out.append(f"{summary}: harness {harness!r} and config {config!r} do not name {junit.name}")
+    out += [
+        f"{junit}: suite {s!r} is not named for harness {harness!r}"
+        for s in suites
+        if not s.startswith(f"{harness}.")
+    ]
+    return out
+
+
+def violations(status: int, reports: list[Path], written: set[Path] | None = None) -> list[str]:
+    """What a run with exit `status` that declared the JUnit files `reports` broke. `written`
+    (default: every file that exists) are the files the run wrote, JSON summaries included."""
+    if status not in (0, 1):
+        return []
+
+    def fresh(p: Path) -> bool:
+        return p.is_file() and (written is None or p in written)
+
+    out: list[str] = []
+    failed_any = False
+    for junit in reports:
+        if not fresh(junit):
+            out.append(f"exit {status} but the run did not write its report {junit}")
+            continue
+        counts, suites, problems = junit_counts(junit)
+        out += problems
+        failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
+        if status == 0 and failed:
+            out.append(f"exit 0 but {junit} records {counts}")
+        failed_any |= failed
+        for summary in summary_candidates(junit):
+            if fresh(summary):
+                out += envelope_problems(summary, junit, counts, suites)
+    if status == 1 and reports and not failed_any:
+        out.append("exit 1 but no report it wrote records a failure or an error")
+    return out

@@ -1,0 +1,98 @@
+"""report_contract.py fails on each inconsistency it names and passes the consistent run: the
+fault matrix's reference runs rely on it, and a check that cannot fail would pass them all."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import report_contract as rc
+
+
+def junit(failures: int, errors: int, suite: str = "perft.t", lie: bool = False) -> str:
+    cases = (
+        "".join(
+            f'<testcase classname="perft.c" name="f{i}" time="0"><failure message="m"/></testcase>'
+            for i in range(failures)
+        )
+        + "".join(
+            f'<testcase classname="perft.c" name="e{i}" time="0"><error message="m"/></testcase>'
+            for i in range(errors)
+        )
+        + '<testcase classname="perft.c" name="ok" time="0"/>'
+    )
+    n = failures + errors + 1
+    stated = 0 if lie else failures
+    return (
+        f'<?xml version="1.0"?><testsuites tests="{n}" failures="{failures}" errors="{errors}">'
+        f'<testsuite name="{suite}" tests="{n}" failures="{stated}" errors="{errors}" '
+        f'skipped="0" time="0">{cases}</testsuite></testsuites>'
+    )
+
+
+def envelope(
+    failures: int, passed: bool, link: str = "../junit/perft-t.xml", tests: int = 0
+) -> str:
+    return json.dumps(
+        {
+            "report": {
+                "schema": "stk-report/1",
+                "harness": "perft",
+                "config": "t",
+                "junit": link,
+                "tests": tests or failures + 1,
+                "failures": failures,
+                "errors": 0,
+                "skipped": 0,
+                "passed": passed,
+                "plots": [],
+            }
+        }
+    )
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    (tmp_path / "junit").mkdir()
+    (tmp_path / "perft").mkdir()
+    return tmp_path
+
+
+def test_exit_status_agrees_with_the_testcases_both_ways(out: Path) -> None:
+    report = out / "junit/perft-t.xml"
+    report.write_text(junit(1, 0))
+    assert rc.violations(1, [report]) == []
+    assert rc.violations(0, [report])[0].startswith("exit 0 but")
+    report.write_text(junit(0, 1))
+    assert rc.violations(1, [report]) == []
+    report.write_text(junit(0, 0))
+    assert rc.violations(0, [report]) == []
+    assert rc.violations(1, [report])[0].startswith("exit 1 but no report")
+    assert rc.violations(2, [report]) == []
+
+
+def test_a_declared_report_must_be_written(out: Path) -> None:
+    report = out / "junit/perft-t.xml"
+    assert "did not write" in rc.violations(0, [report])[0]
+    report.write_text(junit(0, 0))
+    assert "did not write" in rc.violations(0, [report], written=set())[0]
+
+
+def test_counts_and_envelope_agree_with_the_testcases(out: Path) -> None:
+    report, summary = out / "junit/perft-t.xml", out / "perft/t.json"
+    report.write_text(junit(1, 0, lie=True))
+    assert "its testcases" in rc.violations(1, [report])[0]
+    report.write_text(junit(1, 0))
+    summary.write_text(envelope(1, False))
+    assert rc.violations(1, [report]) == []
+    summary.write_text(envelope(0, False, tests=2))
+    assert "the envelope states" in rc.violations(1, [report])[0]
+    summary.write_text(envelope(1, True))
+    assert "passed is True" in rc.violations(1, [report])[0]
+    summary.write_text(envelope(1, False, link="../junit/perft-u.xml"))
+    assert "does not lead to" in rc.violations(1, [report])[0]
+    summary.write_text(envelope(1, False))
+    report.write_text(junit(1, 0, suite="bench.t"))
+    assert "not named for harness 'perft'" in rc.violations(1, [report])[0]
+    assert rc.violations(1, [report], written={report}) == []  # a summary it did not write
