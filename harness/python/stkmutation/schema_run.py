@@ -204,7 +204,8 @@ class SchemaRun:
             m.outcome, m.log = "not-covered", "no CTest test executes the line (coverage map)"
             m.tests = []
         else:
-            self.runner._verdict(m, self.job.ctest(p.tests, p.timeout, env=env), p)
+            ran = self.job.ctest(p.tests, p.timeout, env=env, per_test=p.per_test)
+            self.runner.ctest_verdict(m, ran, p)
         if m.survived and self.runner.binary_tests(m):
             self.runner.second_stage(self.job, m, p, env)
         if m.survived and self.equivalent(m):

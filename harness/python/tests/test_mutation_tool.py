@@ -262,6 +262,42 @@ def test_ctest_regex_escapes_names(mt: ModuleType):
     assert not rx.match("SEE: values (P 100, N 320) and more")
 
 
+def test_ctest_failures_and_timeouts_read_from_a_real_ctest_run(mt: ModuleType, tmp_path: Path):
+    """CTest's own output of a passing, a failing and a hanging test under --timeout: the
+    killers_first bookkeeping reads the failed names from it, and a hang stopped by --timeout is
+    a timeout, not a plain kill (planted: the timeout regex on "Timed out" reads none)."""
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.19)\nproject(t NONE)\nenable_testing()\n"
+        'add_test(NAME "a: passes" COMMAND true)\n'
+        'add_test(NAME "b (fails) x.y, z" COMMAND false)\n'
+        'add_test(NAME "c hangs" COMMAND sleep 30)\n'
+    )
+    build = tmp_path / "b"
+    subprocess.run(["cmake", "-S", tmp_path, "-B", build], check=True, capture_output=True)
+    out = subprocess.run(
+        ["ctest", "--test-dir", build, "--timeout", "1"], capture_output=True, text=True
+    ).stdout
+    assert mt.failed_tests(out) == ["b (fails) x.y, z", "c hangs"]
+    assert mt.CTEST_TIMEOUT.search(out)
+    out = subprocess.run(
+        ["ctest", "--test-dir", build, "-R", "^a"], capture_output=True, text=True
+    ).stdout
+    assert mt.failed_tests(out) == [] and not mt.CTEST_TIMEOUT.search(out)
+
+
+def test_killers_first_only_reorders(mt: ModuleType):
+    """A model of the documented order: every test kept once; more kills first; equal kills in
+    the given order (Hypothesis-free: every subset of kill counts over four tests)."""
+    import itertools
+
+    tests = ["t0", "t1", "t2", "t3"]
+    for counts in itertools.product(range(3), repeat=4):
+        kills = {t: c for t, c in zip(tests, counts, strict=True) if c}
+        got = mt.killers_first(tests, kills)
+        want = [t for c in sorted(set(counts), reverse=True) for t in tests if kills.get(t, 0) == c]
+        assert got == want, (kills, got)
+
+
 def _mutant(mt: ModuleType, outcome: str, line: int, triage: str = "") -> object:
     m = mt.Mutant("engine/src/a.cpp", line, "< ==> >", "if (a < b)", "if (a > b)", "cpp")
     m.outcome, m.triage, m.tests = outcome, triage, ["t1"]
@@ -667,7 +703,7 @@ def test_a_line_no_test_executes_runs_no_ctest(mt: ModuleType, tmp_path: Path):
             (self.build_dir / "a.o").write_bytes(b"new")  # the mutant compiles to other code
             return mt.Ran(0, "", 0.0)
 
-        def ctest(self, names, timeout, junit=None):
+        def ctest(self, names, timeout, junit=None, per_test=None):
             self.ctest_calls.append(list(names))
             return mt.Ran(0, "", 0.0)
 
