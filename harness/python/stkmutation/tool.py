@@ -878,11 +878,18 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
 BINARY_VARS = {"engine": ("STK_ENGINE", "STK_HARNESS"), "harness": ("STK_HARNESS",)}
 
 
+# pytest files that check every stk-harness command the same way, run for a mutant of any
+# command: docs/cli.md against each command's --help.
+EVERY_COMMAND_TESTS = ("test_docs_cli.py",)
+
+
 def binary_tests_for(tree: Path, file: str) -> list[str]:
     """The pytest files that run the binary a C++ file is built into (they name STK_HARNESS for a
     harness file, STK_ENGINE or STK_HARNESS for an engine file): a defect that CTest misses
     may be one only an end-to-end test sees (a fault injected under stk-harness, a datagen run).
-    For a file of harness/src/commands/<cmd>, those that mention <cmd> when any does."""
+    For a file of harness/src/commands/<cmd>, those that mention <cmd> when any does, and those
+    that check every command alike (EVERY_COMMAND_TESTS: a command's help text is its reference
+    page; an emptied option description survived a campaign that never read it)."""
     parts = file.split("/")
     names = BINARY_VARS.get(parts[0], ())
     texts = {f: _text(f) for f in sorted((tree / PY_TESTS).glob("test_*.py"))}
@@ -890,7 +897,8 @@ def binary_tests_for(tree: Path, file: str) -> list[str]:
     if parts[:3] == ["harness", "src", "commands"] and len(parts) > 4:
         cmd = parts[3]
         named = [f for f in found if re.search(rf"\b{re.escape(cmd)}\b", texts[f])]
-        found = named or found
+        every = [f for f in found if f.name in EVERY_COMMAND_TESTS and f not in named]
+        found = [*named, *every] if named else found
     return [str(f.relative_to(tree)) for f in found]
 
 

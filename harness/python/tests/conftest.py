@@ -16,6 +16,7 @@ import chess
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
+from report_contract import HarnessRun, is_harness_run
 
 from stkref.checkpoint import Checkpoint, generate_checkpoint
 from stkref.golden import write_golden
@@ -48,6 +49,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def report_contract_of_every_harness_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every `stk-harness` command a test starts with subprocess.run is held to the report
+    contract (report_contract.py, docs/reports.md): an exit status that disagrees with the
+    reports it wrote fails the test that ran it, whatever that test asserts itself. Runs under
+    the fault injector (LD_PRELOAD in env) are left to the fault tests."""
+    real_run = subprocess.run
+
+    def checked(args, *a, **kw):  # type: ignore[no-untyped-def]
+        env = kw.get("env") or {}
+        if not is_harness_run(args) or env.get("LD_PRELOAD"):
+            return real_run(args, *a, **kw)
+        cwd = kw.get("cwd")
+        contract = HarnessRun([str(x) for x in args], Path(cwd) if cwd else None)
+        result = real_run(args, *a, **kw)
+        broken = contract.violations(result.returncode)
+        if broken:
+            pytest.fail(f"report contract (docs/reports.md) of {args}: {broken}", pytrace=False)
+        return result
+
+    monkeypatch.setattr(subprocess, "run", checked)
 
 
 @pytest.fixture(scope="session")

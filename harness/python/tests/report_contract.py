@@ -112,3 +112,52 @@ def violations(status: int, reports: list[Path], written: set[Path] | None = Non
     if status == 1 and reports and not failed_any:
         out.append("exit 1 but no report it wrote records a failure or an error")
     return out
+
+
+def _identity(p: Path) -> tuple[int, int, int] | None:
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns) if p.is_file() else None
+
+
+class HarnessRun:
+    """The contract of one `stk-harness` command line (a list of words), taken before it runs:
+    the JUnit files it names (`--junit P`, `--junit=P`, the `*.xml` under `--out-dir D/junit`)
+    and the summaries beside them, as they were; `violations(status)` after it ran judges the
+    files it wrote (new, or replaced: the writers rename a new file over the old one)."""
+
+    def __init__(self, argv: list[str], cwd: Path | None = None) -> None:
+        base = cwd or Path.cwd()
+        self.named: list[Path] = []
+        self.out_dirs: list[Path] = []
+        for i, w in enumerate(argv):
+            for opt, sink in (("--junit", self.named), ("--out-dir", self.out_dirs)):
+                if w == opt and i + 1 < len(argv):
+                    sink.append(base / argv[i + 1])
+                elif w.startswith(opt + "="):
+                    sink.append(base / w[len(opt) + 1 :])
+        self.before = {p: _identity(p) for p in self._candidates()}
+
+    def _candidates(self) -> list[Path]:
+        files = [*self.named, *(s for j in self.named for s in summary_candidates(j))]
+        for d in self.out_dirs:
+            if d.is_dir():
+                files += sorted((d / "junit").glob("*.xml")) + sorted(d.glob("*/*.json"))
+        return files
+
+    def violations(self, status: int) -> list[str]:
+        written = {p for p in self._candidates() if _identity(p) not in (None, self.before.get(p))}
+        reports = [*self.named, *(p for p in written if p.suffix == ".xml" and p not in self.named)]
+        return violations(status, reports, written)
+
+
+def is_harness_run(argv: object) -> bool:
+    """A command line (list of words) whose program is stk-harness, run without the fault
+    injector (an injected fault is judged by the fault tests)."""
+    return (
+        isinstance(argv, list | tuple)
+        and len(argv) > 1
+        and Path(str(argv[0])).name == "stk-harness"
+    )

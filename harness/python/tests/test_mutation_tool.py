@@ -653,6 +653,11 @@ def test_a_cpp_survivor_of_ctest_meets_the_end_to_end_tests(mt: ModuleType, tmp_
     assert names("harness/src/commands/datagen/datagen.cpp") == ["test_a.py"]
     assert names("harness/src/commands/match/match.cpp") == ["test_a.py", "test_b.py"]
     assert names("harness/src/report/junit.cpp") == ["test_a.py", "test_b.py"]
+    # a test of every command's help (docs/cli.md) meets every command's mutants (planted: an
+    # emptied option description of checknet survived the 2026-12-03 campaign)
+    (tests / "test_docs_cli.py").write_text('H = os.environ.get("STK_HARNESS")\n')
+    assert names("harness/src/commands/datagen/datagen.cpp") == ["test_a.py", "test_docs_cli.py"]
+    (tests / "test_docs_cli.py").unlink()
     # an engine file is built into stk-harness too (planted: only STK_ENGINE's files, and the
     # fhmodel feature mutant that fhdump's comparison with stkref kills survived)
     assert names("engine/src/search/search.cpp") == ["test_a.py", "test_b.py", "test_c.py"]

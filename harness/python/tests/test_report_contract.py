@@ -4,6 +4,8 @@ fault matrix's reference runs rely on it, and a check that cannot fail would pas
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,33 @@ def test_counts_and_envelope_agree_with_the_testcases(out: Path) -> None:
     report.write_text(junit(1, 0, suite="bench.t"))
     assert "not named for harness 'perft'" in rc.violations(1, [report])[0]
     assert rc.violations(1, [report], written={report}) == []  # a summary it did not write
+
+
+def test_a_harness_run_is_judged_by_the_reports_it_wrote(tmp_path: Path) -> None:
+    """HarnessRun (the conftest hook's check) on a stand-in `stk-harness` that writes the staged
+    files and exits as told: an earlier run's failing report beside it is not this run's, a
+    passing report with exit 1 is a violation, so is a --junit file left unwritten."""
+    out, staged = tmp_path / "out", tmp_path / "staged"
+    (staged / "junit").mkdir(parents=True)
+    (out / "junit").mkdir(parents=True)
+    bin_ = tmp_path / "bin" / "stk-harness"
+    bin_.parent.mkdir()
+    bin_.write_text(f'#!/bin/sh\ncp -r "{staged}/." "{out}/"\nexit "$CODE"\n')
+    bin_.chmod(0o755)
+    (out / "junit/perft-old.xml").write_text(junit(1, 0, suite="perft.old"))
+    (staged / "junit/perft-t.xml").write_text(junit(0, 0))
+
+    def judged(code: int, *args: str) -> list[str]:
+        argv = [str(bin_), *args]
+        assert rc.is_harness_run(argv)
+        contract = rc.HarnessRun(argv, tmp_path)
+        # Popen, not run: the conftest hook would judge (and fail) the violating runs itself.
+        proc = subprocess.Popen(argv, cwd=tmp_path, env={**os.environ, "CODE": str(code)})
+        assert proc.wait() == code
+        return contract.violations(code)
+
+    assert judged(0, "--out-dir", "out") == []
+    assert judged(1, "--out-dir", "out")[0].startswith("exit 1 but no report")
+    (staged / "junit/perft-t.xml").write_text(junit(1, 0))
+    assert judged(1, "--out-dir=out") == []
+    assert "did not write" in judged(0, "--junit", "out/junit/perft-x.xml")[0]
