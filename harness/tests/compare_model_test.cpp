@@ -23,6 +23,9 @@ namespace compare_model {
 struct Pos {
   bool base_solved = false, cand_solved = false;
   std::uint64_t base_nodes = 0, cand_nodes = 0;
+  // An engine error on a side (the contract: it fails the budget whatever the gate). Rare, so
+  // most generated budgets still reach the max-regressions rule.
+  bool base_error = false, cand_error = false;
 };
 
 rc::Gen<std::vector<Pos>> gen_positions() {
@@ -34,6 +37,8 @@ rc::Gen<std::vector<Pos>> gen_positions() {
                            p.cand_nodes = *rc::gen::weightedElement<bool>({{2, true}, {1, false}})
                                               ? p.base_nodes
                                               : *rc::gen::inRange<std::uint64_t>(1, 5000);
+                           p.base_error = *rc::gen::weightedElement<bool>({{1, true}, {40, false}});
+                           p.cand_error = *rc::gen::weightedElement<bool>({{1, true}, {40, false}});
                            return p;
                          })));
 }
@@ -47,13 +52,16 @@ epd::RunResults side_run(const std::vector<Pos>& ps, bool candidate) {
     p.fen = "fen " + std::to_string(i);
     p.solved = candidate ? ps[i].cand_solved : ps[i].base_solved;
     p.nodes = candidate ? ps[i].cand_nodes : ps[i].base_nodes;
+    if (candidate ? ps[i].cand_error : ps[i].base_error) p.error = "engine crashed";
     r.positions.push_back(p);
   }
   return r;
 }
 
 std::vector<Pos> swapped(std::vector<Pos> ps) {
-  for (Pos& p : ps) std::swap(p.base_solved, p.cand_solved), std::swap(p.base_nodes, p.cand_nodes);
+  for (Pos& p : ps)
+    std::swap(p.base_solved, p.cand_solved), std::swap(p.base_nodes, p.cand_nodes),
+        std::swap(p.base_error, p.cand_error);
   return ps;
 }
 
@@ -62,6 +70,7 @@ struct ModelDiff {
   std::vector<std::string> gained, lost;
   std::uint64_t base_nodes = 0, cand_nodes = 0;
   int mismatches = 0;
+  int errors = 0;  // positions with an engine error, counted on each side
 };
 ModelDiff model_diff(const std::vector<Pos>& ps) {
   ModelDiff d;
@@ -72,6 +81,7 @@ ModelDiff model_diff(const std::vector<Pos>& ps) {
     d.base_nodes += ps[i].base_nodes;
     d.cand_nodes += ps[i].cand_nodes;
     d.mismatches += ps[i].base_nodes != ps[i].cand_nodes;
+    d.errors += int(ps[i].base_error) + int(ps[i].cand_error);
   }
   return d;
 }
@@ -119,7 +129,8 @@ TEST_CASE(
     RC_ASSERT(r.suites[1].base_nodes == msd.base_nodes);
     RC_ASSERT(r.suites[1].candidate_nodes == msd.cand_nodes);
     RC_ASSERT(r.suites[1].node_mismatches == msd.mismatches);
-    const bool fail_sn = int(msn.lost.size()) > k, fail_sd = int(msd.lost.size()) > k;
+    const bool fail_sn = msn.errors > 0 || int(msn.lost.size()) > k;
+    const bool fail_sd = msd.errors > 0 || int(msd.lost.size()) > k;
     RC_ASSERT((case_named(v, "solved set sn 100000").outcome == junit::Outcome::Failed) == fail_sn);
     RC_ASSERT((case_named(v, "solved set sd 9").outcome == junit::Outcome::Failed) == fail_sd);
     const auto j = to_json(r, v);
@@ -139,7 +150,9 @@ TEST_CASE(
     }
     // The null control: a side against itself loses and gains nothing and passes every gate.
     auto self = sd;
-    for (Pos& p : self) p.cand_solved = p.base_solved, p.cand_nodes = p.base_nodes;
+    for (Pos& p : self)
+      p.cand_solved = p.base_solved, p.cand_nodes = p.base_nodes, p.base_error = false,
+      p.cand_error = false;
     const CompareResult n = result_of(self, self);
     Gates strict;
     strict.max_regressions = 0;
@@ -170,6 +183,20 @@ TEST_CASE(
     CHECK(c.outcome == junit::Outcome::Failed);
     CHECK(c.message == "gate max-regressions 2: 3 positions lost at sn 100000");
     CHECK(case_named(broken, "solved set sd 9").outcome == junit::Outcome::Passed);
+  }
+  SECTION("both ways: one engine error on either side fails its budget, none passes") {
+    std::vector<Pos> clean(3, Pos{true, true, 100, 100}), one = clean;
+    Gates g;
+    CHECK(judge(result_of(clean, clean), g).all_passed());
+    for (int side = 0; side < 2; ++side) {
+      one = clean;
+      (side ? one[1].cand_error : one[1].base_error) = true;
+      const auto v = judge(result_of(one, clean), g);
+      const auto& c = case_named(v, "solved set sn 100000");
+      CHECK(c.outcome == junit::Outcome::Failed);
+      CHECK(c.message == "1 engine failures at sn 100000 (see the epd reports)");
+      CHECK(case_named(v, "solved set sd 9").outcome == junit::Outcome::Passed);
+    }
   }
 }
 
