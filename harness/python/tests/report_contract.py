@@ -132,12 +132,17 @@ class HarnessRun:
         base = cwd or Path.cwd()
         self.named: list[Path] = []
         self.out_dirs: list[Path] = []
+        options = (("--junit", self.named), ("--out-dir", self.out_dirs))
+        if python_tool(argv):  # stkref.report.add_report_args: --reports-dir, default ./reports
+            options += (("--reports-dir", self.out_dirs),)
         for i, w in enumerate(argv):
-            for opt, sink in (("--junit", self.named), ("--out-dir", self.out_dirs)):
+            for opt, sink in options:
                 if w == opt and i + 1 < len(argv):
                     sink.append(base / argv[i + 1])
                 elif w.startswith(opt + "="):
                     sink.append(base / w[len(opt) + 1 :])
+        if python_tool(argv) and not any(w.startswith("--reports-dir") for w in argv):
+            self.out_dirs.append(base / "reports")
         self.before = {p: _identity(p) for p in self._candidates()}
 
     def _candidates(self) -> list[Path]:
@@ -153,11 +158,20 @@ class HarnessRun:
         return violations(status, reports, written)
 
 
-def is_harness_run(argv: object) -> bool:
-    """A command line (list of words) whose program is stk-harness, run without the fault
-    injector (an injected fault is judged by the fault tests)."""
+def python_tool(argv: list[str]) -> bool:
+    """`python -m stkref.<tool>` or `python -m stktrain.<tool>` (docs/reports.md: the Python
+    tools keep the same contract)."""
     return (
-        isinstance(argv, list | tuple)
-        and len(argv) > 1
-        and Path(str(argv[0])).name == "stk-harness"
+        len(argv) > 2
+        and argv[1] == "-m"
+        and argv[2].split(".")[0] in ("stkref", "stktrain")
+        and "." in argv[2]
     )
+
+
+def is_harness_run(argv: object) -> bool:
+    """A command line (list of words) of a reporting program: stk-harness, or a Python tool."""
+    if not isinstance(argv, list | tuple) or len(argv) < 2:
+        return False
+    words = [str(w) for w in argv]
+    return Path(words[0]).name == "stk-harness" or python_tool(words)

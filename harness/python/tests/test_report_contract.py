@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,16 @@ def test_a_harness_run_is_judged_by_the_reports_it_wrote(tmp_path: Path) -> None
     (staged / "junit/perft-t.xml").write_text(junit(1, 0))
     assert judged(1, "--out-dir=out") == []
     assert "did not write" in judged(0, "--junit", "out/junit/perft-x.xml")[0]
+
+
+def test_python_tools_are_judged_under_their_reports_dir(tmp_path: Path) -> None:
+    """`python -m stkref.<tool>` keeps the same contract; its reports go under --reports-dir,
+    ./reports by default (stkref.report.add_report_args)."""
+    argv = [sys.executable, "-m", "stkref.drift", "--config", "t"]
+    assert rc.is_harness_run(argv) and not rc.is_harness_run([sys.executable, "-m", "pytest"])
+    assert rc.HarnessRun(argv, tmp_path).out_dirs == [tmp_path / "reports"]
+    given = rc.HarnessRun([*argv, "--reports-dir", "r"], tmp_path)
+    assert given.out_dirs == [tmp_path / "r"]
+    (tmp_path / "r/junit").mkdir(parents=True)
+    (tmp_path / "r/junit/drift-t.xml").write_text(junit(0, 0))
+    assert given.violations(1)[0].startswith("exit 1 but no report")
