@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <tinyxml2.h>
 
+#include "proc/command_words.h"
+
 namespace stk::test {
 
 namespace fs = std::filesystem;
@@ -17,34 +19,6 @@ namespace fs = std::filesystem;
 // Named, not anonymous: the test files are compiled in unity batches, where the anonymous
 // namespaces of several files are one.
 namespace report_contract_detail {
-
-// The words of a command line as /bin/sh splits them, for what the tests write: blanks separate,
-// '...' and "..." quote, a backslash outside single quotes escapes the next character. Redirections
-// and pipes stay words of their own; they never follow --junit or --out-dir.
-std::vector<std::string> shell_words(const std::string& command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (std::size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-      else if (quote == '"' && c == '\\' && i + 1 < command.size()) word += command[++i];
-      else word += c;
-    } else if (c == '\'' || c == '"') {
-      quote = c, in_word = true;
-    } else if (c == '\\' && i + 1 < command.size()) {
-      word += command[++i], in_word = true;
-    } else if (c == ' ' || c == '\t' || c == '\n') {
-      if (in_word) words.push_back(word), word.clear(), in_word = false;
-    } else {
-      word += c, in_word = true;
-    }
-  }
-  if (in_word) words.push_back(word);
-  return words;
-}
 
 // The value of `--name V` or `--name=V` at words[i], if it is that option.
 std::optional<std::string> option_value(const std::vector<std::string>& words, std::size_t i,
@@ -184,7 +158,8 @@ std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
 using namespace report_contract_detail;
 
 RunContract::RunContract(const std::string& command) {
-  const std::vector<std::string> words = shell_words(command);
+  // The words as /bin/sh reads them (the project's own splitter; an unbalanced quote throws).
+  const std::vector<std::string> words = harness::proc::split_words(command);
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (auto junit = option_value(words, i, "--junit")) named_junit_.emplace_back(*junit);
     if (auto out = option_value(words, i, "--out-dir")) out_dirs_.emplace_back(*out);

@@ -28,7 +28,7 @@ struct FileIdentity {
 class RunContract {
  public:
   // The JUnit files the command names: each `--junit PATH`, and every `*.xml` under
-  // `--out-dir DIR/junit`. Words as the test's shell splits them.
+  // `--out-dir DIR/junit`. Words as /bin/sh splits them (proc::split_words).
   explicit RunContract(const std::string& command);
 
   // "" when the run kept the contract, else what broke it, naming the file. Over the reports

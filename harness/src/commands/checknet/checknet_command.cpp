@@ -84,6 +84,61 @@ report::ReportPaths checknet_paths(const std::string& junit_file, std::string* c
   return paths;
 }
 
+// One net file as checknet checked it.
+struct CheckedNet {
+  std::string path, expected, digest;  // expected: "" when no digest was asked for
+  std::string text;                    // what checknet printed about the file
+  std::uint64_t checksum = 0;
+  std::size_t size = 0;
+  std::uint32_t hidden = 0;
+  double secs = 0;
+
+  bool digest_differs() const { return !expected.empty() && digest != expected; }
+  std::string mismatch() const {
+    return fmt::format("{}: SHA-256 differs: expected sha256 {}, actual sha256 {}", path, expected,
+                       digest);
+  }
+};
+
+// The run's report: the file's testcase, and the digest's when one was expected.
+report::RunReport checknet_report(const CheckedNet& f, const std::string& config,
+                                  const std::vector<std::pair<std::string, std::string>>& options) {
+  report::RunReport run{"checknet", config};
+  junit::TestSuite& suite = run.suites.emplace_back();
+  suite.name = "checknet." + config;
+  for (auto& [k, v] : options) suite.property("input." + k, v);
+  suite.property("fnv1a64", fmt::format("{:016x}", f.checksum));
+  suite.property("sha256", f.digest);
+  junit::add_build_properties(suite);
+  junit::TestCase tc;
+  tc.classname = "checknet.file";
+  tc.name = f.path;
+  tc.time_s = f.secs;
+  tc.system_out = f.text;
+  suite.cases.push_back(tc);
+  if (!f.expected.empty()) {
+    junit::TestCase dc;
+    dc.classname = "checknet.sha256";
+    dc.name = f.path;
+    dc.facts = {{"expected", f.expected}, {"actual", f.digest}};
+    if (f.digest_differs())
+      dc.outcome = junit::Outcome::Failed, dc.message = "SHA-256 differs", dc.detail = f.mismatch();
+    suite.cases.push_back(dc);
+  }
+  suite.time_s = f.secs;
+  run.figures["file"] = f.path;
+  run.figures["size"] = f.size;
+  run.figures["hidden"] = f.hidden;
+  run.figures["fnv1a64"] = fmt::format("{:016x}", f.checksum);
+  run.figures["sha256"] = f.digest;
+  run.figures["expected_sha256"] = f.expected.empty() ? report::Json(nullptr)
+                                                      : report::Json(f.expected);
+  run.figures["digest_matches"] = f.expected.empty() ? report::Json(nullptr)
+                                                     : report::Json(!f.digest_differs());
+  run.markdown = "```\n" + f.text + "```\n";
+  return run;
+}
+
 }  // namespace
 
 int run_checknet(int argc, char** argv) {
@@ -112,6 +167,7 @@ int run_checknet(int argc, char** argv) {
       paths = checknet_paths(junit_file, &config);
       declare_report(paths.junit, "checknet." + config);
     }
+    if (config.empty()) config = "default";
     if (path.empty()) throw UsageError("expected exactly one net file");
     const std::string expected = expected_digest(sha256, manifest, path);
     auto t0 = std::chrono::steady_clock::now();
@@ -140,46 +196,13 @@ int run_checknet(int argc, char** argv) {
                             bytes.size() - nnue::net_file_size(header.hidden));
     report += "valid yes\n";
     std::cout << report;
-    const bool digest_differs = !expected.empty() && digest != expected;
-    const std::string mismatch = fmt::format(
-        "{}: SHA-256 differs: expected sha256 {}, actual sha256 {}", path, expected, digest);
-    if (digest_differs) std::cerr << "stk-harness checknet: " << mismatch << "\n";
-
-    // The verdict is the report's: the exit status is read from the testcases below, never
-    // decided beside them (a digest check whose testcase passed could not exit 1).
-    report::RunReport run{"checknet", config.empty() ? "default" : config};
-    junit::TestSuite& suite = run.suites.emplace_back();
-    suite.name = "checknet." + run.config;
-    for (auto& [k, v] : given_options(app)) suite.property("input." + k, v);
-    suite.property("fnv1a64", fmt::format("{:016x}", checksum));
-    suite.property("sha256", digest);
-    junit::add_build_properties(suite);
-    junit::TestCase tc;
-    tc.classname = "checknet.file";
-    tc.name = path;
-    tc.time_s = secs;
-    tc.system_out = report;
-    suite.cases.push_back(tc);
-    if (!expected.empty()) {
-      junit::TestCase dc;
-      dc.classname = "checknet.sha256";
-      dc.name = path;
-      dc.facts = {{"expected", expected}, {"actual", digest}};
-      if (digest_differs)
-        dc.outcome = junit::Outcome::Failed, dc.message = "SHA-256 differs", dc.detail = mismatch;
-      suite.cases.push_back(dc);
-    }
-    suite.time_s = secs;
-    run.figures["file"] = path;
-    run.figures["size"] = bytes.size();
-    run.figures["hidden"] = header.hidden;
-    run.figures["fnv1a64"] = fmt::format("{:016x}", checksum);
-    run.figures["sha256"] = digest;
-    run.figures["expected_sha256"] = expected.empty() ? report::Json(nullptr)
-                                                      : report::Json(expected);
-    run.figures["digest_matches"] = expected.empty() ? report::Json(nullptr)
-                                                     : report::Json(!digest_differs);
-    run.markdown = "```\n" + report + "```\n";
+    const CheckedNet net_file{path,     expected,     digest,        report,
+                              checksum, bytes.size(), header.hidden, secs};
+    if (net_file.digest_differs())
+      std::cerr << "stk-harness checknet: " << net_file.mismatch() << "\n";
+    // The verdict is the report's: the exit status is read from its testcases, never decided
+    // beside them (a digest check whose testcase passed could not exit 1).
+    const report::RunReport run = checknet_report(net_file, config, given_options(app));
     if (!junit_file.empty()) report::write_run_report(run, paths);
     return report::exit_status(run);
   } catch (...) {

@@ -262,7 +262,7 @@ int run_fhcollect(int argc, char** argv) {
     add_figures(collected, s, shard, run, back);
     report::write_run_report(collected, paths);
     std::cout << "records: " << s.out_path << "\nreport: " << paths.junit << "\n";
-    return collected.passed() ? 0 : 1;
+    return report::exit_status(collected);
   } catch (...) {
     return input_failure("stk-harness fhcollect", app.help().c_str());
   }

@@ -211,7 +211,7 @@ int run_perft_speed(int argc, char** argv) {
     speed.markdown = md.str() + "\n" + line;
     report::write_run_report(speed, paths);
     std::cout << "report: " << paths.junit << "\n";
-    return speed.passed() ? 0 : 1;
+    return report::exit_status(speed);
   } catch (...) {
     return input_failure("stk-harness perft-speed", app.help().c_str());
   }
