@@ -74,6 +74,10 @@ TEST_CASE("classical eval: the board text mirrors are right", "[eval]") {
         "3k4/8/8/8/3Pp3/8/8/3K2R1 b - d3 0 1");
 }
 
+// MODEL eval-classical-symmetry
+// checks: engine/src/eval/classical.cpp  (the classical score under the colour and file mirrors)
+// contract: docs/engine.md#evaluation
+// planted: ci/mutants/model-eval-classical-symmetry.patch  (the passed-pawn bonus by absolute rank, not the pawn's own)
 TEST_CASE("classical eval is symmetric under colour swap and file mirror", "[eval]") {
   int positions = 0, asymmetric_material = 0, file_mirrors = 0;
   test::walk_random_games(20261130, 300, 80, [&](const Position& pos, const MoveList&) {

@@ -69,6 +69,10 @@ const auto gen_choices = rc::gen::container<std::vector<int>>(rc::gen::inRange(0
 
 }  // namespace
 
+// MODEL movegen-legal-moves
+// checks: engine/src/movegen.cpp  (the legal moves of a position: pseudo-legal by the pieces' rules, filtered by king safety)
+// contract: docs/engine.md#board-and-move-generation
+// planted: ci/mutants/model-movegen-legal-moves.patch  (a checked king may step back along the checking slider's line)
 TEST_CASE("properties of make/unmake and the legal generator", "[movegen][property]") {
   rc::prop("unmake restores every field and the hash", [] {
     Position pos;

@@ -114,6 +114,10 @@ TEST_CASE("SEE: exchange values worked by hand (P 100, N 320, B 330, R 500, Q 95
   }
 }
 
+// MODEL position-see
+// checks: engine/src/position.cpp  (see_ge: whether a capture's exchange wins at least a threshold)
+// contract: docs/engine.md#static-exchange-evaluation
+// planted: ci/mutants/model-position-see.patch  (a rook's recapture uncovers no x-ray behind it)
 TEST_CASE("SEE equals the played-out exchange on captures of random games", "[see]") {
   // Seeded random games from the tricky set; every normal capture off the back ranks in a position
   // without checks or pins anywhere in its exchange (where a pure swap-off is the exact answer).

@@ -11,7 +11,7 @@ Budget time_budget(const Position& pos, const Limits& l) {
   if (l.movetime_ms > 0) b.soft_s = b.hard_s = l.movetime_ms / 1000.0;
   const Color us = pos.side_to_move();
   if (l.infinite || l.time_ms[us] < 0) return b;  // no clock given for the side to move
-  if (l.time_ms[us] == 0 && l.inc_ms[us] <= 0) {  // nothing left to think with
+  if (l.time_ms[us] == 0) {  // nothing left to think with (the increment comes after the move)
     b.max_depth = 1;
     return b;
   }
@@ -22,7 +22,9 @@ Budget time_budget(const Position& pos, const Limits& l) {
   const double reserve = std::min(0.05, left * 0.25);
   const double opt = left / moves + 0.8 * inc;
   const double cap = std::min({left * 0.2 + inc * 0.5, opt * 4, left - reserve});
-  const double hard = std::max(cap - 0.02, 0.005), soft = std::min(std::min(opt, cap) * 0.6, hard);
+  // A floor of 5 ms for the hard limit, but never past cap: a clock of a few ms stays unspent.
+  const double hard = std::max(cap - 0.02, std::min(0.005, cap)),
+               soft = std::min(std::min(opt, cap) * 0.6, hard);
   b.soft_s = b.soft_s > 0 ? std::min(b.soft_s, soft) : soft;
   b.hard_s = b.hard_s > 0 ? std::min(b.hard_s, hard) : hard;
   return b;

@@ -16,7 +16,7 @@ struct Budget {
 };
 
 // From "go": depth, nodes, movetime, and the clock and increment of the side to move only (the
-// opponent's clock never counts). Our clock at 0 without increment: the least search (depth 1).
+// opponent's clock never counts). Our clock at 0, whatever the increment: the least search (depth 1).
 // The hard limit never exceeds the time left, whatever the increment (added only after the move).
 Budget time_budget(const Position& pos, const Limits& limits);
 

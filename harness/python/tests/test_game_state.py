@@ -205,6 +205,10 @@ def compare(fen: str, moves: list[str], got: list[dict], where: str) -> Counter:
     return seen
 
 
+# MODEL tools-game-state
+# checks: engine/src/tools/game_command.cpp  (stk game: FEN, clocks, legal moves, mate, stalemate and draws per ply)
+# contract: docs/engine.md#game-state-that-perft-counts-cannot-see
+# planted: ci/mutants/model-tools-game-state.patch  (a mate also reported as stalemate: the check not asked)
 def test_random_games_agree_with_python_chess(tmp_path: Path) -> None:
     print(f"seed {SEED} (set STK_GAME_SEED to change)")
     rng = random.Random(SEED)
