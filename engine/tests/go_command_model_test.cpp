@@ -113,15 +113,13 @@ struct Drawn {
 rc::Gen<Drawn> gen_command() {
   return rc::gen::exec([] {
     Drawn d;
-    std::vector<std::size_t> order(rules().size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    const auto picked = *rc::gen::container<std::vector<bool>>(order.size(),
+    // Each row of the table with probability 1/3, then in a random order.
+    const auto picked = *rc::gen::container<std::vector<bool>>(rules().size(),
                                                                rc::gen::weightedElement<bool>(
                                                                    {{1, true}, {2, false}}));
-    std::vector<std::size_t> chosen;
-    for (std::size_t i = 0; i < order.size(); ++i)
-      if (picked[i]) chosen.push_back(i);
-    std::vector<std::size_t> perm = chosen;
+    std::vector<std::size_t> perm;
+    for (std::size_t i = 0; i < picked.size(); ++i)
+      if (picked[i]) perm.push_back(i);
     for (std::size_t i = perm.size(); i > 1; --i)
       std::swap(perm[i - 1], perm[std::size_t(*rc::gen::inRange<std::size_t>(0, i))]);
     for (std::size_t i : perm) d.args.push_back(*gen_arg(rules()[i]));
