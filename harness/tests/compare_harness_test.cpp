@@ -166,6 +166,24 @@ TEST_CASE("compare: bad sides and inputs are exit 2 with an error report", "[com
   CHECK_THAT(epd.output, Contains("bad.epd:1"));
 }
 
+TEST_CASE("compare: a revision named in a bare repository is exit 2, nothing built",
+          "[compare][harness]") {
+  // git resolves the revision there, but there is no work tree to build it in.
+  auto dir = test::scratch_dir("compare-bare");
+  const std::string git = "git -c user.name=t -c user.email=t@t -c init.defaultBranch=main ";
+  REQUIRE(test::run_command("cd '" + dir.string() + "' && " + git + "init -q w && " + git +
+                            "-C w commit -q --allow-empty -m c && git clone -q --bare w bare.git")
+              .exit_code == 0);
+  auto r = test::run_command("cd '" + (dir / "bare.git").string() + "' && timeout 60 " +
+                             test::harness_bin() + " compare --base main --candidate main --epd '" +
+                             test::shared_dir() + "/suites/ECM.epd' --out-dir '" +
+                             (dir / "o").string() + "'");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("not inside a git work tree"));
+  CHECK_FALSE(std::filesystem::exists(dir / "bare.git" / "build"));
+}
+
 TEST_CASE("compare: report names keep only file-name-safe characters", "[compare]") {
   CHECK(harness::compare::file_label("HEAD~3") == "HEAD_3");
   CHECK(harness::compare::file_label("../x..y") == "__x_y");

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 
 #include <sys/stat.h>
 
@@ -36,8 +37,15 @@ struct Counts {
 struct JUnitFacts {
   Counts counts;  // counted from the testcases
   std::vector<std::string> suite_names;
+  std::vector<std::pair<std::string, std::string>> cases;       // (classname, name)
+  std::vector<std::pair<std::string, std::string>> properties;  // (name, value), every suite's
   std::string problem;  // a count stated unlike the testcases, unparsable XML
 };
+
+std::string attribute(const tinyxml2::XMLElement* e, const char* name) {
+  const char* v = e->Attribute(name);
+  return v ? v : "";
+}
 
 int int_attribute(const tinyxml2::XMLElement* e, const char* name) {
   return e->IntAttribute(name, -1);
@@ -58,11 +66,15 @@ JUnitFacts read_junit(const fs::path& file) {
   for (auto* s = root->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite")) {
     Counts suite;
     for (auto* c = s->FirstChildElement("testcase"); c; c = c->NextSiblingElement("testcase")) {
+      f.cases.emplace_back(attribute(c, "classname"), attribute(c, "name"));
       ++suite.tests;
       suite.failures += c->FirstChildElement("failure") != nullptr;
       suite.errors += c->FirstChildElement("error") != nullptr;
       suite.skipped += c->FirstChildElement("skipped") != nullptr;
     }
+    if (auto* props = s->FirstChildElement("properties"))
+      for (auto* p = props->FirstChildElement("property"); p; p = p->NextSiblingElement("property"))
+        f.properties.emplace_back(attribute(p, "name"), attribute(p, "value"));
     const char* name = s->Attribute("name");
     f.suite_names.push_back(name ? name : "");
     const Counts stated{int_attribute(s, "tests"), int_attribute(s, "failures"),
@@ -150,6 +162,51 @@ std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
     if (!name.starts_with(harness + "."))
       return fmt::format("{}: suite '{}' is not named for harness '{}'", junit.string(), name,
                          harness);
+  for (const auto& [classname, name] : facts.cases)
+    if (!classname.starts_with(harness + "."))
+      return fmt::format("{}: testcase '{}' has classname '{}', not '{}.<...>'", junit.string(),
+                         name, classname, harness);
+  return "";
+}
+
+// Every testcase named, and no (classname, name) twice in one report.
+std::string testcase_name_violation(const fs::path& junit, const JUnitFacts& facts) {
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& key : facts.cases) {
+    if (key.second.empty() || key.first.empty())
+      return fmt::format("{}: a testcase without a name or classname ('{}', '{}')", junit.string(),
+                         key.first, key.second);
+    if (!seen.insert(key).second)
+      return fmt::format("{}: two testcases '{}' of classname '{}'", junit.string(), key.second,
+                         key.first);
+  }
+  return "";
+}
+
+// The values the command line gave option `--name`: V of each `--name=V`, and of each `--name`
+// the next word and "true" (a flag: whether it takes a value is not known from the words).
+std::set<std::string> given_values(const std::vector<std::string>& words, const std::string& name) {
+  std::set<std::string> values;
+  const std::string option = "--" + name;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i].starts_with(option + "=")) values.insert(words[i].substr(option.size() + 1));
+    if (words[i] != option) continue;
+    values.insert("true");
+    if (i + 1 < words.size()) values.insert(words[i + 1]);
+  }
+  return values;
+}
+
+// Each `input.<name>` property of an option the command gave holds a value it gave.
+std::string recorded_input_violation(const fs::path& junit, const JUnitFacts& facts,
+                                     const std::vector<std::string>& words) {
+  for (const auto& [property, value] : facts.properties) {
+    if (!property.starts_with("input.")) continue;
+    const std::set<std::string> given = given_values(words, property.substr(6));
+    if (!given.empty() && !given.contains(value))
+      return fmt::format("{}: property '{}' is '{}', a value the command did not give",
+                         junit.string(), property, value);
+  }
   return "";
 }
 
@@ -159,7 +216,8 @@ using namespace report_contract_detail;
 
 RunContract::RunContract(const std::string& command) {
   // The words as /bin/sh reads them (the project's own splitter; an unbalanced quote throws).
-  const std::vector<std::string> words = harness::proc::split_words(command);
+  words_ = harness::proc::split_words(command);
+  const std::vector<std::string>& words = words_;
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (auto junit = option_value(words, i, "--junit")) named_junit_.emplace_back(*junit);
     if (auto out = option_value(words, i, "--out-dir")) out_dirs_.emplace_back(*out);
@@ -203,6 +261,8 @@ std::string RunContract::violation(int exit_code) const {
   for (const fs::path& junit : reports) {
     const JUnitFacts facts = read_junit(junit);
     if (!facts.problem.empty()) return facts.problem;
+    if (std::string v = testcase_name_violation(junit, facts); !v.empty()) return v;
+    if (std::string v = recorded_input_violation(junit, facts, words_); !v.empty()) return v;
     const bool failed = facts.counts.failures + facts.counts.errors > 0;
     if (exit_code == 0 && failed)
       return fmt::format("exit 0 but {} records {} failures and {} errors", junit.string(),

@@ -38,11 +38,14 @@ class RunContract {
   // - each report's root counts are the sums of its suites', each suite's those of its testcases;
   // - a JSON summary written beside it (D/<harness>/<config>.json for D/junit/<harness>-<config>.xml)
   //   links back to it, states its counts and `passed`, and names the harness of every suite
-  //   (`<harness>.<...>`).
+  //   (`<harness>.<...>`) and the classname of every testcase;
+  // - every testcase has a name and a classname, no two the same pair; every `input.<name>`
+  //   property of an option the command gave holds a value it gave (docs/report-schema.md).
   // Exit 2 (usage, input or write failure) and other statuses are left to the tests causing them.
   std::string violation(int exit_code) const;
 
  private:
+  std::vector<std::string> words_;                        // the command line, split
   std::vector<std::filesystem::path> named_junit_;        // --junit paths
   std::vector<std::filesystem::path> out_dirs_;           // --out-dir folders
   std::map<std::filesystem::path, FileIdentity> before_;  // reports and summaries before the run

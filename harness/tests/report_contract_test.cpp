@@ -127,3 +127,35 @@ TEST_CASE("report contract: counts as the testcases make them, an envelope that 
   s.stage("junit/perft-t.xml", junit_xml(1, 0, "bench.t"));
   CHECK(s.run(1, s.out_dir()).find("is not named for harness 'perft'") != std::string::npos);
 }
+
+TEST_CASE("report contract: testcases named for the harness, once each, inputs as given",
+          "[report][contract]") {
+  Stage s;
+  auto with = [](std::string xml, const std::string& from, const std::string& to) {
+    xml.replace(xml.find(from), from.size(), to);
+    return xml;
+  };
+  s.stage("perft/t.json", envelope(2, 1, false, "../junit/perft-t.xml"));
+  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "classname=\"perft.c\" name=\"ok\"",
+                                    "classname=\"bench.c\" name=\"ok\""));
+  CHECK(s.run(1, s.out_dir()).find("has classname 'bench.c', not 'perft.<...>'") !=
+        std::string::npos);
+  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "name=\"ok\"", "name=\"\""));
+  CHECK(s.run(1, s.out_dir()).find("a testcase without a name") != std::string::npos);
+  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "name=\"ok\"", "name=\"f0\""));
+  CHECK(s.run(1, s.out_dir()).find("two testcases 'f0'") != std::string::npos);
+
+  // input.<name> holds a value the command gave; options it did not give are not judged.
+  const std::string props =
+      "<properties><property name=\"input.depth\" value=\"5\"/>"
+      "<property name=\"input.quiet\" value=\"true\"/>"
+      "<property name=\"input.state\" value=\"derived\"/></properties>";
+  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "<testcase ", props + "<testcase "));
+  CHECK(s.run(1, s.out_dir() + " --depth 5 --quiet").empty());
+  CHECK(s.run(1, s.out_dir() + " --depth=5").empty());
+  CHECK(s.run(1, s.out_dir() + " --depth 6 --quiet").find("'input.depth' is '5'") !=
+        std::string::npos);
+  CHECK(s.run(1, s.out_dir() + " --depth=4").find("'input.depth' is '5'") != std::string::npos);
+  CHECK(s.run(1, s.out_dir() + " --depth 5 --quiet --state x").find("'input.state'") !=
+        std::string::npos);
+}

@@ -8,7 +8,11 @@ reference run of every command, so both the tools and the matrix meet it):
 - a suite's tests/failures/errors/skipped are the counts of its testcases, the root's their sums;
 - a JSON summary beside it (D/<harness>/<config>.json for D/junit/<harness>-<config>.xml) carries
   the envelope: the same counts, `passed` = no failure and no error, `junit` leading back to the
-  file, `harness`-`config` naming it, and every suite named `<harness>.<...>`.
+  file, `harness`-`config` naming it, and every suite and testcase classname `<harness>.<...>`;
+- every testcase has a name and a classname, no two the same pair; an `input.<name>` property of
+  an option the command line gave holds a value it gave; a Python tool's `command` property is
+  its file name and its arguments, one space apart (docs/report-schema.md "Testcase names and
+  recorded inputs").
 
 Exit 2 and other statuses are judged by the tests that provoke them."""
 
@@ -58,6 +62,51 @@ def summary_candidates(junit: Path) -> list[Path]:
     return [base / stem[:i] / f"{stem[i + 1 :]}.json" for i, ch in enumerate(stem) if ch == "-"]
 
 
+def case_keys(path: Path) -> list[tuple[str, str]]:
+    """(classname, name) of every testcase, in order."""
+    return [(c.get("classname", ""), c.get("name", "")) for c in ET.parse(path).iter("testcase")]
+
+
+def case_problems(junit: Path) -> list[str]:
+    out, seen = [], set()
+    for key in case_keys(junit):
+        if not all(key):
+            out.append(f"{junit}: a testcase without a name or classname {key}")
+        elif key in seen:
+            out.append(f"{junit}: two testcases {key[1]!r} of classname {key[0]!r}")
+        seen.add(key)
+    return out
+
+
+def given_values(argv: list[str], name: str) -> set[str]:
+    """The values the command line gave option --name: V of each --name=V; of each --name the
+    next word and 'true' (a flag: whether it takes a value is not known from the words)."""
+    option, values = f"--{name}", set()
+    for i, w in enumerate(argv):
+        if w.startswith(option + "="):
+            values.add(w[len(option) + 1 :])
+        elif w == option:
+            values |= {"true", *argv[i + 1 : i + 2]}
+    return values
+
+
+def input_problems(junit: Path, argv: list[str]) -> list[str]:
+    out = []
+    for prop in ET.parse(junit).iter("property"):
+        name, value = prop.get("name", ""), prop.get("value", "")
+        if name.startswith("input."):
+            given = given_values(argv, name[len("input.") :])
+            if given and value not in given:
+                out.append(
+                    f"{junit}: property {name!r} is {value!r}, a value the command did not give"
+                )
+        elif name == "command" and python_tool(argv):
+            program = value.split(" ", 1)[0]
+            if not program.endswith(".py") or value != " ".join([program, *argv[3:]]):
+                out.append(f"{junit}: property 'command' is {value!r}, not the command run")
+    return out
+
+
 def envelope_problems(
     summary: Path, junit: Path, counts: dict[str, int], suites: list[str]
 ) -> list[str]:
@@ -82,12 +131,23 @@ def envelope_problems(
         for s in suites
         if not s.startswith(f"{harness}.")
     ]
+    out += [
+        f"{junit}: testcase {name!r} has classname {cls!r}, not '{harness}.<...>'"
+        for cls, name in case_keys(junit)
+        if not cls.startswith(f"{harness}.")
+    ]
     return out
 
 
-def violations(status: int, reports: list[Path], written: set[Path] | None = None) -> list[str]:
+def violations(
+    status: int,
+    reports: list[Path],
+    written: set[Path] | None = None,
+    argv: list[str] | None = None,
+) -> list[str]:
     """What a run with exit `status` that declared the JUnit files `reports` broke. `written`
-    (default: every file that exists) are the files the run wrote, JSON summaries included."""
+    (default: every file that exists) are the files the run wrote, JSON summaries included;
+    `argv`, the command line, when known (its recorded inputs are checked against it)."""
     if status not in (0, 1):
         return []
 
@@ -101,7 +161,7 @@ def violations(status: int, reports: list[Path], written: set[Path] | None = Non
             out.append(f"exit {status} but the run did not write its report {junit}")
             continue
         counts, suites, problems = junit_counts(junit)
-        out += problems
+        out += problems + case_problems(junit) + input_problems(junit, argv or [])
         failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
         if status == 0 and failed:
             out.append(f"exit 0 but {junit} records {counts}")
@@ -130,6 +190,7 @@ class HarnessRun:
 
     def __init__(self, argv: list[str], cwd: Path | None = None) -> None:
         base = cwd or Path.cwd()
+        self.argv = argv
         self.named: list[Path] = []
         self.out_dirs: list[Path] = []
         options = (("--junit", self.named), ("--out-dir", self.out_dirs))
@@ -155,7 +216,7 @@ class HarnessRun:
     def violations(self, status: int) -> list[str]:
         written = {p for p in self._candidates() if _identity(p) not in (None, self.before.get(p))}
         reports = [*self.named, *(p for p in written if p.suffix == ".xml" and p not in self.named)]
-        return violations(status, reports, written)
+        return violations(status, reports, written, self.argv)
 
 
 def python_tool(argv: list[str]) -> bool:

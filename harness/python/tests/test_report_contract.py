@@ -142,3 +142,37 @@ def test_python_tools_are_judged_under_their_reports_dir(tmp_path: Path) -> None
     (tmp_path / "r/junit").mkdir(parents=True)
     (tmp_path / "r/junit/drift-t.xml").write_text(junit(0, 0))
     assert given.violations(1)[0].startswith("exit 1 but no report")
+
+
+def test_testcases_are_named_for_the_harness_once_each(out: Path) -> None:
+    report, summary = out / "junit/perft-t.xml", out / "perft/t.json"
+    summary.write_text(envelope(1, False))
+    ok = junit(1, 0)
+    report.write_text(ok)
+    assert rc.violations(1, [report]) == []
+    report.write_text(ok.replace('classname="perft.c" name="ok"', 'classname="bench.c" name="ok"'))
+    assert "has classname 'bench.c'" in rc.violations(1, [report])[0]
+    report.write_text(ok.replace('name="ok"', 'name=""'))
+    assert "without a name" in rc.violations(1, [report])[0]
+    report.write_text(ok.replace('name="ok"', 'name="f0"'))
+    assert "two testcases 'f0'" in rc.violations(1, [report])[0]
+
+
+def test_recorded_inputs_are_the_values_given(out: Path) -> None:
+    """input.<name> holds a value the command gave (an option it did not give is not judged);
+    a Python tool's `command` property is its file name and its arguments."""
+    report = out / "junit/perft-t.xml"
+    props = (
+        '<properties><property name="input.depth" value="5"/>'
+        '<property name="input.quiet" value="true"/><property name="input.state" value="x"/>'
+        '<property name="command" value="drift.py --depth 5 --quiet"/></properties>'
+    )
+    report.write_text(junit(1, 0).replace("<testcase ", props + "<testcase ", 1))
+    harness = ["stk-harness", "perft"]
+    assert rc.violations(1, [report], argv=[*harness, "--depth", "5", "--quiet"]) == []
+    assert rc.violations(1, [report], argv=[*harness, "--depth=5"]) == []
+    assert "'input.depth' is '5'" in rc.violations(1, [report], argv=[*harness, "--depth=6"])[0]
+    assert "'input.state'" in rc.violations(1, [report], argv=[*harness, "--state", "y"])[0]
+    tool = [sys.executable, "-m", "stkref.drift", "--depth", "5"]
+    assert rc.violations(1, [report], argv=[*tool, "--quiet"]) == []
+    assert "'command'" in rc.violations(1, [report], argv=[*tool, "--loud"])[0]

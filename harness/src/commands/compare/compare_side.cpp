@@ -35,11 +35,12 @@ proc::RunResult git(const std::vector<std::string>& args) {
   return proc::run(argv, quiet);
 }
 
-// The repository the comparison runs in (the current directory's).
+// The work tree the comparison runs in (the current directory's). A bare repository resolves
+// revisions but has none to hold build/compare/.
 fs::path repository_root() {
   const proc::RunResult r = git({"rev-parse", "--show-toplevel"});
   if (r.exit_code != 0)
-    throw UsageError("not inside a git repository: git revisions cannot be compared here");
+    throw UsageError("not inside a git work tree: git revisions cannot be built here");
   return trimmed(r.output);
 }
 
