@@ -6,7 +6,7 @@
 # usage: cmake -DSRC=<repository root> -P harness/cmake/CheckIncludes.cmake   (exit 1 on a violation)
 cmake_minimum_required(VERSION 3.22)
 set(allowed "all->compare" "all->review" "review->history" "history->review")
-set(harness_rooms commands cli report stats match_results positions nets fail_high epd uci_client common io games proc)
+set(harness_rooms commands cli report stats match_results positions nets fail_high epd uci_client common io games proc repro)
 
 set(violations "")
 file(GLOB_RECURSE engine_files "${SRC}/engine/src/*.h" "${SRC}/engine/src/*.cpp")

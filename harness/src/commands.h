@@ -30,6 +30,7 @@ int run_match_merge(int argc, char** argv);
 int run_compare(int argc, char** argv);
 int run_review(int argc, char** argv);
 int run_history(int argc, char** argv);
+int run_replay(int argc, char** argv);
 int run_all(int argc, char** argv);
 
 }  // namespace stk::harness

@@ -66,6 +66,8 @@ constexpr Command kCommands[] = {
      "self-play match A vs B: colour-reversed opening pairs, adjudication, PGN, SPRT, gate (resumable, sharded)"},
     {"compare", stk::harness::run_compare,
      "two revisions or engines side by side: bench, nodes/s, solved-set diff, tree size, audits; gates"},
+    {"replay", stk::harness::run_replay,
+     "replay a reproducer bundle (reports/repro/<id>/): exit 1 while its failure happens again"},
     {"all", stk::harness::run_all, "every harness of a tier (--tier quick|full), writing reports/"},
 };
 

@@ -166,7 +166,7 @@ TEST_CASE("compare: bad sides and inputs are exit 2 with an error report", "[com
   CHECK_THAT(epd.output, Contains("bad.epd:1"));
 }
 
-TEST_CASE("compare: a revision named in a bare repository is exit 2, nothing built",
+TEST_CASE("compare: a revision named in a bare repository is exit 2 and builds nothing",
           "[compare][harness]") {
   // git resolves the revision there, but there is no work tree to build it in.
   auto dir = test::scratch_dir("compare-bare");

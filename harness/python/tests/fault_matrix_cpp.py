@@ -509,6 +509,32 @@ ROWS: tuple[Row, ...] = (
         long=lambda a: ["uci-check", "--engine", FAKE, "--config", "t", *opt(a, "--out-dir")],
     ),
     Row(
+        "replay",
+        "replay",
+        lambda a: [
+            *["replay", a["BUNDLE"] or "", "--answer-ms", "1000"],
+            *opt(a, "--engine", "--out-dir"),
+        ],
+        (
+            Slot("BUNDLE", IN_DIR, "in/bundle", "bundle"),
+            Slot(
+                "--engine",
+                ENGINE_SLOT,
+                "fake",
+                optional=True,
+                not_applicable={h.HOSTILE_PATH: UCI_SH},
+            ),
+            OUT,
+        ),
+        reports=lambda a: [f"{a['--out-dir']}/junit/replay-b.xml"],
+        # The bundle's failure (a crash) happens again: exit 1 (docs/reproducers.md); another
+        # engine's stall or flood is not that failure: exit 0.
+        normal=frozenset({1}),
+        engine_status=S01,
+        engine_timeout=30,
+        no_long="replays two commands of a bundle: done in milliseconds",
+    ),
+    Row(
         "sprt",
         "sprt",
         lambda _: ["sprt", "--wdl", "10,5,3"],
@@ -791,6 +817,21 @@ def prepare_inputs(d: Path) -> None:
     (d / "suite2.epd").write_text(MATE1 + MATE2)
     (d / "positions.epd").write_text(POSITIONS)
     (d / "ctest.xml").write_text(CTEST_XML)
+    (d / "bundle").mkdir()
+    (d / "bundle/bundle.json").write_text(
+        json.dumps(
+            {
+                "schema": "stk-repro/1",
+                "id": "b",
+                "engine": f"{FAKE} --defect crash-after-0",
+                "symptom": {"kind": "crash", "detail": "killed by signal 6 (Aborted)"},
+                "commands": ["uci", "isready", "position startpos", "go nodes 1"],
+                "minimized": ["position startpos", "go nodes 1"],
+            }
+        )
+    )
+    (d / "bundle/commands.uci").write_text("uci\nisready\nposition startpos\ngo nodes 1\n")
+    (d / "bundle/minimized.uci").write_text("position startpos\ngo nodes 1\n")
     shutil.copyfile(REPO / "engine/src/search/fhmodel_default.txt", d / "fhmodel.txt")
     work = d / "work"
     _harness(["makenet", "--hidden", "128", str(d / "net.nnue")], d)

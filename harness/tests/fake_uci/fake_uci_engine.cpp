@@ -29,6 +29,11 @@
 //   crash-after-N      the (N+1)th go aborts the process
 //   illegal-after-N    the (N+1)th go answers at once with an illegal move (a1h8)
 //   hang-after-N       the (N+1)th go never answers (stop included)
+// Defects of a position, not of a count (the reproducer tests: a minimized command list needs
+// only the position, written as a FEN, and one go):
+//   crash-at-ply-N     a go in a position at game ply N or later (the FEN's move counters plus
+//                      the moves played) aborts the process
+//   illegal-at-ply-N   such a go answers at once with an illegal move (a1h8)
 //   slow-after-N       from the (N+1)th go on, each search takes its whole clock plus 300 ms (it answers late)
 //   games-leak         each game's moves depend on the games seen before (state kept across ucinewgame)
 //   no-uciok           uci is never answered
@@ -59,6 +64,10 @@ int games = 0;  // ucinewgame commands seen
 bool after(const char* prefix) {
   const std::string p = prefix;
   return defect.rfind(p, 0) == 0 && gos > std::atoi(defect.c_str() + p.size());
+}
+bool at_ply(const char* prefix, const stk::Position& pos) {
+  const std::string p = prefix;
+  return defect.rfind(p, 0) == 0 && pos.game_ply() >= std::atoi(defect.c_str() + p.size());
 }
 
 void say(const std::string& s) { std::cout << s << std::endl; }
@@ -171,6 +180,8 @@ void FakeEngine::go(std::istringstream& is) {
   ++gos;
   if (after("crash-after-")) std::abort();
   if (after("illegal-after-")) return say("info depth 1 score cp 0\nbestmove a1h8");
+  if (at_ply("crash-at-ply-", pos_)) std::abort();
+  if (at_ply("illegal-at-ply-", pos_)) return say("info depth 1 score cp 0\nbestmove a1h8");
   if (after("hang-after-")) {
     Search endless;
     endless.infinite = endless.endless = true;

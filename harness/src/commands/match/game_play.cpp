@@ -55,7 +55,10 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
     return g;
   };
   // A player that fails loses and is restarted, so that the next game starts from a clean engine.
-  auto forfeit = [&](int side, const std::string& reason, const char* termination) {
+  auto forfeit = [&](int side, const std::string& reason, const char* termination,
+                     const repro::Symptom& symptom) {
+    const UciPlayer& p = *players[side];
+    g.failed = FailedEngine{side, p.label(), p.config().command, reason, symptom, p.record()};
     players[side]->restart();
     return end(loss_for(side), reason, termination);
   };
@@ -64,7 +67,7 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
       return forfeit(side,
                      fmt::format("{}: {} {}", f->kind == Fault::Kind::Crash ? "crash" : "timeout",
                                  players[side]->label(), f->text),
-                     "abandoned");
+                     "abandoned", f->symptom);
 
   Adjudicator adjudicator(settings.adjudication);
   std::array<long, 2> clock_ms{settings.budget[0].base_ms, settings.budget[1].base_ms};
@@ -87,13 +90,13 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
                           deadline);
     if (auto* f = std::get_if<Fault>(&answer)) {
       if (f->kind == Fault::Kind::Crash)
-        return forfeit(side, "crash: " + p.label() + " " + f->text, "abandoned");
+        return forfeit(side, "crash: " + p.label() + " " + f->text, "abandoned", f->symptom);
       const long allowed = clocked ? clock_ms[side] + settings.time_margin_ms
                                    : long(settings.move_timeout.count());
       return forfeit(side,
                      fmt::format("time forfeit: {} gave no bestmove within {} ms", p.label(),
                                  allowed),
-                     "time forfeit");
+                     "time forfeit", f->symptom);
     }
     const Thought& t = std::get<Thought>(answer);
     if (clocked) {
@@ -101,7 +104,7 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
         return forfeit(side,
                        fmt::format("time forfeit: {} used {} ms with {} ms on its clock", p.label(),
                                    t.elapsed_ms, clock_ms[side]),
-                       "time forfeit");
+                       "time forfeit", {"late-answer", "bestmove"});
       clock_ms[side] = std::max(0L, clock_ms[side] - t.elapsed_ms) + tc.inc_ms;
     }
     const auto move = parse_uci(pos, t.move);
@@ -109,7 +112,7 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
       return forfeit(side,
                      fmt::format("illegal move: {} played '{}' in {}", p.label(), t.move,
                                  pos.fen()),
-                     "rules infraction");
+                     "rules infraction", {"illegal-move", t.move});
     std::string comment = score_text(t);
     if (clocked) comment += fmt::format(" {:.3f}s", t.elapsed_ms / 1000.0);
     g.moves.push_back({to_san(pos, *move), comment});

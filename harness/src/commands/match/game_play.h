@@ -28,13 +28,22 @@ struct MoveNote {
   std::optional<std::string> comment;  // engine moves: "+0.35/12" (and " 0.123s" under a clock)
 };
 
+// The engine that lost a game by a fault, as it was when it failed (before its restart).
+struct FailedEngine {
+  int side = 0;  // 0 White, 1 Black
+  std::string label, engine, reason;
+  repro::Symptom symptom;
+  EngineRecord record;
+};
+
 struct PlayedGame {
   std::string result;  // "1-0", "0-1", "1/2-1/2"
   std::string reason;  // "checkmate", "time forfeit: A (stk) ...", "adjudication: ..."
   std::string
       termination;  // the PGN Termination tag: normal, adjudication, time forfeit, rules infraction, abandoned
-  int engine_plies = 0;         // moves the engines played (the opening's excluded)
-  std::vector<MoveNote> moves;  // the opening's moves, then the engines'
+  int engine_plies = 0;                // moves the engines played (the opening's excluded)
+  std::vector<MoveNote> moves;         // the opening's moves, then the engines'
+  std::optional<FailedEngine> failed;  // a crash, a missed deadline or an illegal move
 };
 
 // players[0] plays White (from the opening's side to move on: whoever is to move).

@@ -265,6 +265,7 @@ void set_run_files(MatchPlan& plan, const MatchOptions& o, const Shard& shard,
   plan.concurrency = o.concurrency;
   plan.progress_every = o.progress;
   plan.out_dir = o.out_dir;
+  plan.repro_dir = o.out_dir + "/repro";
   plan.stem = stem;
   plan.aa_stem = aa_stem;
   plan.state_path = o.state_path.empty() ? o.out_dir + "/match/" + stem + "-state.jsonl"

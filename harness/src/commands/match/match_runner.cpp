@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -22,6 +23,9 @@
 #include "match_results/match_report.h"
 #include "match_results/match_journal.h"
 #include "commands/match/pgn_writer.h"
+#include "proc/command_words.h"
+#include "repro/bundle.h"
+#include "repro/minimize.h"
 
 namespace stk::harness::selfplay {
 
@@ -66,6 +70,42 @@ class EngineSet {
   std::array<std::unique_ptr<UciPlayer>, 3> players_;
 };
 
+// Bundles a run leaves (docs/reproducers.md): every replay costs engine time, so only the first
+// few faults are minimized and a run that faults in every game stops leaving bundles.
+constexpr int kMinimizedBundles = 4;
+constexpr int kMaxBundles = 20;
+std::atomic<int> bundles_left_behind{0};
+
+void leave_reproducer(const MatchPlan& plan, const Task& task, int game, const FailedEngine& f) {
+  const int n = bundles_left_behind++;
+  if (n >= kMaxBundles) return;
+  const std::string id = fmt::format("{}-o{}-g{}", task.control ? plan.aa_stem : plan.stem,
+                                     task.opening, game + 1);
+  repro::Failure failure;
+  failure.id = id;
+  failure.source = "match";
+  failure.engine = f.engine;
+  failure.side = f.label + (f.side == 0 ? " as White" : " as Black");
+  failure.what = f.reason;
+  failure.symptom = f.symptom;
+  failure.commands = f.record.commands;
+  failure.transcript = f.record.transcript;
+  std::optional<repro::Minimized> m;
+  if (n < kMinimizedBundles && f.symptom.kind != "late-answer") {
+    repro::ReplayLimits limits;
+    limits.answer = std::max(plan.settings.move_timeout, std::chrono::milliseconds(2000));
+    m = repro::minimize_commands(f.engine, f.record.commands, f.symptom, limits);
+  }
+  const std::string dir = repro::write_bundle(plan.repro_dir, failure, m ? &*m : nullptr);
+  std::cout << fmt::format("match: reproducer {} ({}{}): {}\n", dir, f.symptom.describe(),
+                           !m              ? ", not minimized"
+                           : m->reproduced ? fmt::format(", {} of {} commands", m->commands.size(),
+                                                         f.record.commands.size())
+                                           : ", not reproduced by a replay",
+                           proc::display_command({"stk-harness", "replay", dir}))
+            << std::flush;
+}
+
 PlayedPair play_pair(const MatchPlan& plan, EngineSet& engines, const Task& task) {
   const MatchDefinition& def = task.control ? *plan.aa_definition : plan.definition;
   const Opening& opening = plan.openings[task.opening % plan.openings.size()];
@@ -84,6 +124,7 @@ PlayedPair play_pair(const MatchPlan& plan, EngineSet& engines, const Task& task
     const std::array<UciPlayer*, 2> players = first_white ? std::array{&first, &second}
                                                           : std::array{&second, &first};
     const PlayedGame g = play_game(players, opening, s);
+    if (g.failed && !plan.repro_dir.empty()) leave_reproducer(plan, task, game, *g.failed);
     out.record.games[std::size_t(game)] = GameRecord{first_white ? Color::White : Color::Black,
                                                      g.result, g.reason, g.engine_plies};
     PgnHeader h;

@@ -28,6 +28,7 @@ struct MatchPlan {
   int concurrency = 1;
   int progress_every = 10;  // pairs between progress lines
   std::string state_path, aa_state_path, pgn_path, aa_pgn_path, out_dir, stem, aa_stem;
+  std::string repro_dir;  // reproducer bundles of faulted games ("": none written)
   bool quiet = false;
   std::vector<std::pair<std::string, std::string>> properties;  // inputs as given, for JUnit
 };

@@ -65,23 +65,42 @@ UciPlayer::~UciPlayer() = default;
 Fault UciPlayer::fault_from_silence(const std::string& waiting_for) {
   if (process_->output_closed() || !process_->running()) {
     process_->wait_exit(SteadyClock::now() + std::chrono::milliseconds(200));
-    return {Fault::Kind::Crash, "crashed (" + process_->exit_status().describe() +
-                                    ") while waiting for " + waiting_for};
+    const std::string how = process_->exit_status().describe();
+    return {Fault::Kind::Crash,
+            "crashed (" + how + ") while waiting for " + waiting_for,
+            {"crash", how}};
   }
-  return {Fault::Kind::Timeout, "no " + waiting_for + " within the deadline"};
+  return {Fault::Kind::Timeout,
+          "no " + waiting_for + " within the deadline",
+          {"no-answer", waiting_for}};
+}
+
+void UciPlayer::note(char direction, const std::string& text, SteadyClock::time_point at) {
+  if (record_.transcript.size() >= EngineRecord::kMaxTranscript) return;
+  record_.transcript.push_back(
+      {std::chrono::duration<double, std::milli>(at - started_).count(), direction, text});
+}
+
+bool UciPlayer::send(const std::string& line, std::chrono::milliseconds timeout) {
+  record_.commands.push_back(line);
+  note('>', line, SteadyClock::now());
+  return process_->send(line, timeout);
 }
 
 void UciPlayer::start() {
   process_ = std::make_unique<UciProcess>(UciProcess::NoHandshake{}, config_.command);
+  started_ = SteadyClock::now();
+  record_ = {};
   auto fail = [&](const std::string& why) {
     throw EngineStartError("engine " + label_ + " ('" + config_.command + "'): " + why);
   };
   const auto ms = std::to_string(timeout_.count());
-  if (!process_->send("uci", timeout_)) fail("does not read its input");
+  if (!send("uci", timeout_)) fail("does not read its input");
   auto deadline = SteadyClock::now() + timeout_;
   advertised_.clear();
   while (true) {
     auto line = process_->read_line(deadline);
+    if (line) note('<', line->text, line->at);
     if (!line)
       fail(process_->output_closed() ? "exited before answering 'uci' with 'uciok'"
                                      : "did not answer 'uci' with 'uciok' within " + ms + " ms");
@@ -94,8 +113,9 @@ void UciPlayer::start() {
     if (!advertised_.count(lower(name)))
       fail("option '" + name + "' is not one the engine advertises (option." + name + "=" + value +
            ")");
-    process_->set_option(name, value);
+    send("setoption name " + name + " value " + value, timeout_);
   }
+  handshake_commands_ = record_.commands.size();
   if (auto f = new_game())
     fail("did not answer 'isready' with 'readyok' within " + ms + " ms (" + f->text + ")");
 }
@@ -106,21 +126,31 @@ void UciPlayer::restart() {
 }
 
 std::optional<Fault> UciPlayer::new_game() {
-  if (!process_->send("ucinewgame", timeout_) || !process_->send("isready", timeout_))
+  // A game's record: the handshake, then this game's commands (not every earlier game's).
+  if (handshake_commands_ > 0) record_.commands.resize(handshake_commands_);
+  record_.transcript.clear();
+  if (!send("ucinewgame", timeout_) || !send("isready", timeout_))
     return fault_from_silence("readyok");
   const auto deadline = SteadyClock::now() + timeout_;
-  while (auto line = process_->read_line(deadline))
+  while (auto line = process_->read_line(deadline)) {
+    note('<', line->text, line->at);
     if (line->text == "readyok") return std::nullopt;
+  }
   return fault_from_silence("readyok");
 }
 
 std::variant<Thought, Fault> UciPlayer::think(const std::string& position, const std::string& go,
                                               SteadyClock::time_point deadline) {
   // One write for both commands: one syscall here, one wake-up of the engine.
+  record_.commands.push_back(position);
+  record_.commands.push_back(go);
+  note('>', position, SteadyClock::now());
+  note('>', go, SteadyClock::now());
   if (!process_->send(position + "\n" + go)) return fault_from_silence("bestmove");
   const auto sent = SteadyClock::now();
   scored_lines_.clear();
   while (auto line = process_->read_line(deadline)) {
+    note('<', line->text, line->at);
     const std::string_view word = first_word(line->text);
     // Only the last scored info lines decide the Thought: keep them, parse them once at bestmove.
     if (word == "info") {

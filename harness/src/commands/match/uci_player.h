@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands/match/match_settings.h"
+#include "repro/uci_replay.h"
 #include "uci_client/uci_process.h"
 
 namespace stk::harness::selfplay {
@@ -33,7 +34,16 @@ struct Thought {
 
 struct Fault {
   enum class Kind { Crash, Timeout } kind = Kind::Crash;
-  std::string text;  // "exit status 1", "no bestmove within 5000 ms"
+  std::string text;        // "exit status 1", "no bestmove within 5000 ms"
+  repro::Symptom symptom;  // what a replay must see again (crash: how it ended; no-answer)
+};
+
+// What an engine was sent since it started (the handshake, then the commands of the current game)
+// and what it answered in the current game: the material of a failed game's reproducer.
+struct EngineRecord {
+  std::vector<std::string> commands;
+  std::vector<repro::TranscriptLine> transcript;  // at most kMaxTranscript lines a game
+  static constexpr std::size_t kMaxTranscript = 20000;
 };
 
 class UciPlayer {
@@ -56,15 +66,21 @@ class UciPlayer {
   const EngineConfig& config() const { return config_; }
   const std::string& id_name() const { return id_name_; }
   const std::set<std::string>& advertised() const { return advertised_; }
+  const EngineRecord& record() const { return record_; }
 
  private:
   Fault fault_from_silence(const std::string& waiting_for);
+  bool send(const std::string& line, std::chrono::milliseconds timeout);
+  void note(char direction, const std::string& text, SteadyClock::time_point at);
   EngineConfig config_;
   std::string label_, id_name_;
   std::chrono::milliseconds timeout_;
   std::set<std::string> advertised_;
   std::unique_ptr<UciProcess> process_;
   std::vector<std::string> scored_lines_;  // think(): this move's info lines that mention a score
+  EngineRecord record_;
+  std::size_t handshake_commands_ = 0;  // record_.commands kept from one game to the next
+  SteadyClock::time_point started_;
 };
 
 }  // namespace stk::harness::selfplay

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_app.h"
 #include "report/run_report.h"
+#include "commands/uci-check/repro_bundles.h"
 #include "commands/uci-check/documented_differences.h"
 #include "commands/uci-check/ucicheck_report.h"
 
@@ -167,6 +168,7 @@ int run_uci_check(int argc, char** argv) {
       print_result(run.results.back());
     }
     run.time_s = ms_between(t0, SteadyClock::now()) / 1000;
+    leave_reproducers(run.results, settings, out_dir, config);
 
     report::RunReport out{"uci-check", config};
     out.suites.push_back(to_junit(run));

@@ -1,0 +1,185 @@
+// The reproducer's minimizer on the planted case of docs/reproducers.md: a fake engine whose crash
+// (or illegal move) needs a position at ply 150, buried in the commands of a 200-ply game, shrinks
+// to at most 5 commands that fail the same way; a correct engine passes the same commands.
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli_support.h"
+#include "common/splitmix.h"
+#include "movegen.h"
+#include "notation.h"
+#include "position.h"
+#include "repro/minimize.h"
+
+using namespace stk;
+using namespace stk::harness::repro;
+
+namespace {
+
+std::string fake(const std::string& defect) {
+  const std::string bin = test::env_or("STK_FAKE_UCI",
+                                       test::binary_dir() + "/harness/stk-fake-uci");
+  return defect.empty() ? bin : bin + " --defect " + defect;
+}
+
+// The commands a GUI sends through a game of random legal moves that lasts `plies` plies
+// (seeds are tried in order until a game that long comes out).
+std::vector<std::string> game_commands(int plies) {
+  for (std::uint64_t seed = 1;; ++seed) {
+    harness::SplitMix rng(seed);
+    Position pos;
+    pos.set(Position::kStartFen);
+    std::vector<std::string> out{"uci", "isready", "ucinewgame", "isready"};
+    std::string moves;
+    int ply = 0;
+    for (; ply < plies; ++ply) {
+      MoveList list(pos);
+      if (list.size() == 0 || pos.rule50() >= 100) break;
+      out.push_back("position startpos" + (moves.empty() ? "" : " moves" + moves));
+      out.push_back("go wtime 9000 btime 9000 winc 10 binc 10 movetime 5");
+      const Move m = (list.begin() + long(rng.below(list.size())))->move;
+      moves += " " + to_uci(m);
+      pos.make_move(m);
+    }
+    if (ply == plies) return out;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reproducers: a failure at ply 150 of a 200-ply game shrinks to at most 5 commands",
+          "[repro][harness]") {
+  const std::vector<std::string> game = game_commands(200);
+  REQUIRE(game.size() == 404);
+  for (const auto& [defect, kind] :
+       {std::pair{"crash-at-ply-150", "crash"}, std::pair{"illegal-at-ply-150", "illegal-move"}}) {
+    INFO(defect);
+    const Replay whole = replay_commands(fake(defect), game);
+    REQUIRE(whole.symptom.kind == kind);
+    CHECK(whole.sent == 4 + 2 * 150 + 1);  // the go of the 151st position fails
+    const Minimized m = minimize_commands(fake(defect), game, whole.symptom);
+    REQUIRE(m.reproduced);
+    INFO(fmt::format("{}", fmt::join(m.commands, " | ")));
+    CHECK(m.commands.size() <= 5);
+    CHECK(m.minimal);
+    CHECK(replay_commands(fake(defect), m.commands).symptom == whole.symptom);
+    // Both ways: the same commands against the engine without the defect fail nothing.
+    CHECK_FALSE(replay_commands(fake(""), m.commands).symptom.failed());
+    CHECK_FALSE(replay_commands(fake(""), game).symptom.failed());
+  }
+}
+
+TEST_CASE("reproducers: a replay names a hang as no answer and keeps the transcript",
+          "[repro][harness]") {
+  ReplayLimits quick;
+  quick.answer = std::chrono::milliseconds(500);
+  const Replay r = replay_commands(fake("hang-after-0"),
+                                   {"uci", "isready", "position startpos", "go nodes 10"}, quick);
+  CHECK(r.symptom == Symptom{"no-answer", "bestmove"});
+  CHECK(r.sent == 3);
+  REQUIRE_FALSE(r.transcript.empty());
+  CHECK(r.transcript.front().text == "uci");
+  CHECK(r.transcript.back().direction == '#');
+  CHECK(position_as_fen("position startpos moves e2e4") ==
+        "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+}
+
+TEST_CASE("reproducers: a crashed match game leaves a minimized bundle that replay reproduces",
+          "[repro][harness]") {
+  const auto dir = test::scratch_dir("repro-match");
+  const auto out = dir / "o";
+  const std::string match = test::harness_bin() + " match --config c --out-dir '" + out.string() +
+                            "' --gate non-regression --min-elo-lower95 -100000 --quiet --pairs 1 "
+                            "--nodes 2000 --engine 'cmd=" +
+                            test::engine_bin() +
+                            "' name=stk --engine 'cmd=" + fake("crash-at-ply-8") + "' name=fake";
+  const auto played = test::run_command(match);
+  INFO(played.output);
+  REQUIRE(played.exit_code == 0);
+  const auto bundle = out / "repro" / "c-o0-g1";
+  CHECK_THAT(played.output, Catch::Matchers::Contains("match: reproducer " + bundle.string()));
+  const std::string json = test::read_file(bundle / "bundle.json");
+  CHECK_THAT(json, Catch::Matchers::Contains("\"side\": \"B (fake) as Black\""));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"reproduced\": true"));
+  CHECK_THAT(test::read_file(bundle / "minimized.uci"),
+             Catch::Matchers::StartsWith("position fen "));
+  for (const char* f : {"transcript.txt", "commands.uci"})
+    CHECK(std::filesystem::exists(bundle / f));
+  // From another folder: exit 1 while the defect is there, 0 against the engine without it.
+  const std::string replay = "cd / && " + test::harness_bin() + " replay '" + bundle.string() +
+                             "' --out-dir '" + out.string() + "'";
+  const auto again = test::run_command(replay);
+  INFO(again.output);
+  CHECK(again.exit_code == 1);
+  CHECK_THAT(again.output, Catch::Matchers::Contains("the failure happens again"));
+  CHECK(test::validate_junit((out / "junit" / "replay-c-o0-g1.xml").string()) == "");
+  CHECK(test::run_command(replay + " --full").exit_code == 1);
+  const auto fixed = test::run_command(replay + " --engine '" + fake("") + "'");
+  CHECK(fixed.exit_code == 0);
+  CHECK_THAT(fixed.output, Catch::Matchers::Contains("not reproduced"));
+}
+
+TEST_CASE("reproducers: replay refuses what is not a bundle, naming the file", "[repro][harness]") {
+  const auto dir = test::scratch_dir("repro-bad");
+  const auto r = test::run_command(test::harness_bin() + " replay '" + dir.string() + "'");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Matchers::Contains((dir / "bundle.json").string()));
+  test::write_file(dir / "bundle.json", "{\"schema\": \"stk-repro/1\", \"id\": \"x\",");
+  const auto broken = test::run_command(test::harness_bin() + " replay '" + dir.string() + "'");
+  CHECK(broken.exit_code == 2);
+  CHECK_THAT(broken.output, Catch::Matchers::Contains("byte"));
+  test::write_file(dir / "bundle.json",
+                   "{\"schema\": \"stk-repro/1\", \"id\": \"x\", \"engine\": \"e\", "
+                   "\"symptom\": {\"kind\": \"\", \"detail\": \"\"}, \"commands\": [], "
+                   "\"minimized\": []}");
+  const auto none = test::run_command(test::harness_bin() + " replay '" + dir.string() + "'");
+  CHECK(none.exit_code == 2);
+  CHECK_THAT(none.output, Catch::Matchers::Contains("the symptom names no failure"));
+}
+
+TEST_CASE("reproducers: a failed uci-check scenario leaves a bundle that replay reproduces",
+          "[repro][harness]") {
+  const auto out = test::scratch_dir("repro-uci-check") / "o";
+  auto check = [&](const std::string& defect, const std::string& only) {
+    return test::run_command(test::harness_bin() + " uci-check --config r --only " + only +
+                             " --out-dir '" + out.string() + "' --engine '" + fake(defect) + "'");
+  };
+  auto replay = [&](const std::filesystem::path& bundle, const std::string& engine) {
+    return test::run_command(test::harness_bin() + " replay '" + bundle.string() + "' --out-dir '" +
+                             out.string() + "'" +
+                             (engine.empty() ? "" : " --engine '" + engine + "'"));
+  };
+  // The scenario fails (exit 1) and leaves a bundle of symptom `kind`.
+  auto failed_bundle = [&](const std::string& defect, const std::string& scenario,
+                           const std::string& kind) {
+    const auto run = check(defect, scenario);
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    std::string id = "uci-check-r-" + scenario;
+    std::replace(id.begin(), id.end(), '.', '-');
+    const auto bundle = out / "repro" / id;
+    CHECK_THAT(test::read_file(bundle / "bundle.json"),
+               Catch::Matchers::Contains("\"kind\": \"" + kind + "\""));
+    return bundle;
+  };
+  SECTION("a crash on garbage: minimized to the one line that kills the engine") {
+    const auto bundle = failed_bundle("crash-on-garbage", "garbage.binary-junk", "crash");
+    // The junk may hold newline bytes: the command count is the JSON list's.
+    const auto json = nlohmann::json::parse(test::read_file(bundle / "bundle.json"));
+    CHECK(json["minimized"].size() == 1);
+    CHECK(json["commands"].size() > 1);
+    CHECK(replay(bundle, "").exit_code == 1);
+    CHECK(replay(bundle, fake("")).exit_code == 0);
+  }
+  SECTION("a PV past the mate: a scenario bundle, replayed by running the scenario again") {
+    const auto bundle = failed_bundle("pv-past-mate", "pv.mate1-scholar", "scenario");
+    const auto again = replay(bundle, "");
+    INFO(again.output);
+    CHECK(again.exit_code == 1);
+    CHECK(replay(bundle, fake("")).exit_code == 0);
+  }
+}
