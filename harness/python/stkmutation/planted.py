@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import queue
@@ -466,11 +467,24 @@ def merge_reports(paths: list[Path], config: str, out_dir: Path) -> int:
     return 1 if any(r["outcome"] in mutants_report.SURVIVED for r in records) else 0
 
 
+MAX_PATTERN_NAME = 80
+
+
+def pattern_name(pattern: str) -> str:
+    """A report name from a PATTERN: its characters outside [A-Za-z0-9_.-] as '_'; a long one cut
+    to its first 60 and the first 12 hex digits of its SHA-256, so that the report's file names
+    (mutants-<name>.xml and its temporary) stay far below a file system's 255 bytes."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", pattern)
+    if len(name) <= MAX_PATTERN_NAME:
+        return name
+    return f"{name[:60]}-{hashlib.sha256(pattern.encode()).hexdigest()[:12]}"
+
+
 def config_of(a: argparse.Namespace) -> str:
     """The report name: --config, else from the pattern (and the shard)."""
     if a.merge:
         return a.config or "merged"
-    config = a.config or ("all" if not a.pattern else re.sub(r"[^A-Za-z0-9_.-]", "_", a.pattern))
+    config = a.config or ("all" if not a.pattern else pattern_name(a.pattern))
     k, n = shard_of(a.shard)
     return config + (f"-shard{k}of{n}" if n > 1 else "")
 

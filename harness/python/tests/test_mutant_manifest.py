@@ -141,3 +141,16 @@ def test_every_check_gets_the_binaries_it_runs() -> None:
     assert {"stk", "stk-harness", "stk-fake-uci", "stk-fault-inject"} <= set(targets_for([matrix]))
     assert targets_for(["ctest -R x"]) is None
     assert "stk-tests" in targets_for(['./build/release/harness/stk-tests "x"'])
+
+
+def test_a_long_pattern_names_a_report_a_file_system_can_hold(tmp_path: Path):
+    """Planted by accident: a pattern of nine patch names made mutants-<pattern>.xml's temporary
+    longer than 255 bytes, and a 25-minute run lost its report ('File name too long')."""
+    cm = _check_mutants()
+    assert cm.pattern_name("^(a|b)\\.patch") == "__a_b__.patch"
+    long_pattern = "^(" + "|".join(f"match-planted-defect-{i}" for i in range(9)) + ")\\.patch"
+    name = cm.pattern_name(long_pattern)
+    assert len(name) == 73 and name.startswith("__match-planted-defect-0_")
+    assert name != cm.pattern_name(long_pattern.replace("-8", "-9"))  # the hash tells them apart
+    # The report and its temporary fit in a real folder.
+    (tmp_path / f"mutants-{name}.xml.abcdefgh.tmp").write_text("")
