@@ -88,6 +88,10 @@ TEST_CASE("reproducers: a replay names a hang as no answer and keeps the transcr
         "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 }
 
+// MODEL replay-verdict
+// checks: harness/src/commands/replay/replay_command.cpp  (exit 1 only for the bundle's own failure)
+// contract: docs/reproducers.md#stk-harness-replay-bundle
+// planted: ci/mutants/model-replay-verdict.patch  (any failure counts as the bundle's)
 TEST_CASE("reproducers: a crashed match game leaves a minimized bundle that replay reproduces",
           "[repro][harness]") {
   const auto dir = test::scratch_dir("repro-match");
@@ -121,6 +125,13 @@ TEST_CASE("reproducers: a crashed match game leaves a minimized bundle that repl
   const auto fixed = test::run_command(replay + " --engine '" + fake("") + "'");
   CHECK(fixed.exit_code == 0);
   CHECK_THAT(fixed.output, Catch::Matchers::Contains("not reproduced"));
+  // An engine that fails otherwise (it hangs where the bundle's crashed) is not the bundle's
+  // failure: exit 0, the report saying what was seen instead.
+  const auto other = test::run_command(replay + " --full --answer-ms 300 --engine '" +
+                                       fake("hang-after-0") + "'");
+  INFO(other.output);
+  CHECK(other.exit_code == 0);
+  CHECK_THAT(other.output, Catch::Matchers::Contains("seen no-answer (bestmove): not reproduced"));
 }
 
 TEST_CASE("reproducers: replay refuses what is not a bundle, naming the file", "[repro][harness]") {
