@@ -127,25 +127,34 @@ pid_t spawn(const std::vector<std::string>& argv, const SpawnOptions& options) {
   return pid;
 }
 
-std::string why_not_runnable(const std::string& program) {
-  auto runnable = [](const std::string& path) {
-    struct stat st;
-    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
-  };
-  if (program.find('/') != std::string::npos) {
-    if (runnable(program)) return "";
-    const int e = access(program.c_str(), X_OK) == 0 ? EISDIR : errno;
-    return std::string("is not an executable file: ") + std::strerror(e);
-  }
+namespace {
+
+bool runnable(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+std::string find_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) return runnable(program) ? program : "";
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/bin:/bin";
   for (std::size_t at = 0; at <= dirs.size();) {
     std::size_t end = std::min(dirs.find(':', at), dirs.size());
     std::string dir = dirs.substr(at, end - at);
-    if (runnable((dir.empty() ? "." : dir) + "/" + program)) return "";
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+    if (runnable(candidate)) return candidate;
     at = end + 1;
   }
-  return "is not found in $PATH";
+  return "";
+}
+
+std::string why_not_runnable(const std::string& program) {
+  if (!find_program(program).empty()) return "";
+  if (program.find('/') == std::string::npos) return "is not found in $PATH";
+  const int e = access(program.c_str(), X_OK) == 0 ? EISDIR : errno;
+  return std::string("is not an executable file: ") + std::strerror(e);
 }
 
 std::string RunResult::describe() const {

@@ -35,6 +35,9 @@ pid_t spawn(const std::vector<std::string>& argv, const SpawnOptions& options = 
 // "" when `program` can be started: a path (holding a '/') of an executable file, or a name
 // found as one in $PATH; else why not ("is not an executable file: No such file or directory").
 std::string why_not_runnable(const std::string& program);
+// The file `program` starts by the same rule (itself when it holds a '/', else the first
+// executable match in $PATH), or "" when there is none.
+std::string find_program(const std::string& program);
 
 enum class Stderr { Merged, Inherited, Discarded };
 

@@ -33,21 +33,6 @@ std::string file_sha256(const std::string& path) {
   return read_file_bytes(path, &bytes, &error) ? sha256_hex(bytes) : "";
 }
 
-// The program a word names: itself when it holds a '/', else the first match in PATH.
-std::string program_path(const std::string& word) {
-  if (word.find('/') != std::string::npos) return word;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    const fs::path candidate = fs::path(dirs.substr(start, end - start)) / word;
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return candidate.string();
-    start = end + 1;
-  }
-  return word;
-}
-
 // "setoption name EvalFile value PATH" among the commands: the net the engine was given.
 std::string net_of(const std::vector<std::string>& commands) {
   const std::string prefix = "setoption name EvalFile value ";
@@ -86,7 +71,7 @@ Json trials_json(const Minimized& m) {
   Json trials = Json::array();
   for (const MinimizeTrial& t : m.trials)
     trials.push_back(Json{{"step", t.step},
-                          {"commands", t.commands.size()},
+                          {"commands", t.commands},
                           {"seen", symptom_json(t.seen)},
                           {"reproduced", t.reproduced},
                           {"ms", std::round(t.ms * 10) / 10}});
@@ -147,7 +132,7 @@ std::string absolute_engine(const std::string& engine) {
 
 std::string engine_sha256(const std::string& engine) {
   try {
-    return file_sha256(program_path(proc::command_argv(engine).at(0)));
+    return file_sha256(proc::find_program(proc::command_argv(engine).at(0)));
   } catch (const std::exception&) {
     return "";
   }

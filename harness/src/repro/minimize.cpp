@@ -54,7 +54,7 @@ class Shrinker {
     if (out_of_budget()) return (exhausted_ = true, false);
     const Replay r = replay_commands(engine_, commands, limits_);
     last_sent_ = r.sent;
-    out_.trials.push_back({step, commands, r.symptom, r.symptom == target_, r.ms});
+    out_.trials.push_back({step, commands.size(), r.symptom, r.symptom == target_, r.ms});
     return r.symptom == target_;
   }
 

@@ -15,7 +15,8 @@ namespace stk::harness::repro {
 
 struct MinimizeTrial {
   std::string step;  // "recorded", "fen", "last-search", "ddmin", "go-limits"
-  std::vector<std::string> commands;
+  std::size_t commands =
+      0;  // how many the candidate held (not the list: 400 trials of a long game)
   Symptom seen;
   bool reproduced = false;
   double ms = 0;
