@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include "perft.h"
 #include "position.h"
 #include "search/search.h"
+#include "search/time_budget.h"
 #include "uci/go_command.h"
 #include "uci/options.h"
 #include "uci/position_command.h"
@@ -28,6 +30,20 @@ namespace {
 // A "stop" stops the running search and every "go" queued before it (each still answers).
 // "isready" is answered at once while a search runs or waits in the queue (UCI: readyok without
 // stopping it), otherwise once every command read before it is done.
+//
+// Ponder. "go ponder ..." searches the position after the expected move with no clock: it never
+// stops on its own and never answers before "ponderhit" or "stop" (a depth or node limit reached
+// while pondering waits for one of them, like "go infinite"). "stop" answers at once. "ponderhit"
+// (read by the input thread like "stop") turns the same search into a normal one: the go's own
+// limits hold from then on, its clock budget (search::time_budget of the go's wtime/btime/inc/
+// movestogo/movetime) counted from the ponderhit; the time spent pondering is not charged (the
+// GUI's clock did not run for us while the opponent thought). A limit already reached answers at
+// once. While a "go ponder" (not "go ponder infinite") runs, the search thread owns a third,
+// short-lived thread, the ponder clock: it sleeps until ponderhit, then until the budget's hard
+// limit, and does nothing but raise the stop flag; the soft limit is checked after each iteration
+// on the search thread. The search itself never knows it ponders (search/ is unchanged).
+// A "ponderhit" applies to the running search and to every "go" queued before it; for any search
+// that is not a "go ponder" it does nothing.
 class UciEngine {
  public:
   UciEngine(std::istream& in, std::ostream& out) : in_(in), out_(out) {
@@ -37,10 +53,13 @@ class UciEngine {
   int loop();
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct Deferred {
     std::string line;
-    bool go = false;       // a "go" command
-    bool stopped = false;  // a "stop" came after it was read
+    bool go = false;         // a "go" command
+    bool stopped = false;    // a "stop" came after it was read
+    bool ponderhit = false;  // a "ponderhit" came after it was read (at ponderhit_at)
+    Clock::time_point ponderhit_at;
   };
 
   void say(const std::string& s) {
@@ -48,6 +67,9 @@ class UciEngine {
     out_ << s << std::endl;
   }
   void request_stop();
+  void request_ponderhit();
+  // The ponder clock's thread: stops the search once the go's budget runs out after ponderhit.
+  void ponder_clock(const search::Budget& budget, const int& depth_done, const bool& done);
   bool queued_go() const {  // with mutex_ held
     return std::any_of(queue_.begin(), queue_.end(), [](const Deferred& d) { return d.go; });
   }
@@ -70,6 +92,8 @@ class UciEngine {
   bool searching_ = false;  // ... and is inside a search (not a deferred command)
   std::deque<Deferred> queue_;
   std::atomic<bool> stop_{false};  // the running search's stop flag (Searcher::go never resets it)
+  bool ponderhit_ = false;         // the running search's "ponderhit" came (at ponderhit_at_)
+  Clock::time_point ponderhit_at_;
   std::thread search_thread_;
 
   Position pos_;
@@ -83,6 +107,30 @@ void UciEngine::request_stop() {
   stop_ = true;
   for (Deferred& d : queue_) d.stopped = true;
   stop_cv_.notify_all();
+}
+
+void UciEngine::request_ponderhit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const Clock::time_point now = Clock::now();
+  if (!ponderhit_) ponderhit_ = true, ponderhit_at_ = now;
+  for (Deferred& d : queue_)
+    if (d.go && !d.ponderhit) d.ponderhit = true, d.ponderhit_at = now;
+  stop_cv_.notify_all();
+}
+
+void UciEngine::ponder_clock(const search::Budget& budget, const int& depth_done,
+                             const bool& done) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  stop_cv_.wait(lock, [&] { return done || stop_.load() || ponderhit_; });
+  if (done || stop_) return;
+  if (depth_done >= budget.max_depth) {  // deep enough already (our clock at 0: depth 1)
+    stop_ = true;
+    return;
+  }
+  if (budget.hard_s <= 0) return;  // no time limit: depth, nodes or nothing ends the search
+  const auto deadline = ponderhit_at_ + std::chrono::duration_cast<Clock::duration>(
+                                            std::chrono::duration<double>(budget.hard_s));
+  if (!stop_cv_.wait_until(lock, deadline, [&] { return done || stop_.load(); })) stop_ = true;
 }
 
 void UciEngine::shut_down() {
@@ -107,7 +155,9 @@ void UciEngine::search_thread_main(std::string line) {
       return;
     }
     line = queue_.front().line;
-    stop_ = queue_.front().stopped;  // under the lock: a later "stop" cannot be lost
+    stop_ = queue_.front().stopped;         // under the lock: a later "stop" cannot be lost
+    ponderhit_ = queue_.front().ponderhit;  // ... nor a later "ponderhit"
+    ponderhit_at_ = queue_.front().ponderhit_at;
     queue_.pop_front();
   }
 }
@@ -149,10 +199,34 @@ std::string UciEngine::cmd_go(std::istringstream& is) {
     std::lock_guard<std::mutex> lock(mutex_);
     searching_ = true;
   }
+  // A "go ponder" searches without its clock (limits.infinite; movetime dropped too); from
+  // ponderhit its own limits count, enforced here: `budget` from ponderhit by the ponder clock
+  // (hard limit) and after each iteration (soft and depth limits). Nodes and depth are the go's.
+  search::Limits limits = go.limits;
+  if (go.ponder) limits.movetime_ms = 0;
+  const bool clocked_ponder = go.ponder && !go.infinite;
+  const search::Budget budget = clocked_ponder
+                                    ? search::time_budget(pos_, uci::limits_after_ponderhit(go))
+                                    : search::Budget{};
+  int depth_done = 0;        // guarded by mutex_: the last completed iteration
+  bool search_done = false;  // guarded by mutex_
+  std::thread clock;
+  if (clocked_ponder)
+    clock = std::thread(&UciEngine::ponder_clock, this, std::cref(budget), std::cref(depth_done),
+                        std::cref(search_done));
   Position pos = pos_;
   search::Result r = searcher_.go(
-      pos, go.limits,
-      [this](const search::Iteration& it) {
+      pos, limits,
+      [&](const search::Iteration& it) {
+        if (clocked_ponder) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          depth_done = it.depth;
+          const double since_hit =
+              std::chrono::duration<double>(Clock::now() - ponderhit_at_).count();
+          if (ponderhit_ &&
+              (it.depth >= budget.max_depth || (budget.soft_s > 0 && since_hit >= budget.soft_s)))
+            stop_ = true;  // no new iteration (the search sees it within 1024 nodes)
+        }
         std::ostringstream o;
         std::uint64_t nps = it.time_s > 0 ? std::uint64_t(double(it.nodes) / it.time_s) : 0;
         o << "info depth " << it.depth << " seldepth " << it.seldepth << " score "
@@ -164,10 +238,15 @@ std::string UciEngine::cmd_go(std::istringstream& is) {
       &stop_);
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    // UCI: after "go infinite" the best move waits for "stop".
-    if (go.limits.infinite) stop_cv_.wait(lock, [this] { return stop_.load(); });
+    // UCI: after "go infinite" the best move waits for "stop"; after "go ponder", for "stop" or
+    // "ponderhit" (then "go ponder infinite" waits for "stop").
+    stop_cv_.wait(lock,
+                  [&] { return stop_.load() || !(go.infinite || (go.ponder && !ponderhit_)); });
     searching_ = false;
+    search_done = true;
+    stop_cv_.notify_all();
   }
+  if (clock.joinable()) clock.join();
   // The whole search, partial last iteration included (exact under "go nodes N").
   std::string answer = "info depth " + std::to_string(r.depth) + " score " +
                        search::score_to_uci(r.score) + " nodes " + std::to_string(r.nodes) +
@@ -209,8 +288,12 @@ int UciEngine::loop() {
     if (!(is >> cmd)) continue;
     // Answered at once, even during a search.
     if (cmd == "quit") break;
-    if (cmd == "stop" || cmd == "ponderhit") {  // no ponder mode: ponderhit ends the search too
+    if (cmd == "stop") {
       request_stop();
+      continue;
+    }
+    if (cmd == "ponderhit") {  // the expected move was played: pondering becomes searching
+      request_ponderhit();
       continue;
     }
     if (cmd == "uci") {
@@ -223,13 +306,14 @@ int UciEngine::loop() {
       continue;
     }
     if (busy_) {  // deferred until the search thread has answered
-      queue_.push_back({line, cmd == "go", false});
+      queue_.push_back({line, cmd == "go", false, false, Clock::time_point{}});
       continue;
     }
     if (cmd == "go") {
       if (search_thread_.joinable()) search_thread_.join();  // finished: it cleared busy_
       busy_ = true;
       stop_ = false;
+      ponderhit_ = false;
       search_thread_ = std::thread(&UciEngine::search_thread_main, this, line);
       continue;
     }

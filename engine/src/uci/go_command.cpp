@@ -25,9 +25,9 @@ GoCommand parse_go(std::istream& args) {
   std::string token;
   constexpr long long kIntMax = std::numeric_limits<int>::max();
   while (args >> token) {
-    if (token == "infinite" ||
-        token == "ponder") {  // "ponder": no ponder mode, searched until stop
+    if (token == "infinite" || token == "ponder") {  // either way no clock counts at first
       l.infinite = true;
+      (token == "ponder" ? go.ponder : go.infinite) = true;
       continue;
     }
     if (token == "searchmoves" || token == "mate") {
@@ -63,6 +63,12 @@ GoCommand parse_go(std::istream& args) {
   }
   if (zero_limit) l.depth = 1;  // the least search, whatever else was given
   return go;
+}
+
+search::Limits limits_after_ponderhit(const GoCommand& go) {
+  search::Limits l = go.limits;
+  l.infinite = go.infinite;
+  return l;
 }
 
 }  // namespace stk::uci

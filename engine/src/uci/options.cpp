@@ -18,6 +18,7 @@ std::string option_lines() {
   const search::fh::Settings fh;
   return "option name Hash type spin default 16 min 1 max " + std::to_string(kHashMaxMb) + "\n" +
          "option name Threads type spin default 1 min 1 max 1\n"
+         "option name Ponder type check default false\n"
          "option name Clear Hash type button\n"
          "option name Use NNUE type check default true\n"
          "option name EvalFile type string default <empty>\n"
@@ -48,6 +49,9 @@ std::string set_option(std::istream& args, search::Searcher& searcher) {
     return "";
   }
   if (name == "Threads") return value == "1" ? "" : error("only Threads 1 is supported");
+  // The GUI's word that it may send "go ponder": nothing to change (the time budget is the same).
+  if (name == "Ponder")
+    return value == "true" || value == "false" ? "" : error("Ponder must be true or false");
   if (name == "Clear Hash") return searcher.clear(), "";
   if (name == "Use NNUE") {
     if (value != "true" && value != "false") return error("Use NNUE must be true or false");

@@ -1,7 +1,8 @@
 // stk-fake-uci [--defect NAME]: a tiny UCI engine for the uci-check tests. Without a defect it
 // is a correct (and very weak) engine: it plays a mate in one when there is one, else the first
-// legal move, budgets time from its own clock, answers everything at any time (one thread, poll
-// on stdin) and refuses bad input with an info string. Each --defect plants one misbehaviour
+// legal move, budgets time from its own clock, ponders (go ponder waits for ponderhit, whose
+// clock budget starts then, or stop), answers everything at any time (one thread, poll on stdin)
+// and refuses bad input with an info string. Each --defect plants one misbehaviour
 // that one uci-check scenario must catch:
 //   ignore-stop        stop during go infinite is ignored (the search never ends)
 //   pv-past-mate       a mating PV goes on after the mate
@@ -25,10 +26,16 @@
 //   stale-pv           each search first prints the previous search's PV
 //   prefix-position    a moves list stops at its first illegal move (the legal prefix is kept)
 //   queen-promotion    every promotion is played as a queen
+//   answers-during-ponder  go ponder is searched as a plain go: it answers when its budget runs out
+//   ponderhit-stops    ponderhit answers at once, like stop
+//   slow-stop          stop waits 400 ms before its bestmove
+//   movetime-overrun   go movetime N answers 300 ms after N
+//   no-ponder-option   no Ponder option (not a defect: the ponder scenarios do not apply)
 // For the match runner (N = the number of searches answered normally before the defect):
 //   crash-after-N      the (N+1)th go aborts the process
 //   illegal-after-N    the (N+1)th go answers at once with an illegal move (a1h8)
 //   hang-after-N       the (N+1)th go never answers (stop included)
+//   disconnect-after-N the (N+1)th go closes the engine's output; the process runs on
 // Defects of a position, not of a count (the reproducer tests: a minimized command list needs
 // only the position, written as a FEN, and one go):
 //   crash-at-ply-N     a go in a position at game ply N or later (the FEN's move counters plus
@@ -84,7 +91,9 @@ std::string move_text(const stk::Position& pos, stk::Move m) {
 struct Search {
   stk::Position root;
   bool infinite = false;
-  bool endless = false;  // ignores stop (planted defects)
+  bool endless = false;    // ignores stop (planted defects)
+  bool pondering = false;  // go ponder before ponderhit: no deadline yet
+  long budget_ms = 0;      // what ponderhit gives (go ponder without infinite)
   std::optional<Clock::time_point> deadline;
   std::uint64_t nodes_limit = 0;
   bool nodes_set = false;
@@ -180,6 +189,11 @@ void FakeEngine::go(std::istringstream& is) {
   ++gos;
   if (after("crash-after-")) std::abort();
   if (after("illegal-after-")) return say("info depth 1 score cp 0\nbestmove a1h8");
+  if (after("disconnect-after-")) {
+    std::cout.flush();
+    ::close(STDOUT_FILENO);
+    return;
+  }
   if (at_ply("crash-at-ply-", pos_)) std::abort();
   if (at_ply("illegal-at-ply-", pos_)) return say("info depth 1 score cp 0\nbestmove a1h8");
   if (after("hang-after-")) {
@@ -196,6 +210,7 @@ void FakeEngine::go(std::istringstream& is) {
   while (is >> token) {
     long v = 0;
     if (token == "infinite") s.infinite = true;
+    else if (token == "ponder") s.pondering = !has("answers-during-ponder");
     else if (!(is >> v) || v < 0) return say("info string error: bad go parameter " + token);
     else if (token == "wtime") t[stk::WHITE] = v;
     else if (token == "btime") t[stk::BLACK] = v;
@@ -214,7 +229,9 @@ void FakeEngine::go(std::istringstream& is) {
   else if (t[us] >= 0) budget = std::min(t[us] / 2, t[us] / (togo ? togo + 1 : 20) + inc[us] / 2);
   if (has("nodes0-endless") && s.nodes_set && s.nodes_limit == 0) s.infinite = s.endless = true;
   if (after("slow-after-") && t[us] >= 0) budget = t[us] + 300;
-  if (!s.infinite) s.deadline = s.started + std::chrono::milliseconds(budget);
+  if (has("movetime-overrun") && movetime >= 0) budget = movetime + 300;
+  s.budget_ms = budget;
+  if (!s.infinite && !s.pondering) s.deadline = s.started + std::chrono::milliseconds(budget);
   search_ = s;
   if (has("early-bestmove") && s.infinite) finish();
 }
@@ -237,7 +254,7 @@ void FakeEngine::command(const std::string& line) {
     if (!has("no-author")) say("id author stk tests");
     say("option name Hash type spin default 16 min 1 max 1024");
     say("option name Threads type spin default 1 min 1 max 1");
-    say("option name Ponder type check default false");
+    if (!has("no-ponder-option")) say("option name Ponder type check default false");
     say("uciok");
   } else if (cmd == "isready") {
     say("readyok");
@@ -261,7 +278,14 @@ void FakeEngine::command(const std::string& line) {
     if (!(search_ && has("drop-position"))) position(is);
   } else if (cmd == "go") {
     go(is);
+  } else if (cmd == "ponderhit") {
+    if (!search_ || !search_->pondering) return;
+    search_->pondering = false;
+    if (has("ponderhit-stops")) return finish();
+    if (!search_->infinite)  // the clock counts from ponderhit
+      search_->deadline = Clock::now() + std::chrono::milliseconds(search_->budget_ms);
   } else if (cmd == "stop") {
+    if (has("slow-stop") && search_) usleep(400 * 1000);
     if (search_ && !search_->endless && !has("ignore-stop")) {
       stk::Position root = search_->root;
       finish();

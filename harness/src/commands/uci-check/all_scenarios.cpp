@@ -9,6 +9,8 @@ std::vector<Scenario> all_scenarios(const Settings& settings) {
   add_limit_scenarios(out, settings);
   add_node_limit_scenarios(out, settings);
   add_time_use_scenarios(out, settings);
+  add_ponder_scenarios(out, settings);
+  add_latency_scenarios(out, settings);
   add_pv_scenarios(out, settings);
   add_notation_scenarios(out, settings);
   add_game_scenarios(out, settings);

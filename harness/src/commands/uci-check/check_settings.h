@@ -17,6 +17,11 @@ struct Settings {
   bool strict_pv = false;      // a truncated mate PV fails instead of warning
   bool documented_differences = true;
   double timeout_scale = 1;  // slow machines and sanitizer builds
+  // Gates of the latency scenarios, in ms before --timeout-scale (a slow build answers slowly):
+  // stop -> bestmove during go infinite (ponder.stop: its max too), and the overrun of go
+  // movetime (bestmove after movetime + overrun). p99: the nearest-rank 99th percentile.
+  double stop_p99_ms = 50, stop_max_ms = 250;
+  double overrun_p99_ms = 50, overrun_max_ms = 250;
 };
 
 // Base timeouts in milliseconds, before --timeout-scale. Each is a hang detector: a correct

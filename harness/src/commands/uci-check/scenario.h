@@ -1,10 +1,13 @@
 // A uci-check scenario: one JUnit testcase. It drives a fresh engine session and records what
 // it saw: failures (each with a behaviour tag that documented differences are matched on),
-// warnings, and measured facts (every time a number, in milliseconds).
+// warnings, and measured facts (every time a number, in milliseconds). A scenario that does not
+// apply to the engine (ponder for one that does not advertise the Ponder option) says why: it is
+// "not applicable", neither a pass nor a failure (a JUnit <skipped>).
 #pragma once
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,7 +16,7 @@
 
 namespace stk::harness::ucicheck {
 
-enum class Verdict { Pass, Fail, Difference, Error };
+enum class Verdict { Pass, Fail, Difference, Error, NotApplicable };
 
 struct Failure {
   std::string text;
@@ -29,6 +32,9 @@ struct ScenarioResult {
   std::string difference;  // the documented difference that excused the failures
   std::string error;       // why the scenario could not run (Verdict::Error)
   nlohmann::ordered_json facts = nlohmann::ordered_json::object();
+  // Figures also written as JUnit suite properties "<group>.<name>.<key>" (latency percentiles).
+  std::vector<std::pair<std::string, std::string>> properties;
+  std::string not_applicable;  // why the scenario does not apply (Verdict::NotApplicable)
   std::vector<TranscriptEntry> transcript;
   double time_s = 0;
 
@@ -36,6 +42,7 @@ struct ScenarioResult {
     failures.push_back({std::move(text), std::move(behaviour)});
   }
   void warn(std::string text) { warnings.push_back(std::move(text)); }
+  void skip(std::string why) { not_applicable = std::move(why); }
   bool failed() const { return !failures.empty(); }
 };
 
@@ -63,5 +70,8 @@ void add_notation_scenarios(std::vector<Scenario>& out,
                             const Settings& s);                          // notation_scenarios.cpp
 void add_game_scenarios(std::vector<Scenario>& out, const Settings& s);  // game_scenarios.cpp
 void add_garbage_scenarios(std::vector<Scenario>& out, const Settings& s);  // garbage_scenarios.cpp
+void add_ponder_scenarios(std::vector<Scenario>& out, const Settings& s);   // ponder_scenarios.cpp
+void add_latency_scenarios(std::vector<Scenario>& out,
+                           const Settings& s);  // latency_scenarios.cpp
 
 }  // namespace stk::harness::ucicheck

@@ -70,18 +70,22 @@ ScenarioResult run_scenario(const Scenario& sc, const Settings& settings,
         r.verdict = Verdict::Difference;
         r.difference = d->text;
       }
+  } else if (!r.not_applicable.empty()) {
+    r.verdict = Verdict::NotApplicable;
   }
   return r;
 }
 
 void print_result(const ScenarioResult& r) {
-  const char* tag = r.verdict == Verdict::Pass    ? "pass"
-                    : r.verdict == Verdict::Fail  ? "FAIL"
-                    : r.verdict == Verdict::Error ? "ERROR"
-                                                  : "diff";
-  std::string why = r.verdict == Verdict::Error ? r.error
-                    : r.failed()                ? r.failures.front().text
-                                                : "";
+  const char* tag = r.verdict == Verdict::Pass            ? "pass"
+                    : r.verdict == Verdict::Fail          ? "FAIL"
+                    : r.verdict == Verdict::Error         ? "ERROR"
+                    : r.verdict == Verdict::NotApplicable ? "n/a"
+                                                          : "diff";
+  std::string why = r.verdict == Verdict::Error           ? r.error
+                    : r.failed()                          ? r.failures.front().text
+                    : r.verdict == Verdict::NotApplicable ? r.not_applicable
+                                                          : "";
   if (why.size() > 200) why = why.substr(0, 200) + "...";
   std::cout << fmt::format("  {:5} {:45} {:7.0f} ms{}{}\n", tag, r.group + "." + r.name,
                            r.time_s * 1000, why.empty() ? "" : "  ", printable(why));
@@ -176,9 +180,10 @@ int run_uci_check(int argc, char** argv) {
     out.markdown = to_markdown(run);
     report::write_run_report(out, paths);
     std::cout << fmt::format(
-        "uci-check: {} pass, {} fail, {} documented difference, {} error in {:.1f} s\nreport: {}\n",
+        "uci-check: {} pass, {} fail, {} documented difference, {} not applicable, {} error in "
+        "{:.1f} s\nreport: {}\n",
         run.count(Verdict::Pass), run.count(Verdict::Fail), run.count(Verdict::Difference),
-        run.count(Verdict::Error), run.time_s, paths.junit);
+        run.count(Verdict::NotApplicable), run.count(Verdict::Error), run.time_s, paths.junit);
     return report::exit_status(out);
   } catch (...) {
     return input_failure("stk-harness uci-check");

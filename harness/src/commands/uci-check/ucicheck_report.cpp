@@ -6,7 +6,9 @@ namespace stk::harness::ucicheck {
 
 namespace {
 
-bool keeps_transcript(const ScenarioResult& r) { return r.verdict != Verdict::Pass; }
+bool keeps_transcript(const ScenarioResult& r) {
+  return r.verdict != Verdict::Pass && r.verdict != Verdict::NotApplicable;
+}
 
 std::string fact_text(const nlohmann::ordered_json& v) {
   if (v.is_string()) return printable(v.get<std::string>());
@@ -40,6 +42,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::Fail: return "fail";
     case Verdict::Difference: return "documented difference";
     case Verdict::Error: return "error";
+    case Verdict::NotApplicable: return "not applicable";
   }
   return "?";
 }
@@ -92,7 +95,15 @@ junit::TestSuite to_junit(const RunSummary& run) {
   suite.property("nodes_tolerance", fmt::format("{}", run.settings.nodes_tolerance));
   suite.property("timeout_scale", fmt::format("{}", run.settings.timeout_scale));
   suite.property("documented_differences", run.settings.documented_differences ? "on" : "off");
+  const double scale = run.settings.timeout_scale;  // the latency gates as applied
+  suite.property("gate.stop_p99_ms", fmt::format("{}", run.settings.stop_p99_ms * scale));
+  suite.property("gate.stop_max_ms", fmt::format("{}", run.settings.stop_max_ms * scale));
+  suite.property("gate.overrun_p99_ms", fmt::format("{}", run.settings.overrun_p99_ms * scale));
+  suite.property("gate.overrun_max_ms", fmt::format("{}", run.settings.overrun_max_ms * scale));
   junit::add_build_properties(suite);
+  for (const ScenarioResult& r : run.results)
+    for (const auto& [k, v] : r.properties)
+      suite.property(r.group + "." + r.name + "." + k, printable(v));
   suite.time_s = run.time_s;
   for (const ScenarioResult& r : run.results) {
     junit::TestCase tc;
@@ -120,6 +131,11 @@ junit::TestSuite to_junit(const RunSummary& run) {
         tc.message = "documented difference: " + r.difference;
         tc.system_out = seen;
         break;
+      case Verdict::NotApplicable:
+        tc.outcome = junit::Outcome::Skipped;
+        tc.message = "not applicable: " + printable(r.not_applicable);
+        tc.system_out = seen;
+        break;
       case Verdict::Error:
         tc.outcome = junit::Outcome::Error;
         tc.message = printable(r.error.substr(0, 300));
@@ -145,6 +161,7 @@ nlohmann::ordered_json to_json(const RunSummary& run) {
   j["counts"] = {{"pass", run.count(Verdict::Pass)},
                  {"fail", run.count(Verdict::Fail)},
                  {"documented_difference", run.count(Verdict::Difference)},
+                 {"not_applicable", run.count(Verdict::NotApplicable)},
                  {"error", run.count(Verdict::Error)}};
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const ScenarioResult& r : run.results) {
@@ -154,6 +171,7 @@ nlohmann::ordered_json to_json(const RunSummary& run) {
     s["time_ms"] = r.time_s * 1000;
     if (!r.error.empty()) s["error"] = printable(r.error);
     if (!r.difference.empty()) s["documented_difference"] = r.difference;
+    if (!r.not_applicable.empty()) s["not_applicable"] = printable(r.not_applicable);
     s["failures"] = nlohmann::ordered_json::array();
     for (const Failure& f : r.failures)
       s["failures"].push_back({{"behaviour", f.behaviour}, {"text", printable(f.text)}});
@@ -171,12 +189,14 @@ std::string to_markdown(const RunSummary& run) {
   std::string md = fmt::format("Engine: `{}` (id name `{}`), seed {}, {:.1f} s.\n\n",
                                printable(run.settings.engine), printable(run.engine_id),
                                run.settings.seed, run.time_s);
-  md += fmt::format("{} pass, {} fail, {} documented difference, {} error.\n\n",
+  md += fmt::format("{} pass, {} fail, {} documented difference, {} not applicable, {} error.\n\n",
                     run.count(Verdict::Pass), run.count(Verdict::Fail),
-                    run.count(Verdict::Difference), run.count(Verdict::Error));
+                    run.count(Verdict::Difference), run.count(Verdict::NotApplicable),
+                    run.count(Verdict::Error));
   md += "| scenario | verdict | ms | what was seen |\n|---|---|---|---|\n";
   for (const ScenarioResult& r : run.results) {
-    std::string seen = r.verdict == Verdict::Error ? r.error
+    std::string seen = r.verdict == Verdict::Error           ? r.error
+                       : r.verdict == Verdict::NotApplicable ? r.not_applicable
                        : r.failures.empty()
                            ? facts_line(r)
                            : r.failures.front().text + " [" + r.failures.front().behaviour + "]";
