@@ -93,12 +93,16 @@ TEST_CASE("match: each opening is played twice with A White then A Black", "[mat
 
 TEST_CASE("match: a crash or hang or illegal move loses with its reason and the engine restarts",
           "[matchrun][harness]") {
-  std::vector<std::pair<std::string, std::string>> cases;
-  cases.emplace_back("crash-after-2", "crash: A (a) crashed (killed by signal 6");
-  cases.emplace_back("hang-after-2", "time forfeit: A (a) gave no bestmove within " +
-                                         test::timeout_ms(300) + " ms");
-  cases.emplace_back("illegal-after-2", "illegal move: A (a) played 'a1h8'");
-  for (const auto& [defect, reason] : cases) {
+  struct Case {
+    std::string defect, reason, termination;
+  };
+  const std::vector<Case> cases = {
+      {"crash-after-2", "crash: A (a) crashed (killed by signal 6", "crash"},
+      {"hang-after-2",
+       "time forfeit: A (a) gave no bestmove within " + test::timeout_ms(300) + " ms", "time-loss"},
+      {"illegal-after-2", "illegal move: A (a) played 'a1h8'", "illegal-move"},
+      {"disconnect-after-2", "disconnect: A (a) closed its output (still running)", "disconnect"}};
+  for (const auto& [defect, reason, termination] : cases) {
     const auto dir = test::scratch_dir("match-fault-" + defect);
     auto run = match(dir, "f",
                      fake(defect, "a") + " " + fake("", "b") +
@@ -111,10 +115,38 @@ TEST_CASE("match: a crash or hang or illegal move loses with its reason and the 
       for (const auto& g : pair["games"]) {
         // Every game: A played its two good moves (so it was restarted after the previous fault), then lost.
         CHECK(g["reason"].get<std::string>().rfind(reason, 0) == 0);
+        CHECK(g["termination"] == termination);
         CHECK(g["result"] == (g["a"] == "white" ? "0-1" : "1-0"));
         CHECK(g["plies"].get<int>() >= 4);
       }
+    // Counted as that kind, for A, with each colour (a machine field, not the reason's text).
+    const auto& row = s["diagnostics"]["terminations"][termination];
+    CHECK(row["games"] == 4);
+    CHECK(row["A"]["white"] == nlohmann::json({{"w", 0}, {"d", 0}, {"l", 2}}));
+    CHECK(row["A"]["black"] == nlohmann::json({{"w", 0}, {"d", 0}, {"l", 2}}));
+    CHECK(row["B"]["white"] == nlohmann::json({{"w", 2}, {"d", 0}, {"l", 0}}));
+    CHECK(s["diagnostics"]["losses_by_fault"]["A"] ==
+          nlohmann::json({{termination, 4}, {"total", 4}}));
+    CHECK(s["diagnostics"]["losses_by_fault"]["B"] == nlohmann::json({{"total", 0}}));
+    CHECK(run.output.find("games lost by a fault: A (a): 4 " + termination) != std::string::npos);
   }
+}
+
+TEST_CASE("match: terminations per engine and colour reach the JUnit message and properties",
+          "[matchrun][harness]") {
+  // B fails: the counts must name B, never A, and the colours B played.
+  const auto dir = test::scratch_dir("match-terminations");
+  auto run = match(dir, "e",
+                   fake("", "a") + " " + fake("illegal-after-1", "b") + " --nodes 50 --pairs 2");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const std::string junit = read_text(dir / "junit" / "match-e.xml");
+  // The testcase's output (a failed gate: its failure message and text) names them.
+  CHECK(junit.find("ended: illegal-move 4\nfaults: B (b): 4 illegal-move\n") != std::string::npos);
+  CHECK(junit.find("name=\"terminations.illegal-move\" value=\"A white 2-0-0, A black 2-0-0, B "
+                   "white 0-0-2, B black 0-0-2\"") != std::string::npos);
+  const std::string md = read_text(dir / "match" / "e.md");
+  CHECK(md.find("| illegal-move | 2-0-0 | 2-0-0 | 0-0-2 | 0-0-2 |") != std::string::npos);
 }
 
 TEST_CASE("match: adjudication needs both engines for movecount moves each",
@@ -162,16 +194,17 @@ TEST_CASE("match: a fixed-nodes match with stk replays bit for bit at any concur
   const auto one = test::scratch_dir("match-replay-1"), two = test::scratch_dir("match-replay-2");
   const std::string args = "--engine cmd=" + test::engine_bin() +
                            " name=x --engine cmd=" + test::engine_bin() +
-                           " name=y option.Hash=8 --nodes 2000 --pairs 3 --seed 7 --maxmoves 40";
-  auto r1 = match(one, "r", args + " --concurrency 1");
-  auto r2 = match(two, "r", args + " --concurrency 2");
+                           " name=y option.Hash=8 --nodes 2000 --pairs 3 --maxmoves 40";
+  auto r1 = match(one, "r", args + " --seed 7 --concurrency 1");
+  auto r2 = match(two, "r", args + " --seed 7 --concurrency 2");
   INFO(r1.output << r2.output);
   REQUIRE(r1.exit_code == 0);
   REQUIRE(r2.exit_code == 0);
   CHECK(read_text(one / "match" / "r.pgn") == read_text(two / "match" / "r.pgn"));
   CHECK(state(one, "r")["pairs"] == state(two, "r")["pairs"]);
   CHECK(read_text(one / "match" / "r-openings.epd") == read_text(two / "match" / "r-openings.epd"));
-  // The generated openings given back reproduce the match.
+  // The generated openings given back (in file order: a --seed would shuffle the book) reproduce
+  // the match, each pair from the same position.
   const auto back = test::scratch_dir("match-replay-back");
   auto r3 = match(back, "r", args + " --openings " + (one / "match" / "r-openings.epd").string());
   REQUIRE(r3.exit_code == 0);
@@ -291,12 +324,10 @@ TEST_CASE("match: an engine that overruns its clock loses on time and is not cou
   CHECK(pgn.find("{time forfeit: A (a)") != std::string::npos);
   CHECK(tag_values(pgn, "TimeControl") == std::vector<std::string>(2, "1+0"));
   // Counted as time forfeits, not crashes, in the output and the JUnit properties.
-  CHECK(run.output.find(
-            "games lost by a fault: A (a): 0 crashes, 2 time forfeits, 0 illegal moves") !=
-        std::string::npos);
+  CHECK(run.output.find("games lost by a fault: A (a): 2 time-loss") != std::string::npos);
   const std::string junit = read_text(dir / "junit" / "match-t.xml");
-  CHECK(junit.find("name=\"run.faults\" value=\"A (a): 0 crashes, 2 time forfeits") !=
-        std::string::npos);
+  CHECK(junit.find("name=\"run.faults\" value=\"A (a): 2 time-loss\"") != std::string::npos);
+  CHECK(state(dir, "t")["diagnostics"]["terminations"]["time-loss"]["games"] == 2);
   // The same engine within its clock loses nothing.
   auto fine = match(test::scratch_dir("match-clock-fine"), "t",
                     fake("", "a") + " " + fake("", "b") + " --tc 1+0 --pairs 1");

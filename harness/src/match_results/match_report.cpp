@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "match_results/aa_mirror.h"
+#include "match_results/game_diagnostics.h"
 #include "match_results/match_analysis.h"
 #include "match_results/match_result_file.h"
 #include "report/junit.h"
@@ -87,7 +88,10 @@ MatchPublished publish_match(const MatchResult& r,
       d.openings_seed, shards, r.pairs().size(), d.pairs_planned);
   const std::string verdict = fmt::format("{} gate {}: {}", to_string(d.gate.mode),
                                           gate.passed ? "passed" : "FAILED", gate.verdict);
-  pub.summary = head + to_text(a) + verdict + "\n";
+  const TerminationTable ends = termination_table(r);
+  const std::string ended = fmt::format("ended: {}\nfaults: {}\n", termination_line(ends),
+                                        fault_line(ends, d));
+  pub.summary = head + to_text(a) + ended + verdict + "\n";
 
   // One testcase for the match, with the inputs as properties.
   junit::TestSuite suite;
@@ -111,12 +115,15 @@ MatchPublished publish_match(const MatchResult& r,
   suite.property("gate", to_string(d.gate.mode));
   if (d.gate.min_elo_lower95)
     suite.property("gate.min_elo_lower95", fmt::format("{}", *d.gate.min_elo_lower95));
+  for (const auto& [kind, row] : ends)
+    suite.property(std::string("terminations.") + to_string(kind), engine_colour_text(row));
   junit::add_build_properties(suite);
   junit::TestCase tc;
   tc.classname = "match." + stem;
   tc.name = std::string("gate-") + to_string(d.gate.mode);
   tc.outcome = gate.passed ? junit::Outcome::Passed : junit::Outcome::Failed;
-  tc.message = gate.verdict + ": " + one_line(a);
+  tc.message = gate.verdict + ": " + one_line(a) + "; ended: " + termination_line(ends) +
+               "; faults: " + fault_line(ends, d);
   (gate.passed ? tc.system_out : tc.detail) = pub.summary;
   suite.cases.push_back(tc);
 
@@ -125,7 +132,8 @@ MatchPublished publish_match(const MatchResult& r,
   report::RunReport run("match", stem);
   run.suites.push_back(std::move(suite));
   run.figures = to_json(r);
-  run.markdown = fmt::format("{}\n```\n{}```\n\n**{}**\n", head, to_text(a), verdict);
+  run.markdown = fmt::format("{}\n```\n{}```\n\n**{}**\n{}", head, to_text(a), verdict,
+                             diagnostics_markdown(r));
   report::write_run_report(run, paths);
   pub.exit_code = report::exit_status(run);  // the testcase's verdict, not the gate's flag
   return pub;

@@ -154,6 +154,9 @@ void MatchResult::add_pair(const PairRecord& pair) {
     throw std::invalid_argument(
         which + ": both games have engine A as the same colour (a pair reverses colours)");
   const GameScore first = pair.games[0].score_for_a(), second = pair.games[1].score_for_a();
+  for (std::size_t i = 0; i < 2; ++i)
+    if (auto why = result_problem(pair.games[i].termination, pair.games[i].result); !why.empty())
+      throw std::invalid_argument(which + ": game " + std::to_string(i + 1) + ": " + why);
   pairs_.push_back(pair);
   done_.insert(pair.opening);
   counts_.add_pair(first, second);

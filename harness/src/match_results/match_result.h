@@ -14,6 +14,7 @@
 
 #include "stats/pentanomial.h"
 #include "stats/sprt.h"
+#include "match_results/termination.h"
 
 namespace stk::harness::match {
 
@@ -23,7 +24,8 @@ struct GameRecord {
   Color a_color = Color::White;  // the colour engine A played
   std::string result;            // PGN result from White's view: "1-0", "0-1" or "1/2-1/2"
   std::string reason;  // how it ended: "checkmate", "threefold repetition", "adjudication: ..."
-  int plies = 0;
+  int plies = 0;       // moves the engines played (the opening's excluded)
+  Termination termination = Termination::Unrecorded;
 
   GameScore score_for_a() const;  // throws std::invalid_argument on a result other than the three
   bool operator==(const GameRecord&) const = default;
@@ -33,6 +35,7 @@ struct GameRecord {
 struct PairRecord {
   std::uint64_t opening = 0;  // index of the opening pair in the run's (seeded) order
   std::array<GameRecord, 2> games;
+  std::string position{};  // the opening's position as FEN fields 1-4 ("" when unrecorded)
 
   int score() const { return int(games[0].score_for_a()) + int(games[1].score_for_a()); }  // 0..4
   bool operator==(const PairRecord&) const = default;
@@ -101,7 +104,8 @@ class MatchResult {
   bool complete() const;
 
   // Records a finished pair. Throws std::invalid_argument (nothing changed) if the opening is not
-  // planned here or already recorded, or if the two games are not colour-reversed or a result is bad.
+  // planned here or already recorded, if the two games are not colour-reversed, a result is bad or
+  // cannot end a game by its termination (a stalemate won, a crash drawn).
   void add_pair(const PairRecord& pair);
 
   // The SPRT on the pentanomial counts; nullopt without SPRT parameters.

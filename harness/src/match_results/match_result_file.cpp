@@ -18,6 +18,7 @@
 #include "io/input_file.h"
 #include "cli/cli.h"
 #include "io/output_file.h"
+#include "match_results/game_diagnostics.h"
 #include "match_results/match_analysis.h"
 #include "match_results/match_journal.h"
 
@@ -61,9 +62,14 @@ ojson pair_json(const PairRecord& p) {
   for (const GameRecord& g : p.games)
     games.push_back({{"a", color_name(g.a_color)},
                      {"result", g.result},
+                     {"termination", to_string(g.termination)},
                      {"reason", g.reason},
                      {"plies", g.plies}});
-  return {{"opening", p.opening}, {"score", p.score()}, {"games", games}};
+  ojson out = {{"opening", p.opening}};
+  if (!p.position.empty()) out["position"] = p.position;
+  out["score"] = p.score();
+  out["games"] = games;
+  return out;
 }
 
 // A multi-line dump indented by `pad` after its first line, with arrays of numbers on one line.
@@ -188,6 +194,7 @@ constexpr std::uint64_t kMaxPlies = 1000000;
 PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) {
   PairRecord pair;
   pair.opening = f.u64(p, where, "opening");
+  if (p.is_object() && p.contains("position")) pair.position = f.str(p, where, "position");
   const json& games = f.at(p, where, "games");
   if (!games.is_array() || games.size() != 2)
     f.fail(where + ".games", "must hold the pair's 2 games");
@@ -199,6 +206,14 @@ PairRecord parse_pair(const Fields& f, const json& p, const std::string& where) 
     pair.games[i].a_color = color == "white" ? Color::White : Color::Black;
     pair.games[i].result = f.str(games[i], g, "result");
     pair.games[i].reason = f.str(games[i], g, "reason");
+    // Written since terminations were recorded; an earlier file's games are "unrecorded".
+    if (games[i].contains("termination")) {
+      const std::string name = f.str(games[i], g, "termination");
+      const auto t = parse_termination(name);
+      if (!t)
+        f.fail(g + ".termination", "is '" + name + "', not a termination (docs/match-results.md)");
+      pair.games[i].termination = *t;
+    }
     const std::uint64_t plies = f.u64(games[i], g, "plies");
     if (plies > kMaxPlies)
       f.fail(g + ".plies", fmt::format("is {}, above {} (not a game's length)", plies, kMaxPlies));
@@ -227,6 +242,7 @@ ojson to_json(const MatchResult& r) {
     } catch (const std::exception& e) {
       head["summary"] = {{"error", e.what()}};
     }
+  head["diagnostics"] = diagnostics_json(r);
   ojson pairs = ojson::array();
   for (const PairRecord& p : r.pairs()) pairs.push_back(pair_json(p));
   head["pairs"] = std::move(pairs);

@@ -24,6 +24,14 @@ Position Opening::position() const {
   return pos;
 }
 
+std::string Opening::position_key() const {
+  const std::string full = position().fen();
+  std::size_t cut = 0;
+  for (int field = 0; field < 4 && cut != std::string::npos; ++field)
+    cut = full.find(' ', cut + (field > 0));
+  return full.substr(0, cut);
+}
+
 namespace {
 
 std::string where(const std::string& path, int line) { return path + ":" + std::to_string(line); }

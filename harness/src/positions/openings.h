@@ -18,6 +18,9 @@ struct Opening {
       generated_plies;  // generated openings: the random plies that led to `fen`
   // The position after the moves, history included (repetitions count from the book moves on).
   Position position() const;
+  // That position as FEN fields 1-4 (placement, side, castling, en passant): equal for two
+  // openings that reach one position by different moves.
+  std::string position_key() const;
 };
 
 // An .epd (FEN, four or six fields, operations ignored) or .pgn book (tags, SAN movetext; the

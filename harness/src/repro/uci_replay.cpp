@@ -156,9 +156,13 @@ class Replayer {
   // The engine closed its output or stopped reading: how it ended is the symptom.
   bool gone() {
     if (quit_) return false;
-    process_.wait_exit(SteadyClock::now() + Ms(2000));
-    if (process_.running()) process_.kill_child();
-    out_.symptom = {"crash", process_.exit_status().describe()};
+    process_.wait_exit(SteadyClock::now() + kExitGrace);
+    if (process_.running()) {  // closed its output and still runs: killed, a disconnect
+      process_.kill_child();
+      out_.symptom = {"disconnect", "output closed"};
+    } else {
+      out_.symptom = {"crash", process_.exit_status().describe()};
+    }
     note('#', "the engine ended: " + out_.symptom.detail, SteadyClock::now());
     return false;
   }

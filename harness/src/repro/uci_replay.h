@@ -12,12 +12,16 @@ namespace stk::harness::repro {
 
 // How an engine failed. Two failures are the same when kind and detail are equal.
 struct Symptom {
-  std::string kind;    // "" (none), "crash", "illegal-move", "no-answer"
+  std::string kind;    // "" (none), "crash", "disconnect", "illegal-move", "no-answer"
   std::string detail;  // crash: how it ended; illegal-move: the move; no-answer: what was awaited
   bool operator==(const Symptom&) const = default;
   bool failed() const { return !kind.empty(); }
   std::string describe() const;  // "crash (killed by signal 6 (Aborted))", "none"
 };
+
+// How long an engine that closed its output has to end before it counts as disconnected (still
+// running) rather than crashed: the same for a game and its replay, so both name it alike.
+inline constexpr std::chrono::milliseconds kExitGrace{2000};
 
 struct TranscriptLine {
   double t_ms = 0;  // since the engine started

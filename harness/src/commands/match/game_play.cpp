@@ -23,6 +23,32 @@ const char* rules_reason(fhgen::GameEnd end) {
   return "?";
 }
 
+match::Termination rules_termination(fhgen::GameEnd end) {
+  using match::Termination;
+  switch (end) {
+    case fhgen::GameEnd::Checkmate: return Termination::Checkmate;
+    case fhgen::GameEnd::Stalemate: return Termination::Stalemate;
+    case fhgen::GameEnd::Repetition: return Termination::Repetition;
+    case fhgen::GameEnd::FiftyMoves: return Termination::FiftyMoves;
+    case fhgen::GameEnd::InsufficientMaterial: return Termination::InsufficientMaterial;
+    case fhgen::GameEnd::MaxPlies: break;
+  }
+  return Termination::Unrecorded;
+}
+
+// The termination of a game lost by a fault that is not an illegal move.
+match::Termination fault_termination(Fault::Kind k) {
+  return k == Fault::Kind::Crash        ? match::Termination::Crash
+         : k == Fault::Kind::Disconnect ? match::Termination::Disconnect
+                                        : match::Termination::TimeLoss;
+}
+
+const char* fault_word(Fault::Kind k) {
+  return k == Fault::Kind::Crash        ? "crash"
+         : k == Fault::Kind::Disconnect ? "disconnect"
+                                        : "timeout";
+}
+
 std::string score_text(const Thought& t) {
   if (t.mate) return fmt::format("{}M{}/{}", *t.mate > 0 ? "+" : "-", std::abs(*t.mate), t.depth);
   if (!t.score_cp) return fmt::format("?/{}", t.depth);
@@ -49,25 +75,25 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
   position_cmd += " moves";
   for (const std::string& u : opening.moves) position_cmd += " " + u;
 
-  auto end = [&](std::string result, std::string reason, std::string termination) {
+  auto end = [&](std::string result, std::string reason, std::string termination,
+                 match::Termination ended) {
     g.result = std::move(result), g.reason = std::move(reason),
-    g.termination = std::move(termination);
+    g.termination = std::move(termination), g.ended = ended;
     return g;
   };
   // A player that fails loses and is restarted, so that the next game starts from a clean engine.
   auto forfeit = [&](int side, const std::string& reason, const char* termination,
-                     const repro::Symptom& symptom) {
+                     match::Termination ended, const repro::Symptom& symptom) {
     const UciPlayer& p = *players[side];
     g.failed = FailedEngine{side, p.label(), p.config().command, reason, symptom, p.record()};
     players[side]->restart();
-    return end(loss_for(side), reason, termination);
+    return end(loss_for(side), reason, termination, ended);
   };
   for (int side = 0; side < 2; ++side)
     if (auto f = players[side]->new_game())
       return forfeit(side,
-                     fmt::format("{}: {} {}", f->kind == Fault::Kind::Crash ? "crash" : "timeout",
-                                 players[side]->label(), f->text),
-                     "abandoned", f->symptom);
+                     fmt::format("{}: {} {}", fault_word(f->kind), players[side]->label(), f->text),
+                     "abandoned", fault_termination(f->kind), f->symptom);
 
   Adjudicator adjudicator(settings.adjudication);
   std::array<long, 2> clock_ms{settings.budget[0].base_ms, settings.budget[1].base_ms};
@@ -76,7 +102,7 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
       const std::string result = *over == fhgen::GameEnd::Checkmate
                                      ? loss_for(pos.side_to_move() == WHITE ? 0 : 1)
                                      : "1/2-1/2";
-      return end(result, rules_reason(*over), "normal");
+      return end(result, rules_reason(*over), "normal", rules_termination(*over));
     }
     const int side = pos.side_to_move() == WHITE ? 0 : 1;
     UciPlayer& p = *players[side];
@@ -89,14 +115,15 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
     auto answer = p.think(position_cmd, "go " + tc.go_args(int(clock_ms[0]), int(clock_ms[1])),
                           deadline);
     if (auto* f = std::get_if<Fault>(&answer)) {
-      if (f->kind == Fault::Kind::Crash)
-        return forfeit(side, "crash: " + p.label() + " " + f->text, "abandoned", f->symptom);
+      if (f->kind != Fault::Kind::Timeout)
+        return forfeit(side, std::string(fault_word(f->kind)) + ": " + p.label() + " " + f->text,
+                       "abandoned", fault_termination(f->kind), f->symptom);
       const long allowed = clocked ? clock_ms[side] + settings.time_margin_ms
                                    : long(settings.move_timeout.count());
       return forfeit(side,
                      fmt::format("time forfeit: {} gave no bestmove within {} ms", p.label(),
                                  allowed),
-                     "time forfeit", f->symptom);
+                     "time forfeit", match::Termination::TimeLoss, f->symptom);
     }
     const Thought& t = std::get<Thought>(answer);
     if (clocked) {
@@ -104,7 +131,7 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
         return forfeit(side,
                        fmt::format("time forfeit: {} used {} ms with {} ms on its clock", p.label(),
                                    t.elapsed_ms, clock_ms[side]),
-                       "time forfeit", {"late-answer", "bestmove"});
+                       "time forfeit", match::Termination::TimeLoss, {"late-answer", "bestmove"});
       clock_ms[side] = std::max(0L, clock_ms[side] - t.elapsed_ms) + tc.inc_ms;
     }
     const auto move = parse_uci(pos, t.move);
@@ -112,7 +139,7 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
       return forfeit(side,
                      fmt::format("illegal move: {} played '{}' in {}", p.label(), t.move,
                                  pos.fen()),
-                     "rules infraction", {"illegal-move", t.move});
+                     "rules infraction", match::Termination::IllegalMove, {"illegal-move", t.move});
     std::string comment = score_text(t);
     if (clocked) comment += fmt::format(" {:.3f}s", t.elapsed_ms / 1000.0);
     g.moves.push_back({to_san(pos, *move), comment});
@@ -122,7 +149,8 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
     const int fullmove = 1 + pos.game_ply() / 2;
     if (auto verdict = adjudicator.after_move(t.score_cp, side == 0, fullmove, g.engine_plies)) {
       if (fhgen::game_over(pos)) continue;  // the rules decide a finished game, not the scores
-      return end(verdict->result, verdict->reason, "adjudication");
+      return end(verdict->result, verdict->reason, "adjudication",
+                 match::Termination::Adjudication);
     }
   }
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands/match/match_settings.h"
+#include "match_results/termination.h"
 #include "positions/openings.h"
 #include "commands/match/uci_player.h"
 
@@ -41,6 +42,7 @@ struct PlayedGame {
   std::string reason;  // "checkmate", "time forfeit: A (stk) ...", "adjudication: ..."
   std::string
       termination;  // the PGN Termination tag: normal, adjudication, time forfeit, rules infraction, abandoned
+  match::Termination ended = match::Termination::Unrecorded;  // how, as the result file records it
   int engine_plies = 0;                // moves the engines played (the opening's excluded)
   std::vector<MoveNote> moves;         // the opening's moves, then the engines'
   std::optional<FailedEngine> failed;  // a crash, a missed deadline or an illegal move

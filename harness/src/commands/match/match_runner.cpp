@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "io/output_file.h"
 #include "match_results/aa_mirror.h"
+#include "match_results/game_diagnostics.h"
 #include "match_results/match_analysis.h"
 #include "match_results/match_report.h"
 #include "match_results/match_journal.h"
@@ -113,6 +114,7 @@ PlayedPair play_pair(const MatchPlan& plan, EngineSet& engines, const Task& task
   UciPlayer& second = engines.get(task.control ? 2 : 1);
   PlayedPair out;
   out.record.opening = task.opening;
+  out.record.position = opening.position_key();
   for (int game = 0; game < 2; ++game) {
     // Game 1: the first engine (A) has White; game 2: colours reversed.
     const bool first_white = game == 0;
@@ -126,7 +128,7 @@ PlayedPair play_pair(const MatchPlan& plan, EngineSet& engines, const Task& task
     const PlayedGame g = play_game(players, opening, s);
     if (g.failed && !plan.repro_dir.empty()) leave_reproducer(plan, task, game, *g.failed);
     out.record.games[std::size_t(game)] = GameRecord{first_white ? Color::White : Color::Black,
-                                                     g.result, g.reason, g.engine_plies};
+                                                     g.result, g.reason, g.engine_plies, g.ended};
     PgnHeader h;
     h.event = def.config;
     h.white = def.engines[first_white ? 0 : 1].name;
@@ -155,29 +157,6 @@ std::string progress_line(const MatchResult& r, const char* label) {
   const MatchAnalysis a = analyse(c.penta, c.wdl, r.definition().sprt);
   return fmt::format("[{}] {}/{}: {}", label, r.pairs().size(), r.definition().pairs_planned,
                      one_line(a));
-}
-
-// Games lost by a fault, per engine and kind, from the recorded reasons ("time forfeit: A (x) ...").
-// A time forfeit is not a crash: each kind is counted apart.
-std::string fault_summary(const MatchResult& r) {
-  static const std::array<std::pair<const char*, const char*>, 3> kinds = {
-      {{"crash: ", "crashes"},
-       {"time forfeit: ", "time forfeits"},
-       {"illegal move: ", "illegal moves"}}};
-  std::map<std::string, std::array<int, 3>> by_engine;  // label ("A (x)") -> counts per kind
-  for (const PairRecord& p : r.pairs())
-    for (const GameRecord& g : p.games)
-      for (std::size_t k = 0; k < kinds.size(); ++k)
-        if (g.reason.starts_with(kinds[k].first)) {
-          const std::string rest = g.reason.substr(std::strlen(kinds[k].first));
-          by_engine[rest.substr(0, rest.find(')') + 1)][k]++;
-        }
-  if (by_engine.empty()) return "none";
-  std::string out;
-  for (const auto& [engine, counts] : by_engine)
-    out += fmt::format("{}{}: {} {}, {} {}, {} {}", out.empty() ? "" : "; ", engine, counts[0],
-                       kinds[0].second, counts[1], kinds[1].second, counts[2], kinds[2].second);
-  return out;
 }
 
 // An A/A control at a fixed budget names each pair that was not mirrored by its opening.
@@ -218,7 +197,7 @@ int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchRes
     properties.emplace_back("run.stopped", stopped);
     std::cout << stopped << "\n";
   }
-  const std::string faults = fault_summary(result);
+  const std::string faults = fault_line(termination_table(result), result.definition());
   properties.emplace_back("run.faults", faults);
   std::cout << "games lost by a fault: " << faults << "\n";
   int exit_code = 0;

@@ -64,7 +64,12 @@ UciPlayer::~UciPlayer() = default;
 
 Fault UciPlayer::fault_from_silence(const std::string& waiting_for) {
   if (process_->output_closed() || !process_->running()) {
-    process_->wait_exit(SteadyClock::now() + std::chrono::milliseconds(200));
+    process_->wait_exit(SteadyClock::now() + repro::kExitGrace);
+    // A process that closed its output and still runs has disconnected; one that ended crashed.
+    if (process_->running())
+      return {Fault::Kind::Disconnect,
+              "closed its output (still running) while waiting for " + waiting_for,
+              {"disconnect", "output closed"}};
     const std::string how = process_->exit_status().describe();
     return {Fault::Kind::Crash,
             "crashed (" + how + ") while waiting for " + waiting_for,

@@ -33,7 +33,7 @@ struct Thought {
 };
 
 struct Fault {
-  enum class Kind { Crash, Timeout } kind = Kind::Crash;
+  enum class Kind { Crash, Timeout, Disconnect } kind = Kind::Crash;
   std::string text;        // "exit status 1", "no bestmove within 5000 ms"
   repro::Symptom symptom;  // what a replay must see again (crash: how it ended; no-answer)
 };

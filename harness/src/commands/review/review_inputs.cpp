@@ -201,6 +201,38 @@ std::pair<std::string, std::string> check_names(const std::string& check) {
   return {key, label};
 }
 
+// A match's game diagnostics (docs/match-results.md "Game diagnostics"): games per termination,
+// games each engine lost by a fault (a note names the kinds), and the flagged openings. A result
+// written before they were recorded has none: said in a note, not a problem.
+void add_game_diagnostics(FigureReader& f, RunRow& row) {
+  const Json* ends = f.at("/diagnostics/terminations");
+  if (!ends || !ends->is_object()) {
+    row.notes.push_back("no game diagnostics (a result written before they were recorded)");
+    return;
+  }
+  for (auto it = ends->begin(); it != ends->end(); ++it)
+    f.add("ended." + it.key(), "games ended by " + it.key(),
+          "/diagnostics/terminations/" + pointer_token(it.key()) + "/games", 0);
+  for (const char* engine : {"A", "B"}) {
+    const std::string at = std::string("/diagnostics/losses_by_fault/") + engine;
+    f.add(std::string("faults.") + engine,
+          std::string("games ") + engine +
+              " lost by a fault (crash, time, illegal move, disconnect)",
+          at + "/total", 0, Better::lower);
+    const Json* kinds = f.at(at);
+    if (!kinds || !kinds->is_object()) continue;
+    std::string text;
+    for (auto it = kinds->begin(); it != kinds->end(); ++it)
+      if (it.key() != "total")
+        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", it.value().dump(), it.key());
+    if (!text.empty()) row.notes.push_back(std::string(engine) + " lost by a fault: " + text);
+  }
+  f.add("openings.decided", "openings decided before move 1 (one colour won both games)",
+        "/diagnostics/openings/decided_before_move_1", 0);
+  f.add("openings.duplicate", "opening positions played in more than one pair",
+        "/diagnostics/openings/duplicate_positions", 0, Better::lower);
+}
+
 // The headline figures of each harness's summary (see each harness's JSON writer for the fields),
 // each with the way it should move and whether it is exact or a timing.
 void headline_figures(RunRow& row, const Json& j) {
@@ -341,6 +373,7 @@ void headline_figures(RunRow& row, const Json& j) {
         f.add(fmt::format("pairs.score{}", i), std::string("pairs by score: ") + kScores[i],
               fmt::format("/counts/pentanomial/{}", i), 0);
     }
+    add_game_diagnostics(f, row);
     if (f.at("/summary/sprt")) {
       f.add("llr", "log-likelihood ratio", "/summary/sprt/llr", 2, up, timing);
       f.add("llr_lower", "LLR lower bound", "/summary/sprt/lower_bound", 2);
