@@ -3,6 +3,7 @@
 #include "nnue/network.h"
 #include "position.h"
 #include "search/search.h"
+#include "search/trace.h"
 
 namespace stk {
 
@@ -34,10 +35,14 @@ const std::vector<std::string>& bench_positions() {
   return fens;
 }
 
+namespace {
+constexpr std::size_t kBenchHashMb = 16;
+}  // namespace
+
 BenchResult run_bench(int depth, std::shared_ptr<const nnue::Network> net) {
   BenchResult r;
   search::Options opts;
-  opts.hash_mb = 16;
+  opts.hash_mb = kBenchHashMb;
   opts.use_nnue = net != nullptr;
   opts.network = std::move(net);
   search::Searcher searcher(opts);
@@ -53,6 +58,12 @@ BenchResult run_bench(int depth, std::shared_ptr<const nnue::Network> net) {
     r.nodes_per_position.push_back(res.nodes);
   }
   return r;
+}
+
+std::uint64_t run_bench_trace(int depth, std::size_t index, std::FILE* out) {
+  Position pos;
+  pos.set(bench_positions().at(index));
+  return search::trace_search(pos, depth, kBenchHashMb, out).nodes;
 }
 
 }  // namespace stk

@@ -16,7 +16,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"perft", stk::tools::perft_command, "perft \"<FEN>\" <depth> [--divide]"},
-    {"bench", stk::tools::bench_command, "bench [depth]   (node-count signature and speed)"},
+    {"bench", stk::tools::bench_command,
+     "bench [depth] [--positions | --trace N]   (node-count signature and speed)"},
     {"features", stk::tools::features_command, "features \"<FEN>\" | features --batch FILE"},
     {"eval", stk::tools::eval_command,
      "eval (--net FILE [--allow-trailing] [--impl scalar|avx2] | --classical) (\"<FEN>\" | --batch FILE)"},

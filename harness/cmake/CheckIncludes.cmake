@@ -5,7 +5,7 @@
 #      allow-list below says so (each entry is written in docs/architecture.md with its reason).
 # usage: cmake -DSRC=<repository root> -P harness/cmake/CheckIncludes.cmake   (exit 1 on a violation)
 cmake_minimum_required(VERSION 3.22)
-set(allowed "all->compare" "all->review" "review->history" "history->review")
+set(allowed "all->compare" "all->review" "review->history" "history->review" "bench-diff->compare")
 set(harness_rooms commands cli report stats match_results positions nets fail_high epd uci_client common io games proc repro)
 
 set(violations "")

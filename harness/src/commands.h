@@ -25,9 +25,11 @@ int run_ctest_junit(int argc, char** argv);
 int run_uci_check(int argc, char** argv);
 int run_sprt(int argc, char** argv);
 int run_sprt_sim(int argc, char** argv);
+int run_homogeneity_sim(int argc, char** argv);
 int run_match(int argc, char** argv);
 int run_match_merge(int argc, char** argv);
 int run_compare(int argc, char** argv);
+int run_bench_diff(int argc, char** argv);  // commands/bench-diff
 int run_review(int argc, char** argv);
 int run_history(int argc, char** argv);
 int run_replay(int argc, char** argv);

@@ -133,12 +133,36 @@ TEST_CASE("all: the premerge tier compares --base with this build, then a non-re
                               Contains("match --engine cmd=") && Contains("--gate non-regression"));
   harness::StepContext ctx{"premerge", "R", "/x/harness/stk-harness", "S", "HEAD~1", "abc"};
   auto steps = harness::tier_steps(ctx);
-  REQUIRE(steps.size() == 3);
+  REQUIRE(steps.size() == 4);
+  // The sanitizer match: the ASan+UBSan engine built from this tree, every report a lost game,
+  // any fault fails the step (20 games by default: 10 pairs).
+  CHECK(steps[2].name == "sanitizer-match");
+  REQUIRE(steps[2].commands.size() == 3);
+  CHECK(steps[2].commands[0] ==
+        harness::Argv{"cmake", "-S", "/", "--preset", "asan", "-DSTK_WERROR=OFF"});
+  CHECK_THAT(steps[2].command_line(),
+             Contains("'cmd=env ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=0 "
+                      "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86 "
+                      "/build/asan/engine/stk'") &&
+                 Contains("--pairs 10 ") && Contains("--max-faults 0 ") &&
+                 Contains("/build/compare/abc/build/release/engine/stk"));
+  CHECK(steps[2].reports == std::vector<std::string>{"R/junit/match-premerge-sanitizer.xml"});
+  ctx.sanitizer_games = 7;
+  CHECK_THAT(harness::tier_steps(ctx)[2].command_line(), Contains("--pairs 4 "));
+  ctx.sanitizer_games = 0;
+  CHECK(harness::tier_steps(ctx).size() == 3);
+  ctx.sanitizer_games = 20;
+  CHECK_THAT(test::run_command(test::harness_bin() +
+                               " all --tier premerge --base HEAD --sanitizer-games 0 --list")
+                 .output,
+             !Contains("sanitizer-match"));
+  CHECK(test::run_command(test::harness_bin() + " all --tier quick --sanitizer-games 4 --list")
+            .exit_code == 2);
   // The diff's tool-generated mutants, shown at review: no report for `all` to gate on.
-  CHECK(steps[2].name == "mutation-diff");
-  CHECK_THAT(steps[2].command_line(), Contains("/ci/mutation.sh --diff abc --per-module 2 ") &&
+  CHECK(steps[3].name == "mutation-diff");
+  CHECK_THAT(steps[3].command_line(), Contains("/ci/mutation.sh --diff abc --per-module 2 ") &&
                                           Contains("--config premerge --out-dir=R"));
-  CHECK(steps[2].reports.empty());
+  CHECK(steps[3].reports.empty());
   CHECK(steps[0].reports == std::vector<std::string>{"R/junit/compare-HEAD_1-vs-worktree.xml"});
   CHECK(steps[1].reports ==
         std::vector<std::string>{"R/junit/match-premerge.xml", "R/junit/match-premerge-aa.xml"});

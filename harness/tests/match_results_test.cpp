@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -375,4 +376,64 @@ TEST_CASE("stk-harness sprt rechecks a report from its counts", "[match][harness
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains(message));
   }
+}
+
+namespace {
+
+// Pair scores 0..4 drawn from `law` by a fixed LCG: shards of one law differ only by chance.
+std::vector<int> drawn_scores(const std::array<double, 5>& law, std::uint64_t seed, int n) {
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = double(seed >> 11) / 9007199254740992.0, acc = 0;
+    int k = 0;
+    while (k < 4 && u >= (acc += law[std::size_t(k)])) ++k;
+    out.push_back(k);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("match-merge flags the one shard played from another law and names its file",
+          "[match][harness]") {
+  auto dir = test::scratch_dir("match-merge-homogeneity");
+  const std::array<double, 5> honest = {0.02, 0.18, 0.50, 0.25, 0.05},
+                              bad = {0.20, 0.40, 0.30, 0.08, 0.02};
+  MatchDefinition d = definition(4, 4 * 150);
+  d.gate = {GateMode::NonRegression, -1000.0};
+  auto merge = [&](const std::string& name, int bad_shard) {
+    std::string files;
+    for (int s = 1; s <= 4; ++s) {
+      const auto file = dir / (name + std::to_string(s) + ".json");
+      // played() takes pair i's score from entry i: one entry per planned pair.
+      save_match_result(file.string(), played(d, {s},
+                                              drawn_scores(s == bad_shard ? bad : honest,
+                                                           std::uint64_t(s) * 7919, 600)));
+      files += " " + file.string();
+    }
+    return test::run_command(
+        stk_harness("match-merge " + name + files + " --out-dir " + dir.string()));
+  };
+  // Honest shards: consistent, and the gate decides as without the test (exit 0 at this bar).
+  auto ok = merge("honest", 0);
+  INFO(ok.output);
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.output, Contains("homogeneity of 4 files: chi2 "));
+  CHECK_THAT(ok.output, Contains("consistent (alpha 0.01)"));
+  const auto ok_json = nlohmann::json::parse(read(dir / "match" / "honest.json"));
+  CHECK(ok_json["homogeneity"]["flagged"] == false);
+  CHECK(ok_json["homogeneity"]["seed"] == 20261204);
+  // Shard 3 from a losing law: flagged, named, and still exit 0 (it informs, it is not the gate).
+  auto flagged = merge("one-bad", 3);
+  INFO(flagged.output);
+  CHECK(flagged.exit_code == 0);
+  CHECK_THAT(flagged.output,
+             Contains("FLAGGED (p < 0.01), most out of line: " + (dir / "one-bad3.json").string()));
+  const auto junit = dir / "junit" / "match-one-bad.xml";
+  CHECK(test::validate_junit(junit.string()).empty());
+  CHECK_THAT(read(junit), Contains("name=\"homogeneity.flagged\" value=\"true\""));
+  const auto j = nlohmann::json::parse(read(dir / "match" / "one-bad.json"));
+  CHECK(j["homogeneity"]["worst"] == (dir / "one-bad3.json").string());
+  CHECK(j["homogeneity"]["p_value"].get<double>() < 0.01);
 }

@@ -13,7 +13,9 @@
 #include "movegen.h"
 #include "notation.h"
 #include "position.h"
+#include "repro/bundle.h"
 #include "repro/minimize.h"
+#include "repro/sanitizer_report.h"
 
 using namespace stk;
 using namespace stk::harness::repro;
@@ -193,4 +195,63 @@ TEST_CASE("reproducers: a failed uci-check scenario leaves a bundle that replay 
     CHECK(again.exit_code == 1);
     CHECK(replay(bundle, fake("")).exit_code == 0);
   }
+}
+
+TEST_CASE(
+    "reproducers: a sanitizer report in a match game fails --max-faults and its bundle keeps it",
+    "[repro][harness]") {
+  const auto dir = test::scratch_dir("repro-sanitizer");
+  // The engine as the sanitizer match runs it: behind `env` with the sanitizer options.
+  const std::string sanitized = sanitizer_env_words() + " " + fake("sanitizer-at-ply-8");
+  auto play = [&](const std::filesystem::path& out, int max_faults) {
+    return test::run_command(test::harness_bin() + " match --config s --out-dir '" + out.string() +
+                             "' --gate non-regression --min-elo-lower95 -100000 --quiet --pairs 1 "
+                             "--nodes 2000 --max-faults " +
+                             std::to_string(max_faults) + " --engine 'cmd=" + test::engine_bin() +
+                             "' name=stk --engine 'cmd=" + sanitized + "' name=fake");
+  };
+  // Both games end by the report: 2 faults fail a bound of 1 and keep a bound of 2.
+  const auto out = dir / "strict";
+  const auto failed = play(out, 1);
+  INFO(failed.output);
+  CHECK(failed.exit_code == 1);
+  const std::string junit = test::read_file(out / "junit" / "match-s.xml");
+  CHECK(test::validate_junit((out / "junit" / "match-s.xml").string()) == "");
+  CHECK_THAT(junit, Catch::Matchers::Contains(
+                        "message=\"2 of 2 games ended by a fault, at most 1 allowed: B (fake): 2 "
+                        "crash\""));
+  const auto kept = play(dir / "lenient", 2);
+  INFO(kept.output);
+  CHECK(kept.exit_code == 0);
+  // The report leads the game's reason and is in the bundle, beside the program's own hash (not
+  // env's).
+  const auto bundle = out / "repro" / "s-o0-g1";
+  const auto j = nlohmann::json::parse(test::read_file(bundle / "bundle.json"));
+  CHECK_THAT(j["failure"].get<std::string>(),
+             Catch::Matchers::Contains("after a sanitizer report: ==4242==ERROR: AddressSanitizer: "
+                                       "heap-buffer-overflow"));
+  CHECK(j["symptom"]["detail"] == "exit status 86");
+  CHECK(j["engine_sha256"] == engine_sha256(fake("")));
+  CHECK_THAT(test::read_file(bundle / "stderr.txt"),
+             Catch::Matchers::Contains("SUMMARY: AddressSanitizer: heap-buffer-overflow"));
+  const auto replay = test::run_command("cd / && " + test::harness_bin() + " replay '" +
+                                        bundle.string() + "' --out-dir '" + out.string() + "'");
+  INFO(replay.output);
+  CHECK(replay.exit_code == 1);
+}
+
+TEST_CASE("reproducers: the sanitizer report line is found in each runtime's format",
+          "[repro][harness]") {
+  CHECK(sanitizer_report_line("info\n==7==ERROR: AddressSanitizer: SEGV on unknown address\n") ==
+        "==7==ERROR: AddressSanitizer: SEGV on unknown address");
+  CHECK(sanitizer_report_line("src/search.cpp:12:7: runtime error: shift exponent 64 is too large "
+                              "\n#0 0x1 in f\n") ==
+        "src/search.cpp:12:7: runtime error: shift exponent 64 is too large");
+  CHECK(sanitizer_report_line("\n==9==ERROR: LeakSanitizer: detected memory leaks\n") ==
+        "==9==ERROR: LeakSanitizer: detected memory leaks");
+  CHECK(sanitizer_report_line("WARNING: ThreadSanitizer: data race (pid=3)") ==
+        "WARNING: ThreadSanitizer: data race (pid=3)");
+  // Not a report: an engine's own words about errors, and nothing at all.
+  CHECK_FALSE(sanitizer_report_line("info string error: no such option\nruntime error\n"));
+  CHECK_FALSE(sanitizer_report_line(""));
 }

@@ -3,6 +3,10 @@
 // the normal build pays nothing. Audits (shadow search, fail-high collection) supply their own.
 #pragma once
 
+#include <cstdint>
+
+#include "types.h"
+
 namespace stk::search {
 
 enum class Mechanism { Lmr, Lmp, Futility, SeePrune, NullMove, StaticNull };
@@ -144,10 +148,65 @@ struct NoShadowControl {
   }
 };
 
+// The trace interface (stk-harness bench-diff, docs/harnesses/bench-diff.md): one record per event
+// of the search, in the order the search meets them, so that two builds' streams can be compared
+// record by record. A policy traces when it declares `static constexpr bool kTrace = true` and
+// `void trace(const TraceRecord&)` (search/worker.h checks the hook when kTrace is true); every
+// trace call sits behind `if constexpr`, so a policy without kTrace (NoPolicy, every audit)
+// compiles none of them. The fields each event fills (unused ones are 0):
+enum class TraceEvent : std::uint8_t {
+  Iteration,   // root: an (aspiration) search of the iteration starts; a depth, b alpha, c beta
+  RootScore,   // root: that search's score; a score
+  Node,        // a search node is entered (counted); a depth, b alpha, c beta, d 1 PV node |
+               // 2 cut node, key
+  QNode,       // a quiescence node is entered; b alpha, c beta, d 1 PV node, key
+  TtHit,       // the table has an entry; move the table move, a depth, b bound, c score, d eval
+  TtCut,       // the node returns the table's score; a score
+  Return,      // an early return; a the TraceReturn, b the value
+  Eval,        // static evaluation; a static eval, b eval (refined by the table), c improving
+  StaticNull,  // static null move (reverse futility) cut-off; a the value returned
+  NullMove,    // the null-move search starts; a its reduction, b its depth
+  NullResult,  // its result; a score, b 1 when the node is cut off
+  Iir,         // internal iterative reduction; a the reduced depth
+  Move,        // a move is picked; move, a move count (0: skipped by LMP already), b the
+               // reduction table's entry at (depth, move count), c lmr depth, d gives check,
+               // e the node's depth (after IIR: the table's row)
+  Lmp,         // late move pruning skips move; a move count
+  Futility,    // futility pruning skips move; a move count
+  SeePrune,    // SEE pruning skips move; a move count
+  See,         // a static exchange evaluation; move, a threshold, b result, c the TraceSeeSite
+  Search,      // move is searched; a move count, b new depth, c extension
+  Lmr,         // late move reduction of move; a reduction, b reduced depth
+  Score,       // a child search returned; move, a the TraceChild, b score (the parent's view)
+  QSkip,       // quiescence skips move; a the TraceQSkip
+  StandPat,    // quiescence stands pat at or above beta; a the value returned
+  Exit,        // a node's move loop ended; move the best move, a best score, b bound
+};
+
+enum class TraceReturn : std::uint8_t { Draw, Horizon, MateDistance, NoMoves, AllPruned, Stopped };
+enum class TraceSeeSite : std::uint8_t { Ordering, PruneQuiet, PruneNoisy, LosingCapture, QSearch };
+enum class TraceChild : std::uint8_t { Pv, NullWindow, Reduced, ReSearch, PvReSearch, QSearch };
+enum class TraceQSkip : std::uint8_t { Underpromotion, Delta };
+
+struct TraceRecord {
+  TraceEvent event;
+  int ply;
+  Move move;
+  int a, b, c, d;
+  Key key;
+  int e;
+};
+
+// The empty trace interface: what NoPolicy declares (no policy has to).
+struct NoTrace {
+  static constexpr bool kTrace = false;
+  void trace(const TraceRecord&) {}
+};
+
 // The normal build: both interfaces empty. `kEnabled` false lets the search skip even the
 // argument set-up of every hook, and every shadow-search guard, with `if constexpr` (kCollectFh
 // alone turns the fail-high collection hooks on).
-struct NoPolicy : NoObserver, NoShadowControl {
+struct NoPolicy : NoObserver, NoShadowControl, NoTrace {
   static constexpr bool kEnabled = false;
   // The fail-high predictor's decisions are compiled in only where kPredictor is true: the
   // searcher runs Worker<PredictorPolicy> while the FHPredictor option is on, so the normal

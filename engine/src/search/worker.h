@@ -9,6 +9,7 @@
 #include <concepts>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "eval/evaluate.h"
 #include "movegen.h"
@@ -104,6 +105,18 @@ concept SearchPolicy = ObserverPolicy<P> && ShadowControlPolicy<P> && requires {
   { P::kPredictor } -> std::convertible_to<bool>;
 };
 
+// The trace interface (search/policy.h): a policy traces when it declares kTrace true, and then
+// must have the hook.
+template <class P>
+concept TracePolicy = requires(P& p, const TraceRecord& r) {
+  p.trace(r);
+};
+template <class P>
+constexpr bool traces() {
+  if constexpr (requires { P::kTrace; }) return bool(P::kTrace);
+  else return false;
+}
+
 template <class Policy>
 class Worker {
   static_assert(ObserverPolicy<Policy>,
@@ -111,6 +124,8 @@ class Worker {
   static_assert(ShadowControlPolicy<Policy>,
                 "the policy's shadow-control hooks do not match search/policy.h (NoShadowControl)");
   static_assert(SearchPolicy<Policy>, "a search policy declares kEnabled and kPredictor");
+  static constexpr bool kTrace = traces<Policy>();
+  static_assert(!kTrace || TracePolicy<Policy>, "a tracing policy has trace(const TraceRecord&)");
 
  public:
   Worker(TranspositionTable& tt, Heuristics& h, eval::Evaluator& ev, Policy& policy)
@@ -175,6 +190,19 @@ class Worker {
     std::swap(*cur, *best);
     return cur->move;
   }
+  // One trace record (call it behind `if constexpr (kTrace)`: no other policy compiles it).
+  void trace(TraceEvent event, int ply, Move m = Move::none(), int a = 0, int b = 0, int c = 0,
+             int d = 0, Key key = 0, int e = 0) const {
+    policy_.trace(TraceRecord{event, ply, m, a, b, c, d, key, e});
+  }
+  // pos.see_ge(m, threshold), traced where the policy traces.
+  bool see_ge(const Position& pos, Move m, int threshold, TraceSeeSite site, int ply) const {
+    const bool result = pos.see_ge(m, threshold);
+    if constexpr (kTrace) trace(TraceEvent::See, ply, m, threshold, result, int(site));
+    return result;
+  }
+  // The value of a drawn position or one at the ply horizon (traced as the node's return).
+  std::optional<int> draw_or_horizon(const Position& pos, int ply, bool in_check);
   void update_quiet_stats(const Position& pos, StackEntry* ss, Move best, int depth,
                           const Move* quiets, int quiet_count);
   // The predictor's node-level inputs (side, depth, gap, trends, parent's node-type guess, phase).

@@ -67,7 +67,8 @@ void Worker<Policy>::score_moves(const Position& pos, ExtMove* begin, ExtMove* e
                                                 : type_of(pos.piece_on(m.to()));
       int mvv = kPieceValue[victim] + (m.kind() == PROMOTION ? kPieceValue[m.promotion()] : 0);
       int lva = type_of(pos.moved_piece(m));
-      bool good = m.kind() == PROMOTION ? m.promotion() == QUEEN : pos.see_ge(m, 0);
+      bool good = m.kind() == PROMOTION ? m.promotion() == QUEEN
+                                        : see_ge(pos, m, 0, TraceSeeSite::Ordering, ss->ply);
       e->score = (good ? 1 << 28 : -(1 << 28)) + mvv * 8 - lva;
     } else if (m == ss->killers[0]) {
       e->score = (1 << 27) + 2;
@@ -79,6 +80,21 @@ void Worker<Policy>::score_moves(const Position& pos, ExtMove* begin, ExtMove* e
       e->score = heur_.history[us][m.from()][m.to()];
     }
   }
+}
+
+template <class Policy>
+std::optional<int> Worker<Policy>::draw_or_horizon(const Position& pos, int ply, bool in_check) {
+  if (pos.is_draw(ply)) {
+    if constexpr (kTrace) trace(TraceEvent::Return, ply, Move::none(), int(TraceReturn::Draw));
+    return 0;
+  }
+  if (ply >= kMaxPly - 1) {
+    const int v = in_check ? 0 : eval_.evaluate(pos);
+    if constexpr (kTrace)
+      trace(TraceEvent::Return, ply, Move::none(), int(TraceReturn::Horizon), v);
+    return v;
+  }
+  return std::nullopt;
 }
 
 template <class Policy>
@@ -149,25 +165,34 @@ fh::Inputs Worker<Policy>::move_inputs(const fh::Inputs& node, const Position& p
 template <class Policy>
 template <bool PvNode>
 int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) {
-  if (out_of_budget()) return 0;
+  if (out_of_budget()) {
+    if constexpr (kTrace)
+      trace(TraceEvent::Return, ss->ply, Move::none(), int(TraceReturn::Stopped));
+    return 0;
+  }
   ++nodes_;
   if constexpr (Policy::kEnabled) policy_.on_node(*this, pos);
+  if constexpr (kTrace)
+    trace(TraceEvent::QNode, ss->ply, Move::none(), 0, alpha, beta, PvNode, pos.key());
   if (PvNode) ss->pv_length = 0;
   const int ply = ss->ply;
   seldepth_ = std::max(seldepth_, ply);
   const bool in_check = pos.in_check();
-  if (pos.is_draw(ply)) return 0;
-  if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
+  if (const auto v = draw_or_horizon(pos, ply, in_check)) return *v;
   auto&& tt = search_table(tt_, policy_);
 
   // 1. Transposition table: quiescence entries are stored at depth 0.
   const TTEntry* tte = tt.probe(pos.key());
   Move tt_move = tte ? Move(tte->move) : Move::none();
   int tt_score = tte ? value_from_tt(tte->score, ply) : kValueNone;
+  if constexpr (kTrace)
+    if (tte) trace(TraceEvent::TtHit, ply, tt_move, tte->depth, tte->bound(), tt_score, tte->eval);
   if (!PvNode && tte && tte->depth >= 0 &&
       (tte->bound() == BOUND_EXACT || (tte->bound() == BOUND_LOWER && tt_score >= beta) ||
-       (tte->bound() == BOUND_UPPER && tt_score <= alpha)))
+       (tte->bound() == BOUND_UPPER && tt_score <= alpha))) {
+    if constexpr (kTrace) trace(TraceEvent::TtCut, ply, Move::none(), tt_score);
     return tt_score;
+  }
 
   // 2. Stand pat: the side to move may decline every capture (not when in check).
   int best_score, static_eval = kValueNone;
@@ -176,10 +201,12 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
   } else {
     static_eval = tte ? tte->eval : eval_.evaluate(pos);
     best_score = static_eval;
+    if constexpr (kTrace) trace(TraceEvent::Eval, ply, Move::none(), static_eval, static_eval);
     if (best_score >= beta) {
       if (!tte)
         tt.store(pos.key(), Move::none(), value_to_tt(best_score, ply), static_eval, -1,
                  BOUND_LOWER);
+      if constexpr (kTrace) trace(TraceEvent::StandPat, ply, Move::none(), best_score);
       return best_score;
     }
     alpha = std::max(alpha, best_score);
@@ -188,26 +215,38 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
   // 3. Captures and queen promotions; every evasion when in check.
   ExtMove list[256];
   ExtMove* end = in_check ? generate<LEGAL>(pos, list) : generate<NOISY>(pos, list);
-  if (in_check && end == list) return mated_in(ply);
+  if (in_check && end == list) {
+    if constexpr (kTrace)
+      trace(TraceEvent::Return, ply, Move::none(), int(TraceReturn::NoMoves), mated_in(ply));
+    return mated_in(ply);
+  }
   score_moves(pos, list, end, tt_move, ss);
   Move best_move = Move::none();
   const int old_alpha = alpha;
   for (ExtMove* cur = list; cur != end; ++cur) {
     Move m = pick_next(cur, end);
+    if constexpr (kTrace) trace(TraceEvent::Move, ply, m);
     if (!in_check) {
-      if (m.kind() == PROMOTION && m.promotion() != QUEEN) continue;
+      if (m.kind() == PROMOTION && m.promotion() != QUEEN) {
+        if constexpr (kTrace) trace(TraceEvent::QSkip, ply, m, int(TraceQSkip::Underpromotion));
+        continue;
+      }
       // Losing captures cannot raise a stand-pat score in a quiet continuation.
-      if (!pos.see_ge(m, 0)) continue;
+      if (!see_ge(pos, m, 0, TraceSeeSite::QSearch, ply)) continue;
       // Delta pruning: even winning the victim outright stays below alpha.
       int gain = m.kind() == EN_PASSANT ? kPieceValue[PAWN]
                  : pos.empty(m.to())    ? 0
                                         : kPieceValue[type_of(pos.piece_on(m.to()))];
-      if (m.kind() != PROMOTION && static_eval + gain + 200 <= alpha) continue;
+      if (m.kind() != PROMOTION && static_eval + gain + 200 <= alpha) {
+        if constexpr (kTrace) trace(TraceEvent::QSkip, ply, m, int(TraceQSkip::Delta));
+        continue;
+      }
     }
     do_move(pos, ss, m);
     (ss + 1)->ply = ply + 1;
     int score = -qsearch<PvNode>(pos, ss + 1, -beta, -alpha);
     undo_move(pos);
+    if constexpr (kTrace) trace(TraceEvent::Score, ply, m, int(TraceChild::QSearch), score);
     if (stopped_) return 0;
     if (score > best_score) {
       best_score = score;
@@ -224,6 +263,7 @@ int Worker<Policy>::qsearch(Position& pos, StackEntry* ss, int alpha, int beta) 
                                                : BOUND_UPPER;
   tt.store(pos.key(), best_move, value_to_tt(best_score, ply),
            static_eval == kValueNone ? 0 : static_eval, 0, b);
+  if constexpr (kTrace) trace(TraceEvent::Exit, ply, best_move, best_score, b);
   return best_score;
 }
 
@@ -233,9 +273,16 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
                            bool cut_node) {
   if constexpr (Policy::kEnabled) policy_.on_search_entry(ss, depth);
   if (depth <= 0) return qsearch<PvNode>(pos, ss, alpha, beta);
-  if (out_of_budget()) return 0;
+  if (out_of_budget()) {
+    if constexpr (kTrace)
+      trace(TraceEvent::Return, ss->ply, Move::none(), int(TraceReturn::Stopped));
+    return 0;
+  }
   ++nodes_;
   if constexpr (Policy::kEnabled) policy_.on_node(*this, pos);
+  if constexpr (kTrace)
+    trace(TraceEvent::Node, ss->ply, Move::none(), depth, alpha, beta,
+          (PvNode ? 1 : 0) | (cut_node ? 2 : 0), pos.key());
   const int ply = ss->ply;
   const bool root = ply == 0;
   if (PvNode) ss->pv_length = 0;
@@ -245,14 +292,17 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
 
   if (!root) {
     // 1. Draws, the ply horizon, and mate distance: no line can beat a mate already found.
-    if (pos.is_draw(ply)) return 0;
-    if (ply >= kMaxPly - 1) return in_check ? 0 : eval_.evaluate(pos);
+    if (const auto v = draw_or_horizon(pos, ply, in_check)) return *v;
     bool mate_distance = true;
     if constexpr (Policy::kEnabled) mate_distance = !policy_.shadow_skip_mate_distance();
     if (mate_distance) {
       alpha = std::max(mated_in(ply), alpha);
       beta = std::min(mate_in(ply + 1), beta);
-      if (alpha >= beta) return alpha;
+      if (alpha >= beta) {
+        if constexpr (kTrace)
+          trace(TraceEvent::Return, ply, Move::none(), int(TraceReturn::MateDistance), alpha);
+        return alpha;
+      }
     }
   }
   if constexpr (Policy::kEnabled) policy_.on_killers_reset(ss + 1);
@@ -263,10 +313,14 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   const TTEntry* tte = tt.probe(pos.key());
   Move tt_move = tte ? Move(tte->move) : Move::none();
   int tt_score = tte ? value_from_tt(tte->score, ply) : kValueNone;
+  if constexpr (kTrace)
+    if (tte) trace(TraceEvent::TtHit, ply, tt_move, tte->depth, tte->bound(), tt_score, tte->eval);
   if (!PvNode && tte && tte->depth >= depth &&
       (tte->bound() == BOUND_EXACT || (tte->bound() == BOUND_LOWER && tt_score >= beta) ||
-       (tte->bound() == BOUND_UPPER && tt_score <= alpha)))
+       (tte->bound() == BOUND_UPPER && tt_score <= alpha))) {
+    if constexpr (kTrace) trace(TraceEvent::TtCut, ply, Move::none(), tt_score);
     return tt_score;
+  }
 
   // 3. Static evaluation, refined by the table's bound when it is tighter.
   int eval = kValueNone;
@@ -280,6 +334,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   }
   const bool improving = !in_check && ply >= 2 && (ss - 2)->static_eval != kValueNone &&
                          ss->static_eval > (ss - 2)->static_eval;
+  if constexpr (kTrace)
+    if (!in_check) trace(TraceEvent::Eval, ply, Move::none(), ss->static_eval, eval, improving);
   const DecisionContext node_ctx{ply, depth, alpha, beta, ss->static_eval, 0};
   bool node_cutoffs = true;
   if constexpr (Policy::kEnabled) node_cutoffs = !policy_.shadow_skip_node_cutoffs(ply);
@@ -311,6 +367,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
           policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx,
                                  eval, cut_node, 0);
         }
+        if constexpr (kTrace) trace(TraceEvent::StaticNull, ply, Move::none(), eval);
         return eval;
       }
     } else if (depth <= 5 && eval - 80 * (depth - improving) >= beta &&
@@ -319,18 +376,22 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         policy_.on_node_cutoff(*this, shadow_access(), Mechanism::StaticNull, pos, ss, node_ctx,
                                eval, cut_node, 0);
       }
+      if constexpr (kTrace) trace(TraceEvent::StaticNull, ply, Move::none(), eval);
       return eval;
     }
     // 5. Null move: give the opponent a free move; if we still beat beta, the node is a cut.
     if (depth >= 3 && eval >= beta && (ss - 1)->move != Move::null() &&
         pos.has_non_pawn_material(us) && std::abs(beta) < kValueMateInMaxPly) {
       int r = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+      if constexpr (kTrace) trace(TraceEvent::NullMove, ply, Move::null(), r, depth - r);
       do_null(pos, ss);
       (ss + 1)->ply = ply + 1;
       if constexpr (Policy::kEnabled)
         policy_.on_search_begin(*this, JudgedSearch::NullMove, ss, depth);
       int score = -search<false>(pos, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
       undo_null(pos);
+      if constexpr (kTrace)
+        trace(TraceEvent::NullResult, ply, Move::null(), score, score >= beta ? 1 : 0);
       if (stopped_) return 0;
       if (score >= beta) {
         if (score >= kValueMateInMaxPly) score = beta;  // an unproven mate is only a bound
@@ -348,11 +409,19 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
   // 6. Internal iterative reduction: without a table move, ordering is poor; search shallower.
   bool iir = true;
   if constexpr (Policy::kEnabled) iir = !policy_.shadow_skip_iir(ply);
-  if (iir && !tt_move.is_ok() && depth >= 4 && (PvNode || cut_node)) --depth;
+  if (iir && !tt_move.is_ok() && depth >= 4 && (PvNode || cut_node)) {
+    --depth;
+    if constexpr (kTrace) trace(TraceEvent::Iir, ply, Move::none(), depth);
+  }
 
   ExtMove list[256];
   ExtMove* end = generate<LEGAL>(pos, list);
-  if (end == list) return in_check ? mated_in(ply) : 0;
+  if (end == list) {
+    if constexpr (kTrace)
+      trace(TraceEvent::Return, ply, Move::none(), int(TraceReturn::NoMoves),
+            in_check ? mated_in(ply) : 0);
+    return in_check ? mated_in(ply) : 0;
+  }
   score_moves(pos, list, end, tt_move, ss);
 
   const int old_alpha = alpha;
@@ -374,6 +443,10 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     Move m = pick_next(cur, end);
     const bool quiet = !pos.is_capture_or_promotion(m);
     if (quiet && skip_quiets) {
+      if constexpr (kTrace) {
+        trace(TraceEvent::Move, ply, m);
+        trace(TraceEvent::Lmp, ply, m);
+      }
       if constexpr (Policy::kEnabled) {
         // Every quiet after the LMP decision is pruned by it too.
         const DecisionContext lmp_ctx{ply,  depth,           alpha,
@@ -389,12 +462,17 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     const int lmr_depth =
         std::max(depth - 1 - reductions().r[std::min(depth, 63)][std::min(move_count, 63)], 0);
     const DecisionContext ctx{ply, depth, alpha, beta, ss->static_eval, move_count};
+    if constexpr (kTrace)
+      trace(TraceEvent::Move, ply, m, move_count,
+            reductions().r[std::min(depth, 63)][std::min(move_count, 63)], lmr_depth, gives_check,
+            0, depth);
 
     // 7. Move-level pruning, only once a non-losing score is secured (never at a logged node).
     if (!root && fh_id < 0 && best_score > -kValueMateInMaxPly && pos.has_non_pawn_material(us)) {
       if (quiet && !gives_check) {
         // Late move pruning: late quiet moves at shallow depth are almost never best.
         if (depth <= 8 && move_count >= (3 + depth * depth) / (2 - improving)) {
+          if constexpr (kTrace) trace(TraceEvent::Lmp, ply, m, move_count);
           if constexpr (Policy::kEnabled) {
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
             policy_.on_pruned(*this, shadow_access(), Mechanism::Lmp, pos, ss, m, ctx, would_be,
@@ -405,6 +483,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         }
         // Futility: a quiet move cannot lift a static eval this far below alpha.
         if (!in_check && lmr_depth <= 7 && ss->static_eval + 100 + 90 * lmr_depth <= alpha) {
+          if constexpr (kTrace) trace(TraceEvent::Futility, ply, m, move_count);
           if constexpr (Policy::kEnabled) {
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
             policy_.on_pruned(*this, shadow_access(), Mechanism::Futility, pos, ss, m, ctx,
@@ -412,7 +491,9 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
           }
           continue;
         }
-        if (lmr_depth <= 6 && !pos.see_ge(m, -30 * lmr_depth * lmr_depth)) {
+        if (lmr_depth <= 6 &&
+            !see_ge(pos, m, -30 * lmr_depth * lmr_depth, TraceSeeSite::PruneQuiet, ply)) {
+          if constexpr (kTrace) trace(TraceEvent::SeePrune, ply, m, move_count);
           if constexpr (Policy::kEnabled) {
             const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
             policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx,
@@ -420,7 +501,9 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
           }
           continue;
         }
-      } else if (!quiet && depth <= 4 && !pos.see_ge(m, -100 * depth)) {
+      } else if (!quiet && depth <= 4 &&
+                 !see_ge(pos, m, -100 * depth, TraceSeeSite::PruneNoisy, ply)) {
+        if constexpr (kTrace) trace(TraceEvent::SeePrune, ply, m, move_count);
         if constexpr (Policy::kEnabled) {
           const int would_be = depth - 1 + (gives_check && ply < 2 * root_depth_ ? 1 : 0);
           policy_.on_pruned(*this, shadow_access(), Mechanism::SeePrune, pos, ss, m, ctx, would_be,
@@ -433,7 +516,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     // 8. Check extension, bounded so that perpetual checks cannot run away.
     const int extension = gives_check && ply < 2 * root_depth_ ? 1 : 0;
     const int new_depth = depth - 1 + extension;
-    const bool losing_capture = !quiet && !pos.see_ge(m, 0);
+    const bool losing_capture = !quiet && !see_ge(pos, m, 0, TraceSeeSite::LosingCapture, ply);
+    if constexpr (kTrace) trace(TraceEvent::Search, ply, m, move_count, new_depth, extension);
     // Gate 1: a quiet or losing capture, no check (so no extension), not a killer.
     const bool fh_move = fh_alpha && (quiet || losing_capture) && !gives_check &&
                          m != ss->killers[0] && m != ss->killers[1];
@@ -452,6 +536,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     int score;
     if (PvNode && move_count == 1) {
       score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
+      if constexpr (kTrace) trace(TraceEvent::Score, ply, m, int(TraceChild::Pv), score);
     } else {
       // 9. Late move reductions, then PVS re-searches as needed.
       if (depth >= 3 && move_count > 1 + (PvNode ? 1 : 0) && (quiet || losing_capture) &&
@@ -470,9 +555,11 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
         }
         r = std::clamp(r, 0, new_depth - 1);
         const int reduced = new_depth - r;
+        if constexpr (kTrace) trace(TraceEvent::Lmr, ply, m, r, reduced);
         if constexpr (Policy::kEnabled)
           policy_.on_search_begin(*this, JudgedSearch::ReducedMove, ss, depth);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, reduced, true);
+        if constexpr (kTrace) trace(TraceEvent::Score, ply, m, int(TraceChild::Reduced), score);
         if constexpr (Policy::kEnabled) {
           if (score <= alpha && r > 0 && !stopped_) {
             policy_.on_reduced_fail_low(*this, shadow_access(), pos, ss, m, ctx, r, reduced,
@@ -480,12 +567,15 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
           }
           policy_.on_search_end(*this, JudgedSearch::ReducedMove, ss);
         }
-        if (score > alpha && reduced < new_depth)
+        if (score > alpha && reduced < new_depth) {
           score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+          if constexpr (kTrace) trace(TraceEvent::Score, ply, m, int(TraceChild::ReSearch), score);
+        }
       } else {
         if constexpr (Policy::kEnabled)
           if (!PvNode) policy_.on_search_begin(*this, JudgedSearch::FullMove, ss, depth);
         score = -search<false>(pos, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+        if constexpr (kTrace) trace(TraceEvent::Score, ply, m, int(TraceChild::NullWindow), score);
         if constexpr (Policy::kEnabled)
           if (!PvNode) {
             if (score <= alpha && !stopped_) {
@@ -495,8 +585,10 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
             policy_.on_search_end(*this, JudgedSearch::FullMove, ss);
           }
       }
-      if (PvNode && score > alpha && (root || score < beta))
+      if (PvNode && score > alpha && (root || score < beta)) {
         score = -search<true>(pos, ss + 1, -beta, -alpha, new_depth, false);
+        if constexpr (kTrace) trace(TraceEvent::Score, ply, m, int(TraceChild::PvReSearch), score);
+      }
     }
     undo_move(pos);
     if (stopped_) return 0;
@@ -529,6 +621,8 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
     }
 
   if (move_count == 0) {  // everything pruned: a fail-low bound, nothing stored
+    if constexpr (kTrace)
+      trace(TraceEvent::Return, ply, Move::none(), int(TraceReturn::AllPruned), alpha);
     if constexpr (Policy::kEnabled) {
       if (policy_.in_shadow()) policy_.shadow_fabricated();  // the audit discards this shadow
       if (!PvNode && !in_check) policy_.on_search_end(*this, JudgedSearch::Node, ss);
@@ -543,6 +637,7 @@ int Worker<Policy>::search(Position& pos, StackEntry* ss, int alpha, int beta, i
                                                : BOUND_UPPER;
   tt.store(pos.key(), best_move, value_to_tt(best_score, ply),
            ss->static_eval == kValueNone ? 0 : ss->static_eval, depth, b);
+  if constexpr (kTrace) trace(TraceEvent::Exit, ply, best_move, best_score, b);
   if constexpr (Policy::kEnabled)
     if (!PvNode && !in_check) {
       if (best_score >= beta) {
@@ -589,7 +684,9 @@ Result Worker<Policy>::run(Position& pos, const Budget& budget, const std::atomi
     }
     int score;
     while (true) {
+      if constexpr (kTrace) trace(TraceEvent::Iteration, 0, Move::none(), depth, alpha, beta);
       score = search<true>(pos, ss, alpha, beta, depth, false);
+      if constexpr (kTrace) trace(TraceEvent::RootScore, 0, Move::none(), score);
       if (stopped_) break;
       // Aspiration: widen the failing side and search again.
       if (score <= alpha) {

@@ -1,30 +1,75 @@
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 #include "bench.h"
 #include "tools/commands.h"
 
 namespace stk::tools {
 
-// stk bench [depth]: prints the node-count signature and the speed.
+namespace {
+
+// An integer lo..hi, or -1.
+long parse_int(const char* text, long lo, long hi) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  return end != text && !*end && v >= lo && v <= hi ? v : -1;
+}
+
+int bench_usage() {
+  std::cerr << "usage: stk bench [depth] [--positions | --trace N]\n"
+               "  --positions  also print each position's node count ('Position N : nodes')\n"
+               "  --trace N    search bench position N (1-based) alone and write its search trace\n"
+               "               to stdout, one line per record (stk-harness bench-diff)\n";
+  return 2;
+}
+
+}  // namespace
+
+// stk bench [depth]: prints the node-count signature and the speed. --positions adds the count of
+// each position; --trace N writes the search trace of position N (docs/harnesses/bench-diff.md).
 int bench_command(int argc, char** argv) {
   int depth = kBenchDefaultDepth;
-  if (argc > 2) {
-    std::cerr << "usage: stk bench [depth]\n";
-    return 2;
-  }
-  if (argc == 2) {
-    char* end = nullptr;
-    long d = std::strtol(argv[1], &end, 10);
-    if (*end || d < 1 || d > 64) {
-      std::cerr << "stk bench: depth must be an integer 1..64, got '" << argv[1] << "'\n";
-      return 2;
+  bool positions = false, depth_given = false;
+  long trace = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--positions" && !positions && !trace) {
+      positions = true;
+    } else if (arg == "--trace" && !positions && !trace && i + 1 < argc) {
+      trace = parse_int(argv[++i], 1, long(bench_positions().size()));
+      if (trace < 0) {
+        std::cerr << "stk bench: --trace takes a position 1.." << bench_positions().size()
+                  << ", got '" << argv[i] << "'\n";
+        return 2;
+      }
+    } else if (!depth_given && !arg.empty() && arg[0] != '-') {
+      const long d = parse_int(argv[i], 1, 64);
+      if (d < 0) {
+        std::cerr << "stk bench: depth must be an integer 1..64, got '" << argv[i] << "'\n";
+        return 2;
+      }
+      depth = int(d);
+      depth_given = true;
+    } else {
+      return bench_usage();
     }
-    depth = int(d);
+  }
+  if (trace) {
+    static char buffer[1 << 20];
+    std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+    const std::uint64_t nodes = run_bench_trace(depth, std::size_t(trace - 1), stdout);
+    std::fflush(stdout);
+    std::cerr << "Position " << trace << " : " << nodes << "\n";
+    return std::ferror(stdout) ? 1 : 0;
   }
   BenchResult r = run_bench(depth);
   std::cerr << "Positions      : " << bench_positions().size() << "\nDepth          : " << depth
             << "\nTotal time (ms): " << std::uint64_t(r.time_s * 1000) << "\n";
+  if (positions)
+    for (std::size_t i = 0; i < r.nodes_per_position.size(); ++i)
+      std::cout << "Position " << i + 1 << " : " << r.nodes_per_position[i] << "\n";
   std::cout << "Nodes searched : " << r.nodes
             << "\nNodes/second   : " << std::uint64_t(r.time_s > 0 ? double(r.nodes) / r.time_s : 0)
             << std::endl;

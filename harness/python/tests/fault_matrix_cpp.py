@@ -547,6 +547,13 @@ ROWS: tuple[Row, ...] = (
         long=lambda _: ["sprt-sim", "--runs", "1000000"],
     ),
     Row(
+        "homogeneity-sim",
+        "homogeneity-sim",
+        lambda _: ["homogeneity-sim", "--merges", "2", "--permutations", "10"],
+        # Two merges: the false-flag rate's interval is wide, never above alpha's: exit 0.
+        long=lambda _: ["homogeneity-sim", "--merges", "1000000", "--permutations", "100000"],
+    ),
+    Row(
         "match-merge",
         "match-merge",
         lambda a: ["match-merge", "mm", a["RESULT"] or "", *opt(a, "--out-dir"), "--quiet"],
@@ -652,6 +659,21 @@ ROWS: tuple[Row, ...] = (
         long=lambda a: [
             *["compare", "--base", ENGINE, "--candidate", ENGINE, "--epd", ECM],
             *["--config", "c", *opt(a, "--out-dir")],
+        ],
+        sigterm_after=1.0,
+    ),
+    Row(
+        "bench-diff",
+        "bench-diff",
+        lambda a: [
+            *["bench-diff", ENGINE, ENGINE, "--depth", "3", "--config", "d"],
+            *opt(a, "--out-dir"),
+        ],
+        (OUT,),
+        reports=out_dir_reports("bench-diff-d.xml"),
+        long=lambda a: [
+            *["bench-diff", ENGINE, ENGINE, "--position", "2", "--config", "d"],
+            *opt(a, "--out-dir"),
         ],
         sigterm_after=1.0,
     ),

@@ -242,3 +242,88 @@ def test_a_teacher_without_a_score_stops_the_run_keeping_finished_games(
     validate_junit(junit_xsd, report)
     data = tmp_path / "d.txt"  # no game finished: nothing half-written
     assert not data.exists() or data.read_text() == ""
+
+
+def test_a_journal_termination_that_is_no_name_or_disagrees_with_its_result_is_refused(
+    tmp_path: Path,
+):
+    """docs/datagen.md "Report": a journal line's termination is one of the names and agrees with
+    its result (checkmate decides, the other rules draw); else exit 2 naming the line, the data
+    untouched. A journal from before the field (no termination) resumes, its games `unrecorded`."""
+    assert datagen(tmp_path, "--games", "2").returncode == 0
+    journal = tmp_path / "d.txt.journal"
+    lines = journal.read_text().splitlines(keepends=True)
+    before = (tmp_path / "d.txt").read_bytes()
+    game = json.loads(lines[1])
+    for termination, result in (("stalemate", "1-0"), ("checkmate", "1/2-1/2"), ("mate", None)):
+        bad = dict(game, termination=termination, result=result or game["result"])
+        journal.write_text(lines[0] + json.dumps(bad) + "\n" + "".join(lines[2:]))
+        r = datagen(tmp_path, "--games", "2")
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert "d.txt.journal:2" in r.stderr and "termination" in r.stderr, r.stderr
+        assert (tmp_path / "d.txt").read_bytes() == before
+    # Without the field: resumed, and the report counts those games as unrecorded.
+    old = [lines[0]] + [
+        json.dumps({k: v for k, v in json.loads(x).items() if k != "termination"}) + "\n"
+        for x in lines[1:]
+    ]
+    journal.write_text("".join(old))
+    r = datagen(tmp_path, "--games", "2", "--config", "u")
+    assert r.returncode == 0, r.stdout + r.stderr
+    summary = json.loads((tmp_path / "r/datagen/u.json").read_text())
+    assert summary["terminations"]["unrecorded"]["games"] == 2
+    assert list(summary["terminations"]) == ["unrecorded"]
+
+
+def test_the_review_page_shows_how_datagen_and_match_games_ended(tmp_path: Path):
+    """Issue 33 item 3: terminations reach the review page for datagen and match alike, one
+    figure per termination that occurred, read from the machine field (each run reviewed alone,
+    so that one harness's figures cannot stand in for the other's)."""
+    assert datagen(tmp_path, "--games", "4", "--config", "t").returncode == 0
+    engine = os.environ.get("STK_ENGINE") or str(ROOT / "build/release/engine/stk")
+    played = subprocess.run(
+        [
+            HARNESS,
+            "match",
+            "--engine",
+            f"cmd={engine}",
+            "name=a",
+            "--engine",
+            f"cmd={engine}",
+            "name=b",
+            "--nodes",
+            "300",
+            "--pairs",
+            "1",
+            "--gate",
+            "non-regression",
+            "--min-elo-lower95",
+            "-100000",
+            "--quiet",
+            "--config",
+            "m",
+            "--out-dir",
+            str(tmp_path / "m"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert played.returncode == 0, played.stdout + played.stderr
+    for reports, kinds in (
+        ("r", json.loads((tmp_path / "r/datagen/t.json").read_text())["terminations"]),
+        ("m", json.loads((tmp_path / "m/match/m.json").read_text())["diagnostics"]["terminations"]),
+    ):
+        page = subprocess.run(
+            [HARNESS, "review", "--reports", str(tmp_path / reports)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert page.returncode == 0, page.stdout + page.stderr
+        html = (tmp_path / reports / "index.html").read_text()
+        assert kinds
+        for kind in kinds:
+            assert f"games ended by {kind}" in html, (reports, kind)

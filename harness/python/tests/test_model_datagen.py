@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import chess
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -192,3 +193,98 @@ def test_a_resumed_run_equals_an_unbroken_one(tmp_path_factory, cut: str):
     (tmp / "part.txt.journal").write_text(kept.replace("whole.txt", "part.txt"))
     datagen(tmp, part, "--games", "3", "--seed", "5")
     assert part.read_bytes() == whole.read_bytes()
+
+
+def position_key(board: chess.Board) -> str:
+    """Placement, side to move, castling rights, e.p. square: what a repetition compares."""
+    return " ".join(board.fen().split()[:4])
+
+
+def possible_endings(last_fen: str, earlier: list[str]) -> dict[str, set[str]]:
+    """Each termination the rules allow after one legal move from the game's last record (the
+    position before the final move), with the results it allows (docs/datagen.md "What a game
+    is", "Report")."""
+    out: dict[str, set[str]] = {}
+    seen = [position_key(chess.Board(f)) for f in earlier]
+    for move in chess.Board(last_fen).legal_moves:
+        b = chess.Board(last_fen)
+        mover = "1-0" if b.turn == chess.WHITE else "0-1"
+        b.push(move)
+        if b.is_checkmate():
+            out.setdefault("checkmate", set()).add(mover)
+        elif b.is_stalemate():
+            out.setdefault("stalemate", set()).add("1/2-1/2")
+        if b.is_insufficient_material():
+            out.setdefault("insufficient-material", set()).add("1/2-1/2")
+        if b.halfmove_clock >= 100:
+            out.setdefault("fifty-moves", set()).add("1/2-1/2")
+        if seen.count(position_key(b)) >= 2:
+            out.setdefault("repetition", set()).add("1/2-1/2")
+    return out
+
+
+# MODEL datagen-terminations
+# checks: harness/src/games/game_termination.cpp  (how each datagen game ended, and the report's counts per colour)
+# contract: docs/datagen.md#report
+# planted: ci/mutants/model-datagen-terminations.patch  (a threefold repetition recorded as fifty moves)
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(min_value=1, max_value=10**6))
+def test_datagen_terminations_are_what_the_rules_allow_and_counted(tmp_path_factory, seed: int):
+    """Each journal line's termination is one the rules allow after a legal move from the game's
+    last record, with a result it allows (checkmate: the side that moved won); a game stopped at
+    --max-plies is adjudicated with exactly that many records; the report's counts per
+    termination and colour are the journal's."""
+    if not Path(HARNESS).exists():
+        pytest.skip(f"stk-harness not found at {HARNESS}")
+    # 30 nodes a move shuffles into repetitions; 400 ends by mates, adjudication and the rarer
+    # rules: together every termination datagen can record.
+    for nodes in (30, 400):
+        check_terminations(tmp_path_factory.mktemp("dgt"), seed, nodes)
+
+
+def check_terminations(tmp: Path, seed: int, nodes: int) -> None:
+    out = tmp / "data.txt"
+    max_plies = 300
+    cmd = [
+        HARNESS,
+        "datagen",
+        "--nodes",
+        str(nodes),
+        "--balance-nodes",
+        "120",
+        "--max-plies",
+        str(max_plies),
+        "--games",
+        "16",
+        "--seed",
+        str(seed),
+        "--config",
+        "t",
+        "--out",
+        str(out),
+        "--out-dir",
+        str(tmp / "reports"),
+    ]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = records(out)
+    games = [json.loads(x) for x in (tmp / "data.txt.journal").read_text().splitlines()[1:]]
+    want: dict[str, dict[str, int]] = {}
+    at = 0
+    for g in games:
+        mine = [row[0] for row in rows[at : at + g["records"]]]
+        at += g["records"]
+        kind, result = g["termination"], g["result"]
+        if kind == "adjudication":
+            assert g["end"].startswith("adjudication: ") or (
+                g["end"] == "max plies" and g["records"] == max_plies and result == "1/2-1/2"
+            ), g
+        else:
+            allowed = possible_endings(mine[-1], mine[:-1])
+            assert kind in allowed and result in allowed[kind], (g, sorted(allowed))
+        c = want.setdefault(kind, {"games": 0, "white_wins": 0, "draws": 0, "black_wins": 0})
+        c["games"] += 1
+        c[{"1-0": "white_wins", "0-1": "black_wins", "1/2-1/2": "draws"}[result]] += 1
+    summary = json.loads((tmp / "reports/datagen/t.json").read_text())
+    assert summary["terminations"] == want
+    assert at == len(rows)

@@ -7,6 +7,7 @@
 #include "match_results/game_diagnostics.h"
 #include "match_results/match_analysis.h"
 #include "match_results/match_result_file.h"
+#include "match_results/shard_homogeneity.h"
 #include "report/junit.h"
 #include "report/run_report.h"
 
@@ -69,9 +70,18 @@ GateOutcome evaluate_gate(const MatchResult& r) {
   return {false, "unknown gate"};
 }
 
+std::uint64_t games_lost_by_fault(const MatchResult& r) {
+  std::uint64_t n = 0;
+  for (const PairRecord& p : r.pairs())
+    for (const GameRecord& g : p.games) n += is_fault(g.termination) ? 1 : 0;
+  return n;
+}
+
 MatchPublished publish_match(const MatchResult& r,
                              const std::vector<std::pair<std::string, std::string>>& properties,
-                             const std::string& out_dir, std::string stem) {
+                             const std::string& out_dir, std::string stem,
+                             const PublishOptions& options) {
+  const HomogeneityResult* homogeneity = options.homogeneity;
   const MatchDefinition& d = r.definition();
   if (stem.empty()) stem = d.config;
   const MatchAnalysis a = analysis_of(r);
@@ -91,7 +101,8 @@ MatchPublished publish_match(const MatchResult& r,
   const TerminationTable ends = termination_table(r);
   const std::string ended = fmt::format("ended: {}\nfaults: {}\n", termination_line(ends),
                                         fault_line(ends, d));
-  pub.summary = head + to_text(a) + ended + verdict + "\n";
+  const std::string spread = homogeneity ? homogeneity_line(*homogeneity) + "\n" : "";
+  pub.summary = head + to_text(a) + ended + spread + verdict + "\n";
 
   // One testcase for the match, with the inputs as properties.
   junit::TestSuite suite;
@@ -117,6 +128,12 @@ MatchPublished publish_match(const MatchResult& r,
     suite.property("gate.min_elo_lower95", fmt::format("{}", *d.gate.min_elo_lower95));
   for (const auto& [kind, row] : ends)
     suite.property(std::string("terminations.") + to_string(kind), engine_colour_text(row));
+  if (homogeneity) {
+    suite.property("homogeneity", homogeneity_line(*homogeneity));
+    suite.property("homogeneity.flagged", homogeneity->flagged ? "true" : "false");
+    suite.property("homogeneity.p_value", fmt::format("{:.6g}", homogeneity->p_value));
+    suite.property("homogeneity.seed", std::to_string(homogeneity->options.seed));
+  }
   junit::add_build_properties(suite);
   junit::TestCase tc;
   tc.classname = "match." + stem;
@@ -126,14 +143,33 @@ MatchPublished publish_match(const MatchResult& r,
                "; faults: " + fault_line(ends, d);
   (gate.passed ? tc.system_out : tc.detail) = pub.summary;
   suite.cases.push_back(tc);
+  std::string fault_verdict;  // "faults passed: ..." with --max-faults
+  if (options.max_faults) {
+    const std::uint64_t faults = games_lost_by_fault(r);
+    suite.property("max_faults", std::to_string(*options.max_faults));
+    junit::TestCase f;
+    f.classname = "match." + stem;
+    f.name = "faults";
+    const bool ok = faults <= *options.max_faults;
+    f.outcome = ok ? junit::Outcome::Passed : junit::Outcome::Failed;
+    f.message = fmt::format("{} of {} games ended by a fault, at most {} allowed: {}", faults,
+                            2 * r.pairs().size(), *options.max_faults, fault_line(ends, d));
+    (ok ? f.system_out : f.detail) = f.message + "\n" +
+                                     (faults ? "reproducers: " + out_dir + "/repro/\n" : "");
+    suite.cases.push_back(f);
+    fault_verdict = fmt::format("faults {}: {}\n", ok ? "passed" : "FAILED", f.message);
+    pub.summary += fault_verdict;
+  }
 
   // Through the one report model: the summary JSON is the merged match itself (the envelope under
   // "report", which match-merge ignores on reading), so the file stays readable by match-merge.
   report::RunReport run("match", stem);
   run.suites.push_back(std::move(suite));
   run.figures = to_json(r);
-  run.markdown = fmt::format("{}\n```\n{}```\n\n**{}**\n{}", head, to_text(a), verdict,
-                             diagnostics_markdown(r));
+  if (homogeneity) run.figures["homogeneity"] = homogeneity_json(*homogeneity);
+  run.markdown = fmt::format("{}\n```\n{}```\n\n**{}**\n{}{}{}", head, to_text(a), verdict,
+                             fault_verdict.empty() ? "" : "\n" + fault_verdict,
+                             spread.empty() ? "" : "\n" + spread, diagnostics_markdown(r));
   report::write_run_report(run, paths);
   pub.exit_code = report::exit_status(run);  // the testcase's verdict, not the gate's flag
   return pub;

@@ -117,11 +117,22 @@ std::string string_field(const Json& j, const std::string& key, const std::strin
 
 // The engine command with a relative program path made absolute, so a replay from another folder
 // starts the same program.
+// Where the engine's own program is in its command: after `env NAME=VALUE ...` (the sanitizer
+// match runs the engine so), else first.
+std::size_t program_word(const std::vector<std::string>& argv) {
+  std::size_t i = 0;
+  if (fs::path(argv.at(0)).filename() != "env") return i;
+  for (i = 1; i < argv.size() && argv[i].find('=') != std::string::npos; ++i) {
+  }
+  return i < argv.size() ? i : 0;
+}
+
 std::string absolute_engine(const std::string& engine) {
   try {
     std::vector<std::string> argv = proc::command_argv(engine);
-    if (argv[0].find('/') == std::string::npos || fs::path(argv[0]).is_absolute()) return engine;
-    argv[0] = fs::absolute(argv[0]).lexically_normal().string();
+    std::string& program = argv[program_word(argv)];
+    if (program.find('/') == std::string::npos || fs::path(program).is_absolute()) return engine;
+    program = fs::absolute(program).lexically_normal().string();
     return proc::display_command(argv);
   } catch (const std::exception&) {
     return engine;
@@ -132,7 +143,8 @@ std::string absolute_engine(const std::string& engine) {
 
 std::string engine_sha256(const std::string& engine) {
   try {
-    return file_sha256(proc::find_program(proc::command_argv(engine).at(0)));
+    const std::vector<std::string> argv = proc::command_argv(engine);
+    return file_sha256(proc::find_program(argv.at(program_word(argv))));
   } catch (const std::exception&) {
     return "";
   }

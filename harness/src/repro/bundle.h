@@ -35,8 +35,8 @@ struct Failure {
 std::string write_bundle(const std::string& repro_dir, const Failure& failure,
                          const Minimized* minimized);
 
-// The SHA-256 of the program an engine command starts (its first word, looked up in PATH), or ""
-// when it cannot be read.
+// The SHA-256 of the program an engine command starts (its first word, or the first after
+// `env NAME=VALUE ...`, looked up in PATH), or "" when it cannot be read.
 std::string engine_sha256(const std::string& engine);
 
 // Reads <bundle>/bundle.json (the engine, the symptom, the rerun command line) and both command

@@ -41,10 +41,20 @@
 //   crash-at-ply-N     a go in a position at game ply N or later (the FEN's move counters plus
 //                      the moves played) aborts the process
 //   illegal-at-ply-N   such a go answers at once with an illegal move (a1h8)
+//   sanitizer-at-ply-N such a go writes an AddressSanitizer report on stderr and exits with status
+//                      86, as a sanitized engine under the sanitizer match's options does
 //   slow-after-N       from the (N+1)th go on, each search takes its whole clock plus 300 ms (it answers late)
 //   games-leak         each game's moves depend on the games seen before (state kept across ucinewgame)
 //   no-uciok           uci is never answered
 //   no-readyok         isready is never answered
+// Invariance defects (the fake is deterministic; its Clear Hash has nothing to clear):
+//   fen-differs        a position given by "position fen" reports one node more than the same
+//                      position reached by moves
+//   nondeterministic   every search reports a random node count
+//   clear-hash-ignored a "table" (the searches since ucinewgame, added to the node count) that
+//                      Clear Hash does not clear
+//   score-white-view   the score is the material from white's view, not the side to move's
+//   no-clear-hash-option  no Clear Hash option (not a defect: clear-hash does not apply)
 #include <poll.h>
 #include <unistd.h>
 
@@ -53,6 +63,7 @@
 #include <deque>
 #include <iostream>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -68,6 +79,7 @@ std::string defect;
 bool has(const char* d) { return defect == d; }
 int gos = 0;    // searches started
 int games = 0;  // ucinewgame commands seen
+int table = 0;  // clear-hash-ignored: searches since ucinewgame
 bool after(const char* prefix) {
   const std::string p = prefix;
   return defect.rfind(p, 0) == 0 && gos > std::atoi(defect.c_str() + p.size());
@@ -78,6 +90,17 @@ bool at_ply(const char* prefix, const stk::Position& pos) {
 }
 
 void say(const std::string& s) { std::cout << s << std::endl; }
+
+// "cp 0" (side to move's view); score-white-view: the material from white's view.
+std::string cp_text(const stk::Position& pos) {
+  if (!has("score-white-view")) return "cp 0";
+  const int value[] = {100, 300, 300, 500, 900};
+  int cp = 0;
+  for (stk::PieceType pt : {stk::PAWN, stk::KNIGHT, stk::BISHOP, stk::ROOK, stk::QUEEN})
+    cp += value[pt] *
+          (stk::popcount(pos.pieces(stk::WHITE, pt)) - stk::popcount(pos.pieces(stk::BLACK, pt)));
+  return "cp " + std::to_string(cp);
+}
 
 std::string move_text(const stk::Position& pos, stk::Move m) {
   std::string t = stk::to_uci(m);
@@ -112,6 +135,7 @@ class FakeEngine {
   void finish();
   stk::Position pos_;
   bool pos_valid_ = true;
+  bool from_fen_ = false;  // fen-differs: the position came from "position fen"
   std::optional<Search> search_;
   std::string previous_pv_;       // stale-pv
   std::deque<std::string> held_;  // block-during-search: commands waiting for the search
@@ -125,6 +149,9 @@ void FakeEngine::finish() {
   if (s.nodes_set)
     nodes = std::min<std::uint64_t>(nodes, std::max<std::uint64_t>(s.nodes_limit, 1));
   if (has("nodes-overshoot") && s.nodes_set) nodes = s.nodes_limit + s.nodes_limit / 2 + 2000;
+  if (has("fen-differs") && from_fen_) ++nodes;
+  if (has("clear-hash-ignored")) nodes += std::uint64_t(table++);
+  if (has("nondeterministic")) nodes += std::random_device{}() % 20000;
   long ms = long(
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - s.started).count());
   if (list.size() == 0) {
@@ -150,7 +177,7 @@ void FakeEngine::finish() {
   if (has("stale-pv") && !previous_pv_.empty())
     say("info depth 1 score cp 0 nodes 1 time 0 pv " + previous_pv_);
   previous_pv_ = pv;
-  say("info depth 1 score " + std::string(mate ? "mate 1" : "cp 0") + " nodes " +
+  say("info depth 1 score " + (mate ? std::string("mate 1") : cp_text(s.root)) + " nodes " +
       std::to_string(nodes) + " time " + std::to_string(ms) + " pv " + pv);
   say("bestmove " + move_text(s.root, best) + (has("illegal-ponder") ? " ponder a1a1" : ""));
 }
@@ -158,6 +185,7 @@ void FakeEngine::finish() {
 void FakeEngine::position(std::istringstream& is) {
   std::string token, fen;
   is >> token;
+  const bool by_fen = token == "fen";
   auto refuse = [&](const std::string& why) {
     say("info string error: " + why);
     if (!has("stale-position")) pos_valid_ = false;
@@ -181,6 +209,7 @@ void FakeEngine::position(std::istringstream& is) {
     }
   pos_ = next;
   pos_valid_ = true;
+  from_fen_ = by_fen;
 }
 
 void FakeEngine::go(std::istringstream& is) {
@@ -196,6 +225,16 @@ void FakeEngine::go(std::istringstream& is) {
   }
   if (at_ply("crash-at-ply-", pos_)) std::abort();
   if (at_ply("illegal-at-ply-", pos_)) return say("info depth 1 score cp 0\nbestmove a1h8");
+  if (at_ply("sanitizer-at-ply-", pos_)) {
+    std::cerr << "=================================================================\n"
+                 "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000050 "
+                 "at pc 0x55d0c0ffee00 bp 0x7ffc00000000 sp 0x7ffc00000000\n"
+                 "READ of size 4 at 0x602000000050 thread T0\n"
+                 "    #0 0x55d0c0ffee00 in stk::fake::go fake_uci_engine.cpp:230\n"
+                 "SUMMARY: AddressSanitizer: heap-buffer-overflow fake_uci_engine.cpp:230\n"
+              << std::flush;
+    std::_Exit(86);
+  }
   if (after("hang-after-")) {
     Search endless;
     endless.infinite = endless.endless = true;
@@ -255,6 +294,7 @@ void FakeEngine::command(const std::string& line) {
     say("option name Hash type spin default 16 min 1 max 1024");
     say("option name Threads type spin default 1 min 1 max 1");
     if (!has("no-ponder-option")) say("option name Ponder type check default false");
+    if (!has("no-clear-hash-option")) say("option name Clear Hash type button");
     say("uciok");
   } else if (cmd == "isready") {
     say("readyok");
@@ -267,13 +307,15 @@ void FakeEngine::command(const std::string& line) {
     long v = std::strtol(value.c_str(), &end, 10);
     bool ok = (name == "Hash" && !value.empty() && *end == 0 && v >= 1 && v <= 1024) ||
               (name == "Threads" && value == "1") ||
-              (name == "Ponder" && (value == "true" || value == "false"));
+              (name == "Ponder" && (value == "true" || value == "false")) ||
+              (name == "Clear Hash" && value.empty());
     if (!ok) say("info string error: setoption " + name + " = '" + value + "' refused");
     else if (has("noisy-setoption")) say("info string " + name + " set to " + value);
     else if (has("setoption-error")) say("info string error: " + name + " could not be set");
     else if (has("chatty-setoption")) say(name + " set");
   } else if (cmd == "ucinewgame") {
     ++games;
+    table = 0;
   } else if (cmd == "position") {
     if (!(search_ && has("drop-position"))) position(is);
   } else if (cmd == "go") {

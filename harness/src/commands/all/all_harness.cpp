@@ -97,8 +97,8 @@ int run_all(int argc, char** argv) {
   CLI::App app{
       "Runs every harness of the tier in order (see --list). Suites are read from $STK_SHARED (default\n"
       "../shared); Python checks use $STK_PYTHON (default .venv/bin/python).\n"
-      "premerge (needs --base REV): compare REV with this build (gated by --max-regressions), then a\n"
-      "non-regression match.",
+      "premerge (needs --base REV): compare REV with this build (gated by --max-regressions), a\n"
+      "non-regression match, the sanitizer match (--sanitizer-games) and the diff's mutants.",
       "stk-harness all"};
   std::string tier = "quick", out_dir = "reports", base;
   std::vector<std::string> only;
@@ -114,6 +114,12 @@ int run_all(int argc, char** argv) {
              "premerge: the compare gate, at most K ECM positions lost at each budget (default 25; a bench change is "
              "allowed and reported)")
           ->check(CLI::Range(0, 1000000));
+  int sanitizer_games = 0;
+  CLI::Option* sanitizer_games_opt =
+      app.add_option("--sanitizer-games", sanitizer_games,
+                     "premerge: games the ASan+UBSan build of the candidate plays against the base "
+                     "(default 20; 0: no sanitizer match); any sanitizer report fails the step")
+          ->check(CLI::Range(0, 100000));
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   app.add_option("--only", only, "run only the steps of these names (repeatable)");
   app.add_flag("--list", list, "print the tier's steps and their commands");
@@ -131,8 +137,10 @@ int run_all(int argc, char** argv) {
     if (!list) declare(out_dir, tier);
     if (tier == "premerge" && base.empty())
       throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
-    if (tier != "premerge" && (!base.empty() || max_regressions_opt->count() > 0))
-      throw UsageError("--base and --max-regressions are for --tier premerge only");
+    if (tier != "premerge" &&
+        (!base.empty() || max_regressions_opt->count() > 0 || sanitizer_games_opt->count() > 0))
+      throw UsageError(
+          "--base, --max-regressions and --sanitizer-games are for --tier premerge only");
     std::string self = std::filesystem::canonical("/proc/self/exe").string();
     StepContext ctx{tier, out_dir, self, shared_dir()};
     if (tier == "premerge") {
@@ -141,6 +149,7 @@ int run_all(int argc, char** argv) {
       if (ctx.base_commit.empty())
         throw UsageError("--base " + ctx.base + ": not a git revision of this repository");
       if (max_regressions_opt->count() > 0) ctx.max_regressions = max_regressions;
+      if (sanitizer_games_opt->count() > 0) ctx.sanitizer_games = sanitizer_games;
     }
     auto steps = tier_steps(ctx);
     if (list) {

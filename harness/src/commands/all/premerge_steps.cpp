@@ -1,11 +1,12 @@
 // The premerge tier: what a developer runs before merging an engine change, against the revision it
 // branched from. About 30 minutes on 2 cores (compare a few minutes once the base is built, the
-// match most of it), then the diff's mutants.
+// match most of it), then the sanitizer match and the diff's mutants.
 #include <filesystem>
 
 #include "commands/all/tier_steps.h"
 #include "commands/compare/compare_side.h"
 #include "report/run_report.h"
+#include "repro/sanitizer_report.h"
 
 namespace stk::harness {
 
@@ -48,7 +49,29 @@ std::vector<Step> premerge_steps(const StepContext& c) {
                          "-50", "--ab-control", "--config", "premerge", out)},
                    {report::junit_path(c.out_dir, "match", "premerge"),
                     report::junit_path(c.out_dir, "match", "premerge-aa")}});
-  // 3. Tool-generated mutants on the lines changed since the base (ci/mutation.sh --diff; two per
+  // 3. The sanitizer match: the candidate built with ASan + UBSan (preset asan, only the engine: a
+  //    few minutes on 2 cores) plays --sanitizer-games games against the base at 5,000 nodes a
+  //    move. Every sanitizer report ends the engine with exit status 86 (repro/sanitizer_report.h),
+  //    so the game is lost by a crash with the report in its reason and the reproducer bundle;
+  //    --max-faults 0 fails the step on the first. Strength is not judged here (the sanitized
+  //    engine plays the release build's moves at fixed nodes): its Elo bar is out of reach.
+  if (c.sanitizer_games > 0) {
+    const std::filesystem::path src =
+        std::filesystem::path(c.self).parent_path().parent_path().parent_path().parent_path();
+    const std::string asan_engine = (src / "build" / "asan" / "engine" / "stk").string();
+    steps.push_back(
+        {"sanitizer-match",
+         {args("cmake", "-S", src.string(), "--preset", "asan", "-DSTK_WERROR=OFF"),
+          args("cmake", "--build", (src / "build" / "asan").string(), "--target", "stk", "-j", "2"),
+          args(c.self, "match", "--engine",
+               "cmd=" + repro::sanitizer_env_words() + " " + asan_engine, "name=candidate-asan",
+               "--engine", "cmd=" + base_engine, "name=base", "--nodes", "5000", "--pairs",
+               std::to_string((c.sanitizer_games + 1) / 2), "--concurrency", "2", "--gate",
+               "non-regression", "--min-elo-lower95", "-100000", "--max-faults", "0", "--config",
+               "premerge-sanitizer", out)},
+         {report::junit_path(c.out_dir, "match", "premerge-sanitizer")}});
+  }
+  // 4. Tool-generated mutants on the lines changed since the base (ci/mutation.sh --diff; two per
   //    changed module, seed 1), listed for review: survivors do not fail the merge, so the step
   //    declares no report for `all` to judge (its JUnit lists each survivor as a failure, and the
   //    review page shows it); only a setup error (exit 2) fails the step. A stricter team adds

@@ -15,6 +15,7 @@ struct StepContext {
   std::string base_commit{};  // premerge: its full commit
   int max_regressions =
       25;  // premerge: the compare gate, ECM positions lost at each budget (of 220)
+  int sanitizer_games = 20;  // premerge: games of the sanitizer match (0: no such step)
 };
 
 using Argv = std::vector<std::string>;
@@ -44,8 +45,8 @@ struct Step {
 };
 
 std::vector<Step> tier_steps(const StepContext& ctx);
-// The premerge tier (all/premerge_steps.cpp): compare base vs the working tree's build, then a
-// non-regression match between them.
+// The premerge tier (all/premerge_steps.cpp): compare base vs the working tree's build, a
+// non-regression match between them, the sanitizer match, the diff's mutants.
 std::vector<Step> premerge_steps(const StepContext& ctx);
 
 }  // namespace stk::harness

@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "commands/datagen/datagen_file.h"
 #include "commands/datagen/datagen_teacher.h"
+#include "commands/datagen/datagen_terminations.h"
 #include "io/input_file.h"
 #include "io/run_lock.h"
 #include "report/build_info.h"
@@ -256,12 +257,12 @@ int run_datagen(int argc, char** argv) {
 
     // The report: what the file holds, read back and checked against the journal.
     long long records = 0, quiet = 0;
-    std::map<std::string, int> results, ends;
+    std::map<std::string, int> results;
     for (const datagen::JournalGame& g : writer.done()) {
       records += g.records;
       ++results[g.result];
-      ++ends[g.end.substr(0, g.end.find(" ("))];
     }
+    const datagen::TerminationCounts ends = datagen::count_terminations(writer.done());
     {
       // Quiet share from the data file itself (the journal does not hold it).
       const datagen::ReadBack back = datagen::verify_data(s.out, writer.done());
@@ -273,12 +274,16 @@ int run_datagen(int argc, char** argv) {
       junit::add_build_properties(suite);
       suite.property("seed", std::to_string(s.seed));
       suite.property("shard", s.shard.label());
+      for (const auto& [kind, n] : ends)
+        suite.property(std::string("terminations.") + match::to_string(kind),
+                       fmt::format("white {}, draws {}, black {}", n[0], n[1], n[2]));
       junit::TestCase games;
       games.classname = "datagen." + config, games.name = "games", games.time_s = play_s;
       if (writer.done().size() != todo.size())
         games.outcome = junit::Outcome::Failed,
         games.message = fmt::format("{} of {} games in the file", writer.done().size(),
                                     todo.size());
+      games.system_out = "ended: " + datagen::terminations_line(ends) + "\n";
       junit::TestCase readback;
       readback.classname = "datagen." + config, readback.name = "data file reads back";
       if (!problem.empty()) readback.outcome = junit::Outcome::Failed, readback.message = problem;
@@ -298,7 +303,7 @@ int run_datagen(int argc, char** argv) {
                      {"positions", records},
                      {"quiet_positions", quiet},
                      {"results", results},
-                     {"ends", ends},
+                     {"terminations", datagen::terminations_json(ends)},
                      {"games_this_run", writer.done().size() - resumed},
                      {"positions_this_run", positions},
                      {"seconds", all_s},
@@ -306,14 +311,15 @@ int run_datagen(int argc, char** argv) {
                      {"concurrency", s.concurrency},
                      {"positions_per_second_per_core",
                       positions / std::max(play_s, 1e-9) / s.concurrency}};
-      run.markdown = fmt::format("{} games, {} positions ({} quiet) in `{}`.\n",
-                                 writer.done().size(), records, quiet, s.out);
+      run.markdown = fmt::format("{} games, {} positions ({} quiet) in `{}`.\n\n{}",
+                                 writer.done().size(), records, quiet, s.out,
+                                 datagen::terminations_markdown(ends));
       report::write_run_report(run, paths);
       std::cout << fmt::format(
           "datagen: {} games, {} positions ({} quiet), {:.0f} positions/s per core; "
-          "wrote {} and {}\n",
+          "wrote {} and {}\ndatagen: ended: {}\n",
           writer.done().size(), records, quiet, positions / std::max(play_s, 1e-9) / s.concurrency,
-          s.out, paths.json);
+          s.out, paths.json, datagen::terminations_line(ends));
       return report::exit_status(run);
     }
   } catch (...) {

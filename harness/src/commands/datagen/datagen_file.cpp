@@ -76,11 +76,21 @@ JournalGame game_from_json(const Json& j, const std::string& where, std::int64_t
     g.bytes = std::uint64_t(bounded(need("bytes"), "bytes", 0, std::int64_t(1) << 53, where));
     g.result = need("result").get<std::string>();
     g.end = need("end").get<std::string>();
+    if (j.contains("termination")) {
+      const std::string name = j["termination"].get<std::string>();
+      const auto t = match::parse_termination(name);
+      if (!t)
+        throw InputError(where + ": field 'termination' is \"" + name + "\", not a termination");
+      g.termination = *t;
+    }
   } catch (const Json::type_error& e) {
     throw InputError(where + ": a field has the wrong type: " + e.what());
   }
   if (g.result != "1-0" && g.result != "0-1" && g.result != "1/2-1/2")
     throw InputError(where + ": field 'result' is \"" + g.result + "\", not 1-0, 0-1 or 1/2-1/2");
+  if (const std::string why = match::result_problem(g.termination, g.result); !why.empty())
+    throw InputError(where + ": result " + g.result + " with termination " +
+                     match::to_string(g.termination) + ": " + why);
   return g;
 }
 
@@ -173,12 +183,11 @@ void DataWriter::write(const Game& game) {
   const std::string text = game_text(game);
   data_.append(text);
   data_bytes_ += text.size();
-  JournalGame g{game.index, int(game.records.size()), data_bytes_, game.result, game.end};
-  const Json line = {{"game", g.game},
-                     {"records", g.records},
-                     {"bytes", g.bytes},
-                     {"result", g.result},
-                     {"end", g.end}};
+  JournalGame g{game.index, int(game.records.size()), data_bytes_, game.result,
+                game.end,   game.termination};
+  const Json line = {{"game", g.game},   {"records", g.records},
+                     {"bytes", g.bytes}, {"result", g.result},
+                     {"end", g.end},     {"termination", match::to_string(g.termination)}};
   journal_.append(line.dump() + "\n");
   stored_.games.push_back(std::move(g));
 }

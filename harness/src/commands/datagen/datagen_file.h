@@ -5,7 +5,8 @@
 // The first three fields are the text format bullet and marlinflow convert; the last two are ours.
 // Journal "<data>.journal" (JSON Lines): a header (kind "stk-datagen-journal", version, the run's
 // definition, its shard), then one line per finished game, written after the game's records are on
-// disk: {"game", "records", "bytes" (the data file's length after it), "result", "end"}. Games are
+// disk: {"game", "records", "bytes" (the data file's length after it), "result", "end",
+// "termination" (match_results/termination.h; absent in journals written before it). Games are
 // written whole and in the shard's order, so any concurrency writes the same bytes.
 #pragma once
 
@@ -31,6 +32,7 @@ struct JournalGame {
   int records = 0;
   std::uint64_t bytes = 0;
   std::string result, end;
+  match::Termination termination = match::Termination::Unrecorded;
 };
 
 struct Stored {

@@ -5,6 +5,7 @@
 
 #include "commands/datagen/datagen_teacher.h"
 #include "games/adjudication.h"
+#include "games/game_termination.h"
 #include "movegen.h"
 #include "notation.h"
 #include "positions/seeded_games.h"
@@ -72,11 +73,13 @@ Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
     if (auto end = fhgen::game_over(pos)) {
       g.result = rules_result(*end, pos);
       g.end = end_text(*end);
+      g.termination = rules_termination(*end);
       return g;
     }
     if (g.engine_plies >= options.max_plies) {
       g.result = "1/2-1/2";
       g.end = "max plies";
+      g.termination = match::Termination::Adjudication;  // a draw by the cap, as match's --maxmoves
       return g;
     }
     const search::Result r = searcher.go(pos, limits);
@@ -100,6 +103,7 @@ Game play_game(search::Searcher& searcher, const selfplay::Opening& opening,
       if (fhgen::game_over(pos)) continue;  // the rules decide a finished game, not the scores
       g.result = verdict->result;
       g.end = verdict->reason;
+      g.termination = match::Termination::Adjudication;
       return g;
     }
   }

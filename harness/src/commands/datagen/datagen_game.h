@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "games/adjudication.h"
+#include "match_results/termination.h"
 #include "positions/openings.h"
 #include "search/search.h"
 
@@ -33,6 +34,7 @@ struct Game {
   int index = 0;
   std::string result;  // "1-0", "0-1", "1/2-1/2"
   std::string end;  // "checkmate", "stalemate", "repetition", ..., "adjudication: ...", "max plies"
+  match::Termination termination = match::Termination::Unrecorded;  // the same, as a machine field
   int engine_plies = 0;
   std::vector<Record> records;
 };

@@ -11,6 +11,7 @@
 #include "match_results/match_merge.h"
 #include "match_results/match_report.h"
 #include "match_results/match_result_file.h"
+#include "match_results/shard_homogeneity.h"
 #include "report/run_report.h"
 
 namespace stk::harness {
@@ -20,7 +21,8 @@ int run_match_merge(int argc, char** argv) {
       "Adds match result files (shards of one match, or one finished match) exactly: refuses files of\n"
       "different matches, a shard given twice or an opening pair in two files; recomputes the SPRT\n"
       "on the summed counts and applies the gate fixed in the files (the bar is set before measuring:\n"
-      "it cannot be changed here). Writes reports/match/<config>.json (itself a match result file)\n"
+      "it cannot be changed here). Tests the files for one pentanomial law (chi-squared, permutation\n"
+      "p-value, the file most out of line named): reported, not part of the gate. Writes reports/match/<config>.json (itself a match result file)\n"
       "and .md, and reports/junit/match-<config>.xml. Exit 0 gate passed, 1 failed, 2 bad input.",
       "stk-harness match-merge"};
   std::vector<std::string> args;
@@ -62,7 +64,9 @@ int run_match_merge(int argc, char** argv) {
     for (std::size_t i = first_file; i < args.size(); ++i)
       props.emplace_back("input.file" + std::to_string(i - first_file + 1), args[i]);
     props.emplace_back("input.out_dir", out_dir);
-    const match::MatchPublished pub = match::publish_match(merged, props, out_dir, stem);
+    const match::HomogeneityResult spread = match::shard_homogeneity(parts);
+    const match::MatchPublished pub = match::publish_match(merged, props, out_dir, stem,
+                                                           {&spread, std::nullopt});
     if (quiet) {
       std::cout << pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1);
     } else {

@@ -6,6 +6,8 @@
 #include "movegen.h"
 #include "notation.h"
 #include "games/adjudication.h"
+#include "games/game_termination.h"
+#include "repro/sanitizer_report.h"
 
 namespace stk::harness::selfplay {
 
@@ -21,19 +23,6 @@ const char* rules_reason(fhgen::GameEnd end) {
     case fhgen::GameEnd::MaxPlies: break;
   }
   return "?";
-}
-
-match::Termination rules_termination(fhgen::GameEnd end) {
-  using match::Termination;
-  switch (end) {
-    case fhgen::GameEnd::Checkmate: return Termination::Checkmate;
-    case fhgen::GameEnd::Stalemate: return Termination::Stalemate;
-    case fhgen::GameEnd::Repetition: return Termination::Repetition;
-    case fhgen::GameEnd::FiftyMoves: return Termination::FiftyMoves;
-    case fhgen::GameEnd::InsufficientMaterial: return Termination::InsufficientMaterial;
-    case fhgen::GameEnd::MaxPlies: break;
-  }
-  return Termination::Unrecorded;
 }
 
 // The termination of a game lost by a fault that is not an illegal move.
@@ -85,9 +74,14 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
   auto forfeit = [&](int side, const std::string& reason, const char* termination,
                      match::Termination ended, const repro::Symptom& symptom) {
     const UciPlayer& p = *players[side];
-    g.failed = FailedEngine{side, p.label(), p.config().command, reason, symptom, p.record()};
+    std::string stderr_text = p.game_stderr();
+    // A sanitizer's report says why the engine ended: it leads the game's reason.
+    const auto report = repro::sanitizer_report_line(stderr_text);
+    const std::string why = report ? reason + " after a sanitizer report: " + *report : reason;
+    g.failed = FailedEngine{side,    p.label(),  p.config().command,    why,
+                            symptom, p.record(), std::move(stderr_text)};
     players[side]->restart();
-    return end(loss_for(side), reason, termination, ended);
+    return end(loss_for(side), why, termination, ended);
   };
   for (int side = 0; side < 2; ++side)
     if (auto f = players[side]->new_game())

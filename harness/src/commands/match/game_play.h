@@ -35,6 +35,7 @@ struct FailedEngine {
   std::string label, engine, reason;
   repro::Symptom symptom;
   EngineRecord record;
+  std::string stderr_text;  // what the engine wrote on stderr in this game
 };
 
 struct PlayedGame {

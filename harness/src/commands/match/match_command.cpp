@@ -70,6 +70,7 @@ struct MatchOptions {
   std::uint64_t seed = 1, pairs = 0, nodes = 0;
   int depth = 0, concurrency = 1, maxmoves = 0, timeout_ms = 10000, progress = 10;
   double min_elo_lower95 = 0;
+  std::optional<std::uint64_t> max_faults;
   bool ab_control = false, quiet = false;
   bool seed_given = false, min_elo_given = false;  // --seed, --min-elo-lower95 given
 };
@@ -118,6 +119,9 @@ GivenOptions add_match_options(CLI::App& app, MatchOptions& o) {
   given.min_elo = app.add_option(
       "--min-elo-lower95", o.min_elo_lower95,
       "non-regression: pass when the Elo lower95 is above it (with --sprt: judges a run undecided at --pairs)");
+  app.add_option("--max-faults", o.max_faults,
+                 "a second verdict, testcase `faults`: fail when more games than this end by a "
+                 "fault of either engine (time loss, crash, illegal move, disconnect)");
   app.add_flag("--ab-control", o.ab_control,
                "also play B against B on the same openings (gate aa-control)");
   app.add_option(
@@ -274,6 +278,7 @@ void set_run_files(MatchPlan& plan, const MatchOptions& o, const Shard& shard,
   plan.pgn_path = o.pgn_path.empty() ? o.out_dir + "/match/" + stem + ".pgn" : o.pgn_path;
   plan.aa_pgn_path = with_suffix(plan.pgn_path, "-aa");
   plan.quiet = o.quiet;
+  plan.max_faults = o.max_faults;
   plan.properties = {{"input.state", plan.state_path},
                      {"input.pgn", plan.pgn_path},
                      {"input.concurrency", std::to_string(o.concurrency)}};

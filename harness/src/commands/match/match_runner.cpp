@@ -91,6 +91,7 @@ void leave_reproducer(const MatchPlan& plan, const Task& task, int game, const F
   failure.symptom = f.symptom;
   failure.commands = f.record.commands;
   failure.transcript = f.record.transcript;
+  failure.stderr_text = f.stderr_text;
   std::optional<repro::Minimized> m;
   if (n < kMinimizedBundles && f.symptom.kind != "late-answer") {
     repro::ReplayLimits limits;
@@ -203,13 +204,15 @@ int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchRes
   int exit_code = 0;
   if (result.pairs().empty())
     throw InputError("match '" + plan.definition.config + "': no game pairs played");
-  const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem);
+  const MatchPublished pub = publish_match(result, properties, plan.out_dir, plan.stem,
+                                           {nullptr, plan.max_faults});
   exit_code = pub.exit_code;
   name_unmirrored(result, plan);
   std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1)
                            : pub.summary);
   if (control && !control->pairs().empty()) {
-    const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem);
+    const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem,
+                                            {nullptr, plan.max_faults});
     name_unmirrored(*control, plan);
     if (aa.exit_code != 0)
       std::cout << "A/A CONTROL FAILED: " << evaluate_gate(*control).verdict

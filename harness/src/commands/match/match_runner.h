@@ -30,6 +30,7 @@ struct MatchPlan {
   std::string state_path, aa_state_path, pgn_path, aa_pgn_path, out_dir, stem, aa_stem;
   std::string repro_dir;  // reproducer bundles of faulted games ("": none written)
   bool quiet = false;
+  std::optional<std::uint64_t> max_faults;  // --max-faults: the `faults` testcase of each report
   std::vector<std::pair<std::string, std::string>> properties;  // inputs as given, for JUnit
 };
 

@@ -93,7 +93,8 @@ bool UciPlayer::send(const std::string& line, std::chrono::milliseconds timeout)
 }
 
 void UciPlayer::start() {
-  process_ = std::make_unique<UciProcess>(UciProcess::NoHandshake{}, config_.command);
+  process_ = std::make_unique<UciProcess>(UciProcess::NoHandshake{}, config_.command,
+                                          stderr_.path());
   started_ = SteadyClock::now();
   record_ = {};
   auto fail = [&](const std::string& why) {
@@ -134,6 +135,7 @@ std::optional<Fault> UciPlayer::new_game() {
   // A game's record: the handshake, then this game's commands (not every earlier game's).
   if (handshake_commands_ > 0) record_.commands.resize(handshake_commands_);
   record_.transcript.clear();
+  stderr_.mark();
   if (!send("ucinewgame", timeout_) || !send("isready", timeout_))
     return fault_from_silence("readyok");
   const auto deadline = SteadyClock::now() + timeout_;

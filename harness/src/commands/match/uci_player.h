@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands/match/match_settings.h"
+#include "commands/match/stderr_log.h"
 #include "repro/uci_replay.h"
 #include "uci_client/uci_process.h"
 
@@ -67,6 +68,8 @@ class UciPlayer {
   const std::string& id_name() const { return id_name_; }
   const std::set<std::string>& advertised() const { return advertised_; }
   const EngineRecord& record() const { return record_; }
+  // What the engine wrote on stderr since the current game's ucinewgame (its last 64 KB).
+  std::string game_stderr() const { return stderr_.since_mark(); }
 
  private:
   Fault fault_from_silence(const std::string& waiting_for);
@@ -81,6 +84,7 @@ class UciPlayer {
   EngineRecord record_;
   std::size_t handshake_commands_ = 0;  // record_.commands kept from one game to the next
   SteadyClock::time_point started_;
+  StderrLog stderr_;  // every process this player starts appends to it
 };
 
 }  // namespace stk::harness::selfplay

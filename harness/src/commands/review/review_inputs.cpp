@@ -357,6 +357,16 @@ void headline_figures(RunRow& row, const Json& j) {
       f.add(b + ".gained", b + ": solved by the candidate only", p + "gained", 0, up);
       f.add(b + ".lost", b + ": solved by the base only", p + "lost", 0, down);
     }
+  } else if (h == "datagen") {
+    f.add("games", "games in the data file", "/games", 0);
+    f.add("positions", "positions (records)", "/positions", 0);
+    f.add("quiet_positions", "quiet positions", "/quiet_positions", 0);
+    f.add("positions_per_second_per_core", "positions/s per core", "/positions_per_second_per_core",
+          0, up, timing);
+    if (const Json* ends = f.at("/terminations"); ends && ends->is_object())
+      for (auto it = ends->begin(); it != ends->end(); ++it)
+        f.add("ended." + it.key(), "games ended by " + it.key(),
+              "/terminations/" + pointer_token(it.key()) + "/games", 0);
   } else if (h == "match") {
     f.add("pairs", "game pairs", "/counts/pairs", 0);
     f.add("elo", "Elo", "/summary/pentanomial_estimate/elo", 2, up, timing);

@@ -15,6 +15,7 @@ std::vector<Scenario> all_scenarios(const Settings& settings) {
   add_notation_scenarios(out, settings);
   add_game_scenarios(out, settings);
   add_garbage_scenarios(out, settings);
+  add_invariance_scenarios(out, settings);
   return out;
 }
 

@@ -22,6 +22,8 @@ struct Settings {
   // movetime (bestmove after movetime + overrun). p99: the nearest-rank 99th percentile.
   double stop_p99_ms = 50, stop_max_ms = 250;
   double overrun_p99_ms = 50, overrun_max_ms = 250;
+  // The node count of every search of the invariance scenarios ("go nodes N").
+  std::uint64_t invariance_nodes = 20000;
 };
 
 // Base timeouts in milliseconds, before --timeout-scale. Each is a hang detector: a correct

@@ -12,7 +12,7 @@
 namespace stk::harness::ucicheck {
 
 struct DocumentedDifference {
-  std::string engine_prefix;           // "Stockfish 15.1"
+  std::string engine_prefix;           // "Stockfish 15.1"; "" for any engine
   std::vector<std::string> scenarios;  // "group.name"; ending in '.' or '-': every id it begins
   std::vector<std::string> behaviours;
   std::string text;

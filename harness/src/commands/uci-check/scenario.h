@@ -73,5 +73,7 @@ void add_garbage_scenarios(std::vector<Scenario>& out, const Settings& s);  // g
 void add_ponder_scenarios(std::vector<Scenario>& out, const Settings& s);   // ponder_scenarios.cpp
 void add_latency_scenarios(std::vector<Scenario>& out,
                            const Settings& s);  // latency_scenarios.cpp
+void add_invariance_scenarios(std::vector<Scenario>& out,
+                              const Settings& s);  // invariance_scenarios.cpp
 
 }  // namespace stk::harness::ucicheck
