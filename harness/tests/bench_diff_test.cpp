@@ -330,6 +330,16 @@ TEST_CASE("bench-diff: a planted divergence is found at its record with its mech
   CHECK_THAT(r.result.output, Catch::Matchers::Contains("mechanism: LMR (reduction table entry") &&
                                   Catch::Matchers::Contains("path from the root"));
   CHECK_THAT(stk::test::read_file(r.junit), Catch::Matchers::Contains("bench-diff.divergence"));
+  // The review page's bench-diff section: the position, the record and the mechanism.
+  const auto page = stk::test::run_command(stk::test::harness_bin() + " review --reports " +
+                                           (dir / "out").string());
+  INFO(page.output);
+  CHECK(page.exit_code == 0);
+  const std::string html = stk::test::read_file(dir / "out" / "index.html");
+  CHECK_THAT(html, Catch::Matchers::Contains("first bench position whose nodes differ") &&
+                       Catch::Matchers::Contains("first divergence: position 19, record " +
+                                                 d["record"].dump()) &&
+                       Catch::Matchers::Contains("LMR (reduction table entry"));
 }
 
 TEST_CASE("bench-diff: bad sides are exit 2 with an error report", "[bench-diff][harness]") {

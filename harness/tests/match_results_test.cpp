@@ -436,4 +436,12 @@ TEST_CASE("match-merge flags the one shard played from another law and names its
   const auto j = nlohmann::json::parse(read(dir / "match" / "one-bad.json"));
   CHECK(j["homogeneity"]["worst"] == (dir / "one-bad3.json").string());
   CHECK(j["homogeneity"]["p_value"].get<double>() < 0.01);
+  // The review page names the flagged shard beside the match's figures.
+  const auto page = test::run_command(stk_harness("review --reports " + dir.string()));
+  INFO(page.output);
+  CHECK(page.exit_code == 0);
+  const std::string html = read(dir / "index.html");
+  CHECK_THAT(html, Contains("shard homogeneity p-value (match-merge)") &&
+                       Contains("shards not homogeneous (p ") &&
+                       Contains("most out of line " + (dir / "one-bad3.json").string()));
 }

@@ -357,6 +357,24 @@ void headline_figures(RunRow& row, const Json& j) {
       f.add(b + ".gained", b + ": solved by the candidate only", p + "gained", 0, up);
       f.add(b + ".lost", b + ": solved by the base only", p + "lost", 0, down);
     }
+  } else if (h == "bench-diff") {
+    f.add("base_signature", "base bench signature (nodes)", "/base/signature", 0);
+    f.add("candidate_signature", "candidate bench signature (nodes)", "/candidate/signature", 0);
+    if (const Json* eq = f.at("/signatures_equal"); eq && eq->is_boolean() && !eq->get<bool>()) {
+      f.add("first_differing_position", "first bench position whose nodes differ",
+            "/first_differing_position", 0);
+      f.add("divergence_record", "first divergent trace record", "/divergence/record", 0);
+      if (const Json* d = f.at("/divergence"); d && d->is_object()) {
+        std::string path;
+        for (const Json& m : d->value("path", Json::array()))
+          if (m.is_string()) path += " " + m.get<std::string>();
+        row.notes.push_back(
+            fmt::format("first divergence: position {}, record {}, path{}: {}",
+                        f.at("/traced_position") ? f.at("/traced_position")->dump() : "?",
+                        d->value("record", Json()).dump(), path.empty() ? " (root)" : path,
+                        d->value("mechanism", std::string("?"))));
+      }
+    }
   } else if (h == "datagen") {
     f.add("games", "games in the data file", "/games", 0);
     f.add("positions", "positions (records)", "/positions", 0);
@@ -384,6 +402,18 @@ void headline_figures(RunRow& row, const Json& j) {
               fmt::format("/counts/pentanomial/{}", i), 0);
     }
     add_game_diagnostics(f, row);
+    if (const Json* spread = f.at("/homogeneity");
+        spread && spread->is_object() && spread->value("applicable", false)) {
+      f.add("homogeneity.p_value", "shard homogeneity p-value (match-merge)",
+            "/homogeneity/p_value", 4, Better::higher);
+      if (spread->value("flagged", false))
+        row.notes.push_back(
+            fmt::format("shards not homogeneous (p {:.4f} < {}): most out of line {}",
+                        spread->value("p_value", 0.0), spread->value("alpha", 0.0),
+                        spread->contains("worst") && (*spread)["worst"].is_string()
+                            ? (*spread)["worst"].get<std::string>()
+                            : "?"));
+    }
     if (f.at("/summary/sprt")) {
       f.add("llr", "log-likelihood ratio", "/summary/sprt/llr", 2, up, timing);
       f.add("llr_lower", "LLR lower bound", "/summary/sprt/lower_bound", 2);
