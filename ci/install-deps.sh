@@ -69,6 +69,11 @@ fi
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('hypothesis') == '6.170.17'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "hypothesis==6.170.17"
+# Dask's distributed (scheduler, workers, client), pinned: python -m stkdist runs the long runs on
+# it (docs/distributed.md).
+"$venv/bin/python" -c "import importlib.metadata as m; assert m.version('distributed') == '2026.8.0'" \
+  2>/dev/null \
+  || "$venv/bin/python" -m pip install -q "dask[distributed]==2026.8.0"
 # The review summary's test parses the Markdown as GitHub does (CommonMark with GFM tables).
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('markdown-it-py') == '4.3.0'" \
   2>/dev/null \

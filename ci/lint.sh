@@ -36,19 +36,19 @@ step "ruff format --check (stkref, tests)"
 
 ci_py=("$root/ci/record-trained-net.py" "$root/ci/net_strength_report.py")
 step "ruff check + format --check (stkmutation, stkdev and the Python scripts of ci/, with stkref's configuration)"
-(cd "$pydir" && "$py" -m ruff check --cache-dir "$cache/ruff" --output-format concise stkmutation stkdev) \
+(cd "$pydir" && "$py" -m ruff check --cache-dir "$cache/ruff" --output-format concise stkmutation stkdev stkdist) \
   || status=1
-(cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkmutation stkdev) || status=1
+(cd "$pydir" && "$py" -m ruff format --cache-dir "$cache/ruff" --check stkmutation stkdev stkdist) || status=1
 "$py" -m ruff check --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" \
   --output-format concise "${ci_py[@]}" || status=1
 "$py" -m ruff format --cache-dir "$cache/ruff" --config "$pydir/pyproject.toml" --check \
   "${ci_py[@]}" || status=1
 
-step "import circles and layers (stkref, stktrain, stkmutation, stkdev)"
+step "import circles and layers (stkref, stktrain, stkmutation, stkdev, stkdist)"
 (cd "$pydir" && "$py" -m stkdev.import_cycles) || status=1
 
-step "mypy --strict (stkref, stktrain)"
-(cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref stktrain) || status=1
+step "mypy --strict (stkref, stktrain, stkdist)"
+(cd "$pydir" && "$py" -m mypy --strict --cache-dir "$cache/mypy" stkref stktrain stkdist) || status=1
 
 step "clang-format (C++ sources)"
 clang_format="${STK_CLANG_FORMAT:-clang-format}"

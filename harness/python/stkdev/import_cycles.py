@@ -19,13 +19,14 @@ from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 
 PYTHON_ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev")
+PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev", "stkdist")
 # What each package may import of the others: the reference the C++ must equal stands alone.
 MAY_IMPORT = {
     "stkref": set(),
     "stktrain": {"stkref"},
     "stkmutation": {"stkref"},
     "stkdev": {"stkref"},
+    "stkdist": {"stkref"},
 }
 
 

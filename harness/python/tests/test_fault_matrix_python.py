@@ -110,6 +110,9 @@ class Row:
     reads: tuple[str, Callable[[Ctx], Path]] | None = None
     reads_folder: bool = False
     needs: Path | None = None  # a binary the row needs
+    # A run that resumes from what an earlier run left in its out folder (a journal) does other
+    # writes the second time: the full-disk sweep starts each of its runs from an empty folder.
+    resumes: bool = False
     why: str = ""  # why the status is what it is
     name: str = ""
 
@@ -172,8 +175,25 @@ def mutation_row(module: str) -> Row:
     )
 
 
+def stkdist_argv(c: Ctx) -> list[str]:
+    """A one-pair match on a local cluster of one worker, stk at 50 nodes a move."""
+    coordinator = ["match", "--pairs", "1", "--workers", "1", "--config", "t"]
+    coordinator += [c.opt("--out-dir", c.out), c.opt("--harness", Path(HARNESS))]
+    engines = ["--engine", f"cmd={ENGINE}", "--engine", f"cmd={ENGINE}", "--nodes", "50"]
+    return [*coordinator, *engines, "--gate", "non-regression", "--min-elo-lower95", "-1000"]
+
+
 ROWS = [
     Row("stkref", lambda _: []),
+    Row(
+        "stkdist",
+        stkdist_argv,
+        target=lambda c: junit(c, "match"),
+        reports=lambda c: [junit(c, "match")],
+        nan="--chunk-timeout-s",
+        needs=Path(HARNESS),
+        resumes=True,
+    ),
     Row("stktrain", lambda _: []),
     Row(
         "stkref.checknet",
@@ -438,7 +458,7 @@ ROWS = [
 def entry_points() -> set[str]:
     """Every module run as `python -m X` (a main guard in its source), found in the sources."""
     found = set()
-    for pkg in ("stkref", "stktrain", "stkmutation", "stkdev"):
+    for pkg in ("stkref", "stktrain", "stkmutation", "stkdev", "stkdist"):
         for path in (PACKAGES / pkg).glob("*.py"):
             if 'if __name__ == "__main__":' in path.read_text():
                 found.add(pkg if path.stem == "__main__" else f"{pkg}.{path.stem}")
@@ -755,6 +775,9 @@ def full_disk_sweep(row: Row, c: Ctx, xsd: Path) -> None:
     picks = sorted({1 + (calls - 1) * i // 11 for i in range(12)}) if calls else []
     for n in picks:
         for sticky in (False, True):
+            if row.resumes:
+                shutil.rmtree(c.out)
+                c.out.mkdir()
             before, inputs = snapshot(c.out), snapshot(c.inp)
             ran = run_row(
                 row, c, env=fault_env(c.out, n, sticky, count, "EIO" if n % 2 else "ENOSPC")

@@ -285,7 +285,7 @@ def test_a_strength_report_missing_a_field_names_the_file_and_the_field(
 def python_sources() -> list[Path]:
     files = [
         p
-        for pkg in ("stkref", "stktrain", "stkmutation", "stkdev")
+        for pkg in ("stkref", "stktrain", "stkmutation", "stkdev", "stkdist")
         for p in (PACKAGES / pkg).glob("*.py")
     ]
     return files + sorted((REPO / "ci").glob("*.py"))

@@ -1,0 +1,42 @@
+"""The Dask calls stkdist makes, in one place: distributed's Client, LocalCluster and
+as_completed carry no annotations, so their calls are the only untyped ones (each marked)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+
+def connect(scheduler: str | None, workers: int, stack: ExitStack) -> Any:
+    """A client of the scheduler at `scheduler`, or of a local cluster of `workers` single-thread
+    processes on 127.0.0.1 (no dashboard: nothing listens beyond loopback)."""
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        return stack.enter_context(Client(scheduler, timeout=30))  # type: ignore[no-untyped-call]
+    cluster = stack.enter_context(
+        LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+    )
+    return stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
+
+
+class Completed:
+    """Futures in the order they finish; more may be added while iterating."""
+
+    def __init__(self, futures: list[Any]) -> None:
+        from distributed import as_completed
+
+        self._it = as_completed(futures)  # type: ignore[no-untyped-call]
+
+    def add(self, future: Any) -> None:
+        self._it.add(future)  # type: ignore[no-untyped-call]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._it)

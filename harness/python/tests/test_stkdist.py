@@ -1,0 +1,256 @@
+"""python -m stkdist match on a real Dask cluster (a scheduler and two worker processes on
+127.0.0.1, started and stopped by each test): the distributed match equals the local one with the
+same seed, a worker killed mid-run changes nothing, a killed coordinator resumes from its journal,
+an SPRT against a much weaker engine stops early and cancels the queued chunks, and what the
+coordinator owns is refused (docs/distributed.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import validate_junit
+
+ROOT = Path(__file__).resolve().parents[3]
+PYDIR = ROOT / "harness/python"
+HARNESS = os.environ.get("STK_HARNESS") or str(ROOT / "build/release/harness/stk-harness")
+ENGINE = os.environ.get("STK_ENGINE") or str(ROOT / "build/release/engine/stk")
+
+pytest.importorskip("distributed")
+
+PAIRS, NODES, SEED = 40, 400, 11
+MATCH = [
+    "--engine", f"cmd={ENGINE}", "name=a", "--engine", f"cmd={ENGINE}", "name=b",
+    "--nodes", str(NODES), "--seed", str(SEED), "--gate", "non-regression",
+    "--min-elo-lower95", "-100000",
+]  # fmt: skip
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(PYDIR) + os.pathsep + e.get("PYTHONPATH", "")
+    return e
+
+
+class Cluster:
+    """`dask scheduler` and two `dask worker` processes, each in its own process group."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.file = tmp / "scheduler.json"
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.scheduler = self._start(
+            ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+             "--no-dashboard", "--scheduler-file", str(self.file)],
+            tmp / "scheduler.log",
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not self.file.exists() or not self.file.read_text().strip():
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.1)
+        self.address = json.loads(self.file.read_text())["address"]
+        self.workers = [
+            self._start(
+                ["distributed.cli.dask_worker", "--scheduler-file", str(self.file),
+                 "--nthreads", "1", "--no-dashboard", "--name", f"w{k}",
+                 "--local-directory", str(tmp / f"w{k}")],
+                tmp / f"worker{k}.log",
+            )
+            for k in (1, 2)
+        ]  # fmt: skip
+        from distributed import Client
+
+        with Client(self.address, timeout=60) as c:
+            c.wait_for_workers(2, timeout=60)
+
+    def _start(self, args: list[str], log: Path) -> subprocess.Popen[bytes]:
+        p = subprocess.Popen(
+            [sys.executable, "-m", *args],
+            stdout=open(log, "wb"),  # noqa: SIM115 (the process holds it)
+            stderr=subprocess.STDOUT,
+            env=env(),
+            start_new_session=True,
+        )
+        self.procs.append(p)
+        return p
+
+    def kill(self, p: subprocess.Popen[bytes]) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait(timeout=30)
+
+    def stop(self) -> None:
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                self.kill(p)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    if not Path(HARNESS).exists() or not Path(ENGINE).exists():
+        pytest.skip("stk-harness or stk not built")
+    c = Cluster(tmp_path)
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture(scope="module")
+def local_match(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The same match played by `stk-harness match` alone."""
+    if not Path(HARNESS).exists() or not Path(ENGINE).exists():
+        pytest.skip("stk-harness or stk not built")
+    out = tmp_path_factory.mktemp("local")
+    r = subprocess.run(
+        [HARNESS, "match", *MATCH, "--pairs", str(PAIRS), "--config", "m", "--out-dir", str(out),
+         "--quiet", "--concurrency", "2"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    return json.loads((out / "match/m.json").read_text())
+
+
+def coordinator(out: Path, address: str | None, *extra: str) -> list[str]:
+    """The coordinator's command: its options, then `--` and the match's (`extra` last)."""
+    argv = [sys.executable, "-m", "stkdist", "match", "--pairs", str(PAIRS), "--chunk-pairs", "2"]
+    argv += ["--config", "m", "--out-dir", str(out), "--harness", HARNESS]
+    argv += ["--scheduler", address] if address else []
+    return [*argv, "--", *MATCH, *extra]
+
+
+def distributed(out: Path, address: str | None, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        coordinator(out, address, *extra),
+        capture_output=True, text=True, timeout=600, env=env(), check=False,
+    )  # fmt: skip
+
+
+def same_match(local: dict, out: Path) -> None:
+    got = json.loads((out / "match/m.json").read_text())
+    assert got["counts"] == local["counts"]
+    assert got["pairs"] == local["pairs"]  # every game: colours, result, termination, plies
+    # The definition differs only in the shard count (20 chunks of 2 pairs).
+    assert {k: v for k, v in got["definition"].items() if k != "shard_count"} == {
+        k: v for k, v in local["definition"].items() if k != "shard_count"
+    }
+    assert got["shards"] == list(range(1, 21))
+
+
+def wait_for_chunks(out: Path, n: int, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 300
+    while len(list((out / "dist/m").glob("chunk-*.json"))) < n:
+        assert proc.poll() is None, "the coordinator ended before the kill"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+# MODEL stkdist-match
+# checks: harness/python/stkdist/match.py  (a match in chunks on a cluster: counts and games)
+# contract: docs/distributed.md#match
+# planted: ci/mutants/model-stkdist-chunk-shards.patch  (chunk j played as shard j of N+1)
+def test_a_match_through_the_cluster_equals_the_local_match(
+    cluster: Cluster, local_match: dict, tmp_path: Path
+):
+    r = distributed(tmp_path / "d", cluster.address)
+    assert r.returncode == 0, r.stdout + r.stderr
+    same_match(local_match, tmp_path / "d")
+    workers = json.loads((tmp_path / "d/dist/m/workers.json").read_text())
+    assert sum(workers["chunks_by_host"].values()) == 20
+
+
+def test_a_worker_killed_mid_run_changes_nothing(
+    cluster: Cluster, local_match: dict, tmp_path: Path
+):
+    out = tmp_path / "k"
+    proc = subprocess.Popen(
+        coordinator(out, cluster.address), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, env=env(),
+    )  # fmt: skip
+    wait_for_chunks(out, 3, proc)
+    cluster.kill(cluster.workers[0])
+    text, _ = proc.communicate(timeout=600)
+    assert proc.returncode == 0, text
+    same_match(local_match, out)
+
+
+def test_a_killed_coordinator_resumes_from_its_journal(
+    cluster: Cluster, local_match: dict, tmp_path: Path
+):
+    out = tmp_path / "c"
+    proc = subprocess.Popen(
+        coordinator(out, cluster.address), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env(), start_new_session=True,
+    )  # fmt: skip
+    wait_for_chunks(out, 3, proc)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    done = len(list((out / "dist/m").glob("chunk-*.json")))
+    r = distributed(out, cluster.address)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"{done} journaled" in r.stdout, r.stdout
+    same_match(local_match, out)
+
+
+def test_an_sprt_against_a_much_weaker_engine_stops_early(cluster: Cluster, tmp_path: Path):
+    weak = [
+        "--engine", f"cmd={ENGINE}", "name=strong", "--engine", f"cmd={ENGINE}", "name=weak",
+        "nodes=1", "--nodes", "2000", "--seed", "5",
+    ]  # fmt: skip
+    argv = [sys.executable, "-m", "stkdist", "match", "--pairs", "60", "--chunk-pairs", "2"]
+    argv += ["--config", "s", "--out-dir", str(tmp_path / "s"), "--harness", HARNESS]
+    argv += ["--sprt", "elo0=0", "elo1=100", "model=logistic", "--scheduler", cluster.address]
+    argv += ["--", *weak]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env(), check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "SPRT accepted H1" in r.stdout, r.stdout
+    merged = json.loads((tmp_path / "s/match/s.json").read_text())
+    assert len(merged["shards"]) < 30 and len(merged["pairs"]) < 60
+    cancelled = int(r.stdout.split(" queued or running chunks cancelled")[0].split()[-1])
+    assert cancelled > 0
+    assert merged["summary"]["sprt"]["verdict"] == "H1 accepted"
+
+
+def test_what_the_coordinator_owns_is_refused_and_a_journal_of_another_run(
+    tmp_path: Path, junit_xsd: Path
+):
+    if not Path(HARNESS).exists():
+        pytest.skip("stk-harness not built")
+    r = distributed(tmp_path, None, "--shard", "1/2")
+    assert r.returncode == 2 and "--shard: the coordinator sets it" in r.stderr, r.stderr
+    validate_junit(junit_xsd, tmp_path / "junit/match-m.xml")  # an <error> report
+    assert "<error" in (tmp_path / "junit/match-m.xml").read_text()
+    nan = subprocess.run(
+        [*coordinator(tmp_path, None)[:4], "--pairs", "nan", "--", *MATCH],
+        capture_output=True, text=True, timeout=60, env=env(), check=False,
+    )  # fmt: skip
+    assert nan.returncode == 2 and "--pairs" in nan.stderr, nan.stderr
+    first = distributed(tmp_path / "o", None)
+    assert first.returncode == 0, first.stdout + first.stderr
+    other = distributed(tmp_path / "o", None, "--maxmoves", "30")
+    assert other.returncode == 2 and "holds a different run" in other.stderr, other.stderr
+
+
+def test_a_chunk_that_fails_twice_stops_the_run_naming_it(tmp_path: Path, junit_xsd: Path):
+    """A chunk whose engine cannot start fails (exit 2 of its match), is run once more, and the
+    second failure ends the run with exit 2 naming the chunk; an <error> report stands."""
+    if not Path(HARNESS).exists():
+        pytest.skip("stk-harness not built")
+    argv = [sys.executable, "-m", "stkdist", "match", "--pairs", "2", "--chunk-pairs", "1"]
+    argv += ["--workers", "1", "--config", "m", "--out-dir", str(tmp_path), "--harness", HARNESS]
+    argv += ["--engine", f"cmd={tmp_path / 'no-such-engine'}", "--engine", f"cmd={ENGINE}"]
+    argv += ["--nodes", "100", "--gate", "non-regression", "--min-elo-lower95", "-1000"]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env(), check=False)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "running it again" in r.stdout, r.stdout
+    assert "failed twice" in r.stderr and "chunk " in r.stderr, r.stderr
+    assert not list((tmp_path / "dist/m").glob("chunk-*.json"))
+    validate_junit(junit_xsd, tmp_path / "junit/match-m.xml")
+    assert "<error" in (tmp_path / "junit/match-m.xml").read_text()
