@@ -10,7 +10,6 @@ from __future__ import annotations
 import fcntl
 import json
 import math
-import os
 import shlex
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from stkdist.cluster import Completed
 from stkdist.tasks import ChunkOutcome, run_chunk
 from stkref import sprt
 from stkref.errors import InputError
+from stkref.outputs import write_text_atomic
 
 # Options the coordinator owns: a chunk gets its own shard, journal, PGN and out-dir, one game at
 # a time (a worker thread is one core).
@@ -144,19 +144,6 @@ def make_plan(
     return plan
 
 
-def write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with open(tmp, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)  # a full disk or a signal leaves the earlier file, no .tmp
-        raise
-
-
 def open_journal(plan: Plan) -> Any:
     """The journal folder, locked for this run (a second coordinator on it is refused), checked
     against the plan; returns the open lock file."""
@@ -171,7 +158,7 @@ def open_journal(plan: Plan) -> Any:
         if json.loads(stored.read_text()) != plan.identity():
             raise UsageError(f"{stored}: holds a different run; give another --config or --out-dir")
     else:
-        write_atomically(stored, json.dumps(plan.identity(), indent=1) + "\n")
+        write_text_atomic(stored, json.dumps(plan.identity(), indent=1) + "\n")
     return lock
 
 
@@ -282,7 +269,7 @@ def run(plan: Plan, client: Any, timeout_s: float, log: Any = sys.stdout) -> int
                 continue
             assert outcome is not None
             played += 1
-            write_atomically(chunk_path(plan, j), outcome.result_text)
+            write_text_atomic(chunk_path(plan, j), outcome.result_text)
             results[j] = json.loads(outcome.result_text)
             hosts[j] = outcome.host
             counts = penta_sum(results)
@@ -314,7 +301,7 @@ def run(plan: Plan, client: Any, timeout_s: float, log: Any = sys.stdout) -> int
                 file=log,
             )
         faults = faults_by_host(results, hosts)
-        write_atomically(
+        write_text_atomic(
             plan.journal / "workers.json",
             json.dumps({"games_lost_by_fault": faults, "chunks_by_host": _count(hosts)}, indent=1)
             + "\n",
