@@ -1,9 +1,10 @@
-"""python -m stkdist match [coordinator options] [--] <stk-harness match options>
+"""python -m stkdist match|datagen [coordinator options] [--] <stk-harness options>
 
 Without --scheduler a local cluster of --workers processes on 127.0.0.1 runs the chunks, so the
 same command works on a laptop; with --scheduler tcp://HOST:8786 the chunks go to that cluster's
-workers (docs/distributed.md says how to start and secure one). Exit: the merged match's (0 gate
-passed, 1 failed), 2 on bad input or a chunk that failed twice."""
+workers (docs/distributed.md says how to start and secure one). Exit: the merged run's (match: 0
+gate passed, 1 failed; datagen: 0 when the file reads back), 2 on bad input or a chunk that
+failed twice."""
 
 from __future__ import annotations
 
@@ -13,16 +14,36 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from stkdist import cluster, match
+from stkdist import cluster, datagen, match, runner
 from stkref import options
 from stkref.cli import ToolParser, run_tool
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def match_report(a: argparse.Namespace) -> list[tuple[Path, str]]:
-    """The merged match's JUnit report: an <error> report there when the run cannot finish."""
-    return [(Path(a.out_dir) / "junit" / f"match-{a.config}.xml", f"match.{a.config}")]
+def run_report(a: argparse.Namespace) -> list[tuple[Path, str]]:
+    """The run's JUnit report: an <error> report there when the run cannot finish."""
+    config = a.config
+    if a.command == "datagen" and not config:
+        config = f"seed{datagen.option_value(getattr(a, 'passthrough', []), '--seed') or '1'}"
+    return [(Path(a.out_dir) / "junit" / f"{a.command}-{config}.xml", f"{a.command}.{config}")]
+
+
+def add_coordinator_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scheduler", help="tcp://HOST:PORT of a running Dask scheduler")
+    p.add_argument("--workers", type=options.integer(1, 256), default=2, help="local cluster size")
+    p.add_argument("--out-dir", default="reports", help="reports folder (journal under dist/)")
+    p.add_argument(
+        "--harness",
+        default=str(ROOT / "build/release/harness/stk-harness"),
+        help="the stk-harness every worker runs (the same file on each: verified by SHA-256)",
+    )
+    p.add_argument(
+        "--chunk-timeout-s",
+        type=options.real(1, 7 * 86400),
+        default=3600.0,
+        help="one chunk's time limit",
+    )
 
 
 def parser() -> ToolParser:
@@ -30,15 +51,14 @@ def parser() -> ToolParser:
         prog="python -m stkdist",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        reports=match_report,
+        reports=run_report,
         allow_abbrev=False,
     )
     sub = p.add_subparsers(dest="command", required=True)
     m = sub.add_parser(
         "match", help="a match in chunks, stopping when the SPRT decides", allow_abbrev=False
     )
-    m.add_argument("--scheduler", help="tcp://HOST:PORT of a running Dask scheduler")
-    m.add_argument("--workers", type=options.integer(1, 256), default=2, help="local cluster size")
+    add_coordinator_options(m)
     m.add_argument(
         "--chunk-pairs", type=options.integer(1, 10**6), default=4, help="pairs per chunk (about)"
     )
@@ -46,42 +66,55 @@ def parser() -> ToolParser:
         "--pairs", type=options.integer(1, 10**7), required=True, help="pairs of the match"
     )
     m.add_argument("--config", type=options.name, default="match", help="the match's name")
-    m.add_argument("--out-dir", default="reports", help="reports folder (journal under dist/)")
     m.add_argument("--sprt", nargs="+", default=[], help="elo0= elo1= [alpha= beta= model=]")
-    m.add_argument(
-        "--harness",
-        default=str(ROOT / "build/release/harness/stk-harness"),
-        help="the stk-harness every worker runs (the same file on each: verified by SHA-256)",
+    d = sub.add_parser(
+        "datagen", help="datagen in chunks, the file of a local run", allow_abbrev=False
     )
-    m.add_argument(
-        "--chunk-timeout-s",
-        type=options.real(1, 7 * 86400),
-        default=3600.0,
-        help="one chunk's time limit",
+    add_coordinator_options(d)
+    d.add_argument(
+        "--chunk-games", type=options.integer(1, 10**6), default=16, help="games per chunk (about)"
     )
+    d.add_argument(
+        "--games", type=options.integer(1, 10**8), required=True, help="games of the run"
+    )
+    d.add_argument("--config", type=options.name, help="the run's name (default seed<S>)")
+    d.add_argument("--out", help="data file (default build/datagen/<config>.txt), and .journal")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     # The coordinator's options anywhere; every other word (after an optional `--`) is the
-    # match's, passed to each chunk as given.
+    # command's, passed to each chunk as given.
     p = parser()
     args, passthrough = p.parse_known_args(argv)
-    p.declare_reports(args)
     if passthrough[:1] == ["--"]:
         passthrough = passthrough[1:]
-    plan = match.make_plan(
-        args.harness,
-        passthrough,
-        args.config,
-        args.pairs,
-        args.chunk_pairs,
-        args.sprt,
-        Path(args.out_dir),
-    )
+    args.passthrough = passthrough
+    p.declare_reports(args)
+    run: runner.ChunkedRun
+    if args.command == "match":
+        run = match.make_plan(
+            args.harness,
+            passthrough,
+            args.config,
+            args.pairs,
+            args.chunk_pairs,
+            args.sprt,
+            Path(args.out_dir),
+        )
+    else:
+        run = datagen.make_run(
+            args.harness,
+            passthrough,
+            args.config,
+            args.games,
+            args.chunk_games,
+            args.out,
+            Path(args.out_dir),
+        )
     with ExitStack() as stack:
         client = cluster.connect(args.scheduler, args.workers, stack)
-        return match.run(plan, client, args.chunk_timeout_s)
+        return runner.execute(run, client, args.chunk_timeout_s)
 
 
 def entry() -> int:

@@ -1,5 +1,5 @@
-"""What a worker runs: one chunk, an argument vector of the project's own commands, in a scratch
-folder of its own; the result file it wrote comes back as text."""
+"""What a worker runs: one chunk, an argument vector of the project's own commands (never a shell
+string), in a scratch folder of its own; the files it wrote there come back as text."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from stkdist import artifacts
 class ChunkOutcome:
     chunk: int
     exit_code: int
-    result_text: str  # the chunk's match result file ("" when it wrote none)
+    files: dict[str, str]  # each file asked for that the chunk wrote, by its name in the scratch
     output_tail: str  # the last lines of its stdout and stderr
     host: str
 
@@ -24,21 +24,23 @@ class ChunkOutcome:
 def run_chunk(
     chunk: int,
     argv: list[str],
-    result_name: str,
+    scratch_options: list[tuple[str, str]],
+    outputs: list[str],
     expected: dict[str, str],
     timeout_s: float,
 ) -> ChunkOutcome:
-    """Runs `argv` + `--out-dir <scratch>` and returns <scratch>/match/<result_name>."""
+    """Runs `argv` + `OPTION=<scratch>/NAME` for each (OPTION, NAME) of `scratch_options` and
+    returns the files `outputs` (names under the scratch folder) it wrote."""
     artifacts.verify(expected)
     with tempfile.TemporaryDirectory(prefix=f"stkdist-chunk{chunk}-") as scratch:
+        placed = [f"{option}={Path(scratch) / name}" for option, name in scratch_options]
         proc = subprocess.run(
-            [*argv, f"--out-dir={scratch}"],
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-            check=False,
+            [*argv, *placed], capture_output=True, text=True, timeout=timeout_s, check=False
         )
-        result = Path(scratch) / "match" / result_name
-        text = result.read_text() if result.exists() else ""
+        files = {}
+        for name in outputs:
+            path = Path(scratch) / name
+            if path.exists():
+                files[name] = path.read_text()
     tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
-    return ChunkOutcome(chunk, proc.returncode, text, tail, socket.gethostname())
+    return ChunkOutcome(chunk, proc.returncode, files, tail, socket.gethostname())

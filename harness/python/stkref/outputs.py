@@ -152,6 +152,13 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, mode: int = 0o
     failed write (a full disk) raises OSError and leaves no temporary file; a target that is not
     a regular file (a device, a FIFO, a folder) is refused; a link there is replaced, never
     followed."""
+    write_stream_atomic(path, [data], mode)
+
+
+def write_stream_atomic(
+    path: str | os.PathLike[str], blocks: Iterable[bytes], mode: int = 0o644
+) -> None:
+    """write_bytes_atomic of the blocks' concatenation, never all in memory at once."""
     target = Path(path)
     refuse_non_regular(target)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -159,7 +166,8 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, mode: int = 0o
     _temporaries.add(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            for block in blocks:
+                f.write(block)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)  # mkstemp creates 0600; outputs are meant to be read

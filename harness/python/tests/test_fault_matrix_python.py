@@ -183,6 +183,13 @@ def stkdist_argv(c: Ctx) -> list[str]:
     return [*coordinator, *engines, "--gate", "non-regression", "--min-elo-lower95", "-1000"]
 
 
+def stkdist_datagen_argv(c: Ctx) -> list[str]:
+    """Two games at 50 nodes a move on a local cluster of one worker, the data file --out."""
+    coordinator = ["datagen", "--games", "2", "--workers", "1", "--config", "t"]
+    coordinator += [c.opt("--out-dir", c.out), c.opt("--harness", Path(HARNESS))]
+    return [*coordinator, c.opt("--out", c.out / "data.txt"), "--nodes", "50"]
+
+
 ROWS = [
     Row("stkref", lambda _: []),
     Row(
@@ -193,6 +200,16 @@ ROWS = [
         nan="--chunk-timeout-s",
         needs=Path(HARNESS),
         resumes=True,
+    ),
+    Row(
+        "stkdist",
+        stkdist_datagen_argv,
+        target=lambda c: c.out / "data.txt",
+        reports=lambda c: [junit(c, "datagen")],
+        nan="--chunk-timeout-s",
+        needs=Path(HARNESS),
+        resumes=True,
+        name="stkdist-datagen",
     ),
     Row("stktrain", lambda _: []),
     Row(

@@ -254,3 +254,99 @@ def test_a_chunk_that_fails_twice_stops_the_run_naming_it(tmp_path: Path, junit_
     assert not list((tmp_path / "dist/m").glob("chunk-*.json"))
     validate_junit(junit_xsd, tmp_path / "junit/match-m.xml")
     assert "<error" in (tmp_path / "junit/match-m.xml").read_text()
+
+
+# ---- datagen ----------------------------------------------------------------------------------
+
+GAMES, DG_NODES, DG_SEED = 24, 300, 7
+DATAGEN = ["--seed", str(DG_SEED), "--nodes", str(DG_NODES)]
+
+
+@pytest.fixture(scope="module")
+def local_datagen(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same run by `stk-harness datagen` alone: its data file (the journal beside it)."""
+    if not Path(HARNESS).exists():
+        pytest.skip("stk-harness not built")
+    out = tmp_path_factory.mktemp("local-datagen")
+    r = subprocess.run(
+        [HARNESS, "datagen", *DATAGEN, "--games", str(GAMES), "--out", str(out / "data.txt"),
+         "--out-dir", str(out), "--concurrency", "2"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out / "data.txt"
+
+
+def datagen_coordinator(out: Path, address: str | None, *extra: str) -> list[str]:
+    argv = [sys.executable, "-m", "stkdist", "datagen", "--games", str(GAMES)]
+    argv += ["--chunk-games", "2", "--config", "d", "--out-dir", str(out), "--harness", HARNESS]
+    argv += ["--out", str(out / "data.txt")] + (["--scheduler", address] if address else [])
+    return [*argv, "--", *DATAGEN, *extra]
+
+
+def same_bytes(local: Path, out: Path) -> None:
+    """The data file and its journal are the local run's, byte for byte."""
+    assert (out / "data.txt").read_bytes() == local.read_bytes()
+    assert (out / "data.txt.journal").read_bytes() == Path(f"{local}.journal").read_bytes()
+
+
+# MODEL stkdist-datagen
+# checks: harness/python/stkdist/datagen.py  (datagen in chunks on a cluster: the file, in order)
+# contract: docs/distributed.md#datagen
+# planted: ci/mutants/model-stkdist-datagen-chunk-order.patch  (chunks concatenated, not games)
+def test_a_datagen_run_through_the_cluster_equals_the_local_one_byte_for_byte(
+    cluster: Cluster, local_datagen: Path, tmp_path: Path, junit_xsd: Path
+):
+    out = tmp_path / "d"
+    proc = subprocess.Popen(
+        datagen_coordinator(out, cluster.address), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, env=env(),
+    )  # fmt: skip
+    deadline = time.monotonic() + 300
+    while len(list((out / "dist/d").glob("chunk-*.journal"))) < 3:
+        assert proc.poll() is None and time.monotonic() < deadline, "ended before the kill"
+        time.sleep(0.05)
+    cluster.kill(cluster.workers[0])  # its chunk runs again on the other worker
+    text, _ = proc.communicate(timeout=600)
+    assert proc.returncode == 0, text
+    same_bytes(local_datagen, out)
+    validate_junit(junit_xsd, out / "junit/datagen-d.xml")
+    report = json.loads((out / "datagen/d.json").read_text())
+    assert report["games"] == GAMES
+
+
+def test_a_datagen_coordinator_resumes_and_a_torn_chunk_runs_again(
+    local_datagen: Path, tmp_path: Path
+):
+    """A chunk whose data file is shorter than its journal (a coordinator killed between the two
+    writes) is run again; the finished ones are not; the file is the same; a different --out
+    file is never overwritten."""
+    out = tmp_path / "r"
+    first = subprocess.run(
+        datagen_coordinator(out, None), capture_output=True, text=True, timeout=600, env=env(),
+        check=False,
+    )  # fmt: skip
+    assert first.returncode == 0, first.stdout + first.stderr
+    chunk = out / "dist/d/chunk-3.txt"
+    chunk.write_bytes(chunk.read_bytes()[:-10])
+    for f in ("data.txt", "data.txt.journal"):
+        (out / f).unlink()
+    again = subprocess.run(
+        datagen_coordinator(out, None), capture_output=True, text=True, timeout=600, env=env(),
+        check=False,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "11 journaled" in again.stdout and "1 to run" in again.stdout, again.stdout
+    same_bytes(local_datagen, out)
+    (out / "data.txt").write_text("other data\n")
+    third = subprocess.run(
+        datagen_coordinator(out, None), capture_output=True, text=True, timeout=600, env=env(),
+        check=False,
+    )  # fmt: skip
+    assert third.returncode == 2 and "holds other data: not overwritten" in third.stderr
+    assert (out / "data.txt").read_text() == "other data\n"
+    owned = subprocess.run(
+        datagen_coordinator(tmp_path / "o", None, "--shard", "1/2"), capture_output=True,
+        text=True, timeout=60, env=env(), check=False,
+    )  # fmt: skip
+    assert owned.returncode == 2 and "--shard: the coordinator sets it" in owned.stderr

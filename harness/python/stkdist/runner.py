@@ -1,0 +1,197 @@
+"""The coordinator's loop, shared by every kind of run (docs/distributed.md): a run cut into
+chunks, each a command of the project's own run by a Dask task; every finished chunk journaled
+under <out-dir>/dist/<config>/ (a rerun resumes from it), a failed chunk run once more, a chunk
+failing twice ending the run (exit 2, named), and a run that decides early (an SPRT) cancelling
+what is still queued."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import sys
+import time
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any, TextIO
+
+from stkdist.cluster import Completed
+from stkdist.tasks import ChunkOutcome, run_chunk
+from stkref.errors import InputError
+from stkref.outputs import write_text_atomic
+
+
+class UsageError(InputError):
+    """A run that cannot start as given (exit 2 with its error report)."""
+
+
+def refuse_owned(passthrough: list[str], owned: tuple[str, ...]) -> None:
+    for word in passthrough:
+        if word.split("=", 1)[0] in owned:
+            raise UsageError(f"{word.split('=', 1)[0]}: the coordinator sets it for each chunk")
+
+
+class ChunkedRun(ABC):
+    """One run in `chunks` chunks (numbered 1..chunks); subclasses say what a chunk runs, what
+    it returns, how it is journaled and how the finished chunks become the run's result."""
+
+    kind = ""  # "match", "datagen": the journal's plan says it
+    scratch_options: tuple[tuple[str, str], ...] = ()  # (OPTION, NAME): OPTION=<scratch>/NAME
+
+    def __init__(self, config: str, chunks: int, out_dir: Path) -> None:
+        self.config, self.chunks, self.out_dir = config, chunks, out_dir
+        self.artifacts: dict[str, str] = {}  # path -> SHA-256, verified by every worker
+
+    @property
+    def journal(self) -> Path:
+        return self.out_dir / "dist" / self.config
+
+    @abstractmethod
+    def chunk_argv(self, j: int) -> list[str]: ...
+
+    @abstractmethod
+    def outputs(self, j: int) -> list[str]:
+        """The files chunk j writes under its scratch folder, brought back."""
+
+    def identity(self) -> dict[str, Any]:
+        """What a resumed run must share with the journal's run."""
+        return {
+            "kind": f"stkdist-{self.kind}",
+            "chunk_argv": self.chunk_argv(0),
+            "chunks": self.chunks,
+            "artifacts": self.artifacts,
+        }
+
+    @abstractmethod
+    def journaled(self) -> set[int]:
+        """The chunks finished by this run or an earlier one (read from the journal)."""
+
+    @abstractmethod
+    def accept(self, j: int, o: ChunkOutcome) -> str:
+        """Checks the chunk's files and journals them; "" when accepted, else the problem."""
+
+    def decided(self) -> str | None:
+        """A decision reached on the chunks so far (stop now), or None."""
+        return None
+
+    def progress(self) -> str:
+        return ""
+
+    @abstractmethod
+    def finish(self, hosts: dict[int, str]) -> int:
+        """The run's result from its finished chunks; its exit status."""
+
+
+def open_journal(run: ChunkedRun) -> Any:
+    """The journal folder, locked for this run (a second coordinator on it is refused), checked
+    against the run's identity; returns the open lock file."""
+    run.journal.mkdir(parents=True, exist_ok=True)
+    lock = open(run.journal / "lock", "w")  # noqa: SIM115 (held for the run, closed by execute())
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        lock.close()
+        raise UsageError(f"{run.journal}: another coordinator holds it") from e
+    stored = run.journal / "plan.json"
+    if stored.exists():
+        if json.loads(stored.read_text()) != run.identity():
+            lock.close()
+            raise UsageError(f"{stored}: holds a different run; give another --config or --out-dir")
+    else:
+        write_text_atomic(stored, json.dumps(run.identity(), indent=1) + "\n")
+    return lock
+
+
+def count_by_host(hosts: dict[int, str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for h in hosts.values():
+        out[h] = out.get(h, 0) + 1
+    return out
+
+
+def execute(run: ChunkedRun, client: Any, timeout_s: float, log: TextIO = sys.stdout) -> int:
+    """Runs the unfinished chunks (stopping at a decision), then the run's finish: its exit."""
+    lock = open_journal(run)
+    try:
+        done = run.journaled()
+        todo = [j for j in range(1, run.chunks + 1) if j not in done]
+        print(
+            f"stkdist {run.kind} {run.config}: {run.chunks} chunks, {len(done)} journaled in "
+            f"{run.journal}, {len(todo)} to run",
+            file=log,
+            flush=True,
+        )
+        decided = run.decided()
+        cpu0, wall0, played = time.process_time(), time.monotonic(), 0
+        attempts: dict[int, int] = {}
+        hosts: dict[int, str] = {}
+
+        def submit(j: int) -> Any:
+            attempts[j] = attempts.get(j, 0) + 1
+            return client.submit(
+                run_chunk,
+                j,
+                run.chunk_argv(j),
+                list(run.scratch_options),
+                run.outputs(j),
+                run.artifacts,
+                timeout_s,
+                key=f"stkdist-{run.kind}-{run.config}-chunk{j}-try{attempts[j]}",
+                priority=-j,
+                pure=False,
+            )
+
+        futures = {} if decided else {submit(j): j for j in todo}
+        pending = Completed(list(futures))
+        cancelled = 0
+        for future in pending:
+            j = futures[future]
+            try:
+                outcome = future.result()
+            except Exception as e:  # a task that raised (artifact mismatch, timeout, lost worker)
+                problem = f"{type(e).__name__}: {e}"
+            else:
+                problem = run.accept(j, outcome)  # a failed journal write here ends the run
+            if problem:
+                if attempts[j] >= 2:
+                    client.cancel(list(futures))
+                    print(f"stkdist: chunk {j} failed twice: {problem}", file=sys.stderr)
+                    return 2
+                print(f"stkdist: chunk {j} failed ({problem}); running it again", file=log)
+                again = submit(j)
+                futures[again] = j
+                pending.add(again)
+                continue
+            played += 1
+            done.add(j)
+            hosts[j] = outcome.host
+            decided = run.decided()
+            print(
+                f"stkdist: chunk {j} done on {outcome.host}: {len(done)} of {run.chunks} chunks"
+                + run.progress()
+                + (f", {decided}" if decided else ""),
+                file=log,
+                flush=True,
+            )
+            if decided:
+                left = [f for f, k in futures.items() if k not in done and not f.done()]
+                cancelled = len(left)
+                client.cancel(left)
+                break
+        if decided:
+            print(
+                f"stkdist: {decided} after {len(done)} of {run.chunks} chunks; {cancelled} queued "
+                "or running chunks cancelled",
+                file=log,
+            )
+        if played:
+            # The coordinator's own cost (and a local cluster's scheduler, which runs in this
+            # process): one coordinator serves about (a chunk's seconds on a worker) / this.
+            cpu_ms = 1000 * (time.process_time() - cpu0) / played
+            print(
+                f"stkdist: {played} chunks in {time.monotonic() - wall0:.1f} s; coordinator CPU "
+                f"{cpu_ms:.1f} ms per chunk",
+                file=log,
+            )
+        return run.finish(hosts)
+    finally:
+        lock.close()
