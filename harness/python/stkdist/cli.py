@@ -1,9 +1,10 @@
-"""python -m stkdist match|datagen [coordinator options] [--] <stk-harness options>
+"""python -m stkdist match|datagen|epd [coordinator options] [--] <stk-harness options>
 
 Without --scheduler a local cluster of --workers processes on 127.0.0.1 runs the chunks, so the
 same command works on a laptop; with --scheduler tcp://HOST:8786 the chunks go to that cluster's
 workers (docs/distributed.md says how to start and secure one). Exit: the merged run's (match: 0
-gate passed, 1 failed; datagen: 0 when the file reads back), 2 on bad input or a chunk that
+gate passed, 1 failed; datagen: 0 when the file reads back; epd: the merge's, 1 on a regression),
+2 on bad input or a chunk that
 failed twice."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from stkdist import cluster, datagen, match, runner
+from stkdist import cluster, datagen, epd, match, runner
 from stkref import options
 from stkref.cli import ToolParser, run_tool
 
@@ -24,8 +25,11 @@ ROOT = Path(__file__).resolve().parents[3]
 def run_report(a: argparse.Namespace) -> list[tuple[Path, str]]:
     """The run's JUnit report: an <error> report there when the run cannot finish."""
     config = a.config
+    given = getattr(a, "passthrough", [])
     if a.command == "datagen" and not config:
-        config = f"seed{datagen.option_value(getattr(a, 'passthrough', []), '--seed') or '1'}"
+        config = f"seed{runner.option_value(given, '--seed') or '1'}"
+    if a.command == "epd" and not config:
+        config = epd.default_config(given)
     return [(Path(a.out_dir) / "junit" / f"{a.command}-{config}.xml", f"{a.command}.{config}")]
 
 
@@ -79,6 +83,12 @@ def parser() -> ToolParser:
     )
     d.add_argument("--config", type=options.name, help="the run's name (default seed<S>)")
     d.add_argument("--out", help="data file (default build/datagen/<config>.txt), and .journal")
+    e = sub.add_parser("epd", help="an EPD suite in chunks, merged", allow_abbrev=False)
+    add_coordinator_options(e)
+    e.add_argument(
+        "--chunks", type=options.integer(1, 10**5), default=8, help="shards of the suite"
+    )
+    e.add_argument("--config", type=options.name, help="report name (default <suite>-<sd|sn><N>)")
     return p
 
 
@@ -102,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.sprt,
             Path(args.out_dir),
         )
+    elif args.command == "epd":
+        run = epd.make_run(args.harness, passthrough, args.config, args.chunks, Path(args.out_dir))
     else:
         run = datagen.make_run(
             args.harness,

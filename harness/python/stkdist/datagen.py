@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from stkdist import artifacts
-from stkdist.runner import ChunkedRun, UsageError, count_by_host, refuse_owned
+from stkdist.runner import ChunkedRun, UsageError, count_by_host, option_value, refuse_owned
 from stkdist.tasks import ChunkOutcome
 from stkref.outputs import (
     Output,
@@ -37,17 +37,6 @@ DATA, JOURNAL = "data.txt", "data.txt.journal"
 def dump(obj: Any) -> str:
     """JSON as the harness writes a journal line (nlohmann's dump(): compact, UTF-8 as is)."""
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-
-
-def option_value(passthrough: list[str], name: str) -> str | None:
-    """The value of `name` among the datagen options (`NAME V` or `NAME=V`; the last one)."""
-    value = None
-    for i, word in enumerate(passthrough):
-        if word == name and i + 1 < len(passthrough):
-            value = passthrough[i + 1]
-        elif word.startswith(name + "="):
-            value = word[len(name) + 1 :]
-    return value
 
 
 class Journal:

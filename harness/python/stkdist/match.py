@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from stkdist import artifacts
-from stkdist.runner import ChunkedRun, UsageError, count_by_host, refuse_owned
+from stkdist.runner import (
+    ChunkedRun,
+    UsageError,
+    count_by_host,
+    refuse_owned,
+    verdict_result,
+)
 from stkdist.tasks import ChunkOutcome
 from stkref import sprt
 from stkref.outputs import write_text_atomic
@@ -99,9 +105,9 @@ class MatchRun(ChunkedRun):
         return set(self.results)
 
     def accept(self, j: int, o: ChunkOutcome) -> str:
-        text = o.files.get(f"match/{self.result_name(j)}", "")
-        if problem := chunk_problem(self, j, o, text):
+        if problem := chunk_problem(self, j, o):
             return problem
+        text = o.files[self.outputs(j)[0]]
         write_text_atomic(chunk_path(self, j), text)
         self.results[j] = json.loads(text)
         return ""
@@ -190,14 +196,11 @@ def sprt_decision(s: Sprt | None, counts: list[int]) -> str | None:
     return "H1" if llr >= upper else "H0" if llr <= lower else None
 
 
-def chunk_problem(run: MatchRun, j: int, o: ChunkOutcome, text: str) -> str:
+def chunk_problem(run: MatchRun, j: int, o: ChunkOutcome) -> str:
     """Empty when the chunk wrote its result file for shard j, else what went wrong."""
-    if o.exit_code not in (0, 1) or not text:
-        return f"exit {o.exit_code} on {o.host}: {o.output_tail}"
-    try:
-        r = json.loads(text)
-    except json.JSONDecodeError as e:
-        return f"its result file is not JSON ({e})"
+    r, problem = verdict_result(o, run.outputs(j)[0])
+    if problem:
+        return problem
     if run.chunks > 1 and r.get("shards") != [j]:
         return f"its result file holds shards {r.get('shards')}, not [{j}]"
     return ""

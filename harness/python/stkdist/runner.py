@@ -30,6 +30,17 @@ def refuse_owned(passthrough: list[str], owned: tuple[str, ...]) -> None:
             raise UsageError(f"{word.split('=', 1)[0]}: the coordinator sets it for each chunk")
 
 
+def option_value(passthrough: list[str], name: str) -> str | None:
+    """The value of `name` among the datagen options (`NAME V` or `NAME=V`; the last one)."""
+    value = None
+    for i, word in enumerate(passthrough):
+        if word == name and i + 1 < len(passthrough):
+            value = passthrough[i + 1]
+        elif word.startswith(name + "="):
+            value = word[len(name) + 1 :]
+    return value
+
+
 class ChunkedRun(ABC):
     """One run in `chunks` chunks (numbered 1..chunks); subclasses say what a chunk runs, what
     it returns, how it is journaled and how the finished chunks become the run's result."""
@@ -99,6 +110,18 @@ def open_journal(run: ChunkedRun) -> Any:
     else:
         write_text_atomic(stored, json.dumps(run.identity(), indent=1) + "\n")
     return lock
+
+
+def verdict_result(o: ChunkOutcome, name: str) -> tuple[dict[str, Any], str]:
+    """The JSON result file `name` of a chunk whose exit is a verdict (0 passed, 1 failed), or
+    the problem: another exit, no file, not JSON."""
+    text = o.files.get(name, "")
+    if o.exit_code not in (0, 1) or not text:
+        return {}, f"exit {o.exit_code} on {o.host}: {o.output_tail}"
+    try:
+        return json.loads(text), ""
+    except json.JSONDecodeError as e:
+        return {}, f"its result file is not JSON ({e})"
 
 
 def count_by_host(hosts: dict[int, str]) -> dict[str, int]:

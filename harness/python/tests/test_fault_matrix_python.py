@@ -190,6 +190,13 @@ def stkdist_datagen_argv(c: Ctx) -> list[str]:
     return [*coordinator, c.opt("--out", c.out / "data.txt"), "--nodes", "50"]
 
 
+def stkdist_epd_argv(c: Ctx) -> list[str]:
+    """A two-position suite at depth 2 in two chunks on a local cluster of one worker."""
+    coordinator = ["epd", "--chunks", "2", "--workers", "1", "--config", "t"]
+    coordinator += [c.opt("--out-dir", c.out), c.opt("--harness", Path(HARNESS))]
+    return [*coordinator, c.opt("--epd", c.inp / "suite.epd"), "--depth", "2"]
+
+
 ROWS = [
     Row("stkref", lambda _: []),
     Row(
@@ -210,6 +217,17 @@ ROWS = [
         needs=Path(HARNESS),
         resumes=True,
         name="stkdist-datagen",
+    ),
+    Row(
+        "stkdist",
+        stkdist_epd_argv,
+        ("suite.epd",),
+        target=lambda c: junit(c, "epd"),
+        reports=lambda c: [junit(c, "epd")],
+        nan="--chunk-timeout-s",
+        needs=Path(HARNESS),
+        resumes=True,
+        name="stkdist-epd",
     ),
     Row("stktrain", lambda _: []),
     Row(
@@ -503,6 +521,10 @@ def shared(tmp_path_factory: pytest.TempPathFactory, fake_engine: Path) -> Path:
     shutil.copy(SEEDED_NET, d / "net.nnue")
     shutil.copy(SEEDED_CKPT, d / "ckpt.npz")
     shutil.copy(REPO / "golden" / "perft.epd", d / "perft.epd")
+    (d / "suite.epd").write_text(  # two mates in one
+        '6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "t.1";\n'
+        '6K1/5PPP/8/8/8/8/8/r5k1 b - - bm Ra8#; id "t.2";\n'
+    )
     material_games(d / "data.txt", 20, 1, plies=(30, 80))
     material_games(d / "big-data.txt", 300, 2, plies=(60, 120))
     import numpy as np

@@ -350,3 +350,42 @@ def test_a_datagen_coordinator_resumes_and_a_torn_chunk_runs_again(
         text=True, timeout=60, env=env(), check=False,
     )  # fmt: skip
     assert owned.returncode == 2 and "--shard: the coordinator sets it" in owned.stderr
+
+
+# ---- epd --------------------------------------------------------------------------------------
+
+SHARED = os.environ.get("STK_SHARED", "")
+ECM = Path(SHARED) / "suites/ECM.epd"
+EPD = ["--epd", str(ECM), "--depth", "4", "--stride", "40"]  # 22 positions
+
+
+def positions_of(report: Path) -> list[dict]:
+    """Each position's result, its timing left out (the only figure allowed to differ)."""
+    r = json.loads(report.read_text())
+    return [{k: v for k, v in p.items() if k != "time_s"} for p in r["positions"]]
+
+
+# MODEL stkdist-epd
+# checks: harness/python/stkdist/epd.py  (an EPD suite in chunks on a cluster, merged)
+# contract: docs/distributed.md#epd
+# planted: ci/mutants/model-stkdist-epd-chunk-dropped.patch  (the last chunk left out of the merge)
+def test_an_epd_suite_through_the_cluster_equals_the_local_run(cluster: Cluster, tmp_path: Path):
+    if not ECM.exists():
+        pytest.skip("STK_SHARED/suites/ECM.epd not found")
+    local = subprocess.run(
+        [HARNESS, "epd", *EPD, "--config", "e", "--out-dir", str(tmp_path / "l"), "--quiet"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert local.returncode == 0, local.stdout + local.stderr
+    argv = [sys.executable, "-m", "stkdist", "epd", "--chunks", "5", "--config", "e"]
+    argv += ["--out-dir", str(tmp_path / "d"), "--harness", HARNESS]
+    argv += ["--scheduler", cluster.address, "--", *EPD]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env(), check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    got, want = positions_of(tmp_path / "d/epd/e.json"), positions_of(tmp_path / "l/epd/e.json")
+    assert len(want) == 22 and got == want
+    owned = subprocess.run(
+        [*argv, "--update-golden"], capture_output=True, text=True, timeout=60, env=env(),
+        check=False,
+    )  # fmt: skip
+    assert owned.returncode == 2 and "--update-golden: the coordinator sets it" in owned.stderr

@@ -1,0 +1,109 @@
+"""An EPD suite on a Dask cluster (docs/distributed.md "epd"): the suite's selected positions cut
+into --chunks shards (`stk-harness epd --shard j/N`: position i in shard i % N + 1), each chunk's
+result file journaled under <out-dir>/dist/<config>/; `stk-harness merge` of the chunks writes the
+report an unsharded run writes (its baseline gate and min-solved as recorded by the shards)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from stkdist import artifacts
+from stkdist.runner import (
+    ChunkedRun,
+    UsageError,
+    count_by_host,
+    option_value,
+    refuse_owned,
+    verdict_result,
+)
+from stkdist.tasks import ChunkOutcome
+from stkref.outputs import write_text_atomic
+
+# Set for each chunk, or the coordinator's; --update-golden would have every chunk rewrite the
+# baseline (update it from the merged run instead).
+REFUSED = ("--shard", "--out-dir", "--config", "--update-golden")
+
+
+class EpdRun(ChunkedRun):
+    kind = "epd"
+    scratch_options = (("--out-dir", ""),)
+
+    def __init__(
+        self, harness: str, passthrough: list[str], config: str, chunks: int, out_dir: Path
+    ) -> None:
+        super().__init__(config, chunks, out_dir)
+        self.harness, self.passthrough = harness, passthrough
+        self.results: dict[int, dict[str, Any]] = {}
+
+    def chunk_argv(self, j: int) -> list[str]:
+        argv = [self.harness, "epd", *self.passthrough, "--config", self.config, "--quiet"]
+        return [*argv, "--shard", f"{j}/{self.chunks}"]
+
+    def outputs(self, j: int) -> list[str]:
+        return [f"epd/{self.config}" + (f"-shard{j}" if self.chunks > 1 else "") + ".json"]
+
+    def chunk_path(self, j: int) -> Path:
+        return self.journal / f"chunk-{j}.json"
+
+    def journaled(self) -> set[int]:
+        for j in range(1, self.chunks + 1):
+            if self.chunk_path(j).exists():
+                self.results[j] = json.loads(self.chunk_path(j).read_text())
+        return set(self.results)
+
+    def accept(self, j: int, o: ChunkOutcome) -> str:
+        # Exit 1 is a verdict (a regression against the baseline, too few solved), not a fault.
+        r, problem = verdict_result(o, self.outputs(j)[0])
+        if problem:
+            return problem
+        if r.get("shard") != f"{j}/{self.chunks}":
+            return f"its result file is of shard {r.get('shard')}, not {j}/{self.chunks}"
+        write_text_atomic(self.chunk_path(j), o.files[self.outputs(j)[0]])
+        self.results[j] = r
+        return ""
+
+    def progress(self) -> str:
+        solved = sum(r["summary"]["solved"] for r in self.results.values())
+        positions = sum(r["summary"]["positions"] for r in self.results.values())
+        return f", {solved} of {positions} positions solved"
+
+    def finish(self, hosts: dict[int, str]) -> int:
+        write_text_atomic(
+            self.journal / "workers.json",
+            json.dumps({"chunks_by_host": count_by_host(hosts)}, indent=1) + "\n",
+        )
+        merge = [self.harness, "merge", f"--out-dir={self.out_dir.resolve()}", self.config]
+        merge += [str(self.chunk_path(j).resolve()) for j in sorted(self.results)]
+        return subprocess.run(merge, check=False).returncode
+
+
+def default_config(passthrough: list[str]) -> str:
+    """epd's own default, `<suite>-<sd|sn><N>`."""
+    suite = Path(option_value(passthrough, "--epd") or "suite").stem
+    depth, nodes = option_value(passthrough, "--depth"), option_value(passthrough, "--nodes")
+    return f"{suite}-sd{depth}" if depth else f"{suite}-sn{nodes}"
+
+
+def make_run(
+    harness: str, passthrough: list[str], config: str | None, chunks: int, out_dir: Path
+) -> EpdRun:
+    refuse_owned(passthrough, REFUSED)
+    harness = str(Path(harness).resolve())
+    if not Path(harness).is_file():
+        raise UsageError(f"{harness}: no stk-harness there (build it, or give --harness)")
+    run = EpdRun(harness, passthrough, config or default_config(passthrough), chunks, out_dir)
+    inputs = [harness]
+    for option in ("--epd", "--baseline"):
+        value = option_value(passthrough, option)
+        if value and Path(value).is_file():
+            inputs.append(value)
+    engine = option_value(passthrough, "--engine")
+    if engine and engine != "inprocess" and Path(shlex.split(engine)[0]).is_file():
+        inputs.append(shlex.split(engine)[0])
+    for p in inputs:
+        run.artifacts[str(Path(p).resolve())] = artifacts.sha256_of(p)
+    return run
