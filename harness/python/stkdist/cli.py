@@ -1,10 +1,10 @@
-"""python -m stkdist match|datagen|epd [coordinator options] [--] <stk-harness options>
+"""python -m stkdist match|datagen|epd|mutation [coordinator options] [--] <stk-harness options>
 
 Without --scheduler a local cluster of --workers processes on 127.0.0.1 runs the chunks, so the
 same command works on a laptop; with --scheduler tcp://HOST:8786 the chunks go to that cluster's
 workers (docs/distributed.md says how to start and secure one). Exit: the merged run's (match: 0
-gate passed, 1 failed; datagen: 0 when the file reads back; epd: the merge's, 1 on a regression),
-2 on bad input or a chunk that
+gate passed, 1 failed; datagen: 0 when the file reads back; epd: the merge's, 1 on a regression;
+mutation: the campaign merge's), 2 on bad input or a chunk that
 failed twice."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from stkdist import cluster, datagen, epd, match, runner
+from stkdist import cluster, datagen, epd, match, mutation, runner
 from stkref import options
 from stkref.cli import ToolParser, run_tool
 
@@ -33,15 +33,16 @@ def run_report(a: argparse.Namespace) -> list[tuple[Path, str]]:
     return [(Path(a.out_dir) / "junit" / f"{a.command}-{config}.xml", f"{a.command}.{config}")]
 
 
-def add_coordinator_options(p: argparse.ArgumentParser) -> None:
+def add_coordinator_options(p: argparse.ArgumentParser, harness: bool = True) -> None:
     p.add_argument("--scheduler", help="tcp://HOST:PORT of a running Dask scheduler")
     p.add_argument("--workers", type=options.integer(1, 256), default=2, help="local cluster size")
     p.add_argument("--out-dir", default="reports", help="reports folder (journal under dist/)")
-    p.add_argument(
-        "--harness",
-        default=str(ROOT / "build/release/harness/stk-harness"),
-        help="the stk-harness every worker runs (the same file on each: verified by SHA-256)",
-    )
+    if harness:
+        p.add_argument(
+            "--harness",
+            default=str(ROOT / "build/release/harness/stk-harness"),
+            help="the stk-harness every worker runs (the same file on each: verified by SHA-256)",
+        )
     p.add_argument(
         "--chunk-timeout-s",
         type=options.real(1, 7 * 86400),
@@ -89,6 +90,19 @@ def parser() -> ToolParser:
         "--chunks", type=options.integer(1, 10**5), default=8, help="shards of the suite"
     )
     e.add_argument("--config", type=options.name, help="report name (default <suite>-<sd|sn><N>)")
+    mu = sub.add_parser(
+        "mutation", help="one draw of mutants in chunks, merged as a campaign", allow_abbrev=False
+    )
+    add_coordinator_options(mu, harness=False)
+    mu.add_argument(
+        "--script",
+        default=str(ROOT / "ci/mutation.sh"),
+        help="ci/mutation.sh of a checkout at the same path and commit on every worker",
+    )
+    mu.add_argument(
+        "--chunks", type=options.integer(1, 10**5), default=8, help="shards of the draw"
+    )
+    mu.add_argument("--config", type=options.name, default="campaign", help="the campaign's name")
     return p
 
 
@@ -111,6 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.chunk_pairs,
             args.sprt,
             Path(args.out_dir),
+        )
+    elif args.command == "mutation":
+        run = mutation.make_run(
+            args.script, passthrough, args.config, args.chunks, Path(args.out_dir)
         )
     elif args.command == "epd":
         run = epd.make_run(args.harness, passthrough, args.config, args.chunks, Path(args.out_dir))

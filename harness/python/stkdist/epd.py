@@ -5,30 +5,27 @@ report an unsharded run writes (its baseline gate and min-solved as recorded by 
 
 from __future__ import annotations
 
-import json
 import shlex
 import subprocess
 from pathlib import Path
-from typing import Any
 
 from stkdist import artifacts
 from stkdist.runner import (
-    ChunkedRun,
+    ResultFileRun,
     UsageError,
-    count_by_host,
     option_value,
     refuse_owned,
     verdict_result,
+    write_workers,
 )
 from stkdist.tasks import ChunkOutcome
-from stkref.outputs import write_text_atomic
 
 # Set for each chunk, or the coordinator's; --update-golden would have every chunk rewrite the
 # baseline (update it from the merged run instead).
 REFUSED = ("--shard", "--out-dir", "--config", "--update-golden")
 
 
-class EpdRun(ChunkedRun):
+class EpdRun(ResultFileRun):
     kind = "epd"
     scratch_options = (("--out-dir", ""),)
 
@@ -37,7 +34,6 @@ class EpdRun(ChunkedRun):
     ) -> None:
         super().__init__(config, chunks, out_dir)
         self.harness, self.passthrough = harness, passthrough
-        self.results: dict[int, dict[str, Any]] = {}
 
     def chunk_argv(self, j: int) -> list[str]:
         argv = [self.harness, "epd", *self.passthrough, "--config", self.config, "--quiet"]
@@ -46,15 +42,6 @@ class EpdRun(ChunkedRun):
     def outputs(self, j: int) -> list[str]:
         return [f"epd/{self.config}" + (f"-shard{j}" if self.chunks > 1 else "") + ".json"]
 
-    def chunk_path(self, j: int) -> Path:
-        return self.journal / f"chunk-{j}.json"
-
-    def journaled(self) -> set[int]:
-        for j in range(1, self.chunks + 1):
-            if self.chunk_path(j).exists():
-                self.results[j] = json.loads(self.chunk_path(j).read_text())
-        return set(self.results)
-
     def accept(self, j: int, o: ChunkOutcome) -> str:
         # Exit 1 is a verdict (a regression against the baseline, too few solved), not a fault.
         r, problem = verdict_result(o, self.outputs(j)[0])
@@ -62,9 +49,7 @@ class EpdRun(ChunkedRun):
             return problem
         if r.get("shard") != f"{j}/{self.chunks}":
             return f"its result file is of shard {r.get('shard')}, not {j}/{self.chunks}"
-        write_text_atomic(self.chunk_path(j), o.files[self.outputs(j)[0]])
-        self.results[j] = r
-        return ""
+        return self.keep(j, o, r)
 
     def progress(self) -> str:
         solved = sum(r["summary"]["solved"] for r in self.results.values())
@@ -72,12 +57,9 @@ class EpdRun(ChunkedRun):
         return f", {solved} of {positions} positions solved"
 
     def finish(self, hosts: dict[int, str]) -> int:
-        write_text_atomic(
-            self.journal / "workers.json",
-            json.dumps({"chunks_by_host": count_by_host(hosts)}, indent=1) + "\n",
-        )
+        write_workers(self, hosts)
         merge = [self.harness, "merge", f"--out-dir={self.out_dir.resolve()}", self.config]
-        merge += [str(self.chunk_path(j).resolve()) for j in sorted(self.results)]
+        merge += self.journaled_paths()
         return subprocess.run(merge, check=False).returncode
 
 

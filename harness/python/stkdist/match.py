@@ -17,16 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from stkdist import artifacts
-from stkdist.runner import (
-    ChunkedRun,
-    UsageError,
-    count_by_host,
-    refuse_owned,
-    verdict_result,
-)
+from stkdist.runner import ResultFileRun, UsageError, refuse_owned, verdict_result, write_workers
 from stkdist.tasks import ChunkOutcome
 from stkref import sprt
-from stkref.outputs import write_text_atomic
 
 # Options the coordinator owns: a chunk gets its own shard, journal, PGN and out-dir, one game at
 # a time (a worker thread is one core).
@@ -62,7 +55,7 @@ class Sprt:
         )
 
 
-class MatchRun(ChunkedRun):
+class MatchRun(ResultFileRun):
     kind = "match"
     scratch_options = (("--out-dir", ""),)
 
@@ -80,7 +73,6 @@ class MatchRun(ChunkedRun):
         self.harness, self.passthrough, self.pairs = harness, passthrough, pairs
         self.sprt_tokens = sprt_tokens
         self.sprt = Sprt.parse(sprt_tokens) if sprt_tokens else None
-        self.results: dict[int, dict[str, Any]] = {}
 
     def chunk_argv(self, j: int) -> list[str]:
         argv = [self.harness, "match", *self.passthrough, "--pairs", str(self.pairs)]
@@ -97,20 +89,10 @@ class MatchRun(ChunkedRun):
             else f"{self.config}.json"
         )
 
-    def journaled(self) -> set[int]:
-        for j in range(1, self.chunks + 1):
-            p = chunk_path(self, j)
-            if p.exists():
-                self.results[j] = json.loads(p.read_text())
-        return set(self.results)
-
     def accept(self, j: int, o: ChunkOutcome) -> str:
         if problem := chunk_problem(self, j, o):
             return problem
-        text = o.files[self.outputs(j)[0]]
-        write_text_atomic(chunk_path(self, j), text)
-        self.results[j] = json.loads(text)
-        return ""
+        return self.keep(j, o, json.loads(o.files[self.outputs(j)[0]]))
 
     def decided(self) -> str | None:
         verdict = sprt_decision(self.sprt, penta_sum(self.results))
@@ -121,16 +103,10 @@ class MatchRun(ChunkedRun):
 
     def finish(self, hosts: dict[int, str]) -> int:
         faults = faults_by_host(self.results, hosts)
-        write_text_atomic(
-            self.journal / "workers.json",
-            json.dumps(
-                {"games_lost_by_fault": faults, "chunks_by_host": count_by_host(hosts)}, indent=1
-            )
-            + "\n",
-        )
+        write_workers(self, hosts, games_lost_by_fault=faults)
         # Absolute paths, the folder as --out-dir=: a path that starts with '-' stays a path.
         merge = [self.harness, "match-merge", f"--out-dir={self.out_dir.resolve()}", self.config]
-        merge += [str(chunk_path(self, j).resolve()) for j in sorted(self.results)]
+        merge += self.journaled_paths()
         return subprocess.run(merge, check=False).returncode
 
 
@@ -173,10 +149,6 @@ def make_plan(
     for path in [harness, *engine_programs(passthrough)]:
         plan.artifacts[path] = artifacts.sha256_of(path)
     return plan
-
-
-def chunk_path(run: MatchRun, j: int) -> Path:
-    return run.journal / f"chunk-{j}.json"
 
 
 def penta_sum(results: dict[int, dict[str, Any]]) -> list[int]:

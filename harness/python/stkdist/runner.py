@@ -92,6 +92,39 @@ class ChunkedRun(ABC):
         """The run's result from its finished chunks; its exit status."""
 
 
+class ResultFileRun(ChunkedRun):
+    """Chunks whose result is one JSON file each (a match's, an EPD run's, a mutation report),
+    journaled as it came back."""
+
+    def __init__(self, config: str, chunks: int, out_dir: Path) -> None:
+        super().__init__(config, chunks, out_dir)
+        self.results: dict[int, dict[str, Any]] = {}
+
+    def chunk_path(self, j: int) -> Path:
+        return self.journal / f"chunk-{j}.json"
+
+    def journaled(self) -> set[int]:
+        for j in range(1, self.chunks + 1):
+            if self.chunk_path(j).exists():
+                self.results[j] = json.loads(self.chunk_path(j).read_text())
+        return set(self.results)
+
+    def keep(self, j: int, o: ChunkOutcome, result: dict[str, Any]) -> str:
+        """Journals chunk j's accepted result file; "" (no problem)."""
+        write_text_atomic(self.chunk_path(j), o.files[self.outputs(j)[0]])
+        self.results[j] = result
+        return ""
+
+    def journaled_paths(self) -> list[str]:
+        return [str(self.chunk_path(j).resolve()) for j in sorted(self.results)]
+
+
+def write_workers(run: ChunkedRun, hosts: dict[int, str], **more: Any) -> None:
+    """<journal>/workers.json: the chunks each worker host ran (and what else `more` counts)."""
+    text = json.dumps({**more, "chunks_by_host": count_by_host(hosts)}, indent=1) + "\n"
+    write_text_atomic(run.journal / "workers.json", text)
+
+
 def open_journal(run: ChunkedRun) -> Any:
     """The journal folder, locked for this run (a second coordinator on it is refused), checked
     against the run's identity; returns the open lock file."""

@@ -197,6 +197,12 @@ def stkdist_epd_argv(c: Ctx) -> list[str]:
     return [*coordinator, c.opt("--epd", c.inp / "suite.epd"), "--depth", "2"]
 
 
+def stkdist_mutation_argv(c: Ctx) -> list[str]:
+    """An empty draw (ci/mutation.sh --diff HEAD) in two chunks on a local cluster of one worker."""
+    coordinator = ["mutation", "--chunks", "2", "--workers", "1", "--config", "t"]
+    return [*coordinator, c.opt("--out-dir", c.out), *MUTATION[:4]]
+
+
 ROWS = [
     Row("stkref", lambda _: []),
     Row(
@@ -228,6 +234,15 @@ ROWS = [
         needs=Path(HARNESS),
         resumes=True,
         name="stkdist-epd",
+    ),
+    Row(
+        "stkdist",
+        stkdist_mutation_argv,
+        target=lambda c: junit(c, "mutation"),
+        reports=lambda c: [junit(c, "mutation")],
+        nan="--chunk-timeout-s",
+        resumes=True,
+        name="stkdist-mutation",
     ),
     Row("stktrain", lambda _: []),
     Row(

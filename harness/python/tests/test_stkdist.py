@@ -389,3 +389,34 @@ def test_an_epd_suite_through_the_cluster_equals_the_local_run(cluster: Cluster,
         check=False,
     )  # fmt: skip
     assert owned.returncode == 2 and "--update-golden: the coordinator sets it" in owned.stderr
+
+
+# ---- mutation ---------------------------------------------------------------------------------
+
+
+# MODEL stkdist-mutation
+# checks: harness/python/stkdist/mutation.py  (one draw of mutants in chunks, merged as a campaign)
+# contract: docs/distributed.md#mutation
+# planted: ci/mutants/model-stkdist-mutation-shard-dropped.patch  (every chunk told shard 1/N)
+def test_a_mutation_draw_in_chunks_is_merged_as_one_campaign(tmp_path: Path):
+    """An empty draw (--diff HEAD: no changed line) in three chunks: each chunk is its own shard
+    of the draw on this commit, and `ci/mutation.sh campaign` merges the three reports. (A draw
+    with mutants builds a scratch clone per worker: measured in docs/distributed.md, not here.)"""
+    argv = [sys.executable, "-m", "stkdist", "mutation", "--chunks", "3", "--workers", "2"]
+    argv += ["--config", "dm", "--out-dir", str(tmp_path), "--"]
+    argv += ["--diff", "HEAD", "--files", "harness/python/stkref/intervals.py"]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env(), check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    shards = sorted((tmp_path / "dist/dm").glob("dm-shard*of3.json"))
+    assert [json.loads(p.read_text())["shard"] for p in shards] == ["1/3", "2/3", "3/3"]
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert {json.loads(p.read_text())["head"] for p in shards} == {head}
+    merged = json.loads((tmp_path / "mutation/dm.json").read_text())
+    assert merged["report"]["config"] == "dm"
+    owned = subprocess.run(
+        [*argv, "--fail-under", "90"], capture_output=True, text=True, timeout=60, env=env(),
+        check=False,
+    )  # fmt: skip
+    assert owned.returncode == 2 and "--fail-under: the coordinator sets it" in owned.stderr
