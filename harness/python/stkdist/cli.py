@@ -34,7 +34,13 @@ def run_report(a: argparse.Namespace) -> list[tuple[Path, str]]:
 
 
 def add_coordinator_options(p: argparse.ArgumentParser, harness: bool = True) -> None:
-    p.add_argument("--scheduler", help="tcp://HOST:PORT of a running Dask scheduler")
+    p.add_argument("--scheduler", help="tcp://HOST:PORT (or tls://) of a running Dask scheduler")
+    p.add_argument(
+        "--tls",
+        nargs=3,
+        metavar=("CA", "CERT", "KEY"),
+        help="a tls:// scheduler's CA file, this client's certificate and key (PEM files)",
+    )
     p.add_argument("--workers", type=options.integer(1, 256), default=2, help="local cluster size")
     p.add_argument("--out-dir", default="reports", help="reports folder (journal under dist/)")
     if harness:
@@ -142,8 +148,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.out,
             Path(args.out_dir),
         )
+    if args.tls and not args.scheduler:
+        raise runner.UsageError("--tls: only with --scheduler (a local cluster stays on loopback)")
+    for path in args.tls or ():
+        if not Path(path).is_file():
+            raise runner.UsageError(f"--tls: {path}: no such file")
     with ExitStack() as stack:
-        client = cluster.connect(args.scheduler, args.workers, stack)
+        client = cluster.connect(
+            args.scheduler, args.workers, stack, tuple(args.tls) if args.tls else None
+        )
         return runner.execute(run, client, args.chunk_timeout_s)
 
 

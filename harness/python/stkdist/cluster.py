@@ -8,13 +8,26 @@ from contextlib import ExitStack
 from typing import Any
 
 
-def connect(scheduler: str | None, workers: int, stack: ExitStack) -> Any:
+def connect(
+    scheduler: str | None, workers: int, stack: ExitStack, tls: tuple[str, str, str] | None = None
+) -> Any:
     """A client of the scheduler at `scheduler`, or of a local cluster of `workers` single-thread
-    processes on 127.0.0.1 (no dashboard: nothing listens beyond loopback)."""
+    processes on 127.0.0.1 (no dashboard: nothing listens beyond loopback). `tls`: (CA file,
+    certificate, key) of a TLS scheduler (tls://HOST:PORT); the connection is then encrypted
+    and both sides authenticated by certificates the CA signed (Dask's Security)."""
     from distributed import Client, LocalCluster
+    from distributed.security import Security
 
     if scheduler:
-        return stack.enter_context(Client(scheduler, timeout=30))  # type: ignore[no-untyped-call]
+        security = None
+        if tls:
+            ca, cert, key = tls
+            security = Security(  # type: ignore[no-untyped-call]
+                tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key, require_encryption=True
+            )
+        return stack.enter_context(
+            Client(scheduler, timeout=30, security=security)  # type: ignore[no-untyped-call]
+        )
     cluster = stack.enter_context(
         LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=workers,

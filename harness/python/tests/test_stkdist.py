@@ -420,3 +420,69 @@ def test_a_mutation_draw_in_chunks_is_merged_as_one_campaign(tmp_path: Path):
         check=False,
     )  # fmt: skip
     assert owned.returncode == 2 and "--fail-under: the coordinator sets it" in owned.stderr
+
+
+# ---- TLS --------------------------------------------------------------------------------------
+
+
+def self_signed(tmp: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 (its own CA) and its key, by openssl."""
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    r = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    if r.returncode != 0:
+        pytest.skip(f"openssl cannot make a certificate here: {r.stderr.strip()}")
+    return cert, key
+
+
+def test_a_tls_scheduler_takes_work_only_from_a_client_with_its_certificates(tmp_path: Path):
+    """A scheduler and a worker that speak only TLS (certificates of one CA): the coordinator
+    with --tls plays through it; without, it cannot connect (exit 2, nothing journaled)."""
+    if not Path(HARNESS).exists() or not Path(ENGINE).exists():
+        pytest.skip("stk-harness or stk not built")
+    cert, key = self_signed(tmp_path)
+    tls = ["--tls-ca-file", str(cert), "--tls-cert", str(cert), "--tls-key", str(key)]
+    file = tmp_path / "scheduler.json"
+    procs = []
+    try:
+        for args in (
+            ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+             "--protocol", "tls", "--no-dashboard", "--scheduler-file", str(file), *tls],
+            ["distributed.cli.dask_worker", "--scheduler-file", str(file), "--nthreads", "1",
+             "--no-dashboard", "--local-directory", str(tmp_path / "w"), *tls],
+        ):  # fmt: skip
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", *args], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env=env(), start_new_session=True,
+            ))  # fmt: skip
+            deadline = time.monotonic() + 60
+            while not file.exists() or not file.read_text().strip():
+                assert time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        assert address.startswith("tls://127.0.0.1:")
+        argv = [sys.executable, "-m", "stkdist", "match", "--pairs", "2", "--chunk-pairs", "1"]
+        argv += ["--config", "m", "--harness", HARNESS, "--scheduler", address]
+        plain = subprocess.run(
+            [*argv, "--out-dir", str(tmp_path / "p"), "--", *MATCH], capture_output=True,
+            text=True, timeout=120, env=env(), check=False,
+        )  # fmt: skip
+        assert plain.returncode == 2, plain.stdout + plain.stderr
+        assert "TLS" in plain.stderr or "tls" in plain.stderr, plain.stderr
+        assert not list((tmp_path / "p/dist/m").glob("chunk-*.json"))
+        secured = subprocess.run(
+            [*argv, "--tls", str(cert), str(cert), str(key), "--out-dir", str(tmp_path / "t"),
+             "--", *MATCH],
+            capture_output=True, text=True, timeout=300, env=env(), check=False,
+        )  # fmt: skip
+        assert secured.returncode == 0, secured.stdout + secured.stderr
+        assert len(json.loads((tmp_path / "t/match/m.json").read_text())["pairs"]) == 2
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait(timeout=30)
