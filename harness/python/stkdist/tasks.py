@@ -3,6 +3,7 @@ string), in a scratch folder of its own; the files it wrote there come back as t
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import tempfile
@@ -43,4 +44,6 @@ def run_chunk(
             if path.exists():
                 files[name] = path.read_text()
     tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
+    if proc.returncode == -signal.SIGILL:  # built for instructions this machine lacks
+        tail = f"this worker's CPU cannot run {argv[0]} (illegal instruction)\n{tail}"
     return ChunkOutcome(chunk, proc.returncode, files, tail, socket.gethostname())

@@ -486,3 +486,16 @@ def test_a_tls_scheduler_takes_work_only_from_a_client_with_its_certificates(tmp
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(p.pid, signal.SIGKILL)
             p.wait(timeout=30)
+
+
+def test_a_worker_whose_cpu_cannot_run_the_binary_says_so(tmp_path: Path):
+    """A harness that dies of SIGILL (as a binary built for AVX-512 does on a CPU without it):
+    the chunk fails naming the CPU, twice, and the run stops with exit 2."""
+    fake = tmp_path / "stk-harness"
+    fake.write_text("#!/bin/sh\nkill -s ILL $$\n")
+    fake.chmod(0o755)
+    argv = [sys.executable, "-m", "stkdist", "match", "--pairs", "1", "--workers", "1"]
+    argv += ["--config", "m", "--out-dir", str(tmp_path), "--harness", str(fake), "--", *MATCH]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env(), check=False)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "CPU cannot run" in r.stderr and "illegal instruction" in r.stderr, r.stderr
