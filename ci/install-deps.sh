@@ -80,6 +80,6 @@ fi
   || "$venv/bin/python" -m pip install -q "markdown-it-py==4.3.0"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] \
-  && ! "$venv/bin/python" -c "import stkref, stktrain, stkmutation, stkdev" 2>/dev/null; then
+  && ! "$venv/bin/python" -c "import stkref, stktrain, stkmutation, stkdev, stkdist" 2>/dev/null; then
   "$venv/bin/python" -m pip install -q --no-deps -e "$root/harness/python"
 fi

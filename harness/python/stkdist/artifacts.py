@@ -1,9 +1,15 @@
 """Artifacts by content: a program a chunk runs is named by its SHA-256, and a worker verifies the
-file it would run before it runs it (a worker whose copy differs takes no work)."""
+file it would run before it runs it (a worker whose copy differs takes no work). With --ship the
+files travel with the work: each goes to <ship-dir>/<SHA-256>/<name> on every worker (Dask moves
+the bytes to a worker once), and the commands name those paths."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
+import shlex
+import tempfile
 from pathlib import Path
 
 
@@ -30,3 +36,56 @@ def verify(expected: dict[str, str]) -> None:
             raise ArtifactMismatchError(
                 f"{path}: SHA-256 {got} on this worker, the run needs {digest}"
             )
+
+
+def _file_of(text: str) -> str:
+    try:
+        p = Path(text)
+        return str(p.resolve()) if p.is_file() else ""
+    except (OSError, ValueError):
+        return ""
+
+
+def _swap(text: str, mapping: dict[str, str]) -> str:
+    """A path in `mapping` (by its resolved form) replaced; or a command line whose program is."""
+    if direct := mapping.get(_file_of(text)):
+        return direct
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return text
+    if len(words) > 1 and (target := mapping.get(_file_of(words[0]))):
+        return shlex.join([target, *words[1:]])
+    return text
+
+
+def shipped_word(word: str, mapping: dict[str, str]) -> str:
+    """An argument with the files `mapping` ships replaced by their shipped paths, wherever the
+    project's commands take a path: alone, `cmd=PROGRAM ARGS`, `--option=PATH`, `PROGRAM ARGS`."""
+    if word.startswith("cmd="):
+        return "cmd=" + _swap(word[4:], mapping)
+    if word.startswith("--") and "=" in word:
+        option, _, value = word.partition("=")
+        return f"{option}={_swap(value, mapping)}"
+    return _swap(word, mapping)
+
+
+def install(shipped: dict[str, bytes], expected: dict[str, str]) -> None:
+    """Writes each shipped file at its path (its folder named by its SHA-256) unless a file with
+    that digest is there: a temporary in the folder, then a rename, so workers sharing a disk
+    never see a torn copy. verify() checks them afterwards like any artifact."""
+    for path, data in shipped.items():
+        target = Path(path)
+        if target.is_file() and sha256_of(target) == expected.get(path):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise

@@ -49,6 +49,12 @@ def add_coordinator_options(p: argparse.ArgumentParser, harness: bool = True) ->
             default=str(ROOT / "build/release/harness/stk-harness"),
             help="the stk-harness every worker runs (the same file on each: verified by SHA-256)",
         )
+        p.add_argument(
+            "--ship",
+            metavar="FOLDER",
+            help="send the harness, engines, teacher, books and suites with the work: each to "
+            "FOLDER/<SHA-256>/<name> on every worker (an absolute folder each worker may write)",
+        )
     p.add_argument(
         "--chunk-timeout-s",
         type=options.real(1, 7 * 86400),
@@ -148,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.out,
             Path(args.out_dir),
         )
+    if getattr(args, "ship", None):
+        run.ship(Path(args.ship))
     if args.tls and not args.scheduler:
         raise runner.UsageError("--tls: only with --scheduler (a local cluster stays on loopback)")
     for path in args.tls or ():

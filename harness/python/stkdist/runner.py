@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, TextIO
 
+from stkdist import artifacts
 from stkdist.cluster import Completed
 from stkdist.tasks import ChunkOutcome, run_chunk
 from stkref.errors import InputError
@@ -51,6 +52,18 @@ class ChunkedRun(ABC):
     def __init__(self, config: str, chunks: int, out_dir: Path) -> None:
         self.config, self.chunks, self.out_dir = config, chunks, out_dir
         self.artifacts: dict[str, str] = {}  # path -> SHA-256, verified by every worker
+        self.harness, self.passthrough = "", list[str]()  # the command a chunk runs, its options
+        self.shipped: dict[str, bytes] = {}  # files sent to the workers (path there -> bytes)
+
+    def ship(self, folder: Path) -> None:
+        """Sends every artifact with the work: each file goes to <folder>/<SHA-256>/<name> on
+        every worker and on this machine (the merge runs here), and the commands name it there."""
+        mapping = {p: str(folder.resolve() / d / Path(p).name) for p, d in self.artifacts.items()}
+        self.shipped = {mapping[p]: Path(p).read_bytes() for p in self.artifacts}
+        self.artifacts = {mapping[p]: d for p, d in self.artifacts.items()}
+        self.harness = mapping.get(self.harness, self.harness)
+        self.passthrough = [artifacts.shipped_word(w, mapping) for w in self.passthrough]
+        artifacts.install(self.shipped, self.artifacts)
 
     @property
     def journal(self) -> Path:
@@ -191,11 +204,14 @@ def execute(run: ChunkedRun, client: Any, timeout_s: float, log: TextIO = sys.st
                 run.outputs(j),
                 run.artifacts,
                 timeout_s,
+                shipped,
                 key=f"stkdist-{run.kind}-{run.config}-chunk{j}-try{attempts[j]}",
                 priority=-j,
                 pure=False,
             )
 
+        # Shipped files go to the scheduler once; Dask copies them to a worker with its first task.
+        shipped = client.scatter(run.shipped) if run.shipped and todo and not decided else {}
         futures = {} if decided else {submit(j): j for j in todo}
         pending = Completed(list(futures))
         cancelled = 0

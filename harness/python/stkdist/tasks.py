@@ -29,9 +29,12 @@ def run_chunk(
     outputs: list[str],
     expected: dict[str, str],
     timeout_s: float,
+    shipped: dict[str, bytes] | None = None,
 ) -> ChunkOutcome:
     """Runs `argv` + `OPTION=<scratch>/NAME` for each (OPTION, NAME) of `scratch_options` and
-    returns the files `outputs` (names under the scratch folder) it wrote."""
+    returns the files `outputs` (names under the scratch folder) it wrote. `shipped`: files
+    (path -> bytes) installed on this worker first."""
+    artifacts.install(shipped or {}, expected)
     artifacts.verify(expected)
     with tempfile.TemporaryDirectory(prefix=f"stkdist-chunk{chunk}-") as scratch:
         placed = [f"{option}={Path(scratch) / name}" for option, name in scratch_options]

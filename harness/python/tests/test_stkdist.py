@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from conftest import validate_junit
+
+from stkdist import artifacts
 
 ROOT = Path(__file__).resolve().parents[3]
 PYDIR = ROOT / "harness/python"
@@ -499,3 +502,52 @@ def test_a_worker_whose_cpu_cannot_run_the_binary_says_so(tmp_path: Path):
     r = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env(), check=False)
     assert r.returncode == 2, r.stdout + r.stderr
     assert "CPU cannot run" in r.stderr and "illegal instruction" in r.stderr, r.stderr
+
+
+# ---- shipping ---------------------------------------------------------------------------------
+
+
+def test_shipped_binaries_run_on_workers_after_the_originals_are_gone(
+    local_match: dict, tmp_path: Path
+):
+    """--ship: the harness and the engine travel with the work (Dask moves the bytes), each to
+    <ship>/<SHA-256>/<name>; the originals and the coordinator's installed copies are removed once
+    it has read them, and every chunk still plays: the same games as the local match."""
+    src, ship, out = tmp_path / "src", tmp_path / "ship", tmp_path / "o"
+    src.mkdir()
+    for binary in (HARNESS, ENGINE):
+        shutil.copy2(binary, src / Path(binary).name)
+    match = [w.replace(f"cmd={ENGINE}", f"cmd={src / 'stk'}") for w in MATCH]
+    argv = [sys.executable, "-m", "stkdist", "match", "--pairs", str(PAIRS), "--chunk-pairs", "4"]
+    argv += ["--config", "m", "--out-dir", str(out), "--harness", str(src / "stk-harness")]
+    argv += ["--ship", str(ship), "--workers", "2", "--", *match]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env()
+    )
+    deadline = time.monotonic() + 120
+    while not (out / "dist/m/plan.json").exists():
+        assert proc.poll() is None and time.monotonic() < deadline, "ended before the plan"
+        time.sleep(0.05)
+    shutil.rmtree(src)
+    shutil.rmtree(ship)  # the coordinator's own copies too: the workers install from the bytes
+    text, _ = proc.communicate(timeout=600)
+    assert proc.returncode == 0, text
+    got = json.loads((out / "match/m.json").read_text())
+    assert got["counts"] == local_match["counts"] and got["pairs"] == local_match["pairs"]
+    engine = got["definition"]["engines"][0]["command"]
+    assert engine.startswith(str(ship)) and engine.endswith("/stk"), engine
+    assert artifacts.sha256_of(engine) == artifacts.sha256_of(ENGINE)
+
+
+def test_a_shipped_word_names_the_shipped_file_wherever_a_command_takes_a_path(tmp_path: Path):
+    prog, book = tmp_path / "stk", tmp_path / "book.epd"
+    prog.write_text("x")
+    book.write_text("y")
+    mapping = {str(prog): "/s/1/stk", str(book): "/s/2/book.epd"}
+    assert artifacts.shipped_word(str(prog), mapping) == "/s/1/stk"
+    assert artifacts.shipped_word(f"cmd={prog}", mapping) == "cmd=/s/1/stk"
+    assert artifacts.shipped_word(f"cmd={prog} --uci", mapping) == "cmd=/s/1/stk --uci"
+    assert artifacts.shipped_word(f"--openings={book}", mapping) == "--openings=/s/2/book.epd"
+    assert artifacts.shipped_word(f"{prog} -x 'a b'", mapping) == "/s/1/stk -x 'a b'"
+    for other in ("name=a", "--nodes", "400", str(tmp_path / "absent"), "it's"):
+        assert artifacts.shipped_word(other, mapping) == other
