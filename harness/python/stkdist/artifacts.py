@@ -5,12 +5,11 @@ the bytes to a worker once), and the commands name those paths."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
 import shlex
-import tempfile
 from pathlib import Path
+
+from stkref.outputs import write_bytes_atomic
 
 
 def sha256_of(path: str | Path) -> str:
@@ -46,6 +45,16 @@ def _file_of(text: str) -> str:
         return ""
 
 
+def program_of(command: str | None) -> str:
+    """The resolved file a command line `PROGRAM ARGS` runs, or "" (no such file, no command,
+    quotes left open: the command's own run names that)."""
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        return ""
+    return _file_of(words[0]) if words else ""
+
+
 def _swap(text: str, mapping: dict[str, str]) -> str:
     """A path in `mapping` (by its resolved form) replaced; or a command line whose program is."""
     if direct := mapping.get(_file_of(text)):
@@ -72,20 +81,10 @@ def shipped_word(word: str, mapping: dict[str, str]) -> str:
 
 def install(shipped: dict[str, bytes], expected: dict[str, str]) -> None:
     """Writes each shipped file at its path (its folder named by its SHA-256) unless a file with
-    that digest is there: a temporary in the folder, then a rename, so workers sharing a disk
-    never see a torn copy. verify() checks them afterwards like any artifact."""
+    that digest is there, through the one checked writer (a temporary and a rename: workers
+    sharing a disk never see a torn copy). verify() checks them afterwards like any artifact."""
     for path, data in shipped.items():
         target = Path(path)
         if target.is_file() and sha256_of(target) == expected.get(path):
             continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.chmod(tmp, 0o755)
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
+        write_bytes_atomic(target, data, 0o755)

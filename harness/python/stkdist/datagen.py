@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shlex
 import subprocess
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -19,7 +18,14 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from stkdist import artifacts
-from stkdist.runner import ChunkedRun, UsageError, count_by_host, option_value, refuse_owned
+from stkdist.runner import (
+    ChunkedRun,
+    UsageError,
+    count_by_host,
+    harness_file,
+    option_value,
+    refuse_owned,
+)
 from stkdist.tasks import ChunkOutcome
 from stkref.outputs import (
     Output,
@@ -201,9 +207,7 @@ def make_run(
     out_dir: Path,
 ) -> DatagenRun:
     refuse_owned(passthrough, REFUSED)
-    harness = str(Path(harness).resolve())
-    if not Path(harness).is_file():
-        raise UsageError(f"{harness}: no stk-harness there (build it, or give --harness)")
+    harness = harness_file(harness)
     config = config or f"seed{option_value(passthrough, '--seed') or '1'}"
     path = Path(out or f"build/datagen/{config}.txt")
     for target in (path, Path(f"{path}.journal")):  # refused before any work, not after it
@@ -211,13 +215,7 @@ def make_run(
     run = DatagenRun(
         harness, passthrough, config, games, math.ceil(games / chunk_games), path, out_dir
     )
-    inputs = [harness]
-    teacher = option_value(passthrough, "--teacher")
-    if teacher and shlex.split(teacher) and Path(shlex.split(teacher)[0]).is_file():
-        inputs.append(shlex.split(teacher)[0])
-    book = option_value(passthrough, "--openings")
-    if book and Path(book).is_file():
-        inputs.append(book)
-    for p in inputs:
-        run.artifacts[str(Path(p).resolve())] = artifacts.sha256_of(p)
+    teacher = artifacts.program_of(option_value(passthrough, "--teacher"))
+    book = option_value(passthrough, "--openings") or ""
+    run.name_artifacts([harness] + [p for p in (teacher, book) if p and Path(p).is_file()])
     return run

@@ -5,14 +5,13 @@ report an unsharded run writes (its baseline gate and min-solved as recorded by 
 
 from __future__ import annotations
 
-import shlex
 import subprocess
 from pathlib import Path
 
 from stkdist import artifacts
 from stkdist.runner import (
     ResultFileRun,
-    UsageError,
+    harness_file,
     option_value,
     refuse_owned,
     verdict_result,
@@ -74,18 +73,9 @@ def make_run(
     harness: str, passthrough: list[str], config: str | None, chunks: int, out_dir: Path
 ) -> EpdRun:
     refuse_owned(passthrough, REFUSED)
-    harness = str(Path(harness).resolve())
-    if not Path(harness).is_file():
-        raise UsageError(f"{harness}: no stk-harness there (build it, or give --harness)")
+    harness = harness_file(harness)
     run = EpdRun(harness, passthrough, config or default_config(passthrough), chunks, out_dir)
-    inputs = [harness]
-    for option in ("--epd", "--baseline"):
-        value = option_value(passthrough, option)
-        if value and Path(value).is_file():
-            inputs.append(value)
-    engine = option_value(passthrough, "--engine")
-    if engine and engine != "inprocess" and Path(shlex.split(engine)[0]).is_file():
-        inputs.append(shlex.split(engine)[0])
-    for p in inputs:
-        run.artifacts[str(Path(p).resolve())] = artifacts.sha256_of(p)
+    files = [option_value(passthrough, o) or "" for o in ("--epd", "--baseline")]
+    files.append(artifacts.program_of(option_value(passthrough, "--engine")))
+    run.name_artifacts([harness] + [p for p in files if p and Path(p).is_file()])
     return run

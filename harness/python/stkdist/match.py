@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import shlex
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from stkdist import artifacts
-from stkdist.runner import ResultFileRun, UsageError, refuse_owned, verdict_result, write_workers
+from stkdist.runner import (
+    ResultFileRun,
+    UsageError,
+    harness_file,
+    refuse_owned,
+    verdict_result,
+    write_workers,
+)
 from stkdist.tasks import ChunkOutcome
 from stkref import sprt
 
@@ -119,10 +125,8 @@ def engine_programs(passthrough: Sequence[str]) -> list[str]:
         for token in passthrough[i + 1 :]:
             if token.startswith("--"):
                 break
-            if token.startswith("cmd="):
-                words = shlex.split(token[4:])
-                if words and Path(words[0]).is_file():
-                    out.append(str(Path(words[0]).resolve()))
+            if token.startswith("cmd=") and (program := artifacts.program_of(token[4:])):
+                out.append(program)
     return out
 
 
@@ -140,14 +144,11 @@ def make_plan(
         raise UsageError("--pairs and --chunk-pairs must be at least 1")
     if sprt_tokens:
         Sprt.parse(sprt_tokens)
-    harness = str(Path(harness).resolve())
-    if not Path(harness).is_file():
-        raise UsageError(f"{harness}: no stk-harness there (build it, or give --harness)")
+    harness = harness_file(harness)
     plan = MatchRun(
         harness, passthrough, config, pairs, math.ceil(pairs / chunk_pairs), sprt_tokens, out_dir
     )
-    for path in [harness, *engine_programs(passthrough)]:
-        plan.artifacts[path] = artifacts.sha256_of(path)
+    plan.name_artifacts([harness, *engine_programs(passthrough)])
     return plan
 
 

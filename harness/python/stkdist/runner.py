@@ -25,6 +25,14 @@ class UsageError(InputError):
     """A run that cannot start as given (exit 2 with its error report)."""
 
 
+def harness_file(harness: str) -> str:
+    """The --harness file, resolved; UsageError when there is none."""
+    path = str(Path(harness).resolve())
+    if not Path(path).is_file():
+        raise UsageError(f"{path}: no stk-harness there (build it, or give --harness)")
+    return path
+
+
 def refuse_owned(passthrough: list[str], owned: tuple[str, ...]) -> None:
     for word in passthrough:
         if word.split("=", 1)[0] in owned:
@@ -64,6 +72,11 @@ class ChunkedRun(ABC):
         self.harness = mapping.get(self.harness, self.harness)
         self.passthrough = [artifacts.shipped_word(w, mapping) for w in self.passthrough]
         artifacts.install(self.shipped, self.artifacts)
+
+    def name_artifacts(self, paths: list[str]) -> None:
+        """Names each file by its SHA-256 (resolved path -> digest) for the workers to verify."""
+        for p in paths:
+            self.artifacts[str(Path(p).resolve())] = artifacts.sha256_of(p)
 
     @property
     def journal(self) -> Path:

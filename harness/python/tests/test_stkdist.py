@@ -551,3 +551,6 @@ def test_a_shipped_word_names_the_shipped_file_wherever_a_command_takes_a_path(t
     assert artifacts.shipped_word(f"{prog} -x 'a b'", mapping) == "/s/1/stk -x 'a b'"
     for other in ("name=a", "--nodes", "400", str(tmp_path / "absent"), "it's"):
         assert artifacts.shipped_word(other, mapping) == other
+    assert artifacts.program_of(f"{prog} --uci") == str(prog.resolve())
+    for not_a_program in (None, "", "'open", "inprocess", f"{tmp_path / 'absent'} x"):
+        assert artifacts.program_of(not_a_program) == ""
