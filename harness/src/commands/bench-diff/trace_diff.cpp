@@ -175,10 +175,14 @@ TraceDiff diff_traces(LineSource& base, LineSource& candidate) {
       d.base_value = field_value(wa, i);
       d.candidate_value = field_value(wb, i);
       d.mechanism = mechanism_of(has_a ? a : "", has_b ? b : "");
+      // A node entry's path is its ancestors and itself; another record's, its node's; an
+      // iteration record starts a search of the root and belongs to no node yet.
       const bool entry = d.event == "node" || d.event == "qnode";
-      const std::size_t keep = std::min(frames.size(), std::size_t(d.ply) + (entry ? 0 : 1));
+      const std::size_t keep = d.event == "iteration"
+                                   ? 0
+                                   : std::min(frames.size(), std::size_t(d.ply) + (entry ? 0 : 1));
       d.path.assign(frames.begin(), frames.begin() + std::ptrdiff_t(keep));
-      if (entry) d.path.push_back(PathStep{d.ply, d.base, ""});
+      if (entry) d.path.push_back(PathStep{d.ply, has_a ? a : b, ""});  // the base's, if it has one
       if (!d.path.empty()) d.path.back().move.clear();
       return out;
     }
