@@ -2,7 +2,8 @@
 # The trained net's strength, measured (issue 22; docs/net-strength.md is generated from it):
 #   1. equal nodes: the net against the classical evaluation, SPRT [0, 10] nElo, with the A/A
 #      control (classical against classical on the same openings: the rate of "wins" by chance);
-#   2. equal time: the same pairing on a clock;
+#   2. equal time: the same pairing on a clock, with its A/A control, and per move the time,
+#      depth, nodes, nodes/s and branching factor of each side (stktrain.move_times);
 #   3. a gauntlet against an engine nobody here wrote (Debian's stockfish at a few hundred nodes),
 #      the net and the classical evaluation each, on the same openings;
 #   4. search nodes/s of both, each against stockfish measured side by side (search-speed).
@@ -33,6 +34,14 @@ play "${nnue[@]}" "${classical[@]}" --nodes "$nodes" --pairs "$pairs" --seed 11 
   --sprt elo0=0 elo1=10 --ab-control --config equal-nodes
 play "${nnue[@]}" "${classical[@]}" --tc "$tc" --pairs "$tc_pairs" --seed 12 \
   --sprt elo0=0 elo1=10 --config equal-time
+# The clock's null control: classical against itself on the same openings and clock.
+play "${classical[@]}" --engine "cmd=$stk" name=classical-b --tc "$tc" --pairs "$tc_pairs" \
+  --seed 12 --sprt elo0=0 elo1=10 --config equal-time-aa
+# Where each spends the clock, per move (docs/trained-net.md "The equal-time gap").
+mkdir -p "$work/move-times"
+for m in equal-time equal-time-aa; do
+  .venv/bin/python -m stktrain.move_times "$work/match/$m.pgn" --json "$work/move-times/$m.json"
+done
 # The gauntlet is a measurement: its gate is set out of reach (lower95 above -1000 Elo). The
 # outside engine is Debian's stockfish held to GAUNTLET_NODES (400: about even with stk at 5000);
 # glaurung 2.2 forfeits at these limits (45 of 200 games "bestmove (none)" at 5000 nodes, 55 of

@@ -26,7 +26,16 @@ ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the r
 
 MANIFEST = ROOT / "golden/nets/trained/manifest.json"
 FAULTS = ("crash", "timeout", "time forfeit", "illegal move")  # game_play.cpp's forfeit reasons
-MATCHES = ("equal-nodes", "equal-nodes-aa", "equal-time", "gauntlet-nnue", "gauntlet-classical")
+MATCHES = (
+    "equal-nodes",
+    "equal-nodes-aa",
+    "equal-time",
+    "equal-time-aa",
+    "gauntlet-nnue",
+    "gauntlet-classical",
+)
+GAP_MATCHES = ("equal-time", "equal-time-aa")  # move-times/<name>.json (stktrain.move_times)
+PHASES = ("opening", "middlegame", "endgame", "all")
 
 
 class Report(dict[str, Any]):
@@ -103,10 +112,44 @@ def verdict(equal_time: dict[str, Any]) -> str:
     )
 
 
+def _num(v: float | None, fmt: str) -> str:
+    return "-" if v is None else format(v, fmt)
+
+
+def gap_lines(times: dict[str, Report]) -> list[str]:
+    """The clock's figures per move (stktrain.move_times on the equal-time PGNs): each engine's
+    time, depth, nodes, nodes/s and branching factor by phase, and the A/A control beside them."""
+    lines = [
+        "| match | phase | engine | moves | mean ms | depth | nodes | nodes/s | EBF |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    ratios = []
+    for name, t in times.items():
+        engines = t["engines"]
+        for phase in PHASES:
+            for e, per in engines.items():
+                f = per[phase]
+                lines.append(
+                    f"| {name} | {phase} | {e} | {f['moves']} | {_num(f['mean_ms'], '.1f')} | "
+                    f"{_num(f['mean_depth'], '.2f')} | {_num(f['mean_nodes'], '.0f')} | "
+                    f"{_num(f['nodes_per_second'], '.0f')} | {_num(f['branching_factor'], '.3f')} |"
+                )
+        (a, fa), (b, fb) = ((e, per["all"]) for e, per in list(engines.items())[:2])
+        if fa["nodes_per_second"] and fb["nodes_per_second"] and fa["mean_ms"] and fb["mean_ms"]:
+            nps = fa["nodes_per_second"] / fb["nodes_per_second"]
+            ratios.append(
+                f"{name}: {a} over {b} nodes/s {nps:.3f}, time per move "
+                f"{fa['mean_ms'] / fb['mean_ms']:.3f}, depth "
+                f"{fa['mean_depth'] - fb['mean_depth']:+.2f} plies"
+            )
+    return [*lines, "", *(f"- {r}" for r in ratios)]
+
+
 def render(work: Path) -> str:
     man = load(MANIFEST)
     m = {n: load(work / "match" / f"{n}.json") for n in MATCHES}
     speed = {n: load(work / "search-speed" / f"{n}.json") for n in ("classical", "nnue")}
+    times = {n: load(work / "move-times" / f"{n}.json") for n in GAP_MATCHES}
     drift = load(work / "drift" / "drift-trained.json")
     lint = load(work / "netlint" / "trained.json")
     quality = load(work / "netquality" / "trained.json")
@@ -116,6 +159,7 @@ def render(work: Path) -> str:
     qn, qc = quality["net"], quality["classical"]
     g_nnue = m["gauntlet-nnue"]["summary"]["pentanomial_estimate"]["elo"]
     g_classical = m["gauntlet-classical"]["summary"]["pentanomial_estimate"]["elo"]
+    gap = g_nnue - g_classical + 0.0  # a zero difference printed as +0.0, never -0.0
     lines = [
         "# The trained net: provenance, gates and strength",
         "",
@@ -189,8 +233,19 @@ def render(work: Path) -> str:
         "",
         f"Gauntlet against Debian's stockfish at a fixed node count (an engine nobody here wrote;"
         f" glaurung forfeits at these limits): the net {g_nnue:+.1f} Elo, the"
-        f" classical evaluation {g_classical:+.1f} Elo; the difference {g_nnue - g_classical:+.1f}"
+        f" classical evaluation {g_classical:+.1f} Elo; the difference {gap:+.1f}"
         " Elo is the net against the classical evaluation as an outside engine sees it.",
+        "",
+        "## The equal-time gap",
+        "",
+        "Per engine move of the clocked matches (`python -m stktrain.move_times` on their PGNs):"
+        " the time the engine used, the depth and nodes of its last scored info line, nodes/s"
+        " (all nodes over all seconds) and the effective branching factor exp(mean(ln nodes /"
+        " depth)), by phase (ply of the position from the standard start: opening < 30, middlegame"
+        " 30-79, endgame 80+). The A/A row is the null control: the classical evaluation against"
+        " itself on the same clock, whose ratios are 1 up to the machine's noise.",
+        "",
+        *gap_lines(times),
         "",
         "## Speed (search-speed, each beside stockfish in one run)",
         "",

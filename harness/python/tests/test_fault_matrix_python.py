@@ -354,6 +354,28 @@ ROWS = [
         reads=("--records", lambda c: c.inp / "r.fhr"),
     ),
     Row(
+        "stktrain.move_times",
+        lambda c: [c.opt("--json", c.out / "times.json"), *c.pos(c.inp / "match.pgn")],
+        ("match.pgn",),
+        target=lambda c: c.out / "times.json",
+        reads=("pgn", lambda c: c.inp / "match.pgn"),
+    ),
+    Row(
+        "stktrain.teacher_budget",
+        lambda c: [
+            c.opt("--json", c.out / "tb.json"),
+            c.opt("--data", c.inp / "data.txt"),
+            c.opt("--teacher", ENGINE),
+            "--budgets=100",
+            "--reference-nodes=200",
+            "--positions=2",
+        ],
+        ("data.txt",),
+        target=lambda c: c.out / "tb.json",
+        needs=ENGINE,
+        reads=("--data", lambda c: c.inp / "data.txt"),
+    ),
+    Row(
         "stktrain.netlint",
         lambda c: [c.opt("--net", c.inp / "net.nnue"), *corpus(), c.opt("--reports-dir", c.out)],
         ("net.nnue",),
@@ -546,6 +568,10 @@ def shared(tmp_path_factory: pytest.TempPathFactory, fake_engine: Path) -> Path:
 
     np.savez(d / "zero.npz", **zero_checkpoint())
     (d / "train.json").write_text(json.dumps(TRAIN_SUMMARY))
+    (d / "match.pgn").write_text(  # a match's PGN: engine moves carry score/depth time, nodes
+        '[Round "1.1"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n\n'
+        "1. e4 {+0.10/5 0.010s, n=100} e5 {-0.20/6 0.020s, n=300} {adjudication} *\n\n"
+    )
     (d / "shadow.json").write_text(json.dumps(SHADOW_SUMMARY))
     for argv in (
         ["stkref.fhsynth", str(d / "r.fhr"), "--nodes", "3000"],

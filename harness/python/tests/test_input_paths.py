@@ -295,6 +295,22 @@ CASES = [
     case("stktrain.record_net", "--checkpoint", lambda x, _: ["--checkpoint", x]),
     case("stktrain.record_net", "--summary", lambda x, _: ["--summary", x]),
     case("stktrain.record_net", "--data", lambda x, f: ["--data", x, "--out-dir", str(f.out)]),
+    case("stktrain.move_times", "pgn", lambda x, f: [x, "--json", str(f.out / "t.json")]),
+    case(
+        "stktrain.teacher_budget",
+        "--data",
+        lambda x, f: ["--data", x, "--teacher", str(f.program), "--json", str(f.out / "t.json")],
+    ),
+    case(
+        "stktrain.teacher_budget",
+        "--teacher",
+        lambda x, f: ["--data", str(f.file), "--teacher", x, "--json", str(f.out / "t.json")],
+    ),
+    case(
+        "stktrain.teacher_budget",
+        "--engine",
+        lambda x, f: ["--data", str(f.file), "--teacher", str(f.program), "--engine", x],
+    ),
     case(
         "stktrain.strength_report",
         "work",
@@ -418,6 +434,8 @@ NOT_INPUTS = {
             ("stktrain.export", "out"),
             ("stktrain.record_net", "--out-dir"),
             ("stktrain.strength_report", "--out"),
+            ("stktrain.move_times", "--json"),
+            ("stktrain.teacher_budget", "--json"),
             ("stktrain.train", "--out"),
             ("stktrain.train", "--summary"),
             ("stkmutation.planted", "--out-dir"),

@@ -429,6 +429,11 @@ def _write(path: Path, doc: dict[str, Any]) -> None:
 def _work(tmp: Path, elos: dict[str, float], verdicts: dict[str, str | None]) -> Path:
     for name, elo in elos.items():
         _write(tmp / "match" / f"{name}.json", _match(["checkmate"] * 2, verdicts[name], elo))
+    for n in strength_report.GAP_MATCHES:
+        figures = {"moves": 3, "mean_ms": 20.0, "mean_depth": 12.0, "mean_nodes": 4e4,
+                   "nodes_per_second": 2e6, "branching_factor": 2.2}  # fmt: skip
+        per_phase = dict.fromkeys(strength_report.PHASES, figures)
+        _write(tmp / "move-times" / f"{n}.json", {"engines": {"a": per_phase, "b": per_phase}})
     for n in ("classical", "nnue"):
         _write(
             tmp / "search-speed" / f"{n}.json",

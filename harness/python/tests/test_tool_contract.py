@@ -236,13 +236,15 @@ def test_a_diff_base_that_is_a_commit_is_taken(tmp_path: Path):
 
 
 STRENGTH_REPORTS = [
-    *(f"match/{n}.json" for n in ("equal-nodes", "equal-nodes-aa", "equal-time")),
+    *(f"match/{n}.json" for n in ("equal-nodes", "equal-nodes-aa", "equal-time", "equal-time-aa")),
     *(f"match/gauntlet-{n}.json" for n in ("nnue", "classical")),
     "search-speed/classical.json",
     "search-speed/nnue.json",
     "drift/drift-trained.json",
     "netlint/trained.json",
     "netquality/trained.json",
+    "move-times/equal-time.json",
+    "move-times/equal-time-aa.json",
 ]
 
 

@@ -136,6 +136,7 @@ PlayedGame play_game(const std::array<UciPlayer*, 2>& players, const Opening& op
                      "rules infraction", match::Termination::IllegalMove, {"illegal-move", t.move});
     std::string comment = score_text(t);
     if (clocked) comment += fmt::format(" {:.3f}s", t.elapsed_ms / 1000.0);
+    if (t.nodes) comment += fmt::format(", n={}", *t.nodes);
     g.moves.push_back({to_san(pos, *move), comment});
     pos.make_move(*move);
     position_cmd += " " + t.move;

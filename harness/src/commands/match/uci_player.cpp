@@ -31,14 +31,16 @@ std::string_view first_word(const std::string& s) {
   return std::string_view(s).substr(b, e - b);
 }
 
-// The score of the last info line that has one, and the depth of the last scored line that has a
-// depth: what reading every line in order would leave, from the lines that can contain a score.
+// The score of the last info line that has one, and the depth and the nodes of the last scored
+// lines that have them: what reading every line in order would leave, from the lines that can
+// contain a score.
 Thought thought_from(const std::vector<std::string>& scored_lines) {
   Thought t;
-  bool have_score = false;
+  bool have_score = false, have_depth = false;
   for (auto it = scored_lines.rbegin(); it != scored_lines.rend(); ++it) {
     const auto info = uci::parse_info(*it);
     if (!info || info->score_kind == uci::InfoLine::Score::None) continue;
+    if (!t.nodes) t.nodes = info->nodes;
     if (!have_score) {
       have_score = true;
       if (info->score_kind == uci::InfoLine::Score::Cp) t.score_cp = info->score;
@@ -47,10 +49,8 @@ Thought thought_from(const std::vector<std::string>& scored_lines) {
         t.score_cp = info->score > 0 ? 100000 - info->score : -100000 - info->score;
       }
     }
-    if (info->depth) {
-      t.depth = *info->depth;
-      break;
-    }
+    if (info->depth && !have_depth) t.depth = *info->depth, have_depth = true;
+    if (have_depth && t.nodes) break;
   }
   return t;
 }

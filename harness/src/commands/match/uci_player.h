@@ -30,7 +30,8 @@ struct Thought {
   std::optional<int> score_cp;  // the last info score, mover's view; mate as +-(100000 - moves)
   std::optional<int> mate;      // signed moves to mate when the score was a mate score
   int depth = 0;
-  long elapsed_ms = 0;  // from "go" written to "bestmove" read
+  std::optional<std::uint64_t> nodes;  // of the last scored info line that has them
+  long elapsed_ms = 0;                 // from "go" written to "bestmove" read
 };
 
 struct Fault {
