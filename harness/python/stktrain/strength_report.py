@@ -137,10 +137,11 @@ def gap_lines(times: dict[str, Report]) -> list[str]:
         (a, fa), (b, fb) = ((e, per["all"]) for e, per in list(engines.items())[:2])
         if fa["nodes_per_second"] and fb["nodes_per_second"] and fa["mean_ms"] and fb["mean_ms"]:
             nps = fa["nodes_per_second"] / fb["nodes_per_second"]
+            depths = (fa["mean_depth"], fb["mean_depth"])
+            depth = "" if None in depths else f", depth {depths[0] - depths[1]:+.2f} plies"
             ratios.append(
                 f"{name}: {a} over {b} nodes/s {nps:.3f}, time per move "
-                f"{fa['mean_ms'] / fb['mean_ms']:.3f}, depth "
-                f"{fa['mean_depth'] - fb['mean_depth']:+.2f} plies"
+                f"{fa['mean_ms'] / fb['mean_ms']:.3f}{depth}"
             )
     return [*lines, "", *(f"- {r}" for r in ratios)]
 

@@ -627,3 +627,72 @@ def test_model_calibration_deciles(rows):
         assert d["weight"] == pytest.approx(float(w[idx].sum()))
         assert d["mean_prediction"] == pytest.approx(float((p[idx] * w[idx]).sum() / w[idx].sum()))
         assert d["realized_rate"] == pytest.approx(float((y[idx] * w[idx]).sum() / w[idx].sum()))
+
+
+_figure = st.floats(0.5, 5e6, allow_nan=False)
+figure_or_none = st.one_of(_figure, _figure, _figure, st.none())  # null one time in four
+
+
+# MODEL strength-report-gap
+# checks: harness/python/stktrain/strength_report.py  (the equal-time gap table and its ratios)
+# contract: docs/training.md#where-the-clock-goes-python--m-stktrainmove_times
+# planted: ci/mutants/model-strength-report-gap.patch  (the ratio line's engines taken in reverse)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {k: figure_or_none for k in ("mean_ms", "mean_depth", "mean_nodes")}
+            | {"nodes_per_second": figure_or_none, "branching_factor": figure_or_none}
+        ),
+        min_size=8,
+        max_size=8,
+    ),
+    st.integers(0, 10**6),
+)
+@settings(max_examples=40)
+def test_model_strength_report_gap(tmp_path_factory, figures: list[dict], moves: int):
+    # Two engines x four phases, in the tool's order; every figure may be missing (null).
+    phases = strength_report.PHASES
+    engines = {
+        e: {p: dict(figures[i * 4 + j], moves=moves) for j, p in enumerate(phases)}
+        for i, e in enumerate(("x", "y"))
+    }
+    path = tmp_path_factory.mktemp("gap") / "t.json"
+    _write(path, {"engines": engines})
+    lines = strength_report.gap_lines({"equal-time": strength_report.load(path)})
+
+    def cell(v: float | None, fmt: str) -> str:
+        return "-" if v is None else format(v, fmt)
+
+    rows = [
+        f"| equal-time | {p} | {e} | {moves} | {cell(f['mean_ms'], '.1f')} | "
+        f"{cell(f['mean_depth'], '.2f')} | {cell(f['mean_nodes'], '.0f')} | "
+        f"{cell(f['nodes_per_second'], '.0f')} | {cell(f['branching_factor'], '.3f')} |"
+        for p in phases
+        for e, per in engines.items()
+        for f in [per[p]]
+    ]
+    assert lines[2:10] == rows
+    a, b = engines["x"]["all"], engines["y"]["all"]
+    ratio = [line for line in lines if line.startswith("- equal-time:")]
+    if all(
+        v is not None
+        for v in (a["nodes_per_second"], b["nodes_per_second"], a["mean_ms"], b["mean_ms"])
+    ):
+        nps = a["nodes_per_second"] / b["nodes_per_second"]
+        ms = a["mean_ms"] / b["mean_ms"]
+        depth = (
+            ""
+            if a["mean_depth"] is None or b["mean_depth"] is None
+            else f", depth {a['mean_depth'] - b['mean_depth']:+.2f} plies"
+        )
+        assert ratio == [f"- equal-time: x over y nodes/s {nps:.3f}, time per move {ms:.3f}{depth}"]
+    else:
+        assert ratio == []
+
+
+def test_strength_report_writes_the_page_and_exits_0(tmp_path: Path) -> None:
+    elos = dict.fromkeys(strength_report.MATCHES, 1.0)
+    work = _work(tmp_path / "work", elos, dict.fromkeys(strength_report.MATCHES, "H0 accepted"))
+    page = tmp_path / "page.md"
+    assert strength_report.main([str(work), "--out", str(page)]) == 0
+    assert page.read_text() == strength_report.render(work)
