@@ -529,7 +529,17 @@ def test_shipped_binaries_run_on_workers_after_the_originals_are_gone(
         assert proc.poll() is None and time.monotonic() < deadline, "ended before the plan"
         time.sleep(0.05)
     shutil.rmtree(src)
-    shutil.rmtree(ship)  # the coordinator's own copies too: the workers install from the bytes
+    # The coordinator's own copies too: the workers install from the bytes. The local workers
+    # share this file system and may be installing into it while it goes: remove until gone.
+    for _ in range(50):
+        if not ship.exists():
+            break
+        try:
+            shutil.rmtree(ship)
+        except OSError:  # a worker's file appeared or went mid-removal (ENOTEMPTY, ENOENT)
+            time.sleep(0.1)
+    else:
+        pytest.fail(f"{ship} could not be removed while the workers ran")
     text, _ = proc.communicate(timeout=600)
     assert proc.returncode == 0, text
     got = json.loads((out / "match/m.json").read_text())
