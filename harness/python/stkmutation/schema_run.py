@@ -166,6 +166,7 @@ class SchemaRun:
             slot = slots.get()
             try:
                 if not stop.is_set():
+                    tool.clear_stopped()
                     self.run_one(m, slot)
             except Exception as e:  # one mutant's failure to run: reported as skipped
                 m.outcome, m.log = "skipped", f"{type(e).__name__}: {e}"

@@ -777,29 +777,70 @@ class Ran:
     timed_out: bool = False
 
 
+# The process groups of the builds and tests under way. A stop signal kills them at once: a
+# mutant's second stage runs for minutes, and a supervisor that follows SIGTERM with SIGKILL
+# after a grace (a CI job cancelled, `timeout -k`) found its finished mutants unwritten.
+_RUNNING: set[int] = set()
+_RUNNING_LOCK = threading.Lock()
+STOPPING = threading.Event()
+_UNDER_WAY = threading.local()
+
+
+def clear_stopped() -> None:
+    """Forgets, for this thread, that a stop cut one of its runs short (stopped_under_way)."""
+    _UNDER_WAY.stopped = False
+
+
+def stopped_under_way() -> bool:
+    """Whether a stop signal killed one of this thread's runs since clear_stopped: the mutant
+    has no verdict (a killed test is not a killed mutant) and is reported as not run."""
+    return bool(getattr(_UNDER_WAY, "stopped", False))
+
+
+def kill_runs_under_way() -> None:
+    STOPPING.set()
+    with _RUNNING_LOCK:
+        groups = list(_RUNNING)
+    for pgid in groups:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+
+
 def run(
     cmd: Sequence[str], cwd: Path, env: dict[str, str] | None = None, timeout: float | None = None
 ) -> Ran:
-    """Runs in its own process group, killed whole on timeout (tests start engines)."""
+    """Runs in its own process group, killed whole on timeout (tests start engines) or on a
+    stop signal (kill_runs_under_way; a run asked for after it does not start)."""
     t0 = time.monotonic()
-    p = subprocess.Popen(
-        list(cmd),
-        cwd=cwd,
-        env=env,
-        text=True,
-        errors="replace",
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    with _RUNNING_LOCK:
+        if STOPPING.is_set():
+            _UNDER_WAY.stopped = True
+            return Ran(-9, "not started: the run was stopped", 0.0)
+        p = subprocess.Popen(
+            list(cmd),
+            cwd=cwd,
+            env=env,
+            text=True,
+            errors="replace",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        _RUNNING.add(p.pid)
     try:
         out, _ = p.communicate(timeout=timeout)
-        return Ran(p.returncode, out, time.monotonic() - t0)
+        ran = Ran(p.returncode, out, time.monotonic() - t0)
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(p.pid, signal.SIGKILL)
         out, _ = p.communicate()
-        return Ran(-9, out, time.monotonic() - t0, True)
+        ran = Ran(-9, out, time.monotonic() - t0, True)
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(p.pid)
+    if STOPPING.is_set() and ran.code:
+        _UNDER_WAY.stopped = True  # cut short by the stop (or failed just then: run again)
+    return ran
 
 
 def ctest_regex(names: Iterable[str]) -> str:
@@ -1522,15 +1563,18 @@ STOPPED = "not run: the run was stopped (SIGTERM or SIGINT)"
 
 
 def stop_on_signals() -> threading.Event:
-    """SIGTERM and SIGINT stop the run gracefully: the mutants under way finish, the others are
-    reported as skipped, and the report is written (exit 2). A second signal is not caught."""
+    """SIGTERM and SIGINT stop the run at once: the builds and tests under way are killed (their
+    mutants, and every one not started, reported as not run: a resumed run runs them), the
+    sources restored and the report written (exit 2). A second signal is not caught."""
     stop = threading.Event()
+    STOPPING.clear()
 
     def handler(signum: int, _frame: Any) -> None:
         print(
-            f"mutation: {signal.Signals(signum).name}: finishing the mutants under way", flush=True
+            f"mutation: {signal.Signals(signum).name}: stopping the mutants under way", flush=True
         )
         stop.set()
+        kill_runs_under_way()
         signal.signal(signum, signal.SIG_DFL)
 
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -2053,14 +2097,17 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         if stop.is_set():
             m.outcome, m.log = "skipped", STOPPED
         else:
+            clear_stopped()
             try:
                 runner.run_one(m)
             except Exception as e:  # one mutant's setup failure: reported as skipped
                 m.outcome, m.log = "skipped", f"{type(e).__name__}: {e}"
+            if stopped_under_way():
+                m.outcome, m.log = "skipped", STOPPED
         recorded(m)
 
     def on_schema(m: Mutant) -> None:
-        if stop.is_set():
+        if stop.is_set() and (m.outcome in ("", "skipped") or stopped_under_way()):
             m.outcome, m.log = "skipped", STOPPED
         recorded(m)
 
@@ -2074,7 +2121,9 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
                 flush=True,
             )
             # The report so far, a minute apart: a run killed outright loses at most that.
-            if time.monotonic() - last_write[0] > 60 and len(finished) < len(mutants):
+            # Once stopped, after each one: a supervisor's SIGKILL may follow in seconds.
+            due = stop.is_set() or time.monotonic() - last_write[0] > 60
+            if due and len(finished) < len(mutants):
                 done = list(finished)
                 apply_triage(done, triage)
                 write_reports(done, config, Path(a.out_dir), meta_now(done, False))

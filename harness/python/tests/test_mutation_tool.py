@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 import types
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -687,6 +688,45 @@ def test_a_signal_stops_the_run_gracefully(mt: ModuleType):
         assert stop.is_set()
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     finally:
+        mt.STOPPING.clear()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def test_a_signal_kills_the_tests_under_way_and_starts_no_more(mt: ModuleType, tmp_path: Path):
+    # A mutant's second stage runs for minutes; a supervisor follows SIGTERM with SIGKILL after
+    # a grace, and a run that waited for the mutants under way lost 3 finished ones (planted:
+    # the handler only sets the flag). The test under way dies at once, its mutant has no
+    # verdict (stopped_under_way: a killed test is not a killed mutant), none starts after it.
+    import signal
+    import threading
+
+    out: dict[str, object] = {}
+
+    def mutant_under_way() -> None:
+        mt.clear_stopped()
+        out["ran"] = mt.run(["sleep", "60"], tmp_path)
+        out["stopped"] = mt.stopped_under_way()
+        out["next"] = mt.run(["true"], tmp_path)
+
+    try:
+        mt.stop_on_signals()
+        worker = threading.Thread(target=mutant_under_way)
+        t0 = time.monotonic()
+        worker.start()
+        while not mt._RUNNING and time.monotonic() - t0 < 10:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGTERM)
+        worker.join(10)
+        assert not worker.is_alive() and time.monotonic() - t0 < 10
+        assert out["ran"].code != 0 and out["stopped"] is True
+        assert out["next"].code != 0 and "not started" in out["next"].out
+        assert not mt._RUNNING
+        mt.STOPPING.clear()
+        mt.clear_stopped()  # a run that ends by itself is not stopped, failing or not
+        assert mt.run(["false"], tmp_path).code == 1 and not mt.stopped_under_way()
+    finally:
+        mt.STOPPING.clear()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
