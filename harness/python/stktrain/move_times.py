@@ -138,8 +138,23 @@ def tabulate(moves: list[EngineMove]) -> dict[str, dict[str, dict[str, Any]]]:
     return {e: {p: f.summary() for p, f in per.items()} for e, per in acc.items()}
 
 
-def _cell(v: float | None, fmt: str) -> str:
-    return "-" if v is None else format(v, fmt)
+# The figures of a table row after its move count, with their formats (the net-strength page
+# shows the same rows less the median: strength_report.gap_lines).
+FIGURES = (
+    ("mean_ms", ".1f"),
+    ("median_ms", ".1f"),
+    ("mean_depth", ".2f"),
+    ("mean_nodes", ".0f"),
+    ("nodes_per_second", ".0f"),
+    ("branching_factor", ".3f"),
+)
+
+
+def row_cells(s: dict[str, Any], leave_out: tuple[str, ...] = ()) -> str:
+    """A row's move count and figures as table cells ("| 12 | 21.3 | ... |"; "-" for none)."""
+    cells = [str(s["moves"])]
+    cells += ["-" if s[k] is None else format(s[k], f) for k, f in FIGURES if k not in leave_out]
+    return "| " + " | ".join(cells) + " |"
 
 
 def render(table: dict[str, dict[str, dict[str, Any]]]) -> str:
@@ -151,12 +166,7 @@ def render(table: dict[str, dict[str, dict[str, Any]]]) -> str:
     for phase in [p[0] for p in PHASES] + ["all"]:
         for e in engines:
             s = table[e][phase]
-            lines.append(
-                f"| {phase} | {e} | {s['moves']} | {_cell(s['mean_ms'], '.1f')} | "
-                f"{_cell(s['median_ms'], '.1f')} | {_cell(s['mean_depth'], '.2f')} | "
-                f"{_cell(s['mean_nodes'], '.0f')} | {_cell(s['nodes_per_second'], '.0f')} | "
-                f"{_cell(s['branching_factor'], '.3f')} |"
-            )
+            lines.append(f"| {phase} | {e} {row_cells(s)}")
     if len(engines) == 2:
         a, b = (table[e]["all"] for e in engines)
         if a["nodes_per_second"] and b["nodes_per_second"]:

@@ -20,6 +20,7 @@ from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.outputs import Output, write_text_atomic
+from stktrain.move_times import row_cells
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 
@@ -112,10 +113,6 @@ def verdict(equal_time: dict[str, Any]) -> str:
     )
 
 
-def _num(v: float | None, fmt: str) -> str:
-    return "-" if v is None else format(v, fmt)
-
-
 def gap_lines(times: dict[str, Report]) -> list[str]:
     """The clock's figures per move (stktrain.move_times on the equal-time PGNs): each engine's
     time, depth, nodes, nodes/s and branching factor by phase, and the A/A control beside them."""
@@ -129,11 +126,7 @@ def gap_lines(times: dict[str, Report]) -> list[str]:
         for phase in PHASES:
             for e, per in engines.items():
                 f = per[phase]
-                lines.append(
-                    f"| {name} | {phase} | {e} | {f['moves']} | {_num(f['mean_ms'], '.1f')} | "
-                    f"{_num(f['mean_depth'], '.2f')} | {_num(f['mean_nodes'], '.0f')} | "
-                    f"{_num(f['nodes_per_second'], '.0f')} | {_num(f['branching_factor'], '.3f')} |"
-                )
+                lines.append(f"| {name} | {phase} | {e} {row_cells(f, ('median_ms',))}")
         (a, fa), (b, fb) = ((e, per["all"]) for e, per in list(engines.items())[:2])
         if fa["nodes_per_second"] and fb["nodes_per_second"] and fa["mean_ms"] and fb["mean_ms"]:
             nps = fa["nodes_per_second"] / fb["nodes_per_second"]
