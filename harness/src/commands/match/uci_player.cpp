@@ -31,9 +31,10 @@ std::string_view first_word(const std::string& s) {
   return std::string_view(s).substr(b, e - b);
 }
 
-// The score of the last info line that has one, and the depth and the nodes of the last scored
-// lines that have them: what reading every line in order would leave, from the lines that can
-// contain a score.
+}  // namespace
+
+// Reads the lines backwards and stops once depth and nodes are found: what reading them all
+// in order would leave (uci_player.h).
 Thought thought_from(const std::vector<std::string>& scored_lines) {
   Thought t;
   bool have_score = false, have_depth = false;
@@ -54,8 +55,6 @@ Thought thought_from(const std::vector<std::string>& scored_lines) {
   }
   return t;
 }
-
-}  // namespace
 
 UciPlayer::UciPlayer(EngineConfig config, std::string label, std::chrono::milliseconds timeout)
     : config_(std::move(config)), label_(std::move(label)), timeout_(timeout) {}

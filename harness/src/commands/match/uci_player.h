@@ -34,6 +34,11 @@ struct Thought {
   long elapsed_ms = 0;                 // from "go" written to "bestmove" read
 };
 
+// What a search's info lines (those that can hold a score, in the order read) leave for the
+// PGN comment: the score of the last line with a score, the depth and the nodes of the last
+// scored lines that have them; a line with no parsable score counts for nothing. No move, no time.
+Thought thought_from(const std::vector<std::string>& scored_lines);
+
 struct Fault {
   enum class Kind { Crash, Timeout, Disconnect } kind = Kind::Crash;
   std::string text;        // "exit status 1", "no bestmove within 5000 ms"
