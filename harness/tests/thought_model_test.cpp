@@ -93,8 +93,7 @@ stk::harness::selfplay::Thought expected(const std::vector<Line>& lines) {
 // checks: harness/src/commands/match/uci_player.cpp  (the score, depth and nodes a search's info lines leave for the PGN comment)
 // contract: docs/harnesses/match.md#self-play
 // planted: ci/mutants/model-match-thought.patch  (the nodes of the last scored line, even when it has none)
-TEST_CASE("model: a PGN comment's score, depth and nodes are what the info lines leave",
-          "[model][match]") {
+TEST_CASE("model: a PGN comment carries what the last scored info lines leave", "[model][match]") {
   using namespace thought_model;
   rc::prop("generated info lines, fields in any order", [] {
     const auto lines = *rc::gen::container<std::vector<Line>>(line_gen());

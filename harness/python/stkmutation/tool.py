@@ -1069,6 +1069,16 @@ def failed_tests(ctest_output: str) -> list[str]:
     return CTEST_FAILED.findall(ctest_output)
 
 
+# pytest -q's summary of a failed file: "FAILED harness/python/tests/test_x.py::test_y - ..." (or
+# ERROR for a collection or fixture error), the path as given on its command line.
+PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+?\.py)(?=::|\s|$)", re.M)
+
+
+def failed_test_files(pytest_output: str) -> list[str]:
+    """The test files a pytest run reports failed, each once, in its order."""
+    return list(dict.fromkeys(PYTEST_FAILED.findall(pytest_output)))
+
+
 def killers_first(tests: Sequence[str], kills: dict[str, int]) -> list[str]:
     """`tests` with those that killed more of the file's earlier mutants first; ties keep their
     order. Only the order changes, never the selection: a mutant's verdict (killed or survived)
@@ -1153,7 +1163,11 @@ class Runner:
         """The second stage of a C++ mutant that CTest let pass: the pytest files that run its
         binary (binary_tests_for), less those failing unmutated."""
         found = binary_tests_for(self.first.tree, m.file)
-        return self.fastest_first([t for t in found if self.py_base.get(t, (True, 0.0))[0]])
+        tests = self.fastest_first([t for t in found if self.py_base.get(t, (True, 0.0))[0]])
+        # The files that killed the file's earlier survivors of CTest first (record_kill): a
+        # second stage stops at its first failure, and fastest-first alone ran minutes of files
+        # before the one that failed.
+        return self.killers_first(m.file, tests)
 
     def fastest_first(self, tests: list[str]) -> list[str]:
         """By baseline time: a run stops at its first failure, so a killed mutant dies sooner."""
@@ -1208,11 +1222,13 @@ class Runner:
             kills = dict(self.killers.get(file, {}))
         return killers_first(tests, kills)
 
-    def record_kill(self, m: Mutant, ctest_output: str) -> None:
-        """Counts the tests that killed `m` for its file (killers_first)."""
+    def record_kill(self, m: Mutant, ctest_output: str, pytest: bool = False) -> None:
+        """Counts the tests (CTest names, or pytest files of a second stage) that killed `m`
+        for its file (killers_first)."""
+        names = failed_test_files(ctest_output) if pytest else failed_tests(ctest_output)
         with self.killers_lock:
             counts = self.killers.setdefault(m.file, {})
-            for t in failed_tests(ctest_output):
+            for t in names:
                 counts[t] = counts.get(t, 0) + 1
 
     def plan(self, m: Mutant) -> Plan:
@@ -1300,7 +1316,10 @@ class Runner:
         bt = self.binary_tests(m)
         limit = 3 * sum(self.py_base.get(t, (True, 60.0))[1] for t in bt) + 10
         cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *bt]
-        self._verdict(m, run(cmd, job.tree, env, limit), Plan(bt, m.covered, limit))
+        ran = run(cmd, job.tree, env, limit)
+        self._verdict(m, ran, Plan(bt, m.covered, limit))
+        if m.outcome == "killed":
+            self.record_kill(m, ran.out, pytest=True)
         m.tests = [*(p.tests if p.covered is not False else []), *bt]
         m.limit_s = p.timeout + limit
 

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 import types
 import xml.etree.ElementTree as ET
@@ -297,6 +298,40 @@ def test_killers_first_only_reorders(mt: ModuleType):
         got = mt.killers_first(tests, kills)
         want = [t for c in sorted(set(counts), reverse=True) for t in tests if kills.get(t, 0) == c]
         assert got == want, (kills, got)
+
+
+def test_second_stage_files_that_killed_before_run_first(
+    mt: ModuleType, tmp_path: Path, monkeypatch
+):
+    """A second stage stops at its first failing file: the files that killed the file's earlier
+    survivors of CTest run first, read from pytest's own output (planted: the kill recorded
+    from CTest's regex, which reads no pytest failure, so fastest-first stays)."""
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_fast.py").write_text("def test_a():\n    pass\n")
+    (tests / "test_slow.py").write_text("def test_b():\n    assert 0\n")
+    (tests / "test_err.py").write_text("import no_such_module_here\n")
+
+    def failed(*files: str) -> list[str]:
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files]
+        out = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True).stdout
+        return mt.failed_test_files(out)
+
+    assert failed("t/test_fast.py", "t/test_slow.py") == ["t/test_slow.py"]
+    assert failed("t") == ["t/test_err.py"]  # a collection error stops the run before any test
+    assert mt.failed_test_files("1 passed in 0.1s\n") == []
+
+    files = ["t/test_fast.py", "t/test_slow.py", "t/test_err.py"]
+    monkeypatch.setattr(mt, "binary_tests_for", lambda _tree, _file: list(files))
+    runner = mt.Runner(None, None, [types.SimpleNamespace(tree=tmp_path)], {})
+    runner.py_base = {"t/test_fast.py": (True, 1.0), "t/test_slow.py": (True, 90.0)}
+    runner.py_base["t/test_err.py"] = (True, 5.0)
+    m = mt.Mutant("harness/src/a.cpp", 3, "< ==> >", "if (a < b)", "if (a > b)", "cpp")
+    assert runner.binary_tests(m) == ["t/test_fast.py", "t/test_err.py", "t/test_slow.py"]
+    runner.record_kill(m, "FAILED t/test_slow.py::test_b - assert 0\n", pytest=True)
+    assert runner.binary_tests(m) == ["t/test_slow.py", "t/test_fast.py", "t/test_err.py"]
+    other = mt.Mutant("harness/src/b.cpp", 3, "< ==> >", "if (a < b)", "if (a > b)", "cpp")
+    assert runner.binary_tests(other)[0] == "t/test_fast.py"  # per file: b.cpp's order is its own
 
 
 def _mutant(mt: ModuleType, outcome: str, line: int, triage: str = "") -> object:
