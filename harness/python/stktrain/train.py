@@ -207,6 +207,13 @@ class TrainSettings:
     val_fraction: float
     weight_decay: float
     keep: str  # "best" (lowest validation loss) or "last"
+    lr_drop: int = 0  # the first epoch at lr x lr_gamma (0: no drop)
+    lr_gamma: float = 0.1
+    factorizer: bool = True  # off: the factor rows stay 0 (the ablation)
+
+    def lr_at(self, epoch: int) -> float:
+        """The learning rate of an epoch (1-based): a step drop at lr_drop."""
+        return self.lr * (self.lr_gamma if self.lr_drop and epoch >= self.lr_drop else 1.0)
 
 
 def state_path_of(out: Path) -> Path:
@@ -284,10 +291,21 @@ def train(
     def label(p: Any) -> Any:
         return {k: "psqt" if k.startswith("psqt.") else "rest" for k in p}
 
+    batch = min(s.batch, len(tr))  # one batch shape: one compilation
+    steps_per_epoch = len(tr) // batch  # whole batches
+
+    def lr(factor: float) -> Any:
+        """The epoch's rate by optimizer step (the step count lives in the optimizer state,
+        so a resumed run drops at the same step)."""
+        if not s.lr_drop:
+            return s.lr * factor
+        boundary = (s.lr_drop - 1) * steps_per_epoch
+        return optax.piecewise_constant_schedule(s.lr * factor, {boundary: s.lr_gamma})
+
     opt = optax.multi_transform(
         {
-            "psqt": optax.adam(s.lr * PSQT_LR_FACTOR),
-            "rest": optax.adamw(s.lr, weight_decay=s.weight_decay),
+            "psqt": optax.adam(lr(PSQT_LR_FACTOR)),
+            "rest": optax.adamw(lr(1.0), weight_decay=s.weight_decay),
         },
         label,
     )
@@ -298,6 +316,9 @@ def train(
         value, grads = jax.value_and_grad(loss)(p, *batch)
         grads["ft.weight"] = grads["ft.weight"].at[0].set(0.0)  # the padding row stays 0
         grads["psqt.weight"] = grads["psqt.weight"].at[0].set(0.0)
+        if not s.factorizer:
+            grads["ft.factor"] = jnp.zeros_like(grads["ft.factor"])
+            grads["psqt.factor"] = jnp.zeros_like(grads["psqt.factor"])
         updates, st = opt.update(grads, st, p)
         p = optax.apply_updates(p, updates)
         p = {k: jnp.clip(v, -DENSE_LIMIT, DENSE_LIMIT) if k in dense else v for k, v in p.items()}
@@ -321,8 +342,6 @@ def train(
     rng = np.random.default_rng(s.seed)
     for _ in range(start):  # the batch orders of the epochs already done
         rng.permutation(len(tr))
-
-    batch = min(s.batch, len(tr))  # one batch shape: one compilation
 
     def arrays(d: Dataset, j: np.ndarray) -> tuple[Any, ...]:
         return (
@@ -366,14 +385,16 @@ def train(
             "val_loss": mean_loss(params, va),
             "positions_per_second": n / max(secs, 1e-9),
             "seconds": secs,
+            "lr": s.lr_at(epoch),
         }
         history.append(row)
         if row["val_loss"] < min(h["val_loss"] for h in history[:-1]):
             best = params
         eta = (time.monotonic() - t_all) / (epoch - start) * (s.epochs - epoch)
         log(
-            f"train: epoch {epoch}/{s.epochs} train loss {row['train_loss']:.6f} val loss "
-            f"{row['val_loss']:.6f} {row['positions_per_second']:.0f} positions/s ETA {eta:.0f} s"
+            f"train: epoch {epoch}/{s.epochs} lr {row['lr']:.3g} train loss "
+            f"{row['train_loss']:.6f} val loss {row['val_loss']:.6f} "
+            f"{row['positions_per_second']:.0f} positions/s ETA {eta:.0f} s"
         )
         _save_state(state_path, params, opt_state, best, epoch, history, definition or {})
     # Early stopping: the epoch that generalizes best, not the last (a small corpus overfits).
@@ -454,6 +475,25 @@ def build_parser() -> ToolParser:
         help="weight of the search score against the game result in the target",
     )
     ap.add_argument(
+        "--lr-drop",
+        type=options.integer(0, 10**6),
+        default=0,
+        metavar="EPOCH",
+        help="from this epoch on the learning rate is lr x --lr-gamma (0: no drop)",
+    )
+    ap.add_argument(
+        "--lr-gamma",
+        type=options.real(0.0, 1.0),
+        default=0.1,
+        help="the factor of the drop (default 0.1)",
+    )
+    ap.add_argument(
+        "--no-factorizer",
+        dest="factorizer",
+        action="store_false",
+        help="train without the factor rows (they stay 0): the factorizer's ablation",
+    )
+    ap.add_argument(
         "--weight-decay",
         type=options.real(0.0, 100.0),
         default=0.0,
@@ -481,7 +521,18 @@ def build_parser() -> ToolParser:
 def main(argv: list[str] | None = None) -> int:
     a = build_parser().parse_args(argv)
     s = TrainSettings(
-        a.hidden, a.epochs, a.batch, a.lr, a.lam, a.seed, a.val_fraction, a.weight_decay, a.keep
+        a.hidden,
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.lam,
+        a.seed,
+        a.val_fraction,
+        a.weight_decay,
+        a.keep,
+        a.lr_drop,
+        a.lr_gamma,
+        a.factorizer,
     )
     definition = run_definition(s, a.data, a.all_positions, a.max_positions)
     if a.resume and not check_resumable(state_path_of(a.out), definition):

@@ -128,6 +128,8 @@ def test_the_trainer_refuses_a_bad_output_before_it_trains(
         ("--batch", "256", "128"),
         ("--val-fraction", "0.1", "0.2"),
         ("--weight-decay", "0", "0.5"),
+        ("--lr-drop", "0", "2"),
+        ("--lr-gamma", "0.1", "0.5"),
         ("--max-positions", "0", "500"),
     ],
 )

@@ -240,3 +240,54 @@ def test_weight_decay_is_applied_and_a_negative_one_refused(data: Path, tmp_path
     assert json.loads(decayed.read_text())["settings"]["weight_decay"] == 0.5
     a = checkpoint_digest(load_checkpoint(tmp_path / "p.npz"))
     assert checkpoint_digest(load_checkpoint(tmp_path / "d.npz")) != a  # the decay changed it
+
+
+def test_the_learning_rate_drops_at_its_epoch(data: Path, tmp_path: Path):
+    """--lr-drop E --lr-gamma 0: from epoch E on nothing moves, so epochs E.. keep epoch E-1's
+    validation loss exactly (Adam's step is the rate times a finite ratio); gamma 1 is no drop,
+    and a run resumed across the drop equals an unbroken one (planted: the drop one epoch late,
+    epoch E's loss moves)."""
+    import json
+
+    def history(out: str, *extra: str) -> list[dict[str, float]]:
+        summary = tmp_path / f"{out}.json"
+        assert run(data, tmp_path / f"{out}.npz", "--summary", str(summary), *extra) == 0
+        return json.loads(summary.read_text())["history"]
+
+    h = history("drop", "--lr-drop", "2", "--lr-gamma", "0")
+    assert [r["lr"] for r in h[1:]] == [1e-3, 0.0, 0.0]
+    assert h[1]["val_loss"] != h[0]["val_loss"]
+    assert h[3]["val_loss"] == h[2]["val_loss"] == h[1]["val_loss"], h
+    plain = history("plain")
+    assert plain[2]["val_loss"] != plain[1]["val_loss"]  # the control: without it they move
+    history("one", "--lr-drop", "2", "--lr-gamma", "1")
+    same = checkpoint_digest(load_checkpoint(tmp_path / "one.npz"))
+    assert same == checkpoint_digest(load_checkpoint(tmp_path / "plain.npz"))
+    # resumed after epoch 2 of a drop at 3: the optimizer's step count carries the schedule
+    drop = ("--lr-drop", "3", "--lr-gamma", "0.25")
+    history("whole", *drop)
+    argv = ["--data", str(data), "--out", str(tmp_path / "r.npz"), "--batch", "256"]
+    argv += ["--lambda", "1", *drop]
+    assert run_tool(lambda: train.main([*argv, "--epochs", "2"])) == 0
+    assert run_tool(lambda: train.main([*argv, "--epochs", "3", "--resume"])) == 0
+    whole = checkpoint_digest(load_checkpoint(tmp_path / "whole.npz"))
+    assert checkpoint_digest(load_checkpoint(tmp_path / "r.npz")) == whole
+
+
+def test_without_the_factorizer_an_unseen_feature_keeps_its_first_weights(
+    data: Path, tmp_path: Path
+):
+    """The factorizer shares a feature's learning with its king-independent row: with it, a
+    feature no position has still moves; without it (--no-factorizer), its row is the initial
+    one exactly (planted: the flag read but the factor rows still trained)."""
+    d = train.read_data([data], quiet_only=True, max_positions=0)
+    seen = np.union1d(np.unique(d.stm), np.unique(d.opp))
+    first = train.initial_params(128, 1)["ft.weight"].astype(np.float64)
+    unseen = np.setdiff1d(np.arange(first.shape[0]), seen)
+    assert len(unseen) > 1000
+    rows = {}
+    for name, extra in (("on", ()), ("off", ("--no-factorizer",))):
+        assert run(data, tmp_path / f"{name}.npz", "--keep", "last", *extra) == 0
+        rows[name] = load_checkpoint(tmp_path / f"{name}.npz")["ft.weight"][unseen]
+    assert np.array_equal(rows["off"], first[unseen])
+    assert not np.array_equal(rows["on"], first[unseen])
