@@ -151,6 +151,18 @@ def material(board: chess.Board) -> int:
     )
 
 
+def board_after(choices: list[int]) -> chess.Board:
+    """The position after playing, from the start, the legal move that each generated number
+    picks (its index modulo the legal moves); stops where the game is over."""
+    b = chess.Board()
+    for k in choices:
+        legal = list(b.legal_moves)
+        if not legal or b.is_game_over():
+            break
+        b.push(legal[k % len(legal)])
+    return b
+
+
 def material_games(path: Path, games: int, seed: int, plies: tuple[int, int] = (20, 60)) -> None:
     """Random games in the datagen format labelled by material (White's view): a target a net
     learns in a few epochs; longer games hold decided positions."""

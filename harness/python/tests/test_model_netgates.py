@@ -17,6 +17,7 @@ from typing import Any
 import chess
 import numpy as np
 import pytest
+from conftest import board_after
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -564,15 +565,7 @@ def test_model_netquality_holdout_is_the_trainers(tmp_path_factory, games, seed,
 def test_model_netlint_ft_figures(model128, games):
     from stkref.features import active_features
 
-    boards = []
-    for moves in games:
-        b = chess.Board()
-        for k in moves:
-            legal = list(b.legal_moves)
-            if not legal:
-                break
-            b.push(legal[k % len(legal)])
-        boards.append(b)
+    boards = [board_after(moves) for moves in games]
     # Every perspective's accumulator, in wide integers: bias + the active features' rows.
     accs = []
     for b in boards:
@@ -640,7 +633,7 @@ figure_or_none = st.one_of(_figure, _figure, _figure, st.none())  # null one tim
 @given(
     st.lists(
         st.fixed_dictionaries(
-            {k: figure_or_none for k in ("mean_ms", "mean_depth", "mean_nodes")}
+            dict.fromkeys(("mean_ms", "mean_depth", "mean_nodes"), figure_or_none)
             | {"nodes_per_second": figure_or_none, "branching_factor": figure_or_none}
         ),
         min_size=8,

@@ -17,6 +17,7 @@ from typing import Any
 
 import chess
 import numpy as np
+from conftest import board_after
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -25,18 +26,7 @@ from stkref.floatmodel import FloatModel
 from stkref.netfile import read as read_net
 from stktrain import datafile, export, record_net, train
 
-
-def _board(moves: list[int]) -> chess.Board:
-    b = chess.Board()
-    for k in moves:
-        legal = list(b.legal_moves)
-        if not legal or b.is_game_over():
-            break
-        b.push(legal[k % len(legal)])
-    return b
-
-
-boards = st.lists(st.integers(0, 10**6), min_size=0, max_size=30).map(_board)
+boards = st.lists(st.integers(0, 10**6), min_size=0, max_size=30).map(board_after)
 
 
 @st.composite
