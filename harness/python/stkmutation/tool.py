@@ -1652,8 +1652,53 @@ def write_reports(
         f" {mutants_report.fmt_score(rows.get('total', {}).get('score'))}."
     )
     return mutants_report.write_reports(
-        "mutation", config, out_dir, records, meta, f"Mutation testing ({config})", headline
+        "mutation",
+        config,
+        out_dir,
+        records,
+        meta,
+        f"Mutation testing ({config})",
+        headline,
+        time_spent(records, meta),
     )
+
+
+def time_spent(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> list[str]:
+    """Where a run's time went: the phases before the mutants, the schema build and the
+    baseline, then the mutants by what decided them (a C++ mutant's verdict from CTest alone or
+    from the second stage's pytest files, one given without running a test, a Python mutant's
+    pytest files). The throughput figure of mutation.md is read from it."""
+    parts: dict[str, list[float]] = {}
+    for r in records:
+        if r["outcome"] == "skipped":
+            continue
+        if r["outcome"] in ("equivalent", "uncompilable") or not r.get("tests"):
+            part = "no test run (equivalent, uncompilable, not covered by the map)"
+        elif not r["file"].endswith(".py"):
+            stage2 = any(t.endswith(".py") for t in r["tests"])
+            part = "C++: second stage (pytest files)" if stage2 else "C++: CTest alone"
+        else:
+            part = "Python: pytest files"
+        parts.setdefault(part, []).append(float(r.get("seconds", 0.0)))
+    schema = meta.get("schema") or {}
+    fixed = [
+        ("before the mutants (candidates, draw, clones)", sum(meta.get("phases", {}).values())),
+        ("schema build", schema.get("build_seconds", 0.0)),
+        ("baseline (the selected tests unmutated)", schema.get("baseline_seconds", 0.0)),
+    ]
+    lines = [
+        "## Where the time went",
+        "",
+        "| part | mutants | seconds | mean s a mutant |",
+        "|---|---:|---:|---:|",
+    ]
+    lines += [f"| {name} | - | {secs:.0f} | - |" for name, secs in fixed]
+    for name in sorted(parts):
+        ts = parts[name]
+        lines.append(f"| {name} | {len(ts)} | {sum(ts):.0f} | {sum(ts) / len(ts):.1f} |")
+    jobs = max(int(meta.get("jobs", 1)), 1)
+    lines += ["", f"Mutant seconds add up across the {jobs} job(s); the run's wall time is above."]
+    return lines
 
 
 def under_fail_under(total: dict[str, Any], pct: float | None) -> bool:

@@ -334,6 +334,40 @@ def test_second_stage_files_that_killed_before_run_first(
     assert runner.binary_tests(other)[0] == "t/test_fast.py"  # per file: b.cpp's order is its own
 
 
+def test_the_page_says_where_the_time_went(mt: ModuleType):
+    """The run's page splits the mutants' time by what decided them (docs/mutation.md "What it
+    costs"): a C++ mutant whose tests include a pytest file met the second stage, one with CTest
+    names only was decided by CTest, one with no test run (equivalent, uncompilable, not covered
+    by the map) ran none; skipped mutants count nowhere (planted: the second stage told by any
+    test name containing "py", which a CTest name such as "python parity" has)."""
+    recs = [
+        {"file": "engine/src/a.cpp", "outcome": "killed", "tests": ["t1"], "seconds": 2.0},
+        {"file": "engine/src/a.cpp", "outcome": "killed", "tests": ["python parity"], "seconds": 4},
+        {"file": "harness/src/b.cpp", "outcome": "survived", "tests": ["t1", "x/test_a.py"]},
+        {"file": "harness/src/b.cpp", "outcome": "killed", "tests": ["x/test_b.py"], "seconds": 90},
+        {"file": "engine/src/a.cpp", "outcome": "uncompilable", "tests": [], "seconds": 30.0},
+        {"file": "engine/src/a.cpp", "outcome": "not-covered", "tests": [], "seconds": 0.5},
+        {"file": "stkref/c.py", "outcome": "survived", "tests": ["x/test_c.py"], "seconds": 8.0},
+        {"file": "stkref/c.py", "outcome": "skipped", "tests": ["x/test_c.py"], "seconds": 99.0},
+    ]
+    recs[2]["seconds"] = 30.0
+    meta = {"jobs": 2, "phases": {"candidates": 10.0, "draw": 1.0, "clones": 4.0}}
+    meta["schema"] = {"build_seconds": 600.0, "baseline_seconds": 300.0}
+    lines = mt.time_spent(recs, meta)
+    assert lines[0] == "## Where the time went"
+    assert "| before the mutants (candidates, draw, clones) | - | 15 | - |" in lines
+    assert "| schema build | - | 600 | - |" in lines
+    assert "| baseline (the selected tests unmutated) | - | 300 | - |" in lines
+    assert "| C++: CTest alone | 2 | 6 | 3.0 |" in lines
+    assert "| C++: second stage (pytest files) | 2 | 120 | 60.0 |" in lines
+    assert (
+        "| no test run (equivalent, uncompilable, not covered by the map) | 2 | 30 | 15.2 |"
+        in lines
+    )
+    assert "| Python: pytest files | 1 | 8 | 8.0 |" in lines
+    assert sum(line.startswith("| ") for line in lines) == 8  # header + 7 parts, skipped nowhere
+
+
 def _mutant(mt: ModuleType, outcome: str, line: int, triage: str = "") -> object:
     m = mt.Mutant("engine/src/a.cpp", line, "< ==> >", "if (a < b)", "if (a > b)", "cpp")
     m.outcome, m.triage, m.tests = outcome, triage, ["t1"]
