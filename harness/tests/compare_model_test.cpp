@@ -8,7 +8,10 @@
 #include <rapidcheck/catch.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands/compare/compare_report.h"
@@ -262,4 +265,221 @@ TEST_CASE(
     CHECK(c.message ==
           "gate min-speed-ratio 1.26: median nodes/s ratio 1.2500 (runs 0.5000..1.5000)");
   }
+}
+
+namespace compare_model {
+
+// One testcase as the contract (compare.md "Testcases") describes it.
+struct Case {
+  std::string classname, name;
+  junit::Outcome outcome = junit::Outcome::Passed;
+  std::string message, detail;  // message of a speed case: after "gate min-speed-ratio R: "
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+Case named(std::string classname, std::string name) {
+  Case c;
+  c.classname = std::move(classname), c.name = std::move(name);
+  return c;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+  return out.empty() ? "-" : out;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct Generated {
+  CompareResult r;
+  Gates g;
+  std::vector<std::vector<Pos>> budgets;  // the positions of each budget, in run order
+};
+
+Generated gen_report() {
+  Generated x;
+  CompareResult& r = x.r;
+  r.config = "a-vs-b";
+  for (BenchSignature* b : {&r.base_bench, &r.candidate_bench}) {
+    if (*rc::gen::inRange(0, 4)) b->nodes = *rc::gen::inRange<std::uint64_t>(999, 1002);
+    else b->note = *rc::gen::element<std::string>("UCI options given", "no Nodes searched line");
+  }
+  const int budgets = *rc::gen::inRange(1, 4);
+  for (int i = 0; i < budgets; ++i) {
+    const auto kind = *rc::gen::element(epd::Budget::Kind::Depth, epd::Budget::Kind::Nodes);
+    const std::uint64_t value = *rc::gen::inRange<std::uint64_t>(1, 20) * 1000;
+    x.budgets.push_back(*gen_positions());
+    r.suites.push_back(diff_suites({kind, value}, side_run(x.budgets.back(), false),
+                                   side_run(x.budgets.back(), true)));
+  }
+  const int runs = *rc::gen::inRange(0, 5);
+  for (int i = 0; i < runs; ++i) {
+    r.speed.base_nps.push_back(*rc::gen::inRange(50, 200) * 1000.0);
+    r.speed.candidate_nps.push_back(*rc::gen::inRange(50, 200) * 1000.0);
+  }
+  if (*rc::gen::arbitrary<bool>()) {
+    nlohmann::json cases = nlohmann::json::array();
+    const int n = *rc::gen::inRange(0, 4);
+    for (int i = 0; i < n; ++i) {
+      nlohmann::json c = {{"name", "audit " + std::to_string(i)},
+                          {"facts", nlohmann::json::object()}};
+      for (const char* k : {"zeta", "alpha", "mid"})
+        if (*rc::gen::arbitrary<bool>()) c["facts"][k] = std::to_string(*rc::gen::inRange(0, 99));
+      if (*rc::gen::inRange(0, 3) == 0) c["skipped"] = "the base has no fhcollect";
+      cases.push_back(c);
+    }
+    r.audits = {{"cases", cases}, {"rows", nlohmann::json::array()}};
+  }
+  x.g.bench_unchanged = *rc::gen::arbitrary<bool>();
+  if (*rc::gen::arbitrary<bool>()) x.g.max_regressions = *rc::gen::inRange(0, 4);
+  if (*rc::gen::arbitrary<bool>()) x.g.min_speed_ratio = *rc::gen::inRange(2, 7) / 4.0;
+  return x;
+}
+
+std::vector<Case> expected_cases(const Generated& x) {
+  const CompareResult& r = x.r;
+  std::vector<Case> out;
+  auto text = [](const BenchSignature& b) {
+    return b.nodes ? std::to_string(*b.nodes) : std::string("n/a");
+  };
+  const bool both = r.base_bench.nodes && r.candidate_bench.nodes;
+  const std::string change = !both ? "n/a"
+                                   : (*r.base_bench.nodes == *r.candidate_bench.nodes ? "unchanged"
+                                                                                      : "changed");
+  Case bench = named("compare.bench", "bench signature");
+  bench.facts = {{"base_nodes", text(r.base_bench)},
+                 {"candidate_nodes", text(r.candidate_bench)},
+                 {"signature", change}};
+  if (!r.base_bench.note.empty()) bench.facts.emplace_back("base_note", r.base_bench.note);
+  if (!r.candidate_bench.note.empty())
+    bench.facts.emplace_back("candidate_note", r.candidate_bench.note);
+  if (x.g.bench_unchanged && change == "changed") {
+    bench.outcome = junit::Outcome::Failed;
+    bench.message = "gate bench-unchanged: bench signature changed: " +
+                    std::to_string(*r.base_bench.nodes) + " -> " +
+                    std::to_string(*r.candidate_bench.nodes) + " nodes";
+    bench.detail = bench.message +
+                   "\nA speed-only change must leave the search's node counts bit-identical.";
+  }
+  out.push_back(bench);
+  for (std::size_t b = 0; b < x.budgets.size(); ++b) {
+    if (r.suites[b].budget.kind != epd::Budget::Kind::Depth) continue;
+    const std::string label = "sd " + std::to_string(r.suites[b].budget.value);
+    const ModelDiff d = model_diff(x.budgets[b]);
+    Case t = named("compare.tree", "tree size " + label);
+    t.facts = {{"base_nodes", std::to_string(d.base_nodes)},
+               {"candidate_nodes", std::to_string(d.cand_nodes)},
+               {"ratio", fixed(d.base_nodes ? double(d.cand_nodes) / double(d.base_nodes) : 0, 4)},
+               {"positions_with_other_node_counts", std::to_string(d.mismatches)}};
+    if (x.g.bench_unchanged && d.mismatches) {
+      t.outcome = junit::Outcome::Failed;
+      t.message = "gate bench-unchanged: " + std::to_string(d.mismatches) + " of " +
+                  std::to_string(x.budgets[b].size()) +
+                  " positions searched other node counts at " + label + " (" +
+                  std::to_string(d.base_nodes) + " -> " + std::to_string(d.cand_nodes) + " nodes)";
+      t.detail = t.message + "\n";
+      for (std::size_t i = 0; i < x.budgets[b].size(); ++i)
+        if (x.budgets[b][i].base_nodes != x.budgets[b][i].cand_nodes)
+          t.detail += "P" + std::to_string(i) + ": " + std::to_string(x.budgets[b][i].base_nodes) +
+                      " -> " + std::to_string(x.budgets[b][i].cand_nodes) + "\n";
+    }
+    out.push_back(t);
+  }
+  Case speed = named("compare.speed", "nodes per second");
+  if (r.speed.base_nps.empty()) {
+    speed.outcome = junit::Outcome::Skipped, speed.message = "--speed-runs 0";
+  } else {
+    std::vector<double> ratios;
+    for (std::size_t i = 0; i < r.speed.base_nps.size(); ++i)
+      ratios.push_back(r.speed.candidate_nps[i] / r.speed.base_nps[i]);
+    const double m = median_of(ratios);
+    const std::string range = fixed(*std::min_element(ratios.begin(), ratios.end()), 4) + ".." +
+                              fixed(*std::max_element(ratios.begin(), ratios.end()), 4);
+    speed.facts = {{"runs", std::to_string(ratios.size())},
+                   {"base_nps_median", fixed(median_of(r.speed.base_nps), 0)},
+                   {"candidate_nps_median", fixed(median_of(r.speed.candidate_nps), 0)},
+                   {"ratio_median", fixed(m, 4)},
+                   {"ratio_range", range}};
+    if (x.g.min_speed_ratio && m < *x.g.min_speed_ratio) {
+      speed.outcome = junit::Outcome::Failed;
+      speed.message = "median nodes/s ratio " + fixed(m, 4) + " (runs " + range + ")";
+    }
+  }
+  out.push_back(speed);
+  for (std::size_t b = 0; b < x.budgets.size(); ++b) {
+    const std::string label = r.suites[b].budget.label();
+    const ModelDiff d = model_diff(x.budgets[b]);
+    Case s = named("compare.suite", "solved set " + label);
+    int base_solved = 0, cand_solved = 0;
+    for (const Pos& p : x.budgets[b]) base_solved += p.base_solved, cand_solved += p.cand_solved;
+    s.facts = {{"positions", std::to_string(x.budgets[b].size())},
+               {"base_solved", std::to_string(base_solved)},
+               {"candidate_solved", std::to_string(cand_solved)},
+               {"gained", joined(d.gained)},
+               {"lost", joined(d.lost)}};
+    if (d.errors) {
+      s.outcome = junit::Outcome::Failed;
+      s.message = std::to_string(d.errors) + " engine failures at " + label +
+                  " (see the epd reports)";
+    } else if (x.g.max_regressions && int(d.lost.size()) > *x.g.max_regressions) {
+      s.outcome = junit::Outcome::Failed;
+      s.message = "gate max-regressions " + std::to_string(*x.g.max_regressions) + ": " +
+                  std::to_string(d.lost.size()) + " positions lost at " + label;
+      s.detail = s.message + ": " + joined(d.lost) + "\ngained: " + joined(d.gained);
+    }
+    out.push_back(s);
+  }
+  if (!r.audits.is_null())
+    for (const auto& c : r.audits.at("cases")) {
+      Case a = named("compare.audits", c.at("name").get<std::string>());
+      std::map<std::string, std::string> keyed;  // key order
+      for (const auto& [k, v] : c.at("facts").items()) keyed[k] = v.get<std::string>();
+      a.facts.assign(keyed.begin(), keyed.end());
+      if (c.contains("skipped"))
+        a.outcome = junit::Outcome::Skipped, a.message = c.at("skipped").get<std::string>();
+      out.push_back(a);
+    }
+  return out;
+}
+
+}  // namespace compare_model
+
+// MODEL compare-report-cases
+// checks: harness/src/commands/compare/compare_report.cpp  (every testcase of the report: order, names, facts, outcomes, messages, details)
+// contract: docs/harnesses/compare.md#testcases
+// planted: ci/mutants/model-compare-report-cases.patch  (a tree-size testcase for node budgets too)
+TEST_CASE("model: compare's report holds each measurement as the documented testcase",
+          "[model][compare]") {
+  using namespace compare_model;
+  rc::prop("generated results and gates", [] {
+    const Generated x = gen_report();
+    const junit::TestSuite v = judge(x.r, x.g);
+    const std::vector<Case> want = expected_cases(x);
+    RC_ASSERT(v.cases.size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const junit::TestCase& got = v.cases[i];
+      RC_ASSERT(got.classname == want[i].classname);
+      RC_ASSERT(got.name == want[i].name);
+      RC_ASSERT(got.outcome == want[i].outcome);
+      RC_ASSERT(got.facts == want[i].facts);
+      RC_ASSERT(got.detail == want[i].detail);
+      if (got.classname == "compare.speed" && got.outcome == junit::Outcome::Failed) {
+        RC_ASSERT(got.message.starts_with("gate min-speed-ratio "));
+        RC_ASSERT(got.message.substr(got.message.find(": ") + 2) == want[i].message);
+      } else {
+        RC_ASSERT(got.message == want[i].message);
+      }
+    }
+  });
 }
