@@ -246,7 +246,8 @@ def test_coverage_map_round_trip(mt: ModuleType, tmp_path: Path):
     back = mt.CoverageMap.load(tmp_path / "cov.json")
     assert back.covering("engine/src/a.cpp", 3) == ["t1", "t2"]
     assert back.covering("engine/src/a.cpp", 5) == []
-    assert back.covering("engine/src/b.cpp", 1) is None
+    assert back.covering("engine/src/b.cpp", 1) == []  # in no test's lines: none ran it
+    assert back.covering("engine/src/b.h", 1) is None
     back.stale = {"engine/src/a.cpp"}
     assert back.covering("engine/src/a.cpp", 3) is None
     assert mt.fallback_binaries("engine/src/a.cpp", back) == {"stk-engine-tests", "stk-tests"}
@@ -832,6 +833,37 @@ def test_a_line_no_test_executes_runs_no_ctest(mt: ModuleType, tmp_path: Path):
     assert (uncovered.outcome, uncovered.tests, job.ctest_calls) == ("not-covered", [], [])
     runner._cpp(job, covered)
     assert covered.outcome == "survived" and job.ctest_calls == [["t1"]]
+
+
+def test_a_source_file_the_fresh_map_lacks_ran_no_test(mt: ModuleType):
+    """The map keeps executed lines only: a .cpp it does not hold, unchanged since its commit,
+    is a file no CTest test executed, so its mutants run no CTest test (planted: such files
+    treated as unknown, and each of compare/output_tail.cpp's mutants ran 304 tests, 450 s).
+    The map cannot say for a header (inline code and constants count where included), for a
+    file changed since, without a map, or for a constant in a file no test ran a line of (it
+    may be read from another file)."""
+    cov = mt.CoverageMap("abc", [("t1", "stk-tests"), ("t2", "stk-tests")])
+    cov.lines = {"harness/src/a.cpp": {3: [0]}}
+    assert cov.covering("harness/src/a.cpp", 3) == ["t1"]
+    assert cov.covering("harness/src/a.cpp", 4) == []
+    assert cov.covering("harness/src/b.cpp", 7) == []
+    assert cov.covering("harness/src/b.h", 7) is None
+    cov.stale = {"harness/src/b.cpp"}
+    assert cov.covering("harness/src/b.cpp", 7) is None
+    assert mt.CoverageMap().covering("harness/src/b.cpp", 7) is None
+
+    cov.stale = set()
+    job = types.SimpleNamespace(test_binary={"t1": "stk-tests", "t2": "stk-tests"})
+    runner = mt.Runner(None, cov, [job], {})
+
+    def mutant(file: str, original: str) -> object:
+        return mt.Mutant(file, 7, "op", original, original + " ", "cpp")
+
+    assert runner.cpp_tests(mutant("harness/src/b.cpp", "  x = f(y);")) == (["t1", "t2"], False)
+    table = "  constexpr int kTable[3] = {1, 2, 3};"
+    assert mt.DATA_LINE.match(table)
+    assert runner.cpp_tests(mutant("harness/src/b.cpp", table)) == (["t1", "t2"], None)
+    assert runner.cpp_tests(mutant("harness/src/a.cpp", table)) == (["t1"], None)
 
 
 def test_tests_added_since_the_map_always_run(mt: ModuleType, tmp_path: Path):
