@@ -4,6 +4,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace {
 
 struct GenCase {
   std::string name, status, message;  // message: the <failure>/<skipped> message, "" for none
+  std::optional<int> time_ms;         // the time attribute; none: CTest wrote no time
 };
 
 junit::Outcome model_outcome(const GenCase& c) {
@@ -47,15 +49,21 @@ std::string model_message(const GenCase& c) {
   return "";
 }
 
-std::string ctest_xml(const std::vector<GenCase>& cases) {
+std::string seconds_attr(std::optional<int> ms) {
+  return ms ? " time=\"" + std::to_string(*ms / 1000) + "." +
+                  std::to_string(1000 + *ms % 1000).substr(1) + "\""
+            : "";
+}
+
+std::string ctest_xml(const std::vector<GenCase>& cases, std::optional<int> suite_ms = 3000) {
   std::string x =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"Linux-c++\" tests=\"" +
       std::to_string(cases.size()) +
-      "\" failures=\"0\" disabled=\"0\" skipped=\"0\" hostname=\"h\" time=\"3\" "
-      "timestamp=\"2026-12-03T04:00:00\">\n";
+      "\" failures=\"0\" disabled=\"0\" skipped=\"0\" hostname=\"h\"" + seconds_attr(suite_ms) +
+      " timestamp=\"2026-12-03T04:00:00\">\n";
   for (const auto& c : cases) {
-    x += "  <testcase name=\"" + c.name + "\" classname=\"" + c.name + "\" time=\"0.5\" status=\"" +
-         c.status + "\">";
+    x += "  <testcase name=\"" + c.name + "\" classname=\"" + c.name + "\"" +
+         seconds_attr(c.time_ms) + " status=\"" + c.status + "\">";
     if (c.status == "fail" && !c.message.empty()) x += "<failure message=\"" + c.message + "\"/>";
     if (c.status == "disabled") x += "<skipped message=\"Disabled\"/>";
     if (c.status == "notrun") x += "<skipped message=\"" + c.message + "\"/>";
@@ -64,13 +72,25 @@ std::string ctest_xml(const std::vector<GenCase>& cases) {
   return x + "</testsuite>\n";
 }
 
+// A time in milliseconds, or none (CTest wrote no time attribute).
+rc::Gen<std::optional<int>> maybe_ms(int max) {
+  return rc::gen::weightedOneOf<std::optional<int>>(
+      {{1, rc::gen::just(std::optional<int>())},
+       {3, rc::gen::map(rc::gen::inRange(0, max), [](int v) { return std::optional<int>(v); })}});
+}
+
 rc::Gen<GenCase> gen_case() {
   return rc::gen::build<GenCase>(
       rc::gen::set(&GenCase::name, rc::gen::map(rc::gen::inRange(0, 1000),
                                                 [](int i) { return "test " + std::to_string(i); })),
-      rc::gen::set(&GenCase::status,
-                   rc::gen::elementOf(std::vector<std::string>{"run", "fail", "disabled", "notrun",
-                                                               "notrun", "notrun", "timeout"})),
+      // Unknown statuses of any spelling, on either side of the known ones in byte order.
+      rc::gen::set(
+          &GenCase::status,
+          rc::gen::weightedOneOf<std::string>(
+              {{6, rc::gen::elementOf(std::vector<std::string>{"run", "fail", "disabled", "notrun",
+                                                               "notrun", "notrun"})},
+               {1, rc::gen::container<std::string>(rc::gen::inRange('a', char('z' + 1)))}})),
+      rc::gen::set(&GenCase::time_ms, maybe_ms(100000)),
       rc::gen::set(&GenCase::message,
                    rc::gen::elementOf(std::vector<std::string>{
                        "", "SKIP_RETURN_CODE=77", "SKIP_REGULAR_EXPRESSION_MATCHED", "Disabled",
@@ -89,8 +109,10 @@ TEST_CASE("ctest-junit maps every generated CTest testcase as the documented map
   rc::prop("generated CTest reports", [] {
     const auto cases = *rc::gen::container<std::vector<GenCase>>(gen_case());
     const auto label = *rc::gen::elementOf(std::vector<std::string>{"release", "asan"});
-    const auto suite = ctest_suite(ctest_xml(cases), label);
+    const auto suite_ms = *maybe_ms(1000000);
+    const auto suite = ctest_suite(ctest_xml(cases, suite_ms), label);
     RC_ASSERT(suite.name == "ctest." + label);
+    RC_ASSERT(suite.time_s == (suite_ms ? *suite_ms / 1000.0 : 0.0));
     RC_ASSERT(suite.cases.size() == cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const auto& got = suite.cases[i];
@@ -98,12 +120,15 @@ TEST_CASE("ctest-junit maps every generated CTest testcase as the documented map
       RC_ASSERT(got.classname == "ctest." + label);
       RC_ASSERT(got.outcome == model_outcome(cases[i]));
       RC_ASSERT(got.message == model_message(cases[i]));
+      RC_ASSERT(got.time_s == (cases[i].time_ms ? *cases[i].time_ms / 1000.0 : 0.0));
+      RC_ASSERT(got.system_out == "out of " + cases[i].name);
     }
   });
   // Both ways: a requested skip stays skipped; a test CTest could not start is an error.
-  CHECK(ctest_suite(ctest_xml({{"a", "notrun", "SKIP_RETURN_CODE=4"}}), "x").cases[0].outcome ==
-        junit::Outcome::Skipped);
-  CHECK(ctest_suite(ctest_xml({{"a", "notrun", "Unable to find executable: a"}}), "x")
+  CHECK(
+      ctest_suite(ctest_xml({{"a", "notrun", "SKIP_RETURN_CODE=4", 500}}), "x").cases[0].outcome ==
+      junit::Outcome::Skipped);
+  CHECK(ctest_suite(ctest_xml({{"a", "notrun", "Unable to find executable: a", 500}}), "x")
             .cases[0]
             .outcome == junit::Outcome::Error);
   CHECK_THROWS_AS(ctest_suite("<testsuites/>", "x"), InputError);
