@@ -4,6 +4,8 @@
 // schema.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "cli_support.h"
 #include "commands/ctest-junit/ctest_junit.h"
 
@@ -73,6 +75,15 @@ TEST_CASE("ctest-junit: CTest's report in the project's JUnit form, outcomes kep
   INFO(r.output);
   CHECK(r.exit_code == 1);  // converted; the report records a failure and an error
   CHECK(test::validate_junit((dir / "junit" / "ctest-release.xml").string()) == "");
+  // The summary beside OUT's junit folder (reports/junit/X.xml: reports/ctest/LABEL.json), else
+  // in OUT's own folder (ctest-junit.md; survived two fresh mutation samples as == -> !=).
+  CHECK(std::filesystem::exists(dir / "ctest" / "release.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "junit" / "ctest" / "release.json"));
+  auto flat = test::run_command(test::harness_bin() + " ctest-junit " + (dir / "raw.xml").string() +
+                                " " + (dir / "flat" / "c.xml").string() + " --name flat");
+  CHECK(flat.exit_code == 1);
+  CHECK(std::filesystem::exists(dir / "flat" / "ctest" / "flat.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "ctest" / "flat.json"));
 
   auto bad = test::run_command(test::harness_bin() + " ctest-junit " +
                                (dir / "missing.xml").string() + " " +
