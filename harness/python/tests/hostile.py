@@ -270,7 +270,7 @@ class Outcome:
     timeout: float
     stdout: bytes = b""
     stderr: bytes = b""
-    leftover_processes: bool = False  # a process of the run's group outlived it
+    leftover: str = ""  # what of the run outlived it past LEFTOVER_GRACE ("": nothing)
     terminated: bool = False  # SIGTERM was sent while it ran
     ended_before_sigterm: bool = False
     cpu: float = 0.0  # user + system seconds of the run itself (not its children)
@@ -279,6 +279,10 @@ class Outcome:
     @property
     def timed_out(self) -> bool:
         return self.returncode is None
+
+    @property
+    def leftover_processes(self) -> bool:
+        return bool(self.leftover)
 
     @property
     def signal(self) -> int | None:
@@ -322,14 +326,48 @@ def _limits(close_stdout: bool) -> Callable[[], None]:
     return preexec
 
 
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+# A process that is ending (killed, being reaped by init, a reader thread not yet scheduled) gets
+# this long on a loaded machine; one still there after it is a leftover (an engine, `sleep &`).
+LEFTOVER_GRACE = 5.0
+
+
+def _what_outlived(pgid: int, readers: Sequence[threading.Thread], grace: float) -> str:
+    """What of a finished run is still there once `grace` seconds have passed: a live process of
+    its group, or a descendant outside the group holding its output pipes open ("": nothing)."""
+    deadline = time.monotonic() + grace
+    while True:
+        members = live_group_members(pgid)
+        pipes = any(t.is_alive() for t in readers)
+        if not members and not pipes:
+            return ""
+        if time.monotonic() >= deadline:
+            what = (
+                f"a process of its group ({members[0]})"
+                if members
+                else "a process holding its output open"
+            )
+            return f"{what}, {grace:.0f} s after it ended"
+        for t in readers:
+            t.join(timeout=0.05)
+        if not readers:
+            time.sleep(0.05)
+
+
+def live_group_members(pgid: int) -> list[str]:
+    """The processes of group `pgid` that have not exited, as "name, pid N". A zombie has ended:
+    it waits only for its new parent to reap it, which an init in a container may do seconds
+    later (one here reaped every ~2 s), so kill(-pgid, 0) alone would call it a leftover."""
+    found: list[str] = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat_file.read_text()
+        except OSError:
+            continue  # ended while we looked
+        name, _, rest = text.partition(" (")[2].rpartition(")")
+        fields = rest.split()
+        if len(fields) >= 3 and int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            found.append(f"{name}, pid {stat_file.parent.name}")
+    return sorted(found)
 
 
 def _kill_group(pgid: int) -> None:
@@ -381,9 +419,7 @@ def run_bounded(
     elapsed = time.monotonic() - started
     if out_r is not None and stdout == STDOUT_STALLED_PIPE:
         readers.append(_reader(out_r, outs))  # drained only now: the run never saw a reader
-    for t in readers:
-        t.join(timeout=1.0)
-    leftover = _group_alive(proc.pid) or any(t.is_alive() for t in readers)
+    leftover = _what_outlived(proc.pid, readers, LEFTOVER_GRACE)
     _kill_group(proc.pid)
     for t in readers:
         t.join(timeout=5.0)
@@ -394,7 +430,7 @@ def run_bounded(
         timeout=timeout,
         stdout=b"".join(outs),
         stderr=b"".join(errs),
-        leftover_processes=leftover,
+        leftover=leftover,
         terminated=terminated,
         ended_before_sigterm=ended_first,
         cpu=usage.ru_utime + usage.ru_stime,
@@ -642,7 +678,7 @@ class Sandbox:
         elif outcome.returncode not in expected:
             v.append(f"exit {outcome.returncode}, expected {sorted(expected)}")
         if outcome.leftover_processes:
-            v.append("a process of the run (an engine, a child) outlived it")
+            v.append(f"a process of the run (an engine, a child) outlived it: {outcome.leftover}")
         if outcome.max_rss > MAX_RSS:
             v.append(f"used {outcome.max_rss / 2**30:.1f} GiB of memory (read without bound?)")
         v += self._outside_violations()
