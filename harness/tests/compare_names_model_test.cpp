@@ -46,7 +46,8 @@ std::string last_lines(const std::string& text, int n) {
 }
 
 // A side as given: safe characters and the ones a path or a revision brings ('/', '~', '^',
-// spaces, quotes, a NUL, a byte above 127), dots and dashes frequent (the rule's edge cases).
+// spaces, quotes, a NUL, a byte above 127), dots and dashes frequent (the rule's edge cases),
+// the empty side included.
 rc::Gen<std::string> given_side() {
   const rc::Gen<char> ch = rc::gen::weightedElement<char>({{4, 'a'},
                                                            {1, 'Z'},
@@ -61,8 +62,10 @@ rc::Gen<std::string> given_side() {
                                                            {1, '\''},
                                                            {1, '\0'},
                                                            {1, char(0xC3)}});
-  return rc::gen::suchThat(rc::gen::resize(40, rc::gen::container<std::string>(ch)),
-                           [](const std::string& s) { return !s.empty(); });
+  // Mostly short; one in four up to 300 characters (a long path: past the label's length).
+  return rc::gen::weightedOneOf<std::string>(
+      {{3, rc::gen::resize(40, rc::gen::container<std::string>(ch))},
+       {1, rc::gen::resize(300, rc::gen::container<std::string>(ch))}});
 }
 
 }  // namespace names_model
@@ -86,7 +89,7 @@ TEST_CASE("model: a failing child's output is shown by its last lines", "[model]
 }
 
 // MODEL compare-file-label
-// checks: harness/src/commands/compare/compare_side.cpp  (a side's label, the default config of compare and bench-diff)
+// checks: harness/src/commands/compare/compare_side.cpp  (a side's label and the default config of compare and bench-diff)
 // contract: docs/harnesses/compare.md#names-and-messages
 // planted: ci/mutants/model-compare-file-label.patch  (a leading '-' kept: an option look-alike)
 TEST_CASE("model: a side's label is a safe name, and a safe name is its own label",
@@ -96,7 +99,12 @@ TEST_CASE("model: a side's label is a safe name, and a safe name is its own labe
     const std::string given = *given_side();
     const std::string label = compare::file_label(given);
     RC_ASSERT(is_safe_name(label));
-    RC_ASSERT(label.size() <= given.size());
-    if (is_safe_name(given)) RC_ASSERT(label == given);
+    RC_ASSERT(label.size() <= 98u);
+    if (is_safe_name(given) && given.size() <= 98) RC_ASSERT(label == given);
+    // A long side keeps its end: the label of the last 98 characters.
+    if (given.size() > 98) RC_ASSERT(label == compare::file_label(given.substr(given.size() - 98)));
+    const std::string other = *given_side();
+    RC_ASSERT(is_safe_name(compare::default_config(given, other)));
+    RC_ASSERT(compare::default_config(given, other) == label + "-vs-" + compare::file_label(other));
   });
 }

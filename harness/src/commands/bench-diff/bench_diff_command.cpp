@@ -247,8 +247,7 @@ int run_bench_diff(int argc, char** argv) {
   app.add_option("--out-dir", o.out_dir, "reports root")->capture_default_str();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
-    if (o.config.empty())
-      o.config = compare::file_label(o.base) + "-vs-" + compare::file_label(o.candidate);
+    if (o.config.empty()) o.config = compare::default_config(o.base, o.candidate);
     const report::ReportPaths paths = report::report_paths(o.out_dir, "bench-diff", o.config);
     declare_report(paths.junit, "bench-diff." + o.config);
 

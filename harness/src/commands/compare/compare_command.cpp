@@ -181,7 +181,7 @@ int run_compare(int argc, char** argv) {
   o.min_speed_ratio_given = bool(*given.min_speed_ratio);
   try {
     const std::string self = std::filesystem::canonical("/proc/self/exe").string();
-    if (o.config.empty()) o.config = file_label(o.base_arg) + "-vs-" + file_label(o.cand_arg);
+    if (o.config.empty()) o.config = default_config(o.base_arg, o.cand_arg);
     const std::string& config = o.config;
     const report::ReportPaths paths = report::report_paths(o.out_dir, "compare", config);
     declare_report(paths.junit, "compare." + config);

@@ -3,6 +3,7 @@
 // or a command CMD ARGS, docs/uci.md).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,9 +22,16 @@ struct Side {
   bool is_stk() const { return kind != Kind::EnginePath; }
 };
 
-// `given` with every character outside [A-Za-z0-9._-] replaced by '_', ".." by '_' and a leading
-// '.' or '-' by '_': a name for reports (cli/file_names.h), never a path.
+// The longest label: two of them and "-vs-" make a name of at most 200 characters.
+inline constexpr std::size_t kMaxLabel = 98;
+
+// `given`'s last kMaxLabel characters with every character outside [A-Za-z0-9._-] replaced by
+// '_', ".." by '_' and a leading '.' or '-' by '_' ("_" for ""): a name for reports
+// (cli/file_names.h), never a path (docs/harnesses/compare.md#names-and-messages).
 std::string file_label(const std::string& given);
+
+// "<base label>-vs-<candidate label>": the default --config of compare and bench-diff.
+std::string default_config(const std::string& base, const std::string& candidate);
 
 // "worktree": this stk-harness's own build (engine beside it). An existing executable file: an
 // engine path. Otherwise a git revision of the repository in the current directory, resolved to
