@@ -1002,17 +1002,20 @@ class Job:
         junit: Path | None = None,
         env: dict[str, str] | None = None,
         per_test: float | None = None,
+        parallel: int = 1,
     ) -> Ran:
         """Runs the tests (chunks of CTEST_CHUNK names), stopping at the first failure. With
         `per_test`, CTest stops any one test past that many seconds: a hang costs its own test's
         limit, not the whole selection's (a mutant hanging in its first test once took 653 s);
-        that stop counts as timed out."""
+        that stop counts as timed out. `parallel` tests at once (CTest -j: CI runs them so)."""
         total = Ran(0, "", 0.0)
         deadline = time.monotonic() + timeout
         for i, chunk in enumerate(growing_chunks(names)):
             cmd = ["ctest", "--test-dir", str(self.build_dir), "-R", ctest_regex(chunk)]
             if per_test is not None:
                 cmd += ["--timeout", str(max(1, round(per_test)))]
+            if parallel > 1:
+                cmd += ["-j", str(parallel)]
             if junit is not None:
                 cmd += ["--output-junit", str(junit.with_suffix(f".{i}.xml"))]
             else:
@@ -1134,6 +1137,7 @@ class Runner:
         for j in jobs:
             self.pool.put(j)
         self.first = jobs[0]
+        self.jobs = list(jobs)
         self.ctest_base: dict[str, tuple[bool, float]] = {}
         self.py_base: dict[str, tuple[bool, float]] = {}  # test file -> (passed, seconds)
         # Per file, how many of its mutants each test killed so far in this run: those tests
@@ -1188,6 +1192,10 @@ class Runner:
         when none does."""
         return python_tests_for(self.first.tree, m.file)
 
+    def baseline_parallelism(self) -> int:
+        """The baseline runs before any mutant, in one clone: it may use every clone's cores."""
+        return max(1, sum(j.build_jobs for j in self.jobs))
+
     def baseline(self, mutants: Sequence[Mutant]) -> None:
         """Runs every selected test once unmutated: its time sets the limits, and a test that
         fails unmutated is left out of the selections (it would kill every mutant)."""
@@ -1208,7 +1216,7 @@ class Runner:
         if cpp:
             print(f"mutation: baseline: {len(cpp)} CTest tests unmutated", flush=True)
             junit = job.tree / "build" / "mutation-baseline.xml"
-            job.ctest(cpp, timeout=7200, junit=junit)
+            job.ctest(cpp, timeout=7200, junit=junit, parallel=self.baseline_parallelism())
             for part in sorted(junit.parent.glob(junit.stem + ".*.xml")):
                 self.ctest_base.update(junit_times(part))
                 part.unlink()

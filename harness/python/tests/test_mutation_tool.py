@@ -1211,3 +1211,37 @@ def test_the_report_records_the_run_state_and_leaves_the_options_as_given(mt: Mo
     assert meta["phases"]["clones"] >= 5.0 and set(meta["phases"]) == {"draw", "clones"}
     assert meta["seconds"] >= 105.0 and meta["mutant_seconds"] >= 45.0
     assert a.seed == mt.HEAD_SEED and mt.default_config(a) == "per-module-3-seed-head"
+
+
+def test_the_baseline_runs_ctest_on_every_core_and_a_mutant_on_one(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The baseline runs before any mutant, in one clone: CTest -j <all clones' cores> (CI runs
+    CTest so); a mutant's tests run one at a time in its own clone (the other clones are busy).
+    A real CTest project: with -j 2 both results still reach the JUnit file the times come from."""
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.19)\nproject(t NONE)\nenable_testing()\n"
+        'add_test(NAME "a" COMMAND true)\nadd_test(NAME "b" COMMAND false)\n'
+    )
+    job = mt.Job("job0", "HEAD", 1, dict(os.environ))
+    job.build_dir = tmp_path / "b"
+    subprocess.run(["cmake", "-S", tmp_path, "-B", job.build_dir], check=True, capture_output=True)
+    seen: list[list[str]] = []
+    real_run = mt.run
+
+    def spy(cmd: list[str], *args, **kwargs):
+        seen.append([str(c) for c in cmd])
+        return real_run(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(mt, "run", spy)
+    junit = tmp_path / "base.xml"
+    job.ctest(["a", "b"], timeout=60, junit=junit, parallel=2)
+    assert seen[-1][seen[-1].index("-j") + 1] == "2"
+    parts = sorted(tmp_path.glob("base.*.xml"))
+    times = {k: v for p in parts for k, v in mt.junit_times(p).items()}
+    assert {k: ok for k, (ok, _) in times.items()} == {"a": True, "b": False}
+    job.ctest(["a"], timeout=60)
+    assert "-j" not in seen[-1]
+    runner = mt.Runner.__new__(mt.Runner)
+    mt.Runner.__init__(runner, None, mt.CoverageMap.load(tmp_path / "none.json"), [job, job], {})
+    assert runner.baseline_parallelism() == 2
