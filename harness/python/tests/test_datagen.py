@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -327,3 +328,24 @@ def test_the_review_page_shows_how_datagen_and_match_games_ended(tmp_path: Path)
         assert kinds
         for kind in kinds:
             assert f"games ended by {kind}" in html, (reports, kind)
+
+
+def test_progress_lines_count_games_and_positions_as_documented(tmp_path: Path):
+    """docs/datagen.md "Report": a progress line after every 10th game of the shard and after
+    its last, then the totals of the file (records, quiet records). Planted: the progress line
+    only every 10th game (the last, 23rd, never printed)."""
+    r = datagen(tmp_path, "--games", "23")
+    assert r.returncode == 0, r.stderr
+    progress = re.findall(
+        r"^datagen: (\d+)/(\d+) games, (\d+) positions this run, [\d.]+ positions/s per core$",
+        r.stdout,
+        re.M,
+    )
+    assert [(int(n), int(m)) for n, m, _ in progress] == [(10, 23), (20, 23), (23, 23)]
+    rows = records(tmp_path / "d.txt")
+    written = [int(p) for _, _, p in progress]
+    assert written == sorted(written) and written[-1] == len(rows)
+    quiet = sum(row[4] == "1" for row in rows)
+    total = re.search(r"^datagen: 23 games, (\d+) positions \((\d+) quiet\)", r.stdout, re.M)
+    assert total and (int(total[1]), int(total[2])) == (len(rows), quiet), r.stdout
+    assert re.search(r"^datagen: ended: ", r.stdout, re.M)
