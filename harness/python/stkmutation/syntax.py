@@ -135,8 +135,12 @@ class SyntaxCheck:
         cache: Path | None = None,
         jobs: int | None = None,
         pch_dir: Path | None = None,
+        sources: Path | None = None,
     ) -> None:
         self.root = root
+        # Where the sources and headers are read (a snapshot of HEAD, tool.head_snapshot): a run
+        # lasts hours, and the work tree's headers may change under it (a developer goes on).
+        self.src = sources or root
         self.build_dir = build_dir or root / "build" / "release"
         self.db = self.build_dir / "compile_commands.json"
         self.flags: dict[str, list[str] | None] | None = None
@@ -172,22 +176,30 @@ class SyntaxCheck:
                     rel = src.resolve().relative_to(self.root.resolve()).as_posix()
                 except ValueError:
                     continue
-                flags.setdefault(rel, keep)
+                flags.setdefault(rel, self._from_sources(keep))
                 self.cwd.setdefault(rel, str(directory))
         return flags
+
+    def _from_sources(self, flags: list[str]) -> list[str]:
+        """The flags with every path into the work tree (not its build/) moved to self.src."""
+        if self.src == self.root:
+            return flags
+        tree = re.escape(str(self.root.resolve()))
+        into = re.compile(rf"{tree}/(?!build/)")
+        return [into.sub(lambda _: f"{self.src.resolve()}/", f) for f in flags]
 
     def _base(self, path: str) -> list[str] | None:
         with self.lock:
             if self.flags is None:
                 self.flags = self._load()
-                self.digest = header_digest(self.root, [self.build_dir / "generated"])
+                self.digest = header_digest(self.src, [self.build_dir / "generated"])
             return self.flags.get(path)
 
     def _args(self, path: str) -> list[str] | None:
         base = self._base(path)
         if base is None:
             return None
-        where = str((self.root / path).parent)
+        where = str((self.src / path).parent)
         flags = self.pch.get(path, base)
         return [*flags, "-fsyntax-only", "-w", "-iquote", where, "-x", "c++", "-"]
 
@@ -284,8 +296,8 @@ class SyntaxCheck:
                 continue
             cwd = self.cwd[rel]
             with contextlib.suppress(OSError, InputError):
-                for line in preamble_of(inputs.read_input_text(self.root / rel)).splitlines():
-                    line = absolute_include(line, (self.root / rel).parent)
+                for line in preamble_of(inputs.read_input_text(self.src / rel)).splitlines():
+                    line = absolute_include(line, (self.src / rel).parent)
                     if line not in lines:
                         lines.append(line)
         if not lines or not cwd:

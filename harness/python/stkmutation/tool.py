@@ -38,7 +38,9 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tarfile
 import sys
+import tempfile
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -928,6 +930,43 @@ BINARY_VARS = {"engine": ("STK_ENGINE", "STK_HARNESS"), "harness": ("STK_HARNESS
 # pytest files that check every stk-harness command the same way, run for a mutant of any
 # command: docs/cli.md against each command's --help.
 EVERY_COMMAND_TESTS = ("test_docs_cli.py",)
+
+
+SNAPSHOT_DAYS = 7
+
+
+def head_snapshot(head: str, parent: Path, repo: Path = ROOT) -> Path:
+    """HEAD's engine/ and harness/ under parent/<commit>, made once: the syntax checks of a run
+    read their sources and headers there, never in the work tree, which may change during a run
+    of hours (a developer editing a header turned most of a schema build into builds alone).
+    A snapshot unused for SNAPSHOT_DAYS is removed (a run at another commit may be using a newer
+    one: 4.6 MB each)."""
+    commit = commit_of(head, "HEAD", repo)
+    where = parent / commit
+    if not where.is_dir():
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=parent))
+        try:
+            archive = subprocess.run(
+                ["git", "archive", "--format=tar", commit, "--", "engine", "harness"],
+                cwd=repo,
+                capture_output=True,
+                check=False,
+            )
+            if archive.returncode:
+                raise SetupError(f"git archive {commit[:12]} failed: {archive.stderr.decode()}")
+            with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+                tar.extractall(tmp, filter="data")
+            os.replace(tmp, where)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    os.utime(where)
+    stale = time.time() - SNAPSHOT_DAYS * 86400
+    for old in parent.iterdir():
+        with contextlib.suppress(OSError):
+            if old != where and old.stat().st_mtime < stale:
+                shutil.rmtree(old, ignore_errors=True)
+    return where
 
 
 def binary_tests_for(tree: Path, file: str) -> list[str]:
@@ -2065,7 +2104,11 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         }
     if rerun is not None:
         by_module = {mod: [m for m in ms if m.file in rerun] for mod, ms in by_module.items()}
-    syntax = SyntaxCheck(ROOT, cache=ROOT / "build" / "mutation" / "syntax-cache.json")
+    syntax = SyntaxCheck(
+        ROOT,
+        cache=ROOT / "build" / "mutation" / "syntax-cache.json",
+        sources=head_snapshot(head, ROOT / "build" / "mutation" / "syntax-src"),
+    )
     t_phase = time.monotonic()
     mutants = choose(
         by_module,

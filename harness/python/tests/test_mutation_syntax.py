@@ -8,7 +8,9 @@ out of the cache key (a changed header reuses a stale verdict).
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -194,3 +196,57 @@ def test_precompiled_preambles_of_changed_headers_are_removed(tmp_path: Path):
     SyntaxCheck(tmp_path, build, pch_dir=pch).prefetch([("src/a.cpp", SOURCE, SOURCE)])
     second = {p.name for p in pch.iterdir()}
     assert any(n.endswith(".gch") for n in second) and not first & second
+
+
+@needs_cxx
+def test_checks_read_heads_snapshot_not_the_work_tree(tmp_path: Path):
+    """A run lasts hours while the work tree changes: its checks read sources and headers from
+    the snapshot of HEAD (`sources`), through quoted includes and -I flags alike. Planted: the
+    checker rooted in the work tree, whose header was edited after the commit."""
+    build = project(tmp_path)
+    db = json.loads((build / "compile_commands.json").read_text())
+    db[0]["command"] = db[0]["command"].replace("-std=c++20", f"-std=c++20 -I{tmp_path / 'src'}")
+    (build / "compile_commands.json").write_text(json.dumps(db))
+    snap = tmp_path / "snap"
+    (snap / "src").mkdir(parents=True)
+    (snap / "src" / "a.h").write_text(HEADER.replace("twice", "thrice"))
+    (snap / "src" / "a.cpp").write_text(SOURCE.replace("twice", "thrice"))
+    (tmp_path / "src" / "b.h").write_text("#pragma once\n#error the work tree's header\n")
+    (snap / "src" / "b.h").write_text("#pragma once\ninline int b() { return 1; }\n")
+    uses_b = "#include <b.h>\nint g() { return b(); }\n"
+    for pch in (None, tmp_path / "pch"):
+        check = SyntaxCheck(tmp_path, build, pch_dir=pch, sources=snap)
+        assert check.compiles("src/a.cpp", SOURCE.replace("twice", "thrice"))
+        assert not check.compiles("src/a.cpp", SOURCE)
+        assert check.compiles("src/a.cpp", uses_b)
+    work = SyntaxCheck(tmp_path, build)
+    assert work.compiles("src/a.cpp", SOURCE) and not work.compiles("src/a.cpp", uses_b)
+
+
+def test_head_snapshot_holds_the_commit_not_the_edits(tmp_path: Path):
+    import subprocess
+
+    repo = tmp_path / "repo"
+    (repo / "engine").mkdir(parents=True)
+    (repo / "harness").mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "engine" / "x.h").write_text("committed\n")
+    (repo / "harness" / "y.h").write_text("y\n")
+    (repo / "other.txt").write_text("not taken\n")
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (repo / "engine" / "x.h").write_text("edited after the commit\n")
+    parent = tmp_path / "snapshots"
+    first = tool.head_snapshot("HEAD", parent, repo)
+    assert (first / "engine" / "x.h").read_text() == "committed\n"
+    assert (first / "harness" / "y.h").is_file() and not (first / "other.txt").exists()
+    assert tool.head_snapshot("HEAD", parent, repo) == first
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    second = tool.head_snapshot("HEAD", parent, repo)
+    assert (second / "engine" / "x.h").read_text() == "edited after the commit\n"
+    assert first.exists()  # a run at the first commit may still be reading it
+    old = time.time() - (tool.SNAPSHOT_DAYS + 1) * 86400
+    os.utime(first, (old, old))
+    assert tool.head_snapshot("HEAD", parent, repo) == second
+    assert [p.name for p in parent.iterdir()] == [second.name]
