@@ -38,8 +38,8 @@ import shlex
 import shutil
 import signal
 import subprocess
-import tarfile
 import sys
+import tarfile
 import tempfile
 import threading
 import time
