@@ -5,6 +5,7 @@ Runs when the stk-harness binary exists (STK_HARNESS, else build/release)."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import os
@@ -174,3 +175,44 @@ def test_reading_a_missing_database_names_it_and_creates_nothing(tmp_path: Path)
         assert proc.returncode == 2, proc.stdout + proc.stderr
         assert f"{db}: not a usable history database: does not exist" in proc.stderr
         assert not db.exists()
+
+
+def cpu_model_of_this_machine() -> str:
+    """docs/review.md "History": the first `model name` of /proc/cpuinfo, read here on its own."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return "unknown"
+    for line in lines:
+        if line.startswith("model name"):
+            return line.partition(":")[2].strip()
+    return "unknown"
+
+
+def test_the_listing_and_the_csv_hold_every_figure_with_the_runs_facts(tmp_path: Path):
+    """Two appended runs read back both ways agree figure for figure (the listing once lost every
+    figure of a run but its first), and the facts recorded are the machine's and the clock's,
+    read here independently. Planted: the date left empty; the CPU model from the colon on."""
+    db = tmp_path / "history.sqlite"
+    before = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    for nodes in (11, 22):
+        r = history(db, "--append", str(reports_with(tmp_path, nodes)), "--tier", "full")
+        assert r.returncode == 0, r.stderr
+    after = dt.datetime.now(dt.timezone.utc)
+    rows = list(csv.DictReader(io.StringIO(history(db, "--csv").stdout)))
+    assert len(rows) == 6 and len({r["run_id"] for r in rows}) == 2
+    for r in rows:
+        when = dt.datetime.strptime(r["date"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+        assert before <= when <= after, r["date"]
+        assert r["cpu_model"] == cpu_model_of_this_machine()
+        assert int(r["cores"]) == os.cpu_count() and r["tier"] == "full"
+    listing = history(db).stdout.splitlines()
+    runs = [line for line in listing if line.startswith("run ")]
+    figures = [line for line in listing if line.startswith("  ")]
+    assert len(runs) == 2 and len(figures) == len(rows), listing
+    for r in rows:
+        head = f"run {r['run_id']} {r['date']} {r['revision']} {r['tier']} ({r['cpu_model']}, "
+        assert any(line.startswith(head) for line in runs), (head, runs)
+    assert sorted(line.strip() for line in figures) == sorted(
+        f"{r['key']} = {float(r['value']):.10g}" for r in rows
+    )
