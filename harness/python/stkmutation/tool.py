@@ -747,6 +747,18 @@ class CoverageMap:
             return [] if path.endswith(".cpp") else None
         return [self.tests[i][0] for i in self.lines[path].get(line, [])]
 
+    def covering_statement(self, path: str, line: int, text: str) -> list[str] | None:
+        """covering(), except that a line the map has no count for takes the tests of the
+        statement it continues: gcov counts a statement spread over lines on some of them only,
+        so a mutant in an argument on a later line ran no test, and "survived" (epd-compare's
+        console table: the model that reads that table was never run on its format lines)."""
+        found = self.covering(path, line)
+        if found != [] or path not in self.lines:
+            return found
+        first, last = statement_span(text.splitlines(), line)
+        ids = {i for n in range(first, last + 1) for i in self.lines[path].get(n, [])}
+        return sorted({self.tests[i][0] for i in ids})
+
     def file_tests(self, path: str) -> list[str]:
         """The tests that executed some line of the file, sorted."""
         ids = {i for by_line in self.lines.get(path, {}).values() for i in by_line}
@@ -755,6 +767,31 @@ class CoverageMap:
     def binaries_of(self, path: str) -> set[str]:
         """The test binaries whose tests executed some line of the file."""
         return {self.tests[i][1] for ids in self.lines.get(path, {}).values() for i in ids}
+
+
+STATEMENT_END = re.compile(
+    r"[;{}]\s*$|^\s*#|^\s*(?:case\b[^:]*|default|public|private|protected):\s*$"
+)
+SPAN_LIMIT = 40  # lines: a statement longer than this is taken from this far only
+
+
+def statement_span(lines: Sequence[str], line: int) -> tuple[int, int]:
+    """The 1-based first and last lines of the C++ statement that `line` is part of, read from
+    where lines end: a statement starts after a line ending in ';', '{' or '}' (or a label or a
+    preprocessor line) and ends at the first line so ending. Blank lines and `//` comments end
+    nothing."""
+
+    def ends(n: int) -> bool:
+        code = lines[n - 1].split("//", 1)[0].rstrip()
+        return bool(code) and STATEMENT_END.search(code) is not None
+
+    first = line
+    while first > 1 and line - first < SPAN_LIMIT and not ends(first - 1):
+        first -= 1
+    last = line
+    while last < len(lines) and last - line < SPAN_LIMIT and not ends(last):
+        last += 1
+    return first, last
 
 
 def fallback_binaries(path: str, cov: CoverageMap) -> set[str]:
@@ -1193,7 +1230,10 @@ class Runner:
         the map cannot say (no map, or the file changed since it was made). A constant's
         definition the map has no count for (DATA_LINE) runs the tests that run its file."""
         known = self.first.test_binary
-        found = self.cov.covering(m.file, m.line)
+        if self.sources is None:
+            found = self.cov.covering(m.file, m.line)
+        else:
+            found = self.cov.covering_statement(m.file, m.line, self.sources.text(m.file))
         bins = fallback_binaries(m.file, self.cov)
         # Tests added since the map was made may execute the line: they always run (the rerun of
         # a gap closed by a new test found the test left out, and the mutant "survived").

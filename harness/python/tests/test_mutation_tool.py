@@ -1245,3 +1245,43 @@ def test_the_baseline_runs_ctest_on_every_core_and_a_mutant_on_one(
     runner = mt.Runner.__new__(mt.Runner)
     mt.Runner.__init__(runner, None, mt.CoverageMap.load(tmp_path / "none.json"), [job, job], {})
     assert runner.baseline_parallelism() == 2
+
+
+STATEMENTS = """int f(int a) {
+  int x = a;  // one line
+  std::cout << fmt::format("{} {}",
+                           a,
+                           // a comment inside
+                           x)
+            << "\\n";
+  if (a)
+    g(a);
+
+  return x;
+}
+"""
+
+
+def test_a_statement_over_lines_is_one_span(mt: ModuleType):
+    lines = STATEMENTS.splitlines()
+    assert mt.statement_span(lines, 2) == (2, 2)
+    assert [mt.statement_span(lines, n) for n in (3, 4, 5, 6, 7)] == [(3, 7)] * 5
+    assert mt.statement_span(lines, 9) == (8, 9)  # an if without braces and its statement
+    assert mt.statement_span(lines, 11) == (10, 11)  # a blank line ends nothing
+    assert mt.statement_span(lines, 1) == (1, 1) and mt.statement_span(lines, 12) == (12, 12)
+
+
+def test_a_line_gcov_did_not_count_takes_its_statements_tests(mt: ModuleType):
+    """gcov counts a statement spread over lines on some of them: a mutant on another of its
+    lines runs the tests that executed the statement (planted: such a line ran no test, and
+    epd-compare's table format mutants "survived" a model that reads the table). A statement
+    no test executed still runs none."""
+    cov = mt.CoverageMap("abc", [("t1", "stk-tests"), ("t2", "stk-tests")])
+    cov.lines = {"harness/src/a.cpp": {1: [0, 1], 3: [1], 8: [0]}}
+    text = STATEMENTS
+    assert cov.covering_statement("harness/src/a.cpp", 5, text) == ["t2"]
+    assert cov.covering_statement("harness/src/a.cpp", 6, text) == ["t2"]
+    assert cov.covering_statement("harness/src/a.cpp", 9, text) == ["t1"]
+    assert cov.covering_statement("harness/src/a.cpp", 11, text) == []
+    assert cov.covering_statement("harness/src/a.cpp", 1, text) == ["t1", "t2"]
+    assert cov.covering_statement("harness/src/b.h", 5, text) is None
