@@ -173,6 +173,7 @@ TEST_CASE(
 // checks: harness/src/commands/epd-compare/epd_compare_command.cpp  (both sides' solved counts and their overlap)
 // contract: docs/harnesses/epd-compare.md#figures
 // planted: ci/mutants/model-epd-compare-overlap.patch  (the reference column shows stk's solved count)
+// also caught (fresh sample at 46fcea3, by hand): the total-time row's format emptied
 TEST_CASE(
     "model: epd-compare's solved counts and overlap equal those of its two reports and an engine against itself differs nowhere",
     "[model][epd-compare]") {
@@ -220,6 +221,17 @@ TEST_CASE(
                    std::to_string(int(b.at("summary").at("solved"))) + " / " + std::to_string(n))));
     CHECK_THAT(r.output, Catch::Matchers::Contains(
                              row("solved alone", std::to_string(only_a), std::to_string(only_b))));
+    // "total nodes": each side's sum over the positions of its report; "total time" its seconds
+    // to one decimal (their sum is not re-added here: the report rounds each position's time).
+    const auto nodes = [](const nlohmann::json& j) {
+      std::uint64_t sum = 0;
+      for (const auto& p : j.at("positions")) sum += p.at("nodes").get<std::uint64_t>();
+      return std::to_string(sum);
+    };
+    CHECK_THAT(r.output, Catch::Matchers::Contains(row("total nodes", nodes(a), nodes(b))));
+    CHECK_THAT(r.output,
+               Catch::Matchers::Matches(
+                   "[\\s\\S]*\ntotal time +[0-9]+\\.[0-9] s +[0-9]+\\.[0-9] s\n[\\s\\S]*"));
     return std::make_tuple(both, only_a, only_b);
   };
   SECTION("the null control: the in-process engine against itself") {
