@@ -236,10 +236,12 @@ TEST_CASE(
   }
   // Shards: position i on shard (i % N) + 1, and together the unsharded run's records.
   std::vector<std::string> sharded;
+  std::uint64_t shard_nodes = 0;
   for (int k = 1; k <= 2; ++k) {
     const auto [part, pj] = collect("shard" + std::to_string(k),
                                     "--shard " + std::to_string(k) + "/2");
     CHECK(pj.at("shard") == std::to_string(k) + "/2");
+    shard_nodes += pj.at("nodes").get<std::uint64_t>();
     for (const auto& r : split_records(part)) {
       CHECK(le(r.raw, 0, 4) % 2 == std::uint64_t(k - 1));
       sharded.push_back(r.raw);
@@ -250,6 +252,19 @@ TEST_CASE(
   std::sort(all.begin(), all.end());
   std::sort(sharded.begin(), sharded.end());
   CHECK(all == sharded);
+  // Seen failing by hand (survivors of the fresh sample at 46fcea3): the nodes summed with `=+`,
+  // and --limit stopping before the first position.
+  CHECK(shard_nodes == j.at("nodes").get<std::uint64_t>());  // each search's nodes, summed
+  // --limit 3: the first three positions' records of the unsharded run, and no more.
+  const auto [limited, lj] = collect("limited", "--limit 3");
+  CHECK(lj.at("positions_searched") == 3);
+  std::vector<std::string> first3, got;
+  for (const auto& r : records)
+    if (le(r.raw, 0, 4) < 3) first3.push_back(r.raw);
+  for (const auto& r : split_records(limited)) got.push_back(r.raw);
+  std::sort(first3.begin(), first3.end());
+  std::sort(got.begin(), got.end());
+  CHECK(got == first3);
 }
 
 // MODEL fhgen-split
