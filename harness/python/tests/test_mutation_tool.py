@@ -1224,7 +1224,7 @@ def test_the_baseline_runs_ctest_on_every_core_and_a_mutant_on_one(
         'add_test(NAME "a" COMMAND true)\nadd_test(NAME "b" COMMAND false)\n'
     )
     job = mt.Job("job0", "HEAD", 1, dict(os.environ))
-    job.build_dir = tmp_path / "b"
+    job.tree, job.build_dir = tmp_path, tmp_path / "b"  # no scratch clone in a fresh checkout
     subprocess.run(["cmake", "-S", tmp_path, "-B", job.build_dir], check=True, capture_output=True)
     seen: list[list[str]] = []
     real_run = mt.run
