@@ -135,6 +135,86 @@ TEST_CASE("non-regular targets are refused by the name a model of the file type 
   ::close(s);
 }
 
+namespace {
+
+// What stands at one level of a generated path: the folders above the target, then the target.
+enum class Node { Missing, Folder, File, Fifo, Dangling };
+
+// The refusal the contract gives for `levels` (the last is the target), as the name it starts
+// with, or "" for none: the nearest name above the target that exists is a folder, and the target
+// is missing or a regular file. (This process may write in every folder made here.)
+std::string model_refused_name(const std::vector<Node>& levels,
+                               const std::vector<std::string>& names) {
+  const std::size_t target = levels.size() - 1;
+  for (std::size_t i = target; i-- > 0;) {
+    if (levels[i] == Node::Missing) continue;
+    if (levels[i] != Node::Folder) return names[i];
+    break;
+  }
+  if (levels[target] == Node::Fifo || levels[target] == Node::Folder) return names[target];
+  return "";
+}
+
+// Every name under `dir`, links not followed: what a check that creates nothing leaves as it was.
+std::set<std::string> names_under(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) names.insert(e.path().string());
+  return names;
+}
+
+}  // namespace
+
+// MODEL io-writable-target
+// checks: harness/src/io/output_file.cpp  (an output's place, checked before a run's work)
+// contract: docs/faults.md#refused-before-the-work-iorequire_writable_target
+// planted: ci/mutants/model-io-writable-target.patch  (the walk stops at the first missing folder)
+TEST_CASE(
+    "an output's place is refused exactly when the contract's walk up says so, creating nothing",
+    "[model][io]") {
+  const auto root = stk::test::scratch_dir("io-model-writable");
+  int n = 0;
+  rc::prop("require_writable_target over generated paths", [&] {
+    const auto kinds = std::vector<Node>{Node::Missing, Node::Folder, Node::File, Node::Fifo,
+                                         Node::Dangling};
+    const int depth = *rc::gen::inRange(1, 5);
+    std::vector<Node> levels;
+    bool below_folder = true;  // a name exists only inside a folder
+    for (int i = 0; i < depth; ++i) {
+      const Node k = below_folder ? *rc::gen::elementOf(kinds) : Node::Missing;
+      levels.push_back(k);
+      below_folder = k == Node::Folder;
+    }
+    const fs::path base = root / std::to_string(n++);
+    fs::create_directory(base);
+    std::vector<std::string> names;
+    fs::path p = base;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      p /= "n" + std::to_string(i);
+      names.push_back(p.string());
+      switch (levels[i]) {
+        case Node::Missing: break;
+        case Node::Folder: fs::create_directory(p); break;
+        case Node::File: std::ofstream(p) << "x"; break;
+        case Node::Fifo: RC_ASSERT(mkfifo(p.c_str(), 0644) == 0); break;
+        case Node::Dangling: fs::create_symlink(base / "nowhere", p); break;
+      }
+    }
+    const auto before = names_under(base);
+    const std::string expected = model_refused_name(levels, names);
+    std::string got;
+    try {
+      io::require_writable_target(names.back());
+    } catch (const InputError& e) {
+      got = e.what();
+      RC_ASSERT(!got.empty());
+    }
+    RC_TAG(expected.empty() ? "accepted" : "refused");
+    if (expected.empty()) RC_ASSERT(got == "");
+    else RC_ASSERT(got.rfind(expected + ": ", 0) == 0);
+    RC_ASSERT(names_under(base) == before);
+  });
+}
+
 // MODEL io-replace-file
 // checks: harness/src/io/output_file.cpp  (whole-file replacement: the old file or the new, nothing else)
 // contract: docs/faults.md#whole-files-ioreplace_file

@@ -13,7 +13,8 @@ Expected status of a cell (docs/faults.md, docs/reports.md, each command's docs/
 - an input path that is a FIFO, /dev/zero, /dev/urandom, a folder, a dangling symlink or a loop:
   exit 2 naming it, promptly (io/input_file.h); a symlink to a good input, a good input in a
   read-only folder, any path under a folder named HOSTILE_NAME: the row's normal status.
-  Every refusal costs at most QUICK_CPU seconds of CPU (not a read of /dev/zero first).
+  Every refusal costs at most QUICK_CPU seconds of CPU (not a read of /dev/zero first), and comes
+  before the run's work: a row with a long invocation (Row.long) is refused in that one.
 - a hostile engine (stalls, floods, a line without a newline, at its first `go`): the row's
   documented engine-fault status (Row.engine_status) within Row.engine_timeout.
 - stdout a pipe whose reader has closed, or fd 1 closed: exit 2 (the output could not be written).
@@ -1126,6 +1127,11 @@ class CellRun:
             when = self.root / row.sigterm_when if row.sigterm_when else None
             terminate = h.Terminate(after=row.sigterm_after, when=when)
             timeout = 60.0
+        elif self.expect.quick and self.argv is None and self.long_takes_target(args):
+            # A refusal comes before the run's work: the long invocation, refused late, would
+            # spend seconds of CPU (QUICK_CPU) where the smallest one might slip under it.
+            argv = row.long(args)  # type: ignore[misc]
+            self.notes.append("the long invocation (Row.long): a refusal comes before the work")
         elif c.condition.startswith("enospc"):
             op, n = enospc_call(self.ref, c.condition)
             env.update(fault_env(self.root, n, op))
@@ -1146,6 +1152,15 @@ class CellRun:
                 self.expect = Expectation(row.normal, "the fault did not fire")
                 self.notes.append("the fault did not fire: the row's normal status expected")
         return out
+
+    def long_takes_target(self, args: dict[str, str | None]) -> bool:
+        """Whether the row's long invocation passes the cell's path as the smallest one does."""
+        given = args.get(self.cell.target)
+        if self.row.long is None or not given:
+            return False
+        short, long = self.row.argv(args), self.row.long(args)
+        pairs = lambda argv: set(zip(argv, argv[1:]))  # noqa: E731
+        return (self.cell.target, given) in pairs(short) & pairs(long)
 
     # -- the special cells --
 

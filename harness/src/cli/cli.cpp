@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "io/input_file.h"
+#include "io/output_file.h"
+#include "report/run_report.h"
 #include "report/junit.h"
 
 namespace stk::harness {
@@ -68,13 +70,20 @@ junit::TestSuite input_error_suite(const std::string& suite_name, const std::str
 }  // namespace
 
 void declare_report(const std::string& junit_path, const std::string& suite_name) {
-  // A missing file is fine; an unwritable one fails later. Only a regular file goes: a device, FIFO
-  // or directory named as the report is left as it is (the writer refuses it, io/output_file.h).
+  // Refused now, before the run's work: a device, FIFO or directory named as the report, or a place
+  // it cannot be written, is left as it is and named (io/output_file.h).
+  io::require_writable_target(junit_path);
   std::error_code ec;
   if (std::filesystem::is_regular_file(std::filesystem::symlink_status(junit_path, ec)))
     std::filesystem::remove(junit_path, ec);
   std::lock_guard lock(declared_reports_mutex());
   declared_reports().push_back({junit_path, suite_name});
+}
+
+void declare_report(const report::ReportPaths& paths, const std::string& suite_name) {
+  declare_report(paths.junit, suite_name);  // first: a refusal of the others is reported there
+  io::require_writable_target(paths.json);
+  io::require_writable_target(paths.markdown);
 }
 
 void write_error_reports(const std::string& name, const std::string& why,

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace stk::report {
+struct ReportPaths;
+}
+
 namespace stk::harness {
 
 // A usage error: the harness prints it and exits 2.
@@ -29,11 +33,16 @@ struct Shard {
 Shard parse_shard(const std::string& text);
 
 // Declares a JUnit report this run owes, as soon as its path is known (before the inputs are
-// checked): any previous regular file there is removed at once (a device or FIFO is left alone),
-// and input_failure replaces it by a report whose one testcase is an <error> with the reason, so a
-// failed run never leaves an old passing report behind; when even that cannot be written, stderr
-// says "no error report could be written: PATH: why" and no file is left at PATH. `suite_name` is "<harness>.<config>". A run may owe several reports.
+// checked): any previous regular file there is removed at once, and input_failure replaces it by a
+// report whose one testcase is an <error> with the reason, so a failed run never leaves an old
+// passing report behind; when even that cannot be written, stderr says "no error report could be
+// written: PATH: why" and no file is left at PATH. A device, FIFO or directory at the path is left
+// alone and refused here, before the run's work, as is a place where the file cannot be written
+// (io::require_writable_target; InputError naming it: call inside the harness's try). `suite_name` is "<harness>.<config>". A run may owe several reports.
 void declare_report(const std::string& junit_path, const std::string& suite_name);
+// The same for a run that writes the three files of report/run_report.h: the summaries' places are
+// checked too (io::require_writable_target), since --junit may lie elsewhere than --out-dir.
+void declare_report(const report::ReportPaths& paths, const std::string& suite_name);
 
 // For a harness's outermost catch (...): prints the exception in flight as "<name>: <what>"
 // (plus `usage` for a UsageError), writes the <error> report to every declared path, and

@@ -66,7 +66,7 @@ void encode(const Record& r, unsigned char out[kRecordSize]) {
 
 RecordWriter::RecordWriter(const std::string& path, const SegmentHeader& header)
     : path_(path), header_(header) {
-  io::require_regular_target(path);  // refused before any record is collected
+  io::require_writable_target(path);  // refused before any record is collected
   bytes_.resize(kHeaderSize);
 }
 

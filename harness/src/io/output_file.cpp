@@ -51,6 +51,31 @@ std::string parent_of(const std::string& path) {
   return p.has_parent_path() ? p.parent_path().string() : ".";
 }
 
+// The nearest folder above `path` that exists is a folder this process may write in.
+void require_writable_folder_of(const std::string& path) {
+  fs::path dir = fs::path(path).parent_path();
+  for (;;) {
+    const std::string d = dir.empty() ? "." : dir.string();
+    struct stat st {};
+    if (::stat(d.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) {
+        const char* kind = S_ISREG(st.st_mode) ? "a regular file" : file_kind(st.st_mode);
+        throw InputError(d + ": is " + kind + ", not a folder: cannot write " + path + " in it");
+      }
+      if (::access(d.c_str(), W_OK | X_OK) != 0)
+        fail(d, "cannot write " + path + " in this folder", errno);
+      return;
+    }
+    // Missing, or below a file (ENOTDIR): the nearest name above that exists says why.
+    if (errno != ENOENT && errno != ENOTDIR) fail(d, "cannot inspect the folder of " + path, errno);
+    struct stat lst {};
+    if (errno == ENOENT && ::lstat(d.c_str(), &lst) == 0)  // a name stat cannot follow: dangling
+      throw InputError(d + ": is a dangling symbolic link: cannot create the folder of " + path);
+    if (dir.empty() || dir == dir.parent_path()) return;
+    dir = dir.parent_path();
+  }
+}
+
 }  // namespace
 
 void require_regular_target(const std::string& path) {
@@ -62,6 +87,11 @@ void require_regular_target(const std::string& path) {
   if (!S_ISREG(st.st_mode))
     throw InputError(path + ": is " + file_kind(st.st_mode) +
                      ", not a regular file: refusing to replace it");
+}
+
+void require_writable_target(const std::string& path) {
+  require_writable_folder_of(path);
+  require_regular_target(path);
 }
 
 void require_own_regular_target(const std::string& path) {

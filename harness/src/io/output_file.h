@@ -27,6 +27,13 @@ namespace stk::harness::io {
 // and is not a regular file (symbolic links followed). A missing path is fine.
 void require_regular_target(const std::string& path);
 
+// require_regular_target, and also the place it would be written: the nearest folder above `path`
+// that exists must be a folder this process may write in (not a file, device or dangling or
+// looping link; not read-only, a read-only mount included), or InputError names that folder. A run
+// calls it for each file it will write before it starts its work, so that an unwritable output is
+// refused at once instead of after hours (nothing is created).
+void require_writable_target(const std::string& path);
+
 // require_regular_target, and also refuses a symbolic link at `path` (dangling or not): a file
 // kept and appended to in place (a journal, a PGN collection, a data file, a database) is written
 // at its own name only, never through a link ("PATH: is a symbolic link: ...").

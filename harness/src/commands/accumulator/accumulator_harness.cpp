@@ -33,7 +33,7 @@ int run_accumulator(int argc, char** argv) {
   try {
     report::ReportPaths paths = report::report_paths(s.out_dir, "accumulator", s.config);
     if (!s.junit_file.empty()) paths.junit = s.junit_file;
-    declare_report(paths.junit, "accumulator." + s.config);
+    declare_report(paths, "accumulator." + s.config);
 
     const CheckedNets nets = load_nets(s);
     std::cout << fmt::format(

@@ -249,7 +249,7 @@ int run_bench_diff(int argc, char** argv) {
   try {
     if (o.config.empty()) o.config = compare::default_config(o.base, o.candidate);
     const report::ReportPaths paths = report::report_paths(o.out_dir, "bench-diff", o.config);
-    declare_report(paths.junit, "bench-diff." + o.config);
+    declare_report(paths, "bench-diff." + o.config);
 
     compare::Side base = compare::resolve_side("base", o.base, {});
     compare::Side candidate = compare::resolve_side("candidate", o.candidate, {});

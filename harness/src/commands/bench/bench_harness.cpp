@@ -70,8 +70,7 @@ int run_bench_harness(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     const report::ReportPaths paths = report::report_paths(out_dir, "bench", config);
-    if (!update)
-      declare_report(paths.junit, "bench." + config);  // --update-golden writes no report
+    if (!update) declare_report(paths, "bench." + config);  // --update-golden writes no report
     Signature expected;
     if (!update || ::access(golden.c_str(), F_OK) == 0) expected = read_signature(golden);
     const int depth = depth_option     ? depth_option

@@ -165,7 +165,7 @@ int run_checknet(int argc, char** argv) {
     report::ReportPaths paths;
     if (!junit_file.empty()) {
       paths = checknet_paths(junit_file, &config);
-      declare_report(paths.junit, "checknet." + config);
+      declare_report(paths, "checknet." + config);
     }
     if (config.empty()) config = "default";
     if (path.empty()) throw UsageError("expected exactly one net file");

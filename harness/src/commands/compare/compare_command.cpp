@@ -184,7 +184,7 @@ int run_compare(int argc, char** argv) {
     if (o.config.empty()) o.config = default_config(o.base_arg, o.cand_arg);
     const std::string& config = o.config;
     const report::ReportPaths paths = report::report_paths(o.out_dir, "compare", config);
-    declare_report(paths.junit, "compare." + config);
+    declare_report(paths, "compare." + config);
     const Gates gates = resolve_gates(o);
 
     CompareResult r;

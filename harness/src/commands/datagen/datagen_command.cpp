@@ -210,7 +210,7 @@ int run_datagen(int argc, char** argv) {
     if (!s.config.empty()) require_safe_name("--config", s.config);
     const std::string config = default_config(s);
     const report::ReportPaths paths = report::report_paths(s.out_dir, "datagen", config);
-    declare_report(paths.junit, "datagen." + config);
+    declare_report(paths, "datagen." + config);
     if (s.out.empty()) s.out = "build/datagen/" + config + ".txt";
     const io::RunLock lock(io::RunLock::OfFile{}, s.out);
 

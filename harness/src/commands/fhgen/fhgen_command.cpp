@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_owed_reports.h"
 #include "commands/fhgen/position_sets.h"
+#include "io/output_file.h"
 #include "proc/command_words.h"
 #include "report/build_info.h"
 #include "report/run_report.h"
@@ -156,6 +157,8 @@ int run_fhgen(int argc, char** argv) {
     std::string command = "stk-harness fhgen";
     for (int i = 1; i < argc; ++i) command += " " + proc::quote_word(argv[i]);
 
+    for (const char* name : {"/fit.epd", "/heldout.epd", "/positions.json"})
+      io::require_writable_target(out_dir + name);  // refused before the games are played
     auto t0 = std::chrono::steady_clock::now();
     fhgen::PositionSets sets = fhgen::generate_position_sets(o);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -323,6 +323,17 @@ int run_match(int argc, char** argv) {
     check_options(o);
 
     MatchPlan plan;
+    set_run_files(plan, o, shard, stem, aa_stem);
+    // The state first: a second run on it hears that it is held, whatever path it took there.
+    const io::RunLock state_lock(io::RunLock::OfFile{}, plan.state_path);
+    // Before an engine starts: a device, FIFO or folder named as the journal or the PGN is refused
+    // by name, never read (a PGN collection is read on resume); a symbolic link there too, and a
+    // place where it cannot be written.
+    for (const std::string* p :
+         {&plan.state_path, &plan.pgn_path, &plan.aa_state_path, &plan.aa_pgn_path}) {
+      io::require_own_regular_target(*p);
+      io::require_writable_target(*p);
+    }
     const TimeControl tc = budget_of(o);
     set_engines(plan, o, tc);
     const Adjudication adj = adjudication_of(app, o);
@@ -330,14 +341,6 @@ int run_match(int argc, char** argv) {
     choose_openings(plan, o);
     set_gate(plan.definition, o, shard);
     add_aa_definition(plan, o);
-    set_run_files(plan, o, shard, stem, aa_stem);
-    // The state first: a second run on it hears that it is held, whatever path it took there.
-    const io::RunLock state_lock(io::RunLock::OfFile{}, plan.state_path);
-    // Before a game is played: a device, FIFO or folder named as the journal or the PGN is refused
-    // by name, never read (a PGN collection is read on resume); a symbolic link there too.
-    for (const std::string* p :
-         {&plan.state_path, &plan.pgn_path, &plan.aa_state_path, &plan.aa_pgn_path})
-      io::require_own_regular_target(*p);
     return selfplay::run_match(plan);
   } catch (...) {
     return input_failure("stk-harness match");

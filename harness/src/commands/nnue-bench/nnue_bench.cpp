@@ -264,7 +264,7 @@ int run_nnue_bench(int argc, char** argv) {
   try {
     report::ReportPaths paths = report::report_paths(out_dir, "nnue-bench", config);
     if (!junit_file.empty()) paths.junit = junit_file;
-    declare_report(paths.junit, "nnue-bench." + config);
+    declare_report(paths, "nnue-bench." + config);
     // Checked once the report is owed: a run asked for nothing leaves an error report, not an old one.
     if (n < 1 || n > 100000000)
       throw UsageError(fmt::format("--positions must be in 1..100000000, got {}", n));

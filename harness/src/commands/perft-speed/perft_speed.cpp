@@ -161,7 +161,7 @@ int run_perft_speed(int argc, char** argv) {
   if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
     const report::ReportPaths paths = report::report_paths(out_dir, "perft-speed", config);
-    declare_report(paths.junit, "perft-speed." + config);
+    declare_report(paths, "perft-speed." + config);
     UciProcess ref = [&] {
       try {
         return UciProcess(ref_path);

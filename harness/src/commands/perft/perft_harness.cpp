@@ -35,7 +35,7 @@ int run_perft(int argc, char** argv) {
     s.shard = parse_shard(s.shard_text);
     const report::ReportPaths paths = report_files(s.out_dir, s.config, s.shard_text,
                                                    s.junit_option);
-    declare_report(paths.junit, "perft." + s.config);
+    declare_report(paths, "perft." + s.config);
     resolve_settings(s);
 
     std::vector<PerftEntry> entries;

@@ -104,7 +104,7 @@ int run_replay(int argc, char** argv) {
   try {
     repro::LoadedBundle b = repro::load_bundle(dir);
     const report::ReportPaths paths = report::report_paths(out_dir, "replay", b.id);
-    declare_report(paths.junit, "replay." + b.id);
+    declare_report(paths, "replay." + b.id);
     if (engine.empty()) engine = b.engine;
     repro::ReplayLimits limits;
     limits.answer = std::chrono::milliseconds(answer_ms);

@@ -112,7 +112,7 @@ int run_search_speed(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
   try {
     const report::ReportPaths paths = report::report_paths(out_dir, "search-speed", config);
-    declare_report(paths.junit, "search-speed." + config);
+    declare_report(paths, "search-speed." + config);
     const bool nnue = !net_file.empty();
     if (options.empty() && !nnue) options.push_back("Use NNUE=false");
     std::shared_ptr<const nnue::Network> net;

@@ -144,7 +144,7 @@ int run_uci_check(int argc, char** argv) {
     }
     if (settings.engine.empty()) throw UsageError("--engine is required");
     const report::ReportPaths paths = report::report_paths(out_dir, "uci-check", config);
-    declare_report(paths.junit,
+    declare_report(paths,
                    "uci-check." + config);  // an engine that does not start leaves an error report
 
     RunSummary run;
