@@ -7,13 +7,11 @@
 namespace stk::harness {
 
 bool is_safe_name(std::string_view name) {
-  if (name.empty() || name.size() > 200 || name.front() == '.' || name.front() == '-') return false;
+  if (name.empty() || name.size() > kMaxNameLength || name.front() == '.' || name.front() == '-')
+    return false;
   if (name.find("..") != std::string_view::npos) return false;
-  for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '-';
-    if (!ok) return false;
-  }
+  for (const char c : name)
+    if (!is_name_char(c)) return false;
   return true;
 }
 

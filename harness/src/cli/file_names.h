@@ -6,10 +6,18 @@
 // empty name) is refused with UsageError naming the option and the value: exit 2.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace stk::harness {
+
+// The longest safe name, and the characters one may hold.
+inline constexpr std::size_t kMaxNameLength = 200;
+constexpr bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+         c == '_' || c == '-';
+}
 
 bool is_safe_name(std::string_view name);
 

@@ -57,15 +57,11 @@ bool is_engine_command(const std::string& given) {
 
 std::string file_label(const std::string& given) {
   // A path's end tells most (its engine's name): a long side keeps its last characters, so that
-  // "<base>-vs-<candidate>" stays a name (at most 200) however long the sides are.
+  // "<base>-vs-<candidate>" stays a name (kMaxNameLength) however long the sides are.
   const std::string kept = given.size() > kMaxLabel ? given.substr(given.size() - kMaxLabel)
                                                     : given;
   std::string out;
-  for (char c : kept) {
-    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '-';
-    out += safe ? c : '_';
-  }
+  for (char c : kept) out += is_name_char(c) ? c : '_';
   // A name, not a path (cli/file_names.h): no "..", no leading '.' or '-', never empty.
   for (std::size_t at; (at = out.find("..")) != std::string::npos;) out.replace(at, 2, "_");
   if (!out.empty() && (out[0] == '.' || out[0] == '-')) out[0] = '_';

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "cli/file_names.h"
+
 namespace stk::harness::compare {
 
 struct Side {
@@ -23,7 +25,7 @@ struct Side {
 };
 
 // The longest label: two of them and "-vs-" make a name of at most 200 characters.
-inline constexpr std::size_t kMaxLabel = 98;
+inline constexpr std::size_t kMaxLabel = (kMaxNameLength - 4) / 2;
 
 // `given`'s last kMaxLabel characters with every character outside [A-Za-z0-9._-] replaced by
 // '_', ".." by '_' and a leading '.' or '-' by '_' ("_" for ""): a name for reports
