@@ -111,7 +111,7 @@ def header_digest(root: Path, extra: Iterable[Path] = ()) -> str:
     `extra` folders: a verdict kept for a text is only reused while the headers it was judged with
     are unchanged."""
     h = hashlib.sha256()
-    for top in [root, *extra]:
+    for i, top in enumerate([root, *extra]):
         for folder, dirs, files in os.walk(top):
             if Path(folder) == root:
                 dirs[:] = [d for d in dirs if d != "build"]
@@ -119,7 +119,9 @@ def header_digest(root: Path, extra: Iterable[Path] = ()) -> str:
             for name in sorted(f for f in files if f.endswith(HEADER_SUFFIXES)):
                 path = Path(folder) / name
                 with contextlib.suppress(OSError):
-                    h.update(f"{path}\0".encode() + path.read_bytes() + b"\0")
+                    # By the name under its top: a snapshot's folder changes with the commit.
+                    name_under = f"{i}:{path.relative_to(top)}"
+                    h.update(f"{name_under}\0".encode() + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -265,7 +267,19 @@ class SyntaxCheck:
         return r.returncode == 0, time.monotonic() - t0
 
     def _key(self, args: list[str], text: str) -> str:
-        return hashlib.sha256("\0".join([*args, self.digest or "", text]).encode()).hexdigest()
+        """The verdict's key: the text, the command and the headers' digest, with the snapshot's
+        folder and the precompiled preamble's name left out. Both change with every commit while
+        the digest says whether the headers did: a verdict outlives the commit it was judged at."""
+        srcs = {str(self.src), str(self.src.resolve())}
+        pchs = {str(self.pch_dir), str(self.pch_dir.resolve())} if self.pch_dir else set()
+        portable = []
+        for a in args:
+            if any(a.startswith(p + "/") for p in pchs):
+                a = "<pch>"
+            for src in sorted(srcs, key=len, reverse=True):
+                a = a.replace(src, "<src>")
+            portable.append(a)
+        return hashlib.sha256("\0".join([*portable, self.digest or "", text]).encode()).hexdigest()
 
     def _use_preamble(self, path: str) -> bool:
         """Points the file's checks at its flag group's precompiled preamble (built once)."""

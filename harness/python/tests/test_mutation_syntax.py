@@ -223,6 +223,41 @@ def test_checks_read_heads_snapshot_not_the_work_tree(tmp_path: Path):
     assert work.compiles("src/a.cpp", SOURCE) and not work.compiles("src/a.cpp", uses_b)
 
 
+@needs_cxx
+def test_a_verdict_outlives_the_commit_when_the_headers_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Each commit's run reads its own snapshot folder (and precompiled preamble): a verdict is
+    kept by the text, the command and the headers' digest, not by those paths, so the next
+    commit's run with the same headers compiles nothing it judged before. Planted: the key taken
+    over the raw arguments (every commit judged every candidate anew: 25 minutes before a run)."""
+    build = project(tmp_path)
+    cache = tmp_path / "cache.json"
+    snaps = [tmp_path / "snapshots" / c for c in ("commit1", "commit2")]
+    for snap in snaps:
+        shutil.copytree(tmp_path / "src", snap / "src")
+    text = SOURCE.replace("twice(a)", "twice(a, a)")
+    for pch in (None, tmp_path / "pch"):
+        first = SyntaxCheck(tmp_path, build, cache=cache, pch_dir=pch, sources=snaps[0])
+        first.prefetch([("src/a.cpp", SOURCE, text)])
+        first.save()
+        real_run = syntax.subprocess.run
+
+        def no_check(args: list[str], **k: object) -> object:
+            # The new snapshot's preamble may be precompiled; no text may be judged again.
+            assert "-fsyntax-only" not in args, "judged again: " + " ".join(args)
+            return real_run(args, **k)
+
+        monkeypatch.setattr(syntax.subprocess, "run", no_check)
+        again = SyntaxCheck(tmp_path, build, cache=cache, pch_dir=pch, sources=snaps[1])
+        again.prefetch([("src/a.cpp", SOURCE, text)])
+        assert not again.compiles("src/a.cpp", text)
+        monkeypatch.setattr(syntax.subprocess, "run", real_run)
+    (snaps[1] / "src" / "a.h").write_text(HEADER + "inline int twice(int x, int y) { return x; }\n")
+    changed = SyntaxCheck(tmp_path, build, cache=cache, sources=snaps[1])
+    assert changed.compiles("src/a.cpp", text)  # a header that changed: judged anew
+
+
 def test_head_snapshot_holds_the_commit_not_the_edits(tmp_path: Path):
     import subprocess
 
