@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "io/input_file.h"
+#include "io/interruption.h"
 #include "position.h"
 
 namespace stk::harness::datagen {
@@ -179,6 +180,10 @@ void DataWriter::open() {
 }
 
 void DataWriter::write(const Game& game) {
+  // One write section for the game's data and journal lines, and at the first game for the files'
+  // creation too: a run stopped between a file's creation and its first bytes left a 0-byte
+  // journal (fault matrix datagen/run/sigterm, seen under load).
+  const io::WriteSection writing;
   if (!data_.is_open()) open();
   const std::string text = game_text(game);
   data_.append(text);
