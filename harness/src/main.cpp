@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
       } catch (...) {
         status = stk::harness::input_failure(label.c_str());
       }
-      return checked_stdout(label, status);
+      return io::finish_run(checked_stdout(label, status));
     }
   std::cerr << "stk-harness: unknown harness '" << name << "'\n";
   return usage(std::cerr);

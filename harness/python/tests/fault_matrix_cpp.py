@@ -20,6 +20,10 @@ Expected status of a cell (docs/faults.md, docs/reports.md, each command's docs/
 - stdout a pipe whose reader has closed, or fd 1 closed: exit 2 (the output could not be written).
 - SIGTERM during a longer run (Row.long): exit 2, reports valid or an <error>, no temporary or
   lock file left.
+- SIGTERM just before each file-system call of the row's clean run under the out dir (the fault
+  injector's sigterm action; test_sigterm_at_every_call_point): exit 2 with <error> reports, or
+  the row's normal status when the run finished first; never a 0-byte file, a record torn (a
+  line file not ending in its newline), a temporary or a lock file left.
 - the Nth write or fsync under the out dir failing with ENOSPC (the fault injector; per row the
   first and the middle write and the last fsync): exit 2 when the fault fired, else the row's
   normal status.
@@ -131,6 +135,13 @@ STDOUT_CONDITIONS = (h.STDOUT_CLOSED_PIPE, h.STDOUT_CLOSED_FD)
 # The full disk, sampled: the first and the middle counted write, the last fsync. (A failed
 # close is left to test_faults.py: SQLite ignores one on a file it has already synced.)
 ENOSPC_SAMPLES = (("write", "first"), ("write", "middle"), ("fsync", "last"))
+# SIGTERM arriving just before a file-system call under the out dir (the injector's sigterm
+# action), at every counted call of the row's clean run (write, fsync, rename, close), at most
+# this many evenly spaced: a stop right after a file's creation is where a 0-byte file is left,
+# one between two writes of a record where it is torn, one at the last call where the run's
+# outcome races the stop. test_fault_matrix.test_sigterm_at_every_call_point runs them.
+SIGTERM_POINTS = 48
+SIGTERM_PAUSE_MS = "100"  # how long the injector lets the watcher act before the call goes on
 
 # Outputs a clean run writes empty: shadow's misses and control hits when there are none.
 EMPTY_OK = ("*-misses.jsonl", "*-control-hits.jsonl")
@@ -723,10 +734,23 @@ def slot_cells(row: Row) -> list[Cell]:
 def run_cells(row: Row) -> list[Cell]:
     cells = [Cell(row.id, "stdout", c) for c in STDOUT_CONDITIONS]
     cells.append(Cell(row.id, "run", "sigterm", na=row.no_long))
-    writes = any(s.kind in (OUT_FILE, OUT_DIR) for s in row.slots)
-    na = "" if writes else "writes no file (stdout only)"
+    na = "" if writes_files(row) else "writes no file (stdout only)"
     cells += [Cell(row.id, "run", f"enospc-{op}-{at}", na=na) for op, at in ENOSPC_SAMPLES]
     return cells
+
+
+def writes_files(row: Row) -> bool:
+    return any(s.kind in (OUT_FILE, OUT_DIR) for s in row.slots)
+
+
+def sigterm_points(ref: Reference) -> list[int]:
+    """The counted calls before which a SIGTERM cell stops the row: all, or SIGTERM_POINTS of
+    them evenly spaced (the first two and the last always among them)."""
+    calls = ref.calls["any"]
+    if calls <= SIGTERM_POINTS:
+        return list(range(1, calls + 1))
+    spaced = {1 + round(i * (calls - 1) / (SIGTERM_POINTS - 1)) for i in range(SIGTERM_POINTS)}
+    return sorted(spaced | {1, 2, calls})
 
 
 SPECIAL_CELLS = (
@@ -766,6 +790,12 @@ def expected(row: Row, cell: Cell) -> Expectation:
         return Expectation(S2, "its output cannot be delivered: exit 2, never SIGPIPE")
     if cell.condition == "sigterm":
         return Expectation(S2, "stopped by SIGTERM: exit 2 with its <error> reports")
+    if cell.condition.startswith("sigterm-"):
+        return Expectation(
+            S2 | row.normal,
+            "stopped by SIGTERM at a write: exit 2 with its <error> reports, or the run's own "
+            "status when it ended first; never a 0-byte, torn or temporary file",
+        )
     if cell.condition.startswith("enospc"):
         return Expectation(S2, "a failed write ends the run with exit 2 (docs/faults.md)")
     if cell.condition in HOSTILE_ENGINES:
@@ -895,7 +925,7 @@ def prepare_inputs(d: Path) -> None:
 
 def base_env() -> dict[str, str]:
     env = dict(os.environ, STK_SHARED=str(SHARED))
-    for k in ("LD_PRELOAD", "STK_FAULT_DIR", "STK_FAULT_N", "STK_PYTHON"):
+    for k in ("LD_PRELOAD", "STK_FAULT_DIR", "STK_FAULT_N", "STK_FAULT_ACTION", "STK_PYTHON"):
         env.pop(k, None)
     return env
 
@@ -910,7 +940,7 @@ class Reference:
 
     status: int
     outputs: dict[str, bytes]
-    calls: dict[str, int]  # per operation (write, fsync)
+    calls: dict[str, int]  # per operation (write, fsync, any)
 
 
 def layout(root: Path, inputs: Path, row: Row, skip: str = "") -> None:
@@ -960,10 +990,11 @@ def read_fault_report(root: Path) -> tuple[int, int]:
 
 
 def reference_run(row: Row, inputs: Path, root: Path) -> Reference:
-    """A clean run (its outputs kept), then one more per operation the ENOSPC cells fail, in a
+    """A clean run (its outputs kept), then one more per operation the ENOSPC cells fail and the
+    SIGTERM cells stop before ("any": every counted call), in a
     fresh sandbox each, counting the calls under the out dir."""
     calls = {}
-    for i, op in enumerate(("write", "fsync")):
+    for i, op in enumerate(("write", "fsync", "any")):
         r = root / str(i)
         layout(r, inputs, row)
         env = {**base_env(), **row.env, **fault_env(r, 0, op)}
@@ -985,9 +1016,12 @@ def reference_run(row: Row, inputs: Path, root: Path) -> Reference:
 
 
 def enospc_call(ref: Reference, cond: str) -> tuple[str, int]:
-    """The operation and the index of the counted call an ENOSPC cell fails."""
+    """The operation and the index of the counted call an ENOSPC cell fails or a SIGTERM cell
+    stops before ("enospc-write-middle", "sigterm-any-7")."""
     _, op, at = cond.split("-")
     calls = ref.calls[op]
+    if at.isdigit():
+        return op, int(at)
     return op, {"first": 1, "middle": (calls + 1) // 2, "last": calls}[at]
 
 
@@ -1136,6 +1170,12 @@ class CellRun:
             op, n = enospc_call(self.ref, c.condition)
             env.update(fault_env(self.root, n, op))
             self.notes.append(f"the injector fails {op} call {n} of {self.ref.calls[op]} (ENOSPC)")
+        elif c.condition.startswith("sigterm-"):
+            op, n = enospc_call(self.ref, c.condition)
+            env.update(fault_env(self.root, n, op))
+            env.update(STK_FAULT_ACTION="sigterm", STK_FAULT_PAUSE_MS=SIGTERM_PAUSE_MS)
+            calls = self.ref.calls[op]
+            self.notes.append(f"the injector sends SIGTERM before counted call {n} of {calls}")
         if special is not None:
             special()
         out = h.run_bounded(
@@ -1146,7 +1186,7 @@ class CellRun:
             stdout=stdout,
             terminate=terminate,
         )
-        if c.condition.startswith("enospc"):
+        if c.condition.startswith(("enospc", "sigterm-")):
             _, failed = read_fault_report(self.root)
             if not failed:
                 self.expect = Expectation(row.normal, "the fault did not fire")

@@ -743,6 +743,8 @@ class Sandbox:
                     v.append(f"{p}: a lock file left after the run ended")
                 elif stat.S_ISREG(st.st_mode) and st.st_size == 0 and not self._may_be_empty(p):
                     v.append(f"{p}: a 0-byte file left")
+                elif stat.S_ISREG(st.st_mode) and torn_line(p):
+                    v.append(f"{p}: its last record is torn (no newline at its end)")
         return v
 
 
@@ -759,6 +761,22 @@ def _is_report(p: Path) -> bool:
     if p.suffix != ".xml" or not _regular(p):
         return False
     return p.parent.name == "junit" or is_junit(p.read_bytes())
+
+
+# Files made of lines (records, journals, games, summaries): each ends with its newline, so a
+# file whose last byte is not one holds a record cut short.
+LINE_FILES = (".jsonl", ".journal", ".pgn", ".txt", ".epd", ".md", ".csv", ".tsv")
+
+
+def torn_line(p: Path) -> bool:
+    if p.suffix not in LINE_FILES:
+        return False
+    with open(p, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) != b"\n"
 
 
 def intact(p: Path) -> bool:

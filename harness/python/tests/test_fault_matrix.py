@@ -116,3 +116,39 @@ def test_fault_matrix(
         ]
     )
     shutil.rmtree(tmp_path / "root", ignore_errors=True)
+
+
+SIGTERM_ROWS = [r.id for r in fm.ROWS if fm.writes_files(r)]
+
+
+@pytest.mark.parametrize("row_id", SIGTERM_ROWS)
+def test_sigterm_at_every_call_point(
+    row_id: str,
+    tmp_path: Path,
+    matrix_inputs: Path,
+    reference: Callable[[str], fm.Reference],
+    junit_xsd: Path,
+) -> None:
+    """A stop may land anywhere: SIGTERM before each counted call of the row's clean run (every
+    write, fsync, rename and close under its out dir; fm.sigterm_points), each in a fresh sandbox,
+    under the matrix's contract (fm.expected: exit 2 with <error> reports or the run's own status;
+    no 0-byte, torn, temporary or lock file; earlier outputs intact)."""
+    ref = reference(row_id)
+    failures = []
+    for n in fm.sigterm_points(ref):
+        cell = fm.Cell(row_id, "run", f"sigterm-any-{n}")
+        root = tmp_path / str(n) / "root"
+        run = fm.CellRun(cell, ref, matrix_inputs, root, junit_xsd)
+        outcome, violations = run.run()
+        if violations:
+            failures.append(
+                "\n".join(
+                    [
+                        f"SIGTERM before call {n} of {ref.calls['any']}: {outcome.summary()}",
+                        f"  {shlex.join(outcome.argv)}",
+                        *(f"  - {v}" for v in violations),
+                    ]
+                )
+            )
+        shutil.rmtree(tmp_path / str(n), ignore_errors=True)
+    assert not failures, f"{row_id}:\n" + "\n".join(failures)

@@ -29,6 +29,7 @@ struct Registry {
   std::function<void(const std::string&)> handler;
   bool stdout_closed_at_start = false;
   bool stopping = false;  // set once the run is being ended: a child started now is killed at once
+  bool finished = false;  // set by finish_run: the outcome stands, a stop signal is too late
 };
 
 // Never destroyed: the watcher may still wait on it while static destructors run at exit.
@@ -78,12 +79,23 @@ void stop_children(const std::vector<int>& children) {
   }
 }
 
-[[noreturn]] void end_run(int sig) {
+bool run_finished() {
+  std::lock_guard lock(registry().lists);
+  return registry().finished;
+}
+
+// Returns only when the run finished first (finish_run): its outcome stands.
+void end_run(int sig) {
   Registry& r = registry();
   on_watcher = true;
+  if (run_finished()) return;
   const bool held = r.writes.try_lock_for(kWriteGrace);
   {
     std::lock_guard lock(r.lists);
+    if (r.finished) {  // main took the writers (its outcome decided) while this one waited
+      if (held) r.writes.unlock();
+      return;
+    }
     r.stopping = true;
     stop_children(r.groups);
   }
@@ -107,10 +119,12 @@ void stop_children(const std::vector<int>& children) {
 
 void watch_stop_signals() {
   const sigset_t set = stop_signal_set();
-  int sig = 0;
-  while (::sigwait(&set, &sig) != 0) {
+  for (;;) {
+    int sig = 0;
+    while (::sigwait(&set, &sig) != 0) {
+    }
+    end_run(sig);  // returned: the run had finished; later signals are as late
   }
-  end_run(sig);
 }
 
 // A closed standard descriptor would be handed to the next file opened, which would then receive
@@ -136,6 +150,14 @@ void install_signal_policy() {
   const sigset_t set = stop_signal_set();
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::thread(watch_stop_signals).detach();
+}
+
+int finish_run(int status) {
+  Registry& r = registry();
+  r.writes.lock();  // never released; blocks for good when the watcher is ending the run
+  std::lock_guard lock(r.lists);
+  r.finished = true;
+  return status;
 }
 
 void reset_signals_in_child() {

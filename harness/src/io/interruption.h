@@ -17,6 +17,12 @@ namespace stk::harness::io {
 // Installs the policy above. Call once, before any thread starts (threads inherit the mask).
 void install_signal_policy();
 
+// The run's outcome is decided: called by main with the status it is about to return. It waits
+// for any write in flight, then holds every writer for good, so a stop signal arriving from now on
+// changes nothing (the watcher finds the run finished) and one being handled ends the process
+// with exit 2 first (this call never returns then): exit's destructors never race the watcher.
+int finish_run(int status);
+
 // Restores default dispositions and an empty mask: for a forked child before it execs or runs on.
 void reset_signals_in_child();
 

@@ -163,6 +163,7 @@ AppendFile::~AppendFile() {
 
 void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep_bytes) {
   if (fd_ >= 0) close();
+  const WriteSection opening;  // from the file's creation to its registration below
   path_ = path;
   require_own_regular_target(path);
   create_parent_dirs(path);
@@ -179,7 +180,9 @@ void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep
   ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
   if (keep_bytes && ::ftruncate(fd_, off_t(*keep_bytes)) != 0)
     fail(path, "cannot cut the torn tail", errno);
-  if (::lseek(fd_, 0, SEEK_END) < 0) fail(path, "cannot seek to the end", errno);
+  const off_t end = ::lseek(fd_, 0, SEEK_END);
+  if (end < 0) fail(path, "cannot seek to the end", errno);
+  if (end == 0) while_empty_ = std::make_unique<RemoveOnInterrupt>(path);
 }
 
 void AppendFile::append(std::string_view text) {
@@ -198,9 +201,11 @@ void AppendFile::append(std::string_view text) {
   };
   if (!write_all(fd_, text)) abandon("cannot append");
   if (::fdatasync(fd_) != 0) abandon("cannot flush (fdatasync) the appended record");
+  if (!text.empty()) while_empty_.reset();
 }
 
 void AppendFile::close() {
+  while_empty_.reset();
   if (fd_ < 0) return;
   const int fd = fd_;
   fd_ = -1;

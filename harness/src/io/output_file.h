@@ -14,12 +14,17 @@
 // Appended files (AppendFile: the match journal, the PGN) take whole records: each append writes
 // every byte (checked) and fdatasyncs before it returns; a failed append cuts the file back to its
 // length before the append (best effort) and throws InputError naming the file, which stops the run.
+// A file the open left empty is removed if the run is stopped (io/interruption.h) before its first
+// record: a stop never leaves a 0-byte file.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "io/interruption.h"
 
 namespace stk::harness::io {
 
@@ -68,6 +73,7 @@ class AppendFile {
  private:
   std::string path_;
   int fd_ = -1;
+  std::unique_ptr<RemoveOnInterrupt> while_empty_;  // until the first record is in
 };
 
 // Opens, appends `text` (fdatasync'd) and closes `path`, each step checked.

@@ -95,6 +95,8 @@ void RunLock::lock_file(const std::string& given) {
   create_parent_dirs(given);
   path_ = with_resolved_folder(given);
   for (int attempt = 0; attempt < 100; ++attempt) {
+    // From the file's creation to its registration for removal: a stop never leaves it behind.
+    const WriteSection taking;
     const int fd = open_lock_file(path_);
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;

@@ -10,6 +10,10 @@
 //   STK_FAULT_ERRNO  ENOSPC (default) | EIO
 //   STK_FAULT_STICKY 1: the Nth call and every counted call after it fail (a disk that stays full)
 //   STK_FAULT_REPORT a file that receives "calls=C failed=F\n" at exit (written with the real write)
+//   STK_FAULT_ACTION fail (default) | sigterm: the Nth counted call does not fail; the process sends
+//                    itself SIGTERM just before it, waits STK_FAULT_PAUSE_MS (default 300) for the
+//                    run's interruption watcher to act, then makes the call. The report is written
+//                    at that moment (an interrupted run ends in _exit, which runs no destructor).
 //
 // Only the process started with LD_PRELOAD is injected: the variables are removed at load, so the
 // programs it starts (the engines) run without the library.
@@ -19,9 +23,11 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -44,6 +50,8 @@ struct Config {
   int err = ENOSPC;
   bool sticky = false;
   std::string report;
+  bool signal = false;  // STK_FAULT_ACTION=sigterm
+  long pause_ms = 300;
 };
 
 std::atomic<long> g_calls{0}, g_failed{0};
@@ -71,6 +79,8 @@ const Config& config() {
     if (const char* e = getenv("STK_FAULT_ERRNO"); e && std::string(e) == "EIO") c.err = EIO;
     if (const char* s = getenv("STK_FAULT_STICKY")) c.sticky = std::string(s) == "1";
     if (const char* r = getenv("STK_FAULT_REPORT")) c.report = r;
+    if (const char* a = getenv("STK_FAULT_ACTION")) c.signal = std::string(a) == "sigterm";
+    if (const char* ms = getenv("STK_FAULT_PAUSE_MS")) c.pause_ms = atol(ms);
     return c;
   }();
   return conf;
@@ -113,6 +123,23 @@ bool path_under_dir(const char* path) {
   return ok && under_dir(std::string(buf) + "/");
 }
 
+// Only the process started under the injector is injected: its configuration is read at load, and
+// the variables are removed so that the programs it starts (engines) run without it; a forked
+// child (which keeps the library) never writes the report.
+pid_t g_pid = 0;
+
+void write_report();
+
+// STK_FAULT_ACTION=sigterm: the signal a user or a scheduler sends, arriving just before this
+// call; the pause lets the watcher end the run here unless a WriteSection holds it off.
+void stop_here() {
+  if (getpid() != g_pid) return;  // a forked child on its way to exec: not the run
+  write_report();
+  kill(getpid(), SIGTERM);
+  const timespec pause{config().pause_ms / 1000, (config().pause_ms % 1000) * 1000000};
+  nanosleep(&pause, nullptr);
+}
+
 // Whether this counted call fails.
 bool fails(Op op, bool counted) {
   const Config& c = config();
@@ -120,31 +147,28 @@ bool fails(Op op, bool counted) {
   const long k = ++g_calls;  // counted with N = 0 too: a clean run tells how many calls there are
   if (c.n > 0 && (k == c.n || (c.sticky && k > c.n))) {
     ++g_failed;
-    return true;
+    if (!c.signal) return true;
+    stop_here();
   }
   return false;
 }
 
-// Only the process started under the injector is injected: its configuration is read at load, and
-// the variables are removed so that the programs it starts (engines) run without it; a forked
-// child (which keeps the library) never writes the report.
-pid_t g_pid = 0;
-
 __attribute__((constructor)) void load() {
   config();
   g_pid = getpid();
-  for (const char* v : {"LD_PRELOAD", "STK_FAULT_DIR", "STK_FAULT_OP", "STK_FAULT_N",
-                        "STK_FAULT_ERRNO", "STK_FAULT_STICKY", "STK_FAULT_REPORT"})
+  for (const char* v :
+       {"LD_PRELOAD", "STK_FAULT_DIR", "STK_FAULT_OP", "STK_FAULT_N", "STK_FAULT_ERRNO",
+        "STK_FAULT_STICKY", "STK_FAULT_REPORT", "STK_FAULT_ACTION", "STK_FAULT_PAUSE_MS"})
     unsetenv(v);
 }
 
-struct Reporter {
-  ~Reporter() {
-    const Config& c = config();
-    if (c.report.empty() || getpid() != g_pid) return;
-    static const auto open_fn = real<int (*)(const char*, int, ...)>("open");
-    const int fd = open_fn(c.report.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return;
+void write_report() {
+  const Config& c = config();
+  if (c.report.empty() || getpid() != g_pid) return;
+  static const auto open_fn = real<int (*)(const char*, int, ...)>("open");
+  const int saved = errno;
+  const int fd = open_fn(c.report.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0) {
     char line[96];
     const int len = snprintf(line, sizeof line, "calls=%ld failed=%ld\n", g_calls.load(),
                              g_failed.load());
@@ -153,6 +177,11 @@ struct Reporter {
     w(fd, line, size_t(len));
     cl(fd);
   }
+  errno = saved;
+}
+
+struct Reporter {
+  ~Reporter() { write_report(); }
 } g_reporter;
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "io/input_file.h"
+#include "io/interruption.h"
 #include "io/output_file.h"
 #include "report/build_info.h"
 
@@ -173,6 +174,9 @@ long long append_history(const std::string& path, const RunFacts& run,
     Db existing(path, false);
     existing.check_own();
   }
+  // The file's creation, SQLite's rollback journal and the commit are one step for a stop signal
+  // (io/interruption.h): a stopped run leaves neither a 0-byte database nor a 0-byte journal.
+  const io::WriteSection writing;  // declared first: released after the database is closed
   Db db(path, true);
   db.exec("BEGIN IMMEDIATE");  // takes the write lock now: no writer can interleave
   try {

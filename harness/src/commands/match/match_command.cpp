@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "io/interruption.h"
 #include "io/output_file.h"
 #include "io/run_lock.h"
 #include "cli/cli.h"
@@ -311,15 +312,19 @@ int run_match(int argc, char** argv) {
     // declared, so that a second run refused while the holder runs leaves its files alone; a lock
     // refused for any other reason is this run's failure and replaces an earlier report.
     std::optional<io::RunLock> config_lock;
-    try {
-      config_lock.emplace(o.out_dir + "/match/" + stem + ".lock");
-    } catch (const io::HeldByAnotherRun&) {
-      throw;
-    } catch (...) {
+    {
+      // One step for a stop signal: the lock taken is never left without its reports declared.
+      const io::WriteSection taking;
+      try {
+        config_lock.emplace(o.out_dir + "/match/" + stem + ".lock");
+      } catch (const io::HeldByAnotherRun&) {
+        throw;
+      } catch (...) {
+        declare_reports();
+        throw;
+      }
       declare_reports();
-      throw;
     }
-    declare_reports();
     check_options(o);
 
     MatchPlan plan;
