@@ -5,6 +5,8 @@
 #   3. every C++ unit/property/CLI test (ctest, JUnit at reports/junit/ctest-release.xml),
 #   4. the Python reference's pytest suite (JUnit at reports/junit/pytest.xml),
 #   5. the quick tier of every harness (stk-harness all --tier quick, reports under reports/),
+#      and the -nnue build (ci/nnue-build.sh: the trained net built in, its bench signature and
+#      its UCI default checked),
 #   6. the engine library and its unit and property tests under AddressSanitizer +
 #      UndefinedBehaviorSanitizer (ci/sanitizers.sh engine; every C++ test under them is
 #      ci/sanitizers.sh all, the CI templates' parallel sanitizers job: docs/build.md says why),
@@ -53,6 +55,9 @@ fi
 
 step "harnesses, quick tier"
 ./build/release/harness/stk-harness all --tier quick || status=1
+
+step "the -nnue build (ci/nnue-build.sh)"
+ci/nnue-build.sh || status=1
 
 if [ "${STK_SKIP_SANITIZERS:-0}" = 1 ]; then
   step "engine tests under ASan/UBSan: skipped (STK_SKIP_SANITIZERS=1)"

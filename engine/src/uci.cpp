@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "nnue/embedded_net.h"
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
@@ -98,8 +99,8 @@ class UciEngine {
 
   Position pos_;
   bool pos_valid_ = true;  // false after a refused "position": nothing to search until a good one
-  search::Searcher searcher_{
-      search::Options{16, true, nullptr}};  // "Use NNUE" on: used once EvalFile loads
+  // "Use NNUE" on: the built-in net from the start in a -nnue build, else once EvalFile loads one.
+  search::Searcher searcher_{search::Options{16, true, nnue::embedded_network()}};
 };
 
 void UciEngine::request_stop() {

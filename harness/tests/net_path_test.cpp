@@ -6,6 +6,7 @@
 
 #include "nets/synthetic_net.h"
 #include "cli_support.h"
+#include "nnue/embedded_net.h"
 #include "nnue/network.h"
 #include "position.h"
 #include "search/search.h"
@@ -75,4 +76,14 @@ TEST_CASE("uci: Use NNUE switches the loaded net off and on, other values are re
   CHECK(engine.nnue_active());
   CHECK_THAT(set("Use NNUE", "yes"), Contains("Use NNUE must be true or false"));
   CHECK(engine.nnue_active());  // a refused value changes nothing
+}
+
+TEST_CASE("uci: a build without a built-in net starts classical and refuses <embedded>",
+          "[uci][nnue]") {
+  // The -nnue build's own checks are ci/nnue-build.sh (its preset builds the engine alone).
+  REQUIRE_FALSE(nnue::has_embedded_network());
+  REQUIRE(nnue::embedded_network() == nullptr);
+  CHECK_THAT(uci::option_lines(), Contains("option name EvalFile type string default <empty>"));
+  const std::string out = run_uci_script_in_process("setoption name EvalFile value <embedded>\n");
+  CHECK_THAT(out, Contains("info string error: EvalFile: this build has no built-in net"));
 }

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "bench.h"
+#include "nnue/embedded_net.h"
 #include "tools/commands.h"
 
 namespace stk::tools {
@@ -56,6 +57,12 @@ int bench_command(int argc, char** argv) {
       return bench_usage();
     }
   }
+  if (trace && nnue::has_embedded_network()) {
+    // The trace (search/trace.h) follows the classical evaluation: it would not be this build's.
+    std::cerr << "stk bench --trace: not in a build with a built-in net (its evaluation is the "
+                 "net's; the trace is the classical evaluation's)\n";
+    return 2;
+  }
   if (trace) {
     static char buffer[1 << 20];
     std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
@@ -64,7 +71,9 @@ int bench_command(int argc, char** argv) {
     std::cerr << "Position " << trace << " : " << nodes << "\n";
     return std::ferror(stdout) ? 1 : 0;
   }
-  BenchResult r = run_bench(depth);
+  // The build's own evaluation: the built-in net in a -nnue build (golden/bench-nnue.txt), else
+  // the classical one (golden/bench.txt).
+  BenchResult r = run_bench(depth, nnue::embedded_network());
   std::cerr << "Positions      : " << bench_positions().size() << "\nDepth          : " << depth
             << "\nTotal time (ms): " << std::uint64_t(r.time_s * 1000) << "\n";
   if (positions)

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "nnue/embedded_net.h"
 #include "nnue/network.h"
 
 namespace stk::uci {
@@ -21,7 +22,8 @@ std::string option_lines() {
          "option name Ponder type check default false\n"
          "option name Clear Hash type button\n"
          "option name Use NNUE type check default true\n"
-         "option name EvalFile type string default <empty>\n"
+         "option name EvalFile type string default " +
+         std::string(nnue::has_embedded_network() ? nnue::kEmbeddedNetName : "<empty>") + "\n" +
          "option name FHPredictor type check default " +
          std::string(fh.enabled ? "true" : "false") + "\n" +
          "option name FHModel type string default <builtin>\n"
@@ -68,6 +70,11 @@ std::string set_option(std::istream& args, search::Searcher& searcher) {
     if (value.empty() || value == "<empty>") {
       searcher.set_network(nullptr);
       return "info string NNUE network unloaded: classical evaluation";
+    }
+    if (value == nnue::kEmbeddedNetName) {
+      if (!nnue::has_embedded_network()) return error("EvalFile: this build has no built-in net");
+      searcher.set_network(nnue::embedded_network());
+      return "info string NNUE network loaded: the built-in net";
     }
     std::string why;
     if (!searcher.load_network(value, false, &why)) return error("EvalFile not loaded: " + why);

@@ -10,8 +10,8 @@
 
 #include "io/input_file.h"
 #include "io/output_file.h"
-#include "report/run_report.h"
 #include "report/junit.h"
+#include "report/report_paths.h"
 
 namespace stk::harness {
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/junit.h"
+#include "report/report_paths.h"
 
 namespace stk::report {
 
@@ -19,20 +20,6 @@ namespace stk::report {
 using Json = nlohmann::ordered_json;
 
 inline constexpr const char* kSchema = "stk-report/1";
-
-struct ReportPaths {
-  std::string junit;
-  std::string json;
-  std::string markdown;
-};
-
-// The JUnit file of a run: <out_dir>/junit/<harness>-<config>.xml. `harness` and `config` must be
-// names, not paths (cli/file_names.h: UsageError otherwise); the file must lie under out_dir.
-std::string junit_path(const std::string& out_dir, const std::string& harness,
-                       const std::string& config);
-// All three paths of a run; the summaries go to <out_dir>/<harness>/<config>.{json,md}.
-ReportPaths report_paths(const std::string& out_dir, const std::string& harness,
-                         const std::string& config);
 
 struct RunReport {
   RunReport(std::string harness_name, std::string config_name)
