@@ -99,17 +99,28 @@ def match_row(name: str, m: dict[str, Any]) -> str:
 
 
 def verdict(equal_time: dict[str, Any]) -> str:
+    """Only an accepted H1 makes the net the stronger. Short of that the classical evaluation stays
+    the default, and the words follow the interval: ahead (its lower end above 0, the SPRT not yet
+    decided: more pairs), or short of it by that interval."""
     e = equal_time["summary"]["pentanomial_estimate"]
     sprt = equal_time["summary"]["sprt"]["verdict"]
     if sprt == "H1 accepted":
         return (
-            "The net is stronger at equal time (SPRT accepted H1): it is ready to become the "
-            "default evaluation (a CMake option embedding the net; EvalFile still overrides)."
+            "The net is stronger at equal time (SPRT accepted H1): it is the default evaluation of "
+            "the -nnue build (CMake preset `nnue`, the net built in; EvalFile still overrides; "
+            "`ci/nnue-build.sh`, docs/build.md)."
+        )
+    measured = (
+        f"SPRT: {sprt}; Elo {e['elo']:+.1f}, 95% [{e['elo_lower']:+.1f}, {e['elo_upper']:+.1f}]"
+    )
+    if sprt == "continue" and e["elo_lower"] > 0:
+        return (
+            f"The net is ahead at equal time but not yet proved stronger ({measured}): the SPRT "
+            "needs more pairs; the classical evaluation stays the default until it accepts H1."
         )
     return (
-        f"The net is not proved stronger at equal time (SPRT: {sprt}; Elo {e['elo']:+.1f}, 95% "
-        f"[{e['elo_lower']:+.1f}, {e['elo_upper']:+.1f}]): the classical evaluation stays the "
-        "default; the net falls short of it by that interval."
+        f"The net is not proved stronger at equal time ({measured}): the classical evaluation "
+        "stays the default; the net falls short of it by that interval."
     )
 
 

@@ -297,6 +297,9 @@ def test_model_strength_report_verdict(reasons: list[str], sprt: str, elo: float
     assert v.startswith("The net is stronger") == (sprt == "H1 accepted")
     if sprt != "H1 accepted":
         assert f"SPRT: {sprt}; Elo {elo:+.1f}, 95% [{elo - 10:+.1f}, {elo + 10:+.1f}]" in v
+        # An undecided SPRT whose interval lies above 0 is "ahead", never "falls short".
+        ahead = sprt == "continue" and elo - 10 > 0
+        assert ("is ahead" in v) == ahead and ("falls short" in v) == (not ahead)
 
 
 def _model_auc(score: np.ndarray, y: np.ndarray, w: np.ndarray) -> float | None:
