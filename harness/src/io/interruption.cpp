@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -40,6 +41,12 @@ Registry& registry() {
 
 // The watcher thread holds `writes` while it ends the run; what it writes itself must not wait.
 thread_local bool on_watcher = false;
+// The write sections this thread holds (nested ones take the recursive lock again).
+thread_local int sections_held = 0;
+// Set by the watcher as soon as a stop signal arrives: no new outermost write section starts from
+// then on, so the run stops at the end of the write in flight, not after whichever thread wins
+// the lock next (the watcher would otherwise race every following write for it).
+std::atomic<bool> stop_pending{false};
 
 const char* signal_name(int sig) {
   switch (sig) {
@@ -59,6 +66,7 @@ sigset_t stop_signal_set() {
 
 // An in-flight write gets this long to finish; a wedged one (a stuck disk) does not keep the run.
 constexpr auto kWriteGrace = std::chrono::seconds(10);
+constexpr auto kStopPoll = std::chrono::milliseconds(5);
 
 // SIGTERM first, so that a child which is itself a harness run ends as this one does (its own
 // reports, temporaries and locks); SIGKILL for whatever is left after the grace.
@@ -88,12 +96,17 @@ bool run_finished() {
 void end_run(int sig) {
   Registry& r = registry();
   on_watcher = true;
-  if (run_finished()) return;
+  stop_pending = true;
+  if (run_finished()) {
+    stop_pending = false;
+    return;
+  }
   const bool held = r.writes.try_lock_for(kWriteGrace);
   {
     std::lock_guard lock(r.lists);
     if (r.finished) {  // main took the writers (its outcome decided) while this one waited
       if (held) r.writes.unlock();
+      stop_pending = false;
       return;
     }
     r.stopping = true;
@@ -174,11 +187,18 @@ void set_interrupt_handler(std::function<void(const std::string& why)> handler) 
 }
 
 WriteSection::WriteSection() {
-  if (!on_watcher) registry().writes.lock();
+  if (on_watcher) return;
+  // A stop is pending: an outermost section waits here (the watcher ends the process, or finds the
+  // run finished and lets it go on); a nested one belongs to the write in flight and goes on.
+  while (sections_held == 0 && stop_pending.load()) std::this_thread::sleep_for(kStopPoll);
+  registry().writes.lock();
+  ++sections_held;
 }
 
 WriteSection::~WriteSection() {
-  if (!on_watcher) registry().writes.unlock();
+  if (on_watcher) return;
+  --sections_held;
+  registry().writes.unlock();
 }
 
 RemoveOnInterrupt::RemoveOnInterrupt(std::string path) : path_(std::move(path)) {

@@ -31,7 +31,9 @@ void reset_signals_in_child();
 void set_interrupt_handler(std::function<void(const std::string& why)> handler);
 
 // Held while a file is being written (from its temporary's creation to its rename, or one record's
-// append): the watcher never ends the process in the middle of one.
+// append): the watcher never ends the process in the middle of one. Once a stop signal has
+// arrived, no new outermost section starts (it waits for the watcher): the run stops at the end of
+// the write in flight, deterministically, not after a race for the next one.
 class WriteSection {
  public:
   WriteSection();
