@@ -11,7 +11,8 @@
 #   5. the full-size drift and net-lint figures and the offline quality (stktrain.netquality) on the
 #      datagen file the net was trained on (DATA, required), then docs/trained-net.md.
 # usage: DATA=FILE ci/net-strength.sh [WORK_DIR]   (default build/strength)
-# Sizes: PAIRS (300), TC_PAIRS (150), TC (1+0.01), GAUNTLET_PAIRS (100), GAUNTLET_NODES (400),
+# Sizes: PAIRS (300), TC_PAIRS (600: the SPRT's cap, it stops once decided), TC_AA_PAIRS (150: the
+# clock's null control), TC (1+0.01), GAUNTLET_PAIRS (100), GAUNTLET_NODES (400),
 # NODES (5000), J (2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ case "$work" in -*) work="./$work" ;; esac  # a folder, never an option of the t
 harness=build/release/harness/stk-harness
 stk=build/release/engine/stk
 net="${NET:-golden/nets/trained/stk-h128-trained.nnue}"
-pairs="${PAIRS:-300}" tc_pairs="${TC_PAIRS:-150}" tc="${TC:-1+0.01}"
+pairs="${PAIRS:-300}" tc_pairs="${TC_PAIRS:-600}" tc_aa_pairs="${TC_AA_PAIRS:-150}" tc="${TC:-1+0.01}"
 gauntlet_pairs="${GAUNTLET_PAIRS:-100}" nodes="${NODES:-5000}" j="${J:-2}"
 reference="${REFERENCE:-/usr/games/stockfish}" gauntlet_nodes="${GAUNTLET_NODES:-400}"
 [ -x "$harness" ] || ci/build.sh release
@@ -35,7 +36,7 @@ play "${nnue[@]}" "${classical[@]}" --nodes "$nodes" --pairs "$pairs" --seed 11 
 play "${nnue[@]}" "${classical[@]}" --tc "$tc" --pairs "$tc_pairs" --seed 12 \
   --sprt elo0=0 elo1=10 --config equal-time
 # The clock's null control: classical against itself on the same openings and clock.
-play "${classical[@]}" --engine "cmd=$stk" name=classical-b --tc "$tc" --pairs "$tc_pairs" \
+play "${classical[@]}" --engine "cmd=$stk" name=classical-b --tc "$tc" --pairs "$tc_aa_pairs" \
   --seed 12 --sprt elo0=0 elo1=10 --config equal-time-aa
 # Where each spends the clock, per move (docs/trained-net.md "The equal-time gap").
 mkdir -p "$work/move-times"
