@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 
 #include "cli_support.h"
@@ -53,4 +54,31 @@ TEST_CASE("interruption: an appended file stopped before its first record is rem
         }) == 2);
   REQUIRE(fs::exists(kept));
   CHECK(fs::file_size(kept) == 8);
+}
+
+TEST_CASE("interruption: a run finished while a stop waits on its write goes on without waiting",
+          "[io][faults]") {
+  // The stop arrives inside a write section, so the watcher waits for that write; the run then
+  // finishes (its outcome stands) and writes once more, as static destructors may. That write must
+  // not wait out the watcher's grace (10 s) for a stop that can no longer be taken.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    io::install_signal_policy();
+    int status = 0;
+    {
+      io::WriteSection in_flight;
+      ::kill(::getpid(), SIGTERM);
+      ::usleep(200000);  // the watcher now waits for this section
+      status = io::finish_run(0);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    { io::WriteSection after_finish; }
+    const auto waited = std::chrono::steady_clock::now() - start;
+    ::_exit(waited < std::chrono::seconds(5) ? status : 3);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }

@@ -168,6 +168,9 @@ void install_signal_policy() {
 int finish_run(int status) {
   Registry& r = registry();
   r.writes.lock();  // never released; blocks for good when the watcher is ending the run
+  // Counted as held: what runs after (static destructors) nests in it and never waits on a stop
+  // that arrived too late to be taken.
+  ++sections_held;
   std::lock_guard lock(r.lists);
   r.finished = true;
   return status;
