@@ -1,8 +1,8 @@
 """Independent models of the developer tools (docs/build.md, "Developer tools").
 
 Written from that list, not from stkdev's code: the build profile's part of the tree, the CLI
-page's masks, the measurements page's pointers and number format, the fuzz log's figures and the
-import circles.
+page's masks, the measurements page's pointers and number format, the fuzz log's figures, the
+import circles and a script's checks as JUnit.
 """
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stkdev import build_profile, cli_docs, fuzz_runner, import_cycles, measurements
+from stkdev import build_profile, checks_junit, cli_docs, fuzz_runner, import_cycles, measurements
 
 PARTS = ("engine/src", "engine/tests", "harness/src", "harness/tests", "harness/fuzz")
 FOLDERS = (*PARTS, "engine", "harness", "tools/gen", "harness/python")
@@ -265,3 +266,67 @@ def test_model_import_cycles(edges):
         if a.split(".")[0] != b.split(".")[0] and b.split(".")[0] not in allowed[a.split(".")[0]]
     )
     assert sorted(import_cycles.layer_breaches(graph)) == want
+
+
+CHECK_LINES = st.lists(
+    st.tuples(
+        st.sampled_from(["pass", "fail", "error"]),
+        st.text("abc xyz<>&-", min_size=1, max_size=8).filter(lambda n: n.strip() != ""),
+        st.text("0123456789 nodes<>=", max_size=12),
+    ),
+    min_size=1,
+    max_size=8,
+    unique_by=lambda c: c[1],
+)
+
+
+# MODEL checks-junit
+# checks: harness/python/stkdev/checks_junit.py  (a script's checks as one JUnit testsuite)
+# contract: docs/build.md#developer-tools-stkdev-what-they-compute
+# planted: ci/mutants/model-checks-junit.patch  (an error line written as a failure)
+@settings(max_examples=40, deadline=None)
+@given(checks=CHECK_LINES, bad=st.sampled_from(["", "none", "two-fields", "outcome", "repeat"]))
+def test_model_checks_junit(tmp_path_factory, checks, bad):
+    d = tmp_path_factory.mktemp("checks")
+    lines = ["\t".join(c) for c in checks]
+    if bad == "two-fields":
+        lines.append("pass\tonly a name")
+    elif bad == "outcome":
+        lines.append("passed\tx\ty")
+    elif bad == "repeat":
+        lines.append("\t".join(checks[0]))
+    elif bad == "none":
+        lines = []
+    results, out = d / "results.tsv", d / "report.xml"
+    results.write_text("".join(line + "\n" for line in lines))
+    code = checks_junit.main(["--suite", "s.checks", "--out", str(out), str(results)])
+    if bad:  # refused naming the file (and the line), no report
+        assert code == 2 and not out.exists()
+        return
+    assert code == 0
+    suite = ET.parse(out).getroot().find("testsuite")
+    assert suite is not None and suite.get("name") == "s.checks"
+    want = {"tests": len(checks), "failures": 0, "errors": 0}
+    for outcome, _, _ in checks:
+        want["failures"] += outcome == "fail"
+        want["errors"] += outcome == "error"
+    assert {k: int(suite.get(k, "-1")) for k in want} == want
+    cases = suite.findall("testcase")
+    assert [(c.get("classname"), c.get("name")) for c in cases] == [
+        ("s.checks", name) for _, name, _ in checks
+    ]
+    for case, (outcome, _, message) in zip(cases, checks, strict=True):
+        kind = {"pass": None, "fail": "failure", "error": "error"}[outcome]
+        got = [e.tag for e in case if e.tag in ("failure", "error", "skipped")]
+        assert got == ([kind] if kind else [])
+        if kind:
+            assert case.find(kind).get("message") == message
+        else:
+            assert (case.findtext("system-out") or "") == message
+
+
+def test_checks_junit_names_the_line(tmp_path, capsys):
+    results = tmp_path / "r.tsv"
+    results.write_text("pass\ta\tm\nfail\ta\tm\n")
+    assert checks_junit.main(["--suite", "s", "--out", str(tmp_path / "o.xml"), str(results)]) == 2
+    assert f"{results}:2: check 'a' given twice" in capsys.readouterr().err

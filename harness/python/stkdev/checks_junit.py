@@ -1,0 +1,80 @@
+"""Writes the JUnit report of a shell script's checks (ci/nnue-build.sh).
+
+    python -m stkdev.checks_junit --suite NAME --out FILE RESULTS
+
+RESULTS holds one line per check, three fields separated by tabs: the outcome (`pass`, `fail` or
+`error`), the check's name and a message (the figures it compared). The report has one testsuite
+NAME with one testcase per line, in order, class `NAME`: a `fail` line is a <failure>, an `error`
+line an <error> (the check could not run), both carrying the message; a passed testcase carries
+it as system-out. An empty file is an error too: a script that checked nothing did not pass.
+
+Exit 0 when the report is written, whatever the checks' outcomes (the script has its own status);
+exit 2 naming the file and line for a line of any other form or a name given twice (no report is
+written), or when the report cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from stkref.errors import InputError
+from stkref.junit import Outcome, TestCase, TestSuite, write_report
+
+OUTCOMES = {"pass": Outcome.PASSED, "fail": Outcome.FAILED, "error": Outcome.ERROR}
+
+
+def parse_checks(path: str, text: str) -> list[tuple[Outcome, str, str]]:
+    """The checks of RESULTS; InputError naming `path:line` for a malformed or repeated one."""
+    checks: list[tuple[Outcome, str, str]] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split("\t")
+        if len(fields) != 3 or fields[0] not in OUTCOMES or not fields[1].strip():
+            raise InputError(
+                f"{path}:{number}: expected 'pass|fail|error<TAB>name<TAB>message', got {line!r}"
+            )
+        if fields[1] in seen:
+            raise InputError(f"{path}:{number}: check {fields[1]!r} given twice")
+        seen.add(fields[1])
+        checks.append((OUTCOMES[fields[0]], fields[1], fields[2]))
+    if not checks:
+        raise InputError(f"{path}: no checks: a script that checked nothing did not pass")
+    return checks
+
+
+def suite_of(name: str, checks: Sequence[tuple[Outcome, str, str]]) -> TestSuite:
+    suite = TestSuite(name=name)
+    for outcome, check, message in checks:
+        passed = outcome is Outcome.PASSED
+        suite.add(
+            TestCase(
+                classname=name,
+                name=check,
+                outcome=outcome,
+                message="" if passed else message,
+                system_out=message if passed else "",
+            )
+        )
+    return suite
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="stkdev.checks_junit", description=__doc__.split("\n")[0])
+    ap.add_argument("--suite", required=True, help="the testsuite's name (and every case's class)")
+    ap.add_argument("--out", required=True, help="the JUnit file to write")
+    ap.add_argument("results", help="one check a line: pass|fail|error<TAB>name<TAB>message")
+    args = ap.parse_args(argv)
+    try:
+        text = Path(args.results).read_text(encoding="utf-8")
+        write_report(args.out, [suite_of(args.suite, parse_checks(args.results, text))])
+    except (InputError, OSError, UnicodeDecodeError, ValueError) as e:
+        print(f"checks_junit: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
