@@ -9,18 +9,21 @@ line an <error> (the check could not run), both carrying the message; a passed t
 it as system-out. An empty file is an error too: a script that checked nothing did not pass.
 
 Exit 0 when the report is written, whatever the checks' outcomes (the script has its own status);
-exit 2 naming the file and line for a line of any other form or a name given twice (no report is
-written), or when the report cannot be written.
+exit 2 naming the file and line for a line of any other form or a name given twice (the report is
+then an <error> report saying so, like every tool's: stkref.cli.run_tool), or when the report
+cannot be written.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from stkref import inputs
+from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
+from stkref.inputs import read_input_text
 from stkref.junit import Outcome, TestCase, TestSuite, write_report
 
 OUTCOMES = {"pass": Outcome.PASSED, "fail": Outcome.FAILED, "error": Outcome.ERROR}
@@ -62,19 +65,26 @@ def suite_of(name: str, checks: Sequence[tuple[Outcome, str, str]]) -> TestSuite
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="stkdev.checks_junit", description=__doc__.split("\n")[0])
+    ap = ToolParser(
+        prog="python -m stkdev.checks_junit",
+        description=__doc__.split("\n")[0],
+        reports=lambda a: [(a.out, a.suite)],
+    )
     ap.add_argument("--suite", required=True, help="the testsuite's name (and every case's class)")
-    ap.add_argument("--out", required=True, help="the JUnit file to write")
-    ap.add_argument("results", help="one check a line: pass|fail|error<TAB>name<TAB>message")
-    args = ap.parse_args(argv)
-    try:
-        text = Path(args.results).read_text(encoding="utf-8")
-        write_report(args.out, [suite_of(args.suite, parse_checks(args.results, text))])
-    except (InputError, OSError, UnicodeDecodeError, ValueError) as e:
-        print(f"checks_junit: {e}", file=sys.stderr)
-        return 2
+    ap.add_argument("--out", type=Path, required=True, help="the JUnit file to write")
+    ap.add_argument(
+        "results",
+        type=inputs.input_file(),
+        help="one check a line: pass|fail|error<TAB>name<TAB>message",
+    )
+    a = ap.parse_args(argv)
+    checks = parse_checks(str(a.results), read_input_text(a.results))
+    suite = suite_of(a.suite, checks)
+    write_report(a.out, [suite])
+    failed, errors = suite.count(Outcome.FAILED), suite.count(Outcome.ERROR)
+    print(f"wrote {a.out}: {len(checks)} checks, {failed} failed, {errors} errors")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tool(main))

@@ -486,6 +486,19 @@ ROWS = [
         why="builds a CMake preset from nothing: only the cells refused before any work run",
     ),
     Row(
+        "stkdev.checks_junit",
+        lambda c: [
+            "--suite",
+            "nnue-build.t",
+            c.opt("--out", junit(c, "nnue-build")),
+            *c.pos(c.inp / "checks.tsv"),
+        ],
+        ("checks.tsv",),
+        target=lambda c: junit(c, "nnue-build"),
+        reports=lambda c: [junit(c, "nnue-build")],
+        reads=("results", lambda c: c.inp / "checks.tsv"),
+    ),
+    Row(
         "stkdev.cli_docs",
         lambda c: [c.opt("--harness", HARNESS), c.opt("--out", c.out / "cli.md")],
         target=lambda c: c.out / "cli.md",
@@ -562,6 +575,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory, fake_engine: Path) -> Path:
         '6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "t.1";\n'
         '6K1/5PPP/8/8/8/8/8/r5k1 b - - bm Ra8#; id "t.2";\n'
     )
+    (d / "checks.tsv").write_text("pass\tbench\t1 node\nfail\tplay\t2 nodes, want 3\n")
     material_games(d / "data.txt", 20, 1, plies=(30, 80))
     material_games(d / "big-data.txt", 300, 2, plies=(60, 120))
     import numpy as np

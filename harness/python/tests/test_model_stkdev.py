@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stkdev import build_profile, checks_junit, cli_docs, fuzz_runner, import_cycles, measurements
+from stkref.cli import run_tool
 
 PARTS = ("engine/src", "engine/tests", "harness/src", "harness/tests", "harness/fuzz")
 FOLDERS = (*PARTS, "engine", "harness", "tools/gen", "harness/python")
@@ -299,9 +300,13 @@ def test_model_checks_junit(tmp_path_factory, checks, bad):
         lines = []
     results, out = d / "results.tsv", d / "report.xml"
     results.write_text("".join(line + "\n" for line in lines))
-    code = checks_junit.main(["--suite", "s.checks", "--out", str(out), str(results)])
-    if bad:  # refused naming the file (and the line), no report
-        assert code == 2 and not out.exists()
+    code = run_tool(
+        lambda: checks_junit.main(["--suite", "s.checks", "--out", str(out), str(results)])
+    )
+    if bad:  # refused naming the file (and the line): an <error> report
+        assert code == 2
+        suite = ET.parse(out).getroot().find("testsuite")
+        assert suite is not None and (suite.get("errors"), suite.get("failures")) == ("1", "0")
         return
     assert code == 0
     suite = ET.parse(out).getroot().find("testsuite")
@@ -328,5 +333,6 @@ def test_model_checks_junit(tmp_path_factory, checks, bad):
 def test_checks_junit_names_the_line(tmp_path, capsys):
     results = tmp_path / "r.tsv"
     results.write_text("pass\ta\tm\nfail\ta\tm\n")
-    assert checks_junit.main(["--suite", "s", "--out", str(tmp_path / "o.xml"), str(results)]) == 2
+    argv = ["--suite", "s", "--out", str(tmp_path / "o.xml"), str(results)]
+    assert run_tool(lambda: checks_junit.main(argv)) == 2
     assert f"{results}:2: check 'a' given twice" in capsys.readouterr().err
