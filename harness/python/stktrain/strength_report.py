@@ -20,12 +20,14 @@ from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.outputs import Output, write_text_atomic
+from stktrain import sweep
 from stktrain.move_times import row_cells
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
 
 
 MANIFEST = ROOT / "golden/nets/trained/manifest.json"
+SWEEP = ROOT / "golden/nets/trained/sweep.json"  # stktrain.sweep's choice of the settings
 FAULTS = ("crash", "timeout", "time forfeit", "illegal move")  # game_play.cpp's forfeit reasons
 MATCHES = (
     "equal-nodes",
@@ -150,6 +152,38 @@ def gap_lines(times: dict[str, Report]) -> list[str]:
     return [*lines, "", *(f"- {r}" for r in ratios)]
 
 
+def sweep_lines(man: Report) -> list[str]:
+    """The settings sweep behind the net's training (stktrain.sweep), and whether the net was
+    trained with the settings it chose."""
+    head = ["## Training settings (`python -m stktrain.sweep`, docs/training.md)", ""]
+    if not SWEEP.exists():
+        return [*head, "No sweep recorded for this net (golden/nets/trained/sweep.json).", ""]
+    doc = load(SWEEP)
+    run = next((r for r in doc["runs"] if r["name"] == doc["chosen"]), None)
+    if run is None:
+        raise InputError(f"{SWEEP}: the chosen run {doc['chosen']!r} is not among its runs")
+    st = man["trainer"]["settings"]
+    same = (run["lambda"], run["lr_drop"], run["factorizer"]) == (
+        st["lam"],
+        st["lr_drop"],
+        st["factorizer"],
+    )
+    chosen = doc["chosen"]
+    follows = (
+        f"The net was trained with the chosen run's lambda, lr drop and factorizer ({chosen})."
+        if same
+        else f"The net's lambda, lr drop or factorizer differ from the chosen run's ({chosen})."
+    )
+    return [
+        *head,
+        f"Each run trained on `{', '.join(doc['data'])}` and measured by netquality on the same "
+        f"{doc['measured_positions']} held-out positions. Rule: {doc['rule']}. {follows}",
+        "",
+        *sweep.markdown(doc),
+        "",
+    ]
+
+
 def render(work: Path) -> str:
     man = load(MANIFEST)
     m = {n: load(work / "match" / f"{n}.json") for n in MATCHES}
@@ -191,6 +225,7 @@ def render(work: Path) -> str:
         f"{tr['validation_loss']:.6f} (untrained: {tr['initial_validation_loss']:.6f}); "
         f"{tr['seconds']:.0f} s, {tr['positions_per_second']} positions/s on the CPU",
         "",
+        *sweep_lines(man),
         "## Gates on the trained net",
         "",
         "| measure | value |",

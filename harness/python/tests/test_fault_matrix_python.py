@@ -486,6 +486,18 @@ ROWS = [
         why="builds a CMake preset from nothing: only the cells refused before any work run",
     ),
     Row(
+        "stktrain.sweep",
+        lambda c: [
+            "--run",
+            "a",
+            c.p(c.inp / "sweep-summary.json"),
+            c.p(c.inp / "sweep-quality.json"),
+            c.opt("--out", c.out / "sweep.json"),
+        ],
+        ("sweep-summary.json", "sweep-quality.json"),
+        target=lambda c: c.out / "sweep.json",
+    ),
+    Row(
         "stkdev.checks_junit",
         lambda c: [
             "--suite",
@@ -575,6 +587,8 @@ def shared(tmp_path_factory: pytest.TempPathFactory, fake_engine: Path) -> Path:
         '6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id "t.1";\n'
         '6K1/5PPP/8/8/8/8/8/r5k1 b - - bm Ra8#; id "t.2";\n'
     )
+    (d / "sweep-summary.json").write_text(json.dumps(SWEEP_SUMMARY))
+    (d / "sweep-quality.json").write_text(json.dumps(SWEEP_QUALITY))
     (d / "checks.tsv").write_text("pass\tbench\t1 node\nfail\tplay\t2 nodes, want 3\n")
     material_games(d / "data.txt", 20, 1, plies=(30, 80))
     material_games(d / "big-data.txt", 300, 2, plies=(60, 120))
@@ -613,6 +627,21 @@ def shared(tmp_path_factory: pytest.TempPathFactory, fake_engine: Path) -> Path:
     return d
 
 
+SWEEP_SUMMARY = {
+    "settings": {"lam": 0.75, "lr": 5e-4, "lr_drop": 3, "factorizer": True, "epochs": 3}
+    | {"val_fraction": 0.1},
+    "kept_epoch": 2,
+    "kept_val_loss": 0.02,
+    "data": ["d.txt"],
+    "seed": 1,
+    "validation_positions": 1000,
+}
+SWEEP_QUALITY = {
+    "net": {"pair_accuracy": 0.92, "mae_cp": 160.0, "mae_wdl_result": 0.25},
+    "positions": 20000,
+    "validation_games": 50,
+    "classical": {"mae_cp": 177.2, "mae_wdl_result": 0.27, "pair_accuracy": 0.9},
+}
 TRAIN_SUMMARY = {
     "settings": {"hidden": 128},
     "scale_cp": 340.0,
