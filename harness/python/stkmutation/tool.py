@@ -1899,6 +1899,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="seed of --sample and --per-module: a number, or 'head' (the default): derived from"
         " the HEAD commit's hash, so a sample is fresh on every commit and nobody chooses it",
     )
+    ap.add_argument(
+        "--commit",
+        default="HEAD",
+        metavar="REV",
+        help="measure this commit instead of HEAD (its sources, tests and seed): a campaign on"
+        " one commit goes on over sessions while the work tree moves on (docs/mutation.md,"
+        " Campaigns)",
+    )
     ap.add_argument("--shard", default="1/1", metavar="K/N", help="every N-th mutant from the K-th")
     ap.add_argument(
         "--no-schema",
@@ -2107,7 +2115,7 @@ def resumed_verdicts(
 
 def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -> int:
     t_start = time.monotonic()
-    head = git(["rev-parse", "HEAD"], ROOT).strip()
+    head = commit_of(a.commit, "--commit", ROOT)
     state = (
         RunState(seed=seed_of_commit(head), seed_source=f"HEAD {head[:12]}")
         if a.seed == HEAD_SEED

@@ -1285,3 +1285,26 @@ def test_a_line_gcov_did_not_count_takes_its_statements_tests(mt: ModuleType):
     assert cov.covering_statement("harness/src/a.cpp", 11, text) == []
     assert cov.covering_statement("harness/src/a.cpp", 1, text) == ["t1", "t2"]
     assert cov.covering_statement("harness/src/b.h", 5, text) is None
+
+
+def test_commit_measures_that_commit_with_its_seed(mt: ModuleType, capsys):
+    # A campaign on one commit goes on over sessions while the work tree moves on: --commit REV
+    # draws REV's mutants with REV's seed (planted: the option read but HEAD measured).
+    root = Path(mt.__file__).resolve().parents[3]
+    prev = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", "HEAD~1^{commit}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    if not prev:
+        pytest.skip("a shallow clone: HEAD has no parent here")
+    argv = ["--list", "--files", "harness/python/stkref/errors.py", "--per-module", "3"]
+    assert mt.main([*argv, "--commit", prev]) == 0
+    out = capsys.readouterr().out
+    assert f"seed {mt.seed_of_commit(prev)} (from HEAD {prev[:12]})" in out
+    assert f"HEAD {prev[:10]}" in out
+    assert mt.main([*argv, "--commit=-no-such"]) == 2
+    assert "--commit '-no-such': not a git revision" in capsys.readouterr().err
+    assert mt.main([*argv, "--commit", "no-such-revision"]) == 2
+    assert "--commit 'no-such-revision': names no commit" in capsys.readouterr().err
