@@ -40,6 +40,9 @@ PROLOGUE = (
     "#endif\n"
     "#line 1\n"
 )
+# Enclosing expressions tried, one after another, for a mutant whose smallest form does not
+# compile: a format string checked at compile time (fmt) is no `?:` operand, the whole call is.
+MAX_WIDEN = 3
 _OPEN, _CLOSE = "([{", ")]}"
 _JUMP = re.compile(r"^\s*(break|continue);\s*$")
 _COMMENTED = re.compile(r"^(\s*)/\*(.*)\*/\s*$")
@@ -204,9 +207,12 @@ def _declares(seg: str) -> bool:
     )
 
 
-def splice(old: str, new: str, ident: int) -> Spliced | None:
-    """The schema form of one mutant (old line -> new, which may add a line), or None."""
+def splice(old: str, new: str, ident: int, widen: int = 0) -> Spliced | None:
+    """The schema form of one mutant (old line -> new, which may add a line), or None. `widen`
+    takes the widen-th enclosing whole expression instead of the smallest (MAX_WIDEN)."""
     switch = f"{SWITCH}({ident})"
+    if widen and _statement_form(old, new):
+        return None  # a statement form has no wider one
     end = code_end(old)
     code = old[:end].rstrip()
     if new.startswith(old + "\n") and (jump := _JUMP.match(new[len(old) + 1 :])):
@@ -220,7 +226,7 @@ def splice(old: str, new: str, ident: int) -> Spliced | None:
         if _declares(body):
             return None
         return Spliced(len(mo.group(1)), len(old), f"if ({switch}) {{}} else {{ {body} }}")
-    span = _expression_span(old, new, code_end(old), None)
+    span = _expression_span(old, new, code_end(old), None, widen)
     if span is None:
         return None
     lo, hi = span
@@ -249,19 +255,23 @@ def _change(old: str, new: str) -> tuple[int, int] | None:
 
 
 def _expression_span(
-    old: str, new: str, end: int, around: tuple[int, int] | None
+    old: str, new: str, end: int, around: tuple[int, int] | None, widen: int = 0
 ) -> tuple[int, int] | None:
     """The smallest whole expression of old holding new's change (and `around`, a span of
-    other mutants of the line), inside which new's text still pairs its brackets."""
+    other mutants of the line), inside which new's text still pairs its brackets; with `widen`
+    the widen-th larger one (None when the line has no more)."""
     change = _change(old, new)
     if change is None:
         return None
     s, e = change
     if around is not None:
         s, e = min(s, around[0]), max(e, around[1])
+    larger = widen
     for lo, hi in expression_spans(old[:end].rstrip()):
         if lo <= s and e <= hi and _pairs(new[lo : hi + (len(new) - len(old))]):
-            return lo, hi
+            if not larger:
+                return lo, hi
+            larger -= 1
     return None
 
 
@@ -283,7 +293,7 @@ class _Group:
     members: list[tuple[str, int]]
 
 
-def schema_line(old: str, mutants: Sequence[tuple[str, int]]) -> tuple[str, list[int]]:
+def schema_line(old: str, mutants: Sequence[tuple[str, int, int]]) -> tuple[str, list[int]]:
     """O's line with every mutant (new, id) spliced in, in order: an expression mutant whose span
     overlaps others' joins their chain over the smallest whole expression holding all their
     changes (where one exists); any other mutant only where its span is disjoint from those taken
@@ -297,8 +307,8 @@ def schema_line(old: str, mutants: Sequence[tuple[str, int]]) -> tuple[str, list
             (lo < t.end and t.start < hi) or lo == hi == t.start == t.end for t, _ in statements
         )
 
-    for new, ident in mutants:
-        sp = splice(old, new, ident)
+    for new, ident, widen in mutants:
+        sp = splice(old, new, ident, widen)
         if sp is None:
             continue
         if _statement_form(old, new):
@@ -306,6 +316,8 @@ def schema_line(old: str, mutants: Sequence[tuple[str, int]]) -> tuple[str, list
                 statements.append((sp, ident))
             continue
         for g in [g for g in groups if sp.start < g.hi and g.lo < sp.end]:
+            if widen:  # its smallest form failed: it takes its wider one alone or not at all
+                break
             span = _expression_span(old, new, end, (g.lo, g.hi))
             if span is None:
                 break
@@ -326,16 +338,18 @@ def schema_line(old: str, mutants: Sequence[tuple[str, int]]) -> tuple[str, list
     for lo, hi, text in sorted(forms, key=lambda f: -f[0]):
         line = line[:lo] + text + line[hi:]
     taken = {i for g in groups for _, i in g.members} | {i for _, i in statements}
-    return line, [i for _, i in mutants if i in taken]
+    return line, [i for _, i, _ in mutants if i in taken]
 
 
-def schema_text(text: str, mutants: Sequence[tuple[int, str, int]]) -> tuple[str, list[int]]:
-    """The file text with the mutants (line, new, id) spliced in behind their switches, and the
-    ids taken; the text unchanged (no prologue) when none is."""
+def schema_text(
+    text: str, mutants: Sequence[tuple[int, str, int] | tuple[int, str, int, int]]
+) -> tuple[str, list[int]]:
+    """The file text with the mutants (line, new, id[, widen]) spliced in behind their switches,
+    and the ids taken; the text unchanged (no prologue) when none is."""
     lines = text.split("\n")
-    by_line: dict[int, list[tuple[str, int]]] = {}
-    for lineno, new, ident in mutants:
-        by_line.setdefault(lineno, []).append((new, ident))
+    by_line: dict[int, list[tuple[str, int, int]]] = {}
+    for lineno, new, ident, *widen in mutants:
+        by_line.setdefault(lineno, []).append((new, ident, widen[0] if widen else 0))
     taken: list[int] = []
     for lineno, ms in sorted(by_line.items()):
         lines[lineno - 1], ids = schema_line(lines[lineno - 1], ms)

@@ -81,6 +81,20 @@ class SchemaRun:
             else:
                 self._left(m, "no schema form")
         alone = self._compiling_alone(path, original, formed)
+        # A form that does not compile is tried again over the next enclosing expression (a
+        # format string checked at compile time holds no `?:`; the call around it does).
+        failed = [m for m in formed if m not in alone]
+        for level in range(1, schema.MAX_WIDEN + 1):
+            for m in failed:
+                m.schema_widen = level
+            wider = [m for m in failed if self._together(original, [m])[1]]
+            compiled = self._compiling_alone(path, original, wider)
+            alone += compiled
+            failed = [m for m in wider if m not in compiled]
+        for m in failed + [m for m in formed if m not in alone and m not in failed]:
+            m.schema_widen = 0
+            self._left(m, "schema does not compile")
+        alone.sort(key=lambda m: m.schema_id)
         text, taken = self._together(original, alone)
         if len(taken) < len(alone) or not self._compiles(path, text):
             kept: list[Mutant] = []
@@ -101,7 +115,6 @@ class SchemaRun:
         if len(taken) == len(ms) and self._compiles(path, text):
             return list(ms)
         if len(ms) == 1:
-            self._left(ms[0], "schema does not compile")
             return []
         half = len(ms) // 2
         return self._compiling_alone(path, original, ms[:half]) + self._compiling_alone(
@@ -113,7 +126,9 @@ class SchemaRun:
 
     @staticmethod
     def _together(original: str, ms: Sequence[Mutant]) -> tuple[str, list[int]]:
-        return schema.schema_text(original, [(m.line, m.mutated or "", m.schema_id) for m in ms])
+        return schema.schema_text(
+            original, [(m.line, m.mutated or "", m.schema_id, m.schema_widen) for m in ms]
+        )
 
     def _left(self, m: Mutant, why: str) -> None:
         m.schema_id = 0

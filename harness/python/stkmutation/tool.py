@@ -160,6 +160,7 @@ class Mutant:
     log: str = ""
     triage: str = ""  # the triage reason of an accepted survivor
     schema_id: int = 0  # its switch in the run's schema build (STK_MUTANT); 0: built alone
+    schema_widen: int = 0  # its form's enclosing expression beyond the smallest (schema.py)
     via: str = ""  # "schema" (run on the schema build) or "alone" (its own build)
 
     @property

@@ -306,3 +306,65 @@ def test_model_schema_build_holds_exactly_the_mutants_whose_schema_compiles(draw
         else:
             assert m.schema_id == 0 and f"{schema.SWITCH}({i})" not in text
     assert sum(run.fallback.values()) == sum(m.lang == "cpp" for m in mutants) - len(held)
+
+
+def test_schema_widen_takes_the_next_enclosing_expression():
+    old, new = "  return g(h(a + b), 2);", "  return g(h(a - b), 2);"
+    texts = [schema.splice(old, new, 5, w) for w in range(4)]
+    assert [old[t.start : t.end] for t in texts if t] == ["a + b", "h(a + b)", "g(h(a + b), 2)"]
+    assert texts[3] is None  # the line has no larger whole expression
+    assert schema.splice("  x = 1;", "  /*x = 1;*/", 5, 1) is None  # a statement form: no wider
+
+
+WIDE_SOURCE = "\n".join(
+    f"int g{i}(int a, int b) {{ return h(k(a + b), {i}); }}" for i in range(1, 9)
+)
+
+
+class _NarrowSyntax:
+    """A compiler that refuses a `?:` whose arm is a bare `a - b` (as fmt refuses a format string
+    chosen at run time) and every form of the `never` ids."""
+
+    def __init__(self, never: set[int]) -> None:
+        self.never = never
+
+    def compiles(self, path: str, text: str, timed: bool = True) -> bool:
+        if "? (a - b) :" in text:
+            return False
+        return not any(f"{schema.SWITCH}({i})" in text for i in self.never)
+
+
+# MODEL mutation-schema-widen
+# checks: harness/python/stkmutation/schema_run.py  (a form that does not compile, tried wider)
+# contract: docs/mutation.md#schemata
+# planted: ci/mutants/model-mutation-schema-widen.patch  (the retry's text made without the wider level)
+@given(st.sets(st.integers(1, 8), min_size=1, max_size=8), st.sets(st.integers(1, 8), max_size=3))
+def test_model_schema_widens_a_form_that_does_not_compile(lines, never):
+    from stkmutation import schema_run
+
+    class _Wide:
+        def text(self, path: str) -> str:
+            return WIDE_SOURCE
+
+    src = WIDE_SOURCE.split("\n")
+    mutants = [
+        tool.Mutant("a.cpp", n, "rule", src[n - 1], src[n - 1].replace("a + b", "a - b"), "cpp")
+        for n in sorted(lines)
+    ]
+    job = _FakeJob(["a.cpp"])
+    run = schema_run.SchemaRun.__new__(schema_run.SchemaRun)
+    schema_run.SchemaRun.__init__(run, None, job, _Wide(), _NarrowSyntax(never))  # type: ignore[arg-type]
+    held = run.prepare(mutants, ["all"])
+    # The docs: a form that fails alone is tried over the next enclosing expression, up to
+    # schema.MAX_WIDEN of them; the smallest that compiles is taken (here `k(a - b)`), and a
+    # mutant none of whose forms compiles is built alone, counted once.
+    want = [m for i, m in enumerate(mutants, 1) if i not in never]
+    assert [m.ident for m in held] == [m.ident for m in want]
+    text = job.written.get("a.cpp", "")
+    for i, m in enumerate(mutants, 1):
+        if m in want:
+            assert f"{schema.SWITCH}({i}) ? (k(a - b)) : (k(a + b))" in text
+        else:
+            assert m.schema_id == 0 and f"{schema.SWITCH}({i})" not in text
+    assert sum(run.fallback.values()) == len(mutants) - len(want)
+    assert set(run.fallback) <= {"schema does not compile"}
