@@ -16,8 +16,9 @@ for byte), no temporary file left.
 
 The default run takes the cheap cells (NaN, a FIFO output, a FIFO input and a closed stdout of
 every row, SIGTERM of the trainer and netquality, every condition of three representative rows);
-the rest are `slow` (STK_FULL=1 or -m slow), as is the sweep of the full disk over every write of
-every row.
+the rest are `slow` (STK_FULL=1 or -m slow), as are the sweep of the full disk over every write of
+every row and the SIGTERM sweep (a stop before each of up to 12 evenly spread writes of every row:
+exit 2 or the run's own status, no 0-byte, torn or temporary file, reports <error> after exit 2).
 """
 
 from __future__ import annotations
@@ -886,16 +887,22 @@ def full_disk(row: Row, c: Ctx, xsd: Path) -> None:
             assert f"no error report could be written: {report}" in ran.stderr, ran.says()
 
 
-def full_disk_sweep(row: Row, c: Ctx, xsd: Path) -> None:
-    """The n-th write/fsync/rename/close under the out folder fails (alone, then from there on),
-    for n over the run's calls (at most 12, evenly spread): always exit 2, nothing torn."""
+def clean_run_call_points(row: Row, c: Ctx, count: Path) -> tuple[int, list[int]]:
+    """The row's clean run, counting its write/fsync/rename/close calls under the out folder:
+    their number and at most 12 of them, evenly spread (the first and the last among them)."""
     if not FAULT_LIB.exists():
         pytest.skip(f"fault injector not built ({FAULT_LIB})")
-    count = c.root / "calls.txt"
     first = run_row(row, c, env=fault_env(c.out, 0, False, count))
     assert first.returncode == row.status, first.says()
     calls = injected_calls(count)
-    picks = sorted({1 + (calls - 1) * i // 11 for i in range(12)}) if calls else []
+    return calls, sorted({1 + (calls - 1) * i // 11 for i in range(12)}) if calls else []
+
+
+def full_disk_sweep(row: Row, c: Ctx, xsd: Path) -> None:
+    """The n-th write/fsync/rename/close under the out folder fails (alone, then from there on),
+    for n over the run's calls (at most 12, evenly spread): always exit 2, nothing torn."""
+    count = c.root / "calls.txt"
+    _, picks = clean_run_call_points(row, c, count)
     for n in picks:
         for sticky in (False, True):
             if row.resumes:
@@ -907,6 +914,48 @@ def full_disk_sweep(row: Row, c: Ctx, xsd: Path) -> None:
             )
             injected_calls(count)
             check_contract(row, c, ran, xsd, {2}, before, inputs)
+
+
+LINE_FILES = (".jsonl", ".journal", ".pgn", ".txt", ".epd", ".md", ".csv", ".tsv")
+
+
+def sigterm_sweep(row: Row, c: Ctx, xsd: Path) -> None:
+    """A stop may land anywhere: SIGTERM before the n-th write/fsync/rename/close under the out
+    folder (the injector's sigterm action), n over the run's calls (at most 12, evenly spread,
+    the first and the last among them), each from the clean run's outputs: exit 2 or the run's
+    own status, never a signal or a traceback, no temporary, no 0-byte file and no line file
+    without its last newline left, reports <error> (exit 2) or the run's own."""
+    count = c.root / "calls.txt"
+    calls, picks = clean_run_call_points(row, c, count)
+    # What the clean run itself leaves empty may be empty (a journal folder's flock file).
+    empty_by_design = {
+        f.relative_to(c.out) for f in c.out.rglob("*") if f.is_file() and not f.stat().st_size
+    }
+    for n in picks:
+        if row.resumes:
+            shutil.rmtree(c.out)
+            c.out.mkdir()
+        before, inputs = snapshot(c.out), snapshot(c.inp)
+        env = fault_env(c.out, n, False, count) | {
+            "STK_FAULT_ACTION": "sigterm",
+            "STK_FAULT_PAUSE_MS": "100",
+        }
+        ran = run_row(row, c, env=env)
+        injected_calls(count)
+        where = f"SIGTERM before call {n} of {calls}"
+        assert ran.returncode in (2, row.status), f"{where}: exit {ran.returncode}\n{ran.says()}"
+        # The null control's opposite: a stop at the first write is taken (else the injector's
+        # signal never reached the tool and every cell would pass vacuously).
+        assert n != 1 or ran.returncode == 2, f"{where}: the stop was not taken\n{ran.says()}"
+        check_contract(row, c, ran, xsd, {2, row.status}, before, inputs)
+        for f in c.out.rglob("*"):
+            if f.is_file() and not f.is_symlink():
+                data = f.read_bytes()
+                empty_ok = f.relative_to(c.out) in empty_by_design
+                assert data or empty_ok, f"{where}: {f} left with 0 bytes\n{ran.says()}"
+                assert empty_ok or complete(f), f"{where}: {f} torn"
+                if f.suffix in LINE_FILES:
+                    assert data.endswith(b"\n"), f"{where}: {f} torn (no last newline)"
 
 
 # What an input refusal says the object is (after "PATH: "), as io::read_input_file words it.
@@ -1028,6 +1077,7 @@ CONDITIONS: dict[str, Callable[[Row, Ctx, Path], None]] = {
     "read-only": read_only_folder,
     "full-disk": full_disk,
     "full-disk-sweep": full_disk_sweep,
+    "sigterm-sweep": sigterm_sweep,
     "closed-stdout": stdout_closed,
     "sigterm": stopped,
     "weird-paths": weird_paths,
@@ -1044,6 +1094,7 @@ NEEDS_TARGET = {
     "link-loop",
     "full-disk",
     "full-disk-sweep",
+    "sigterm-sweep",
 }
 NEEDS_A_RUN = {
     "link-outside",
@@ -1051,6 +1102,7 @@ NEEDS_A_RUN = {
     "link-loop",
     "full-disk",
     "full-disk-sweep",
+    "sigterm-sweep",
     "closed-stdout",
     "weird-paths",
 }
@@ -1079,7 +1131,7 @@ def cells() -> list:
         for condition in CONDITIONS:
             if not applies(row, condition):
                 continue
-            slow = condition == "full-disk-sweep" or not (
+            slow = condition in ("full-disk-sweep", "sigterm-sweep") or not (
                 condition in DEFAULT or row.name in REPRESENTATIVE
             )
             marks = [pytest.mark.slow] if slow else []
