@@ -337,6 +337,11 @@ CASES = [
         folder=True,
     ),
     case("stkdev.import_cycles", "roots", lambda x, _: [x], folder=True),
+    case(
+        "stkdev.checks_junit",
+        "results",
+        lambda x, f: ["--suite", "s.t", "--out", str(f.out / "j.xml"), x],
+    ),
 ]
 
 
@@ -449,6 +454,9 @@ NOT_INPUTS = {
             ("stkdev.build_profile", "--doc"),  # read back: read_input_text
             ("stkdev.measurements", "--out"),  # with --check read back: read_input_text
             ("stkmutation.models", "--out"),  # with --check read back: read_input_text
+            ("stktrain.sweep", "--out"),
+            ("stktrain.sweep", "--md"),
+            ("stkdev.checks_junit", "--out"),
         ],
         "output",
     ),
@@ -465,10 +473,15 @@ NOT_INPUTS = {
             ("stkmutation.tool", "--shard"),
             ("stkmutation.tool", "--diff"),
             ("stkmutation.tool", "--config"),
+            ("stkmutation.tool", "--commit"),  # a revision, verified as --diff's (commit_of)
             ("stkdev.build_profile", "--cmake-arg"),
+            ("stkdev.checks_junit", "--suite"),
         ],
         "not a path",
     ),
+    # A name and two files a run: the files are checked in main (inputs.check_input), where
+    # argparse's one type per option cannot tell them from the name.
+    ("stktrain.sweep", "--run"): "checked in main",
     # The fuzz targets' folder: programs run, never read here; a missing build is reported per
     # target (an <error> each, exit 2) by design.
     ("stkdev.fuzz_runner", "--bin-dir"): "programs",
