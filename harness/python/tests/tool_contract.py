@@ -15,9 +15,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 PACKAGES = REPO / "harness" / "python"
 BUILD = REPO / "build" / "release"
-HARNESS = Path(os.environ.get("STK_HARNESS") or BUILD / "harness" / "stk-harness")
-ENGINE = Path(os.environ.get("STK_ENGINE") or BUILD / "engine" / "stk")
-FAULT_LIB = Path(os.environ.get("STK_FAULT_LIB") or HARNESS.parent / "libstk-fault-inject.so")
+# Absolute: the rows run in their own folders, where a relative path (a planted-defect check's
+# STK_HARNESS=./build/...) would name nothing and LD_PRELOAD would silently load no injector.
+HARNESS = Path(os.environ.get("STK_HARNESS") or BUILD / "harness" / "stk-harness").absolute()
+ENGINE = Path(os.environ.get("STK_ENGINE") or BUILD / "engine" / "stk").absolute()
+FAULT_LIB = Path(
+    os.environ.get("STK_FAULT_LIB") or HARNESS.parent / "libstk-fault-inject.so"
+).absolute()
 SEEDED_NET = REPO / "golden" / "nets" / "stk-h128-seed1.nnue"
 SEEDED_CKPT = REPO / "golden" / "nets" / "stk-h128-seed1.npz"
 
