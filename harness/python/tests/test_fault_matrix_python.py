@@ -895,8 +895,10 @@ def clean_run_call_points(row: Row, c: Ctx, count: Path) -> tuple[int, list[int]
     first = run_row(row, c, env=fault_env(c.out, 0, False, count))
     assert first.returncode == row.status, first.says()
     calls = injected_calls(count)
-    # A row with an output writes it: no counted call means no injector (a sweep over no point
-    # would pass whatever the tool does).
+    if not calls and row.status == 2:  # it cannot run to its outputs here (row.why)
+        pytest.skip(f"{row.name}: its clean run writes nothing here ({row.why})")
+    # A row that runs to its outputs writes them: no counted call means no injector (a sweep
+    # over no point would pass whatever the tool does).
     assert calls > 0, f"{row.name}: the fault injector counted no write ({FAULT_LIB} not loaded?)"
     return calls, sorted({1 + (calls - 1) * i // 11 for i in range(12)})
 
