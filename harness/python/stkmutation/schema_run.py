@@ -91,7 +91,7 @@ class SchemaRun:
             compiled = self._compiling_alone(path, original, wider)
             alone += compiled
             failed = [m for m in wider if m not in compiled]
-        for m in failed + [m for m in formed if m not in alone and m not in failed]:
+        for m in [m for m in formed if m not in alone]:  # failed at every width, or no wider form
             m.schema_widen = 0
             self._left(m, "schema does not compile")
         alone.sort(key=lambda m: m.schema_id)
