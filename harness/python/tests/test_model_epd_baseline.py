@@ -59,8 +59,13 @@ def epd_line(fen: str, kind: str, ident: str) -> str:
 
 def run(d: Path, *args: str) -> subprocess.CompletedProcess:
     argv = [HARNESS, "epd", "--epd", str(d / "s.epd"), "--depth", "2", "--quiet"]
-    return subprocess.run([*argv, "--out-dir", str(d / "out"), *args], capture_output=True,
-                          text=True, timeout=120, cwd=d)
+    return subprocess.run(
+        [*argv, "--out-dir", str(d / "out"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=d,
+    )
 
 
 @st.composite
@@ -69,10 +74,14 @@ def cases(draw: st.DrawFn) -> dict:
     kinds = [draw(st.sampled_from(sorted(KINDS))) for _ in range(n)]
     # Per position: its baseline flag (True/False) or None (renamed away: added now, dropped there).
     flags = [draw(st.sampled_from([True, False, None])) for _ in range(n)]
-    return {"kinds": kinds, "flags": flags, "old_depth": draw(st.sampled_from([2, 3])),
-            "old_bench": draw(st.sampled_from([None, 7, 123456])),
-            "bench": draw(st.sampled_from([None, 7, 99])),
-            "min_solved": draw(st.sampled_from([None, 0, 1, 2, 3, 4, 5, 6]))}
+    return {
+        "kinds": kinds,
+        "flags": flags,
+        "old_depth": draw(st.sampled_from([2, 3])),
+        "old_bench": draw(st.sampled_from([None, 7, 123456])),
+        "bench": draw(st.sampled_from([None, 7, 99])),
+        "min_solved": draw(st.sampled_from([None, 0, 1, 2, 3, 4, 5, 6])),
+    }
 
 
 def expected_comparison(case: dict) -> dict[str, list[str]]:
@@ -95,8 +104,10 @@ def make_baseline(d: Path, case: dict) -> None:
     created = run(d, "--baseline", str(d / "g.json"), "--update-golden")
     solved = sum(KINDS[k] for k in case["kinds"])
     assert created.returncode == 0, created.stderr
-    assert (f"golden {d / 'g.json'}:\n  created: {solved} solved of {len(case['kinds'])} (sd 2)\n"
-            in created.stdout)
+    assert (
+        f"golden {d / 'g.json'}:\n  created: {solved} solved of {len(case['kinds'])} (sd 2)\n"
+        in created.stdout
+    )
     doc = json.loads((d / "g.json").read_text())
     for i, flag in enumerate(case["flags"]):
         pos = doc["positions"][i]
@@ -113,13 +124,17 @@ def make_baseline(d: Path, case: dict) -> None:
 # checks: harness/src/commands/epd/epd_command.cpp  (the baseline comparison, its verdict, and --update-golden's file and diff)
 # contract: docs/harnesses/epd.md#updating-the-baseline
 # planted: ci/mutants/model-epd-update-diff.patch  (every position unsolved in the baseline listed as newly solved)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(case=cases())
 def test_baseline_verdict_and_update_diff_follow_the_documented_rules(
-        tmp_path_factory: pytest.TempPathFactory, case: dict) -> None:
+    tmp_path_factory: pytest.TempPathFactory, case: dict
+) -> None:
     d = tmp_path_factory.mktemp("epd")
-    (d / "s.epd").write_text("".join(
-        epd_line(MATES[i], kind, f"p{i}") for i, kind in enumerate(case["kinds"])))
+    (d / "s.epd").write_text(
+        "".join(epd_line(MATES[i], kind, f"p{i}") for i, kind in enumerate(case["kinds"]))
+    )
     make_baseline(d, case)
     want = expected_comparison(case)
     solved_now = [f"p{i}" for i, k in enumerate(case["kinds"]) if KINDS[k]]
@@ -135,8 +150,10 @@ def test_baseline_verdict_and_update_diff_follow_the_documented_rules(
         short = case["min_solved"] is not None and len(solved_now) < case["min_solved"]
         assert compared.returncode == (1 if want["regressions"] or short else 0), compared.stdout
         assert report["report"]["passed"] == (compared.returncode == 0)
-        assert (f"against baseline {d / 'g.json'}: {len(want['regressions'])} regressions"
-                in compared.stdout)
+        assert (
+            f"against baseline {d / 'g.json'}: {len(want['regressions'])} regressions"
+            in compared.stdout
+        )
     else:
         old["budget"]["value"] = case["old_depth"]
         (d / "g.json").write_text(json.dumps(old))
@@ -145,8 +162,9 @@ def test_baseline_verdict_and_update_diff_follow_the_documented_rules(
         assert json.loads((d / "g.json").read_text()) == old
 
     # 2. --update-golden: the run's results replace the file; the diff names what changed.
-    updated = run(d, "--baseline", str(d / "g.json"), "--update-golden", "--config", "u", *gate,
-                  *bench)
+    updated = run(
+        d, "--baseline", str(d / "g.json"), "--update-golden", "--config", "u", *gate, *bench
+    )
     short = case["min_solved"] is not None and len(solved_now) < case["min_solved"]
     assert updated.returncode == (1 if short else 0), updated.stdout  # no comparison: no regression
     names = {f"p{i}" for i in range(len(case["kinds"]))}
