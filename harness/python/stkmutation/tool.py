@@ -96,6 +96,7 @@ PARTIAL_KEY = (
     "harness/CMakeLists.txt",
     "CMakeLists.txt",
     "golden",
+    "harness/python",
 )
 
 
@@ -678,15 +679,20 @@ def apply_triage(mutants: Iterable[Mutant], entries: Sequence[TriageEntry]) -> N
 
 @dataclass
 class CoverageMap:
-    """Which CTest tests executed each source line (ci/mutation-coverage.json).
+    """Which tests executed each source line (ci/mutation-coverage.json): the CTest tests, and
+    the pytest files that run the binaries (named `pytest:<file>`, binary `pytest`), whose
+    lines select a C++ survivor's second stage.
 
     JSON: {"commit", "tests": [[name, binary]...], "sets": [[test index...]...],
-    "files": {path: {line: set index}}}: lines executed by the same tests share one set."""
+    "files": {path: {line: set index}}, "untrusted": [name...]}: lines executed by the same tests
+    share one set; `untrusted` names the pytest files whose coverage run failed or counted no
+    line (their lines may be too few: the second stage keeps choosing them by name)."""
 
     commit: str = ""
     tests: list[tuple[str, str]] = field(default_factory=list)
     lines: dict[str, dict[int, list[int]]] = field(default_factory=dict)
     stale: set[str] = field(default_factory=set)  # files changed since the map's commit
+    untrusted: set[str] = field(default_factory=set)
 
     @classmethod
     def load(cls, path: Path) -> CoverageMap:
@@ -701,6 +707,7 @@ class CoverageMap:
                 f: {int(line): sets[s] for line, s in by_line.items()}
                 for f, by_line in doc["files"].items()
             },
+            untrusted=set(doc.get("untrusted", [])),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -716,6 +723,7 @@ class CoverageMap:
             "tests": [list(t) for t in self.tests],
             "sets": [list(s) for s in set_index],
             "files": files,
+            "untrusted": sorted(self.untrusted),
         }
 
     def write(self, path: Path) -> None:
@@ -732,7 +740,7 @@ class CoverageMap:
         for i, (f, by_line) in enumerate(items):
             comma = "," if i + 1 < len(items) else ""
             parts.append(f"  {json.dumps(f)}: {json.dumps(by_line, separators=(',', ':'))}{comma}")
-        parts += [" }", "}"]
+        parts += [" },", ' "untrusted": ' + json.dumps(doc["untrusted"]), "}"]
         write_text_atomic(path, "\n".join(parts) + "\n")
 
     def covering(self, path: str, line: int) -> list[str] | None:
@@ -766,8 +774,34 @@ class CoverageMap:
         return sorted(self.tests[i][0] for i in ids)
 
     def binaries_of(self, path: str) -> set[str]:
-        """The test binaries whose tests executed some line of the file."""
-        return {self.tests[i][1] for ids in self.lines.get(path, {}).values() for i in ids}
+        """The test binaries whose CTest tests executed some line of the file."""
+        found = {self.tests[i][1] for ids in self.lines.get(path, {}).values() for i in ids}
+        return found - {PYTEST_BINARY}
+
+    def pytest_mapped(self) -> set[str]:
+        """The pytest files whose lines the map can speak for: measured, trusted, unchanged
+        since the map's commit (repository paths)."""
+        return {
+            name.removeprefix(PYTEST_PREFIX)
+            for name, binary in self.tests
+            if binary == PYTEST_BINARY
+            and name not in self.untrusted
+            and name.removeprefix(PYTEST_PREFIX) not in self.stale
+        }
+
+
+PYTEST_PREFIX = "pytest:"  # a pytest file's name among the map's tests
+PYTEST_BINARY = "pytest"
+
+
+def ctest_names(found: list[str] | None) -> list[str] | None:
+    """The CTest tests among a map's answer (None stays None: the map cannot say)."""
+    return None if found is None else [t for t in found if not t.startswith(PYTEST_PREFIX)]
+
+
+def pytest_names(found: list[str]) -> list[str]:
+    """The pytest files among a map's answer, as repository paths."""
+    return [t.removeprefix(PYTEST_PREFIX) for t in found if t.startswith(PYTEST_PREFIX)]
 
 
 STATEMENT_END = re.compile(
@@ -1231,10 +1265,7 @@ class Runner:
         the map cannot say (no map, or the file changed since it was made). A constant's
         definition the map has no count for (DATA_LINE) runs the tests that run its file."""
         known = self.first.test_binary
-        if self.sources is None:
-            found = self.cov.covering(m.file, m.line)
-        else:
-            found = self.cov.covering_statement(m.file, m.line, self.sources.text(m.file))
+        found = ctest_names(self.covering(m))
         bins = fallback_binaries(m.file, self.cov)
         # Tests added since the map was made may execute the line: they always run (the rerun of
         # a gap closed by a new test found the test left out, and the mutant "survived").
@@ -1252,10 +1283,31 @@ class Runner:
             return unmapped, None  # the map cannot speak for the new tests
         return sorted(t for t, b in known.items() if b in bins), None if found is None else False
 
+    def covering(self, m: Mutant) -> list[str] | None:
+        """Every test the map says executed the mutant's line (CTest tests and pytest files)."""
+        if self.sources is None:
+            return self.cov.covering(m.file, m.line)
+        return self.cov.covering_statement(m.file, m.line, self.sources.text(m.file))
+
+    def pytest_selection(self, m: Mutant, named: list[str]) -> list[str]:
+        """Of the files that run the mutant's binary (`named`), those the map says executed its
+        line, and those it cannot speak for (new, changed or untrusted files). Where the map
+        cannot say for the line (no map, a changed source file, a header it does not hold), all
+        of `named`. A constant's row (DATA_LINE) takes the files that executed its file."""
+        found = self.covering(m)
+        if found is None:
+            return named
+        ran = set(pytest_names(found))
+        if not ran and DATA_LINE.match(m.original):
+            ran = set(pytest_names(self.cov.file_tests(m.file)))
+        mapped = self.cov.pytest_mapped()
+        return [f for f in named if f in ran or f not in mapped]
+
     def binary_tests(self, m: Mutant) -> list[str]:
         """The second stage of a C++ mutant that CTest let pass: the pytest files that run its
-        binary (binary_tests_for), less those failing unmutated."""
-        found = binary_tests_for(self.first.tree, m.file)
+        binary (binary_tests_for) and executed its line (pytest_selection), less those failing
+        unmutated."""
+        found = self.pytest_selection(m, binary_tests_for(self.first.tree, m.file))
         tests = self.fastest_first([t for t in found if self.py_base.get(t, (True, 0.0))[0]])
         # The files that killed the file's earlier survivors of CTest first (record_kill): a
         # second stage stops at its first failure, and fastest-first alone ran minutes of files
@@ -1570,6 +1622,7 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     r = run(["ctest", "--test-dir", str(bdir), "--show-only=json-v1"], job.tree)
     listed = json.loads(r.out)["tests"]
     tests = [(t["name"], Path((t.get("command") or ["?"])[0]).name) for t in listed]
+    tests += [(PYTEST_PREFIX + f, PYTEST_BINARY) for f in binary_test_files(job.tree)]
     cov = CoverageMap(head, tests)
     # Each test's lines are kept as they come, so that a stopped refresh resumes where it was
     # (valid while the sources and tests are those it was made from).
@@ -1578,6 +1631,7 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     done: dict[str, dict[str, list[int]]] = {}
     if partial.exists() and (doc := json.loads(_text(partial))).get("key") == key:
         done = doc["tests"]
+        cov.untrusted = set(doc.get("untrusted", []))
     for gcda in bdir.rglob("*.gcda"):  # counts left by a build-time run or an older refresh
         gcda.unlink()
     t0 = time.monotonic()
@@ -1587,12 +1641,16 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     def measure(name: str) -> None:
         status = "kept from the stopped refresh"
         if name not in done:
-            lines, status = test_lines(bdir, job.tree, name, env)
+            if name.startswith(PYTEST_PREFIX):
+                lines, status = pytest_lines(bdir, job.tree, name.removeprefix(PYTEST_PREFIX), env)
+            else:
+                lines, status = test_lines(bdir, job.tree, name, env)
             with lock:
                 done[name] = {f: sorted(v) for f, v in lines.items()}
-                write_text_atomic(
-                    partial, json.dumps({"key": key, "tests": done}, separators=(",", ":"))
-                )
+                if name.startswith(PYTEST_PREFIX) and (status != "ok" or not lines):
+                    cov.untrusted.add(name)
+                doc = {"key": key, "tests": done, "untrusted": sorted(cov.untrusted)}
+                write_text_atomic(partial, json.dumps(doc, separators=(",", ":")))
         with lock:
             finished[0] += 1
             n = sum(len(v) for v in done[name].values())
@@ -1601,9 +1659,13 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
                 flush=True,
             )
 
-    # Tests run side by side, each writing its counts under its own GCOV_PREFIX.
+    # CTest tests run side by side, each writing its counts under its own GCOV_PREFIX; the
+    # pytest files one at a time (they share the clone's tree, as in CI).
     with concurrent.futures.ThreadPoolExecutor(build_jobs) as ex:
-        list(ex.map(measure, [name for name, _ in tests]))
+        list(ex.map(measure, [name for name, b in tests if b != PYTEST_BINARY]))
+    for name, b in tests:
+        if b == PYTEST_BINARY:
+            measure(name)
     for i, (name, _binary) in enumerate(tests):
         for path, covered in done[name].items():
             by_line = cov.lines.setdefault(path, {})
@@ -1621,17 +1683,44 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
 def test_lines(bdir: Path, tree: Path, name: str, env: dict[str, str]) -> tuple[dict, str]:
     """Runs one CTest test with its counts written under a fresh GCOV_PREFIX (so that tests
     can run side by side); its executed lines and a status word."""
-    prefix = bdir / "gcov-prefix" / hashlib.sha1(name.encode()).hexdigest()[:12]
+    cmd = ["ctest", "--test-dir", str(bdir), "-R", ctest_regex([name])]
+    return counted_lines(bdir, tree, name, cmd, env, 1800)
+
+
+def counted_lines(
+    bdir: Path, tree: Path, key: str, cmd: list[str], env: dict[str, str], limit: float
+) -> tuple[dict, str]:
+    """Runs `cmd` under a fresh GCOV_PREFIX (the binaries it starts inherit it): the C++ lines
+    they executed, and "ok" when it passed, else why not."""
+    prefix = bdir / "gcov-prefix" / hashlib.sha1(key.encode()).hexdigest()[:12]
     shutil.rmtree(prefix, ignore_errors=True)
     prefix.mkdir(parents=True)
-    test_env = env | {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": "0"}
-    cmd = ["ctest", "--test-dir", str(bdir), "-R", ctest_regex([name])]
-    r = run(cmd, tree, test_env, 1800)
+    r = run(cmd, tree, env | {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": "0"}, limit)
     status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
     try:
         return gcov_lines(prefix, tree), status
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
+
+
+def binary_test_files(tree: Path) -> list[str]:
+    """Every pytest file that runs a binary of the project (it names STK_ENGINE or STK_HARNESS),
+    as repository paths: the files a coverage refresh measures."""
+    names = {n for ns in BINARY_VARS.values() for n in ns}
+    files = sorted((tree / PY_TESTS).glob("test_*.py"))
+    return [str(f.relative_to(tree)) for f in files if any(n in _text(f) for n in names)]
+
+
+def pytest_lines(bdir: Path, tree: Path, file: str, env: dict[str, str]) -> tuple[dict, str]:
+    """Runs one pytest file against the coverage build's binaries: the C++ lines they executed
+    and a status word ("ok" when the file passed)."""
+    test_env = env | {
+        "PYTHONPATH": str(tree / "harness" / "python"),
+        "STK_ENGINE": str(bdir / "engine" / "stk"),
+        "STK_HARNESS": str(bdir / "harness" / "stk-harness"),
+    }
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", file]
+    return counted_lines(bdir, tree, file, cmd, test_env, 3600)
 
 
 def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:

@@ -324,7 +324,7 @@ def test_second_stage_files_that_killed_before_run_first(
 
     files = ["t/test_fast.py", "t/test_slow.py", "t/test_err.py"]
     monkeypatch.setattr(mt, "binary_tests_for", lambda _tree, _file: list(files))
-    runner = mt.Runner(None, None, [types.SimpleNamespace(tree=tmp_path)], {})
+    runner = mt.Runner(None, mt.CoverageMap(), [types.SimpleNamespace(tree=tmp_path)], {})
     runner.py_base = {"t/test_fast.py": (True, 1.0), "t/test_slow.py": (True, 90.0)}
     runner.py_base["t/test_err.py"] = (True, 5.0)
     m = mt.Mutant("harness/src/a.cpp", 3, "< ==> >", "if (a < b)", "if (a > b)", "cpp")
@@ -728,6 +728,13 @@ def test_a_cpp_survivor_of_ctest_meets_the_end_to_end_tests(mt: ModuleType, tmp_
     # emptied option description of checknet survived the 2026-12-03 campaign)
     (tests / "test_docs_cli.py").write_text('H = os.environ.get("STK_HARNESS")\n')
     assert names("harness/src/commands/datagen/datagen.cpp") == ["test_a.py", "test_docs_cli.py"]
+    # a coverage refresh measures every file that names a binary (binary_test_files)
+    assert [Path(f).name for f in mt.binary_test_files(tmp_path)] == [
+        "test_a.py",
+        "test_b.py",
+        "test_c.py",
+        "test_docs_cli.py",
+    ]
     (tests / "test_docs_cli.py").unlink()
     # an engine file is built into stk-harness too (planted: only STK_ENGINE's files, and the
     # fhmodel feature mutant that fhdump's comparison with stkref kills survived)
@@ -1308,3 +1315,51 @@ def test_commit_measures_that_commit_with_its_seed(mt: ModuleType, capsys):
     assert "--commit '-no-such': not a git revision" in capsys.readouterr().err
     assert mt.main([*argv, "--commit", "no-such-revision"]) == 2
     assert "--commit 'no-such-revision': names no commit" in capsys.readouterr().err
+
+
+def test_the_second_stage_runs_the_pytest_files_that_executed_the_line(mt: ModuleType):
+    """The map's pytest files (docs/mutation.md "The coverage map"): of the files that run the
+    mutant's binary, the second stage keeps those that executed its line and those the map
+    cannot speak for (measured after the map, changed since it, or untrusted: failed or counted
+    nothing under coverage); where the map cannot say for the line, all of them. The pytest
+    files never enter the CTest selection (planted: the new files dropped with the unexecuted)."""
+    a, b, c, d = (f"harness/python/tests/test_{x}.py" for x in "abcd")
+    tests = [("t1", "stk-tests"), *((mt.PYTEST_PREFIX + f, mt.PYTEST_BINARY) for f in (a, b, c))]
+    cov = mt.CoverageMap("abc", tests)
+    cov.lines = {"harness/src/x.cpp": {3: [0, 1], 4: [1], 6: [3]}, "harness/src/y.cpp": {5: [2]}}
+    cov.untrusted = {mt.PYTEST_PREFIX + c}
+    job = types.SimpleNamespace(test_binary={"t1": "stk-tests"}, tree=Path("/nowhere"))
+    runner = mt.Runner(None, cov, [job], {})
+
+    def at(line: int, text: str = "  x = f(y);", file: str = "harness/src/x.cpp") -> object:
+        return mt.Mutant(file, line, "op", text, text + " ", "cpp")
+
+    named = [a, b, c, d]
+    assert runner.pytest_selection(at(3), named) == [a, c, d]  # c untrusted, d new
+    assert runner.pytest_selection(at(4), named) == [a, c, d]
+    assert runner.pytest_selection(at(9), named) == [c, d]  # no measured file ran the line
+    assert runner.pytest_selection(at(3), [b]) == []  # never more than the files named
+    cov.stale = {a}
+    assert runner.pytest_selection(at(9), named) == [a, c, d]  # a changed since the map
+    cov.stale = {"harness/src/x.cpp"}
+    assert runner.pytest_selection(at(9), named) == named  # the map cannot say for the line
+    cov.stale = set()
+    table = "  constexpr int kTable[3] = {1, 2, 3};"
+    assert runner.pytest_selection(at(9, table), named) == [a, c, d]  # the files that ran x.cpp
+    assert runner.cpp_tests(at(4)) == (["t1"], False)  # only pytest ran it: no CTest test
+    assert runner.cpp_tests(at(3)) == (["t1"], True)
+    assert cov.binaries_of("harness/src/x.cpp") == {"stk-tests"}
+
+
+def test_coverage_map_keeps_its_untrusted_files(mt: ModuleType, tmp_path: Path):
+    tests = [("t1", "stk-tests"), ("pytest:harness/python/tests/test_a.py", mt.PYTEST_BINARY)]
+    cov = mt.CoverageMap("abc", tests, untrusted={"pytest:harness/python/tests/test_a.py"})
+    cov.lines = {"harness/src/x.cpp": {3: [0, 1]}}
+    cov.write(tmp_path / "cov.json")
+    back = mt.CoverageMap.load(tmp_path / "cov.json")
+    assert (back.tests, back.lines, back.untrusted) == (cov.tests, cov.lines, cov.untrusted)
+    assert back.pytest_mapped() == set()
+    (tmp_path / "old.json").write_text(
+        json.dumps({"commit": "x", "tests": [], "sets": [], "files": {}})
+    )
+    assert mt.CoverageMap.load(tmp_path / "old.json").untrusted == set()  # a map made before
