@@ -12,6 +12,7 @@ Runs when the binaries exist (STK_HARNESS, else build/release)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -19,8 +20,9 @@ import chess
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_faults import HARNESS
+from test_faults import HARNESS as GIVEN
 
+HARNESS = os.path.abspath(GIVEN)  # the runs below start in their own folder
 pytestmark = pytest.mark.skipif(not Path(HARNESS).exists(), reason=f"no {HARNESS}")
 
 # Back-rank and corner mates, one mate each (checked below with python-chess).
