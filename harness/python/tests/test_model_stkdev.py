@@ -10,10 +10,13 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shlex
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +87,19 @@ def test_model_build_profile_parts(tmp_path_factory, objs, rnd):
         assert build_profile.part_of(o["obj"]) == o["part_without_batch"], o
     entries = [(ms / 1000.0, o["obj"]) for o, ms in objs]
     entries += [(5.0, "engine/stk"), (1.0, "harness/stk-harness")]  # links: not objects
+    # The same edges as ninja logs them (v5: start end mtime output hash, in ms), after older
+    # entries of the same outputs (an earlier build), in any order but each output's last:
+    # only the last entry of an output counts.
+    log = ["# ninja log v5"]
+    for s, out in entries:
+        old = rnd.randint(1, 10**6)
+        log.append(f"{rnd.randint(0, 999)}\t{old}\t0\t{out}\tdeadbeef")
+    for s, out in entries:
+        start = rnd.randint(0, 10**6)
+        log.append(f"{start}\t{start + round(s * 1000)}\t0\t{out}\tcafe")
+    (build / ".ninja_log").write_text("\n".join(log) + "\n")
+    read = build_profile.ninja_log_entries(build)
+    assert read == sorted(((round(s * 1000) / 1000.0, o) for s, o in entries), reverse=True)
     want: dict[str, tuple[int, float]] = {}
     for o, ms in objs:
         n, s = want.get(o["part"], (0, 0.0))
@@ -336,3 +352,30 @@ def test_checks_junit_names_the_line(tmp_path, capsys):
     argv = ["--suite", "s", "--out", str(tmp_path / "o.xml"), str(results)]
     assert run_tool(lambda: checks_junit.main(argv)) == 2
     assert f"{results}:2: check 'a' given twice" in capsys.readouterr().err
+
+
+# MODEL build-profile-timing
+# checks: harness/python/stkdev/build_profile.py  (a step's wall and CPU seconds, and a failed step)
+# contract: docs/build.md#developer-tools-stkdev-what-they-compute
+# planted: ci/mutants/model-build-profile-timing.patch  (the CPU seconds of earlier children added)
+def test_model_build_profile_timing():
+    burn = [
+        sys.executable,
+        "-c",
+        "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass",
+    ]
+    env = dict(os.environ)
+    burnt = build_profile.run_timed(burn, env)
+    assert burnt.cpu_s >= 0.25 and burnt.wall_s >= burnt.cpu_s * 0.5
+    # A child that sleeps after one that burnt: its CPU seconds are its own, near nothing.
+    slept = build_profile.run_timed([sys.executable, "-c", "import time; time.sleep(0.3)"], env)
+    assert slept.wall_s >= 0.3 and slept.cpu_s < 0.2
+    # A failed step: exit 2 naming the command, its status and the end of both outputs.
+    fail = [sys.executable, "-c", "import sys; print('o' * 5000); sys.exit('e' * 10 + 'E')"]
+    with pytest.raises(SystemExit) as e:
+        build_profile.run_timed(fail, env)
+    text = str(e.value.code)
+    assert text.startswith(f"build-profile: `{shlex.join(fail)}` failed (exit 1)\n")
+    assert text.endswith("o" * 3999 + "\n" + "e" * 10 + "E\n")
+    assert "o" * 4000 not in text
+    assert run_tool(lambda: build_profile.run_timed(fail, env) and 0) == 2
