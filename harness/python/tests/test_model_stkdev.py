@@ -379,3 +379,29 @@ def test_model_build_profile_timing():
     assert text.endswith("o" * 3999 + "\n" + "e" * 10 + "E\n")
     assert "o" * 4000 not in text
     assert run_tool(lambda: build_profile.run_timed(fail, env) and 0) == 2
+
+
+def _section(preset: str, n: int) -> str:
+    return f"### Preset `{preset}`\n\nrun {n}\n"
+
+
+# MODEL build-profile-doc
+# checks: harness/python/stkdev/build_profile.py  (--doc rewrites its preset's section and keeps the others)
+# contract: docs/build.md#developer-tools-stkdev-what-they-compute
+# planted: ci/mutants/model-build-profile-doc.patch  (a preset's section appended again, not replaced)
+@given(
+    st.lists(st.sampled_from(["release", "release-asan", "asan", "rel"]), min_size=1, max_size=8)
+)
+@settings(max_examples=60)
+def test_model_build_profile_doc(tmp_path_factory, presets: list[str]):
+    doc = tmp_path_factory.mktemp("doc") / "build-profile.md"
+    latest: dict[str, str] = {}  # preset -> its last section, in the order first written
+    for n, preset in enumerate(presets):
+        section = _section(preset, n)
+        build_profile.update_doc(doc, preset, section)
+        latest[preset] = section
+        blocks = "".join(
+            f"\n\n<!-- build-profile:{p} begin -->\n{s}<!-- build-profile:{p} end -->"
+            for p, s in latest.items()
+        )
+        assert doc.read_text() == build_profile.DOC_HEAD.rstrip("\n") + blocks + "\n"
