@@ -537,6 +537,10 @@ def main(argv: list[str] | None = None) -> int:
     definition = run_definition(s, a.data, a.all_positions, a.max_positions)
     if a.resume and not check_resumable(state_path_of(a.out), definition):
         print(f"train: no state at {state_path_of(a.out)}: starting afresh", flush=True)
+    # The commit the trainer runs from, read as it starts: a run lasts an hour or more, and the
+    # tree may be at another commit (or dirty) when it ends (net-B's summary once named the
+    # commit checked out at its end).
+    revision = git_revision()
     t0 = time.monotonic()
     data = read_data(a.data, not a.all_positions, a.max_positions)
     tr, va = split_by_game(data, a.val_fraction, a.seed)
@@ -557,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
             "settings": vars(s),
             "checkpoint": str(a.out),
             "seconds": time.monotonic() - t0,
-            "revision": git_revision(),  # the commit the trainer ran from
+            "revision": revision,  # the commit the trainer ran from
         }
     )
     if a.summary:

@@ -4,6 +4,7 @@ the validation split is by game, and bad data is named by file and line."""
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -291,3 +292,21 @@ def test_without_the_factorizer_an_unseen_feature_keeps_its_first_weights(
         rows[name] = load_checkpoint(tmp_path / f"{name}.npz")["ft.weight"][unseen]
     assert np.array_equal(rows["off"], first[unseen])
     assert not np.array_equal(rows["on"], first[unseen])
+
+
+def test_the_summary_names_the_commit_the_run_started_from(data: Path, tmp_path: Path, monkeypatch):
+    """A run lasts an hour or more: the summary names the commit checked out when it started,
+    not when it ended (planted: read at the end, the summary named a later, dirty tree)."""
+    trained = []
+    fit = train.train
+
+    def training(*args, **kw):  # the tree moves on while the run trains
+        result = fit(*args, **kw)
+        trained.append(True)
+        return result
+
+    monkeypatch.setattr(train, "train", training)
+    monkeypatch.setattr(train, "git_revision", lambda: "ended-at" if trained else "started-at")
+    summary = tmp_path / "s.json"
+    assert run(data, tmp_path / "n.npz", "--summary", str(summary)) == 0
+    assert json.loads(summary.read_text())["revision"] == "started-at"
