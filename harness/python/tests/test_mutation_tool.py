@@ -1363,3 +1363,33 @@ def test_coverage_map_keeps_its_untrusted_files(mt: ModuleType, tmp_path: Path):
         json.dumps({"commit": "x", "tests": [], "sets": [], "files": {}})
     )
     assert mt.CoverageMap.load(tmp_path / "old.json").untrusted == set()  # a map made before
+
+
+def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, tmp_path: Path):
+    """The refresh's pytest part for real: a --coverage binary that a pytest file starts through
+    STK_HARNESS writes its counts under the file's own GCOV_PREFIX, and gcov reads back the
+    lines it ran, not the others (planted: the prefix not passed down: no line counted)."""
+    if not shutil.which("g++") or not shutil.which("gcov"):
+        pytest.skip("needs g++ and gcov")
+    tree, bdir = tmp_path / "tree", tmp_path / "tree" / "build" / "coverage"
+    src = tree / "harness" / "src" / "tool.cpp"
+    src.parent.mkdir(parents=True)
+    src.write_text("int main(int argc, char**) {\n  if (argc > 1)\n    return 3;\n  return 0;\n}\n")
+    (bdir / "harness").mkdir(parents=True)
+    obj = bdir / "obj" / "tool.o"
+    obj.parent.mkdir()
+    subprocess.run(["g++", "--coverage", "-O0", "-c", src, "-o", obj], check=True, cwd=tree)
+    subprocess.run(
+        ["g++", "--coverage", obj, "-o", bdir / "harness" / "stk-harness"], check=True, cwd=tree
+    )
+    tests = tree / mt.PY_TESTS
+    tests.mkdir(parents=True)
+    (tests / "test_runs_it.py").write_text(
+        "import os, subprocess\n\n"
+        "def test_it():\n"
+        "    assert subprocess.run([os.environ['STK_HARNESS'], 'x']).returncode == 3\n"
+    )
+    lines, status = mt.pytest_lines(bdir, tree, f"{mt.PY_TESTS}/test_runs_it.py", dict(os.environ))
+    assert status == "ok"
+    assert lines == {"harness/src/tool.cpp": {1, 2, 3}}  # not line 4: argc was 2
+    assert not (bdir / "gcov-prefix").exists() or not any((bdir / "gcov-prefix").iterdir())
