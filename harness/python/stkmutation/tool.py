@@ -780,7 +780,14 @@ class CoverageMap:
 
     def pytest_mapped(self) -> set[str]:
         """The pytest files whose lines the map can speak for: measured, trusted, unchanged
-        since the map's commit (repository paths)."""
+        since the map's commit (repository paths); none once any other Python file changed
+        since (a conftest, a shared test module or a package a test runs can change what every
+        file executes)."""
+        if any(
+            f.startswith("harness/python/") and not re.fullmatch(rf"{PY_TESTS}/test_[^/]*\.py", f)
+            for f in self.stale
+        ):
+            return set()
         return {
             name.removeprefix(PYTEST_PREFIX)
             for name, binary in self.tests
@@ -1049,9 +1056,8 @@ def binary_tests_for(tree: Path, file: str) -> list[str]:
     that check every command alike (EVERY_COMMAND_TESTS: a command's help text is its reference
     page; an emptied option description survived a campaign that never read it)."""
     parts = file.split("/")
-    names = BINARY_VARS.get(parts[0], ())
-    texts = {f: _text(f) for f in sorted((tree / PY_TESTS).glob("test_*.py"))}
-    found = [f for f, t in texts.items() if any(n in t for n in names)]
+    texts = files_naming(tree, BINARY_VARS.get(parts[0], ()))
+    found = list(texts)
     if parts[:3] == ["harness", "src", "commands"] and len(parts) > 4:
         cmd = parts[3]
         named = [f for f in found if re.search(rf"\b{re.escape(cmd)}\b", texts[f])]
@@ -1703,12 +1709,17 @@ def counted_lines(
         shutil.rmtree(prefix, ignore_errors=True)
 
 
+def files_naming(tree: Path, names: Iterable[str]) -> dict[Path, str]:
+    """The pytest files of `tree` (sorted) whose text names one of `names`, with their text."""
+    texts = {f: _text(f) for f in sorted((tree / PY_TESTS).glob("test_*.py"))}
+    return {f: t for f, t in texts.items() if any(n in t for n in names)}
+
+
 def binary_test_files(tree: Path) -> list[str]:
     """Every pytest file that runs a binary of the project (it names STK_ENGINE or STK_HARNESS),
     as repository paths: the files a coverage refresh measures."""
     names = {n for ns in BINARY_VARS.values() for n in ns}
-    files = sorted((tree / PY_TESTS).glob("test_*.py"))
-    return [str(f.relative_to(tree)) for f in files if any(n in _text(f) for n in names)]
+    return [str(f.relative_to(tree)) for f in files_naming(tree, names)]
 
 
 def pytest_lines(bdir: Path, tree: Path, file: str, env: dict[str, str]) -> tuple[dict, str]:

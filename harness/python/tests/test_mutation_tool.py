@@ -1341,6 +1341,10 @@ def test_the_second_stage_runs_the_pytest_files_that_executed_the_line(mt: Modul
     assert runner.pytest_selection(at(3), [b]) == []  # never more than the files named
     cov.stale = {a}
     assert runner.pytest_selection(at(9), named) == [a, c, d]  # a changed since the map
+    cov.stale = {"harness/python/tests/conftest.py"}  # may change what every file runs
+    assert runner.pytest_selection(at(9), named) == named
+    cov.stale = {"harness/python/stkref/engine.py"}
+    assert runner.pytest_selection(at(9), named) == named
     cov.stale = {"harness/src/x.cpp"}
     assert runner.pytest_selection(at(9), named) == named  # the map cannot say for the line
     cov.stale = set()
