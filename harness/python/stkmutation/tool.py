@@ -1347,9 +1347,16 @@ class Runner:
                 for t in sel[0]
             }
         )
+        # A C++ mutant's second stage can only choose the files its line selects
+        # (pytest_selection): the others would cost baseline time for no verdict.
         py = sorted(
             {t for m in mutants if m.lang == "py" for t in self.py_tests(m)[0]}
-            | {t for m in mutants if m.lang == "cpp" for t in binary_tests_for(job.tree, m.file)}
+            | {
+                t
+                for m in mutants
+                if m.lang == "cpp"
+                for t in self.pytest_selection(m, binary_tests_for(job.tree, m.file))
+            }
         )
         if cpp:
             print(f"mutation: baseline: {len(cpp)} CTest tests unmutated", flush=True)

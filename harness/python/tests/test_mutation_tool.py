@@ -1355,6 +1355,45 @@ def test_the_second_stage_runs_the_pytest_files_that_executed_the_line(mt: Modul
     assert cov.binaries_of("harness/src/x.cpp") == {"stk-tests"}
 
 
+def test_the_baseline_runs_only_the_pytest_files_a_second_stage_can_choose(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The baseline times the files the second stage may run (pytest_selection of each C++
+    mutant), not every file naming the binary: with the pytest map, the others cost minutes of
+    baseline for no verdict (planted: the baseline back on binary_tests_for alone)."""
+    tests_dir = tmp_path / mt.PY_TESTS
+    tests_dir.mkdir(parents=True)
+    for x in "abc":
+        (tests_dir / f"test_{x}.py").write_text('import os\nos.environ["STK_HARNESS"]\n')
+    a, b, c = (f"{mt.PY_TESTS}/test_{x}.py" for x in "abc")
+    cov = mt.CoverageMap(
+        "abc", [("t1", "stk-tests"), *((mt.PYTEST_PREFIX + f, mt.PYTEST_BINARY) for f in (a, b, c))]
+    )
+    cov.lines = {"harness/src/x.cpp": {3: [0, 1], 4: [2], 5: [0]}}
+    job = types.SimpleNamespace(
+        test_binary={"t1": "stk-tests"}, tree=tmp_path, build_dir=tmp_path, build_jobs=1
+    )
+    job.ctest = lambda *args, **kwargs: None
+    runner = mt.Runner(None, cov, [job], {})
+    ran: list[list[str]] = []
+    monkeypatch.setattr(mt, "run", lambda cmd, *args, **kwargs: ran.append(list(map(str, cmd))))
+
+    def at(line: int) -> object:
+        return mt.Mutant("harness/src/x.cpp", line, "op", "  x = f(y);", "  x = f(z);", "cpp")
+
+    runner.baseline([at(3), at(5)])
+    assert [f for f in ran[-1] if f.endswith(".py")] == [a]
+    runner.baseline([at(3), at(4)])
+    assert [f for f in ran[-1] if f.endswith(".py")] == [a, b]
+    cov.untrusted = {mt.PYTEST_PREFIX + c}  # the map cannot speak for c: it may be chosen
+    runner.baseline([at(5)])
+    assert [f for f in ran[-1] if f.endswith(".py")] == [c]
+    ran.clear()
+    cov.untrusted = set()
+    runner.baseline([at(5)])  # t1 alone executed the line: no pytest file to time
+    assert not [cmd for cmd in ran if "pytest" in cmd]
+
+
 def test_coverage_map_keeps_its_untrusted_files(mt: ModuleType, tmp_path: Path):
     tests = [("t1", "stk-tests"), ("pytest:harness/python/tests/test_a.py", mt.PYTEST_BINARY)]
     cov = mt.CoverageMap("abc", tests, untrusted={"pytest:harness/python/tests/test_a.py"})
