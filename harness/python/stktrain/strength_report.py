@@ -21,6 +21,7 @@ from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.outputs import Output, write_text_atomic
 from stktrain import sweep
+from stktrain.json_report import Report, load
 from stktrain.move_times import row_cells
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/<package>/ -> the repository
@@ -39,38 +40,6 @@ MATCHES = (
 )
 GAP_MATCHES = ("equal-time", "equal-time-aa")  # move-times/<name>.json (stktrain.move_times)
 PHASES = ("opening", "middlegame", "endgame", "all")
-
-
-class Report(dict[str, Any]):
-    """A report's JSON object (nested objects too): a field it lacks is an InputError naming the
-    file and the field ("match/equal-time.json: no field 'summary/wdl'"), not a KeyError."""
-
-    def __init__(self, data: dict[str, Any], path: Path, trail: str = "") -> None:
-        super().__init__({k: _fields(v, path, f"{trail}{k}/") for k, v in data.items()})
-        self.path, self.trail = path, trail
-
-    def __missing__(self, key: str) -> Any:
-        raise InputError(f"{self.path}: no field '{self.trail}{key}'")
-
-
-def _fields(value: Any, path: Path, trail: str) -> Any:
-    if isinstance(value, dict):
-        return Report(value, path, trail)
-    if isinstance(value, list):
-        return [_fields(v, path, f"{trail}{i}/") for i, v in enumerate(value)]
-    return value
-
-
-def load(path: Path) -> Report:
-    try:
-        data = json.loads(inputs.read_input_text(path))
-    except inputs.UnreadableInputError as e:
-        raise InputError(f"{path}: cannot be read as a report ({e.why})") from e
-    except ValueError as e:
-        raise InputError(f"{path}: cannot be read as a report ({e})") from e
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: not a JSON object")
-    return Report(data, path)
 
 
 def elo(m: dict[str, Any]) -> str:

@@ -28,6 +28,7 @@ from stkref import inputs
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.outputs import Output, write_text_atomic
+from stktrain.json_report import load
 
 PAIR_MARGIN = 0.002  # runs this close in pair accuracy are tied on it
 
@@ -36,46 +37,25 @@ SAME_SPLIT = ("data", "seed", "validation_positions")
 SAME_POSITIONS = ("positions", "validation_games", "classical")
 
 
-def _json(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(inputs.read_input_text(path))
-    except ValueError as e:
-        raise InputError(f"{path}: not JSON ({e})") from e
-    if not isinstance(doc, dict):
-        raise InputError(f"{path}: not a JSON object")
-    return doc
-
-
-def _field(doc: dict[str, Any], path: Path, *keys: str) -> Any:
-    value: Any = doc
-    for k in keys:
-        if not isinstance(value, dict) or k not in value:
-            raise InputError(f"{path}: no field '{'/'.join(keys)}'")
-        value = value[k]
-    return value
-
-
 def run_row(name: str, summary_path: Path, quality_path: Path) -> dict[str, Any]:
     """One run's settings and figures, with what must match across runs under `_same`."""
-    s, q = _json(summary_path), _json(quality_path)
-    st = _field(s, summary_path, "settings")
-    net = _field(q, quality_path, "net")
+    s, q = load(summary_path), load(quality_path)
+    st, net = s["settings"], q["net"]
     return {
         "name": name,
-        "lambda": _field(st, summary_path, "lam"),
-        "lr": _field(st, summary_path, "lr"),
-        "lr_drop": _field(st, summary_path, "lr_drop"),
-        "factorizer": _field(st, summary_path, "factorizer"),
-        "epochs": _field(st, summary_path, "epochs"),
-        "kept_epoch": _field(s, summary_path, "kept_epoch"),
-        "validation_loss": _field(s, summary_path, "kept_val_loss"),
-        "pair_accuracy": _field(net, quality_path, "pair_accuracy"),
-        "mae_cp": _field(net, quality_path, "mae_cp"),
-        "mae_wdl_result": _field(net, quality_path, "mae_wdl_result"),
+        "lambda": st["lam"],
+        "lr": st["lr"],
+        "lr_drop": st["lr_drop"],
+        "factorizer": st["factorizer"],
+        "epochs": st["epochs"],
+        "kept_epoch": s["kept_epoch"],
+        "validation_loss": s["kept_val_loss"],
+        "pair_accuracy": net["pair_accuracy"],
+        "mae_cp": net["mae_cp"],
+        "mae_wdl_result": net["mae_wdl_result"],
         "_same": {
-            "split": {k: _field(s, summary_path, k) for k in SAME_SPLIT}
-            | {"val_fraction": _field(st, summary_path, "val_fraction")},
-            "positions": {k: _field(q, quality_path, k) for k in SAME_POSITIONS},
+            "split": {k: s[k] for k in SAME_SPLIT} | {"val_fraction": st["val_fraction"]},
+            "positions": {k: q[k] for k in SAME_POSITIONS},
         },
         "_files": (str(summary_path), str(quality_path)),
     }
