@@ -4,8 +4,9 @@
 # - Unity batches (STK_UNITY, default ON): the harness library and the test executables compile a
 #   few sources per translation unit, so nlohmann-json, CLI11, fmt and Catch2 are parsed and their
 #   templates instantiated once per batch instead of once per file. A batch holds files of one
-#   folder; every file also compiles alone (STK_UNITY=OFF, which CI builds too: each file's
-#   includes stay whole, and no file leans on a name another file of its batch declared).
+#   folder; every file must also compile alone (STK_UNITY=OFF, which the mutation tool's coverage
+#   build uses: each file's includes stay whole, and no file leans on a name another file of its
+#   batch declared; a test relying on a neighbour's `using namespace stk;` broke that build).
 # - Test code compiles at -O1 in optimized builds: it is run a few times, not timed; the code
 #   under test (engine and harness libraries) keeps its level.
 # - mold links when installed (ci/install-deps.sh installs it): the test executables relink in

@@ -40,7 +40,7 @@ int status_of_stopped_child(Body body) {
 
 TEST_CASE("interruption: an appended file stopped before its first record is removed",
           "[io][faults]") {
-  const fs::path dir = test::scratch_dir("interruption-append");
+  const fs::path dir = stk::test::scratch_dir("interruption-append");
   const std::string empty = (dir / "empty.pgn").string(), kept = (dir / "kept.pgn").string();
   CHECK(status_of_stopped_child([&] {
           static io::AppendFile f;  // still open when the stop comes
