@@ -27,6 +27,7 @@ using ucicheck::find_documented_difference;
 using ucicheck::RunSummary;
 using ucicheck::ScenarioResult;
 using Verdict = ucicheck::Verdict;
+namespace junit = stk::junit;
 
 namespace {
 
