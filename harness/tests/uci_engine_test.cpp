@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include "cli_support.h"
 #include "notation.h"
@@ -57,6 +58,14 @@ bool legal_after(const std::string& fen, const std::vector<std::string>& moves,
 }
 
 const std::string kBlackToMove = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2";
+
+// An "engine" that is a shell script (`body` after the #! line), in a scratch folder of its own.
+std::string script_engine(const std::string& name, const std::string& body) {
+  const auto script = test::scratch_dir(name) / "engine";
+  test::write_file(script, "#!/bin/sh\n" + body);
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  return script.string();
+}
 
 }  // namespace
 
@@ -215,11 +224,9 @@ TEST_CASE("uci: a hash table that cannot be allocated is refused, the previous o
 // newline or end of file, so this read waited for the 3 MiB line to end).
 TEST_CASE("uci process: output without newlines comes back in capped pieces, on time",
           "[uci][faults]") {
-  const auto dir = test::scratch_dir("uci-no-newline");
-  const auto script = dir / "endless-line";
-  test::write_file(script, "#!/bin/sh\nhead -c 3145728 /dev/zero | tr '\\0' x\nexec sleep 30\n");
-  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
-  harness::UciProcess engine(harness::UciProcess::NoHandshake{}, script.string());
+  harness::UciProcess engine(
+      harness::UciProcess::NoHandshake{},
+      script_engine("uci-no-newline", "head -c 3145728 /dev/zero | tr '\\0' x\nexec sleep 30\n"));
   const auto t0 = harness::SteadyClock::now();
   auto piece = engine.read_line(t0 + std::chrono::seconds(5));
   REQUIRE(piece);
@@ -231,5 +238,48 @@ TEST_CASE("uci process: output without newlines comes back in capped pieces, on 
   const auto late = harness::SteadyClock::now();
   CHECK(!engine.read_line(late + std::chrono::milliseconds(300)));
   CHECK(harness::SteadyClock::now() - late < std::chrono::seconds(2));
+  engine.kill_child();
+}
+
+// An engine that floods complete lines faster than the harness reads them: the old reader looked
+// at the pipe once per call even past the deadline, and every look found lines, so a caller
+// looping on one deadline never ended (seen as the fault matrix's uci-check engine-flood cell
+// hanging under the -O0 coverage build, which reads slower than `yes` writes). The reader here is
+// slow by construction (a pause per line), so the test does not depend on the machine's speed.
+TEST_CASE("uci process: a flood of lines read slowly still ends at the deadline", "[uci][faults]") {
+  harness::UciProcess engine(harness::UciProcess::NoHandshake{},
+                             script_engine("uci-flood",
+                                           "exec yes 'info depth 1 score cp 0 nodes 1 pv e2e4'\n"));
+  const auto t0 = harness::SteadyClock::now();
+  const auto deadline = t0 + std::chrono::milliseconds(500);
+  const auto give_up = t0 + std::chrono::seconds(20);  // the old reader: never ends
+  std::size_t lines = 0;
+  while (harness::SteadyClock::now() < give_up && engine.read_line(deadline)) {
+    ++lines;
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  const auto took = harness::SteadyClock::now() - t0;
+  CHECK(lines > 0);
+  // Past the deadline: what was buffered and one last look, at most two pipe-loads of lines.
+  REQUIRE(took < std::chrono::seconds(5));  // (not on to read_available, which would not end)
+  // read_available takes what is there now and returns, however the engine goes on writing.
+  const auto drained = harness::SteadyClock::now();
+  CHECK(engine.read_available().size() > 0);
+  CHECK(harness::SteadyClock::now() - drained < std::chrono::seconds(2));
+  engine.kill_child();
+}
+
+// The one look past the deadline: a line the engine wrote in time but the harness had not read
+// yet (a loaded machine) is not lost to a false timeout.
+TEST_CASE("uci process: a line written before the deadline is read after it", "[uci][faults]") {
+  harness::UciProcess engine(harness::UciProcess::NoHandshake{},
+                             script_engine("uci-late-read",
+                                           "echo 'bestmove e2e4'\nexec sleep 30\n"));
+  const auto deadline = harness::SteadyClock::now() + std::chrono::milliseconds(300);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the line waits in the pipe
+  auto line = engine.read_line(deadline);
+  REQUIRE(line);
+  CHECK(line->text == "bestmove e2e4");
+  CHECK(!engine.read_line(deadline));  // nothing more: the one look is spent
   engine.kill_child();
 }

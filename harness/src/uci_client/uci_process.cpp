@@ -179,7 +179,6 @@ bool UciProcess::send(const std::string& line, std::chrono::milliseconds timeout
 }
 
 std::optional<TimedLine> UciProcess::read_line(SteadyClock::time_point deadline) {
-  bool polled = false;  // one look at the pipe even when the deadline has passed (read_available)
   while (true) {
     if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
       TimedLine line{buffer_.substr(0, nl), chunk_time_};
@@ -195,11 +194,17 @@ std::optional<TimedLine> UciProcess::read_line(SteadyClock::time_point deadline)
       return line;
     }
     if (eof_) return std::nullopt;
-    // The deadline holds whatever arrives: bytes without a newline do not extend it.
-    if (polled && SteadyClock::now() >= deadline) return std::nullopt;
-    polled = true;
+    // The deadline holds whatever arrives: bytes without a newline do not extend it, and neither
+    // does a flood of complete lines. Past it the pipe gets one last look (a line written in time
+    // but not yet read counts) per deadline, not per call: a caller looping on the same deadline
+    // ends however fast the engine writes, even when it reads slower than the engine floods.
+    const bool late = SteadyClock::now() >= deadline;
+    if (late) {
+      if (late_look_ == deadline) return std::nullopt;
+      late_look_ = deadline;
+    }
     pollfd pfd{from_child_, POLLIN, 0};
-    int r = poll(&pfd, 1, millis_until(deadline));
+    int r = poll(&pfd, 1, late ? 0 : millis_until(deadline));
     if (r < 0 && errno != EINTR) return std::nullopt;
     if (r > 0) {
       char buf[65536];
@@ -215,13 +220,16 @@ std::optional<TimedLine> UciProcess::read_line(SteadyClock::time_point deadline)
         continue;
       }
     }
-    if (SteadyClock::now() >= deadline) return std::nullopt;
+    if (late) return std::nullopt;
   }
 }
 
 std::vector<TimedLine> UciProcess::read_available() {
   std::vector<TimedLine> lines;
-  while (auto l = read_line(SteadyClock::now())) lines.push_back(std::move(*l));
+  // One deadline for the whole drain (one look at the pipe): a fresh `now` per line would give a
+  // flooding engine a look per line, and this would never return.
+  const auto now = SteadyClock::now();
+  while (auto l = read_line(now)) lines.push_back(std::move(*l));
   return lines;
 }
 

@@ -90,6 +90,8 @@ class UciProcess {
   bool eof_ = false;
   ChildExit exit_;
   SteadyClock::time_point chunk_time_;  // when the bytes now in buffer_ were read
+  // The deadline whose one look past it read_line has taken (read_line says why).
+  std::optional<SteadyClock::time_point> late_look_;
   int pid_ = -1;
   int to_child_ = -1;
   int from_child_ = -1;
