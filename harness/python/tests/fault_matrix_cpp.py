@@ -1054,7 +1054,7 @@ class CellRun:
             v += self.naming_violations(outcome, args.get(slot) if slot else None)
             if outcome.ended_before_sigterm:
                 v.append("the long run ended before SIGTERM was sent: lengthen Row.long")
-            if self.expect.quick and outcome.cpu > QUICK_CPU:
+            if self.expect.quick and outcome.cpu > QUICK_CPU * h.TIME_SCALE:
                 v.append(f"took {outcome.cpu:.1f} s of CPU to refuse (read without bound?)")
             if (REPO / h.PWNED).exists():
                 v.append(f"{REPO / h.PWNED}: a path was run by a shell")

@@ -69,6 +69,23 @@ MAX_RSS = 2 << 30
 _CAPTURE_LIMIT = 1 << 18  # bytes of stdout/stderr kept (the tail)
 
 
+def time_scale(text: str) -> float:
+    """STK_TEST_TIME_SCALE's value: a number >= 1 (a build slower than the release build)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value >= 1.0:  # NaN too
+        raise ValueError(f"STK_TEST_TIME_SCALE={text!r}: expected a number >= 1")
+    return value
+
+
+# Every bound on time (a run's limit, a refusal's CPU) is stretched by this factor for a slower
+# build: the mutation tool's -O0 coverage build sets 10 (as CMake does for the sanitizer builds'
+# C++ tests). The verdicts are the same; only how long a run may take before it counts as hung.
+TIME_SCALE = time_scale(os.environ.get("STK_TEST_TIME_SCALE", "1"))
+
+
 # ---- conditions ----------------------------------------------------------------------------------
 
 
@@ -385,7 +402,9 @@ def run_bounded(
     terminate: Terminate | None = None,
 ) -> Outcome:
     """Runs argv in its own session (process group) with stdin from /dev/null; kills the whole
-    group after `timeout` seconds; reports whether any process of the group outlived the run."""
+    group after `timeout` seconds (times TIME_SCALE); reports whether any process of the group
+    outlived the run."""
+    timeout *= TIME_SCALE
     out_r = out_w = None
     if stdout in (STDOUT_PIPE, STDOUT_CLOSED_PIPE, STDOUT_STALLED_PIPE):
         out_r, out_w = os.pipe()

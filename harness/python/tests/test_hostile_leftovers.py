@@ -89,3 +89,19 @@ def test_the_contract_names_the_leftover(tmp_path: Path) -> None:
     sandbox = hostile.Sandbox(tmp_path / "box")
     found = sandbox.violations(outcome, {0}, Path("/nonexistent.xsd"))
     assert "a process of the run (an engine, a child) outlived it: what" in found
+
+
+def test_the_time_scale_stretches_a_runs_limit(tmp_path: Path, monkeypatch) -> None:
+    # A slower build (the mutation tool's -O0 coverage build) gets STK_TEST_TIME_SCALE times
+    # every limit: a 0.5 s limit at scale 10 lets a 1 s run end; at scale 1 it is killed.
+    monkeypatch.setattr(hostile, "TIME_SCALE", 10.0)
+    slow = hostile.run_bounded(["sh", "-c", "sleep 1"], cwd=tmp_path, timeout=0.5)
+    assert slow.returncode == 0 and slow.timeout == 5.0
+    monkeypatch.setattr(hostile, "TIME_SCALE", 1.0)
+    assert hostile.run_bounded(["sh", "-c", "sleep 1"], cwd=tmp_path, timeout=0.5).returncode != 0
+
+
+@pytest.mark.parametrize("text", ["0.5", "0", "-3", "nan", "ten", ""])
+def test_a_time_scale_below_one_or_not_a_number_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="STK_TEST_TIME_SCALE"):
+        hostile.time_scale(text)

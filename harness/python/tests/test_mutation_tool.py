@@ -1431,6 +1431,8 @@ def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, 
         "import os, subprocess\n\n"
         "def test_it():\n"
         "    assert subprocess.run([os.environ['STK_HARNESS'], 'x']).returncode == 3\n"
+        # The -O0 build's bounds on time (tests/hostile.py): the fault matrix failed without it.
+        f"    assert os.environ['STK_TEST_TIME_SCALE'] == '{mt.COVERAGE_TIME_SCALE}'\n"
     )
     lines, status = mt.pytest_lines(bdir, tree, f"{mt.PY_TESTS}/test_runs_it.py", dict(os.environ))
     assert status == "ok"
