@@ -2,6 +2,8 @@
 # The test command (README, .ci/run). Cheapest checks that catch most first; one release build:
 #   1. lint (ruff, mypy --strict, clang-format): seconds, no build,
 #   2. the release build from nothing (-Werror under CI; a failed build ends the run, exit 2),
+#   2b. every source of a unity batch compiled alone (-fsyntax-only, stkdev.standalone: a file
+#      leaning on its batch neighbours' names or includes fails here, not in another build),
 #   3. every C++ unit/property/CLI test (ctest, JUnit at reports/junit/ctest-release.xml),
 #   4. the Python reference's pytest suite (JUnit at reports/junit/pytest.xml),
 #   5. the quick tier of every harness (stk-harness all --tier quick, reports under reports/),
@@ -36,6 +38,10 @@ ctest_junit() {  # PRESET
   [ -f "$raw" ] || { echo "ctest wrote no JUnit report ($raw)"; return 2; }
   ./build/release/harness/stk-harness ctest-junit "$raw" "$root/reports/junit/ctest-$1.xml" --name "$1"
 }
+
+step "every source of a unity batch compiles alone (stkdev.standalone)"
+(cd harness/python && "$STK_PYTHON" -m stkdev.standalone --build "$root/build/release" \
+  --junit "$root/reports/junit/standalone.xml") || status=1
 
 step "ctest (release)"
 rm -f build/ctest-*.raw.xml

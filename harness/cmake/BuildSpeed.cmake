@@ -7,6 +7,7 @@
 #   folder; every file must also compile alone (STK_UNITY=OFF, which the mutation tool's coverage
 #   build uses: each file's includes stay whole, and no file leans on a name another file of its
 #   batch declared; a test relying on a neighbour's `using namespace stk;` broke that build).
+#   ci/test.sh proves it after every build (stkdev.standalone: each member, -fsyntax-only).
 # - Test code compiles at -O1 in optimized builds: it is run a few times, not timed; the code
 #   under test (engine and harness libraries) keeps its level.
 # - mold links when installed (ci/install-deps.sh installs it): the test executables relink in
