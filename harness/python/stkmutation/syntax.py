@@ -32,6 +32,11 @@ from stkref.errors import InputError
 from stkref.report import write_text_atomic
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hxx", ".inc")
+# Left out of the digest: the build writes the revision (and "-dirty") into this header at every
+# build, and no mutant's verdict depends on a string's text. In the digest it made every build of
+# the work tree (a commit, an edit) throw away every kept verdict: 33 minutes of checks at the
+# next run of a campaign (2026-12-05).
+REVISION_HEADERS = frozenset({"stk_git_revision.h"})
 # The leading lines a precompiled preamble takes: blank lines, comments and includes. Anything
 # else (a #define, a #if, code) ends it, so no include is moved out of a condition or past a macro.
 PREAMBLE_LINE = re.compile(
@@ -108,15 +113,16 @@ def split_forced_include(flags: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def header_digest(root: Path, extra: Iterable[Path] = ()) -> str:
     """One digest of every header under `root` (hidden folders and build/ left out) and under
-    `extra` folders: a verdict kept for a text is only reused while the headers it was judged with
-    are unchanged."""
+    `extra` folders, REVISION_HEADERS left out: a verdict kept for a text is only reused while the
+    headers it was judged with are unchanged."""
     h = hashlib.sha256()
     for i, top in enumerate([root, *extra]):
         for folder, dirs, files in os.walk(top):
             if Path(folder) == root:
                 dirs[:] = [d for d in dirs if d != "build"]
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(f for f in files if f.endswith(HEADER_SUFFIXES)):
+            headers = (f for f in files if f.endswith(HEADER_SUFFIXES))
+            for name in sorted(f for f in headers if f not in REVISION_HEADERS):
                 path = Path(folder) / name
                 with contextlib.suppress(OSError):
                     # By the name under its top: a snapshot's folder changes with the commit.

@@ -118,6 +118,23 @@ def test_a_changed_header_never_reuses_a_kept_verdict(tmp_path: Path):
     assert again.compiles("src/a.cpp", text)  # judged anew against the new header
 
 
+def test_the_revision_header_does_not_enter_the_digest(tmp_path: Path):
+    """The build rewrites build/release/generated/stk_git_revision.h at every commit and edit;
+    in the digest it threw away every kept verdict (planted: the header counted again). Any
+    other generated header still counts."""
+    src, generated = tmp_path / "src", tmp_path / "generated"
+    src.mkdir()
+    generated.mkdir()
+    (src / "a.h").write_text(HEADER)
+    revision = generated / "stk_git_revision.h"
+    revision.write_text('#pragma once\n#define STK_GIT_REV "52b09a42c310"\n')
+    first = syntax.header_digest(src, [generated])
+    revision.write_text('#pragma once\n#define STK_GIT_REV "28db976a1b2c-dirty"\n')
+    assert syntax.header_digest(src, [generated]) == first
+    (generated / "stk_fhmodel_default.h").write_text("#pragma once\n")
+    assert syntax.header_digest(src, [generated]) != first
+
+
 @needs_cxx
 def test_a_damaged_or_unwritable_cache_costs_time_only(tmp_path: Path):
     build = project(tmp_path)
