@@ -46,6 +46,7 @@ MEMBER_INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.MULTILINE)
 DROPPED_WITH_VALUE = {"-o", "-MT", "-MF", "-MQ"}
 DROPPED = {"-c", "-MD", "-MMD"}
 ERROR_LINES = 12  # of the compiler's output, per failing member
+COMPILE_TIMEOUT = 600  # seconds: one file's syntax check takes a few (a hang fails, not waits)
 
 
 @dataclass(frozen=True)
@@ -115,14 +116,25 @@ def batch_members(compile_commands: Path) -> list[Member]:
 
 def check_member(member: Member) -> TestCase:
     t0 = time.monotonic()
-    r = subprocess.run(member.command, cwd=member.directory, capture_output=True, text=True)
+    try:
+        r = subprocess.run(
+            member.command,
+            cwd=member.directory,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=COMPILE_TIMEOUT,
+        )
+        code, output = r.returncode, r.stderr or r.stdout
+    except subprocess.TimeoutExpired:
+        code, output = -1, f"the compiler ran past {COMPILE_TIMEOUT} s (killed)"
     source = member.source
     source = source.relative_to(ROOT) if source.is_relative_to(ROOT) else source
     # A file can belong to batches of two targets (their flags differ): the target names the case.
     name = f"{member.batch.parent.name}/{source}"
     case = TestCase(classname=SUITE, name=name, time_s=time.monotonic() - t0)
-    if r.returncode:
-        lines = (r.stderr or r.stdout).splitlines()
+    if code:
+        lines = output.splitlines()
         case.outcome = Outcome.FAILED
         case.message = f"does not compile alone (it compiles in {member.batch.name} only)"
         case.detail = "\n".join(lines[:ERROR_LINES])
