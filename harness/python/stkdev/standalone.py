@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from stkref import inputs
+from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.junit import Outcome, TestCase, TestSuite, write_report
@@ -147,18 +147,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__.split("\n")[0],
         reports=lambda a: [(a.junit, SUITE)] if a.junit else [],
     )
-    ap.add_argument("--build", type=Path, default=Path("build/release"), help="a configured build")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="compilers side by side")
+    ap.add_argument("--build", type=inputs.folder, default="build/release", help="a build folder")
+    jobs = min(os.cpu_count() or 1, 1024)
+    ap.add_argument("--jobs", type=options.jobs, default=jobs, help="compilers side by side")
     ap.add_argument("--junit", type=Path, help="the JUnit report to write")
     a = ap.parse_args(argv)
     compile_commands = a.build / "compile_commands.json"
-    if not compile_commands.is_file():
+    if not os.path.lexists(compile_commands):
         raise InputError(f"{compile_commands}: missing (configure the build first: ci/build.sh)")
     members = batch_members(compile_commands)
     if not members:
         raise InputError(f"{compile_commands}: no unity batch (STK_UNITY=OFF?): nothing checked")
     t0 = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         cases = list(ex.map(check_member, members))
     suite = TestSuite(name=SUITE, cases=cases)
     suite.property("build", a.build)

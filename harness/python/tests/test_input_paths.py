@@ -338,6 +338,12 @@ CASES = [
     ),
     case("stkdev.import_cycles", "roots", lambda x, _: [x], folder=True),
     case(
+        "stkdev.standalone",
+        "--build",
+        lambda x, f: ["--build", x, "--junit", str(f.out / "j.xml")],
+        folder=True,
+    ),
+    case(
         "stkdev.checks_junit",
         "results",
         lambda x, f: ["--suite", "s.t", "--out", str(f.out / "j.xml"), x],
@@ -457,6 +463,7 @@ NOT_INPUTS = {
             ("stktrain.sweep", "--out"),
             ("stktrain.sweep", "--md"),
             ("stkdev.checks_junit", "--out"),
+            ("stkdev.standalone", "--junit"),
         ],
         "output",
     ),
