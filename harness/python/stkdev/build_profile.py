@@ -18,7 +18,6 @@ Exit 2 on a failed configure or build.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import re
@@ -33,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stkref import inputs, options
+from stkref import compile_commands, inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.outputs import Output
 
@@ -172,29 +171,19 @@ def named_includes() -> set[str]:
 
 
 def compile_flags(build_dir: Path) -> dict[str, list[str]]:
-    """The compile command of each source, less its output and input."""
+    """The compile command of each source, less its output and input, its forced includes (the
+    precompiled header: each header is timed on its own) and ccache."""
     flags: dict[str, list[str]] = {}
-    for entry in json.loads(inputs.read_input_text(build_dir / "compile_commands.json")):
-        args = shlex.split(entry["command"])
+    for entry in compile_commands.load(build_dir / "compile_commands.json"):
         kept, skip = [], False
-        for a in args:
+        for a in entry.flags():
             if skip:
                 skip = False
-                continue
-            if a in ("-o", "-c", "-MF", "-MT", "-MQ"):
-                skip = a != "-c"
-                continue
-            if (
-                a in ("-MD", "-MMD", "-Winvalid-pch")
-                or a == entry["file"]
-                or a.endswith(entry["file"])
-            ):
-                continue
-            if a == "-include":  # the precompiled header: each header is timed on its own
+            elif a == "-include":
                 skip = True
-                continue
-            kept.append(a)
-        flags[entry["file"]] = [k for k in kept if not k.endswith("ccache")]
+            elif a != "-Winvalid-pch" and not a.endswith("ccache"):
+                kept.append(a)
+        flags[str(entry.file)] = kept
     return flags
 
 

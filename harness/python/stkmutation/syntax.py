@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import re
-import shlex
 import subprocess
 import threading
 import time
@@ -27,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from stkref import inputs
+from stkref import compile_commands, inputs
 from stkref.errors import InputError
 from stkref.report import write_text_atomic
 
@@ -48,17 +47,6 @@ class Located(Protocol):
     file: str
 
 
-def sources_compiled_by(file: Path, directory: Path) -> list[Path]:
-    """The sources a compile_commands.json entry compiles: the file itself, or for a unity batch
-    (harness/cmake/BuildSpeed.cmake: a generated file under unity/ of only `#include "path"`
-    lines) each file it includes, resolved against the batch's folder."""
-    file = file if file.is_absolute() else directory / file
-    if "unity" not in file.parts:
-        return [file]
-    found = re.findall(r'^#include "([^"]+)"$', inputs.read_input_text(file), re.M)
-    return [Path(os.path.normpath(file.parent / rel)) for rel in found]
-
-
 def preamble_of(text: str) -> str:
     """The file's leading include block (PREAMBLE_LINE), comments and blank lines dropped."""
     kept = []
@@ -77,24 +65,6 @@ def absolute_include(line: str, folder: Path) -> str:
     if m and (folder / m.group(1)).is_file():
         return f'#include "{os.path.normpath(folder / m.group(1))}"'
     return line
-
-
-def compile_flags(entry: dict[str, object]) -> list[str]:
-    """An entry's compiler and flags without its input, output and dependency-file options."""
-    raw = entry.get("arguments") or shlex.split(str(entry["command"]))
-    assert isinstance(raw, list)
-    args = [str(a) for a in raw]
-    keep, skip = [], False
-    for i, arg in enumerate(args):
-        if skip:
-            skip = False
-        elif arg in ("-o", "-MF", "-MT", "-MQ"):
-            skip = True
-        elif arg in ("-c", "-MD", "-MMD") or i == len(args) - 1:
-            continue
-        else:
-            keep.append(arg)
-    return keep
 
 
 def split_forced_include(flags: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -176,10 +146,10 @@ class SyntaxCheck:
         if not self.db.is_file():
             print(f"mutation: no {self.db}: C++ mutants are not syntax-checked before the build")
             return flags
-        for entry in json.loads(inputs.read_input_text(self.db)):
-            keep = compile_flags(entry)
-            directory = Path(entry["directory"])
-            for src in sources_compiled_by(Path(entry["file"]), directory):
+        for entry in compile_commands.load(self.db):
+            keep = entry.flags()
+            directory = entry.directory
+            for src in entry.sources():
                 try:
                     rel = src.resolve().relative_to(self.root.resolve()).as_posix()
                 except ValueError:

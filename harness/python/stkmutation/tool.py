@@ -53,8 +53,8 @@ from typing import Any
 from stkmutation import report as mutants_report  # the report format check-mutants shares
 from stkmutation import schema
 from stkmutation.modules import module_of
-from stkmutation.syntax import SyntaxCheck, sources_compiled_by
-from stkref import inputs, options
+from stkmutation.syntax import SyntaxCheck
+from stkref import compile_commands, inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 from stkref.junit import junit_in
@@ -1098,12 +1098,14 @@ class Job:
         r = self.ninja(targets, os.cpu_count() or 2)  # the clones are built one after another
         if r.code:
             raise SetupError(f"{self.tree}: build of HEAD failed:\n{r.out[-3000:]}")
-        for entry in json.loads(_text(self.build_dir / "compile_commands.json")):
-            for src in sources_compiled_by(Path(entry["file"]), Path(entry["directory"])):
+        database = self.build_dir / "compile_commands.json"
+        for entry in compile_commands.load(database):
+            if entry.output is None:
+                raise SetupError(f"{database}: the entry of {entry.file} names no object")
+            for src in entry.sources():
                 if src.is_relative_to(self.tree):
-                    self.objects[str(src.relative_to(self.tree))] = object_of(entry)
-            args = entry.get("arguments") or shlex.split(entry["command"])
-            self.commands[object_of(entry)] = (list(args), str(entry["directory"]))
+                    self.objects[str(src.relative_to(self.tree))] = entry.output
+            self.commands[entry.output] = (list(entry.arguments), str(entry.directory))
         self.baseline_objects = {
             o: file_digest(self.build_dir / o) for o in set(self.objects.values())
         }
@@ -1224,15 +1226,6 @@ def growing_chunks(names: Sequence[str]) -> list[list[str]]:
 
 def file_digest(path: Path) -> str:
     return hashlib.sha256(inputs.read_input_bytes(path)).hexdigest() if path.exists() else ""
-
-
-def object_of(entry: dict[str, Any]) -> str:
-    """The object file of a compile_commands.json entry, relative to the build directory
-    ("output" from CMake 3.20 on where the generator writes it, else the command's -o)."""
-    if "output" in entry:
-        return str(entry["output"])
-    args = entry.get("arguments") or shlex.split(entry["command"])
-    return str(args[args.index("-o") + 1])
 
 
 @dataclass

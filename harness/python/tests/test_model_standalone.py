@@ -64,7 +64,7 @@ def batches(draw: Any) -> list[dict[str, Any]]:
 # MODEL standalone-commands
 # checks: harness/python/stkdev/standalone.py  (each batch member's command, case names, verdicts)
 # contract: docs/build.md#developer-tools-stkdev-what-they-compute
-# planted: ci/mutants/model-standalone-commands.patch  (-MF's argument kept when -MF is dropped)
+# planted: ci/mutants/model-standalone-commands.patch  (the compiler's last 12 lines, not its first)
 @given(batches(), st.booleans())
 @settings(max_examples=40, deadline=None)
 def test_model_standalone_commands(tmp_path_factory, drawn, with_plain_entry):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from stkdev import standalone
+from stkref import compile_commands
 from stkref.cli import run_tool
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
@@ -39,7 +40,7 @@ def _build(
     for target in targets:
         batch = build / "unity" / target / "src_0.cpp"
         batch.parent.mkdir(parents=True)
-        batch.write_text(f"{standalone.BATCH_MARKER}\n{includes}")
+        batch.write_text(f"{compile_commands.BATCH_MARKER}\n{includes}")
         obj = f"obj/{target}/src_0.cpp.o"
         command = f"c++ -std=c++20 -O1 -MD -MT {obj} -MF {obj}.d -o {obj} -c {batch}"
         entries.append({"directory": str(build), "command": command, "file": str(batch)})
@@ -108,6 +109,6 @@ def test_a_build_without_compile_commands_is_an_error(tmp_path: Path, capsys):
 def test_the_marker_is_the_one_the_build_writes():
     # A reworded generator line would leave the check finding no batch (exit 2, not a pass).
     assert (
-        standalone.BATCH_MARKER.removeprefix("// ")
+        compile_commands.BATCH_MARKER.removeprefix("// ")
         in (ROOT / "harness/cmake/BuildSpeed.cmake").read_text()
     )
