@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -104,6 +105,39 @@ TEST_CASE("each header field is checked, naming the field, its offset and the va
   b = good;
   put_u32(b, 21, 7);
   CHECK_THAT(reject(b), Contains("field 'buckets' at byte offset 21: expected 8, found 7"));
+}
+
+// MODEL nnue-magic-shown
+// checks: engine/src/nnue/network.cpp  (how a wrong magic's bytes are shown in the message)
+// contract: docs/engine.md#evaluation
+// planted: ci/mutants/model-nnue-magic-shown.patch  (bytes from 0x80 up shown raw, not as \xHH)
+TEST_CASE("a wrong magic shows each byte as its character or in hex by the documented rule",
+          "[nnue][loader]") {
+  // The characters shown as themselves, written out (the contract's 0x20..0x7e less `"`, `\`).
+  const std::string as_itself =
+      " !#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+  auto b = *harness::synthetic_net_bytes(128);
+  for (std::size_t at : {std::size_t(0), std::size_t(3), std::size_t(8)}) {
+    const std::uint8_t kept = b[at];
+    for (int v = 0; v < 256; ++v) {
+      if (v == kept) continue;  // the magic intact: no error to read
+      b[at] = std::uint8_t(v);
+      std::string shown;
+      if (as_itself.find(char(v)) != std::string::npos && v < 0x80) {
+        shown = std::string(1, char(v));
+      } else {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", v);
+        shown = hex;
+      }
+      const std::string magic = "STKHALFKA";
+      const std::string want = "found \"" + magic.substr(0, at) + shown + magic.substr(at + 1) +
+                               "\"";
+      INFO("byte " << v << " at offset " << at);
+      CHECK_THAT(reject(b), Contains(want));
+    }
+    b[at] = kept;
+  }
 }
 
 TEST_CASE("a failed load keeps the engine's previous network active and intact", "[nnue][loader]") {
