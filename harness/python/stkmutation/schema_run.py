@@ -222,33 +222,43 @@ class SchemaRun:
         else:
             ran = self.job.ctest(p.tests, p.timeout, env=env, per_test=p.per_test)
             self.runner.ctest_verdict(m, ran, p)
+        # Before the second stage (minutes of pytest): a survivor that CI's build refuses or
+        # whose object is HEAD's, byte for byte, owes no test a kill.
+        if m.survived and self.judged_alone(m):
+            return
         if m.survived and self.runner.binary_tests(m):
             self.runner.second_stage(self.job, m, p, env)
-        if m.survived and self.equivalent(m):
-            m.outcome, m.log = "equivalent", "its object alone is byte-identical to HEAD's"
 
-    # -- equivalence of a survivor
+    # -- a survivor compiled alone
 
-    def equivalent(self, m: Mutant) -> bool:
-        """Whether the mutant built alone gives HEAD's object, byte for byte: its batch compiled
-        to a side file with HEAD's texts but the mutant's. Asked only of survivors; a side
-        compile of HEAD's texts must reproduce HEAD's object first (the control), else no."""
+    def judged_alone(self, m: Mutant) -> bool:
+        """Compiles the survivor alone, as CI does (-Werror), to a side file: its batch with
+        HEAD's texts but the mutant's. A compile that fails is **uncompilable** (CI's build
+        refuses it); an object byte-identical to HEAD's is **equivalent**. Judged only where a
+        side compile of HEAD's texts reproduces HEAD's object first (the control), else neither.
+        True when it decided the mutant's outcome."""
         obj = self.job.objects[m.file]
         with self.tree_lock:
             head = self.job.baseline_objects.get(obj)
             if obj not in self.same_as_head:
-                self.same_as_head[obj] = self._side_digest(obj, None) == head
+                self.same_as_head[obj] = self._side_compile(obj, None)[1] == head
                 if not self.same_as_head[obj]:
                     print(
                         f"mutation: {obj}: a side compile differs from HEAD's object: "
-                        "equivalence not judged there",
+                        "its survivors are not compiled alone",
                         flush=True,
                     )
             if not self.same_as_head[obj]:
                 return False
-            return self._side_digest(obj, m) == head
+            refused, digest = self._side_compile(obj, m)
+        if refused:
+            m.outcome, m.log = "uncompilable", f"{tool.CI_REFUSES}:\n{refused}"
+        elif digest == head:
+            m.outcome, m.log = "equivalent", "its object alone is byte-identical to HEAD's"
+        return bool(refused) or digest == head
 
-    def _side_digest(self, obj: str, m: Mutant | None) -> str:
+    def _side_compile(self, obj: str, m: Mutant | None) -> tuple[str, str]:
+        """(the compiler's complaint, empty when it compiled; the object's digest)."""
         batch = [f for f, o in self.job.objects.items() if o == obj]
         try:
             for f in batch:
@@ -257,9 +267,11 @@ class SchemaRun:
             args, directory = self.job.commands[obj]
             with tempfile.TemporaryDirectory() as tmp:
                 out = Path(tmp) / "side.o"
-                cmd = _redirected(args, out, Path(tmp) / "side.d")
+                cmd = [*_redirected(args, out, Path(tmp) / "side.d"), "-Werror"]
                 r = run(cmd, Path(directory), self.runner.env, 600)
-                return "" if r.code else file_digest(out)
+                if r.code:
+                    return (r.out[-2000:] or f"the compiler exited {r.code}"), ""
+                return "", file_digest(out)
         finally:
             for f in batch:
                 self.job.write(f, self.texts.get(f, self.sources.text(f)))

@@ -14,6 +14,7 @@ import types
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -1445,3 +1446,91 @@ def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, 
     assert status == "ok"
     assert lines == {"harness/src/tool.cpp": {1, 2, 3}}  # not line 4: argc was 2
     assert not (bdir / "gcov-prefix").exists() or not any((bdir / "gcov-prefix").iterdir())
+
+
+def test_a_survivor_ci_would_refuse_or_that_changes_nothing_skips_the_second_stage(
+    mt: ModuleType, tmp_path: Path
+):
+    # A survivor of CTest on the schema build is compiled alone as CI builds (-Werror) before its
+    # minutes of pytest: a compile CI refuses is uncompilable, HEAD's object byte for byte is
+    # equivalent, anything else meets the second stage. Planted: the side compile without
+    # -Werror (a mutant that drops a return reaches the second stage as undefined behaviour).
+    if not shutil.which("c++"):
+        pytest.skip("no C++ compiler")
+    from stkmutation import schema_run
+
+    head = "int f(int n) {\n  if (n) return n;\n  return 0;\n}\n"
+    tree = tmp_path / "tree"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "a.cpp").write_text(head)
+    args = ["c++", "-std=c++20", "-O1", "-Wall", "-o", "a.o", "-c", str(tree / "src" / "a.cpp")]
+    assert subprocess.run(args, cwd=tree).returncode == 0
+
+    class FakeJob:
+        objects = {"src/a.cpp": "a.o"}
+        baseline_objects = {"a.o": mt.file_digest(tree / "a.o")}
+        commands = {"a.o": (args, str(tree))}
+
+        def write(self, path: str, text: str) -> None:
+            (tree / path).write_text(text)
+
+        def ctest(self, *a: object, **k: object) -> object:
+            return mt.Ran(0, "", 0.1)
+
+    class FakeRunner:
+        env = dict(os.environ)
+        second_stage_ran: list[str] = []
+
+        def planned(self, m: object) -> object:
+            return mt.Plan(["t"], True, 10.0)
+
+        def ctest_verdict(self, m: Any, ran: object, p: object) -> None:
+            m.outcome = "survived"
+
+        def binary_tests(self, m: object) -> list[str]:
+            return ["test_x.py"]
+
+        def second_stage(self, job: object, m: Any, p: object, env: object) -> None:
+            self.second_stage_ran.append(m.mutated)
+
+    class FakeSources:
+        def text(self, f: str) -> str:
+            return head
+
+        def mutated_text(self, m: Any) -> str:
+            return head.replace(m.original, m.mutated)
+
+    runner = FakeRunner()
+    run = schema_run.SchemaRun(runner, FakeJob(), FakeSources(), None)  # type: ignore[arg-type]
+    cases = {
+        "  return 0;": ("  ;", "uncompilable"),  # control reaches the end: -Wreturn-type
+        "  if (n) return n;": ("  if (n != 0) return n;", "equivalent"),
+        "  return 0;#": ("  return 1;", "survived"),
+    }
+    for original, (mutated, want) in cases.items():
+        m = mt.Mutant("src/a.cpp", 3, "op", original.rstrip("#"), mutated, "cpp")
+        run.env = lambda m, slot: {}  # type: ignore[method-assign]
+        run._run(m, 0)
+        assert m.outcome == want, (mutated, m.log)
+        if want == "uncompilable":
+            assert mt.CI_REFUSES in m.log and "return-type" in m.log
+    assert runner.second_stage_ran == ["  return 1;"]
+    assert (tree / "src" / "a.cpp").read_text() == head  # the clone's text is HEAD's again
+
+
+@pytest.mark.parametrize(
+    "output, warned",
+    [
+        ("[1/2] Building CXX object a.o\nsrc/a.cpp:3:1: warning: control reaches end [-Wreturn-type]",
+         "src/a.cpp:3:1: warning: control reaches end [-Wreturn-type]"),
+        ("/abs/b.h:10: warning: unused [-Wunused]\nnote: in x\n", "/abs/b.h:10: warning: unused [-Wunused]"),
+        ("[2/2] Linking CXX executable stk\n", ""),
+        ("src/a.cpp:3:1: error: expected ';'\n", ""),
+        ("  warning: this is not a compiler's line\n", ""),
+    ],
+)  # fmt: skip
+def test_compiler_warnings_are_read_off_a_builds_output(mt: ModuleType, output: str, warned: str):
+    # The alone build's side of the same rule: its object compiled without -Werror, the warnings
+    # are read from ninja's output (a planted regex that misses `file:line:` without a column, or
+    # matches an indented line, fails here).
+    assert mt.compiler_warnings(output) == warned
