@@ -50,8 +50,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from stkmutation import pytest_gcov, schema
 from stkmutation import report as mutants_report  # the report format check-mutants shares
-from stkmutation import schema
 from stkmutation.modules import module_of
 from stkmutation.syntax import SyntaxCheck
 from stkref import compile_commands, inputs, options
@@ -776,7 +776,15 @@ class CoverageMap:
     def binaries_of(self, path: str) -> set[str]:
         """The test binaries whose CTest tests executed some line of the file."""
         found = {self.tests[i][1] for ids in self.lines.get(path, {}).values() for i in ids}
-        return found - {PYTEST_BINARY}
+        return found - {PYTEST_BINARY, PYTEST_TEST_BINARY}
+
+    def measured_by_test(self) -> set[str]:
+        """The pytest files (repository paths) whose tests the map measured one by one."""
+        return {
+            name.removeprefix(PYTEST_PREFIX).split("::", 1)[0]
+            for name, binary in self.tests
+            if binary == PYTEST_TEST_BINARY
+        }
 
     def pytest_mapped(self) -> set[str]:
         """The pytest files whose lines the map can speak for: measured, trusted, unchanged
@@ -799,6 +807,8 @@ class CoverageMap:
 
 PYTEST_PREFIX = "pytest:"  # a pytest file's name among the map's tests
 PYTEST_BINARY = "pytest"
+# One test of a pytest file (`pytest:<file>::<test>`), measured on its own (stkmutation.pytest_gcov)
+PYTEST_TEST_BINARY = "pytest-test"
 
 
 def ctest_names(found: list[str] | None) -> list[str] | None:
@@ -808,7 +818,18 @@ def ctest_names(found: list[str] | None) -> list[str] | None:
 
 def pytest_names(found: list[str]) -> list[str]:
     """The pytest files among a map's answer, as repository paths."""
-    return [t.removeprefix(PYTEST_PREFIX) for t in found if t.startswith(PYTEST_PREFIX)]
+    return [
+        t.removeprefix(PYTEST_PREFIX)
+        for t in found
+        if t.startswith(PYTEST_PREFIX) and "::" not in t
+    ]
+
+
+def test_node_names(found: list[str]) -> list[str]:
+    """The single tests of pytest files among a map's answer, as `<file>::<test>`."""
+    return [
+        t.removeprefix(PYTEST_PREFIX) for t in found if t.startswith(PYTEST_PREFIX) and "::" in t
+    ]
 
 
 STATEMENT_END = re.compile(
@@ -1326,7 +1347,22 @@ class Runner:
         # The files that killed the file's earlier survivors of CTest first (record_kill): a
         # second stage stops at its first failure, and fastest-first alone ran minutes of files
         # before the one that failed.
-        return self.killers_first(m.file, tests)
+        return self.tests_of_files(m, self.killers_first(m.file, tests))
+
+    def tests_of_files(self, m: Mutant, files: list[str]) -> list[str]:
+        """Each file the map measured test by test and can speak for, narrowed to its tests that
+        executed the mutant's statement (`<file>::<test>`); a file whose line ran outside any
+        of its tests (at collection) or whose tests the map does not hold stays whole."""
+        found = self.covering(m)
+        if found is None:
+            return files
+        by_test = self.cov.measured_by_test() & self.cov.pytest_mapped()
+        ran = test_node_names(found)
+        out: list[str] = []
+        for f in files:
+            mine = [t for t in ran if t.split("::", 1)[0] == f]
+            out += mine if f in by_test and mine else [f]
+        return out
 
     def fastest_first(self, tests: list[str]) -> list[str]:
         """By baseline time: a run stops at its first failure, so a killed mutant dies sooner."""
@@ -1487,7 +1523,8 @@ class Runner:
     def second_stage(self, job: Job, m: Mutant, p: Plan, env: dict[str, str]) -> None:
         """A C++ survivor of CTest meets the pytest files that run its binary (binary_tests)."""
         bt = self.binary_tests(m)
-        limit = 3 * sum(self.py_base.get(t, (True, 60.0))[1] for t in bt) + 10
+        files = dict.fromkeys(t.split("::", 1)[0] for t in bt)  # a file's time bounds its tests'
+        limit = 3 * sum(self.py_base.get(t, (True, 60.0))[1] for t in files) + 10
         cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *bt]
         ran = run(cmd, job.tree, env, limit)
         self._verdict(m, ran, Plan(bt, m.covered, limit))
@@ -1665,11 +1702,15 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     def measure(name: str) -> None:
         status = "kept from the stopped refresh"
         if name not in done:
+            nodes: dict[str, dict] = {}
             if name.startswith(PYTEST_PREFIX):
-                lines, status = pytest_lines(bdir, job.tree, name.removeprefix(PYTEST_PREFIX), env)
+                file = name.removeprefix(PYTEST_PREFIX)
+                lines, status, nodes = pytest_lines(bdir, job.tree, file, env)
             else:
                 lines, status = test_lines(bdir, job.tree, name, env)
             with lock:
+                for node, by_file in nodes.items():
+                    done[PYTEST_PREFIX + node] = {f: sorted(v) for f, v in by_file.items()}
                 done[name] = {f: sorted(v) for f, v in lines.items()}
                 if name.startswith(PYTEST_PREFIX) and (status != "ok" or not lines):
                     cov.untrusted.add(name)
@@ -1690,6 +1731,10 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     for name, b in tests:
         if b == PYTEST_BINARY:
             measure(name)
+    # Each test of a pytest file that started a C++ process, after the files (test_node_names).
+    measured = {name for name, _ in tests}
+    tests += [(name, PYTEST_TEST_BINARY) for name in sorted(set(done) - measured)]
+    cov.tests = tests
     for i, (name, _binary) in enumerate(tests):
         for path, covered in done[name].items():
             by_line = cov.lines.setdefault(path, {})
@@ -1745,18 +1790,49 @@ def binary_test_files(tree: Path) -> list[str]:
 COVERAGE_TIME_SCALE = 10
 
 
-def pytest_lines(bdir: Path, tree: Path, file: str, env: dict[str, str]) -> tuple[dict, str]:
-    """Runs one pytest file against the coverage build's binaries: the C++ lines they executed
-    and a status word ("ok" when the file passed)."""
+def pytest_lines(
+    bdir: Path, tree: Path, file: str, env: dict[str, str]
+) -> tuple[dict, str, dict[str, dict]]:
+    """Runs one pytest file against the coverage build's binaries, each test under its own
+    GCOV_PREFIX (stkmutation.pytest_gcov): the C++ lines the file's processes executed, a status
+    word ("ok" when the file passed), and each test's own lines by its name (`<file>::<test>`,
+    what pytest takes on its command line from the repository's root)."""
+    nodes_root = bdir / "gcov-nodes" / hashlib.sha1(file.encode()).hexdigest()[:12]
+    shutil.rmtree(nodes_root, ignore_errors=True)
+    nodes_root.mkdir(parents=True)
     test_env = env | {
-        "PYTHONPATH": str(tree / "harness" / "python"),
+        # The tree's packages, then this tool's own (where the plugin is when the tree has none).
+        "PYTHONPATH": os.pathsep.join(
+            [str(tree / "harness" / "python"), str(ROOT / "harness" / "python")]
+        ),
         "STK_ENGINE": str(bdir / "engine" / "stk"),
         "STK_HARNESS": str(bdir / "harness" / "stk-harness"),
         # -O0 binaries: the fault matrix's bounds on time, met at -O2, are not met here.
         "STK_TEST_TIME_SCALE": str(COVERAGE_TIME_SCALE),
+        pytest_gcov.NODES_VAR: str(nodes_root),
     }
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", file]
-    return counted_lines(bdir, tree, file, cmd, test_env, 3600)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    cmd += ["-p", "stkmutation.pytest_gcov", file]
+    try:
+        lines, status = counted_lines(bdir, tree, file, cmd, test_env, 3600)
+        nodes = node_lines(nodes_root, tree, file)
+    finally:
+        shutil.rmtree(nodes_root, ignore_errors=True)
+    for by_file in nodes.values():  # the file's lines: those of its tests and of the rest
+        for path, covered in by_file.items():
+            lines.setdefault(path, set()).update(covered)
+    return lines, status, nodes
+
+
+def node_lines(nodes_root: Path, tree: Path, file: str) -> dict[str, dict]:
+    """Each test's executed lines (pytest_gcov's folders under nodes_root), by `<file>::<test>`;
+    tests that started no C++ process are left out."""
+    out: dict[str, dict] = {}
+    for prefix in sorted(p for p in nodes_root.iterdir() if p.is_dir()):
+        nodeid = (prefix / pytest_gcov.NODE_ID_FILE).read_text()
+        if lines := gcov_lines(prefix, tree):
+            out[f"{file}::{nodeid.split('::', 1)[1]}"] = lines
+    return out
 
 
 def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:

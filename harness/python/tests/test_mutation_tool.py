@@ -1442,9 +1442,11 @@ def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, 
         # The -O0 build's bounds on time (tests/hostile.py): the fault matrix failed without it.
         f"    assert os.environ['STK_TEST_TIME_SCALE'] == '{mt.COVERAGE_TIME_SCALE}'\n"
     )
-    lines, status = mt.pytest_lines(bdir, tree, f"{mt.PY_TESTS}/test_runs_it.py", dict(os.environ))
+    file = f"{mt.PY_TESTS}/test_runs_it.py"
+    lines, status, by_test = mt.pytest_lines(bdir, tree, file, dict(os.environ))
     assert status == "ok"
     assert lines == {"harness/src/tool.cpp": {1, 2, 3}}  # not line 4: argc was 2
+    assert by_test == {f"{file}::test_it": lines}
     assert not (bdir / "gcov-prefix").exists() or not any((bdir / "gcov-prefix").iterdir())
 
 
@@ -1534,3 +1536,76 @@ def test_compiler_warnings_are_read_off_a_builds_output(mt: ModuleType, output: 
     # are read from ninja's output (a planted regex that misses `file:line:` without a column, or
     # matches an indented line, fails here).
     assert mt.compiler_warnings(output) == warned
+
+
+def test_a_pytest_files_lines_are_counted_test_by_test(mt: ModuleType, tmp_path: Path):
+    # pytest_lines runs the file with stkmutation.pytest_gcov: each test's C++ processes count
+    # under a prefix of their own, the file's lines are the union. Planted: the hook leaves
+    # GCOV_PREFIX as it found it (every test's lines land in the file's, none is a test's own).
+    if not shutil.which("g++") or not shutil.which("gcov"):
+        pytest.skip("no g++/gcov")
+    tree = tmp_path.resolve()
+    (tree / "engine" / "src").mkdir(parents=True)
+    (tree / "engine" / "src" / "a.cpp").write_text(
+        "int f(int x) {\n  if (x > 1)\n    return 2;\n  return 3;\n}\n"
+        "int main(int argc, char**) { return f(argc); }\n"
+    )
+    build = tree / "build"
+    build.mkdir()
+    subprocess.run(
+        ["g++", "--coverage", "-O0", "../engine/src/a.cpp", "-o", "a"], cwd=build, check=True
+    )
+    tests = tree / "harness" / "python" / "tests"
+    tests.mkdir(parents=True)
+    (tests / "test_two.py").write_text(
+        "import subprocess\n"
+        f"A = {str(build / 'a')!r}\n"
+        "def test_one():\n    subprocess.run([A])\n"
+        "def test_two():\n    subprocess.run([A, 'x'])\n"
+        "def test_none():\n    pass\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GCOV_PREFIX", "STK_GCOV"))}
+    file = "harness/python/tests/test_two.py"
+    lines, status, nodes = mt.pytest_lines(build, tree, file, env)
+    assert status == "ok"
+    assert nodes == {
+        f"{file}::test_one": {"engine/src/a.cpp": {1, 2, 4, 6}},
+        f"{file}::test_two": {"engine/src/a.cpp": {1, 2, 3, 6}},
+    }  # test_none started no process: not a test of the map
+    assert lines == {"engine/src/a.cpp": {1, 2, 3, 4, 6}}
+
+
+def test_the_second_stage_runs_only_the_tests_of_a_file_that_executed_the_line(mt: ModuleType):
+    """A file measured test by test (`pytest:<file>::<test>`, binary pytest-test) narrows to its
+    tests that ran the line; a line it ran outside its tests, a file measured whole, untrusted or
+    changed since the map stays whole. Planted: a file whose line ran outside its tests narrowed
+    to none of them (the mutant would run nothing there)."""
+    a, b = (f"harness/python/tests/test_{x}.py" for x in "ab")
+    p = mt.PYTEST_PREFIX
+    tests = [
+        ("t1", "stk-tests"),
+        (p + a, mt.PYTEST_BINARY),
+        (p + b, mt.PYTEST_BINARY),
+        (p + a + "::test_x[1]", mt.PYTEST_TEST_BINARY),
+        (p + a + "::TestK::test_y", mt.PYTEST_TEST_BINARY),
+    ]
+    cov = mt.CoverageMap("abc", tests)
+    # line 3: a's test_x[1] and b; line 4: a outside its tests; line 5: both of a's tests
+    cov.lines = {"harness/src/x.cpp": {3: [1, 2, 3], 4: [1], 5: [1, 3, 4]}}
+    job = types.SimpleNamespace(test_binary={"t1": "stk-tests"}, tree=Path("/nowhere"))
+    runner = mt.Runner(None, cov, [job], {})
+
+    def at(line: int) -> object:
+        return mt.Mutant("harness/src/x.cpp", line, "op", "  x = f(y);", "  x = g(y);", "cpp")
+
+    assert runner.tests_of_files(at(3), [a, b]) == [a + "::test_x[1]", b]
+    assert runner.tests_of_files(at(4), [a, b]) == [a, b]
+    assert runner.tests_of_files(at(5), [a]) == [a + "::test_x[1]", a + "::TestK::test_y"]
+    assert mt.pytest_names(cov.covering("harness/src/x.cpp", 5)) == [a]  # files stay files
+    assert cov.binaries_of("harness/src/x.cpp") == set()  # no CTest binary among them
+    cov.untrusted = {p + a}
+    assert runner.tests_of_files(at(3), [a, b]) == [a, b]
+    cov.untrusted, cov.stale = set(), {a}
+    assert runner.tests_of_files(at(3), [a, b]) == [a, b]
+    cov.stale = {"harness/src/x.cpp"}  # the map cannot say for the line
+    assert runner.tests_of_files(at(3), [a, b]) == [a, b]
