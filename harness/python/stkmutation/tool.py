@@ -1827,49 +1827,69 @@ def pytest_lines(
 def node_lines(nodes_root: Path, tree: Path, file: str) -> dict[str, dict]:
     """Each test's executed lines (pytest_gcov's folders under nodes_root), by `<file>::<test>`;
     tests that started no C++ process are left out."""
+    prefixes = sorted(p for p in nodes_root.iterdir() if p.is_dir())
     out: dict[str, dict] = {}
-    for prefix in sorted(p for p in nodes_root.iterdir() if p.is_dir()):
+    for prefix, lines in gcov_lines_by_prefix(prefixes, tree).items():
         nodeid = (prefix / pytest_gcov.NODE_ID_FILE).read_text()
-        if lines := gcov_lines(prefix, tree):
+        if lines:
             out[f"{file}::{nodeid.split('::', 1)[1]}"] = lines
     return out
+
+
+GCOV_CHUNK = 400  # .gcda files one gcov run reads (its command line stays short)
 
 
 def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
     """Executed lines of engine/src and harness/src files, from every .gcda under prefix (a
     GCOV_PREFIX: the object directory's absolute path below it); gcov finds each .gcno through
     a link beside its .gcda."""
-    by_dir: dict[Path, list[str]] = {}
-    for gcda in prefix.rglob("*.gcda"):
-        # Not the objects of tests and fuzz targets (a `tests` or `fuzz` folder on the way): the
-        # map keeps no line of theirs, and gcov on them was most of a refresh's time.
-        if not {"tests", "fuzz"} & set(gcda.relative_to(prefix).parts):
-            by_dir.setdefault(gcda.parent, []).append(gcda.name)
-    out: dict[str, set[int]] = {}
-    for d, names in by_dir.items():
-        object_dir = Path("/") / d.relative_to(prefix)
-        for n in names:
-            gcno = object_dir / (n.removesuffix(".gcda") + ".gcno")
-            link = d / gcno.name
+    return gcov_lines_by_prefix([prefix], tree)[prefix]
+
+
+def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dict[str, set[int]]]:
+    """gcov_lines of each prefix, read by as few gcov runs as the command line allows: gcov's
+    JSON names each document's .gcda (`data_file`), so one run reads the counts of many tests'
+    prefixes (one run per object folder per test made a file measured test by test cost
+    seconds a test)."""
+    owner: dict[str, Path] = {}
+    for prefix in prefixes:
+        for gcda in prefix.rglob("*.gcda"):
+            # Not the objects of tests and fuzz targets (a `tests` or `fuzz` folder on the way):
+            # the map keeps no line of theirs, and gcov on them was most of a refresh's time.
+            if {"tests", "fuzz"} & set(gcda.relative_to(prefix).parts):
+                continue
+            object_dir = Path("/") / gcda.parent.relative_to(prefix)
+            gcno = object_dir / (gcda.name.removesuffix(".gcda") + ".gcno")
+            link = gcda.parent / gcno.name
             if gcno.exists() and not link.exists():
                 link.symlink_to(gcno)
-        r = run(["gcov", "--json-format", "--stdout", *sorted(names)], d)
+            owner[os.path.abspath(gcda)] = prefix
+    out: dict[Path, dict[str, set[int]]] = {p: {} for p in prefixes}
+    data = sorted(owner)
+    for i in range(0, len(data), GCOV_CHUNK):
+        r = run(["gcov", "--json-format", "--stdout", *data[i : i + GCOV_CHUNK]], tree)
         for raw in r.out.splitlines():
-            if not raw.startswith("{"):
-                continue
-            doc = json.loads(raw)
-            cwd = Path(doc.get("current_working_directory", str(d)))
-            for f in doc.get("files", []):
-                src = (cwd / f["file"]).resolve()
-                if not src.is_relative_to(tree):
-                    continue
-                rel = str(src.relative_to(tree))
-                if not rel.startswith(("engine/src/", "harness/src/")):
-                    continue
-                hit = {ln["line_number"] for ln in f["lines"] if ln["count"] > 0}
-                if hit:
-                    out.setdefault(rel, set()).update(hit)
+            if raw.startswith("{"):
+                doc = json.loads(raw)
+                prefix = owner.get(os.path.abspath(doc.get("data_file", "")))
+                if prefix is not None:
+                    add_executed_lines(doc, tree, out[prefix])
     return out
+
+
+def add_executed_lines(doc: dict[str, Any], tree: Path, out: dict[str, set[int]]) -> None:
+    """The lines of engine/src and harness/src that one gcov JSON document counts as run."""
+    cwd = Path(doc.get("current_working_directory", "/"))
+    for f in doc.get("files", []):
+        src = (cwd / f["file"]).resolve()
+        if not src.is_relative_to(tree):
+            continue
+        rel = str(src.relative_to(tree))
+        if not rel.startswith(("engine/src/", "harness/src/")):
+            continue
+        hit = {ln["line_number"] for ln in f["lines"] if ln["count"] > 0}
+        if hit:
+            out.setdefault(rel, set()).update(hit)
 
 
 # ---------------------------------------------------------------------------------------------
