@@ -1708,6 +1708,8 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
                 lines, status, nodes = pytest_lines(bdir, job.tree, file, env)
             else:
                 lines, status = test_lines(bdir, job.tree, name, env)
+            if stop.is_set():  # killed under way: its counts are a part, not its lines
+                return
             with lock:
                 for node, by_file in nodes.items():
                     done[PYTEST_PREFIX + node] = {f: sorted(v) for f, v in by_file.items()}
@@ -1726,11 +1728,18 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
 
     # CTest tests run side by side, each writing its counts under its own GCOV_PREFIX; the
     # pytest files one at a time (they share the clone's tree, as in CI).
-    with concurrent.futures.ThreadPoolExecutor(build_jobs) as ex:
-        list(ex.map(measure, [name for name, b in tests if b != PYTEST_BINARY]))
-    for name, b in tests:
-        if b == PYTEST_BINARY:
-            measure(name)
+    stop = stop_on_signals()
+    ctest = [name for name, b in tests if b != PYTEST_BINARY]
+    if not (
+        measure_each(ctest, build_jobs, measure, stop)
+        and measure_each([name for name, b in tests if b == PYTEST_BINARY], 1, measure, stop)
+    ):
+        print(
+            f"mutation: refresh stopped: {len(done)} tests' lines kept in {partial}; the same "
+            "command resumes from there",
+            flush=True,
+        )
+        return 2
     # Each test of a pytest file that started a C++ process, after the files (test_node_names).
     measured = {name for name, _ in tests}
     tests += [(name, PYTEST_TEST_BINARY) for name in sorted(set(done) - measured)]
@@ -1747,6 +1756,22 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
         f"of {len(cov.lines)} files, {(time.monotonic() - t0) / 60:.1f} min of tests"
     )
     return 0
+
+
+def measure_each(
+    names: Sequence[str], jobs: int, measure: Callable[[str], None], stop: threading.Event
+) -> bool:
+    """measure(name) for each name, `jobs` side by side, none started once `stop` is set (a
+    signal: the pool would otherwise start every test left before the process could end, as
+    a refresh did for minutes after SIGTERM). True when none was left out."""
+
+    def one(name: str) -> None:
+        if not stop.is_set():
+            measure(name)
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        list(ex.map(one, names))
+    return not stop.is_set()
 
 
 def test_lines(bdir: Path, tree: Path, name: str, env: dict[str, str]) -> tuple[dict, str]:

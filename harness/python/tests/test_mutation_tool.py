@@ -1609,3 +1609,24 @@ def test_the_second_stage_runs_only_the_tests_of_a_file_that_executed_the_line(m
     assert runner.tests_of_files(at(3), [a, b]) == [a, b]
     cov.stale = {"harness/src/x.cpp"}  # the map cannot say for the line
     assert runner.tests_of_files(at(3), [a, b]) == [a, b]
+
+
+def test_a_stopped_refresh_starts_no_further_test(mt: ModuleType):
+    # SIGTERM sets the stop (stop_on_signals) while a test is measured: no test starts after it,
+    # and the caller is told the refresh did not finish. Planted: the pool starts every test
+    # left (a refresh went on for minutes after SIGTERM, its ctest runs still starting).
+    import threading
+
+    stop = threading.Event()
+    started: list[str] = []
+
+    def measure(name: str) -> None:
+        started.append(name)
+        if name == "b":
+            stop.set()
+
+    assert mt.measure_each(["a", "b", "c", "d"], 1, measure, stop) is False
+    assert started == ["a", "b"]
+    assert mt.measure_each(["e"], 1, measure, stop) is False and started == ["a", "b"]
+    assert mt.measure_each(["x", "y"], 2, lambda n: started.append(n), threading.Event()) is True
+    assert sorted(started[2:]) == ["x", "y"]
