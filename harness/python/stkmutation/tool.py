@@ -693,6 +693,10 @@ class CoverageMap:
     lines: dict[str, dict[int, list[int]]] = field(default_factory=dict)
     stale: set[str] = field(default_factory=set)  # files changed since the map's commit
     untrusted: set[str] = field(default_factory=set)
+    # The pytest files a Python change since the map may have changed (stale_pytest_files);
+    # None: not worked out, and any change of a Python file that is not a test file then counts
+    # for all of them.
+    stale_tests: set[str] | None = None
 
     @classmethod
     def load(cls, path: Path) -> CoverageMap:
@@ -791,17 +795,21 @@ class CoverageMap:
         since the map's commit (repository paths); none once any other Python file changed
         since (a conftest, a shared test module or a package a test runs can change what every
         file executes)."""
-        if any(
-            f.startswith("harness/python/") and not re.fullmatch(rf"{PY_TESTS}/test_[^/]*\.py", f)
-            for f in self.stale
-        ):
-            return set()
+        stale_tests = self.stale_tests
+        if stale_tests is None:
+            if any(
+                f.startswith("harness/python/")
+                and not re.fullmatch(rf"{PY_TESTS}/test_[^/]*\.py", f)
+                for f in self.stale
+            ):
+                return set()
+            stale_tests = set()
         return {
             name.removeprefix(PYTEST_PREFIX)
             for name, binary in self.tests
             if binary == PYTEST_BINARY
             and name not in self.untrusted
-            and name.removeprefix(PYTEST_PREFIX) not in self.stale
+            and name.removeprefix(PYTEST_PREFIX) not in self.stale | stale_tests
         }
 
 
@@ -1019,6 +1027,30 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
         if imports_any(t := _text(f), closure) or (via_conftest and "from conftest" in t)
     ]
     return (found, True) if found else ([str(f.relative_to(tree)) for f in files], False)
+
+
+def stale_pytest_files(tree: Path, stale: Iterable[str]) -> set[str] | None:
+    """The pytest files whose lines in the map a change since its commit may have made wrong:
+    each changed test file, and the test files that can see a changed module of the packages
+    (python_tests_for); None (all of them) when a changed file of harness/python is one no
+    import rule follows: a conftest or another shared file of the tests, a file that is not
+    Python (pyproject.toml), or a module no test file sees. A change of the mutation tool then
+    leaves the fault matrix's lines standing (before, any Python change since the map made the
+    map speak for no pytest file)."""
+    out: set[str] = set()
+    for f in stale:
+        if not f.startswith("harness/python/"):
+            continue
+        if re.fullmatch(rf"{PY_TESTS}/test_[^/]*\.py", f):
+            out.add(f)
+            continue
+        if not f.endswith(".py") or f.startswith(PY_TESTS + "/"):
+            return None
+        found, seen = python_tests_for(tree, f)
+        if not seen:
+            return None
+        out.update(found)
+    return out
 
 
 # The environment variables through which pytest files run the project's binaries.
@@ -2489,6 +2521,9 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         j.prepare()
         j.build(targets)
     state.phase("clones", t_phase)
+    # Read in a clone: it holds the measured commit's tests and packages (--commit REV).
+    if cov.stale and (stale_tests := stale_pytest_files(jobs[0].tree, cov.stale)) is not None:
+        cov.stale_tests = stale_tests
     runner = Runner(sources, cov, jobs, env)
     # The schema build and the baseline count as mutant time: they exist for the mutants.
     t_mutants = time.monotonic()

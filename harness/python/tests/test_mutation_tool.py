@@ -1630,3 +1630,32 @@ def test_a_stopped_refresh_starts_no_further_test(mt: ModuleType):
     assert mt.measure_each(["e"], 1, measure, stop) is False and started == ["a", "b"]
     assert mt.measure_each(["x", "y"], 2, lambda n: started.append(n), threading.Event()) is True
     assert sorted(started[2:]) == ["x", "y"]
+
+
+def test_a_python_change_since_the_map_stales_the_pytest_files_that_see_it(
+    mt: ModuleType, tmp_path: Path
+):
+    # Only the test files that can see a changed module lose their map entries; a change no
+    # import rule follows (a conftest, a shared test file, pyproject.toml, a module no test
+    # sees) stales them all. Planted: the changed module's importers found directly only (a
+    # test that sees it through another module keeps lines that may be wrong).
+    py = tmp_path / "harness" / "python"
+    (py / "stkref").mkdir(parents=True)
+    (py / "tests").mkdir()
+    (py / "stkref" / "a.py").write_text("X = 1\n")
+    (py / "stkref" / "b.py").write_text("from stkref import a\n")
+    (py / "stkref" / "lone.py").write_text("Y = 2\n")
+    (py / "tests" / "test_x.py").write_text("from stkref import b\n")
+    (py / "tests" / "test_y.py").write_text("import os\n")
+    (py / "tests" / "conftest.py").write_text("import os\n")
+    x, y = "harness/python/tests/test_x.py", "harness/python/tests/test_y.py"
+    assert mt.stale_pytest_files(tmp_path, {"harness/python/stkref/a.py"}) == {x}
+    assert mt.stale_pytest_files(tmp_path, {y, "engine/src/e.cpp"}) == {y}
+    assert mt.stale_pytest_files(tmp_path, {"engine/src/e.cpp"}) == set()
+    for everything in ("tests/conftest.py", "tests/hostile.py", "pyproject.toml", "stkref/lone.py"):
+        assert mt.stale_pytest_files(tmp_path, {"harness/python/" + everything}) is None
+    cov = mt.CoverageMap("abc", [(mt.PYTEST_PREFIX + f, mt.PYTEST_BINARY) for f in (x, y)])
+    cov.stale = {"harness/python/stkref/a.py"}
+    assert cov.pytest_mapped() == set()  # not worked out: every file
+    cov.stale_tests = {x}
+    assert cov.pytest_mapped() == {y}
