@@ -1903,12 +1903,20 @@ def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
     return gcov_lines_by_prefix([prefix], tree)[prefix]
 
 
+# (tree, object's .gcno and its time, SHA-1 of a .gcda) -> the lines that .gcda counts as run. Of
+# the ~150 objects a test's process writes counts for, most it never reached: their .gcda are the
+# same bytes test after test, and gcov (33 ms a .gcda) reads each such content once a refresh.
+_GCOV_READ: dict[tuple[str, str, int, str], dict[str, set[int]]] = {}
+
+
 def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dict[str, set[int]]]:
-    """gcov_lines of each prefix, read by as few gcov runs as the command line allows: gcov's
-    JSON names each document's .gcda (`data_file`), so one run reads the counts of many tests'
-    prefixes (one run per object folder per test made a file measured test by test cost
-    seconds a test)."""
-    owner: dict[str, Path] = {}
+    """gcov_lines of each prefix, each distinct .gcda content read once (_GCOV_READ), by as few
+    gcov runs as the command line allows: gcov's JSON names each document's .gcda
+    (`data_file`), so one run reads the counts of many tests' prefixes (one run per object
+    folder per test made a file measured test by test cost seconds a test)."""
+    owners: dict[tuple[str, str, int, str], list[Path]] = {}
+    unread: dict[str, tuple[str, str, int, str]] = {}  # a .gcda to read -> its content's key
+    pending: set[tuple[str, str, int, str]] = set()
     for prefix in prefixes:
         for gcda in prefix.rglob("*.gcda"):
             # Not the objects of tests and fuzz targets (a `tests` or `fuzz` folder on the way):
@@ -1917,20 +1925,30 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
                 continue
             object_dir = Path("/") / gcda.parent.relative_to(prefix)
             gcno = object_dir / (gcda.name.removesuffix(".gcda") + ".gcno")
+            if not gcno.exists():  # counts beside their object (no GCOV_PREFIX)
+                gcno = gcda.with_suffix(".gcno")
             link = gcda.parent / gcno.name
             if gcno.exists() and not link.exists():
                 link.symlink_to(gcno)
-            owner[os.path.abspath(gcda)] = prefix
-    out: dict[Path, dict[str, set[int]]] = {p: {} for p in prefixes}
-    data = sorted(owner)
+            stamp = gcno.stat().st_mtime_ns if gcno.exists() else 0
+            key = (str(tree), str(gcno), stamp, hashlib.sha1(gcda.read_bytes()).hexdigest())
+            owners.setdefault(key, []).append(prefix)
+            if key not in _GCOV_READ and key not in pending:
+                unread[os.path.abspath(gcda)] = key
+                pending.add(key)
+    data = sorted(unread)
     for i in range(0, len(data), GCOV_CHUNK):
         r = run(["gcov", "--json-format", "--stdout", *data[i : i + GCOV_CHUNK]], tree)
         for raw in r.out.splitlines():
             if raw.startswith("{"):
                 doc = json.loads(raw)
-                prefix = owner.get(os.path.abspath(doc.get("data_file", "")))
-                if prefix is not None:
-                    add_executed_lines(doc, tree, out[prefix])
+                if (key := unread.get(os.path.abspath(doc.get("data_file", "")))) is not None:
+                    add_executed_lines(doc, tree, _GCOV_READ.setdefault(key, {}))
+    out: dict[Path, dict[str, set[int]]] = {p: {} for p in prefixes}
+    for key, found in owners.items():
+        for prefix in found:
+            for path, lines in _GCOV_READ.get(key, {}).items():
+                out[prefix].setdefault(path, set()).update(lines)
     return out
 
 

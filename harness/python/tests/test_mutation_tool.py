@@ -1563,6 +1563,7 @@ def test_a_pytest_files_lines_are_counted_test_by_test(mt: ModuleType, tmp_path:
         "def test_one():\n    subprocess.run([A])\n"
         "def test_two():\n    subprocess.run([A, 'x'])\n"
         "def test_none():\n    pass\n"
+        "def test_one_again():\n    subprocess.run([A])\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GCOV_PREFIX", "STK_GCOV"))}
     file = "harness/python/tests/test_two.py"
@@ -1571,6 +1572,8 @@ def test_a_pytest_files_lines_are_counted_test_by_test(mt: ModuleType, tmp_path:
     assert nodes == {
         f"{file}::test_one": {"engine/src/a.cpp": {1, 2, 4, 6}},
         f"{file}::test_two": {"engine/src/a.cpp": {1, 2, 3, 6}},
+        # the same counts as test_one's, read once (gcov_lines_by_prefix) and given to both
+        f"{file}::test_one_again": {"engine/src/a.cpp": {1, 2, 4, 6}},
     }  # test_none started no process: not a test of the map
     assert lines == {"engine/src/a.cpp": {1, 2, 3, 4, 6}}
 
