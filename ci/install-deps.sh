@@ -78,6 +78,11 @@ fi
 "$venv/bin/python" -c "import importlib.metadata as m; assert m.version('markdown-it-py') == '4.3.0'" \
   2>/dev/null \
   || "$venv/bin/python" -m pip install -q "markdown-it-py==4.3.0"
+# coverage.py, pinned: the mutation tool's Python coverage map (which tests ran each line of the
+# Python packages, ci/mutation.sh --refresh-python-coverage).
+"$venv/bin/python" -c "import importlib.metadata as m; assert m.version('coverage') == '7.18.0'" \
+  2>/dev/null \
+  || "$venv/bin/python" -m pip install -q "coverage==7.18.0"
 # The reference package is installed editable so `python -m stkref.<tool>` works from anywhere.
 if [ -f "$root/harness/python/pyproject.toml" ] \
   && ! "$venv/bin/python" -c "import stkref, stktrain, stkmutation, stkdev, stkdist" 2>/dev/null; then

@@ -8,10 +8,10 @@ translation unit, so a file can lean on what an earlier file of its batch brough
 broken alone: under STK_UNITY=OFF, in another batch after a file is added or moved, or in the
 mutation tool's coverage build (docs/build.md). Two such files reached main before this check.
 
-Reads the build's compile_commands.json: each entry whose file is a batch (its first line is
-BATCH_MARKER) is expanded into its members (its `#include "..."` lines); each member is compiled
-with the batch's own command (flags, definitions, the precompiled header), the batch's path
-replaced by the member's, -fsyntax-only instead of an object. One JUnit testcase per member and
+Reads the build's compile_commands.json with stkref.compile_commands: each entry whose file is a
+batch is expanded into its members; each member is compiled with the batch's own command (flags,
+definitions, the precompiled header) less its outputs, the batch's path replaced by the member's,
+-fsyntax-only instead of an object. One JUnit testcase per member and
 target (`<target>/<file>`: a file in the batches of two targets is checked with each one's flags).
 
 Exit 0 when every member compiles alone, 1 naming each that does not (with the compiler's first

@@ -27,6 +27,7 @@ REFUSED = (
     "--fail-under",
     "--list",
     "--refresh-coverage",
+    "--refresh-python-coverage",
 )
 
 

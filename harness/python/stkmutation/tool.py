@@ -50,7 +50,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from stkmutation import pytest_gcov, schema
+from stkmutation import pytest_contexts, pytest_gcov, schema
 from stkmutation import report as mutants_report  # the report format check-mutants shares
 from stkmutation.modules import module_of
 from stkmutation.syntax import SyntaxCheck
@@ -73,6 +73,8 @@ DEFAULT_GLOBS = (
 # The Python code mutated (stktrain, stkmutation and stkdev build on stkref).
 PY_PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev")
 COVERAGE_MAP = ROOT / "ci" / "mutation-coverage.json"
+# Which tests ran each line of the Python packages (coverage.py; --refresh-python-coverage).
+PY_COVERAGE_MAP = ROOT / "ci" / "mutation-coverage-python.json"
 TRIAGE_FILE = ROOT / "ci" / "mutation-triage.txt"
 # The rule files universalmutator's genmutants uses for a .cpp file.
 CPP_RULES = ("universal.rules", "cpp.rules", "c_like.rules")
@@ -782,6 +784,15 @@ class CoverageMap:
         found = {self.tests[i][1] for ids in self.lines.get(path, {}).values() for i in ids}
         return found - {PYTEST_BINARY, PYTEST_TEST_BINARY}
 
+    def python_files_by_test(self) -> set[str]:
+        """The pytest files whose tests the Python coverage map can speak for: measured test by
+        test, unchanged since the map, seeing no module changed since (stale_tests; none when
+        that was not worked out and a Python file changed), none of their tests untrusted."""
+        if self.stale_tests is None and any(f.startswith("harness/python/") for f in self.stale):
+            return set()
+        untrusted = {name.removeprefix(PYTEST_PREFIX).split("::", 1)[0] for name in self.untrusted}
+        return self.measured_by_test() - self.stale - (self.stale_tests or set()) - untrusted
+
     def measured_by_test(self) -> set[str]:
         """The pytest files (repository paths) whose tests the map measured one by one."""
         return {
@@ -817,6 +828,8 @@ PYTEST_PREFIX = "pytest:"  # a pytest file's name among the map's tests
 PYTEST_BINARY = "pytest"
 # One test of a pytest file (`pytest:<file>::<test>`), measured on its own (stkmutation.pytest_gcov)
 PYTEST_TEST_BINARY = "pytest-test"
+# The Python map's name for lines run outside any test (at import, at collection).
+OUTSIDE_TESTS = "outside any test"
 
 
 def ctest_names(found: list[str] | None) -> list[str] | None:
@@ -1027,6 +1040,21 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
         if imports_any(t := _text(f), closure) or (via_conftest and "from conftest" in t)
     ]
     return (found, True) if found else ([str(f.relative_to(tree)) for f in files], False)
+
+
+def loaded_map(path: Path, head: str) -> CoverageMap:
+    """A committed coverage map with the files changed since its commit (`stale`; every file
+    when its commit is unknown here)."""
+    cov = CoverageMap.load(path)
+    if cov.commit and cov.commit != head:
+        try:
+            since = commit_of(cov.commit, "coverage map commit", ROOT)
+            cov.stale = set(git(["diff", "--name-only", since, head, "--"], ROOT).splitlines())
+        except SetupError:  # a commit this clone does not have: the map cannot say
+            print(f"mutation: {path.name}: its commit {cov.commit[:10]} is unknown here, unused")
+            return CoverageMap()
+        print(f"mutation: {path.name} of {cov.commit[:10]}; {len(cov.stale)} files changed since")
+    return cov
 
 
 def stale_pytest_files(tree: Path, stale: Iterable[str]) -> set[str] | None:
@@ -1311,6 +1339,7 @@ class Runner:
         self, sources: Sources, cov: CoverageMap, jobs: list[Job], env: dict[str, str]
     ) -> None:
         self.sources, self.cov, self.env = sources, cov, env
+        self.pycov = CoverageMap()  # the Python packages' map (PY_COVERAGE_MAP), when loaded
         self.pool: queue.Queue[Job] = queue.Queue()
         for j in jobs:
             self.pool.put(j)
@@ -1401,6 +1430,24 @@ class Runner:
         base = {**self.ctest_base, **self.py_base}
         return sorted(tests, key=lambda t: (base.get(t, (True, 1e9))[1], t))
 
+    def py_tests_of_files(self, m: Mutant, files: list[str]) -> list[str]:
+        """Of the test files that see a Python mutant's module, each the Python coverage map
+        measured test by test and can speak for (python_files_by_test), narrowed to its tests
+        that executed the mutant's line; a line no test ran by itself (an import-time line: a
+        `def`, a constant) or a module changed since the map keeps every file whole."""
+        found = self.pycov.covering(m.file, m.line) or []
+        ran = test_node_names(found)
+        if not ran or OUTSIDE_TESTS in found:  # run at import too: every importer may see it
+            return files
+        by_test = self.pycov.python_files_by_test()
+        out: list[str] = []
+        for f in files:
+            if f not in by_test:
+                out.append(f)
+            else:  # a file measured test by test whose tests never ran the line: left out
+                out += [t for t in ran if t.split("::", 1)[0] == f]
+        return out
+
     def py_tests(self, m: Mutant) -> tuple[list[str], bool | None]:
         """The test files that import the module, directly or through other stkref modules; all
         when none does."""
@@ -1474,7 +1521,8 @@ class Runner:
         base = self.ctest_base if m.lang == "cpp" else self.py_base
         tests = self.fastest_first([t for t in tests if base.get(t, (True, 0.0))[0]])
         if m.lang != "cpp":
-            return Plan(tests, covered, 3 * sum(base.get(t, (True, 30.0))[1] for t in tests) + 10)
+            limit = 3 * sum(base.get(t, (True, 30.0))[1] for t in tests) + 10
+            return Plan(self.py_tests_of_files(m, tests), covered, limit)
         tests = self.killers_first(m.file, tests)
         times = [base.get(t, (True, 30.0))[1] for t in tests]
         return Plan(tests, covered, 3 * sum(times) + 10, 3 * max(times, default=0.0) + 10)
@@ -1788,6 +1836,91 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
         f"of {len(cov.lines)} files, {(time.monotonic() - t0) / 60:.1f} min of tests"
     )
     return 0
+
+
+def refresh_python_coverage(head: str, env: dict[str, str]) -> int:
+    """coverage.py over every pytest file of HEAD in the coverage clone, each test under its own
+    context (stkmutation.pytest_contexts); writes PY_COVERAGE_MAP. The tests that run binaries
+    use the coverage build's when a C++ refresh made them (their counts go to a scratch
+    prefix), else they skip as without binaries."""
+    lock = lock_clone("coverage")
+    if lock is None:
+        raise SetupError("another coverage refresh is running (build/mutation/coverage.lock)")
+    job = Job("coverage", head, 1, env)
+    job.prepare()
+    bdir = job.tree / "build" / "coverage"
+    data = job.tree / "build" / "python-coverage.sqlite"
+    failed = job.tree / "build" / "python-coverage-failed.txt"
+    scratch = job.tree / "build" / "python-coverage-gcov"
+    for old in (data, failed):
+        old.unlink(missing_ok=True)
+    shutil.rmtree(scratch, ignore_errors=True)
+    pkg = job.tree / "harness" / "python"
+    test_env = env | {
+        "PYTHONPATH": os.pathsep.join([str(pkg), str(ROOT / "harness" / "python")]),
+        "STK_TEST_TIME_SCALE": str(COVERAGE_TIME_SCALE),
+        "GCOV_PREFIX": str(scratch),
+        pytest_contexts.FAILED_VAR: str(failed),
+    }
+    for var, binary in (("STK_ENGINE", "engine/stk"), ("STK_HARNESS", "harness/stk-harness")):
+        test_env.pop(var, None)
+        if (bdir / binary).is_file():
+            test_env[var] = str(bdir / binary)
+    source = ",".join(str(pkg / p) for p in PY_PACKAGES)
+    cmd = [sys.executable, "-m", "coverage", "run", f"--data-file={data}", f"--source={source}"]
+    cmd += ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "stkmutation.pytest_contexts"]
+    cmd += [PY_TESTS]
+    print(f"mutation: coverage.py over {PY_TESTS} at {head[:10]} (pytest's progress follows)")
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, cwd=job.tree, env=test_env)
+    if not data.exists():
+        raise SetupError(f"coverage.py wrote no data (pytest exit {r.returncode})")
+    cov = python_map(data, job.tree, head, failed_pytest_tests(failed))
+    cov.write(PY_COVERAGE_MAP)
+    n_lines = sum(len(v) for v in cov.lines.values())
+    print(
+        f"mutation: wrote {PY_COVERAGE_MAP.relative_to(ROOT)}: {len(cov.tests)} tests, {n_lines}"
+        f" lines of {len(cov.lines)} files, {len(cov.untrusted)} failed under coverage (their"
+        f" files stay whole), {(time.monotonic() - t0) / 60:.1f} min"
+    )
+    return 0
+
+
+def failed_pytest_tests(listed: Path) -> set[str]:
+    """The tests pytest_contexts listed as failed (one `<file>::<test>` a line), as the map
+    names them (`pytest:<file>::<test>`)."""
+    if not listed.exists():
+        return set()
+    return {PYTEST_PREFIX + line for line in _text(listed).splitlines() if line}
+
+
+def python_map(data: Path, tree: Path, head: str, untrusted: set[str]) -> CoverageMap:
+    """The Python coverage map from coverage.py's data (contexts named by pytest_contexts):
+    per line of each measured file under `tree`, the tests that ran it, and OUTSIDE_TESTS for a
+    line run outside any test."""
+    from coverage import CoverageData
+
+    found = CoverageData(basename=str(data))
+    found.read()
+    index: dict[str, int] = {}
+    tests: list[tuple[str, str]] = []
+
+    def test_id(context: str) -> int:
+        name = PYTEST_PREFIX + context if context else OUTSIDE_TESTS
+        if name not in index:
+            index[name] = len(tests)
+            tests.append((name, PYTEST_TEST_BINARY if context else "import"))
+        return index[name]
+
+    lines: dict[str, dict[int, list[int]]] = {}
+    for measured in sorted(found.measured_files()):
+        path = Path(measured).resolve()
+        if not path.is_relative_to(tree.resolve()):
+            continue
+        rel = str(path.relative_to(tree.resolve()))
+        by_line = found.contexts_by_lineno(measured)
+        lines[rel] = {ln: sorted({test_id(c) for c in ctx}) for ln, ctx in sorted(by_line.items())}
+    return CoverageMap(head, tests, lines, untrusted=untrusted & set(index))
 
 
 def measure_each(
@@ -2148,13 +2281,13 @@ def default_config(a: argparse.Namespace) -> str:
 
 def report_paths(a: argparse.Namespace) -> list[tuple[Path, str]]:
     """The JUnit report a run owes (none for --list and --refresh-coverage, which write none)."""
-    if a.list or a.refresh_coverage:
+    if a.list or a.refresh_coverage or a.refresh_python_coverage:
         return []
     return [junit_in(a.out_dir, "mutation", default_config(a))]
 
 
 def output_paths(a: argparse.Namespace) -> list[Output]:
-    if a.list or a.refresh_coverage:
+    if a.list or a.refresh_coverage or a.refresh_python_coverage:
         return []
     return mutants_report.outputs_of("mutation", default_config(a), a.out_dir)
 
@@ -2249,6 +2382,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--refresh-coverage",
         action="store_true",
         help="rebuild ci/mutation-coverage.json (gcov build; runs each test alone)",
+    )
+    ap.add_argument(
+        "--refresh-python-coverage",
+        action="store_true",
+        help="rebuild ci/mutation-coverage-python.json (coverage.py, each test its own context)",
     )
     a = ap.parse_args(argv)
     a.argv = list(sys.argv[1:] if argv is None else argv)
@@ -2425,6 +2563,8 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
     cores = os.cpu_count() or 2
     if a.refresh_coverage:
         return refresh_coverage(head, cores, env)
+    if a.refresh_python_coverage:
+        return refresh_python_coverage(head, env)
     triage = read_triage(TRIAGE_FILE)
     sources = Sources(ROOT, head)
     files = select_files(sources.paths(), a.files or DEFAULT_GLOBS)
@@ -2515,18 +2655,11 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         print(f"mutation: nothing to run; the report is {Path(a.out_dir)}/mutation/{config}.json")
         return 0
     require_shared(env)
-    cov = CoverageMap.load(COVERAGE_MAP)
+    cov = loaded_map(COVERAGE_MAP, head)
     if not cov.commit:
         print(
             "mutation: no ci/mutation-coverage.json: a C++ mutant runs every test of its binaries"
         )
-    elif cov.commit != head:
-        try:
-            since = commit_of(cov.commit, "coverage map commit", ROOT)
-            cov.stale = set(git(["diff", "--name-only", since, head, "--"], ROOT).splitlines())
-        except SetupError:
-            cov.stale = set(files)
-        print(f"mutation: coverage map of {cov.commit[:10]}; {len(cov.stale)} files changed since")
     todo = [m for m in mutants if m.ident not in done_before]
     jobs_n = max(1, min(a.jobs, len(todo)))
     build_jobs = max(1, cores // jobs_n)
@@ -2539,10 +2672,15 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         j.prepare()
         j.build(targets)
     state.phase("clones", t_phase)
+    pycov = (
+        loaded_map(PY_COVERAGE_MAP, head) if any(m.lang == "py" for m in todo) else CoverageMap()
+    )
     # Read in a clone: it holds the measured commit's tests and packages (--commit REV).
-    if cov.stale and (stale_tests := stale_pytest_files(jobs[0].tree, cov.stale)) is not None:
-        cov.stale_tests = stale_tests
+    for c in (cov, pycov):
+        if c.stale and (stale_tests := stale_pytest_files(jobs[0].tree, c.stale)) is not None:
+            c.stale_tests = stale_tests
     runner = Runner(sources, cov, jobs, env)
+    runner.pycov = pycov
     # The schema build and the baseline count as mutant time: they exist for the mutants.
     t_mutants = time.monotonic()
     schema_run = make_schema_run(runner, jobs[0], sources, syntax) if make_schema_run else None

@@ -1662,3 +1662,67 @@ def test_a_python_change_since_the_map_stales_the_pytest_files_that_see_it(
     assert cov.pytest_mapped() == set()  # not worked out: every file
     cov.stale_tests = {x}
     assert cov.pytest_mapped() == {y}
+
+
+def test_a_python_mutant_runs_only_the_tests_that_ran_its_line(mt: ModuleType):
+    """The Python coverage map narrows a mutant's test files to their tests that executed its
+    line; a line also run at import, a module changed since the map, a file not measured test by
+    test or with a test that failed under coverage keeps the files whole; a measured file whose
+    tests never ran the line is left out. Planted: a line run at import narrowed like any other
+    (an importer that sees the module's constant would not run)."""
+    a, b, c = (f"harness/python/tests/test_{x}.py" for x in "abc")
+    p = mt.PYTEST_PREFIX
+    tests = [
+        (p + a + "::test_1", mt.PYTEST_TEST_BINARY),
+        (p + a + "::test_2", mt.PYTEST_TEST_BINARY),
+        (p + b + "::test_3", mt.PYTEST_TEST_BINARY),
+        (mt.OUTSIDE_TESTS, "import"),
+    ]
+    pycov = mt.CoverageMap("abc", tests)
+    mod = "harness/python/stkref/m.py"
+    pycov.lines = {mod: {5: [0], 6: [0, 3], 7: [2], 8: [3]}}
+    runner = mt.Runner(None, mt.CoverageMap(), [types.SimpleNamespace(tree=Path("/nowhere"))], {})
+    runner.pycov = pycov
+
+    def at(line: int) -> object:
+        return mt.Mutant(mod, line, "op", "x = 1", "x = 2", "py")
+
+    files = [a, b, c]  # c: not measured test by test (added since the map)
+    assert runner.py_tests_of_files(at(5), files) == [a + "::test_1", c]  # b never ran it
+    assert runner.py_tests_of_files(at(7), files) == [b + "::test_3", c]
+    assert runner.py_tests_of_files(at(6), files) == files  # also run at import
+    assert runner.py_tests_of_files(at(8), files) == files  # at import only
+    assert runner.py_tests_of_files(at(9), files) == files  # no test ran it: cannot say
+    pycov.untrusted = {p + a + "::test_2"}
+    assert runner.py_tests_of_files(at(5), files) == [a, c]
+    pycov.untrusted, pycov.stale = set(), {mod}
+    assert runner.py_tests_of_files(at(5), files) == files
+    pycov.stale, pycov.stale_tests = {"harness/python/stkref/other.py"}, {b}
+    assert runner.py_tests_of_files(at(5), files) == [a + "::test_1", b, c]
+    pycov.stale_tests = None  # not worked out: a Python change stales every file
+    assert runner.py_tests_of_files(at(5), files) == files
+
+
+def test_failed_pytest_tests_are_named_as_the_map_names_them(mt: ModuleType, tmp_path: Path):
+    # pytest_contexts lists a failed test by the name its context has (the file from the folder
+    # pytest runs in, whatever its rootdir: harness/python's pyproject.toml makes node ids start
+    # at tests/). Planted: the node id written as pytest gives it (no failure would match).
+    py = tmp_path / "harness" / "python"
+    (py / "tests").mkdir(parents=True)
+    (py / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    (py / "tests" / "test_a.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.parametrize('v', [1, 2])\ndef test_x(v):\n    assert v == 1\n"
+        "class TestK:\n    def test_y(self):\n        assert False\n"
+        "def test_z():\n    pass\n"
+    )
+    listed = tmp_path / "failed.txt"
+    env = dict(
+        os.environ, PYTHONPATH=str(Path(mt.__file__).parents[1]), STK_FAILED_TESTS=str(listed)
+    )
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    cmd += ["-p", "stkmutation.pytest_contexts", "harness/python/tests/test_a.py"]
+    subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True)
+    p = mt.PYTEST_PREFIX + "harness/python/tests/test_a.py::"
+    assert mt.failed_pytest_tests(listed) == {p + "test_x[2]", p + "TestK::test_y"}
+    assert mt.failed_pytest_tests(tmp_path / "none.txt") == set()
