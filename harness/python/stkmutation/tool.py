@@ -1663,30 +1663,88 @@ _CODE_ONLY = re.compile(r"""//.*$|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
 _LOOP_HEADER = re.compile(r"^\s*(?:for|while)\b|\bdo\s*$")
 
 
+_BRANCH_HEADER = re.compile(r"\b(?:if|else)\b")
+
+
 def continue_ends_loop_body(text: str, m: Mutant) -> bool:
-    """A `continue;` inserted after the last statement of a loop body (the next code line closes
-    a block opened by `for`, `while` or `do`): the loop continues there anyway, so the mutant is
-    equivalent, although the object may differ in block layout (found surviving in a chart loop).
+    """A `continue;` inserted where the loop continues anyway: the code after it closes the body
+    of a `for`, `while` or `do`, or closes a branch of an if/else chain (its other branches
+    skipped) or a plain `{}` scope after which the same holds, up to the loop. The mutant is
+    then equivalent, although the object may differ in block layout (found surviving in a chart
+    loop, then at the end of the printable branch of show_bytes' if/else, network.cpp).
     Braces inside string and character literals and `//` comments are not counted."""
     if "continue;" not in m.operator:
         return False
     lines = [_CODE_ONLY.sub("", line) for line in text.splitlines()]
-    after = next((i for i in range(m.line, len(lines)) if lines[i].strip()), None)
-    if after is None or not lines[after].lstrip().startswith("}"):
-        return False
-    depth = 0
-    for i in range(after - 1, -1, -1):
-        for j in range(len(lines[i]) - 1, -1, -1):
-            c = lines[i][j]
-            depth += c == "}"
-            if c == "{":
-                if depth == 0:
-                    header = lines[i][:j]
-                    if not header.strip():  # the brace alone on its line: the header is above
-                        header = next((x for x in reversed(lines[:i]) if x.strip()), "")
-                    return bool(_LOOP_HEADER.search(header))
-                depth -= 1
+    code = "\n".join(lines)
+    pos = sum(len(line) + 1 for line in lines[: m.line])  # the start of the line after m.line
+    for _ in range(64):  # one step a block closed on the way out
+        close = _next_code(code, pos)
+        if close is None or code[close] != "}":
+            return False
+        open_ = _matching(code, close, -1)
+        if open_ is None:
+            return False
+        header = _header_of(code, open_)
+        if _LOOP_HEADER.search(header):
+            return True
+        if _BRANCH_HEADER.search(header):
+            after = _after_else_chain(code, close + 1)
+            if after is None:
+                return False
+            pos = after
+        elif not header.strip() or header.rstrip().endswith((";", "{", "}")):
+            pos = close + 1  # a plain scope: falling out of it goes on after it
+        else:
+            return False  # a switch, a lambda, a function, a try: not known to reach the loop
     return False
+
+
+def _next_code(code: str, pos: int) -> int | None:
+    """The index of the first character at or after pos that is not white space."""
+    found = re.compile(r"\S").search(code, pos)
+    return found.start() if found else None
+
+
+def _matching(code: str, at: int, step: int) -> int | None:
+    """The index of the bracket matching the one at `at`, searching backward (step -1) from a
+    closing one or forward (step 1) from an opening one."""
+    pairs = {"}": "{", ")": "(", "{": "}", "(": ")"}
+    mine, other = code[at], pairs[code[at]]
+    depth, i = 0, at
+    while 0 <= i < len(code):
+        depth += (code[i] == mine) - (code[i] == other)
+        if depth == 0:
+            return i
+        i += step
+    return None
+
+
+def _header_of(code: str, brace: int) -> str:
+    """What precedes an opening brace on its line, or the code line above when it stands alone
+    (the header of a block whose brace is on the next line)."""
+    start = code.rfind("\n", 0, brace) + 1
+    header = code[start:brace]
+    if header.strip():
+        return header
+    return next((x for x in reversed(code[:start].splitlines()) if x.strip()), "")
+
+
+def _after_else_chain(code: str, pos: int) -> int | None:
+    """Where an if/else chain ends, from just after one branch's closing brace: each following
+    `else {...}` or `else if (...) {...}` skipped; None for a branch without braces."""
+    while True:
+        at = _next_code(code, pos)
+        if at is None or not re.match(r"else\b", code[at:]):
+            return pos
+        cond = re.match(r"else\s+if\s*\(", code[at:])
+        after = _matching(code, at + cond.end() - 1, 1) if cond else at + len("else") - 1
+        if after is None or (brace := _next_code(code, after + 1)) is None or code[brace] != "{":
+            return None
+        close = _matching(code, brace, 1)
+        if close is None:
+            return None
+        pos = close + 1
 
 
 def py_equivalent(original: str, mutated: str) -> bool:

@@ -978,6 +978,66 @@ def test_a_continue_ending_a_loop_body_is_equivalent(mt: ModuleType):
     assert not at(7, "(^\\s*)(\\S+.*)\\n ==> \\1\\2\\n\\1break;\\n")  # break ends the loop
 
 
+BRANCHES = """\
+int g(const std::vector<int>& v) {
+  int s = 0;
+  for (int x : v) {
+    if (x > 0) {
+      s += x;
+    } else if (x < -5) {
+      s -= x;
+    } else {
+      s = 0;
+    }
+  }
+  for (int x : v) {
+    if (x > 0) {
+      s += x;
+    }
+    s *= 2;
+  }
+  for (int x : v) {
+    {
+      s += x;
+    }
+  }
+  for (int x : v) {
+    switch (x) {
+      case 1:
+        s += 1;
+    }
+  }
+  for (int x : v) {
+    if (x > 0)
+      s += x;
+    else
+      s -= x;
+  }
+  return s;
+}
+"""
+
+
+def test_a_continue_ending_a_branch_that_ends_a_loop_body_is_equivalent(mt: ModuleType):
+    # show_bytes (network.cpp): `continue;` after the printable branch's last statement, the
+    # if/else the last statement of the loop body: the loop continues there anyway, and the
+    # mutant survived a campaign. The rest of an else chain is skipped on the way out, a plain
+    # scope is left; a statement after the if or a switch (its cases fall through) keeps the
+    # mutant real (planted: a branch's closing brace taken as the loop's, whatever follows).
+    def at(line: int) -> bool:
+        rule = "(^\\s*)(\\S+.*)\\n ==> \\1\\2\\n\\1continue;\\n"
+        return mt.continue_ends_loop_body(
+            BRANCHES, mt.Mutant("engine/src/g.cpp", line, rule, "", "", "cpp")
+        )
+
+    assert at(5) and at(7) and at(9)  # each branch of the chain
+    assert at(20)  # a plain scope that ends the body
+    assert not at(14)  # s *= 2 follows the if
+    assert not at(26)  # a case of a switch: the next case would run
+    assert not at(31)  # a braceless branch: `else` follows, not the loop's end
+    assert at(33)  # after a braceless else: the continue follows the whole if, at the body's end
+
+
 def test_the_committed_campaign_page_regenerates_from_committed_reports(
     campaign: ModuleType, tmp_path: Path
 ):
