@@ -1955,7 +1955,8 @@ def failed_pytest_tests(listed: Path) -> set[str]:
 def python_map(data: Path, tree: Path, head: str, untrusted: set[str]) -> CoverageMap:
     """The Python coverage map from coverage.py's data (contexts named by pytest_contexts):
     per line of each measured file under `tree`, the tests that ran it, and OUTSIDE_TESTS for a
-    line run outside any test."""
+    line run outside any test. Every failed test is `untrusted`, whether or not it ran a line
+    (its file is never narrowed)."""
     from coverage import CoverageData
 
     found = CoverageData(basename=str(data))
@@ -1978,7 +1979,7 @@ def python_map(data: Path, tree: Path, head: str, untrusted: set[str]) -> Covera
         rel = str(path.relative_to(tree.resolve()))
         by_line = found.contexts_by_lineno(measured)
         lines[rel] = {ln: sorted({test_id(c) for c in ctx}) for ln, ctx in sorted(by_line.items())}
-    return CoverageMap(head, tests, lines, untrusted=untrusted & set(index))
+    return CoverageMap(head, tests, lines, untrusted=set(untrusted))
 
 
 def measure_each(
