@@ -1786,3 +1786,51 @@ def test_failed_pytest_tests_are_named_as_the_map_names_them(mt: ModuleType, tmp
     p = mt.PYTEST_PREFIX + "harness/python/tests/test_a.py::"
     assert mt.failed_pytest_tests(listed) == {p + "test_x[2]", p + "TestK::test_y"}
     assert mt.failed_pytest_tests(tmp_path / "none.txt") == set()
+
+
+def test_a_resumed_run_on_the_same_build_keeps_the_baselines_passes(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # The baseline of one build (commit and schema texts: the key) is kept: a resumed run skips
+    # the tests that passed (924 s in close-52b09a4-cpp) and runs again those that failed (the
+    # machine may have been the cause) and those never run; another key starts afresh. Planted:
+    # a failure kept like a pass (the test would stay out of every selection for good).
+    tests_dir = tmp_path / mt.PY_TESTS
+    tests_dir.mkdir(parents=True)
+    for x in "ab":
+        (tests_dir / f"test_{x}.py").write_text('import os\nos.environ["STK_HARNESS"]\n')
+    a, b = (f"{mt.PY_TESTS}/test_{x}.py" for x in "ab")
+    cov = mt.CoverageMap("abc", [(mt.PYTEST_PREFIX + f, mt.PYTEST_BINARY) for f in (a, b)])
+    cov.lines = {"harness/src/x.cpp": {3: [0, 1]}}
+    job = types.SimpleNamespace(test_binary={}, tree=tmp_path, build_dir=tmp_path, build_jobs=1)
+    ran: list[list[str]] = []
+
+    def fake_run(cmd: list[str], *args: object, **kwargs: object) -> None:
+        ran.append([str(c) for c in cmd])
+        xml = next(Path(c.split("=", 1)[1]) for c in map(str, cmd) if c.startswith("--junitxml="))
+        xml.parent.mkdir(parents=True, exist_ok=True)
+        xml.write_text(  # a passes, b fails
+            '<testsuites><testsuite><testcase classname="tests.test_a" name="t" time="2"/>'
+            '<testcase classname="tests.test_b" name="t" time="1"><failure/></testcase>'
+            "</testsuite></testsuites>"
+        )
+
+    monkeypatch.setattr(mt, "run", fake_run)
+    m = mt.Mutant("harness/src/x.cpp", 3, "op", "  x = f(y);", "  x = f(z);", "cpp")
+    cache = mt.BaselineCache(tmp_path / "baseline.json", "commit+schema")
+
+    def files_run(runner: object) -> list[str]:
+        return [f for cmd in ran for f in cmd if f.endswith(".py")]
+
+    first = mt.Runner(None, cov, [job], {})
+    first.baseline([m], cache)
+    assert files_run(first) == [a, b]
+    ran.clear()
+    again = mt.Runner(None, cov, [job], {})
+    again.baseline([m], cache)
+    assert files_run(again) == [b]  # a passed on this build: kept
+    assert again.py_base[a] == (True, 2.0) and again.py_base[b][0] is False
+    ran.clear()
+    other = mt.Runner(None, cov, [job], {})
+    other.baseline([m], mt.BaselineCache(tmp_path / "baseline.json", "another build"))
+    assert files_run(other) == [a, b]
