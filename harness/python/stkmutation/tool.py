@@ -1869,9 +1869,10 @@ def refresh_coverage(head: str, build_jobs: int, env: dict[str, str]) -> int:
     partial = bdir / "mutation-coverage.partial.json"
     key = " ".join(git(["rev-parse", f"{head}:{p}"], ROOT).strip() for p in PARTIAL_KEY)
     done: dict[str, dict[str, list[int]]] = {}
-    if partial.exists() and (doc := json.loads(_text(partial))).get("key") == key:
-        done = doc["tests"]
-        cov.untrusted = set(doc.get("untrusted", []))
+    if partial.exists():
+        doc = json.loads(_text(partial))
+        done = kept_from_partial(doc, key)
+        cov.untrusted = set(doc.get("untrusted", [])) & set(done)
     for gcda in bdir.rglob("*.gcda"):  # counts left by a build-time run or an older refresh
         gcda.unlink()
     t0 = time.monotonic()
@@ -2021,6 +2022,23 @@ def python_map(data: Path, tree: Path, head: str, untrusted: set[str]) -> Covera
         by_line = found.contexts_by_lineno(measured)
         lines[rel] = {ln: sorted({test_id(c) for c in ctx}) for ln, ctx in sorted(by_line.items())}
     return CoverageMap(head, tests, lines, untrusted=set(untrusted))
+
+
+def kept_from_partial(doc: dict[str, Any], key: str) -> dict[str, dict[str, list[int]]]:
+    """What a stopped refresh measured that still holds: all of it when nothing of PARTIAL_KEY
+    changed since; only the CTest tests' lines when only harness/python did (no CTest test runs
+    Python, while a pytest file's lines depend on it: a fix to the mutation tool between two
+    sittings keeps the hour of CTest runs); nothing otherwise."""
+    tests = doc.get("tests", {})
+    if doc.get("key") == key:
+        return dict(tests)
+    old, new = str(doc.get("key", "")).split(), key.split()
+    py = PARTIAL_KEY.index("harness/python")
+    if len(old) != len(PARTIAL_KEY) or len(new) != len(PARTIAL_KEY):
+        return {}
+    if old[:py] + old[py + 1 :] != new[:py] + new[py + 1 :]:
+        return {}
+    return {name: lines for name, lines in tests.items() if not name.startswith(PYTEST_PREFIX)}
 
 
 def measure_each(

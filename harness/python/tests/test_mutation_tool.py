@@ -1834,3 +1834,22 @@ def test_a_resumed_run_on_the_same_build_keeps_the_baselines_passes(
     other = mt.Runner(None, cov, [job], {})
     other.baseline([m], mt.BaselineCache(tmp_path / "baseline.json", "another build"))
     assert files_run(other) == [a, b]
+
+
+def test_a_stopped_refresh_keeps_its_ctest_lines_when_only_python_changed(mt: ModuleType):
+    # The partial's key is the tree hashes of PARTIAL_KEY's paths: when only harness/python's
+    # differs, the CTest tests' lines still hold (no CTest test runs Python) and the pytest files'
+    # do not; any other change keeps nothing. Planted: the pytest files kept too.
+    n = len(mt.PARTIAL_KEY)
+    py = mt.PARTIAL_KEY.index("harness/python")
+    words = [f"h{i}" for i in range(n)]
+    tests = {"a ctest": {"x.cpp": [1]}, mt.PYTEST_PREFIX + "t.py": {"x.cpp": [2]}}
+    doc = {"key": " ".join(words), "tests": tests}
+    assert mt.kept_from_partial(doc, " ".join(words)) == tests
+    python_changed = list(words)
+    python_changed[py] = "other"
+    assert mt.kept_from_partial(doc, " ".join(python_changed)) == {"a ctest": {"x.cpp": [1]}}
+    engine_changed = list(words)
+    engine_changed[0] = "other"
+    assert mt.kept_from_partial(doc, " ".join(engine_changed)) == {}
+    assert mt.kept_from_partial({"key": "short", "tests": tests}, " ".join(words)) == {}
