@@ -44,13 +44,13 @@ import tempfile
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from stkmutation import pytest_contexts, pytest_gcov, schema
+from stkmutation import gcov_records, pytest_contexts, pytest_gcov, schema
 from stkmutation import report as mutants_report  # the report format check-mutants shares
 from stkmutation.modules import module_of
 from stkmutation.syntax import SyntaxCheck
@@ -2065,19 +2065,43 @@ def test_lines(bdir: Path, tree: Path, name: str, env: dict[str, str]) -> tuple[
 
 
 def counted_lines(
-    bdir: Path, tree: Path, key: str, cmd: list[str], env: dict[str, str], limit: float
+    bdir: Path,
+    tree: Path,
+    key: str,
+    cmd: list[str],
+    env: dict[str, str],
+    limit: float,
+    nodes_root: Path | None = None,
 ) -> tuple[dict, str]:
     """Runs `cmd` under a fresh GCOV_PREFIX (the binaries it starts inherit it): the C++ lines
-    they executed, and "ok" when it passed, else why not."""
+    they executed, and "ok" when it passed, else why not. The counts under each folder of
+    nodes_root (each test's own prefix, pytest_gcov) count too: gcov reads them merged."""
     prefix = bdir / "gcov-prefix" / hashlib.sha1(key.encode()).hexdigest()[:12]
     shutil.rmtree(prefix, ignore_errors=True)
     prefix.mkdir(parents=True)
     r = run(cmd, tree, env | {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": "0"}, limit)
     status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
     try:
+        if nodes_root is not None:
+            merge_counts(prefix, sorted(p for p in nodes_root.iterdir() if p.is_dir()), tree)
         return gcov_lines(prefix, tree), status
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
+
+
+def merge_counts(into: Path, prefixes: Sequence[Path], tree: Path) -> None:
+    """Adds the counts under each of prefixes to those under `into` (gcov-tool merge: the sum
+    of two runs' counters is what one process running both would have written), so that one
+    gcov run reads the lines of many tests exactly."""
+    for prefix in prefixes:
+        if not any(prefix.rglob("*.gcda")):
+            continue
+        if not any(into.rglob("*.gcda")):  # gcov-tool merges no empty folder
+            shutil.copytree(prefix, into, dirs_exist_ok=True)
+            continue
+        r = run(["gcov-tool", "merge", "-o", str(into), str(into), str(prefix)], tree)
+        if r.code != 0:
+            raise SetupError(f"gcov-tool merge of {prefix} into {into}: exit {r.code}: {r.out}")
 
 
 def files_naming(tree: Path, names: Iterable[str]) -> dict[Path, str]:
@@ -2104,7 +2128,9 @@ def pytest_lines(
     """Runs one pytest file against the coverage build's binaries, each test under its own
     GCOV_PREFIX (stkmutation.pytest_gcov): the C++ lines the file's processes executed, a status
     word ("ok" when the file passed), and each test's own lines by its name (`<file>::<test>`,
-    what pytest takes on its command line from the repository's root)."""
+    what pytest takes on its command line from the repository's root). The file's lines are
+    those gcov counts run, in and outside its tests; a test's are those of the functions it
+    entered (function_lines_by_prefix: gcov on each test's counts was too slow)."""
     nodes_root = bdir / "gcov-nodes" / hashlib.sha1(file.encode()).hexdigest()[:12]
     shutil.rmtree(nodes_root, ignore_errors=True)
     nodes_root.mkdir(parents=True)
@@ -2122,22 +2148,30 @@ def pytest_lines(
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     cmd += ["-p", "stkmutation.pytest_gcov", file]
     try:
-        lines, status = counted_lines(bdir, tree, file, cmd, test_env, 3600)
+        lines, status = counted_lines(bdir, tree, file, cmd, test_env, 3600, nodes_root)
         nodes = node_lines(nodes_root, tree, file)
     finally:
         shutil.rmtree(nodes_root, ignore_errors=True)
-    for by_file in nodes.values():  # the file's lines: those of its tests and of the rest
-        for path, covered in by_file.items():
-            lines.setdefault(path, set()).update(covered)
-    return lines, status, nodes
+    return lines, status, within(nodes, lines)
+
+
+def within(nodes: dict[str, dict], lines: dict[str, set[int]]) -> dict[str, dict]:
+    """Each test's lines less those no test of the file ran (a function's lines hold branches
+    nobody took): what the test may have run, never more than its file ran."""
+    out: dict[str, dict] = {}
+    for name, by_file in nodes.items():
+        kept = {p: ls & lines.get(p, set()) for p, ls in by_file.items()}
+        if kept := {p: ls for p, ls in kept.items() if ls}:
+            out[name] = kept
+    return out
 
 
 def node_lines(nodes_root: Path, tree: Path, file: str) -> dict[str, dict]:
-    """Each test's executed lines (pytest_gcov's folders under nodes_root), by `<file>::<test>`;
-    tests that started no C++ process are left out."""
+    """The lines of the functions each test ran (pytest_gcov's folders under nodes_root), by
+    `<file>::<test>`; tests that started no C++ process are left out."""
     prefixes = sorted(p for p in nodes_root.iterdir() if p.is_dir())
     out: dict[str, dict] = {}
-    for prefix, lines in gcov_lines_by_prefix(prefixes, tree).items():
+    for prefix, lines in function_lines_by_prefix(prefixes, tree).items():
         nodeid = (prefix / pytest_gcov.NODE_ID_FILE).read_text()
         if lines:
             out[f"{file}::{nodeid.split('::', 1)[1]}"] = lines
@@ -2160,24 +2194,30 @@ def gcov_lines(prefix: Path, tree: Path) -> dict[str, set[int]]:
 _GCOV_READ: dict[tuple[str, str, int, str], dict[str, set[int]]] = {}
 
 
+def counted_objects(prefix: Path) -> Iterator[tuple[Path, Path]]:
+    """Each .gcda under prefix (a GCOV_PREFIX: the object directory's absolute path below it, or
+    the object directory itself) with its object's .gcno, less the objects of tests and fuzz
+    targets (a `tests` or `fuzz` folder on the way): the map keeps no line of theirs, and
+    reading them was most of a refresh's time."""
+    for gcda in prefix.rglob("*.gcda"):
+        if {"tests", "fuzz"} & set(gcda.relative_to(prefix).parts):
+            continue
+        object_dir = Path("/") / gcda.parent.relative_to(prefix)
+        gcno = object_dir / (gcda.name.removesuffix(".gcda") + ".gcno")
+        if not gcno.exists():  # counts beside their object (no GCOV_PREFIX)
+            gcno = gcda.with_suffix(".gcno")
+        yield gcda, gcno
+
+
 def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dict[str, set[int]]]:
     """gcov_lines of each prefix, each distinct .gcda content read once (_GCOV_READ), by as few
     gcov runs as the command line allows: gcov's JSON names each document's .gcda
-    (`data_file`), so one run reads the counts of many tests' prefixes (one run per object
-    folder per test made a file measured test by test cost seconds a test)."""
+    (`data_file`), so one run reads the counts of many prefixes."""
     owners: dict[tuple[str, str, int, str], list[Path]] = {}
     unread: dict[str, tuple[str, str, int, str]] = {}  # a .gcda to read -> its content's key
     pending: set[tuple[str, str, int, str]] = set()
     for prefix in prefixes:
-        for gcda in prefix.rglob("*.gcda"):
-            # Not the objects of tests and fuzz targets (a `tests` or `fuzz` folder on the way):
-            # the map keeps no line of theirs, and gcov on them was most of a refresh's time.
-            if {"tests", "fuzz"} & set(gcda.relative_to(prefix).parts):
-                continue
-            object_dir = Path("/") / gcda.parent.relative_to(prefix)
-            gcno = object_dir / (gcda.name.removesuffix(".gcda") + ".gcno")
-            if not gcno.exists():  # counts beside their object (no GCOV_PREFIX)
-                gcno = gcda.with_suffix(".gcno")
+        for gcda, gcno in counted_objects(prefix):
             link = gcda.parent / gcno.name
             if gcno.exists() and not link.exists():
                 link.symlink_to(gcno)
@@ -2203,15 +2243,68 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
     return out
 
 
+# (.gcno path, its time) -> its functions' lines as repository paths of engine/src and
+# harness/src, by ident; read once a refresh (the largest .gcno are megabytes of templates).
+_FUNCTION_LINES: dict[tuple[str, int], dict[int, dict[str, frozenset[int]]]] = {}
+
+
+def object_function_lines(gcno: Path, tree: Path) -> dict[int, dict[str, frozenset[int]]]:
+    key = (str(gcno), gcno.stat().st_mtime_ns)
+    if key not in _FUNCTION_LINES:
+        cwd, functions = gcov_records.read_function_lines(gcno)
+        kept: dict[int, dict[str, frozenset[int]]] = {}
+        for ident, fn in functions.items():
+            if fn.artificial:  # gcov counts no line of theirs: nor may a test
+                continue
+            for source, lines in fn.lines.items():
+                if (rel := tree_source(Path(cwd), source, tree)) is not None:
+                    kept.setdefault(ident, {})[rel] = frozenset(lines)
+        _FUNCTION_LINES[key] = kept
+    return _FUNCTION_LINES[key]
+
+
+def function_lines_by_prefix(
+    prefixes: Sequence[Path], tree: Path
+) -> dict[Path, dict[str, set[int]]]:
+    """Of each prefix, the lines of engine/src and harness/src files that belong to a function
+    its counts show run (gcov_records): every line of such a function, run or not. A superset
+    of gcov_lines (a test may skip a branch of a function it entered) read without gcov: what
+    narrows the second stage to the tests of a file, where a superset only runs a test more."""
+    ran_by_content: dict[bytes, frozenset[int]] = {}
+    out: dict[Path, dict[str, set[int]]] = {p: {} for p in prefixes}
+    for prefix in prefixes:
+        for gcda, gcno in counted_objects(prefix):
+            if not gcno.exists():
+                continue
+            data = gcda.read_bytes()
+            if gcov_records.stamp(data, str(gcda)) != gcov_records.read_stamp(gcno):
+                # Counts of an earlier build of the object: its functions' idents may differ.
+                raise gcov_records.GcovFormatError(f"{gcda}: stamp mismatch with {gcno}")
+            digest = hashlib.sha1(data).digest()
+            if digest not in ran_by_content:
+                ran_by_content[digest] = gcov_records.executed_functions(data, str(gcda))
+            functions = object_function_lines(gcno, tree)
+            for ident in ran_by_content[digest]:
+                for path, lines in functions.get(ident, {}).items():
+                    out[prefix].setdefault(path, set()).update(lines)
+    return out
+
+
+def tree_source(cwd: Path, source: str, tree: Path) -> str | None:
+    """A source path as gcov names it (absolute, or relative to the build's working directory)
+    as a repository path of engine/src or harness/src, or None for any other file."""
+    src = (cwd / source).resolve()
+    if not src.is_relative_to(tree):
+        return None
+    rel = str(src.relative_to(tree))
+    return rel if rel.startswith(("engine/src/", "harness/src/")) else None
+
+
 def add_executed_lines(doc: dict[str, Any], tree: Path, out: dict[str, set[int]]) -> None:
     """The lines of engine/src and harness/src that one gcov JSON document counts as run."""
     cwd = Path(doc.get("current_working_directory", "/"))
     for f in doc.get("files", []):
-        src = (cwd / f["file"]).resolve()
-        if not src.is_relative_to(tree):
-            continue
-        rel = str(src.relative_to(tree))
-        if not rel.startswith(("engine/src/", "harness/src/")):
+        if (rel := tree_source(cwd, f["file"], tree)) is None:
             continue
         hit = {ln["line_number"] for ln in f["lines"] if ln["count"] > 0}
         if hit:

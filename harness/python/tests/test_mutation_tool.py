@@ -1478,14 +1478,18 @@ def test_coverage_map_keeps_its_untrusted_files(mt: ModuleType, tmp_path: Path):
 
 def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, tmp_path: Path):
     """The refresh's pytest part for real: a --coverage binary that a pytest file starts through
-    STK_HARNESS writes its counts under the file's own GCOV_PREFIX, and gcov reads back the
-    lines it ran, not the others (planted: the prefix not passed down: no line counted)."""
+    STK_HARNESS writes its counts under the file's own GCOV_PREFIX (at collection, outside any
+    test) or its test's, and gcov reads back the lines they ran, not the others (planted: the
+    file's prefix not passed down: the line only collection ran is not counted)."""
     if not shutil.which("g++") or not shutil.which("gcov"):
         pytest.skip("needs g++ and gcov")
     tree, bdir = tmp_path / "tree", tmp_path / "tree" / "build" / "coverage"
     src = tree / "harness" / "src" / "tool.cpp"
     src.parent.mkdir(parents=True)
-    src.write_text("int main(int argc, char**) {\n  if (argc > 1)\n    return 3;\n  return 0;\n}\n")
+    src.write_text(
+        "int main(int argc, char**) {\n  if (argc > 2)\n    return 5;\n"
+        "  if (argc > 1)\n    return 3;\n  return 0;\n}\n"
+    )
     (bdir / "harness").mkdir(parents=True)
     obj = bdir / "obj" / "tool.o"
     obj.parent.mkdir()
@@ -1497,6 +1501,7 @@ def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, 
     tests.mkdir(parents=True)
     (tests / "test_runs_it.py").write_text(
         "import os, subprocess\n\n"
+        "assert subprocess.run([os.environ['STK_HARNESS'], 'x', 'y']).returncode == 5\n\n"
         "def test_it():\n"
         "    assert subprocess.run([os.environ['STK_HARNESS'], 'x']).returncode == 3\n"
         # The -O0 build's bounds on time (tests/hostile.py): the fault matrix failed without it.
@@ -1505,8 +1510,9 @@ def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, 
     file = f"{mt.PY_TESTS}/test_runs_it.py"
     lines, status, by_test = mt.pytest_lines(bdir, tree, file, dict(os.environ))
     assert status == "ok"
-    assert lines == {"harness/src/tool.cpp": {1, 2, 3}}  # not line 4: argc was 2
-    assert by_test == {f"{file}::test_it": lines}
+    # Not line 6: argc was 2 (the test) or 3 (at collection, the only run of line 3).
+    assert lines == {"harness/src/tool.cpp": {1, 2, 3, 4, 5}}
+    assert by_test == {f"{file}::test_it": lines}  # every line main's file ran
     assert not (bdir / "gcov-prefix").exists() or not any((bdir / "gcov-prefix").iterdir())
 
 
@@ -1600,15 +1606,19 @@ def test_compiler_warnings_are_read_off_a_builds_output(mt: ModuleType, output: 
 
 def test_a_pytest_files_lines_are_counted_test_by_test(mt: ModuleType, tmp_path: Path):
     # pytest_lines runs the file with stkmutation.pytest_gcov: each test's C++ processes count
-    # under a prefix of their own, the file's lines are the union. Planted: the hook leaves
-    # GCOV_PREFIX as it found it (every test's lines land in the file's, none is a test's own).
+    # under a prefix of their own. The file's lines are gcov's on all of them merged; a test's
+    # are the lines of the functions it entered that the file ran (docs/mutation.md, "Reading a
+    # test's counts"). Planted: the hook leaves GCOV_PREFIX as it found it (every test's lines
+    # land in the file's, none is a test's own).
     if not shutil.which("g++") or not shutil.which("gcov"):
         pytest.skip("no g++/gcov")
     tree = tmp_path.resolve()
     (tree / "engine" / "src").mkdir(parents=True)
     (tree / "engine" / "src" / "a.cpp").write_text(
-        "int f(int x) {\n  if (x > 1)\n    return 2;\n  return 3;\n}\n"
-        "int main(int argc, char**) { return f(argc); }\n"
+        "int f(int x) {\n  return x + 1;\n}\n"  # 1-3
+        "int g(int x) {\n  return x * 2;\n}\n"  # 4-6
+        "int main(int argc, char**) {\n  if (argc > 1)\n    return g(argc);\n"  # 7-9
+        "  return f(argc);\n}\n"  # 10-11
     )
     build = tree / "build"
     build.mkdir()
@@ -1629,13 +1639,13 @@ def test_a_pytest_files_lines_are_counted_test_by_test(mt: ModuleType, tmp_path:
     file = "harness/python/tests/test_two.py"
     lines, status, nodes = mt.pytest_lines(build, tree, file, env)
     assert status == "ok"
+    main = {7, 8, 9, 10}  # all of main's lines the file ran, line 9 by test_two only
     assert nodes == {
-        f"{file}::test_one": {"engine/src/a.cpp": {1, 2, 4, 6}},
-        f"{file}::test_two": {"engine/src/a.cpp": {1, 2, 3, 6}},
-        # the same counts as test_one's, read once (gcov_lines_by_prefix) and given to both
-        f"{file}::test_one_again": {"engine/src/a.cpp": {1, 2, 4, 6}},
+        f"{file}::test_one": {"engine/src/a.cpp": {1, 2} | main},  # not g's 4, 5
+        f"{file}::test_two": {"engine/src/a.cpp": {4, 5} | main},  # not f's 1, 2
+        f"{file}::test_one_again": {"engine/src/a.cpp": {1, 2} | main},
     }  # test_none started no process: not a test of the map
-    assert lines == {"engine/src/a.cpp": {1, 2, 3, 4, 6}}
+    assert lines == {"engine/src/a.cpp": {1, 2, 4, 5} | main}  # gcov's, on every test's counts
 
 
 def test_the_second_stage_runs_only_the_tests_of_a_file_that_executed_the_line(mt: ModuleType):
