@@ -853,6 +853,23 @@ def test_node_names(found: list[str]) -> list[str]:
     ]
 
 
+def narrowed_to_tests(
+    files: list[str], ran: list[str], by_test: set[str], none_ran: str
+) -> list[str]:
+    """Each of `files` that a coverage map measured test by test (`by_test`) replaced by its
+    tests among `ran` (`<file>::<test>`, in ran's order); a file not so measured stays whole,
+    and one measured whose tests never ran the line stays whole or is left out (`none_ran`:
+    "whole" or "out")."""
+    out: list[str] = []
+    for f in files:
+        mine = [t for t in ran if t.split("::", 1)[0] == f]
+        if f not in by_test or (not mine and none_ran == "whole"):
+            out.append(f)
+        else:
+            out += mine
+    return out
+
+
 STATEMENT_END = re.compile(
     r"[;{}]\s*$|^\s*#|^\s*(?:case\b[^:]*|default|public|private|protected):\s*$"
 )
@@ -1443,12 +1460,8 @@ class Runner:
         if found is None:
             return files
         by_test = self.cov.measured_by_test() & self.cov.pytest_mapped()
-        ran = test_node_names(found)
-        out: list[str] = []
-        for f in files:
-            mine = [t for t in ran if t.split("::", 1)[0] == f]
-            out += mine if f in by_test and mine else [f]
-        return out
+        # A file the map chose whose tests never ran the line ran it outside them: kept whole.
+        return narrowed_to_tests(files, test_node_names(found), by_test, none_ran="whole")
 
     def fastest_first(self, tests: list[str]) -> list[str]:
         """By baseline time: a run stops at its first failure, so a killed mutant dies sooner."""
@@ -1464,14 +1477,9 @@ class Runner:
         ran = test_node_names(found)
         if not ran or OUTSIDE_TESTS in found:  # run at import too: every importer may see it
             return files
+        # A file that imports the module but whose tests never ran the line: left out.
         by_test = self.pycov.python_files_by_test()
-        out: list[str] = []
-        for f in files:
-            if f not in by_test:
-                out.append(f)
-            else:  # a file measured test by test whose tests never ran the line: left out
-                out += [t for t in ran if t.split("::", 1)[0] == f]
-        return out
+        return narrowed_to_tests(files, ran, by_test, none_ran="out")
 
     def py_tests(self, m: Mutant) -> tuple[list[str], bool | None]:
         """The test files that import the module, directly or through other stkref modules; all
