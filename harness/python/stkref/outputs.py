@@ -165,20 +165,36 @@ def write_stream_atomic(
     fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
     _temporaries.add(tmp)
     try:
-        with os.fdopen(fd, "wb") as f:
-            for block in blocks:
-                f.write(block)
-            f.flush()
-            os.fsync(f.fileno())
+        _write_all(fd, blocks)
         os.chmod(tmp, mode)  # mkstemp creates 0600; outputs are meant to be read
         os.replace(tmp, target)
         _temporaries.discard(tmp)
         _fsync_folder(target.parent)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         _temporaries.discard(tmp)
+        if isinstance(e, OSError) and e.filename is None:
+            # A failed write, flush or fsync names no file: the message must name the output.
+            raise OSError(e.errno, e.strerror or str(e), str(target)) from e
         raise
+
+
+def _write_all(fd: int, blocks: Iterable[bytes]) -> None:
+    """Writes and syncs the blocks to fd, then closes it. The first failure is the one raised:
+    closing after a failed write fails again (the buffer cannot be flushed), and that second
+    error (EIO after ENOSPC) would hide the cause."""
+    f = os.fdopen(fd, "wb")
+    try:
+        for block in blocks:
+            f.write(block)
+        f.flush()
+        os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            f.close()
+        raise
+    f.close()
 
 
 def write_figure(fig: Any, path: str | os.PathLike[str], dpi: int = 100) -> None:

@@ -4,6 +4,7 @@ size limit both ways, and the writer's result on disk."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -122,6 +123,38 @@ def test_write_bytes_atomic_equals_model(
         assert not (d / "nowhere").exists()
     assert outside.read_bytes() == b"keep me"
     assert sorted(p.name for p in target.parent.iterdir()) == ["r.json"]
+
+
+@pytest.mark.parametrize("failing", ["write", "fsync"])
+def test_a_failed_write_names_the_target_and_keeps_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    # docs/faults.md "Writes": the first error, with the target's path (a disk full mid-write
+    # reached the user as "error: Input/output error", naming no file). Planted:
+    # outputs-write-error-names-no-file.
+    target = tmp_path / "r.json"
+    target.write_bytes(b"old")
+
+    def full(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    if failing == "fsync":
+        monkeypatch.setattr(os, "fsync", full)
+        blocks: list[bytes] = [b"new"]
+    else:
+        blocks = _FailingBlocks()  # type: ignore[assignment]
+    with pytest.raises(OSError) as caught:
+        outputs.write_stream_atomic(target, blocks)
+    assert (caught.value.errno, caught.value.filename) == (errno.ENOSPC, str(target))
+    assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+class _FailingBlocks:
+    """Blocks whose second one cannot be produced: a write failing mid-stream, as a full disk."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        yield b"first"
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
 def model_kind_verdict(kind: str, want: str, executable: bool) -> bool:

@@ -3,6 +3,7 @@ mutants, deterministic sampling, shards, triage, --diff line filtering and the r
 
 from __future__ import annotations
 
+import errno as errno_module
 import importlib.util
 import json
 import os
@@ -236,6 +237,52 @@ def test_diff_mode_takes_the_changed_lines_only(mt: ModuleType, tmp_path: Path):
     ms = mt.cpp_mutants("a.cpp", (tmp_path / "a.cpp").read_text())
     kept = [m for m in ms if m.line in mt.changed_lines(tmp_path, base)["a.cpp"]]
     assert kept and {m.line for m in kept} <= {2, 5, 6, 7}
+
+
+@pytest.mark.parametrize("errno", ["ENOSPC", "EIO"])
+def test_a_coverage_map_written_on_a_failing_disk_keeps_the_earlier_map(tmp_path: Path, errno: str):
+    # Both refreshes (--refresh-coverage, --refresh-python-coverage) end in CoverageMap.write:
+    # every write under the folder fails (the fault injector). Exit 2 naming the cause, the
+    # committed map byte for byte as it was, no temporary left. Planted: a map written in place
+    # (open, write) would leave it torn or empty.
+    from tool_contract import (
+        FAULT_LIB,
+        PACKAGES,
+        fault_env,
+        injected_calls,
+        leftover_temporaries,
+    )
+
+    if not FAULT_LIB.exists():
+        pytest.skip(f"no fault injector ({FAULT_LIB}): build the release tree first")
+    folder = tmp_path / "ci"
+    folder.mkdir()
+    earlier = b'{"commit": "earlier"}\n'
+    (folder / "map.json").write_bytes(earlier)
+    script = (
+        "import sys; from pathlib import Path\n"
+        "from stkref.cli import run_tool\n"
+        "from stkmutation.tool import CoverageMap\n"
+        "cov = CoverageMap('abc', [('t1', 'stk-tests')])\n"
+        "cov.lines = {'engine/src/a.cpp': {3: [0]}}\n"
+        "sys.exit(run_tool(lambda: cov.write(Path(sys.argv[1])) or 0))\n"
+    )
+    report = tmp_path / "injected.txt"
+    env = os.environ | fault_env(folder, 1, True, report, errno) | {"PYTHONPATH": str(PACKAGES)}
+    r = subprocess.run(
+        [sys.executable, "-c", script, str(folder / "map.json")],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert injected_calls(report) >= 1
+    assert r.returncode == 2, r.stderr
+    # The output and the first cause (EIO on the close after ENOSPC had hidden it, unnamed).
+    cause = os.strerror(getattr(errno_module, errno))
+    assert r.stderr.strip() == f"error: {folder / 'map.json'}: {cause}"
+    assert (folder / "map.json").read_bytes() == earlier
+    assert leftover_temporaries(folder) == []
 
 
 def test_coverage_map_round_trip(mt: ModuleType, tmp_path: Path):
