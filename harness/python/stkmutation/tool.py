@@ -1362,8 +1362,12 @@ class BaselineCache:
         doc: dict[str, Any] = {"key": self.key}
         for kind, base in results.items():
             doc[kind] = {t: round(s, 3) for t, (ok, s) in sorted(base.items()) if ok}
-        with contextlib.suppress(OSError):  # a cache that cannot be written costs time only
+        try:
             write_text_atomic(self.path, json.dumps(doc, separators=(",", ":")))
+        except (OSError, InputError) as e:  # a cache costs a resumed run time only
+            oserror = isinstance(e, OSError) and e.filename and e.strerror
+            why = f"{e.filename}: {e.strerror}" if oserror else str(e)
+            print(f"mutation: baseline not kept ({why}): a resumed run runs it again", flush=True)
 
 
 @dataclass

@@ -1893,6 +1893,19 @@ def test_a_resumed_run_on_the_same_build_keeps_the_baselines_passes(
     assert files_run(other) == [a, b]
 
 
+def test_a_baseline_cache_that_cannot_be_written_says_so_and_the_run_goes_on(
+    mt: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    # The cache costs time only, so its write failing must not stop the run, nor pass silently.
+    # Planted: the failure swallowed without a word.
+    (tmp_path / "baseline.json").mkdir()  # a folder where the file goes: refused by the writer
+    mt.BaselineCache(tmp_path / "baseline.json", "key").save({"ctest": {"t": (True, 1.0)}})
+    out = capsys.readouterr().out
+    assert f"baseline not kept ({tmp_path / 'baseline.json'}" in out
+    assert "a resumed run runs it again" in out
+    assert mt.BaselineCache(tmp_path / "baseline.json", "key").passed("ctest") == {}
+
+
 def test_a_stopped_refresh_keeps_its_ctest_lines_when_only_python_changed(mt: ModuleType):
     # The partial's key is the tree hashes of PARTIAL_KEY's paths: when only harness/python's
     # differs, the CTest tests' lines still hold (no CTest test runs Python) and the pytest files'
