@@ -2248,6 +2248,8 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
     data = sorted(unread)
     for i in range(0, len(data), GCOV_CHUNK):
         r = run(["gcov", "--json-format", "--stdout", *data[i : i + GCOV_CHUNK]], tree)
+        if STOPPING.is_set():  # gcov killed under way, its output cut: the caller keeps nothing
+            return {p: {} for p in prefixes}
         for raw in r.out.splitlines():
             if raw.startswith("{"):
                 doc = json.loads(raw)

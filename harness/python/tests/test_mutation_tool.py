@@ -485,6 +485,32 @@ def test_gcov_lines_reads_the_executed_lines(
     assert mt.gcov_lines(build, tree) == {"engine/src/a.cpp": {1, 2, 4, 6}}
 
 
+@pytest.mark.skipif(shutil.which("g++") is None or shutil.which("gcov") is None, reason="no gcc")
+def test_a_refresh_stopped_while_gcov_reads_ends_as_stopped(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # SIGTERM kills the runs under way, gcov among them: its JSON is cut mid-line. Seen: the
+    # refresh ended in "internal error: JSONDecodeError" instead of "refresh stopped". Planted:
+    # the cut output parsed.
+    tree = tmp_path.resolve()
+    (tree / "engine" / "src").mkdir(parents=True)
+    (tree / "engine" / "src" / "a.cpp").write_text("int main() {\n  return 0;\n}\n")
+    build = tree / "build"
+    build.mkdir()
+    subprocess.run(["g++", "--coverage", "-O0", "../engine/src/a.cpp", "-o", "a"], cwd=build)
+    prefix = tmp_path / "prefix"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GCOV_PREFIX")}
+    subprocess.run([str(build / "a")], env=env | {"GCOV_PREFIX": str(prefix)}, check=True)
+    cut = mt.Ran(-9, '{"format_version": "1", "files": [{"file": "../engine/src/a.c', 0.1)
+    monkeypatch.setattr(mt, "run", lambda *a, **k: cut)
+    monkeypatch.setattr(mt, "_GCOV_READ", {})
+    mt.STOPPING.set()
+    try:
+        assert mt.gcov_lines_by_prefix([prefix], tree) == {prefix: {}}
+    finally:
+        mt.STOPPING.clear()
+
+
 def test_baseline_times_from_junit(mt: ModuleType, tmp_path: Path):
     ctest = tmp_path / "ctest.xml"
     ctest.write_text(
