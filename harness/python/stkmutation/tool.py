@@ -2094,21 +2094,28 @@ def counted_lines(
     r = run(cmd, tree, env | {"GCOV_PREFIX": str(prefix), "GCOV_PREFIX_STRIP": "0"}, limit)
     status = "ok" if r.code == 0 else ("TIMEOUT" if r.timed_out else f"exit {r.code}")
     try:
+        unreadable: dict[str, set[int]] = {}
         if nodes_root is not None:
-            merge_counts(prefix, sorted(p for p in nodes_root.iterdir() if p.is_dir()), tree)
-        return gcov_lines(prefix, tree), status
+            nodes = sorted(p for p in nodes_root.iterdir() if p.is_dir())
+            unreadable = merge_counts(prefix, nodes, tree)
+        lines = gcov_lines(prefix, tree)
+        for path, more in unreadable.items():
+            lines.setdefault(path, set()).update(more)
+        return lines, status
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
 
 
-def merge_counts(into: Path, prefixes: Sequence[Path], tree: Path) -> None:
+def merge_counts(into: Path, prefixes: Sequence[Path], tree: Path) -> dict[str, set[int]]:
     """Adds the counts under each of prefixes to those under `into` (gcov-tool merge: the sum
     of two runs' counters is what one process running both would have written), so that one
-    gcov run reads the lines of many tests exactly."""
+    gcov run reads the lines of many tests exactly. Counts that cannot be read are not merged
+    (gcov-tool refuses them): their objects' lines are returned, to count as run."""
+    unreadable: dict[str, set[int]] = {}
     for prefix in prefixes:
         slim = prefix.with_name(prefix.name + ".reached")
         try:
-            if not link_reached_counts(prefix, slim, tree):
+            if not link_reached_counts(prefix, slim, tree, unreadable):
                 continue
             if not any(into.rglob("*.gcda")):  # gcov-tool merges no empty folder
                 shutil.copytree(slim, into, dirs_exist_ok=True)  # copies: into is rewritten
@@ -2118,16 +2125,25 @@ def merge_counts(into: Path, prefixes: Sequence[Path], tree: Path) -> None:
                 raise SetupError(f"gcov-tool merge of {prefix} into {into}: exit {r.code}: {r.out}")
         finally:
             shutil.rmtree(slim, ignore_errors=True)
+    return unreadable
 
 
-def link_reached_counts(prefix: Path, slim: Path, tree: Path) -> bool:
+def link_reached_counts(
+    prefix: Path, slim: Path, tree: Path, unreadable: dict[str, set[int]]
+) -> bool:
     """Links into `slim`, at the same places, the .gcda of `prefix` in which a function with a
     line of ours ran (reaches_tree): the others add no line, and gcov-tool's merge takes time
     in proportion to the files it reads and writes (~150 a test, 1.4 merges a second). Whether
     any was linked."""
     found = False
     for gcda, gcno in counted_objects(prefix):
-        if gcno.exists() and reaches_tree(gcda, gcno, gcda.read_bytes(), tree):
+        data = gcda.read_bytes()
+        if not gcno.exists() or not reaches_tree(gcda, gcno, data, tree):
+            continue
+        if damaged(gcno, data):
+            for path, lines in object_lines(gcno, tree).items():
+                unreadable.setdefault(path, set()).update(lines)
+        else:
             link = slim / gcda.relative_to(prefix)
             link.parent.mkdir(parents=True, exist_ok=True)
             os.link(gcda, link)
@@ -2250,6 +2266,7 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
     owners: dict[tuple[str, str, int, str], list[Path]] = {}
     unread: dict[str, tuple[str, str, int, str]] = {}  # a .gcda to read -> its content's key
     pending: set[tuple[str, str, int, str]] = set()
+    extra: dict[Path, dict[str, set[int]]] = {}  # lines of counts gcov cannot read
     for prefix in prefixes:
         for gcda, gcno in counted_objects(prefix):
             link = gcda.parent / gcno.name
@@ -2258,6 +2275,10 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
             data = gcda.read_bytes()
             if gcno.exists() and not reaches_tree(gcda, gcno, data, tree):
                 continue  # none of its functions with a line of ours ran: gcov shows none
+            if gcno.exists() and damaged(gcno, data):  # gcov cannot read it: the superset
+                for path, lines in object_lines(gcno, tree).items():
+                    extra.setdefault(prefix, {}).setdefault(path, set()).update(lines)
+                continue
             stamp = gcno.stat().st_mtime_ns if gcno.exists() else 0
             key = (str(tree), str(gcno), stamp, hashlib.sha1(data).hexdigest())
             owners.setdefault(key, []).append(prefix)
@@ -2279,6 +2300,9 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
         for prefix in found:
             for path, lines in _GCOV_READ.get(key, {}).items():
                 out[prefix].setdefault(path, set()).update(lines)
+    for prefix, by_file in extra.items():
+        for path, lines in by_file.items():
+            out[prefix].setdefault(path, set()).update(lines)
     return out
 
 
@@ -2315,7 +2339,7 @@ def function_lines_by_prefix(
             if not gcno.exists():
                 continue
             functions = object_function_lines(gcno, tree)
-            for ident in functions_run(gcda, gcno, gcda.read_bytes()):
+            for ident in functions_run(gcda, gcno, gcda.read_bytes(), tree):
                 for path, lines in functions.get(ident, {}).items():
                     out[prefix].setdefault(path, set()).update(lines)
     return out
@@ -2323,18 +2347,41 @@ def function_lines_by_prefix(
 
 # (.gcno path, SHA-1 of a .gcda's bytes) -> the idents of the functions that .gcda counts as run.
 _FUNCTIONS_RUN: dict[tuple[str, bytes], frozenset[int]] = {}
+# The same keys, of the .gcda that could not be read (cut short: see functions_run).
+_DAMAGED: set[tuple[str, bytes]] = set()
 
 
-def functions_run(gcda: Path, gcno: Path, data: bytes) -> frozenset[int]:
+def functions_run(gcda: Path, gcno: Path, data: bytes, tree: Path) -> frozenset[int]:
     """The functions the .gcda (its bytes `data`) counts as run, each distinct content read
     once. Counts of another build of the object than its .gcno's are an error: the idents
-    would name other functions."""
+    would name other functions. Counts that cannot be read (a process killed while libgcov
+    wrote them: the fault matrix kills tools mid-run) count as every function of the object
+    with a line of ours run: a superset, said once."""
     key = (str(gcno), hashlib.sha1(data).digest())
     if key not in _FUNCTIONS_RUN:
-        if gcov_records.stamp(data, str(gcda)) != gcov_records.read_stamp(gcno):
-            raise gcov_records.GcovFormatError(f"{gcda}: stamp mismatch with {gcno}")
-        _FUNCTIONS_RUN[key] = gcov_records.executed_functions(data, str(gcda))
+        try:
+            if gcov_records.stamp(data, str(gcda)) != gcov_records.read_stamp(gcno):
+                raise SetupError(f"{gcda}: stamp mismatch with {gcno}: counts of another build")
+            _FUNCTIONS_RUN[key] = gcov_records.executed_functions(data, str(gcda))
+        except gcov_records.GcovFormatError as e:
+            print(f"mutation: {e}: counted as every function of its object run", flush=True)
+            _DAMAGED.add(key)
+            _FUNCTIONS_RUN[key] = frozenset(object_function_lines(gcno, tree))
     return _FUNCTIONS_RUN[key]
+
+
+def damaged(gcno: Path, data: bytes) -> bool:
+    """Whether functions_run found these counts unreadable (gcov and gcov-tool refuse them)."""
+    return (str(gcno), hashlib.sha1(data).digest()) in _DAMAGED
+
+
+def object_lines(gcno: Path, tree: Path) -> dict[str, set[int]]:
+    """Every line of ours of the object's functions: what counts that cannot be read stand for."""
+    out: dict[str, set[int]] = {}
+    for by_file in object_function_lines(gcno, tree).values():
+        for path, lines in by_file.items():
+            out.setdefault(path, set()).update(lines)
+    return out
 
 
 def reaches_tree(gcda: Path, gcno: Path, data: bytes, tree: Path) -> bool:
@@ -2342,7 +2389,7 @@ def reaches_tree(gcda: Path, gcno: Path, data: bytes, tree: Path) -> bool:
     run only inside a function one of whose counters is nonzero (docs/mutation.md, "Reading a
     test's counts"), and none of a function the compiler made."""
     functions = object_function_lines(gcno, tree)
-    return any(ident in functions for ident in functions_run(gcda, gcno, data))
+    return any(ident in functions for ident in functions_run(gcda, gcno, data, tree))
 
 
 def tree_source(cwd: Path, source: str, tree: Path) -> str | None:
