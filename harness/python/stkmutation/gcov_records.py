@@ -163,3 +163,100 @@ def read_function_lines(gcno: Path) -> tuple[str, dict[int, FunctionLines]]:
 def read_stamp(path: Path) -> int:
     with path.open("rb") as f:
         return stamp(f.read(12), str(path))
+
+
+TAG_OBJECT_SUMMARY = 0xA1000000
+_COUNTER = struct.Struct("<Q")
+
+
+@dataclass
+class Counts:
+    """One function's record of a .gcda: its three identifying words, and its arc counters
+    (None for a record of length 0: a COMDAT copy this object did not keep)."""
+
+    words: tuple[int, int, int]
+    arcs: list[int] | None
+
+
+@dataclass
+class Gcda:
+    """A whole .gcda: its header words, run count and largest sum, and its functions in order."""
+
+    header: tuple[int, int, int, int]
+    runs: int
+    sum_max: int
+    functions: list[Counts]
+
+
+def read_gcda(data: bytes, name: str = "<gcda>") -> Gcda:
+    r = _Reader(data, name)
+    r.header(GCDA_MAGIC)
+    header = struct.unpack_from("<4I", data, 0)
+    runs = sum_max = 0
+    functions: list[Counts] = []
+    for tag, start, end, all_zero in r.records():
+        if tag == TAG_OBJECT_SUMMARY and end - start == 8:
+            runs, sum_max = struct.unpack_from("<2I", data, start)
+        elif tag == TAG_FUNCTION:
+            if end - start == 12:
+                functions.append(Counts(struct.unpack_from("<3I", data, start), []))
+            elif end == start:
+                functions.append(Counts((0, 0, 0), None))
+            else:
+                raise r.fail(f"a function record of {end - start} bytes", start - 8)
+        elif tag == TAG_ARC_COUNTERS:
+            if not functions or functions[-1].arcs != []:
+                raise r.fail("arc counters outside a function", start - 8)
+            if all_zero:
+                length = (1 << 32) - _WORD.unpack_from(data, start - 4)[0]
+                functions[-1].arcs = [0] * (length // 8)
+            else:
+                functions[-1].arcs = [c for (c,) in _COUNTER.iter_unpack(data[start:end])]
+    return Gcda(header, runs, sum_max, functions)
+
+
+def merged(files: list[Gcda], name: str) -> Gcda:
+    """The counts of one object summed over runs, as `gcov-tool merge` writes them: the same
+    functions in the same order, each counter added, the runs and the summary's sums added."""
+    first = files[0]
+    out = Gcda(
+        first.header,
+        0,
+        0,
+        [Counts(f.words, None if f.arcs is None else []) for f in first.functions],
+    )
+    for g in files:
+        if g.header[2] != first.header[2] or len(g.functions) != len(first.functions):
+            raise GcovFormatError(f"{name}: counts of another build of the object")
+        out.runs += g.runs
+        out.sum_max = (out.sum_max + g.sum_max) & 0xFFFFFFFF
+        for mine, theirs in zip(out.functions, g.functions, strict=True):
+            if theirs.arcs is None or mine.arcs is None:
+                continue  # a copy not kept here: its counts are in the object that kept it
+            if theirs.words != mine.words:
+                raise GcovFormatError(f"{name}: counts of another build of the object")
+            if not mine.arcs:
+                mine.arcs = [0] * len(theirs.arcs)
+            if len(theirs.arcs) != len(mine.arcs):
+                raise GcovFormatError(f"{name}: counts of another build of the object")
+            mine.arcs = [a + b for a, b in zip(mine.arcs, theirs.arcs, strict=True)]
+    return out
+
+
+def gcda_bytes(g: Gcda) -> bytes:
+    """The .gcda libgcov would write for these counts (an all-zero record written compact)."""
+    parts = [struct.pack("<4I", *g.header)]
+    parts.append(struct.pack("<4I", TAG_OBJECT_SUMMARY, 8, g.runs, g.sum_max))
+    for f in g.functions:
+        if f.arcs is None:
+            parts.append(struct.pack("<2I", TAG_FUNCTION, 0))
+            continue
+        parts.append(struct.pack("<5I", TAG_FUNCTION, 12, *f.words))
+        n = 8 * len(f.arcs)
+        if any(f.arcs):
+            parts.append(struct.pack("<2I", TAG_ARC_COUNTERS, n))
+            parts.append(b"".join(_COUNTER.pack(c) for c in f.arcs))
+        else:
+            parts.append(struct.pack("<2I", TAG_ARC_COUNTERS, (-n) & 0xFFFFFFFF))
+    parts.append(_WORD.pack(0))
+    return b"".join(parts)

@@ -165,8 +165,9 @@ def test_model_gcov_records(program, tmp_path_factory, mt, mask, extra_args):
 
 
 def test_merged_counts_read_as_every_test_run_together(program, tmp_path, mt):
-    # The refresh reads a pytest file's lines from its tests' counts merged (gcov-tool): the
-    # lines of the union of the runs, exactly. Planted: a merge that keeps the first prefix only.
+    # The refresh reads a pytest file's lines from its tests' counts merged: the lines of the
+    # union of the runs, exactly, and each merged object byte for byte what gcov-tool merge
+    # writes. Planted: a merge that keeps the first prefix only.
     tree, binary = program
     prefixes = []
     for k, mask in enumerate((1, 2 | 64, 0)):
@@ -174,7 +175,17 @@ def test_merged_counts_read_as_every_test_run_together(program, tmp_path, mt):
         _run(binary, prefixes[-1], mask, 3)
     into = tmp_path / "merged"
     into.mkdir()
-    mt.merge_counts(into, prefixes, tree)
+    assert mt.merge_counts(into, prefixes, tree) == {}
+    oracle = tmp_path / "gcov-tool"
+    oracle.mkdir()  # gcov-tool makes the output folder, not its parents
+    subprocess.run(["gcov-tool", "merge", "-o", oracle / "a", *prefixes[:2]], check=True)
+    subprocess.run(
+        ["gcov-tool", "merge", "-o", oracle / "b", oracle / "a", prefixes[2]], check=True
+    )
+    ours = sorted(into.rglob("*.gcda"))
+    assert ours and all(
+        g.read_bytes() == (oracle / "b" / g.relative_to(into)).read_bytes() for g in ours
+    )
     union: dict[str, set[int]] = {}
     for p in prefixes:
         for path, lines in _gcov_exact(mt, p, tree).items():
