@@ -2129,7 +2129,7 @@ def merge_counts(into: Path, prefixes: Sequence[Path], tree: Path) -> dict[str, 
                 try:
                     sums[rel] = gcov_records.read_gcda((into / rel).read_bytes(), str(into / rel))
                 except gcov_records.GcovFormatError as e:
-                    print(f"mutation: {e}: counted as every function of its object run")
+                    print(f"mutation: {e}: counted as every function of its object run", flush=True)
                     for path, lines in object_lines(gcno, tree).items():
                         unreadable.setdefault(path, set()).update(lines)
             counts = gcov_records.read_gcda(data, str(gcda))
@@ -2259,9 +2259,6 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
     extra: dict[Path, dict[str, set[int]]] = {}  # lines of counts gcov cannot read
     for prefix in prefixes:
         for gcda, gcno in counted_objects(prefix):
-            link = gcda.parent / gcno.name
-            if gcno.exists() and not link.exists():
-                link.symlink_to(gcno)
             data = gcda.read_bytes()
             if gcno.exists() and not reaches_tree(gcda, gcno, data, tree):
                 continue  # none of its functions with a line of ours ran: gcov shows none
@@ -2269,6 +2266,9 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
                 for path, lines in object_lines(gcno, tree).items():
                     extra.setdefault(prefix, {}).setdefault(path, set()).update(lines)
                 continue
+            link = gcda.parent / gcno.name  # gcov finds the .gcno beside the .gcda it reads
+            if gcno.exists() and not link.exists():
+                link.symlink_to(gcno)
             stamp = gcno.stat().st_mtime_ns if gcno.exists() else 0
             key = (str(tree), str(gcno), stamp, hashlib.sha1(data).hexdigest())
             owners.setdefault(key, []).append(prefix)

@@ -234,3 +234,17 @@ def test_counts_cut_short_count_as_every_function_run(program, tmp_path, mt, kee
     assert unreadable["engine/src/a.cpp"] == every["engine/src/a.cpp"]
     assert _gcov_exact(mt, into, tree) == _gcov_exact(mt, whole, tree)  # the readable ones
     assert "counted as every function of its object run" in capsys.readouterr().out
+
+
+def test_counts_of_another_build_stop_the_refresh(program, tmp_path, mt):
+    # docs/mutation.md: a stamp that is not the .gcno's is another build, whose idents name
+    # other functions: the refresh stops (SetupError, exit 2) rather than read them as ours.
+    tree, binary = program
+    prefix = tmp_path / "p"
+    _run(binary, prefix, 1, 0)
+    gcda = next(prefix.rglob("a.gcda"))
+    data = bytearray(gcda.read_bytes())
+    data[8] ^= 0xFF  # the stamp word
+    gcda.write_bytes(bytes(data))
+    with pytest.raises(mt.SetupError, match="stamp mismatch"):
+        mt.function_lines_by_prefix([prefix], tree)
