@@ -1,8 +1,14 @@
 # Writes OUT (a header defining STK_GIT_REV) from `git describe` of SRC, at every build, but
 # touches the file only when the revision changed, so reports never carry a stale revision and
-# an unchanged tree rebuilds nothing. A dirty tree is marked "-dirty".
-execute_process(COMMAND git describe --always --dirty --abbrev=12 WORKING_DIRECTORY ${SRC}
-                OUTPUT_VARIABLE rev OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+# an unchanged tree rebuilds nothing. A dirty tree is marked "-dirty". STK_GIT_REV in the
+# environment names the revision instead: the mutation tool's clones edit the tree for every
+# mutant, and "-dirty" coming and going recompiled every file that includes the header twice.
+if(DEFINED ENV{STK_GIT_REV} AND NOT "$ENV{STK_GIT_REV}" STREQUAL "")
+  set(rev "$ENV{STK_GIT_REV}")
+else()
+  execute_process(COMMAND git describe --always --dirty --abbrev=12 WORKING_DIRECTORY ${SRC}
+                  OUTPUT_VARIABLE rev OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+endif()
 if(NOT rev)
   set(rev "unknown")
 endif()

@@ -2725,6 +2725,13 @@ def main(argv: Sequence[str] | None = None, schema_run: SchemaFactory | None = N
     return run_tool(lambda: _main(parse_args(args), schema_run))
 
 
+def clone_revision(head: str) -> str:
+    """The revision the scratch clones' builds name (engine/cmake/GitRevision.cmake reads it from
+    STK_GIT_REV): fixed per commit, where `git describe --dirty` turned "-dirty" at every mutant
+    and back at every restore, recompiling each file that includes the header twice a mutant."""
+    return f"{head[:12]}-mutation"
+
+
 def require_shared(env: dict[str, str]) -> None:
     """The tests read the shared suites and the JUnit schema from STK_SHARED: without them dozens
     fail unmutated, are left out of every selection, and the run reports survivors that only a
@@ -2863,6 +2870,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
     env.pop(schema.ENV, None)  # a switch inherited from the caller would turn a mutant on
     env.setdefault("STK_SHARED", str((ROOT.parent / "shared").resolve()))
     env.setdefault("STK_PYTHON", sys.executable)
+    env["STK_GIT_REV"] = clone_revision(head)
     cores = os.cpu_count() or 2
     if a.refresh_coverage:
         return refresh_coverage(head, cores, env)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -302,3 +303,42 @@ def test_head_snapshot_holds_the_commit_not_the_edits(tmp_path: Path):
     os.utime(first, (old, old))
     assert tool.head_snapshot("HEAD", parent, repo) == second
     assert [p.name for p in parent.iterdir()] == [second.name]
+
+
+def run_git_revision(src: Path, out: Path, rev: str | None) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "STK_GIT_REV"}
+    if rev is not None:
+        env["STK_GIT_REV"] = rev
+    script = tool.ROOT / "engine" / "cmake" / "GitRevision.cmake"
+    cmd = ["cmake", f"-DSRC={src}", f"-DOUT={out}", "-P", str(script)]
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    return out.read_text()
+
+
+@pytest.mark.skipif(not shutil.which("cmake") or not shutil.which("git"), reason="no cmake/git")
+def test_the_clones_revision_stays_put_while_mutants_edit_the_tree(tmp_path: Path):
+    """The scratch clones build with STK_GIT_REV (tool.clone_revision): `git describe --dirty`
+    turned "-dirty" at every mutant and back at every restore, so each file including the header
+    was compiled twice a mutant (planted: the script ignoring the variable). Without it the
+    header still says "-dirty" on an edited tree, and an unchanged revision leaves the file
+    untouched (no rebuild)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for args in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    (repo / "a.cpp").write_text("int f() { return 1; }\n")
+    subprocess.run(["git", "add", "a.cpp"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "a"], cwd=repo, check=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    out = tmp_path / "stk_git_revision.h"
+    fixed = tool.clone_revision(head)
+    assert f'"{fixed}"' in run_git_revision(repo, out, fixed)
+    stamp = out.stat().st_mtime_ns
+    (repo / "a.cpp").write_text("int f() { return 0; }\n")  # a mutant written
+    time.sleep(0.01)
+    assert f'"{fixed}"' in run_git_revision(repo, out, fixed)
+    assert out.stat().st_mtime_ns == stamp
+    assert f'"{head[:12]}-dirty"' in run_git_revision(repo, out, None)
+    assert f'"{head[:12]}-dirty"' in run_git_revision(repo, out, "")
