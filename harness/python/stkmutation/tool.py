@@ -853,6 +853,11 @@ def test_node_names(found: list[str]) -> list[str]:
     ]
 
 
+def file_of(test: str) -> str:
+    """The pytest file of a test (`<file>::<test>`) or of a whole file."""
+    return test.split("::", 1)[0]
+
+
 def narrowed_to_tests(
     files: list[str], ran: list[str], by_test: set[str], none_ran: str
 ) -> list[str]:
@@ -1524,19 +1529,8 @@ class Runner:
                 for t in sel[0]
             }
         )
-        # A C++ mutant's second stage can only choose the files its line selects
-        # (pytest_selection): the others would cost baseline time for no verdict.
-        py = sorted(
-            {t for m in mutants if m.lang == "py" for t in self.py_tests(m)[0]}
-            | {
-                t
-                for m in mutants
-                if m.lang == "cpp"
-                for t in self.pytest_selection(m, binary_tests_for(job.tree, m.file))
-            }
-        )
+        py = [t for t in self.pytest_baseline_selection(mutants) if file_of(t) not in known]
         cpp = [t for t in cpp if t not in known]
-        py = [t for t in py if t not in known]
         if cpp:
             print(f"mutation: baseline: {len(cpp)} CTest tests unmutated", flush=True)
             junit = job.tree / "build" / "mutation-baseline.xml"
@@ -1545,15 +1539,59 @@ class Runner:
                 self.ctest_base.update(junit_times(part))
                 part.unlink()
         if py:
-            print(f"mutation: baseline: {len(py)} pytest files unmutated", flush=True)
-            xml = job.tree / "build" / "mutation-pytest.xml"
+            self._baseline_pytest(job, py)
+
+    def pytest_baseline_selection(self, mutants: Sequence[Mutant]) -> list[str]:
+        """What the mutants' pytest runs can choose, as they would run it: a C++ mutant's second
+        stage only the files its line selects (pytest_selection), each narrowed to the tests that
+        ran the line where the map measured it test by test (tests_of_files); a Python mutant's
+        the files importing its module, narrowed alike (py_tests_of_files). Whole files where
+        any selection keeps one whole. Timing every test of 34 files took most of the pytest
+        baseline for tests no mutant of the run could choose."""
+        chosen: dict[str, None] = {}
+        for m in mutants:
+            if m.lang == "py":
+                chosen.update(dict.fromkeys(self.py_tests_of_files(m, self.py_tests(m)[0])))
+            else:
+                files = self.pytest_selection(m, binary_tests_for(self.first.tree, m.file))
+                chosen.update(dict.fromkeys(self.tests_of_files(m, files)))
+        whole = {t for t in chosen if "::" not in t}
+        return sorted(t for t in chosen if t in whole or file_of(t) not in whole)
+
+    def _baseline_pytest(self, job: Job, tests: list[str]) -> None:
+        """Runs the tests unmutated, one pytest per core over whole files (a file's tests in one
+        process: its fixtures are set up once), each with its own scratch folder as mutants
+        side by side have; a file's time is the sum of its tests that ran."""
+        files = sorted({file_of(t) for t in tests})
+        n = min(self.baseline_parallelism(), len(files))
+        print(
+            f"mutation: baseline: {len(tests)} pytest tests or files of {len(files)} files"
+            f" unmutated, {n} at a time",
+            flush=True,
+        )
+        groups = [files[i::n] for i in range(n)]
+        xmls = [job.tree / "build" / f"mutation-pytest.{i}.xml" for i in range(n)]
+
+        def one(i: int) -> None:
+            scratch = job.build_dir / "baseline-scratch" / str(i)
+            (scratch / "tmp").mkdir(parents=True, exist_ok=True)
+            env = dict(self.py_env(job), STK_TEST_SCRATCH=str(scratch), TMPDIR=str(scratch / "tmp"))
+            mine = [t for t in tests if file_of(t) in groups[i]]
             cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-            run([*cmd, f"--junitxml={xml}", *py], job.tree, self.py_env(job), 7200)
-            cases = junit_times(xml)
-            for f in py:
-                stem = Path(f).stem
-                mine = [v for k, v in cases.items() if stem in k.split("::")[0].split(".")]
-                self.py_base[f] = (all(ok for ok, _ in mine), sum(s for _, s in mine))
+            xmls[i].unlink(missing_ok=True)
+            run([*cmd, f"--junitxml={xmls[i]}", *mine], job.tree, env, 7200)
+
+        with concurrent.futures.ThreadPoolExecutor(n) as ex:
+            list(ex.map(one, range(n)))
+        cases: dict[str, tuple[bool, float]] = {}
+        for xml in xmls:
+            if xml.exists():
+                cases.update(junit_times(xml))
+        for f in files:
+            stem = Path(f).stem
+            mine = [v for k, v in cases.items() if stem in k.split("::")[0].split(".")]
+            # No case at all (the file did not run: a crash, a timeout) is no pass.
+            self.py_base[f] = (bool(mine) and all(ok for ok, _ in mine), sum(s for _, s in mine))
 
     def killers_first(self, file: str, tests: list[str]) -> list[str]:
         with self.killers_lock:

@@ -1535,6 +1535,79 @@ def test_the_baseline_runs_only_the_pytest_files_a_second_stage_can_choose(
     assert not [cmd for cmd in ran if "pytest" in cmd]
 
 
+def test_the_pytest_baseline_times_only_the_tests_a_mutant_can_choose_on_every_core(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The pytest baseline runs what the second stages can run: a file measured test by test
+    only for its tests that ran a drawn line, whole where any mutant's selection keeps it whole;
+    one pytest per core over whole files, each in its own scratch folder; a file's time is the
+    sum of its cases, and a file that left no case (it never ran) is no pass. Planted: the
+    baseline back on whole files (model: the union of tests_of_files over the mutants)."""
+    tests_dir = tmp_path / mt.PY_TESTS
+    tests_dir.mkdir(parents=True)
+    for x in "abc":
+        (tests_dir / f"test_{x}.py").write_text('import os\nos.environ["STK_HARNESS"]\n')
+    a, b, c = (f"{mt.PY_TESTS}/test_{x}.py" for x in "abc")
+    p = mt.PYTEST_PREFIX
+    tests = [
+        ("t1", "stk-tests"),
+        *((p + f, mt.PYTEST_BINARY) for f in (a, b, c)),
+        (p + a + "::test_1", mt.PYTEST_TEST_BINARY),
+        (p + a + "::test_2", mt.PYTEST_TEST_BINARY),
+        (p + b + "::test_3", mt.PYTEST_TEST_BINARY),
+    ]
+    cov = mt.CoverageMap("abc", tests)
+    # line 3: a's test_1 and b's test_3; line 4: a's test_2 and c (measured whole);
+    # line 5: b outside its tests (b stays whole)
+    cov.lines = {"harness/src/x.cpp": {3: [0, 1, 2, 4, 6], 4: [0, 1, 3, 5], 5: [2]}}
+    job = types.SimpleNamespace(
+        test_binary={"t1": "stk-tests"}, tree=tmp_path, build_dir=tmp_path / "b", build_jobs=1
+    )
+    job.ctest = lambda *args, **kwargs: None
+    (tmp_path / "build").mkdir()
+    runner = mt.Runner(None, cov, [job, job], {})
+    runs: list[tuple[list[str], dict]] = []
+
+    def fake_run(cmd, cwd, env, *args, **kwargs):
+        cmd = list(map(str, cmd))
+        runs.append((cmd, env))
+        xml = Path(next(x for x in cmd if x.startswith("--junitxml=")).split("=", 1)[1])
+        cases = []
+        for x in cmd:
+            if x.endswith(".py") or "::" in x:
+                f, _, name = x.partition("::")
+                if f != c:  # c's process died before writing a case of it
+                    stem = Path(f).stem
+                    cases.append(
+                        f'<testcase classname="tests.{stem}" name="{name or "t"}" time="2"/>'
+                    )
+        xml.write_text(f"<testsuites><testsuite>{''.join(cases)}</testsuite></testsuites>")
+
+    monkeypatch.setattr(mt, "run", fake_run)
+
+    def at(line: int) -> object:
+        return mt.Mutant("harness/src/x.cpp", line, "op", "  x = f(y);", "  x = f(z);", "cpp")
+
+    assert runner.pytest_baseline_selection([at(3)]) == [a + "::test_1", b + "::test_3"]
+    assert runner.pytest_baseline_selection([at(3), at(4)]) == [
+        a + "::test_1",
+        a + "::test_2",
+        b + "::test_3",
+        c,
+    ]
+    assert runner.pytest_baseline_selection([at(3), at(5)]) == [a + "::test_1", b]
+    runner.baseline([at(3), at(4)])
+    assert len(runs) == 2  # one pytest per core (two clones of one core each)
+    ran = sorted(x for cmd, _ in runs for x in cmd if x.endswith(".py") or "::" in x)
+    assert ran == [a + "::test_1", a + "::test_2", b + "::test_3", c]
+    files = [{x.split("::")[0] for x in cmd if ".py" in x} for cmd, _ in runs]
+    assert not files[0] & files[1]  # a file's tests in one process
+    assert len({env["STK_TEST_SCRATCH"] for _, env in runs}) == 2
+    assert len({env["TMPDIR"] for _, env in runs}) == 2
+    assert runner.py_base[a] == (True, 4.0) and runner.py_base[b] == (True, 2.0)
+    assert runner.py_base[c] == (False, 0)  # no case: it never ran
+
+
 def test_coverage_map_keeps_its_untrusted_files(mt: ModuleType, tmp_path: Path):
     tests = [("t1", "stk-tests"), ("pytest:harness/python/tests/test_a.py", mt.PYTEST_BINARY)]
     cov = mt.CoverageMap("abc", tests, untrusted={"pytest:harness/python/tests/test_a.py"})
