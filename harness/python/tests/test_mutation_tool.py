@@ -1522,16 +1522,17 @@ def test_the_baseline_runs_only_the_pytest_files_a_second_stage_can_choose(
     def at(line: int) -> object:
         return mt.Mutant("harness/src/x.cpp", line, "op", "  x = f(y);", "  x = f(z);", "cpp")
 
-    runner.baseline([at(3), at(5)])
-    assert [f for f in ran[-1] if f.endswith(".py")] == [a]
-    runner.baseline([at(3), at(4)])
-    assert [f for f in ran[-1] if f.endswith(".py")] == [a, b]
+    def timed(mutants: list) -> list[str]:
+        ran.clear()
+        runner.baseline(mutants)
+        return sorted(f for cmd in ran for f in cmd if f.endswith(".py"))
+
+    assert timed([at(3), at(5)]) == [a]
+    assert timed([at(3), at(4)]) == [a, b]
     cov.untrusted = {mt.PYTEST_PREFIX + c}  # the map cannot speak for c: it may be chosen
-    runner.baseline([at(5)])
-    assert [f for f in ran[-1] if f.endswith(".py")] == [c]
-    ran.clear()
+    assert timed([at(5)]) == [c]
     cov.untrusted = set()
-    runner.baseline([at(5)])  # t1 alone executed the line: no pytest file to time
+    assert timed([at(5)]) == []  # t1 alone executed the line: no pytest file to time
     assert not [cmd for cmd in ran if "pytest" in cmd]
 
 
@@ -1540,14 +1541,17 @@ def test_the_pytest_baseline_times_only_the_tests_a_mutant_can_choose_on_every_c
 ):
     """The pytest baseline runs what the second stages can run: a file measured test by test
     only for its tests that ran a drawn line, whole where any mutant's selection keeps it whole;
-    one pytest per core over whole files, each in its own scratch folder; a file's time is the
-    sum of its cases, and a file that left no case (it never ran) is no pass. Planted: the
+    one pytest per file, as many at a time as cores, largest file first, each in its slot's
+    scratch folder; a file's time is the sum of its cases, and a file that left no case (it never ran) is no pass. Planted: the
     baseline back on whole files (model: the union of tests_of_files over the mutants)."""
     tests_dir = tmp_path / mt.PY_TESTS
     tests_dir.mkdir(parents=True)
-    for x in "abc":
-        (tests_dir / f"test_{x}.py").write_text('import os\nos.environ["STK_HARNESS"]\n')
+    for x, pad in zip("abc", (10, 0, 300), strict=True):
+        (tests_dir / f"test_{x}.py").write_text(
+            'import os\nos.environ["STK_HARNESS"]\n' + "#" * pad
+        )
     a, b, c = (f"{mt.PY_TESTS}/test_{x}.py" for x in "abc")
+    assert mt.largest_first(tmp_path, [a, b, c, "missing.py"]) == [c, a, b, "missing.py"]
     p = mt.PYTEST_PREFIX
     tests = [
         ("t1", "stk-tests"),
@@ -1597,13 +1601,13 @@ def test_the_pytest_baseline_times_only_the_tests_a_mutant_can_choose_on_every_c
     ]
     assert runner.pytest_baseline_selection([at(3), at(5)]) == [a + "::test_1", b]
     runner.baseline([at(3), at(4)])
-    assert len(runs) == 2  # one pytest per core (two clones of one core each)
     ran = sorted(x for cmd, _ in runs for x in cmd if x.endswith(".py") or "::" in x)
     assert ran == [a + "::test_1", a + "::test_2", b + "::test_3", c]
     files = [{x.split("::")[0] for x in cmd if ".py" in x} for cmd, _ in runs]
-    assert not files[0] & files[1]  # a file's tests in one process
-    assert len({env["STK_TEST_SCRATCH"] for _, env in runs}) == 2
-    assert len({env["TMPDIR"] for _, env in runs}) == 2
+    assert sorted(len(f) for f in files) == [1, 1, 1]  # one pytest a file, its tests together
+    slots = {str(job.build_dir / "baseline-scratch" / s) for s in "01"}  # two cores: two slots
+    assert {env["STK_TEST_SCRATCH"] for _, env in runs} <= slots
+    assert all(env["TMPDIR"] == env["STK_TEST_SCRATCH"] + "/tmp" for _, env in runs)
     assert runner.py_base[a] == (True, 4.0) and runner.py_base[b] == (True, 2.0)
     assert runner.py_base[c] == (False, 0)  # no case: it never ran
 
