@@ -1,0 +1,114 @@
+"""Every numeric option's range, as `stk-harness <command> --help` prints it, holds both ways at
+its smallest margin: each printed bound is accepted and the first value past it is refused,
+naming the option (docs/cli.md is generated from the same help text: the range a user reads is
+the contract). An input rule whose bound moved by one, or whose printed range is not the one
+it enforces, fails here without a test written for that option.
+
+A value is judged at parse time only: `--help` follows it, and CLI11 checks option values
+before it answers help, so a value the option accepts ends in the help text (exit 0, nothing
+run) and one it refuses in an error naming the option (exit 2). Past a bound: one for INT and UINT; for FLOAT, one part in 10^5 of
+the bound (the help prints six significant digits, so a bound the print rounds shows here).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+HARNESS = os.environ.get("STK_HARNESS") or str(REPO / "build/release/harness/stk-harness")
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("STK_HARNESS") and not Path(HARNESS).exists(),
+    reason=f"STK_HARNESS unset and stk-harness not built ({HARNESS})",
+)
+COMMAND_LINE = re.compile(r"^  ([a-z][a-z-]*)\t", re.M)
+RANGED = re.compile(
+    r"^\s+(?:-\w,)?(--[\w-]+)(?:,[^\s]+)? (INT|UINT|FLOAT):(?:INT|UINT|FLOAT) in \[(\S+) - (\S+)\]",
+    re.M,
+)
+
+
+@dataclass(frozen=True)
+class Ranged:
+    command: str
+    option: str
+    kind: str
+    lo: str
+    hi: str
+
+    def __str__(self) -> str:
+        return f"{self.command} {self.option} [{self.lo} - {self.hi}]"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [HARNESS, *args], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+    )
+
+
+def ranged_options() -> list[Ranged]:
+    if not Path(HARNESS).exists():
+        return []
+    out: list[Ranged] = []
+    for command in COMMAND_LINE.findall(run("--help").stdout):
+        text = run(command, "--help")
+        for option, kind, lo, hi in RANGED.findall(text.stdout + text.stderr):
+            out.append(Ranged(command, option, kind, lo, hi))
+    return out
+
+
+def past(r: Ranged, bound: str, step: int) -> str:
+    """The first value past `bound` (step -1 below the low bound, +1 above the high one)."""
+    if r.kind == "FLOAT":
+        x = float(bound)
+        return repr(x + step * max(abs(x) * 1e-5, 1e-12))
+    return str(int(bound) + step)
+
+
+def verdict(r: Ranged, value: str) -> str:
+    """'accepted' (the parse went on to answer --help), 'refused' (an error naming the option,
+    exit 2), else what happened."""
+    ran = run(r.command, f"{r.option}={value}", "--help")
+    said = ran.stdout + ran.stderr
+    first = next((line for line in said.splitlines() if line.strip()), "")
+    if ran.returncode == 0 and "Usage: stk-harness" in said:
+        return "accepted"
+    if ran.returncode == 2 and f"{r.option}:" in first:
+        return "refused"
+    return f"exit {ran.returncode}: {first[:200]}"
+
+
+RANGES = ranged_options()
+
+
+def test_the_help_texts_print_ranges():
+    """The parse of the help text found what docs/cli.md shows (a format change would empty the
+    list and pass every case vacuously)."""
+    assert len(RANGES) >= 60, [str(r) for r in RANGES]
+    assert any(r.kind == "FLOAT" for r in RANGES) and any(r.kind == "UINT" for r in RANGES)
+
+
+# MODEL cli-option-ranges
+# checks: harness/src/commands/homogeneity-sim/homogeneity_sim_command.cpp  (each numeric option's accepted range, every command, against the range its help prints)
+# contract: docs/cli.md#commands
+# planted: ci/mutants/model-cli-option-ranges.patch  (--alpha open at 1 - 1e-9, printed as 1)
+@pytest.mark.parametrize("r", RANGES, ids=str)
+def test_each_printed_bound_holds_both_ways(r: Ranged):
+    got = {
+        "low bound": verdict(r, r.lo),
+        "high bound": verdict(r, r.hi),
+        "below the low bound": verdict(r, past(r, r.lo, -1)),
+        "above the high bound": verdict(r, past(r, r.hi, +1)),
+    }
+    want = {
+        "low bound": "accepted",
+        "high bound": "accepted",
+        "below the low bound": "refused",
+        "above the high bound": "refused",
+    }
+    assert got == want, f"{r}: {got}"
