@@ -45,9 +45,17 @@ class Ranged:
         return f"{self.command} {self.option} [{self.lo} - {self.hi}]"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """A refused value is a usage error, and a command answers one with its <error> report under
+    its default --out-dir (reports/, relative): `cwd` keeps it out of the checkout, where the
+    quick tier's review page found one without its summary."""
     return subprocess.run(
-        [HARNESS, *args], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+        [HARNESS, *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+        cwd=cwd,
     )
 
 
@@ -70,10 +78,10 @@ def past(r: Ranged, bound: str, step: int) -> str:
     return str(int(bound) + step)
 
 
-def verdict(r: Ranged, value: str) -> str:
+def verdict(r: Ranged, value: str, cwd: Path) -> str:
     """'accepted' (the parse went on to answer --help), 'refused' (an error naming the option,
     exit 2), else what happened."""
-    ran = run(r.command, f"{r.option}={value}", "--help")
+    ran = run(r.command, f"{r.option}={value}", "--help", cwd=cwd)
     said = ran.stdout + ran.stderr
     first = next((line for line in said.splitlines() if line.strip()), "")
     if ran.returncode == 0 and "Usage: stk-harness" in said:
@@ -98,12 +106,12 @@ def test_the_help_texts_print_ranges():
 # contract: docs/cli.md#commands
 # planted: ci/mutants/model-cli-option-ranges.patch  (--alpha open at 1 - 1e-9, printed as 1)
 @pytest.mark.parametrize("r", RANGES, ids=str)
-def test_each_printed_bound_holds_both_ways(r: Ranged):
+def test_each_printed_bound_holds_both_ways(r: Ranged, tmp_path: Path):
     got = {
-        "low bound": verdict(r, r.lo),
-        "high bound": verdict(r, r.hi),
-        "below the low bound": verdict(r, past(r, r.lo, -1)),
-        "above the high bound": verdict(r, past(r, r.hi, +1)),
+        "low bound": verdict(r, r.lo, tmp_path),
+        "high bound": verdict(r, r.hi, tmp_path),
+        "below the low bound": verdict(r, past(r, r.lo, -1), tmp_path),
+        "above the high bound": verdict(r, past(r, r.hi, +1), tmp_path),
     }
     want = {
         "low bound": "accepted",
