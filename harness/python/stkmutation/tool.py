@@ -44,7 +44,7 @@ import tempfile
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -165,6 +165,7 @@ class Mutant:
     schema_id: int = 0  # its switch in the run's schema build (STK_MUTANT); 0: built alone
     schema_widen: int = 0  # its form's enclosing expression beyond the smallest (schema.py)
     via: str = ""  # "schema" (run on the schema build) or "alone" (its own build)
+    killers: list[str] = field(default_factory=list)  # the tests (pytest: files) that failed
 
     @property
     def module(self) -> str:
@@ -195,6 +196,7 @@ class Mutant:
             "seconds": round(self.seconds, 2),
             "limit_s": round(self.limit_s, 1),
             "via": self.via,
+            "killers": self.killers,
             "diff": self.diff,
         }
 
@@ -1361,25 +1363,48 @@ def file_digest(path: Path) -> str:
 
 @dataclass
 class BaselineCache:
-    """The baseline's passing tests and their times for one build (build/mutation/baseline.json):
-    `key` names the commit and the schema texts the build was made of, so a resumed run on the
-    same build skips the minutes of tests that passed (924 s in close-52b09a4-cpp), and any
-    other build starts afresh. Only the last key's results are kept."""
+    """The baseline's passing tests and their times for one commit (build/mutation/baseline.json):
+    `key` names the commit, so every shard of a draw and a resumed run skip the minutes of tests
+    that passed on an earlier build of it (873 s of a 4,781 s shard at 97d7a93). A timing does
+    not depend on which mutants a schema build holds; whether a test passes with every switch off
+    does, so the tests known to pass on this very build (`build`: the commit and its schema
+    texts) are kept apart (`verified`), and a kill by any other is checked unmutated at the end
+    (Runner.verify_killers). Only the last key's results are kept."""
 
     path: Path
     key: str
+    build: str = ""
 
-    def passed(self, kind: str) -> dict[str, tuple[bool, float]]:
+    def _doc(self) -> dict[str, Any]:
         with contextlib.suppress(OSError, ValueError, InputError):
             doc = json.loads(inputs.read_input_text(self.path))
-            if doc.get("key") == self.key:
-                return {t: (True, float(s)) for t, s in doc.get(kind, {}).items()}
+            if isinstance(doc, dict) and doc.get("key") == self.key:
+                return doc
         return {}
 
-    def save(self, results: dict[str, dict[str, tuple[bool, float]]]) -> None:
+    def passed(self, kind: str) -> dict[str, tuple[bool, float]]:
+        return {t: (True, float(s)) for t, s in self._doc().get(kind, {}).items()}
+
+    def verified(self) -> set[str]:
+        """The tests seen passing unmutated on this build (its schema texts), not only timed."""
+        v = self._doc().get("verified", {})
+        return set(v.get("tests", [])) if v.get("build") == self.build else set()
+
+    def pytest_selections(self) -> dict[str, set[str]]:
+        """Per pytest file, the tests of it (node ids, or the file itself: all) it was timed on."""
+        return {f: set(ids) for f, ids in self._doc().get("pytest_tests", {}).items()}
+
+    def save(
+        self,
+        results: dict[str, dict[str, tuple[bool, float]]],
+        verified: Collection[str] = (),
+        py_selected: dict[str, set[str]] | None = None,
+    ) -> None:
         doc: dict[str, Any] = {"key": self.key}
         for kind, base in results.items():
             doc[kind] = {t: round(s, 3) for t, (ok, s) in sorted(base.items()) if ok}
+        doc["pytest_tests"] = {f: sorted(ids) for f, ids in sorted((py_selected or {}).items())}
+        doc["verified"] = {"build": self.build, "tests": sorted(verified)}
         try:
             write_text_atomic(self.path, json.dumps(doc, separators=(",", ":")))
         except (OSError, InputError) as e:  # a cache costs a resumed run time only
@@ -1411,6 +1436,10 @@ class Runner:
         self.jobs = list(jobs)
         self.ctest_base: dict[str, tuple[bool, float]] = {}
         self.py_base: dict[str, tuple[bool, float]] = {}  # test file -> (passed, seconds)
+        self.py_selected: dict[str, set[str]] = {}  # test file -> the tests of it timed
+        # The tests seen passing unmutated on this very build (not only timed on this commit).
+        self.verified: set[str] = set()
+        self.verify_seconds = 0.0  # the null control of kills timed on another build
         # Per file, how many of its mutants each test killed so far in this run: those tests
         # run first for the file's next mutants (a killed mutant stops at its first failing
         # test; the fastest-first order alone ran 250 s of tests before the one that failed).
@@ -1515,24 +1544,46 @@ class Runner:
     def baseline(self, mutants: Sequence[Mutant], kept: BaselineCache | None = None) -> None:
         """Runs every selected test once unmutated: its time sets the limits, and a test that
         fails unmutated is left out of the selections (it would kill every mutant). A test that
-        passed on the same build before (`kept`: the same commit and schema texts, a resumed
-        run's) is not run again; a failure always is (it may have been the machine's)."""
+        passed on this commit before (`kept`: an earlier shard of the draw, a resumed run) is
+        not run again, only timed from there: where that was another schema build, its kills are
+        rerun unmutated on this one at the end (verify_killers). A pytest file is kept only where
+        its tests then held every one asked now. A failure always runs again (it may have been
+        the machine's)."""
         known: set[str] = set()
         if kept is not None:
-            for base, kind in ((self.ctest_base, "ctest"), (self.py_base, "pytest")):
-                base.update(passed := kept.passed(kind))
-                known |= set(passed)
+            self.ctest_base.update(passed := kept.passed("ctest"))
+            known |= set(passed)
+            asked = self.pytest_baseline_selection(mutants)
+            py = kept.passed("pytest")
+            for f, ids in kept.pytest_selections().items():
+                # A file timed on fewer of its tests than asked now would set too short a limit.
+                if f in py and (f in ids or {t for t in asked if file_of(t) == f} <= ids):
+                    self.py_base[f], self.py_selected[f] = py[f], ids
+                    known.add(f)
+            self.verified |= kept.verified() & known
             if known:
-                print(f"mutation: baseline: {len(known)} tests passed on this build before: kept")
-        self._baseline_run(mutants, known)
+                other = len(known - self.verified)
+                print(
+                    f"mutation: baseline: {len(known)} tests passed on this commit before: kept"
+                    + (
+                        f" ({other} on another build: their kills are rerun unmutated)"
+                        if other
+                        else ""
+                    ),
+                    flush=True,
+                )
+        self.verified |= self._baseline_run(mutants, known)
         if kept is not None:
-            kept.save({"ctest": self.ctest_base, "pytest": self.py_base})
+            kept.save(self.base_results(), self.verified, self.py_selected)
         bad = [t for t, (ok, _) in {**self.ctest_base, **self.py_base}.items() if not ok]
         for t in bad:
             print(f"mutation: WARNING: fails unmutated, left out: {t}", flush=True)
 
-    def _baseline_run(self, mutants: Sequence[Mutant], known: set[str]) -> None:
-        job = self.first
+    def base_results(self) -> dict[str, dict[str, tuple[bool, float]]]:
+        return {"ctest": self.ctest_base, "pytest": self.py_base}
+
+    def _baseline_run(self, mutants: Sequence[Mutant], known: set[str]) -> set[str]:
+        """The baseline of the tests not `known`; returns those that passed."""
         # A line the map says no test executes runs no CTest test (only the second stage).
         cpp = sorted(
             {
@@ -1543,7 +1594,11 @@ class Runner:
             }
         )
         py = [t for t in self.pytest_baseline_selection(mutants) if file_of(t) not in known]
-        cpp = [t for t in cpp if t not in known]
+        return self.run_unmutated(self.first, [t for t in cpp if t not in known], py)
+
+    def run_unmutated(self, job: Job, cpp: list[str], py: list[str]) -> set[str]:
+        """Runs CTest tests `cpp` and pytest tests or files `py` unmutated in `job` (every schema
+        switch off), their results into the baseline; returns the tests and files that passed."""
         if cpp:
             print(f"mutation: baseline: {len(cpp)} CTest tests unmutated", flush=True)
             junit = job.tree / "build" / "mutation-baseline.xml"
@@ -1553,6 +1608,60 @@ class Runner:
                 part.unlink()
         if py:
             self._baseline_pytest(job, py)
+            for f in {file_of(t) for t in py}:
+                self.py_selected[f] = self.py_selected.get(f, set()) | {
+                    t for t in py if file_of(t) == f
+                }
+        ran = [*cpp, *{file_of(t) for t in py}]
+        return {t for t in ran if {**self.ctest_base, **self.py_base}.get(t, (False, 0))[0]}
+
+    def verify_killers(self, job: Job, done: Sequence[Mutant], kept: BaselineCache | None) -> None:
+        """The null control of a kill, where the baseline only timed its test on another build of
+        the commit (an earlier shard's schema): each test that killed a mutant of this schema
+        build is rerun here unmutated, every switch off. A test that fails unmutated kills
+        nothing: its mutants become "error" (a rerun runs them again) and the test is not kept."""
+        by_test: dict[str, list[Mutant]] = {}
+        unknown = 0
+        for m in done:
+            if m.via == "schema" and m.outcome in ("killed", "timeout"):
+                unknown += not m.killers
+                for t in dict.fromkeys(m.killers):
+                    by_test.setdefault(t, []).append(m)
+        if unknown:
+            print(f"mutation: null control: {unknown} kills name no test: not rerun", flush=True)
+        todo = [t for t in by_test if t not in self.verified]
+        if not todo:
+            return
+        t0 = time.monotonic()
+        cpp = [t for t in todo if not t.endswith(".py")]
+        # A pytest file's tests as its mutants ran them (narrowed node ids, or the whole file).
+        py = sorted(
+            {
+                t
+                for f in todo
+                if f.endswith(".py")
+                for m in by_test[f]
+                for t in m.tests
+                if file_of(t) == f
+            }
+        )
+        print(
+            f"mutation: null control: {len(todo)} killing tests unmutated on this build", flush=True
+        )
+        self.verified |= self.run_unmutated(job, cpp, py)
+        failed = [t for t in todo if t not in self.verified]
+        for t in failed:
+            print(f"mutation: WARNING: kills but fails unmutated on this build: {t}", flush=True)
+        for m in {id(m): m for t in failed for m in by_test[t]}.values():
+            if not any(k in self.verified for k in m.killers):
+                m.outcome = "error"
+                m.log = (
+                    f"killed only by {', '.join(m.killers)}, which fails unmutated on this build"
+                    " (the null control): no kill"
+                )
+        self.verify_seconds = time.monotonic() - t0
+        if kept is not None:
+            kept.save(self.base_results(), self.verified, self.py_selected)
 
     def pytest_baseline_selection(self, mutants: Sequence[Mutant]) -> list[str]:
         """What the mutants' pytest runs can choose, as they would run it: a C++ mutant's second
@@ -1625,6 +1734,7 @@ class Runner:
         """Counts the tests (CTest names, or pytest files of a second stage) that killed `m`
         for its file (killers_first)."""
         names = failed_test_files(ctest_output) if pytest else failed_tests(ctest_output)
+        m.killers = [*m.killers, *names]
         with self.killers_lock:
             counts = self.killers.setdefault(m.file, {})
             for t in names:
@@ -2907,6 +3017,7 @@ def resumed_verdicts(
             continue
         m.outcome, m.covered, m.tests = r["outcome"], r.get("covered"), list(r.get("tests", []))
         m.seconds, m.limit_s, m.via = r.get("seconds", 0.0), r.get("limit_s", 0.0), r.get("via", "")
+        m.killers = list(r.get("killers", []))
         m.log = f"(from {a.resume})"
         done.add(m.ident)
     earlier = {
@@ -3062,7 +3173,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
     build_key = hashlib.sha256(
         json.dumps([head, sorted(texts.items())], separators=(",", ":")).encode()
     ).hexdigest()
-    kept = BaselineCache(ROOT / "build" / "mutation" / "baseline.json", build_key)
+    kept = BaselineCache(ROOT / "build" / "mutation" / "baseline.json", head, build_key)
     runner.baseline(todo, kept)  # on the schema build, every switch off: the null control
     state.schema = {
         "held": len(held),
@@ -3118,6 +3229,9 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
 
     if schema_run is not None:
         schema_run.run_all(held, jobs_n, on_schema, stop)
+        if not stop.is_set():  # on the schema build, every switch off, before it is undone
+            runner.verify_killers(jobs[0], [m for m in finished if m.via == "schema"], kept)
+            state.schema["verify_seconds"] = round(runner.verify_seconds, 1)
         schema_run.restore(targets)
     rest = [m for m in todo if m not in held]
     with concurrent.futures.ThreadPoolExecutor(jobs_n) as ex:

@@ -1957,13 +1957,9 @@ def test_failed_pytest_tests_are_named_as_the_map_names_them(mt: ModuleType, tmp
     assert mt.failed_pytest_tests(tmp_path / "none.txt") == set()
 
 
-def test_a_resumed_run_on_the_same_build_keeps_the_baselines_passes(
-    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
-    # The baseline of one build (commit and schema texts: the key) is kept: a resumed run skips
-    # the tests that passed (924 s in close-52b09a4-cpp) and runs again those that failed (the
-    # machine may have been the cause) and those never run; another key starts afresh. Planted:
-    # a failure kept like a pass (the test would stay out of every selection for good).
+def _pytest_baseline_rig(mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Two pytest files a and b that run x.cpp:3, a fake pytest whose files pass unless named in
+    `fails`, and `ran`: the test files and node ids each call was given."""
     tests_dir = tmp_path / mt.PY_TESTS
     tests_dir.mkdir(parents=True)
     for x in "ab":
@@ -1972,37 +1968,121 @@ def test_a_resumed_run_on_the_same_build_keeps_the_baselines_passes(
     cov = mt.CoverageMap("abc", [(mt.PYTEST_PREFIX + f, mt.PYTEST_BINARY) for f in (a, b)])
     cov.lines = {"harness/src/x.cpp": {3: [0, 1]}}
     job = types.SimpleNamespace(test_binary={}, tree=tmp_path, build_dir=tmp_path, build_jobs=1)
-    ran: list[list[str]] = []
+    ran: list[str] = []
+    fails: set[str] = set()
 
     def fake_run(cmd: list[str], *args: object, **kwargs: object) -> None:
-        ran.append([str(c) for c in cmd])
+        given = [str(c) for c in cmd if ".py" in str(c) and not str(c).startswith("--")]
+        ran.extend(given)
         xml = next(Path(c.split("=", 1)[1]) for c in map(str, cmd) if c.startswith("--junitxml="))
+        cases = ""
+        for f in dict.fromkeys(mt.file_of(t) for t in given):
+            stem = Path(f).stem
+            bad = "<failure/>" if f in fails else ""
+            cases += f'<testcase classname="tests.{stem}" name="t" time="2">{bad}</testcase>'
         xml.parent.mkdir(parents=True, exist_ok=True)
-        xml.write_text(  # a passes, b fails
-            '<testsuites><testsuite><testcase classname="tests.test_a" name="t" time="2"/>'
-            '<testcase classname="tests.test_b" name="t" time="1"><failure/></testcase>'
-            "</testsuite></testsuites>"
-        )
+        xml.write_text(f"<testsuites><testsuite>{cases}</testsuite></testsuites>")
 
     monkeypatch.setattr(mt, "run", fake_run)
     m = mt.Mutant("harness/src/x.cpp", 3, "op", "  x = f(y);", "  x = f(z);", "cpp")
-    cache = mt.BaselineCache(tmp_path / "baseline.json", "commit+schema")
+    return a, b, cov, job, ran, fails, m
 
-    def files_run(runner: object) -> list[str]:
-        return [f for cmd in ran for f in cmd if f.endswith(".py")]
 
+def test_a_resumed_run_on_the_same_build_keeps_the_baselines_passes(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # The baseline of one commit (the key) is kept: a resumed run or the next shard skips the
+    # tests that passed (924 s in close-52b09a4-cpp) and runs again those that failed (the
+    # machine may have been the cause) and those never run; another commit starts afresh.
+    # Planted: a failure kept like a pass (the test would stay out of every selection for good).
+    a, b, cov, job, ran, fails, m = _pytest_baseline_rig(mt, tmp_path, monkeypatch)
+    fails.add(b)
+    cache = mt.BaselineCache(tmp_path / "baseline.json", "commit", "schema")
     first = mt.Runner(None, cov, [job], {})
     first.baseline([m], cache)
-    assert files_run(first) == [a, b]
+    assert sorted(ran) == [a, b]
     ran.clear()
     again = mt.Runner(None, cov, [job], {})
     again.baseline([m], cache)
-    assert files_run(again) == [b]  # a passed on this build: kept
+    assert ran == [b]  # a passed on this commit: kept
     assert again.py_base[a] == (True, 2.0) and again.py_base[b][0] is False
     ran.clear()
     other = mt.Runner(None, cov, [job], {})
-    other.baseline([m], mt.BaselineCache(tmp_path / "baseline.json", "another build"))
-    assert files_run(other) == [a, b]
+    other.baseline([m], mt.BaselineCache(tmp_path / "baseline.json", "another commit", "schema"))
+    assert sorted(ran) == [a, b]
+
+
+def test_a_later_shard_reuses_the_commits_timings_and_reruns_its_killers_unmutated(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # The baseline times depend on the commit, not on which mutants a schema build holds, so the
+    # next shard (another schema build of the same commit) keeps them: 740 to 873 s a shard at
+    # 97d7a93. Whether a test passes with every switch off is the null control of this build's
+    # kills, so each test that killed one of its mutants and was only timed elsewhere runs
+    # unmutated at the end; one that fails there kills nothing ("error"); one seen passing on
+    # this very build is not rerun; a mutant built alone is not this build's. Planted: the
+    # killers not rerun (a schema whose switch-off breaks a test would kill every mutant).
+    a, b, cov, job, ran, fails, m = _pytest_baseline_rig(mt, tmp_path, monkeypatch)
+    path = tmp_path / "baseline.json"
+    mt.Runner(None, cov, [job], {}).baseline([m], mt.BaselineCache(path, "commit", "schema 1"))
+    assert sorted(ran) == [a, b]
+    ran.clear()
+    later = mt.Runner(None, cov, [job], {})
+    cache2 = mt.BaselineCache(path, "commit", "schema 2")
+    later.baseline([m], cache2)
+    assert ran == [] and later.py_base == {a: (True, 2.0), b: (True, 2.0)}
+
+    def killed(by: list[str], via: str = "schema") -> object:
+        k = mt.Mutant("harness/src/x.cpp", 3, "op", "  x = f(y);", f"  x = {by}{via};", "cpp")
+        k.outcome, k.via, k.killers, k.tests = "killed", via, by, list(by)
+        return k
+
+    by_a, by_b, by_none, alone = killed([a]), killed([b]), killed([]), killed([b], "alone")
+    fails.add(b)  # b fails with every switch of schema 2 off
+    later.verify_killers(job, [by_a, by_b, by_none, alone], cache2)
+    assert sorted(ran) == [a, b]
+    assert [k.outcome for k in (by_a, by_b, by_none, alone)] == [
+        "killed",
+        "error",
+        "killed",
+        "killed",
+    ]
+    assert "fails unmutated on this build" in by_b.log
+    # Verified on schema 2 now: a resumed run of it reruns neither a's kills nor b's pass.
+    ran.clear()
+    again = mt.Runner(None, cov, [job], {})
+    again.baseline([m], mt.BaselineCache(path, "commit", "schema 2"))
+    assert ran == [b]  # b failed: never kept
+    ran.clear()
+    again.verify_killers(job, [killed([a])], cache2)
+    assert ran == []
+
+
+def test_a_pytest_file_timed_on_fewer_tests_than_asked_is_timed_again(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # A file's kept time is the sum of the tests it was timed on; the next shard may ask for
+    # more of them, and a limit from the smaller sum would end a slow survivor as a "timeout"
+    # (a kill). Planted: the file kept whatever it was timed on.
+    a, b, cov, job, ran, fails, m = _pytest_baseline_rig(mt, tmp_path, monkeypatch)
+    path = tmp_path / "baseline.json"
+    asked = {"one": [f"{a}::t1"], "more": [f"{a}::t1", f"{a}::t2"], "whole": [a]}
+
+    def runner(which: str) -> object:
+        r = mt.Runner(None, cov, [job], {})
+        r.pytest_baseline_selection = lambda mutants: asked[which]
+        r.baseline([m], mt.BaselineCache(path, "commit", which))
+        return r
+
+    runner("one")
+    assert ran == [f"{a}::t1"]
+    for which, runs in (("one", []), ("more", asked["more"]), ("more", []), ("whole", [a])):
+        ran.clear()
+        runner(which)
+        assert ran == runs, which
+    ran.clear()
+    runner("one")  # timed on the whole file: any part of it is kept
+    assert ran == []
 
 
 def test_a_baseline_cache_that_cannot_be_written_says_so_and_the_run_goes_on(
