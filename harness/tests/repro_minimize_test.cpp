@@ -90,6 +90,46 @@ TEST_CASE("reproducers: a replay names a hang as no answer and keeps the transcr
         "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 }
 
+TEST_CASE("reproducers: only the first failure of each engine and symptom is minimized (4 at most)",
+          "[repro][harness]") {
+  FirstOfEachSymptom first(4);
+  const Symptom crash{"crash", "killed by signal 6 (Aborted)"}, hang{"no-answer", "bestmove"};
+  CHECK(first.claim("a", crash, "g1") == "");
+  CHECK(first.claim("a", crash, "g2") == "as g1");  // the same failure again
+  CHECK(first.claim("b", crash, "g3") == "");       // another engine
+  CHECK(first.claim("a", hang, "g4") == "");        // another symptom
+  CHECK(first.claim("a", {"crash", "killed by signal 11 (Segmentation fault)"}, "g5") == "");
+  CHECK(first.claim("a", {"illegal-move", "a1h8"}, "g6") == "the run's first 4");
+  CHECK(first.claim("b", crash, "g7") == "as g3");
+}
+
+TEST_CASE("reproducers: a match whose every game fails alike minimizes the first game only",
+          "[repro][harness]") {
+  // Each minimization replays the engine tens of times (a disconnect waits 2 s in each); the
+  // bundles of the other games keep every command and name the one minimized.
+  const auto out = test::scratch_dir("repro-match-alike") / "o";
+  const auto played = test::run_command(
+      test::harness_bin() + " match --config f --out-dir '" + out.string() +
+      "' --gate non-regression --min-elo-lower95 -100000 --quiet --pairs 2 --nodes 50 "
+      "--engine 'cmd=" +
+      fake("crash-after-2") + "' name=a --engine 'cmd=" + fake("") + "' name=b");
+  INFO(played.output);
+  REQUIRE(played.exit_code == 0);
+  const auto repro = out / "repro";
+  // Not minimized, a bundle's minimized.uci is its whole command list.
+  const auto shrunk = [&](const char* id) {
+    return test::read_file(repro / id / "minimized.uci").size() <
+           test::read_file(repro / id / "commands.uci").size();
+  };
+  CHECK(shrunk("f-o0-g1"));
+  for (const char* id : {"f-o0-g2", "f-o1-g1", "f-o1-g2"}) {
+    CHECK_FALSE(shrunk(id));
+    CHECK_THAT(played.output, Catch::Matchers::Contains((repro / id).string() +
+                                                        " (crash (killed by signal 6 (Aborted)), "
+                                                        "not minimized: as f-o0-g1)"));
+  }
+}
+
 // MODEL replay-verdict
 // checks: harness/src/commands/replay/replay_command.cpp  (exit 1 only for the bundle's own failure)
 // contract: docs/reproducers.md#stk-harness-replay-bundle

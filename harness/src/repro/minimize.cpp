@@ -154,4 +154,14 @@ Minimized minimize_commands(const std::string& engine, const Commands& recorded,
   return Shrinker(engine, target, limits, budget).run(recorded);
 }
 
+std::string FirstOfEachSymptom::claim(const std::string& engine, const Symptom& symptom,
+                                      const std::string& id) {
+  const std::lock_guard lock(mutex_);
+  const std::string key = engine + '\n' + symptom.kind + '\n' + symptom.detail;
+  if (const auto it = first_.find(key); it != first_.end()) return "as " + it->second;
+  if (int(first_.size()) >= cap_) return "the run's first " + std::to_string(cap_);
+  first_.emplace(key, id);
+  return "";
+}
+
 }  // namespace stk::harness::repro

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,23 @@ struct Minimized {
   std::vector<std::string> commands;  // the shortest list found that fails as `target`
   std::vector<MinimizeTrial> trials;
   bool minimal = false;  // 1-minimal over commands and go limits (the budget did not run out)
+};
+
+// Which failures of a run are minimized (docs/reproducers.md): the first of each engine and
+// symptom, at most `cap` in all. Another game failing the same way would cost the same replays
+// (a disconnect waits kExitGrace in each) to find the same commands; its bundle names the one
+// minimized. Shared by the threads of a match.
+class FirstOfEachSymptom {
+ public:
+  explicit FirstOfEachSymptom(int cap) : cap_(cap) {}
+  // "" when the failure of `engine` with `symptom` is to be minimized (as bundle `id`); else
+  // why not: "as <id>" (the bundle minimized for the same failure) or "the run's first <cap>".
+  std::string claim(const std::string& engine, const Symptom& symptom, const std::string& id);
+
+ private:
+  std::mutex mutex_;
+  int cap_;
+  std::map<std::string, std::string> first_;  // engine + symptom -> the bundle minimized
 };
 
 Minimized minimize_commands(const std::string& engine, const std::vector<std::string>& recorded,

@@ -72,10 +72,12 @@ class EngineSet {
 };
 
 // Bundles a run leaves (docs/reproducers.md): every replay costs engine time, so only the first
-// few faults are minimized and a run that faults in every game stops leaving bundles.
+// fault of each engine and symptom is minimized, and a run that faults in every game stops
+// leaving bundles.
 constexpr int kMinimizedBundles = 4;
 constexpr int kMaxBundles = 20;
 std::atomic<int> bundles_left_behind{0};
+repro::FirstOfEachSymptom minimized_faults(kMinimizedBundles);
 
 void leave_reproducer(const MatchPlan& plan, const Task& task, int game, const FailedEngine& f) {
   const int n = bundles_left_behind++;
@@ -93,14 +95,18 @@ void leave_reproducer(const MatchPlan& plan, const Task& task, int game, const F
   failure.transcript = f.record.transcript;
   failure.stderr_text = f.stderr_text;
   std::optional<repro::Minimized> m;
-  if (n < kMinimizedBundles && f.symptom.kind != "late-answer") {
+  // A late answer depends on the machine's load: a replay would not see it.
+  std::string not_minimized = f.symptom.kind == "late-answer"
+                                  ? "a late answer"
+                                  : minimized_faults.claim(f.engine, f.symptom, id);
+  if (not_minimized.empty()) {
     repro::ReplayLimits limits;
     limits.answer = std::max(plan.settings.move_timeout, std::chrono::milliseconds(2000));
     m = repro::minimize_commands(f.engine, f.record.commands, f.symptom, limits);
   }
   const std::string dir = repro::write_bundle(plan.repro_dir, failure, m ? &*m : nullptr);
   std::cout << fmt::format("match: reproducer {} ({}{}): {}\n", dir, f.symptom.describe(),
-                           !m              ? ", not minimized"
+                           !m              ? ", not minimized: " + not_minimized
                            : m->reproduced ? fmt::format(", {} of {} commands", m->commands.size(),
                                                          f.record.commands.size())
                                            : ", not reproduced by a replay",

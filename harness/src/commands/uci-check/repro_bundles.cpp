@@ -47,6 +47,7 @@ std::vector<std::string> rerun_argv(const ScenarioResult& r, const Settings& s) 
 int leave_reproducers(const std::vector<ScenarioResult>& results, const Settings& settings,
                       const std::string& out_dir, const std::string& config) {
   int written = 0;
+  repro::FirstOfEachSymptom minimized(kMinimizedBundles);
   for (const ScenarioResult& r : results) {
     if (r.verdict != Verdict::Fail || written >= kMaxBundles) continue;
     repro::Failure f;
@@ -66,23 +67,27 @@ int leave_reproducers(const std::vector<ScenarioResult>& results, const Settings
     repro::ReplayLimits limits;
     limits.answer = scaled(settings, Timeouts::kPrompt);
     std::optional<repro::Minimized> m;
+    std::string same;  // why a reproduced failure was not minimized: "as <the bundle that was>"
     if (written < kMinimizedBundles) {
       const repro::Replay seen = repro::replay_commands(settings.engine, f.commands, limits);
       if (seen.symptom.failed()) {
         f.symptom = seen.symptom;
-        m = repro::minimize_commands(settings.engine, f.commands, f.symptom, limits);
+        same = minimized.claim(settings.engine, f.symptom, f.id);
+        if (same.empty())
+          m = repro::minimize_commands(settings.engine, f.commands, f.symptom, limits);
       }
     }
-    if (!m || !m->reproduced) {
+    if (same.empty() && (!m || !m->reproduced)) {
       f.symptom = {"scenario", r.group + "." + r.name};
       f.rerun = rerun_argv(r, settings);
       m.reset();
     }
     const std::string dir = repro::write_bundle(out_dir + "/repro", f, m ? &*m : nullptr);
     std::cout << fmt::format("uci-check: reproducer {} ({}{}): {}\n", dir, f.symptom.describe(),
-                             m ? fmt::format(", {} of {} commands", m->commands.size(),
-                                             f.commands.size())
-                               : "",
+                             m              ? fmt::format(", {} of {} commands", m->commands.size(),
+                                                          f.commands.size())
+                             : same.empty() ? ""
+                                            : ", not minimized: " + same,
                              proc::display_command({"stk-harness", "replay", dir}))
               << std::flush;
     ++written;
