@@ -48,10 +48,13 @@ std::size_t journal_pairs(const fs::path& journal) {
 }
 
 // A match in `dir` (its reports under dir), gate non-regression with a bar nothing fails by accident.
+std::string match_command(const fs::path& dir, const std::string& config, const std::string& args) {
+  return test::harness_bin() + " match --config " + config + " --out-dir " + dir.string() +
+         " --gate non-regression --min-elo-lower95 -100000 --quiet " + args;
+}
+
 test::RunResult match(const fs::path& dir, const std::string& config, const std::string& args) {
-  return test::run_command(test::harness_bin() + " match --config " + config + " --out-dir " +
-                           dir.string() +
-                           " --gate non-regression --min-elo-lower95 -100000 --quiet " + args);
+  return test::run_command(match_command(dir, config, args));
 }
 
 std::string fake(const std::string& defect = "", const std::string& name = "") {
@@ -102,11 +105,21 @@ TEST_CASE("match: a crash or hang or illegal move loses with its reason and the 
        "time forfeit: A (a) gave no bestmove within " + test::timeout_ms(300) + " ms", "time-loss"},
       {"illegal-after-2", "illegal move: A (a) played 'a1h8'", "illegal-move"},
       {"disconnect-after-2", "disconnect: A (a) closed its output (still running)", "disconnect"}};
-  for (const auto& [defect, reason, termination] : cases) {
-    const auto dir = test::scratch_dir("match-fault-" + defect);
-    auto run = match(dir, "f",
-                     fake(defect, "a") + " " + fake("", "b") +
-                         " --nodes 50 --pairs 2 --timeout-ms " + test::timeout_ms(300));
+  // Side by side: each match waits on the fake's faults (a hang, a disconnect), not the CPU.
+  std::vector<fs::path> dirs;
+  std::vector<std::string> commands;
+  for (const auto& c : cases) {
+    dirs.push_back(test::scratch_dir("match-fault-" + c.defect));
+    commands.push_back(match_command(dirs.back(), "f",
+                                     fake(c.defect, "a") + " " + fake("", "b") +
+                                         " --nodes 50 --pairs 2 --timeout-ms " +
+                                         test::timeout_ms(300)));
+  }
+  const auto runs = test::run_commands(commands);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [defect, reason, termination] = cases[i];
+    const auto& dir = dirs[i];
+    const auto& run = runs[i];
     INFO(defect << "\n" << run.output);
     CHECK(run.exit_code == 0);
     const auto s = state(dir, "f");

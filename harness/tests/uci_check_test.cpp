@@ -47,11 +47,14 @@ struct Run {
   std::map<std::string, nlohmann::json> by_id;
 };
 
-Run uci_check(const std::string& dir_name, const std::string& args) {
-  auto dir = test::scratch_dir(dir_name);
+std::string uci_check_command(const std::filesystem::path& dir, const std::string& args) {
+  return test::harness_bin() + " uci-check --config t --out-dir " + dir.string() + " " + args;
+}
+
+// What a finished run in `dir` reported.
+Run uci_check_run(const std::filesystem::path& dir, test::RunResult result) {
   Run run;
-  run.result = test::run_command(test::harness_bin() + " uci-check --config t --out-dir " +
-                                 dir.string() + " " + args);
+  run.result = std::move(result);
   std::ifstream in(dir / "uci-check" / "t.json");
   if (in) {
     in >> run.json;
@@ -59,6 +62,11 @@ Run uci_check(const std::string& dir_name, const std::string& args) {
     CHECK(test::validate_junit((dir / "junit" / "uci-check-t.xml").string()) == "");
   }
   return run;
+}
+
+Run uci_check(const std::string& dir_name, const std::string& args) {
+  const auto dir = test::scratch_dir(dir_name);
+  return uci_check_run(dir, test::run_command(uci_check_command(dir, args)));
 }
 
 }  // namespace
@@ -234,11 +242,20 @@ TEST_CASE("uci-check: each planted defect of the fake engine fails its scenario"
       {"prefix-position", "garbage.position-illegal-move", "prefix-search"},
       {"queen-promotion", "notation.play-underpromotion-black", "missed-special-move"},
   };
+  // Side by side: each run waits on the fake's timeouts, not on the CPU.
+  std::vector<std::filesystem::path> dirs;
+  std::vector<std::string> commands;
   for (const Planted& p : planted) {
     // The defect's scenario plus one that must still pass: a defect never errors the run out.
-    Run run = uci_check("uci-check-" + p.defect, "--engine '" + fake_bin() + " --defect " +
-                                                     p.defect + "' --only " + p.scenario +
-                                                     " --only handshake.uci");
+    dirs.push_back(test::scratch_dir("uci-check-" + p.defect + "-" + std::to_string(dirs.size())));
+    commands.push_back(uci_check_command(dirs.back(), "--engine '" + fake_bin() + " --defect " +
+                                                          p.defect + "' --only " + p.scenario +
+                                                          " --only handshake.uci"));
+  }
+  auto results = test::run_commands(commands);
+  for (std::size_t i = 0; i < planted.size(); ++i) {
+    const Planted& p = planted[i];
+    Run run = uci_check_run(dirs[i], std::move(results[i]));
     INFO(p.defect << " / " << p.scenario << "\n" << run.result.output);
     CHECK(run.result.exit_code == 1);
     REQUIRE(run.by_id.count(p.scenario));
