@@ -222,6 +222,7 @@ class SchemaRun:
         else:
             ran = self.job.ctest(p.tests, p.timeout, env=env, per_test=p.per_test)
             self.runner.ctest_verdict(m, ran, p)
+            self.runner.confirm_kill(self.job, m, env)
         # Before the second stage (minutes of pytest): a survivor that CI's build refuses or
         # whose object is HEAD's, byte for byte, owes no test a kill.
         if m.survived and self.judged_alone(m):

@@ -1440,6 +1440,7 @@ class Runner:
         # The tests seen passing unmutated on this very build (not only timed on this commit).
         self.verified: set[str] = set()
         self.verify_seconds = 0.0  # the null control of kills timed on another build
+        self.flaky: set[str] = set()  # failed unmutated beside others, passed alone
         # Per file, how many of its mutants each test killed so far in this run: those tests
         # run first for the file's next mutants (a killed mutant stops at its first failing
         # test; the fastest-first order alone ran 250 s of tests before the one that failed).
@@ -1572,18 +1573,63 @@ class Runner:
                     ),
                     flush=True,
                 )
-        self.verified |= self._baseline_run(mutants, known)
+        ran = self._baseline_run(mutants, known)
+        self.verified |= self.passing(ran)
+        self._rerun_failures_alone([t for t in ran if t not in self.verified])
         if kept is not None:
             kept.save(self.base_results(), self.verified, self.py_selected)
         bad = [t for t, (ok, _) in {**self.ctest_base, **self.py_base}.items() if not ok]
         for t in bad:
             print(f"mutation: WARNING: fails unmutated, left out: {t}", flush=True)
 
+    def _rerun_failures_alone(self, tests: list[str]) -> None:
+        """A test that failed unmutated beside others runs once more, alone: one that then
+        passes fails under load now and then (the fault matrix, search-speed, the review page's
+        browser in the 97d7a93 shards), and leaving it out would leave its mutants to survive.
+        It is kept, flaky: a mutant it alone kills is run again (confirm_kill)."""
+        failed = [t for t in tests if not t.endswith(".py")]
+        failed_py = [t for t in tests if t.endswith(".py")]
+        if not tests:
+            return
+        print(f"mutation: baseline: {len(failed) + len(failed_py)} failures run again, alone")
+        job = self.first
+        if failed:
+            junit = job.tree / "build" / "mutation-baseline-alone.xml"
+            job.ctest(failed, timeout=7200, junit=junit, parallel=1)
+            for part in sorted(junit.parent.glob(junit.stem + ".*.xml")):
+                self.ctest_base.update(junit_times(part))
+                part.unlink()
+        if failed_py:
+            self._baseline_pytest(job, sorted(t for f in failed_py for t in self.py_selected[f]), 1)
+        for t in [*failed, *failed_py]:
+            if t in self.passing([t]):
+                self.flaky.add(t)
+                print(f"mutation: WARNING: failed beside others, passed alone: flaky: {t}")
+
+    def confirm_kill(self, job: Job, m: Mutant, env: dict[str, str] | None = None) -> None:
+        """A kill by flaky tests alone (_rerun_failures_alone) is run again with the mutant on:
+        a failure that does not repeat kills nothing ("error")."""
+        killers = set(m.killers)
+        if m.outcome != "killed" or not killers or not killers <= self.flaky:
+            return
+        cpp = sorted(t for t in killers if not t.endswith(".py"))
+        py = [t for t in m.tests if file_of(t) in killers]
+        again = bool(cpp) and job.ctest(cpp, 7200, env=env).code != 0
+        if not again and py:
+            cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py]
+            again = run(cmd, job.tree, env or self.py_env(job), 7200).code != 0
+        if not again:
+            m.outcome = "error"
+            m.log = (
+                f"killed only by {', '.join(sorted(killers))}, flaky under load (failed unmutated"
+                " beside others, passed alone), and the failure did not repeat: no kill"
+            )
+
     def base_results(self) -> dict[str, dict[str, tuple[bool, float]]]:
         return {"ctest": self.ctest_base, "pytest": self.py_base}
 
-    def _baseline_run(self, mutants: Sequence[Mutant], known: set[str]) -> set[str]:
-        """The baseline of the tests not `known`; returns those that passed."""
+    def _baseline_run(self, mutants: Sequence[Mutant], known: set[str]) -> list[str]:
+        """The baseline of the tests not `known`; returns the tests and files it ran."""
         # A line the map says no test executes runs no CTest test (only the second stage).
         cpp = sorted(
             {
@@ -1596,9 +1642,9 @@ class Runner:
         py = [t for t in self.pytest_baseline_selection(mutants) if file_of(t) not in known]
         return self.run_unmutated(self.first, [t for t in cpp if t not in known], py)
 
-    def run_unmutated(self, job: Job, cpp: list[str], py: list[str]) -> set[str]:
+    def run_unmutated(self, job: Job, cpp: list[str], py: list[str]) -> list[str]:
         """Runs CTest tests `cpp` and pytest tests or files `py` unmutated in `job` (every schema
-        switch off), their results into the baseline; returns the tests and files that passed."""
+        switch off), their results into the baseline; returns the tests and files it ran."""
         if cpp:
             print(f"mutation: baseline: {len(cpp)} CTest tests unmutated", flush=True)
             junit = job.tree / "build" / "mutation-baseline.xml"
@@ -1612,8 +1658,11 @@ class Runner:
                 self.py_selected[f] = self.py_selected.get(f, set()) | {
                     t for t in py if file_of(t) == f
                 }
-        ran = [*cpp, *{file_of(t) for t in py}]
-        return {t for t in ran if {**self.ctest_base, **self.py_base}.get(t, (False, 0))[0]}
+        return [*cpp, *dict.fromkeys(file_of(t) for t in py)]
+
+    def passing(self, tests: Iterable[str]) -> set[str]:
+        """Those of the tests (CTest names, pytest files) whose baseline passed."""
+        return {t for t in tests if {**self.ctest_base, **self.py_base}.get(t, (False, 0))[0]}
 
     def verify_killers(self, job: Job, done: Sequence[Mutant], kept: BaselineCache | None) -> None:
         """The null control of a kill, where the baseline only timed its test on another build of
@@ -1648,7 +1697,7 @@ class Runner:
         print(
             f"mutation: null control: {len(todo)} killing tests unmutated on this build", flush=True
         )
-        self.verified |= self.run_unmutated(job, cpp, py)
+        self.verified |= self.passing(self.run_unmutated(job, cpp, py))
         failed = [t for t in todo if t not in self.verified]
         for t in failed:
             print(f"mutation: WARNING: kills but fails unmutated on this build: {t}", flush=True)
@@ -1680,14 +1729,14 @@ class Runner:
         whole = {t for t in chosen if "::" not in t}
         return sorted(t for t in chosen if t in whole or file_of(t) not in whole)
 
-    def _baseline_pytest(self, job: Job, tests: list[str]) -> None:
+    def _baseline_pytest(self, job: Job, tests: list[str], parallel: int = 0) -> None:
         """Runs the tests unmutated, one pytest per file (its fixtures set up once), as many at
         a time as there are cores, the largest files first: a static split left one core
         running the fault matrix's whole file for minutes after the other was done. Each
         process has its own scratch folder, as mutants side by side have; a file's time is the
         sum of its cases that ran."""
         files = largest_first(job.tree, {file_of(t) for t in tests})
-        n = min(self.baseline_parallelism(), len(files))
+        n = min(parallel or self.baseline_parallelism(), len(files))
         print(
             f"mutation: baseline: {len(tests)} pytest tests or files of {len(files)} files"
             f" unmutated, {n} at a time",
@@ -1724,6 +1773,11 @@ class Runner:
             mine = [v for k, v in cases.items() if stem in k.split("::")[0].split(".")]
             # No case at all (the file did not run: a crash, a timeout) is no pass.
             self.py_base[f] = (bool(mine) and all(ok for ok, _ in mine), sum(s for _, s in mine))
+            if not self.py_base[f][0]:  # which cases, for whoever reads the log
+                bad = [
+                    k for k, v in cases.items() if not v[0] and stem in k.split("::")[0].split(".")
+                ]
+                print(f"mutation: baseline: {f} failed: {', '.join(bad[:5]) or 'no case ran'}")
 
     def killers_first(self, file: str, tests: list[str]) -> list[str]:
         with self.killers_lock:
@@ -1818,6 +1872,7 @@ class Runner:
             m.tests = []
         else:
             self.ctest_verdict(m, job.ctest(p.tests, p.timeout, per_test=p.per_test), p)
+            self.confirm_kill(job, m)
         if m.survived and self.binary_tests(m):
             if (r := job.ninja(["stk", "stk-harness", "stk-fault-inject"])).code:
                 m.outcome, m.log = "uncompilable", r.out[-2000:]
@@ -1834,6 +1889,7 @@ class Runner:
         self._verdict(m, ran, Plan(bt, m.covered, limit))
         if m.outcome == "killed":
             self.record_kill(m, ran.out, pytest=True)
+            self.confirm_kill(job, m, env)
         m.tests = [*(p.tests if p.covered is not False else []), *bt]
         m.limit_s = p.timeout + limit
 

@@ -1534,7 +1534,7 @@ def test_the_baseline_runs_only_the_pytest_files_a_second_stage_can_choose(
     def timed(mutants: list) -> list[str]:
         ran.clear()
         runner.baseline(mutants)
-        return sorted(f for cmd in ran for f in cmd if f.endswith(".py"))
+        return sorted({f for cmd in ran for f in cmd if f.endswith(".py")})  # a failure: twice
 
     assert timed([at(3), at(5)]) == [a]
     assert timed([at(3), at(4)]) == [a, b]
@@ -1611,9 +1611,9 @@ def test_the_pytest_baseline_times_only_the_tests_a_mutant_can_choose_on_every_c
     assert runner.pytest_baseline_selection([at(3), at(5)]) == [a + "::test_1", b]
     runner.baseline([at(3), at(4)])
     ran = sorted(x for cmd, _ in runs for x in cmd if x.endswith(".py") or "::" in x)
-    assert ran == [a + "::test_1", a + "::test_2", b + "::test_3", c]
+    assert ran == [a + "::test_1", a + "::test_2", b + "::test_3", c, c]  # c again, alone
     files = [{x.split("::")[0] for x in cmd if ".py" in x} for cmd, _ in runs]
-    assert sorted(len(f) for f in files) == [1, 1, 1]  # one pytest a file, its tests together
+    assert sorted(len(f) for f in files) == [1, 1, 1, 1]  # one pytest a file, its tests together
     slots = {str(job.build_dir / "baseline-scratch" / s) for s in "01"}  # two cores: two slots
     assert {env["STK_TEST_SCRATCH"] for _, env in runs} <= slots
     assert all(env["TMPDIR"] == env["STK_TEST_SCRATCH"] + "/tmp" for _, env in runs)
@@ -1713,6 +1713,9 @@ def test_a_survivor_ci_would_refuse_or_that_changes_nothing_skips_the_second_sta
 
         def ctest_verdict(self, m: Any, ran: object, p: object) -> None:
             m.outcome = "survived"
+
+        def confirm_kill(self, job: object, m: object, env: object) -> None:
+            pass
 
         def binary_tests(self, m: object) -> list[str]:
             return ["test_x.py"]
@@ -2000,16 +2003,16 @@ def test_a_resumed_run_on_the_same_build_keeps_the_baselines_passes(
     cache = mt.BaselineCache(tmp_path / "baseline.json", "commit", "schema")
     first = mt.Runner(None, cov, [job], {})
     first.baseline([m], cache)
-    assert sorted(ran) == [a, b]
+    assert sorted(ran) == [a, b, b]  # b failed: run again, alone
     ran.clear()
     again = mt.Runner(None, cov, [job], {})
     again.baseline([m], cache)
-    assert ran == [b]  # a passed on this commit: kept
+    assert ran == [b, b]  # a passed on this commit: kept
     assert again.py_base[a] == (True, 2.0) and again.py_base[b][0] is False
     ran.clear()
     other = mt.Runner(None, cov, [job], {})
     other.baseline([m], mt.BaselineCache(tmp_path / "baseline.json", "another commit", "schema"))
-    assert sorted(ran) == [a, b]
+    assert sorted(ran) == [a, b, b]
 
 
 def test_a_later_shard_reuses_the_commits_timings_and_reruns_its_killers_unmutated(
@@ -2052,10 +2055,59 @@ def test_a_later_shard_reuses_the_commits_timings_and_reruns_its_killers_unmutat
     ran.clear()
     again = mt.Runner(None, cov, [job], {})
     again.baseline([m], mt.BaselineCache(path, "commit", "schema 2"))
-    assert ran == [b]  # b failed: never kept
+    assert ran == [b, b]  # b failed: never kept (and alone again)
     ran.clear()
     again.verify_killers(job, [killed([a])], cache2)
     assert ran == []
+
+
+def test_a_test_failing_beside_others_but_not_alone_is_kept_and_its_lone_kills_repeated(
+    mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # A baseline failure may be the load of the test beside it (the fault matrix, search-speed
+    # and the review page's browser each failed once in the 97d7a93 shards and were left out of
+    # every selection, their mutants left to survive). It runs once more alone; passing, it is
+    # kept as flaky, and a mutant that it alone killed runs it again: a failure that does not
+    # repeat is no kill. Planted: the failure left out without a second run; a flaky kill
+    # trusted as it came.
+    a, b, cov, job, ran, fails, m = _pytest_baseline_rig(mt, tmp_path, monkeypatch)
+    rig_run = mt.run
+    fails.add(b)
+
+    def once(cmd: list[str], *args: object, **kwargs: object) -> object:
+        out = rig_run(cmd, *args, **kwargs)
+        if b in map(str, cmd):
+            fails.discard(b)  # b failed beside a; alone it passes
+        return out
+
+    monkeypatch.setattr(mt, "run", once)
+    r = mt.Runner(None, cov, [job], {})
+    r.baseline([m], None)
+    assert ran.count(b) == 2 and r.py_base[b][0] and r.flaky == {b}
+
+    def killed(by: list[str]) -> object:
+        k = mt.Mutant("harness/src/x.cpp", 3, "op", "  x = f(y);", f"  x = {by};", "cpp")
+        k.outcome, k.killers, k.tests = "killed", by, list(by)
+        return k
+
+    again: list[list[str]] = []
+    for repeats in (True, False):
+        monkeypatch.setattr(
+            mt,
+            "run",
+            lambda cmd, *a_, **k_: (
+                again.append([str(c) for c in cmd])
+                or types.SimpleNamespace(code=int(repeats), out="", timed_out=False)
+            ),
+        )
+        by_b, by_a, by_both = killed([b]), killed([a]), killed([a, b])
+        for k in (by_b, by_a, by_both):
+            r.confirm_kill(job, k)
+        assert [k.outcome for k in (by_a, by_both)] == ["killed", "killed"]
+        assert by_b.outcome == ("killed" if repeats else "error")
+        assert len(again) == 1 and again[0][-1] == b  # only the flaky test's lone kill
+        again.clear()
+    assert "the failure did not repeat: no kill" in by_b.log
 
 
 def test_a_pytest_file_timed_on_fewer_tests_than_asked_is_timed_again(
