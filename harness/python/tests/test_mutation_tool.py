@@ -1701,15 +1701,20 @@ def test_a_survivor_ci_would_refuse_or_that_changes_nothing_skips_the_second_sta
         def write(self, path: str, text: str) -> None:
             (tree / path).write_text(text)
 
+        ctest_runs = 0
+
         def ctest(self, *a: object, **k: object) -> object:
+            FakeJob.ctest_runs += 1
             return mt.Ran(0, "", 0.1)
 
     class FakeRunner:
         env = dict(os.environ)
         second_stage_ran: list[str] = []
 
+        limit = 10.0
+
         def planned(self, m: object) -> object:
-            return mt.Plan(["t"], True, 10.0)
+            return mt.Plan(["t"], True, self.limit)
 
         def ctest_verdict(self, m: Any, ran: object, p: object) -> None:
             m.outcome = "survived"
@@ -1745,6 +1750,15 @@ def test_a_survivor_ci_would_refuse_or_that_changes_nothing_skips_the_second_sta
         if want == "uncompilable":
             assert mt.CI_REFUSES in m.log and "return-type" in m.log
     assert runner.second_stage_ran == ["  return 1;"]
+    assert FakeJob.ctest_runs == 3
+    # A selection whose limit passes JUDGE_ALONE_FIRST_S is judged alone before any test runs:
+    # the uncompilable and the equivalent mutant run none (planted: judged after the tests).
+    runner.limit, FakeJob.ctest_runs = schema_run.JUDGE_ALONE_FIRST_S + 1, 0
+    for original, (mutated, want) in cases.items():
+        m = mt.Mutant("src/a.cpp", 3, "op", original.rstrip("#"), mutated, "cpp")
+        run._run(m, 0)
+        assert m.outcome == want, (mutated, m.log)
+    assert FakeJob.ctest_runs == 1 and runner.second_stage_ran == ["  return 1;"] * 2
     assert (tree / "src" / "a.cpp").read_text() == head  # the clone's text is HEAD's again
 
 
