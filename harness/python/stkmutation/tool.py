@@ -1889,9 +1889,9 @@ class Runner:
         self._verdict(m, ran, Plan(bt, m.covered, limit))
         if m.outcome == "killed":
             self.record_kill(m, ran.out, pytest=True)
-            self.confirm_kill(job, m, env)
         m.tests = [*(p.tests if p.covered is not False else []), *bt]
         m.limit_s = p.timeout + limit
+        self.confirm_kill(job, m, env)  # reads m.tests: the pytest tests it ran
 
     def _py(self, job: Job, m: Mutant) -> None:
         mutated = self.sources.mutated_text(m)

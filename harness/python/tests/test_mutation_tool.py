@@ -2122,6 +2122,22 @@ def test_a_test_failing_beside_others_but_not_alone_is_kept_and_its_lone_kills_r
         assert len(again) == 1 and again[0][-1] == b  # only the flaky test's lone kill
         again.clear()
     assert "the failure did not repeat: no kill" in by_b.log
+    # The second stage's kill is repeated with the tests it ran (its pytest node ids).
+    calls: list[list[str]] = []
+    outs = iter([(1, f"FAILED {b}::t - assert 0\n"), (0, "")])
+
+    def stage_run(cmd: list[str], *a_: object, **k_: object) -> object:
+        calls.append([str(c) for c in cmd])
+        code, out = next(outs)
+        return types.SimpleNamespace(code=code, out=out, timed_out=False)
+
+    monkeypatch.setattr(mt, "run", stage_run)
+    r.binary_tests = lambda m: [f"{b}::t"]
+    staged = killed([])
+    staged.outcome, staged.covered = "survived", True
+    r.second_stage(job, staged, mt.Plan(["ctest name"], True, 10.0), {})
+    assert staged.killers == [b] and staged.outcome == "error"
+    assert calls[1][-1] == f"{b}::t"
 
 
 def test_a_pytest_file_timed_on_fewer_tests_than_asked_is_timed_again(
