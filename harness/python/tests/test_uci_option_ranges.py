@@ -1,0 +1,95 @@
+"""Every option `stk` advertises holds its advertised domain both ways, at the smallest margin: a
+`spin` accepts its `min` and `max` and refuses the integer past each and a non-number; a `check`
+accepts `true` and `false` and refuses anything else. A refusal is an `info string error` line
+naming the option (docs/uci.md#option-values); an accepted value prints nothing. The options and
+their domains are read from the engine's own `uci` answer, so a rule whose bound moved by one, or
+whose advertised range is not the one it enforces, fails here without a test written for that
+option (the engine's side of test_cli_ranges.py).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+
+import pytest
+
+ENGINE = os.environ.get("STK_ENGINE", "")
+pytestmark = pytest.mark.skipif(not ENGINE, reason="set STK_ENGINE=/path/to/stk to run")
+OPTION = re.compile(r"^option name (.+?) type (spin|check)\b(.*)$", re.M)
+# Allocating the largest table is the machine's answer (out of memory keeps the old one), not the
+# rule's: that one value is not sent.
+NOT_SENT = {("Hash", "max")}
+
+
+@dataclass(frozen=True)
+class Advertised:
+    name: str
+    kind: str
+    lo: int = 0
+    hi: int = 0
+
+
+def advertised() -> list[Advertised]:
+    out = subprocess.run(
+        [ENGINE], input="uci\nquit\n", capture_output=True, text=True, timeout=60
+    ).stdout
+    found = []
+    for name, kind, rest in OPTION.findall(out):
+        words = rest.split()
+        if kind == "spin":
+            lo, hi = int(words[words.index("min") + 1]), int(words[words.index("max") + 1])
+            found.append(Advertised(name, kind, lo, hi))
+        else:
+            found.append(Advertised(name, kind))
+    return found
+
+
+def answers(name: str, values: list[str]) -> list[list[str]]:
+    """The engine's lines after each `setoption name NAME value V`, one fresh engine for all."""
+    script = "uci\nisready\n"
+    script += "".join(f"setoption name {name} value {v}\nisready\n" for v in values)
+    out = subprocess.run(
+        [ENGINE], input=script + "quit\n", capture_output=True, text=True, timeout=60
+    ).stdout
+    chunks = out.split("readyok\n")
+    assert len(chunks) == len(values) + 2, f"{name}: not one readyok per setoption:\n{out}"
+    return [[x for x in c.splitlines() if x.strip()] for c in chunks[1:-1]]
+
+
+def cases(o: Advertised) -> list[tuple[str, bool]]:
+    """(value, accepted) at the smallest margins of the advertised domain."""
+    if o.kind == "check":
+        return [("true", True), ("false", True), ("TRUE", False), ("yes", False), ("1", False)]
+    edge = [("min", str(o.lo), True), ("max", str(o.hi), True)]
+    past = [("", str(o.lo - 1), False), ("", str(o.hi + 1), False), ("", "5x", False)]
+    return [(v, ok) for end, v, ok in [*edge, *past] if (o.name, end) not in NOT_SENT]
+
+
+OPTIONS = advertised() if ENGINE else []
+
+
+def test_the_engine_advertises_the_options_the_docs_name() -> None:
+    # An empty list would pass every case below: the domains must have been read.
+    names = {o.name for o in OPTIONS}
+    assert {"Hash", "Threads", "Ponder", "Use NNUE", "FHPredictor", "FHLmrTier1"} <= names
+
+
+# MODEL uci-option-domains
+# checks: engine/src/uci/options.cpp  (each advertised spin and check option's refusal rule)
+# contract: docs/uci.md#option-values
+# planted: ci/mutants/model-uci-option-domains.patch  (Hash's lower bound moved by one: 0 MB taken)
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.name.replace(" ", "_"))
+def test_each_option_accepts_its_domain_and_refuses_one_past_it(option: Advertised) -> None:
+    wanted = cases(option)
+    got = answers(option.name, [v for v, _ in wanted])
+    for (value, accepted), lines in zip(wanted, got, strict=True):
+        errors = [x for x in lines if x.startswith("info string error")]
+        if accepted:
+            assert not lines, f"{option.name} = {value!r} is in its domain, refused: {lines}"
+        else:
+            assert len(errors) == 1 and option.name in errors[0], (
+                f"{option.name} = {value!r} is outside its domain, got: {lines}"
+            )
