@@ -200,12 +200,8 @@ class SchemaRun:
         """The mutant's switch on; a scratch folder per slot (tests of two mutants side by side
         must not share theirs)."""
         scratch = self.job.build_dir / "schema-scratch" / str(slot)
-        (scratch / "tmp").mkdir(parents=True, exist_ok=True)
         return dict(
-            self.runner.py_env(self.job),
-            STK_MUTANT=str(m.schema_id),
-            STK_TEST_SCRATCH=str(scratch),
-            TMPDIR=str(scratch / "tmp"),
+            tool.scratch_env(self.runner.py_env(self.job), scratch), STK_MUTANT=str(m.schema_id)
         )
 
     def run_one(self, m: Mutant, slot: int) -> None:

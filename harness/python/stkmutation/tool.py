@@ -1357,6 +1357,13 @@ def growing_chunks(names: Sequence[str]) -> list[list[str]]:
     return chunks
 
 
+def scratch_env(env: dict[str, str], folder: Path) -> dict[str, str]:
+    """`env` with its own scratch `folder` for the tests (STK_TEST_SCRATCH, TMPDIR under it):
+    two test runs side by side must not share theirs (a baseline's slots, a schema's mutants)."""
+    (folder / "tmp").mkdir(parents=True, exist_ok=True)
+    return dict(env, STK_TEST_SCRATCH=str(folder), TMPDIR=str(folder / "tmp"))
+
+
 def file_digest(path: Path) -> str:
     return hashlib.sha256(inputs.read_input_bytes(path)).hexdigest() if path.exists() else ""
 
@@ -1750,11 +1757,7 @@ class Runner:
         def one(i: int) -> None:
             slot = slots.get()
             try:
-                scratch = job.build_dir / "baseline-scratch" / str(slot)
-                (scratch / "tmp").mkdir(parents=True, exist_ok=True)
-                env = dict(
-                    self.py_env(job), STK_TEST_SCRATCH=str(scratch), TMPDIR=str(scratch / "tmp")
-                )
+                env = scratch_env(self.py_env(job), job.build_dir / "baseline-scratch" / str(slot))
                 mine = [t for t in tests if file_of(t) == files[i]]
                 cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
                 xmls[i].unlink(missing_ok=True)
