@@ -17,7 +17,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -1972,6 +1974,53 @@ def test_failed_pytest_tests_are_named_as_the_map_names_them(mt: ModuleType, tmp
     p = mt.PYTEST_PREFIX + "harness/python/tests/test_a.py::"
     assert mt.failed_pytest_tests(listed) == {p + "test_x[2]", p + "TestK::test_y"}
     assert mt.failed_pytest_tests(tmp_path / "none.txt") == set()
+
+
+# MODEL mutation-baseline-selection
+# checks: harness/python/stkmutation/tool.py  (the pytest tests a run's baseline times: Runner.pytest_baseline_selection)
+# contract: docs/mutation.md#how-a-mutant-is-made-and-run
+# planted: ci/mutants/model-mutation-baseline-selection.patch  (the Python mutants' selections left out)
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["cpp", "py"]),
+            st.lists(
+                st.tuples(st.sampled_from("abcd"), st.one_of(st.none(), st.sampled_from("xyz"))),
+                max_size=6,
+            ),
+        ),
+        max_size=6,
+    )
+)
+def test_the_baseline_times_every_test_a_mutant_can_choose_and_no_other(
+    mt: ModuleType, drawn: list[tuple[str, list[tuple[str, str | None]]]]
+) -> None:
+    # The documented contract (step 4): the baseline times what the drawn mutants' runs can
+    # choose, each test once: a file whole where any selection holds it whole, else the tests
+    # chosen of it. Generated selections (C++ second stages and Python mutants alike) stand for
+    # what the map would give; the model is the contract's three sentences, not the code.
+    sel: dict[int, list[str]] = {}
+    mutants = []
+    for i, (lang, picks) in enumerate(drawn):
+        m = mt.Mutant(f"harness/src/x{i}.cpp", i + 1, "op", "a;", "b;", lang)
+        sel[i + 1] = [f"t/{f}.py" + (f"::{t}" if t else "") for f, t in picks]
+        mutants.append(m)
+    runner = mt.Runner(None, mt.CoverageMap(), [types.SimpleNamespace(tree=Path("/x"))], {})
+    runner.tests_of_files = lambda m, files: sel[m.line]  # type: ignore[method-assign]
+    runner.py_tests_of_files = lambda m, files: sel[m.line]  # type: ignore[method-assign]
+    runner.pytest_selection = lambda m, named: []  # type: ignore[method-assign]
+    runner.py_tests = lambda m: ([], True)  # type: ignore[method-assign]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(mt, "binary_tests_for", lambda tree, file: [])
+        out = runner.pytest_baseline_selection(mutants)
+    chosen = {t for ts in sel.values() for t in ts}
+    whole = {t for t in chosen if "::" not in t}
+    assert out == sorted(set(out)), "sorted, each once"
+    for t in chosen:  # every choice is timed, by itself or with its whole file
+        assert t in out or t.split("::")[0] in out, t
+    for t in out:  # nothing timed that no mutant chose, nor a test whose file is timed whole
+        assert t in chosen and (t in whole or t.split("::")[0] not in whole), t
 
 
 def _pytest_baseline_rig(mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
