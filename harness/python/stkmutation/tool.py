@@ -1397,6 +1397,11 @@ class BaselineCache:
         v = self._doc().get("verified", {})
         return set(v.get("tests", [])) if v.get("build") == self.build else set()
 
+    def flaky(self) -> set[str]:
+        """The tests that failed beside others and passed alone on this commit (a shard's
+        baseline): a kill by them alone repeats in every later shard too."""
+        return set(self._doc().get("flaky", []))
+
     def pytest_selections(self) -> dict[str, set[str]]:
         """Per pytest file, the tests of it (node ids, or the file itself: all) it was timed on."""
         return {f: set(ids) for f, ids in self._doc().get("pytest_tests", {}).items()}
@@ -1406,12 +1411,14 @@ class BaselineCache:
         results: dict[str, dict[str, tuple[bool, float]]],
         verified: Collection[str] = (),
         py_selected: dict[str, set[str]] | None = None,
+        flaky: Collection[str] = (),
     ) -> None:
         doc: dict[str, Any] = {"key": self.key}
         for kind, base in results.items():
             doc[kind] = {t: round(s, 3) for t, (ok, s) in sorted(base.items()) if ok}
         doc["pytest_tests"] = {f: sorted(ids) for f, ids in sorted((py_selected or {}).items())}
         doc["verified"] = {"build": self.build, "tests": sorted(verified)}
+        doc["flaky"] = sorted(flaky)
         try:
             write_text_atomic(self.path, json.dumps(doc, separators=(",", ":")))
         except (OSError, InputError) as e:  # a cache costs a resumed run time only
@@ -1569,6 +1576,7 @@ class Runner:
                     self.py_base[f], self.py_selected[f] = py[f], ids
                     known.add(f)
             self.verified |= kept.verified() & known
+            self.flaky |= kept.flaky() & known
             if known:
                 other = len(known - self.verified)
                 print(
@@ -1584,7 +1592,7 @@ class Runner:
         self.verified |= self.passing(ran)
         self._rerun_failures_alone([t for t in ran if t not in self.verified])
         if kept is not None:
-            kept.save(self.base_results(), self.verified, self.py_selected)
+            kept.save(self.base_results(), self.verified, self.py_selected, self.flaky)
         bad = [t for t, (ok, _) in {**self.ctest_base, **self.py_base}.items() if not ok]
         for t in bad:
             print(f"mutation: WARNING: fails unmutated, left out: {t}", flush=True)
@@ -1717,7 +1725,7 @@ class Runner:
                 )
         self.verify_seconds = time.monotonic() - t0
         if kept is not None:
-            kept.save(self.base_results(), self.verified, self.py_selected)
+            kept.save(self.base_results(), self.verified, self.py_selected, self.flaky)
 
     def pytest_baseline_selection(self, mutants: Sequence[Mutant]) -> list[str]:
         """What the mutants' pytest runs can choose, as they would run it: a C++ mutant's second

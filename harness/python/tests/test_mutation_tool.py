@@ -2145,8 +2145,12 @@ def test_a_test_failing_beside_others_but_not_alone_is_kept_and_its_lone_kills_r
 
     monkeypatch.setattr(mt, "run", once)
     r = mt.Runner(None, cov, [job], {})
-    r.baseline([m], None)
+    r.baseline([m], mt.BaselineCache(tmp_path / "baseline.json", "commit", "shard 1"))
     assert ran.count(b) == 2 and r.py_base[b][0] and r.flaky == {b}
+    # The next shard of the commit keeps b's time and knows it flaky (its lone kills repeat).
+    later = mt.Runner(None, cov, [job], {})
+    later.baseline([m], mt.BaselineCache(tmp_path / "baseline.json", "commit", "shard 2"))
+    assert later.flaky == {b} and later.py_base[b][0]
 
     def killed(by: list[str]) -> object:
         k = mt.Mutant("harness/src/x.cpp", 3, "op", "  x = f(y);", f"  x = {by};", "cpp")
