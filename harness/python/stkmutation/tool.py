@@ -1358,10 +1358,17 @@ def growing_chunks(names: Sequence[str]) -> list[list[str]]:
 
 
 def scratch_env(env: dict[str, str], folder: Path) -> dict[str, str]:
-    """`env` with its own scratch `folder` for the tests (STK_TEST_SCRATCH, TMPDIR under it):
-    two test runs side by side must not share theirs (a baseline's slots, a schema's mutants)."""
-    (folder / "tmp").mkdir(parents=True, exist_ok=True)
-    return dict(env, STK_TEST_SCRATCH=str(folder), TMPDIR=str(folder / "tmp"))
+    """`env` with its own scratch `folder` for the tests (STK_TEST_SCRATCH) and its own TMPDIR:
+    two test runs side by side must not share theirs (a baseline's slots, a schema's mutants).
+    TMPDIR is short, in the system's temporary folder, named by the folder's digest: a Unix
+    socket's path holds at most 107 bytes, and chromium's singleton socket under TMPDIR in a
+    clone's build folder was longer (the review page's browser test then failed unmutated in
+    every 97d7a93 shard, leaving the review module's mutants uncovered)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
+    tmp = Path(tempfile.gettempdir()) / f"stkmut-{digest}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    return dict(env, STK_TEST_SCRATCH=str(folder), TMPDIR=str(tmp))
 
 
 def file_digest(path: Path) -> str:

@@ -8,8 +8,10 @@ import importlib.util
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 import types
 import xml.etree.ElementTree as ET
@@ -1618,7 +1620,12 @@ def test_the_pytest_baseline_times_only_the_tests_a_mutant_can_choose_on_every_c
     assert sorted(len(f) for f in files) == [1, 1, 1, 1]  # one pytest a file, its tests together
     slots = {str(job.build_dir / "baseline-scratch" / s) for s in "01"}  # two cores: two slots
     assert {env["STK_TEST_SCRATCH"] for _, env in runs} <= slots
-    assert all(env["TMPDIR"] == env["STK_TEST_SCRATCH"] + "/tmp" for _, env in runs)
+    # each slot its own TMPDIR (scratch_env)
+    assert (
+        len({(env["STK_TEST_SCRATCH"], env["TMPDIR"]) for _, env in runs})
+        == len({env["STK_TEST_SCRATCH"] for _, env in runs})
+        == len({env["TMPDIR"] for _, env in runs})
+    )
     assert runner.py_base[a] == (True, 4.0) and runner.py_base[b] == (True, 2.0)
     assert runner.py_base[c] == (False, 0)  # no case: it never ran
 
@@ -2021,6 +2028,23 @@ def test_the_baseline_times_every_test_a_mutant_can_choose_and_no_other(
         assert t in out or t.split("::")[0] in out, t
     for t in out:  # nothing timed that no mutant chose, nor a test whose file is timed whole
         assert t in chosen and (t in whole or t.split("::")[0] not in whole), t
+
+
+def test_a_scratch_tmpdir_holds_a_unix_socket_however_deep_the_clone(
+    mt: ModuleType, tmp_path: Path
+):
+    # Chromium makes its singleton socket at $TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket,
+    # and a Unix socket's path holds at most 107 bytes: under a clone's build folder it did not
+    # fit, and the review page's browser test failed unmutated in every 97d7a93 shard (its
+    # module's mutants left uncovered). Each folder its own TMPDIR, the scratch folder kept.
+    # Planted: TMPDIR under the scratch folder again.
+    deep = tmp_path / ("clone-" * 10) / "build" / "release" / "schema-scratch" / "0"
+    env = mt.scratch_env({"KEEP": "1"}, deep)
+    assert env["STK_TEST_SCRATCH"] == str(deep) and env["KEEP"] == "1"
+    assert env["TMPDIR"] != mt.scratch_env({}, deep.parent / "1")["TMPDIR"]
+    where = tempfile.mkdtemp(prefix="org.chromium.Chromium.", dir=env["TMPDIR"])
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(os.path.join(where, "SingletonSocket"))
 
 
 def _pytest_baseline_rig(mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
