@@ -1636,10 +1636,11 @@ class Runner:
             return
         cpp = sorted(t for t in killers if not t.endswith(".py"))
         py = [t for t in m.tests if file_of(t) in killers]
-        again = bool(cpp) and job.ctest(cpp, 7200, env=env).code != 0
+        limit = max(m.limit_s, 60.0)  # the mutant's own limit: a hang under it is a kill too
+        again = bool(cpp) and job.ctest(cpp, limit, env=env).code != 0
         if not again and py:
             cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py]
-            again = run(cmd, job.tree, env or self.py_env(job), 7200).code != 0
+            again = run(cmd, job.tree, env or self.py_env(job), limit).code != 0
         if not again:
             m.outcome = "error"
             m.log = (

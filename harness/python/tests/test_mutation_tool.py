@@ -2182,12 +2182,14 @@ def test_a_test_failing_beside_others_but_not_alone_is_kept_and_its_lone_kills_r
         return k
 
     again: list[list[str]] = []
+    limits: list[object] = []
     for repeats in (True, False):
         monkeypatch.setattr(
             mt,
             "run",
             lambda cmd, *a_, **k_: (
                 again.append([str(c) for c in cmd])
+                or limits.append(a_[-1])
                 or types.SimpleNamespace(code=int(repeats), out="", timed_out=False)
             ),
         )
@@ -2197,6 +2199,8 @@ def test_a_test_failing_beside_others_but_not_alone_is_kept_and_its_lone_kills_r
         assert [k.outcome for k in (by_a, by_both)] == ["killed", "killed"]
         assert by_b.outcome == ("killed" if repeats else "error")
         assert len(again) == 1 and again[0][-1] == b  # only the flaky test's lone kill
+        assert limits == [60.0]  # under the mutant's own limit (at least a minute), not hours
+        limits.clear()
         again.clear()
     assert "the failure did not repeat: no kill" in by_b.log
     # The second stage's kill is repeated with the tests it ran (its pytest node ids).
