@@ -50,7 +50,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from stkmutation import gcov_records, pytest_contexts, pytest_gcov, schema
+from stkmutation import binary_readers, gcov_records, pytest_contexts, pytest_gcov, schema
 from stkmutation import report as mutants_report  # the report format check-mutants shares
 from stkmutation.modules import module_of
 from stkmutation.syntax import SyntaxCheck
@@ -1182,12 +1182,13 @@ def compiler_warnings(output: str) -> str:
 
 
 def binary_tests_for(tree: Path, file: str) -> list[str]:
-    """The pytest files that run the binary a C++ file is built into (they name STK_HARNESS for a
-    harness file, STK_ENGINE or STK_HARNESS for an engine file): a defect that CTest misses
-    may be one only an end-to-end test sees (a fault injected under stk-harness, a datagen run).
-    For a file of harness/src/commands/<cmd>, those that mention <cmd> when any does, and those
-    that check every command alike (EVERY_COMMAND_TESTS: a command's help text is its reference
-    page; an emptied option description survived a campaign that never read it)."""
+    """The pytest files that run the binary a C++ file is built into (files_naming: they read
+    STK_HARNESS for a harness file, STK_ENGINE or STK_HARNESS for an engine file): a defect that
+    CTest misses may be one only an end-to-end test sees (a fault injected under stk-harness, a
+    datagen run). For a file of harness/src/commands/<cmd>, those that mention <cmd> when any
+    does, and those that check every command alike (EVERY_COMMAND_TESTS: a command's help text
+    is its reference page; an emptied option description survived a campaign that never read
+    it)."""
     parts = file.split("/")
     texts = files_naming(tree, BINARY_VARS.get(parts[0], ()))
     found = list(texts)
@@ -2388,13 +2389,14 @@ def merge_counts(into: Path, prefixes: Sequence[Path], tree: Path) -> dict[str, 
 
 
 def files_naming(tree: Path, names: Iterable[str]) -> dict[Path, str]:
-    """The pytest files of `tree` (sorted) whose text names one of `names`, with their text."""
-    texts = {f: _text(f) for f in sorted((tree / PY_TESTS).glob("test_*.py"))}
-    return {f: t for f, t in texts.items() if any(n in t for n in names)}
+    """The pytest files of `tree` (sorted) that read one of the variables `names` in their code,
+    or use a helper beside them that does (binary_readers.files_reading: a variable named in a
+    string or set for a child is no binary this file runs), with their text."""
+    return binary_readers.files_reading(tree / PY_TESTS, names, _text)
 
 
 def binary_test_files(tree: Path) -> list[str]:
-    """Every pytest file that runs a binary of the project (it names STK_ENGINE or STK_HARNESS),
+    """Every pytest file that runs a binary of the project (it reads STK_ENGINE or STK_HARNESS),
     as repository paths: the files a coverage refresh measures."""
     names = {n for ns in BINARY_VARS.values() for n in ns}
     return [str(f.relative_to(tree)) for f in files_naming(tree, names)]
