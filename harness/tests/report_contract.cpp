@@ -1,8 +1,11 @@
 #include "report_contract.h"
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <regex>
 #include <set>
 
 #include <sys/stat.h>
@@ -11,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <tinyxml2.h>
 
+#include "cli_support.h"
 #include "proc/command_words.h"
 
 namespace stk::test {
@@ -39,6 +43,7 @@ struct JUnitFacts {
   std::vector<std::string> suite_names;
   std::vector<std::pair<std::string, std::string>> cases;       // (classname, name)
   std::vector<std::pair<std::string, std::string>> properties;  // (name, value), every suite's
+  std::vector<std::pair<std::string, double>> case_times;       // (name, time attribute)
   std::string problem;  // a count stated unlike the testcases, unparsable XML
 };
 
@@ -67,6 +72,7 @@ JUnitFacts read_junit(const fs::path& file) {
     Counts suite;
     for (auto* c = s->FirstChildElement("testcase"); c; c = c->NextSiblingElement("testcase")) {
       f.cases.emplace_back(attribute(c, "classname"), attribute(c, "name"));
+      f.case_times.emplace_back(attribute(c, "name"), c->DoubleAttribute("time", 0.0));
       ++suite.tests;
       suite.failures += c->FirstChildElement("failure") != nullptr;
       suite.errors += c->FirstChildElement("error") != nullptr;
@@ -128,6 +134,123 @@ std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
   return out;
 }
 
+// The keys a row of report-schema.md "Figures by harness" names at the top: names in backticks
+// outside parentheses and braces (those hold nested and conditional keys), `x[]` read as `x`.
+std::vector<std::string> top_level_keys(const std::string& cell) {
+  std::string outside;
+  int depth = 0;
+  for (char c : cell) {
+    if (c == '(' || c == '{') ++depth;
+    if (depth == 0) outside += c;
+    if ((c == ')' || c == '}') && depth > 0) --depth;
+  }
+  std::vector<std::string> keys;
+  static const std::regex kName("`([a-z_][a-z0-9_]*)(\\[\\])?`");
+  for (std::sregex_iterator it(outside.begin(), outside.end(), kName), end; it != end; ++it)
+    keys.push_back((*it)[1]);
+  return keys;
+}
+
+// Harness -> the top-level keys docs/report-schema.md "Figures by harness" names for it.
+const std::map<std::string, std::vector<std::string>>& documented_figures() {
+  static const std::map<std::string, std::vector<std::string>> table = [] {
+    std::map<std::string, std::vector<std::string>> found;
+    std::ifstream in(test::source_dir() + "/docs/report-schema.md");
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+      if (line.starts_with("## ")) inside = line == "## Figures by harness";
+      if (!inside || !line.starts_with("| ")) continue;
+      // Cells split at each '|' that is not escaped (`sd\|sn`).
+      std::vector<std::string> cells(1);
+      for (std::size_t i = 1; i < line.size(); ++i) {
+        if (line[i] == '|' && line[i - 1] != '\\') cells.emplace_back();
+        else cells.back() += line[i];
+      }
+      if (cells.size() < 2 || cells[0].find("harness") == 1 || cells[0].starts_with("---"))
+        continue;
+      const std::string names = cells[0].substr(0, cells[0].find('('));
+      static const std::regex kHarness("[a-z][a-z-]*");
+      for (std::sregex_iterator it(names.begin(), names.end(), kHarness), end; it != end; ++it)
+        found[it->str()] = top_level_keys(cells[1]);
+    }
+    return found;
+  }();
+  return table;
+}
+
+// Each top-level key the docs name for the summary's harness is in it.
+std::string figure_violation(const fs::path& json_path, const nlohmann::json& doc,
+                             const std::string& harness) {
+  const auto& table = documented_figures();
+  const auto row = table.find(harness);
+  if (row == table.end()) return "";
+  for (const std::string& key : row->second)
+    if (!doc.contains(key))
+      return fmt::format("{}: no '{}' ({}'s figures, report-schema.md)", json_path.string(), key,
+                         harness);
+  return "";
+}
+
+// The stk-harness command of a command line ("" when it runs no stk-harness).
+std::string harness_command(const std::vector<std::string>& words) {
+  for (std::size_t i = 0; i + 1 < words.size(); ++i)
+    if (fs::path(words[i]).filename() == "stk-harness") return words[i + 1];
+  return "";
+}
+
+// Each testcase's time is never negative and, for a command that runs what it reports, at most
+// `elapsed`, the seconds from before the run to after it (docs/report-schema.md#times).
+std::string time_violation(const fs::path& junit, const JUnitFacts& facts,
+                           const std::vector<std::string>& words, double elapsed) {
+  static const std::set<std::string> kCarriesOtherRunsTimes = {"merge", "match-merge",
+                                                               "ctest-junit", "history", "review"};
+  const std::string command = harness_command(words);
+  const bool own = !command.empty() && !kCarriesOtherRunsTimes.contains(command);
+  for (const auto& [name, seconds] : facts.case_times)
+    if (seconds < 0 || (own && seconds > elapsed + 0.001))
+      return fmt::format("{}: testcase '{}' took {} s, the run {:.3f} s", junit.string(), name,
+                         seconds, elapsed);
+  return "";
+}
+
+// A property name or a JSON key a reader cannot look up (docs/report-schema.md#names): empty,
+// holding a control character, or with a space at either end.
+bool bad_name(const std::string& name) {
+  if (name.empty() || name.front() == ' ' || name.back() == ' ') return true;
+  return std::any_of(name.begin(), name.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 32 || u == 127;
+  });
+}
+
+std::string property_name_violation(const fs::path& junit, const JUnitFacts& facts) {
+  for (const auto& [name, value] : facts.properties)
+    if (bad_name(name))
+      return fmt::format("{}: a suite property named '{}' (value '{}')", junit.string(), name,
+                         value);
+  return "";
+}
+
+// The first key of the document's objects, at any depth, that is not a name.
+std::string key_violation(const fs::path& json_path, const nlohmann::json& doc,
+                          const std::string& where) {
+  if (doc.is_object()) {
+    for (const auto& [k, v] : doc.items()) {
+      if (bad_name(k))
+        return fmt::format("{}: key '{}' at {} (value {:.80})", json_path.string(), k,
+                           where.empty() ? "the top" : where, v.dump());
+      if (std::string found = key_violation(json_path, v, where + "/" + k); !found.empty())
+        return found;
+    }
+  } else if (doc.is_array()) {
+    for (std::size_t i = 0; i < doc.size(); ++i)
+      if (std::string found = key_violation(json_path, doc[i], where + "/" + std::to_string(i));
+          !found.empty())
+        return found;
+  }
+  return "";
+}
+
 std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
                                const JUnitFacts& facts) {
   std::ifstream in(json_path);
@@ -135,6 +258,7 @@ std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("report") || !j["report"].is_object())
     return json_path.string() + ": no JSON object with a \"report\" envelope";
+  if (std::string v = key_violation(json_path, j, ""); !v.empty()) return v;
   const nlohmann::json& e = j["report"];
   auto count = [&](const char* k) { return e.value(k, -1); };
   const Counts stated{count("tests"), count("failures"), count("errors"), count("skipped")};
@@ -155,6 +279,7 @@ std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
                        link, junit.string());
   const std::string harness = e.value("harness", "");
   const std::string config = e.value("config", "");
+  if (std::string v = figure_violation(json_path, j, harness); !v.empty()) return v;
   if (junit.stem().string() != harness + "-" + config)
     return fmt::format("{}: harness '{}' and config '{}' do not name {}", json_path.string(),
                        harness, config, junit.filename().string());
@@ -224,6 +349,7 @@ RunContract::RunContract(const std::string& command) {
   }
   for (const fs::path& file : candidates())
     if (auto id = identity(file)) before_[file] = *id;
+  started_ = std::chrono::steady_clock::now();  // the run starts after this
 }
 
 std::vector<fs::path> RunContract::candidates() const {
@@ -249,6 +375,8 @@ bool RunContract::written(const fs::path& file) const {
 }
 
 std::string RunContract::violation(int exit_code) const {
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   if (exit_code != 0 && exit_code != 1) return "";
   for (const fs::path& junit : named_junit_)
     if (!written(junit))
@@ -263,6 +391,8 @@ std::string RunContract::violation(int exit_code) const {
     if (!facts.problem.empty()) return facts.problem;
     if (std::string v = testcase_name_violation(junit, facts); !v.empty()) return v;
     if (std::string v = recorded_input_violation(junit, facts, words_); !v.empty()) return v;
+    if (std::string v = property_name_violation(junit, facts); !v.empty()) return v;
+    if (std::string v = time_violation(junit, facts, words_, elapsed); !v.empty()) return v;
     const bool failed = facts.counts.failures + facts.counts.errors > 0;
     if (exit_code == 0 && failed)
       return fmt::format("exit 0 but {} records {} failures and {} errors", junit.string(),

@@ -6,6 +6,7 @@
 // test happened to run the command.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -40,7 +41,9 @@ class RunContract {
   //   links back to it, states its counts and `passed`, and names the harness of every suite
   //   (`<harness>.<...>`) and the classname of every testcase;
   // - every testcase has a name and a classname, no two the same pair; every `input.<name>`
-  //   property of an option the command gave holds a value it gave (docs/report-schema.md).
+  //   property of an option the command gave holds a value it gave (docs/report-schema.md);
+  // - every property and JSON key has a name; no testcase time is negative or, for a command
+  //   that runs what it reports, longer than the run (report-schema.md#names, #times).
   // Exit 2 (usage, input or write failure) and other statuses are left to the tests causing them.
   std::string violation(int exit_code) const;
 
@@ -49,6 +52,7 @@ class RunContract {
   std::vector<std::filesystem::path> named_junit_;        // --junit paths
   std::vector<std::filesystem::path> out_dirs_;           // --out-dir folders
   std::map<std::filesystem::path, FileIdentity> before_;  // reports and summaries before the run
+  std::chrono::steady_clock::time_point started_;         // taken just before the run
 
   std::vector<std::filesystem::path> candidates() const;  // files the run may have written
   bool written(const std::filesystem::path& file) const;

@@ -14,15 +14,15 @@ using stk::test::RunContract;
 
 namespace {
 
-std::string junit_xml(int failures, int errors, const std::string& suite = "perft.t") {
+std::string junit_xml(int failures, int errors, const std::string& suite = "standin.t") {
   std::string cases;
   for (int i = 0; i < failures; ++i)
-    cases += "<testcase classname=\"perft.c\" name=\"f" + std::to_string(i) +
+    cases += "<testcase classname=\"standin.c\" name=\"f" + std::to_string(i) +
              "\" time=\"0\"><failure message=\"m\">d</failure></testcase>";
   for (int i = 0; i < errors; ++i)
-    cases += "<testcase classname=\"perft.c\" name=\"e" + std::to_string(i) +
+    cases += "<testcase classname=\"standin.c\" name=\"e" + std::to_string(i) +
              "\" time=\"0\"><error message=\"m\">d</error></testcase>";
-  cases += "<testcase classname=\"perft.c\" name=\"ok\" time=\"0\"/>";
+  cases += "<testcase classname=\"standin.c\" name=\"ok\" time=\"0\"/>";
   const int tests = failures + errors + 1;
   return "<?xml version=\"1.0\"?><testsuites tests=\"" + std::to_string(tests) + "\" failures=\"" +
          std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
@@ -32,7 +32,7 @@ std::string junit_xml(int failures, int errors, const std::string& suite = "perf
 }
 
 std::string envelope(int tests, int failures, bool passed, const std::string& junit_link) {
-  return "{\"report\": {\"schema\": \"stk-report/1\", \"harness\": \"perft\", \"config\": \"t\", "
+  return "{\"report\": {\"schema\": \"stk-report/1\", \"harness\": \"standin\", \"config\": \"t\", "
          "\"junit\": \"" +
          junit_link + "\", \"tests\": " + std::to_string(tests) +
          ", \"failures\": " + std::to_string(failures) +
@@ -51,7 +51,7 @@ struct Stage {
 
   Stage() {
     fs::create_directories(staged / "junit");
-    fs::create_directories(staged / "perft");
+    fs::create_directories(staged / "standin");
     stk::test::write_file(bin, "#!/bin/sh\nmkdir -p '" + out.string() + "' && cp -r '" +
                                    staged.string() + "/.' '" + out.string() +
                                    "/'\nexit \"$CODE\"\n");
@@ -77,13 +77,13 @@ struct Stage {
 TEST_CASE("report contract: the exit status agrees with the testcases, both ways",
           "[report][contract]") {
   Stage s;
-  s.stage("junit/perft-t.xml", junit_xml(1, 0));
+  s.stage("junit/standin-t.xml", junit_xml(1, 0));
   CHECK(s.run(0, s.out_dir()).starts_with("exit 0 but"));
   CHECK(s.run(1, s.out_dir()).empty());
-  s.stage("junit/perft-t.xml", junit_xml(0, 1));
+  s.stage("junit/standin-t.xml", junit_xml(0, 1));
   CHECK(s.run(1, s.out_dir()).empty());  // an engine error is a failed run
   CHECK(s.run(0, s.out_dir()).starts_with("exit 0 but"));
-  s.stage("junit/perft-t.xml", junit_xml(0, 0));
+  s.stage("junit/standin-t.xml", junit_xml(0, 0));
   CHECK(s.run(0, s.out_dir()).empty());
   CHECK(s.run(1, s.out_dir()).starts_with("exit 1 but no report"));
   CHECK(s.run(2, s.out_dir()).empty());  // input and write failures: their own tests judge
@@ -94,15 +94,15 @@ TEST_CASE("report contract: only the run's own reports count, a named one must b
   Stage s;
   // A failing report of an earlier run stays beside this run's passing one.
   fs::create_directories(s.out / "junit");
-  stk::test::write_file(s.out / "junit" / "perft-old.xml", junit_xml(1, 0, "perft.old"));
-  s.stage("junit/perft-t.xml", junit_xml(0, 0));
+  stk::test::write_file(s.out / "junit" / "standin-old.xml", junit_xml(1, 0, "standin.old"));
+  s.stage("junit/standin-t.xml", junit_xml(0, 0));
   CHECK(s.run(0, s.out_dir()).empty());
   // --junit names a file the run must write; a stale one is not this run's.
-  const std::string named = "--junit '" + (s.out / "junit" / "perft-x.xml").string() + "'";
-  stk::test::write_file(s.out / "junit" / "perft-x.xml", junit_xml(0, 0, "perft.x"));
+  const std::string named = "--junit '" + (s.out / "junit" / "standin-x.xml").string() + "'";
+  stk::test::write_file(s.out / "junit" / "standin-x.xml", junit_xml(0, 0, "standin.x"));
   CHECK(s.run(0, named).starts_with("exit 0 but it did not write its report"));
-  s.stage("junit/perft-x.xml", junit_xml(1, 0, "perft.x"));
-  CHECK(s.run(1, "--junit=" + (s.out / "junit" / "perft-x.xml").string()).empty());
+  s.stage("junit/standin-x.xml", junit_xml(1, 0, "standin.x"));
+  CHECK(s.run(1, "--junit=" + (s.out / "junit" / "standin-x.xml").string()).empty());
 }
 
 TEST_CASE("report contract: counts as the testcases make them, an envelope that agrees",
@@ -111,21 +111,21 @@ TEST_CASE("report contract: counts as the testcases make them, an envelope that 
   std::string lying = junit_xml(1, 0);
   const std::string stated = "failures=\"1\" errors=\"0\" skipped";
   lying.replace(lying.find(stated), stated.size(), "failures=\"0\" errors=\"0\" skipped");
-  s.stage("junit/perft-t.xml", lying);
+  s.stage("junit/standin-t.xml", lying);
   CHECK(s.run(1, s.out_dir()).find("its testcases count") != std::string::npos);
 
-  s.stage("junit/perft-t.xml", junit_xml(1, 0));
-  s.stage("perft/t.json", envelope(2, 1, false, "../junit/perft-t.xml"));
+  s.stage("junit/standin-t.xml", junit_xml(1, 0));
+  s.stage("standin/t.json", envelope(2, 1, false, "../junit/standin-t.xml"));
   CHECK(s.run(1, s.out_dir()).empty());
-  s.stage("perft/t.json", envelope(2, 0, false, "../junit/perft-t.xml"));
+  s.stage("standin/t.json", envelope(2, 0, false, "../junit/standin-t.xml"));
   CHECK(s.run(1, s.out_dir()).find("the envelope states") != std::string::npos);
-  s.stage("perft/t.json", envelope(2, 1, true, "../junit/perft-t.xml"));
+  s.stage("standin/t.json", envelope(2, 1, true, "../junit/standin-t.xml"));
   CHECK(s.run(1, s.out_dir()).find("passed is not false") != std::string::npos);
-  s.stage("perft/t.json", envelope(2, 1, false, "../junit/perft-u.xml"));
+  s.stage("standin/t.json", envelope(2, 1, false, "../junit/standin-u.xml"));
   CHECK(s.run(1, s.out_dir()).find("does not lead to") != std::string::npos);
-  s.stage("perft/t.json", envelope(2, 1, false, "../junit/perft-t.xml"));
-  s.stage("junit/perft-t.xml", junit_xml(1, 0, "bench.t"));
-  CHECK(s.run(1, s.out_dir()).find("is not named for harness 'perft'") != std::string::npos);
+  s.stage("standin/t.json", envelope(2, 1, false, "../junit/standin-t.xml"));
+  s.stage("junit/standin-t.xml", junit_xml(1, 0, "bench.t"));
+  CHECK(s.run(1, s.out_dir()).find("is not named for harness 'standin'") != std::string::npos);
 }
 
 TEST_CASE("report contract: testcases named for the harness, once each, inputs as given",
@@ -135,14 +135,14 @@ TEST_CASE("report contract: testcases named for the harness, once each, inputs a
     xml.replace(xml.find(from), from.size(), to);
     return xml;
   };
-  s.stage("perft/t.json", envelope(2, 1, false, "../junit/perft-t.xml"));
-  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "classname=\"perft.c\" name=\"ok\"",
-                                    "classname=\"bench.c\" name=\"ok\""));
-  CHECK(s.run(1, s.out_dir()).find("has classname 'bench.c', not 'perft.<...>'") !=
+  s.stage("standin/t.json", envelope(2, 1, false, "../junit/standin-t.xml"));
+  s.stage("junit/standin-t.xml", with(junit_xml(1, 0), "classname=\"standin.c\" name=\"ok\"",
+                                      "classname=\"bench.c\" name=\"ok\""));
+  CHECK(s.run(1, s.out_dir()).find("has classname 'bench.c', not 'standin.<...>'") !=
         std::string::npos);
-  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "name=\"ok\"", "name=\"\""));
+  s.stage("junit/standin-t.xml", with(junit_xml(1, 0), "name=\"ok\"", "name=\"\""));
   CHECK(s.run(1, s.out_dir()).find("a testcase without a name") != std::string::npos);
-  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "name=\"ok\"", "name=\"f0\""));
+  s.stage("junit/standin-t.xml", with(junit_xml(1, 0), "name=\"ok\"", "name=\"f0\""));
   CHECK(s.run(1, s.out_dir()).find("two testcases 'f0'") != std::string::npos);
 
   // input.<name> holds a value the command gave; options it did not give are not judged.
@@ -150,7 +150,7 @@ TEST_CASE("report contract: testcases named for the harness, once each, inputs a
       "<properties><property name=\"input.depth\" value=\"5\"/>"
       "<property name=\"input.quiet\" value=\"true\"/>"
       "<property name=\"input.state\" value=\"derived\"/></properties>";
-  s.stage("junit/perft-t.xml", with(junit_xml(1, 0), "<testcase ", props + "<testcase "));
+  s.stage("junit/standin-t.xml", with(junit_xml(1, 0), "<testcase ", props + "<testcase "));
   CHECK(s.run(1, s.out_dir() + " --depth 5 --quiet").empty());
   CHECK(s.run(1, s.out_dir() + " --depth=5").empty());
   CHECK(s.run(1, s.out_dir() + " --depth 6 --quiet").find("'input.depth' is '5'") !=
@@ -158,4 +158,62 @@ TEST_CASE("report contract: testcases named for the harness, once each, inputs a
   CHECK(s.run(1, s.out_dir() + " --depth=4").find("'input.depth' is '5'") != std::string::npos);
   CHECK(s.run(1, s.out_dir() + " --depth 5 --quiet --state x").find("'input.state'") !=
         std::string::npos);
+}
+
+TEST_CASE("report contract: every property and JSON key has a name, both ways",
+          "[report][contract]") {
+  Stage s;
+  auto props = [](const std::string& name) {
+    return "<properties><property name=\"" + name + "\" value=\"3\"/></properties><testcase ";
+  };
+  auto staged_xml = [&](const std::string& name) {
+    std::string xml = junit_xml(1, 0);
+    xml.replace(xml.find("<testcase "), 10, props(name));
+    return xml;
+  };
+  // Kept by the smallest margin: one character, a space inside (a UCI option's name).
+  for (const char* name : {"g", "engine.Use NNUE"}) {
+    s.stage("junit/standin-t.xml", staged_xml(name));
+    CHECK(s.run(1, s.out_dir()).empty());
+  }
+  // Broken by the smallest margin: empty, a space at an end, a tab inside, DEL.
+  for (const char* name : {"", " g", "g ", "a\tb", "a\x7f"}) {
+    INFO("property name '" << name << "'");
+    s.stage("junit/standin-t.xml", staged_xml(name));
+    CHECK(s.run(1, s.out_dir()).find("a suite property named") != std::string::npos);
+  }
+  // The summary's keys, at any depth: inside an object of a list of the figures.
+  s.stage("junit/standin-t.xml", junit_xml(1, 0));
+  auto with_figure = [](const std::string& key) {
+    std::string env = envelope(2, 1, false, "../junit/standin-t.xml");
+    return env.substr(0, env.size() - 1) + ", \"rows\": [{\"" + key + "\": 1}]}";
+  };
+  s.stage("standin/t.json", with_figure("n"));
+  CHECK(s.run(1, s.out_dir()).empty());
+  s.stage("standin/t.json", with_figure(""));
+  CHECK(s.run(1, s.out_dir()).find("key '' at /rows/0") != std::string::npos);
+  s.stage("standin/t.json", with_figure("n "));
+  CHECK(s.run(1, s.out_dir()).find("key 'n ' at /rows/0") != std::string::npos);
+}
+
+TEST_CASE("report contract: a testcase takes no negative time and no more than its run",
+          "[report][contract]") {
+  Stage s;
+  auto timed = [](const std::string& seconds) {
+    std::string xml = junit_xml(1, 0);
+    const std::string ok = "name=\"ok\" time=\"0\"";
+    xml.replace(xml.find(ok), ok.size(), "name=\"ok\" time=\"" + seconds + "\"");
+    return xml;
+  };
+  s.stage("junit/standin-t.xml", timed("0"));
+  CHECK(s.run(1, s.out_dir()).empty());
+  s.stage("junit/standin-t.xml", timed("-0.001"));
+  CHECK(s.run(1, s.out_dir()).find("testcase 'ok' took -0.001 s") != std::string::npos);
+  // The stand-in runs in well under a minute: 60 s is longer than the run.
+  s.stage("junit/standin-t.xml", timed("60"));
+  CHECK(s.run(1, s.out_dir()).find("testcase 'ok' took 60 s") != std::string::npos);
+  // A command carrying other runs' times (merge) may report more than it took, never less than 0.
+  CHECK(s.run(1, "merge " + s.out_dir()).empty());
+  s.stage("junit/standin-t.xml", timed("-0.001"));
+  CHECK(s.run(1, "merge " + s.out_dir()).find("took -0.001 s") != std::string::npos);
 }

@@ -18,7 +18,10 @@ Exit 2 and other statuses are judged by the tests that provoke them."""
 
 from __future__ import annotations
 
+import functools
 import json
+import re
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -107,14 +110,108 @@ def input_problems(junit: Path, argv: list[str]) -> list[str]:
     return out
 
 
+SCHEMA_DOC = Path(__file__).resolve().parents[3] / "docs" / "report-schema.md"
+
+
+def top_level_keys(cell: str) -> list[str]:
+    """The keys a row of "Figures by harness" names at the top: names in backticks outside
+    parentheses and braces (those hold nested keys)."""
+    depth, outside = 0, []
+    for ch in cell:
+        depth += ch in "({"
+        if depth == 0:
+            outside.append(ch)
+        depth -= ch in ")}" and depth > 0
+    words = re.findall(r"`([^`]+)`", "".join(outside))
+    return [w.removesuffix("[]") for w in words if re.fullmatch(r"[a-z_][a-z0-9_]*(\[\])?", w)]
+
+
+@functools.cache
+def documented_figures() -> dict[str, list[str]]:
+    """Harness -> the top-level keys docs/report-schema.md "Figures by harness" names for it."""
+    text = SCHEMA_DOC.read_text()
+    section = text[text.index("## Figures by harness") :]
+    found: dict[str, list[str]] = {}
+    for line in section.splitlines()[1:]:
+        if line.startswith("## "):
+            break
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+        if not line.startswith("| ") or len(cells) < 2 or cells[0] in ("harness", "---"):
+            continue
+        for harness in re.findall(r"[a-z][a-z-]*", cells[0].split("(")[0]):
+            found[harness] = top_level_keys(cells[1])
+    return found
+
+
+def figure_problems(summary: Path, doc: dict, harness: object) -> list[str]:
+    """Each top-level key the docs name for the harness that the summary lacks."""
+    wanted = documented_figures().get(str(harness), [])
+    return [
+        f"{summary}: no {k!r} ({harness}'s figures, report-schema.md)"
+        for k in wanted
+        if k not in doc
+    ]
+
+
+# Commands whose testcases carry times measured by other runs (docs/report-schema.md#times).
+CARRIES_OTHER_RUNS_TIMES = {"merge", "match-merge", "ctest-junit", "history", "review"}
+
+
+def time_problems(junit: Path, argv: list[str], elapsed: float | None) -> list[str]:
+    """Each testcase time that is negative or, for a command that runs what it reports, longer
+    than the run (`elapsed`: seconds from its start to its exit, when known)."""
+    own = len(argv) > 1 and Path(argv[0]).name == "stk-harness"
+    own = own and argv[1] not in CARRIES_OTHER_RUNS_TIMES
+    out = []
+    for case in ET.parse(junit).iter("testcase"):
+        seconds = float(case.get("time", "0"))
+        longest = elapsed + 0.001 if elapsed is not None and own else float("inf")
+        if not 0 <= seconds <= longest:
+            out.append(
+                f"{junit}: testcase {case.get('name')!r} took {seconds} s"
+                + (f", the run {elapsed:.3f} s" if elapsed is not None else "")
+            )
+    return out
+
+
+def bad_name(name: str) -> bool:
+    """A property name or a JSON key a reader cannot look up (docs/report-schema.md#names)."""
+    if not name or name != name.strip(" "):
+        return True
+    return any(ord(c) < 32 or ord(c) == 127 for c in name)
+
+
+def property_name_problems(junit: Path) -> list[str]:
+    return [
+        f"{junit}: a suite property named {name!r} (value {prop.get('value', '')!r})"
+        for prop in ET.parse(junit).iter("property")
+        if bad_name(name := prop.get("name", ""))
+    ]
+
+
+def key_problems(summary: Path, doc: object, where: str = "") -> list[str]:
+    """Each key of the JSON document's objects, at any depth, that is not a name."""
+    out = []
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if bad_name(k):
+                out.append(f"{summary}: key {k!r} at {where or 'the top'} (value {v!r:.80})")
+            out += key_problems(summary, v, f"{where}/{k}")
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            out += key_problems(summary, v, f"{where}/{i}")
+    return out
+
+
 def envelope_problems(
     summary: Path, junit: Path, counts: dict[str, int], suites: list[str]
 ) -> list[str]:
     try:
-        env = json.loads(summary.read_text())["report"]
+        doc = json.loads(summary.read_text())
+        env = doc["report"]
     except (ValueError, KeyError, TypeError) as e:
         return [f"{summary}: no report envelope ({e})"]
-    out = []
+    out = key_problems(summary, doc) + figure_problems(summary, doc, env.get("harness"))
     stated = {k: env.get(k) for k in counts}
     if stated != counts:
         out.append(f"{summary}: the envelope states {stated}, {junit} counts {counts}")
@@ -144,6 +241,7 @@ def violations(
     reports: list[Path],
     written: set[Path] | None = None,
     argv: list[str] | None = None,
+    elapsed: float | None = None,
 ) -> list[str]:
     """What a run with exit `status` that declared the JUnit files `reports` broke. `written`
     (default: every file that exists) are the files the run wrote, JSON summaries included;
@@ -162,6 +260,7 @@ def violations(
             continue
         counts, suites, problems = junit_counts(junit)
         out += problems + case_problems(junit) + input_problems(junit, argv or [])
+        out += property_name_problems(junit) + time_problems(junit, argv or [], elapsed)
         failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
         if status == 0 and failed:
             out.append(f"exit 0 but {junit} records {counts}")
@@ -205,6 +304,7 @@ class HarnessRun:
         if python_tool(argv) and not any(w.startswith("--reports-dir") for w in argv):
             self.out_dirs.append(base / "reports")
         self.before = {p: _identity(p) for p in self._candidates()}
+        self.started = time.monotonic()  # the run starts after this: its time is at most since
 
     def _candidates(self) -> list[Path]:
         files = [*self.named, *(s for j in self.named for s in summary_candidates(j))]
@@ -216,7 +316,8 @@ class HarnessRun:
     def violations(self, status: int) -> list[str]:
         written = {p for p in self._candidates() if _identity(p) not in (None, self.before.get(p))}
         reports = [*self.named, *(p for p in written if p.suffix == ".xml" and p not in self.named)]
-        return violations(status, reports, written, self.argv)
+        elapsed = time.monotonic() - self.started
+        return violations(status, reports, written, self.argv, elapsed)
 
 
 def python_tool(argv: list[str]) -> bool:

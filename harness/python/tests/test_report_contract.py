@@ -13,17 +13,17 @@ import pytest
 import report_contract as rc
 
 
-def junit(failures: int, errors: int, suite: str = "perft.t", lie: bool = False) -> str:
+def junit(failures: int, errors: int, suite: str = "standin.t", lie: bool = False) -> str:
     cases = (
         "".join(
-            f'<testcase classname="perft.c" name="f{i}" time="0"><failure message="m"/></testcase>'
+            f'<testcase classname="standin.c" name="f{i}" time="0"><failure message="m"/></testcase>'
             for i in range(failures)
         )
         + "".join(
-            f'<testcase classname="perft.c" name="e{i}" time="0"><error message="m"/></testcase>'
+            f'<testcase classname="standin.c" name="e{i}" time="0"><error message="m"/></testcase>'
             for i in range(errors)
         )
-        + '<testcase classname="perft.c" name="ok" time="0"/>'
+        + '<testcase classname="standin.c" name="ok" time="0"/>'
     )
     n = failures + errors + 1
     stated = 0 if lie else failures
@@ -35,13 +35,13 @@ def junit(failures: int, errors: int, suite: str = "perft.t", lie: bool = False)
 
 
 def envelope(
-    failures: int, passed: bool, link: str = "../junit/perft-t.xml", tests: int = 0
+    failures: int, passed: bool, link: str = "../junit/standin-t.xml", tests: int = 0
 ) -> str:
     return json.dumps(
         {
             "report": {
                 "schema": "stk-report/1",
-                "harness": "perft",
+                "harness": "standin",
                 "config": "t",
                 "junit": link,
                 "tests": tests or failures + 1,
@@ -58,12 +58,12 @@ def envelope(
 @pytest.fixture
 def out(tmp_path: Path) -> Path:
     (tmp_path / "junit").mkdir()
-    (tmp_path / "perft").mkdir()
+    (tmp_path / "standin").mkdir()
     return tmp_path
 
 
 def test_exit_status_agrees_with_the_testcases_both_ways(out: Path) -> None:
-    report = out / "junit/perft-t.xml"
+    report = out / "junit/standin-t.xml"
     report.write_text(junit(1, 0))
     assert rc.violations(1, [report]) == []
     assert rc.violations(0, [report])[0].startswith("exit 0 but")
@@ -76,14 +76,14 @@ def test_exit_status_agrees_with_the_testcases_both_ways(out: Path) -> None:
 
 
 def test_a_declared_report_must_be_written(out: Path) -> None:
-    report = out / "junit/perft-t.xml"
+    report = out / "junit/standin-t.xml"
     assert "did not write" in rc.violations(0, [report])[0]
     report.write_text(junit(0, 0))
     assert "did not write" in rc.violations(0, [report], written=set())[0]
 
 
 def test_counts_and_envelope_agree_with_the_testcases(out: Path) -> None:
-    report, summary = out / "junit/perft-t.xml", out / "perft/t.json"
+    report, summary = out / "junit/standin-t.xml", out / "standin/t.json"
     report.write_text(junit(1, 0, lie=True))
     assert "its testcases" in rc.violations(1, [report])[0]
     report.write_text(junit(1, 0))
@@ -93,11 +93,11 @@ def test_counts_and_envelope_agree_with_the_testcases(out: Path) -> None:
     assert "the envelope states" in rc.violations(1, [report])[0]
     summary.write_text(envelope(1, True))
     assert "passed is True" in rc.violations(1, [report])[0]
-    summary.write_text(envelope(1, False, link="../junit/perft-u.xml"))
+    summary.write_text(envelope(1, False, link="../junit/standin-u.xml"))
     assert "does not lead to" in rc.violations(1, [report])[0]
     summary.write_text(envelope(1, False))
     report.write_text(junit(1, 0, suite="bench.t"))
-    assert "not named for harness 'perft'" in rc.violations(1, [report])[0]
+    assert "not named for harness 'standin'" in rc.violations(1, [report])[0]
     assert rc.violations(1, [report], written={report}) == []  # a summary it did not write
 
 
@@ -112,8 +112,8 @@ def test_a_harness_run_is_judged_by_the_reports_it_wrote(tmp_path: Path) -> None
     bin_.parent.mkdir()
     bin_.write_text(f'#!/bin/sh\ncp -r "{staged}/." "{out}/"\nexit "$CODE"\n')
     bin_.chmod(0o755)
-    (out / "junit/perft-old.xml").write_text(junit(1, 0, suite="perft.old"))
-    (staged / "junit/perft-t.xml").write_text(junit(0, 0))
+    (out / "junit/standin-old.xml").write_text(junit(1, 0, suite="standin.old"))
+    (staged / "junit/standin-t.xml").write_text(junit(0, 0))
 
     def judged(code: int, *args: str) -> list[str]:
         argv = [str(bin_), *args]
@@ -126,9 +126,9 @@ def test_a_harness_run_is_judged_by_the_reports_it_wrote(tmp_path: Path) -> None
 
     assert judged(0, "--out-dir", "out") == []
     assert judged(1, "--out-dir", "out")[0].startswith("exit 1 but no report")
-    (staged / "junit/perft-t.xml").write_text(junit(1, 0))
+    (staged / "junit/standin-t.xml").write_text(junit(1, 0))
     assert judged(1, "--out-dir=out") == []
-    assert "did not write" in judged(0, "--junit", "out/junit/perft-x.xml")[0]
+    assert "did not write" in judged(0, "--junit", "out/junit/standin-x.xml")[0]
 
 
 def test_python_tools_are_judged_under_their_reports_dir(tmp_path: Path) -> None:
@@ -145,12 +145,14 @@ def test_python_tools_are_judged_under_their_reports_dir(tmp_path: Path) -> None
 
 
 def test_testcases_are_named_for_the_harness_once_each(out: Path) -> None:
-    report, summary = out / "junit/perft-t.xml", out / "perft/t.json"
+    report, summary = out / "junit/standin-t.xml", out / "standin/t.json"
     summary.write_text(envelope(1, False))
     ok = junit(1, 0)
     report.write_text(ok)
     assert rc.violations(1, [report]) == []
-    report.write_text(ok.replace('classname="perft.c" name="ok"', 'classname="bench.c" name="ok"'))
+    report.write_text(
+        ok.replace('classname="standin.c" name="ok"', 'classname="bench.c" name="ok"')
+    )
     assert "has classname 'bench.c'" in rc.violations(1, [report])[0]
     report.write_text(ok.replace('name="ok"', 'name=""'))
     assert "without a name" in rc.violations(1, [report])[0]
@@ -161,14 +163,14 @@ def test_testcases_are_named_for_the_harness_once_each(out: Path) -> None:
 def test_recorded_inputs_are_the_values_given(out: Path) -> None:
     """input.<name> holds a value the command gave (an option it did not give is not judged);
     a Python tool's `command` property is its file name and its arguments."""
-    report = out / "junit/perft-t.xml"
+    report = out / "junit/standin-t.xml"
     props = (
         '<properties><property name="input.depth" value="5"/>'
         '<property name="input.quiet" value="true"/><property name="input.state" value="x"/>'
         '<property name="command" value="drift.py --depth 5 --quiet"/></properties>'
     )
     report.write_text(junit(1, 0).replace("<testcase ", props + "<testcase ", 1))
-    harness = ["stk-harness", "perft"]
+    harness = ["stk-harness", "standin"]
     assert rc.violations(1, [report], argv=[*harness, "--depth", "5", "--quiet"]) == []
     assert rc.violations(1, [report], argv=[*harness, "--depth=5"]) == []
     assert "'input.depth' is '5'" in rc.violations(1, [report], argv=[*harness, "--depth=6"])[0]
@@ -176,3 +178,89 @@ def test_recorded_inputs_are_the_values_given(out: Path) -> None:
     tool = [sys.executable, "-m", "stkref.drift", "--depth", "5"]
     assert rc.violations(1, [report], argv=[*tool, "--quiet"]) == []
     assert "'command'" in rc.violations(1, [report], argv=[*tool, "--loud"])[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "kept"),
+    [
+        ("g", True),  # kept by the smallest margin: one character
+        ("engine.Use NNUE", True),  # a space inside (a UCI option's name)
+        ("", False),
+        (" g", False),
+        ("g ", False),
+        ("a&#9;b", False),  # a tab, as a writer escapes it in an attribute
+        ("a&#127;", False),
+    ],
+)
+def test_every_property_and_key_has_a_name_both_ways(out: Path, name: str, kept: bool) -> None:
+    """docs/report-schema.md#names: a suite property's name and each key of the summary at any
+    depth are non-empty, hold no control character and no space at either end."""
+    report, summary = out / "junit/standin-t.xml", out / "standin/t.json"
+    props = f'<properties><property name="{name}" value="3"/></properties>'
+    report.write_text(junit(1, 0).replace("<testcase ", props + "<testcase ", 1))
+    summary.write_text(envelope(1, False))
+    found = rc.violations(1, [report])
+    assert found == [] if kept else "a suite property named" in found[0]
+    report.write_text(junit(1, 0))
+    doc = json.loads(envelope(1, False))
+    key = name.replace("&#9;", "\t").replace("&#127;", "\x7f")
+    doc["rows"] = [{key: 1}]
+    summary.write_text(json.dumps(doc))
+    found = rc.violations(1, [report])
+    assert found == [] if kept else f"key {key!r} at /rows/0" in found[0]
+
+
+def test_a_testcase_takes_no_negative_time_and_no_more_than_its_run(out: Path) -> None:
+    """docs/report-schema.md#times, at the smallest margins the run's own clock allows."""
+    report = out / "junit/standin-t.xml"
+    ok = 'name="ok" time="0"'
+    harness = ["/x/stk-harness", "standin"]
+
+    def timed(seconds: str) -> None:
+        report.write_text(junit(1, 0).replace(ok, f'name="ok" time="{seconds}"'))
+
+    timed("2.000")
+    assert rc.violations(1, [report], argv=harness, elapsed=2.0) == []
+    assert "took 2.0 s" in rc.violations(1, [report], argv=harness, elapsed=1.998)[0]
+    timed("-0.001")
+    assert "took -0.001 s" in rc.violations(1, [report], argv=harness, elapsed=5.0)[0]
+    # merge carries times other runs measured: longer than its own run, but never negative
+    timed("100")
+    assert rc.violations(1, [report], argv=["/x/stk-harness", "merge"], elapsed=1.0) == []
+    assert rc.violations(1, [report], argv=harness) == []  # no clock: only the sign is judged
+
+
+def test_a_summary_has_every_key_its_harness_row_names(out: Path) -> None:
+    """docs/report-schema.md "Figures by harness": a key of the row missing from a summary is a
+    violation; keys in parentheses or braces are nested or conditional, not required."""
+    assert rc.top_level_keys(
+        "`a`, `b1` (`c`, with x: `d`), `e` {`f`}, `g[]`; `-shardK` with `--x`"
+    ) == [
+        "a",
+        "b1",
+        "e",
+        "g",
+    ]
+    keys = rc.documented_figures()["search-speed"]
+    assert keys == [
+        "reference",
+        "reference_options",
+        "stk_evaluation",
+        "nodes_per_position",
+        "stk",
+        "reference_run",
+        "speed_ratio",
+    ]
+    report, summary = out / "junit/search-speed-t.xml", out / "search-speed/t.json"
+    (out / "search-speed").mkdir()
+    report.write_text(junit(0, 0, suite="search-speed.t").replace("standin.c", "search-speed.c"))
+    doc = json.loads(envelope(0, True, link="../junit/search-speed-t.xml"))
+    doc["report"]["harness"] = "search-speed"
+    full = doc | dict.fromkeys(keys, 1)
+    summary.write_text(json.dumps(full))
+    assert rc.violations(0, [report]) == []
+    for k in keys:  # each one missing, by the smallest margin
+        summary.write_text(json.dumps({x: v for x, v in full.items() if x != k}))
+        assert rc.violations(0, [report]) == [
+            f"{summary}: no {k!r} (search-speed's figures, report-schema.md)"
+        ], k
