@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-HARNESS = os.environ.get("STK_HARNESS", "")
-ENGINE = os.environ.get("STK_ENGINE", "")
+# Absolute: the runs start in folders of their own, where a relative path names nothing.
+HARNESS = os.path.abspath(os.environ["STK_HARNESS"]) if os.environ.get("STK_HARNESS") else ""
+ENGINE = os.path.abspath(os.environ["STK_ENGINE"]) if os.environ.get("STK_ENGINE") else ""
 pytestmark = pytest.mark.skipif(
     not HARNESS or not ENGINE, reason="set STK_HARNESS and STK_ENGINE to run"
 )

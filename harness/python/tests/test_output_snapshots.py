@@ -11,6 +11,7 @@ is the only thing taken out (golden/README.md, `snapshots/`).
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import subprocess
@@ -19,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-HARNESS = os.environ.get("STK_HARNESS", "")
-ENGINE = os.environ.get("STK_ENGINE", "")
+# Absolute: the runs start in folders of their own, where a relative path names nothing.
+HARNESS = os.path.abspath(os.environ["STK_HARNESS"]) if os.environ.get("STK_HARNESS") else ""
+ENGINE = os.path.abspath(os.environ["STK_ENGINE"]) if os.environ.get("STK_ENGINE") else ""
 pytestmark = pytest.mark.skipif(
     not HARNESS or not ENGINE, reason="set STK_HARNESS and STK_ENGINE to run"
 )
@@ -144,3 +146,31 @@ def test_two_runs_print_the_same_text(tmp_path_factory: pytest.TempPathFactory) 
         a = produce(case, tmp_path_factory.mktemp("a"))
         b = produce(case, tmp_path_factory.mktemp("b"))
         assert a == b, case.name
+
+
+def test_nnue_bench_sums_are_pinned_and_equal_across_kernels(tmp_path: Path) -> None:
+    """nnue-bench's evaluation sums are exact integers of seeded walks over seeded nets: pinned
+    per net (the scalar kernel's), and every other kernel's equal to the scalar one's on the
+    same positions (docs/harnesses/nnue-bench.md). A walk of another length, another count of
+    evaluations or another position set moves them."""
+    out = tmp_path / "out"
+    argv = [HARNESS, "nnue-bench", "--positions", "2000", "--out-dir", str(out), "--config", "n"]
+    r = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = json.loads((out / "nnue-bench" / "n.json").read_text())
+    lines = [f"evaluations {doc['evaluations']}, seed {doc['seed']}"]
+    scalar = {}
+    for row in doc["results"]:
+        sums = (row["refresh_eval_sum"], row["incremental_eval_sum"])
+        if row["kernels"] == "scalar":
+            scalar[row["hidden"]] = sums
+            lines.append(f"hidden {row['hidden']}: refresh {sums[0]}, incremental {sums[1]}")
+    assert sorted(scalar) == [128, 1024], doc["results"]
+    for row in doc["results"]:
+        sums = (row["refresh_eval_sum"], row["incremental_eval_sum"])
+        assert sums == scalar[row["hidden"]], row
+    got = "\n".join(lines) + "\n"
+    pinned = SNAPSHOTS / "nnue-bench-sums.txt"
+    if os.environ.get("STK_UPDATE_SNAPSHOTS") == "1":
+        pinned.write_text(got)
+    assert got == (pinned.read_text() if pinned.exists() else ""), got

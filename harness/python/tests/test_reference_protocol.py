@@ -17,7 +17,8 @@ from pathlib import Path
 import chess
 import pytest
 
-HARNESS = os.environ.get("STK_HARNESS", "")
+# Absolute: the runs start in folders of their own, where a relative path names nothing.
+HARNESS = os.path.abspath(os.environ["STK_HARNESS"]) if os.environ.get("STK_HARNESS") else ""
 pytestmark = pytest.mark.skipif(not HARNESS, reason="set STK_HARNESS=/path/to/stk-harness to run")
 ROOT = Path(__file__).resolve().parents[3]
 NET = ROOT / "golden" / "nets" / "stk-h128-seed1.nnue"
