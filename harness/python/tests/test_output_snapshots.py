@@ -43,6 +43,7 @@ TIMINGS = [
     (re.compile(r"\b\d+\.\d+ ?s\b"), "<t>s"),
     (re.compile(r"(?<=\| )\d+\.\d{3}(?= \|)"), "<t>"),
     (re.compile(r"^((?:- )?nodes/s:).*$", re.M), r"\1 <timing>"),
+    (re.compile(r"^(this run:).*$", re.M), r"\1 <timing>"),
 ]
 
 
@@ -51,7 +52,15 @@ class Case:
     name: str
     argv: tuple[str, ...]  # after stk-harness; {out} and {suite} are filled in
     files: tuple[str, ...] = ()  # summaries under {out} pinned besides stdout
+    before: tuple[tuple[str, ...], ...] = ()  # commands run first, their output not pinned
 
+
+# A match of the fake engine with itself: deterministic at fixed nodes (docs/harnesses/match.md).
+MATCH = (
+    *("match", "--out-dir", "{out}", "--gate", "non-regression", "--min-elo-lower95", "-100000"),
+    *("--quiet", "--engine", "cmd={fake}", "name=a", "--engine", "cmd={fake}", "name=b"),
+    *("--nodes", "50", "--seed", "3"),
+)
 
 CASES = [
     Case("sprt-sim-normalized", ("sprt-sim", "--runs", "10", "--seed", "3")),
@@ -97,6 +106,26 @@ CASES = [
         ("shadow", "--epd", "{suite}", "--depth", "5", "--quiet", "--out-dir", "{out}"),
         ("shadow/suite-sd5.md",),
     ),
+    Case(
+        "match",
+        (*MATCH, "--pairs", "2", "--config", "m"),
+        ("match/m.md", "match/m.pgn"),
+    ),
+    Case(
+        "match-merge",
+        (
+            "match-merge",
+            "--out-dir",
+            "{out}",
+            "{out}/match/s-shard1of2.json",
+            "{out}/match/s-shard2of2.json",
+        ),
+        ("match/s.md",),
+        before=(
+            (*MATCH, "--pairs", "4", "--config", "s", "--shard", "1/2"),
+            (*MATCH, "--pairs", "4", "--config", "s", "--shard", "2/2"),
+        ),
+    ),
 ]
 
 
@@ -112,8 +141,13 @@ def produce(case: Case, tmp: Path) -> str:
     """The case's stdout and its summaries, normalized, as one text with a header per part."""
     (tmp / "suite.epd").write_text(SUITE)
     fill = {"out": str(tmp / "out"), "suite": str(tmp / "suite.epd"), "engine": ENGINE}
-    argv = [HARNESS, *(a.format(**fill) for a in case.argv)]
+    fill["fake"] = str(Path(HARNESS).parent / "stk-fake-uci")
     env = os.environ | {"STK_PYTHON": "/nonexistent"}  # no plot: not part of the text
+    for before in case.before:
+        pre = [HARNESS, *(a.format(**fill) for a in before)]
+        done = subprocess.run(pre, cwd=tmp, capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+    argv = [HARNESS, *(a.format(**fill) for a in case.argv)]
     r = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, timeout=300, env=env)
     parts = [f"== exit {r.returncode}\n== stdout\n{r.stdout}"]
     for f in case.files:
