@@ -44,6 +44,7 @@ TIMINGS = [
     (re.compile(r"(?<=\| )\d+\.\d{3}(?= \|)"), "<t>"),
     (re.compile(r"^((?:- )?nodes/s:).*$", re.M), r"\1 <timing>"),
     (re.compile(r"^(this run:).*$", re.M), r"\1 <timing>"),
+    (re.compile(r"\b\d+(?:\.\d+)? nodes/s\b"), "<rate> nodes/s"),
 ]
 
 
@@ -107,6 +108,14 @@ CASES = [
         ("shadow/suite-sd5.md",),
     ),
     Case(
+        "perft-crash",
+        (
+            *("perft", "--epd", "{perft}", "--depth", "3"),
+            *("--plant", "crash-underpromotion-capture", "--out-dir", "{out}", "--config", "c"),
+        ),
+        ("perft/c.md",),
+    ),
+    Case(
         "match",
         (*MATCH, "--pairs", "2", "--config", "m"),
         ("match/m.md", "match/m.pgn"),
@@ -142,6 +151,7 @@ def produce(case: Case, tmp: Path) -> str:
     (tmp / "suite.epd").write_text(SUITE)
     fill = {"out": str(tmp / "out"), "suite": str(tmp / "suite.epd"), "engine": ENGINE}
     fill["fake"] = str(Path(HARNESS).parent / "stk-fake-uci")
+    fill["perft"] = str(ROOT / "golden" / "perft.epd")
     env = os.environ | {"STK_PYTHON": "/nonexistent"}  # no plot: not part of the text
     for before in case.before:
         pre = [HARNESS, *(a.format(**fill) for a in before)]
