@@ -137,7 +137,7 @@ def test_an_interrupted_run_equals_the_uninterrupted_one(r: Run, short: bool, tm
     counted = tmp_path / "interrupted.txt"
     injected = {
         "LD_PRELOAD": str(LIB),
-        "STK_INTERRUPT_EVERY": "3",
+        "STK_INTERRUPT_EVERY": "2",
         "STK_INTERRUPT_SHORT": "1" if short else "0",
         "STK_INTERRUPT_REPORT": str(counted),
     }

@@ -1,11 +1,12 @@
 // stk-interrupt-inject: an LD_PRELOAD library that gives the harness the operating system's rare
 // but legal answers on its pipes and children, so that a test can show a run under them equals
 // the run without (docs/faults.md "Interrupted calls"):
-//   - every STK_INTERRUPT_EVERY-th call (default 3) of read or write on a pipe or socket, of
-//     poll and of waitpid fails with EINTR without doing anything, as when a signal arrives
-//     before the call transferred a byte;
-//   - every such write that is not interrupted and is longer than one byte writes only its first
-//     half when STK_INTERRUPT_SHORT=1, as a pipe with room for less does.
+//   - of the calls of each kind (read or write on a pipe or socket, poll, waitpid) the first
+//     and then every STK_INTERRUPT_EVERY-th (default 2: every other one, the first
+//     included) fails with EINTR without doing anything, as when a signal arrives before
+//     the call transferred a byte;
+//   - with STK_INTERRUPT_SHORT=1, every such write that is not interrupted and is longer than
+//     one byte writes only its first half, as a pipe with room for less does.
 //   STK_INTERRUPT_REPORT  a file that receives "calls=C interrupted=I short=S\n" at exit
 // Files are left alone (their writers have their own fault tests: fault_inject.cpp). Only the
 // process started under the library is injected: the variables are removed at load.
@@ -35,8 +36,10 @@ F real(const char* name) {
   return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
 }
 
+enum Kind { kRead, kWrite, kPoll, kWait, kKinds };
+
 struct Config {
-  long every = 0;  // 0: nothing injected (not loaded under the harness's test)
+  long every = 0;  // 0 or 1: nothing injected
   bool short_writes = false;
   std::string report;
 };
@@ -44,6 +47,7 @@ struct Config {
 Config g_config;
 pid_t g_pid = 0;
 std::atomic<long> g_calls{0}, g_interrupted{0}, g_short{0};
+std::atomic<long> g_kind_calls[kKinds] = {};
 
 bool is_pipe_or_socket(int fd) {
   struct stat st {};
@@ -55,9 +59,10 @@ bool is_pipe_or_socket(int fd) {
 
 // Whether this counted call is one to interrupt (only in the process started under the library:
 // a forked child on its way to exec is left alone).
-bool interrupt_now() {
-  if (g_config.every <= 0 || getpid() != g_pid) return false;
-  if (++g_calls % g_config.every != 0) return false;
+bool interrupt_now(Kind kind) {
+  if (g_config.every <= 1 || getpid() != g_pid) return false;
+  ++g_calls;
+  if (g_kind_calls[kind]++ % g_config.every != 0) return false;
   ++g_interrupted;
   errno = EINTR;
   return true;
@@ -82,7 +87,7 @@ struct Loader {
   Loader() {
     g_pid = getpid();
     const char* e = getenv("STK_INTERRUPT_EVERY");
-    g_config.every = e ? atol(e) : 3;
+    g_config.every = e ? atol(e) : 2;
     if (const char* s = getenv("STK_INTERRUPT_SHORT")) g_config.short_writes = strcmp(s, "1") == 0;
     if (const char* r = getenv("STK_INTERRUPT_REPORT")) g_config.report = r;
     for (const char* v :
@@ -98,15 +103,15 @@ extern "C" {
 
 ssize_t read(int fd, void* buf, size_t count) {
   static const auto real_read = real<rw_fn>("read");
-  if (is_pipe_or_socket(fd) && interrupt_now()) return -1;
+  if (is_pipe_or_socket(fd) && interrupt_now(kRead)) return -1;
   return real_read(fd, buf, count);
 }
 
 ssize_t write(int fd, const void* buf, size_t count) {
   static const auto real_write = real<write_fn>("write");
   if (!is_pipe_or_socket(fd)) return real_write(fd, buf, count);
-  if (interrupt_now()) return -1;
-  if (g_config.short_writes && count > 1 && getpid() == g_pid && g_calls % 2 == 0) {
+  if (interrupt_now(kWrite)) return -1;
+  if (g_config.short_writes && count > 1 && getpid() == g_pid) {
     ++g_short;
     return real_write(fd, buf, count / 2);
   }
@@ -115,13 +120,13 @@ ssize_t write(int fd, const void* buf, size_t count) {
 
 int poll(pollfd* fds, nfds_t n, int timeout) {
   static const auto real_poll = real<poll_fn>("poll");
-  if (interrupt_now()) return -1;
+  if (interrupt_now(kPoll)) return -1;
   return real_poll(fds, n, timeout);
 }
 
 pid_t waitpid(pid_t pid, int* status, int options) {
   static const auto real_waitpid = real<waitpid_fn>("waitpid");
-  if (interrupt_now()) return -1;
+  if (interrupt_now(kWait)) return -1;
   return real_waitpid(pid, status, options);
 }
 
