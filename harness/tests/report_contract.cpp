@@ -7,6 +7,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <stdexcept>
 
 #include <sys/stat.h>
 
@@ -173,6 +174,10 @@ const std::map<std::string, std::vector<std::string>>& documented_figures() {
       for (std::sregex_iterator it(names.begin(), names.end(), kHarness), end; it != end; ++it)
         found[it->str()] = top_level_keys(cells[1]);
     }
+    // A table that cannot be read would make every run pass this rule unexamined.
+    if (found.size() < 10)
+      throw std::runtime_error("report contract: no \"Figures by harness\" table in " +
+                               test::source_dir() + "/docs/report-schema.md");
     return found;
   }();
   return table;
