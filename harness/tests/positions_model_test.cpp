@@ -2,6 +2,8 @@
 // (docs/harnesses/epd.md), book order (Fisher-Yates driven by SplitMix64, docs/harnesses/match.md),
 // position lists (docs/harnesses/fhcollect.md), and seeded games replayed from their seed alone.
 #include <catch2/catch.hpp>
+
+#include <cctype>
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
@@ -155,6 +157,40 @@ TEST_CASE("EPD lines parse to the position and counters and operations they were
     CHECK_FALSE(parsed("4k3/8/8/8/8/8/4P3/4K3 w - - id \"x\";"));  // neither bm nor am
     CHECK_FALSE(parsed("4k3/8/8/8/8/8/4P3/4K3 w - - bm e5;"));     // not a legal move
   }
+}
+
+// MODEL positions-epd-opcodes
+// checks: harness/src/positions/epd_suite.cpp  (which opcodes and counters a line may hold)
+// contract: docs/harnesses/epd.md#epd-line-grammar
+// planted: ci/mutants/model-positions-epd-opcodes.patch  (any character below '_' taken in an opcode)
+TEST_CASE("an EPD line is refused exactly when an opcode or a counter breaks the grammar",
+          "[model][positions]") {
+  const std::string fen = "4k3/8/8/8/8/8/4P3/4K3 w - -";
+  rc::prop("generated opcodes: a letter, then letters, digits or _", [&] {
+    const auto opcode = *rc::gen::nonEmpty(rc::gen::container<std::string>(
+        rc::gen::elementOf(std::string("aZk_09!#$%&*+-./:<=>?@[]^`{|}~"))));
+    const bool valid = std::isalpha(static_cast<unsigned char>(opcode[0])) &&
+                       opcode.find_first_not_of("aZk_09") == std::string::npos;
+    RC_ASSERT(parsed(fen + " bm e4; " + opcode + " 1;").has_value() == valid);
+  });
+  rc::prop("generated counters: 1 to 6 digits, the fullmove number at least 1", [&] {
+    const auto digits = *rc::gen::inRange(1, 13);
+    std::string half(std::size_t(digits), '0'), full(std::size_t(digits), '0');
+    for (auto& c : half) c = char('0' + *rc::gen::inRange(0, 10));
+    for (auto& c : full) c = char('0' + *rc::gen::inRange(0, 10));
+    const bool half_ok = digits <= 6;
+    const bool full_ok = digits <= 6 && full.find_first_not_of('0') != std::string::npos;
+    RC_ASSERT(parsed(fen + " " + half + " 1 bm e4;").has_value() == half_ok);
+    RC_ASSERT(parsed(fen + " 0 " + full + " bm e4;").has_value() == full_ok);
+    RC_ASSERT(parsed(fen + " bm e4; hmvc " + half + ";").has_value() == half_ok);
+  });
+  // Both ways at the smallest margins.
+  CHECK(parsed(fen + " bm e4; a_9 1;"));
+  CHECK_FALSE(parsed(fen + " bm e4; _a 1;"));
+  CHECK_FALSE(parsed(fen + " bm e4; a^ 1;"));
+  CHECK(parsed(fen + " 999999 1 bm e4;"));
+  CHECK_FALSE(parsed(fen + " 1000000 1 bm e4;"));
+  CHECK_FALSE(parsed(fen + " bm e4; fmvn 0;"));
 }
 
 // MODEL positions-book-order
