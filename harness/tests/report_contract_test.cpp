@@ -70,6 +70,12 @@ struct Stage {
     return contract.violation(code);
   }
   std::string out_dir() const { return "--out-dir '" + out.string() + "'"; }
+  // What the contract says of a run (exit 1, `before` the --out-dir) that writes `text` at `rel`.
+  std::string run_with(const std::string& rel, const std::string& text,
+                       const std::string& before = "") {
+    stage(rel, text);
+    return run(1, before + out_dir());
+  }
 };
 
 }  // namespace
@@ -163,57 +169,48 @@ TEST_CASE("report contract: testcases named for the harness, once each, inputs a
 TEST_CASE("report contract: every property and JSON key has a name, both ways",
           "[report][contract]") {
   Stage s;
-  auto props = [](const std::string& name) {
-    return "<properties><property name=\"" + name + "\" value=\"3\"/></properties><testcase ";
-  };
-  auto staged_xml = [&](const std::string& name) {
+  const std::string junit = "junit/standin-t.xml";
+  auto named = [](const std::string& name) {
     std::string xml = junit_xml(1, 0);
-    xml.replace(xml.find("<testcase "), 10, props(name));
+    xml.replace(xml.find("<testcase "), 10,
+                "<properties><property name=\"" + name + "\" value=\"3\"/></properties><testcase ");
     return xml;
   };
   // Kept by the smallest margin: one character, a space inside (a UCI option's name).
-  for (const char* name : {"g", "engine.Use NNUE"}) {
-    s.stage("junit/standin-t.xml", staged_xml(name));
-    CHECK(s.run(1, s.out_dir()).empty());
-  }
+  for (const char* name : {"g", "engine.Use NNUE"}) CHECK(s.run_with(junit, named(name)).empty());
   // Broken by the smallest margin: empty, a space at an end, a tab inside, DEL.
   for (const char* name : {"", " g", "g ", "a\tb", "a\x7f"}) {
     INFO("property name '" << name << "'");
-    s.stage("junit/standin-t.xml", staged_xml(name));
-    CHECK(s.run(1, s.out_dir()).find("a suite property named") != std::string::npos);
+    CHECK(s.run_with(junit, named(name)).find("a suite property named") != std::string::npos);
   }
   // The summary's keys, at any depth: inside an object of a list of the figures.
-  s.stage("junit/standin-t.xml", junit_xml(1, 0));
+  s.stage(junit, junit_xml(1, 0));
   auto with_figure = [](const std::string& key) {
     std::string env = envelope(2, 1, false, "../junit/standin-t.xml");
     return env.substr(0, env.size() - 1) + ", \"rows\": [{\"" + key + "\": 1}]}";
   };
-  s.stage("standin/t.json", with_figure("n"));
-  CHECK(s.run(1, s.out_dir()).empty());
-  s.stage("standin/t.json", with_figure(""));
-  CHECK(s.run(1, s.out_dir()).find("key '' at /rows/0") != std::string::npos);
-  s.stage("standin/t.json", with_figure("n "));
-  CHECK(s.run(1, s.out_dir()).find("key 'n ' at /rows/0") != std::string::npos);
+  const std::string json = "standin/t.json";
+  CHECK(s.run_with(json, with_figure("n")).empty());
+  CHECK(s.run_with(json, with_figure("")).find("key '' at /rows/0") != std::string::npos);
+  CHECK(s.run_with(json, with_figure("n ")).find("key 'n ' at /rows/0") != std::string::npos);
 }
 
 TEST_CASE("report contract: a testcase takes no negative time and no more than its run",
           "[report][contract]") {
   Stage s;
+  const std::string junit = "junit/standin-t.xml";
   auto timed = [](const std::string& seconds) {
     std::string xml = junit_xml(1, 0);
     const std::string ok = "name=\"ok\" time=\"0\"";
     xml.replace(xml.find(ok), ok.size(), "name=\"ok\" time=\"" + seconds + "\"");
     return xml;
   };
-  s.stage("junit/standin-t.xml", timed("0"));
-  CHECK(s.run(1, s.out_dir()).empty());
-  s.stage("junit/standin-t.xml", timed("-0.001"));
-  CHECK(s.run(1, s.out_dir()).find("testcase 'ok' took -0.001 s") != std::string::npos);
+  CHECK(s.run_with(junit, timed("0")).empty());
+  CHECK(s.run_with(junit, timed("-0.001")).find("testcase 'ok' took -0.001 s") !=
+        std::string::npos);
   // The stand-in runs in well under a minute: 60 s is longer than the run.
-  s.stage("junit/standin-t.xml", timed("60"));
-  CHECK(s.run(1, s.out_dir()).find("testcase 'ok' took 60 s") != std::string::npos);
+  CHECK(s.run_with(junit, timed("60")).find("testcase 'ok' took 60 s") != std::string::npos);
   // A command carrying other runs' times (merge) may report more than it took, never less than 0.
-  CHECK(s.run(1, "merge " + s.out_dir()).empty());
-  s.stage("junit/standin-t.xml", timed("-0.001"));
-  CHECK(s.run(1, "merge " + s.out_dir()).find("took -0.001 s") != std::string::npos);
+  CHECK(s.run_with(junit, timed("60"), "merge ").empty());
+  CHECK(s.run_with(junit, timed("-0.001"), "merge ").find("took -0.001 s") != std::string::npos);
 }

@@ -59,27 +59,16 @@ def _reads_in(node: ast.AST, wanted: set[str]) -> bool:
     return False
 
 
-def reads_variable(text: str, names: Iterable[str]) -> bool:
-    """Whether Python source `text` reads one of the environment variables `names` from its own
-    process's environment. Source that does not parse reads one if its text names one."""
-    wanted = set(names)
-    tree = _parsed(text)
-    if tree is None:
-        return any(n in text for n in wanted)
-    return _reads_in(tree, wanted)
-
-
 @dataclass
 class _Module:
     """What the rule needs of one parsed module, read once: per top-level definition whether it
     reads a variable itself, the names and the (module alias, attribute) pairs it uses, whether
-    it is an assignment of a bare name or attribute; and what it imports from its siblings."""
+    it is a value computed from others; and what it imports from its siblings."""
 
     reads: dict[str, bool] = field(default_factory=dict)
     names: dict[str, set[str]] = field(default_factory=dict)
     attrs: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
-    plain_value: dict[str, bool] = field(default_factory=dict)  # `X = Y` or `X = m.Y`
-    is_value: dict[str, bool] = field(default_factory=dict)  # an assignment, not a def or class
+    computed: set[str] = field(default_factory=set)  # `X = f(Y)`: not `X = Y`, a def or a class
     named: dict[str, tuple[str, str]] = field(default_factory=dict)  # local -> (module, name)
     aliases: dict[str, str] = field(default_factory=dict)  # alias -> module imported whole
     stars: set[str] = field(default_factory=set)
@@ -120,8 +109,8 @@ def _module(tree: ast.Module, wanted: set[str]) -> _Module:
             m.reads[name] = _reads_in(body, wanted)
             m.names[name] = {n.id for n in ast.walk(body) if isinstance(n, ast.Name)}
             m.attrs[name] = _attribute_pairs(body)
-            m.is_value[name] = value is not None
-            m.plain_value[name] = isinstance(value, (ast.Name, ast.Attribute))
+            if value is not None and not isinstance(value, (ast.Name, ast.Attribute)):
+                m.computed.add(name)
     return m
 
 
@@ -154,7 +143,7 @@ def _carrying(m: _Module, carrying: dict[str, set[str]]) -> set[str]:
         grew = False
         local = found | _foreign(m, carrying)
         for name in m.reads:
-            if name in found or (m.is_value[name] and not m.plain_value[name]):
+            if name in found or name in m.computed:
                 continue
             if _uses(m, name, local, carrying):
                 found.add(name)

@@ -1182,15 +1182,15 @@ def compiler_warnings(output: str) -> str:
 
 
 def binary_tests_for(tree: Path, file: str) -> list[str]:
-    """The pytest files that run the binary a C++ file is built into (files_naming: they read
-    STK_HARNESS for a harness file, STK_ENGINE or STK_HARNESS for an engine file): a defect that
-    CTest misses may be one only an end-to-end test sees (a fault injected under stk-harness, a
-    datagen run). For a file of harness/src/commands/<cmd>, those that mention <cmd> when any
-    does, and those that check every command alike (EVERY_COMMAND_TESTS: a command's help text
-    is its reference page; an emptied option description survived a campaign that never read
-    it)."""
+    """The pytest files that run the binary a C++ file is built into (files_reading_binaries:
+    they read STK_HARNESS for a harness file, STK_ENGINE or STK_HARNESS for an engine file): a
+    defect that CTest misses may be one only an end-to-end test sees (a fault injected under
+    stk-harness, a datagen run). For a file of harness/src/commands/<cmd>, those that mention
+    <cmd> when any does, and those that check every command alike (EVERY_COMMAND_TESTS: a
+    command's help text is its reference page; an emptied option description survived a
+    campaign that never read it)."""
     parts = file.split("/")
-    texts = files_naming(tree, BINARY_VARS.get(parts[0], ()))
+    texts = files_reading_binaries(tree, BINARY_VARS.get(parts[0], ()))
     found = list(texts)
     if parts[:3] == ["harness", "src", "commands"] and len(parts) > 4:
         cmd = parts[3]
@@ -2388,7 +2388,7 @@ def merge_counts(into: Path, prefixes: Sequence[Path], tree: Path) -> dict[str, 
     return unreadable
 
 
-def files_naming(tree: Path, names: Iterable[str]) -> dict[Path, str]:
+def files_reading_binaries(tree: Path, names: Iterable[str]) -> dict[Path, str]:
     """The pytest files of `tree` (sorted) that read one of the variables `names` in their code,
     or use a helper beside them that does (binary_readers.files_reading: a variable named in a
     string or set for a child is no binary this file runs), with their text."""
@@ -2399,7 +2399,7 @@ def binary_test_files(tree: Path) -> list[str]:
     """Every pytest file that runs a binary of the project (it reads STK_ENGINE or STK_HARNESS),
     as repository paths: the files a coverage refresh measures."""
     names = {n for ns in BINARY_VARS.values() for n in ns}
-    return [str(f.relative_to(tree)) for f in files_naming(tree, names)]
+    return [str(f.relative_to(tree)) for f in files_reading_binaries(tree, names)]
 
 
 # How much slower the coverage build (-O0 --coverage) may be than the release build, for the

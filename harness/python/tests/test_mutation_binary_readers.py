@@ -57,7 +57,7 @@ def _chosen(tree: Path, cpp: str = "harness/src/report/junit.cpp") -> list[str]:
 
 
 # MODEL mutation-binary-readers
-# checks: harness/python/stkmutation/tool.py  (files_naming: the pytest files that run a binary)
+# checks: harness/python/stkmutation/tool.py  (files_reading_binaries: the pytest files that run a binary)
 # contract: docs/mutation.md#binary-readers
 # planted: ci/mutants/mutation-binary-tests-by-text.patch  (files chosen by naming the variable)
 @settings(

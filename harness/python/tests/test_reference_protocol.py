@@ -145,3 +145,6 @@ def test_with_a_net_the_reference_keeps_its_defaults_and_a_bad_net_is_refused(
     assert r.returncode == 2, r.stdout + r.stderr
     assert str(bad) in r.stderr + r.stdout
     assert not log.exists()
+    # ... and its report is an <error>, not the passing one of the run before
+    junit = (tmp_path / "out" / "junit" / "search-speed-p.xml").read_text()
+    assert "<error" in junit and str(bad) in junit
