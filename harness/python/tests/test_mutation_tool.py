@@ -2203,6 +2203,19 @@ def test_a_test_failing_beside_others_but_not_alone_is_kept_and_its_lone_kills_r
         limits.clear()
         again.clear()
     assert "the failure did not repeat: no kill" in by_b.log
+    # A flaky CTest test's lone kill repeats through CTest: any failing status (CTest's is 8) is
+    # a kill, only 0 is not (the CTest branch survived the --diff run of 2026-12-06 unread).
+    r.flaky.add("ctest case")
+    statuses: list[tuple[list[str], object]] = []
+    for status, outcome in ((8, "killed"), (1, "killed"), (0, "error")):
+        job.ctest = lambda tests, limit, env=None, code=status: (
+            statuses.append((list(tests), limit)) or types.SimpleNamespace(code=code)
+        )
+        k = killed(["ctest case"])
+        r.confirm_kill(job, k)
+        assert k.outcome == outcome, status
+    assert statuses == [(["ctest case"], 60.0)] * 3
+    del job.ctest
     # The second stage's kill is repeated with the tests it ran (its pytest node ids).
     calls: list[list[str]] = []
     outs = iter([(1, f"FAILED {b}::t - assert 0\n"), (0, "")])
