@@ -192,6 +192,15 @@ TEST_CASE("reproducers: replay refuses what is not a bundle, naming the file", "
   const auto none = test::run_command(test::harness_bin() + " replay '" + dir.string() + "'");
   CHECK(none.exit_code == 2);
   CHECK_THAT(none.output, Catch::Matchers::Contains("the symptom names no failure"));
+  // The id names the replay's report files: one that is not a name is the bundle's fault.
+  test::write_file(dir / "bundle.json",
+                   "{\"schema\": \"stk-repro/1\", \"id\": \"-x\", \"engine\": \"e\", "
+                   "\"symptom\": {\"kind\": \"crash\", \"detail\": \"d\"}, \"commands\": [], "
+                   "\"minimized\": []}");
+  const auto unnamed = test::run_command(test::harness_bin() + " replay '" + dir.string() + "'");
+  CHECK(unnamed.exit_code == 2);
+  CHECK_THAT(unnamed.output,
+             Catch::Matchers::Contains((dir / "bundle.json").string() + ": field 'id' must be"));
 }
 
 TEST_CASE("reproducers: a failed uci-check scenario leaves a bundle that replay reproduces",

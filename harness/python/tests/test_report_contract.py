@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -228,6 +229,28 @@ def test_a_testcase_takes_no_negative_time_and_no_more_than_its_run(out: Path) -
     timed("100")
     assert rc.violations(1, [report], argv=["/x/stk-harness", "merge"], elapsed=1.0) == []
     assert rc.violations(1, [report], argv=harness) == []  # no clock: only the sign is judged
+
+
+def test_the_exempt_commands_are_read_from_the_docs_and_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commands carrying other runs' times are one list, in docs/report-schema.md#times: each
+    is a command docs/cli.md documents (a misspelt name would exempt nothing), and a docs page
+    without the line stops the check instead of exempting nothing in silence."""
+    cli = (Path(rc.SCHEMA_DOC).parent / "cli.md").read_text()
+    commands = set(re.findall(r"^## stk-harness ([a-z-]+)$", cli, re.M))
+    exempt = rc.commands_carrying_other_runs_times()
+    assert "merge" in exempt and exempt <= commands, exempt - commands
+    assert "perft" not in exempt and "match" not in exempt
+    page = tmp_path / "report-schema.md"
+    page.write_text(Path(rc.SCHEMA_DOC).read_text().replace(rc.TIMES_LEAD, "carrying:"))
+    monkeypatch.setattr(rc, "SCHEMA_DOC", page)
+    rc.commands_carrying_other_runs_times.cache_clear()
+    try:
+        with pytest.raises(ValueError, match='no "carrying other runs\' times:" line'):
+            rc.commands_carrying_other_runs_times()
+    finally:
+        rc.commands_carrying_other_runs_times.cache_clear()
 
 
 def test_a_summary_has_every_key_its_harness_row_names(out: Path) -> None:

@@ -17,6 +17,7 @@
 
 #include "io/input_file.h"
 #include "cli/cli.h"
+#include "cli/file_names.h"
 #include "io/output_file.h"
 #include "match_results/game_diagnostics.h"
 #include "match_results/match_analysis.h"
@@ -145,6 +146,11 @@ struct Fields {
 MatchDefinition parse_definition(const Fields& f, const json& d) {
   MatchDefinition def;
   def.config = f.str(d, "definition", "config");
+  // The config names the merged report's files: the rule --config keeps (cli/file_names.h).
+  if (!is_safe_name(def.config))
+    f.fail("definition.config",
+           "must be a report name (1 to 200 of letters, digits, '.', '_', "
+           "'-'; no '..'; not starting with '.' or '-')");
   const json& engines = f.at(d, "definition", "engines");
   if (!engines.is_array() || engines.size() != 2)
     f.fail("definition.engines", "must list exactly 2 engines (A, B)");

@@ -20,11 +20,12 @@ std::vector<ListedPosition> read_position_list(const std::string& path) {
       throw InputError(where + "expected the four FEN fields of an EPD line");
     ListedPosition p;
     p.line = int(i + 1);
-    // The six-field form keeps its counters; four fields get "0 1".
+    // The six-field form keeps its counters, which the FEN rule then judges (a counter too long
+    // for it is refused, never dropped); four fields (or operations after them) get "0 1".
     std::string counters = " 0 1";
     std::string half, full;
     auto is_count = [](const std::string& s) {
-      return !s.empty() && s.size() < 10 && s.find_first_not_of("0123456789") == std::string::npos;
+      return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
     };
     if (in >> half >> full && is_count(half) && is_count(full)) counters = " " + half + " " + full;
     p.fen = f[0] + " " + f[1] + " " + f[2] + " " + f[3] + counters;

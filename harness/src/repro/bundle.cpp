@@ -198,6 +198,11 @@ LoadedBundle load_bundle(const std::string& dir) {
   LoadedBundle b;
   b.dir = dir;
   b.id = string_field(j, "id", file);
+  // The id names the replay's report files: a bundle's own rule, so its error names the bundle.
+  if (!is_safe_name(b.id))
+    throw InputError(file +
+                     ": field 'id' must be a name (1 to 200 of letters, digits, '.', '_', "
+                     "'-'; no '..'; not starting with '.' or '-')");
   b.engine = string_field(j, "engine", file);
   if (!j.contains("symptom") || !j["symptom"].is_object())
     throw InputError(file + ": no object 'symptom'");

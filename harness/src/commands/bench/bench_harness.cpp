@@ -24,6 +24,8 @@ namespace stk::harness {
 
 namespace {
 
+constexpr long long kMaxSignatureDepth = 64;
+
 struct Signature {
   int depth = 0;
   std::uint64_t nodes = 0;
@@ -38,9 +40,14 @@ Signature read_signature(const std::string& path) {
     if (!(in >> key) || key[0] == '#') continue;
     long long v = -1;
     std::string extra;
+    const std::string where = path + ":" + std::to_string(i + 1) + ": ";
     if (!(in >> v) || v < 0 || (in >> extra) || (key != "depth" && key != "nodes"))
-      throw InputError(path + ":" + std::to_string(i + 1) +
-                       ": expected 'depth N' or 'nodes N', got '" + lines[i] + "'");
+      throw InputError(where + "expected 'depth N' or 'nodes N', got '" + lines[i] + "'");
+    // The depths --depth accepts (a larger one would never finish; an int cast would wrap it).
+    if (key == "depth" && (v < 1 || v > kMaxSignatureDepth))
+      throw InputError(where + "depth " + std::to_string(v) + " outside [1, " +
+                       std::to_string(kMaxSignatureDepth) + "]");
+    if (key == "nodes" && v < 1) throw InputError(where + "nodes must be at least 1, got 0");
     if (key == "depth") s.depth = int(v);
     else s.nodes = std::uint64_t(v);
   }
@@ -62,7 +69,7 @@ int run_bench_harness(int argc, char** argv) {
   app.add_option("--golden", golden, "signature file ('depth D' and 'nodes N' lines)")
       ->capture_default_str();
   app.add_option("--depth", depth_option, "bench depth (default: the golden file's depth)")
-      ->check(CLI::Range(1, 64));
+      ->check(CLI::Range(1, int(kMaxSignatureDepth)));
   app.add_flag("--update-golden", update,
                "record this run's signature in --golden (CI never passes it)");
   app.add_option("--config", config, "report name")->capture_default_str();

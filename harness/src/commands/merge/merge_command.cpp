@@ -55,7 +55,14 @@ int check_shards_of_one_run(const std::vector<RunResults>& parts,
       return s;
     };
     differs("engine settings", settings(first), settings(m));
-    Shard s = parse_shard(m.shard);
+    // The shard a file records is input, not an option: a bad one names the file.
+    Shard s;
+    try {
+      s = parse_shard(m.shard);
+    } catch (const UsageError&) {
+      throw InputError(
+          fmt::format("{}: field 'shard' must be K/N with 1 <= K <= N, got '{}'", file, m.shard));
+    }
     if (count == 0) count = s.count;
     if (s.count != count)
       throw InputError(fmt::format("{}: shard {} is not one of {} shards", file, m.shard, count));
