@@ -606,6 +606,39 @@ def test_bad_inputs_are_named_on_the_page(tmp_path: Path):
     assert "junit/perft-golden-quick.xml" in rows  # the rest still renders
 
 
+@pytest.mark.parametrize(
+    "summary, pointer, value",
+    [
+        ("epd/am-quick.json", "budget/kind", 5),
+        ("epd/am-quick.json", "budget/kind", None),
+        ("match/lmr-stc.json", "summary/sprt/verdict", 1),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_a_problem_of_its_summary(
+    tmp_path: Path, summary: str, pointer: str, value: object
+):
+    """A value of another type than its harness writes is named on the page with its file
+    (exit 1, the rest rendered), never an exit 2 without a page or a file named. Null control:
+    the same reports unchanged give no problem for that file."""
+    reports = make_reports(tmp_path)
+    proc = run_review(reports)
+    assert summary not in " ".join(
+        e["text"] for e in render(reports / "index.html")[0].by_class("problem")
+    )
+    doc = json.loads((reports / summary).read_text())
+    *path, last = pointer.split("/")
+    node = doc
+    for key in path:
+        node = node[key]
+    node[last] = value
+    (reports / summary).write_text(json.dumps(doc))
+    proc = run_review(reports)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    dom, _ = render(reports / "index.html")
+    problems = " | ".join(e["text"] for e in dom.by_class("problem") if e["tag"] == "li")
+    assert f"{summary}: " in problems, problems
+
+
 def test_a_summary_whose_envelope_disagrees_with_its_junit_is_a_problem(tmp_path: Path):
     """A summary states the counts of the JUnit file it belongs to (docs/report-schema.md);
     planted: a bench summary left by another run (2 tests, 1 failure) beside a 1-test passing JUnit."""

@@ -64,7 +64,9 @@ JournalRead read_match_journal(const std::string& path) {
   if (!h.is_object() || !h.contains("kind") || h["kind"] != kMatchJournalKind)
     throw InputError(path + ":1: field 'kind' must be \"" + kMatchJournalKind +
                      "\" (not a match journal)");
-  if (!h.contains("version") || h["version"] != kMatchJournalVersion)
+  // An integer, as a result file's version is (JSON compares 1.0 equal to 1).
+  if (!h.contains("version") || !h["version"].is_number_unsigned() ||
+      h["version"] != kMatchJournalVersion)
     throw InputError(
         fmt::format("{}:1: field 'version' is not {} (a file from another harness version)", path,
                     kMatchJournalVersion));

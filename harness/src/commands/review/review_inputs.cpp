@@ -521,10 +521,14 @@ ReviewData read_reports(const std::string& reports_dir, const std::string& basel
       std::string why;
       auto json = read_json(reports / row.summary, &why);
       if (!json) row.problems.push_back(row.summary + ": " + why);
-      if (json) {
-        check_envelope(row, *json);
-        headline_figures(row, *json);
-      }
+      // A field of another type than its harness writes (a number where a name belongs) is the
+      // summary's problem, named on the page, never an exception that leaves no page.
+      if (json) try {
+          check_envelope(row, *json);
+          headline_figures(row, *json);
+        } catch (const nlohmann::json::exception& e) {
+          row.problems.push_back(row.summary + ": a field of the wrong type: " + e.what());
+        }
       if (json && row.harness == "calibration")
         data.calibration = std::move(json), data.calibration_source = row.summary;
       else if (json && is_mutant_report(row.harness))
