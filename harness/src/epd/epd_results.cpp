@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <map>
@@ -121,6 +123,20 @@ class Fields {
       throw std::runtime_error(name(key) + ": expected " + kind<T>() + ", got " + v.dump());
     return v.get<T>();
   }
+  // An integer in [lo, hi], judged before it is narrowed (an int cast would wrap 2^32 + 1 to 1).
+  template <class T>
+  T count(const std::string& key, T lo, T hi) const {
+    const report::Json& v = at(key);
+    const bool in = v.is_number_unsigned() ? v.get<std::uint64_t>() >= std::uint64_t(lo) &&
+                                                 v.get<std::uint64_t>() <= std::uint64_t(hi)
+                    : v.is_number_integer() ? v.get<std::int64_t>() >= std::int64_t(lo) &&
+                                                  v.get<std::int64_t>() <= std::int64_t(hi)
+                                            : false;
+    if (!in)
+      throw std::runtime_error(
+          fmt::format("{}: expected an integer in [{}, {}], got {}", name(key), lo, hi, v.dump()));
+    return v.get<T>();
+  }
   std::vector<std::string> strings(const std::string& key) const {
     const report::Json& v = at(key);
     std::vector<std::string> out;
@@ -209,6 +225,8 @@ report::Json to_json(const RunResults& r, const std::optional<Comparison>& cmp, 
   return o;
 }
 
+constexpr int kIntMax = std::numeric_limits<int>::max();
+
 RunResults read_results(const std::string& path) {
   const report::Json doc = report::read_json_file(path);  // a syntax error names the byte offset
   try {
@@ -217,7 +235,8 @@ RunResults read_results(const std::string& path) {
     if (top.get<std::string>("harness") != "epd")
       throw std::runtime_error("not an epd results file (harness \"" +
                                top.get<std::string>("harness") + "\")");
-    if (top.get<int>("format") != 1) throw std::runtime_error("unknown format version");
+    if (top.count<int>("format", 0, kIntMax) != 1)
+      throw std::runtime_error("unknown format version");
     RunResults r;
     RunMeta& m = r.meta;
     m.config = top.get<std::string>("config");
@@ -233,22 +252,23 @@ RunResults read_results(const std::string& path) {
     const std::string kind = budget.get<std::string>("kind");
     if (kind != "sd" && kind != "sn") throw std::runtime_error("budget.kind must be sd or sn");
     m.budget.kind = kind == "sd" ? Budget::Kind::Depth : Budget::Kind::Nodes;
-    m.budget.value = budget.get<std::uint64_t>("value");
-    m.stride = top.get<int>("stride");
-    m.selected = top.get<int>("selected");
+    m.budget.value = budget.count<std::uint64_t>(
+        "value", 1, m.budget.kind == Budget::Kind::Depth ? kMaxSearchDepth : kMaxSearchNodes);
+    m.stride = top.count<int>("stride", 1, kMaxStride);
+    m.selected = top.count<int>("selected", 0, kIntMax);
     m.shard = top.get<std::string>("shard");
     m.git_revision = top.get<std::string>("git_revision");
     if (!top.is_null("bench_signature"))
       m.bench_signature = top.get<std::uint64_t>("bench_signature");
     if (!top.is_null("baseline_file")) m.baseline_file = top.get<std::string>("baseline_file");
-    if (!top.is_null("min_solved")) m.min_solved = top.get<int>("min_solved");
+    if (!top.is_null("min_solved")) m.min_solved = top.count<int>("min_solved", 0, kMaxMinSolved);
     const report::Json& positions = top.at("positions");
     if (!positions.is_array()) throw std::runtime_error("positions: expected a list");
     for (std::size_t i = 0; i < positions.size(); ++i) {
       const Fields v(positions[i], "positions[" + std::to_string(i) + "]");
       PositionResult p;
-      p.index = v.get<int>("index");
-      p.line = v.get<int>("line");
+      p.index = v.count<int>("index", 0, kIntMax);
+      p.line = v.count<int>("line", 1, kIntMax);
       p.name = v.get<std::string>("id");
       p.fen = v.get<std::string>("fen");
       p.bm = v.strings("bm");
@@ -257,8 +277,9 @@ RunResults read_results(const std::string& path) {
       p.best_san = v.get<std::string>("best_san");
       p.solved = v.get<bool>("solved");
       p.score = v.get<std::string>("score");
-      p.depth = v.get<int>("depth");
-      if (!v.is_null("first_solved_depth")) p.first_solved_depth = v.get<int>("first_solved_depth");
+      p.depth = v.count<int>("depth", 0, kIntMax);
+      if (!v.is_null("first_solved_depth"))
+        p.first_solved_depth = v.count<int>("first_solved_depth", 0, kIntMax);
       p.nodes = v.get<std::uint64_t>("nodes");
       p.time_s = v.get<double>("time_s");
       p.pv_san = v.strings("pv");

@@ -14,6 +14,13 @@
 
 namespace stk::harness::epd {
 
+// The values a run can have: the command line's ranges, and what a results file read back may
+// hold (docs/input-rules.md), so that a file states no run the command could not make.
+inline constexpr std::uint64_t kMaxSearchDepth = 120;
+inline constexpr std::uint64_t kMaxSearchNodes = std::uint64_t(1) << 40;
+inline constexpr int kMaxStride = 1000000;
+inline constexpr int kMaxMinSolved = 1000000;
+
 struct PositionResult {
   int index = 0;  // ordinal of the position in its EPD file
   int line = 0;

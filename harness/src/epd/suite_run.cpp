@@ -26,17 +26,17 @@ void add_suite_options(CLI::App& app, SuiteOptions& o, const std::string& option
       ->required();
   app.add_option("--depth", o.depth,
                  "fixed depth per position (sd: tests tree shape at fixed effort)")
-      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(120)));
+      ->check(CLI::Range(std::uint64_t(1), kMaxSearchDepth));
   app.add_option("--nodes", o.nodes,
                  "fixed node budget per position (sn: tests accuracy at fixed cost)")
-      ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+      ->check(CLI::Range(std::uint64_t(1), kMaxSearchNodes));
   app.add_option("--option", o.options, option_help)->check(kNameValue);
   app.add_option("--hash", o.hash_mb,
                  "hash size in MB; Threads is always 1; state is cleared per position")
       ->check(CLI::Range(std::size_t(1), std::size_t(65536)))
       ->capture_default_str();
   app.add_option("--stride", o.stride, "take every S-th position of the file (index % S == 0)")
-      ->check(CLI::Range(1, 1000000))
+      ->check(CLI::Range(1, kMaxStride))
       ->capture_default_str();
   app.add_option("--out-dir", o.out_dir, "reports folder")->capture_default_str();
   app.add_flag("--quiet", o.quiet, "no line per position");

@@ -128,7 +128,7 @@ void add_epd_options(CLI::App& app, SuiteOptions& o, EpdOptions& e) {
                  "results JSON of an earlier run: a position solved there and failed now fails");
   app.add_option("--min-solved", e.min_solved,
                  "without a baseline gate: fail if fewer than N positions are solved")
-      ->check(CLI::Range(0, 1000000));
+      ->check(CLI::Range(0, kMaxMinSolved));
   app.add_option("--shard", e.shard_text,
                  "take the selected positions i with i % N == K-1 (combine with 'merge')")
       ->check(shard_check());
