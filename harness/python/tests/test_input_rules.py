@@ -95,7 +95,7 @@ def set_pointer(doc: object, pointer: str, value: object) -> None:
         doc[last] = value  # type: ignore[index]
 
 
-def file_text(rule: Rule, value: str) -> str:
+def file_bytes(rule: Rule, value: str) -> bytes | str:
     """The file the row describes, holding `value`."""
     based = re.fullmatch(r"json ([a-z-]+) at (/\S+)", rule.contents)
     if based:
@@ -113,6 +113,9 @@ def file_text(rule: Rule, value: str) -> str:
             )
         source[hits[0]] = new
         return "\n".join(source) + "\n"
+    binary = re.fullmatch(r"hex `([0-9a-f {}v]+)`", rule.contents)
+    if binary:
+        return bytes.fromhex(binary.group(1).replace("{v}", value).replace(" ", ""))
     inline = re.fullmatch(r"`(.*)`", rule.contents)
     if inline:
         return inline.group(1).replace("\\n", "\n").replace("{v}", value) + "\n"
@@ -128,7 +131,11 @@ def empty_record_file(path: Path) -> Path:
 def run_rule(rule: Rule, value: str, tmp: Path) -> tuple[subprocess.CompletedProcess[str], str]:
     tmp.mkdir()
     path = tmp / rule.file
-    path.write_text(file_text(rule, value))
+    contents = file_bytes(rule, value)
+    if isinstance(contents, bytes):
+        path.write_bytes(contents)
+    else:
+        path.write_text(contents)
     fixtures = {
         "{file}": str(path),
         "{out}": str(tmp / "out"),
@@ -185,4 +192,5 @@ def test_the_table_covers_each_base_and_each_form() -> None:
     used = {m.group(1) for r in RULES if (m := re.fullmatch(r"json ([a-z-]+) at .*", r.contents))}
     assert used == set(bases)
     assert any(r.contents.startswith("`") and " line `" in r.contents for r in RULES)
+    assert any(r.contents.startswith("hex `") for r in RULES)
     assert all(r.kept != r.broken for r in RULES)
