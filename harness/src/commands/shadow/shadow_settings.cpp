@@ -84,8 +84,10 @@ void add_measure_options(CLI::App& app, ShadowSettings& s) {
 
 BudgetOptions add_shadow_options(CLI::App& app, ShadowSettings& s) {
   BudgetOptions given;
-  app.add_option("--epd", s.epd_file,
-                 "positions (EPD, e.g. $STK_SHARED/suites/ECM.epd; bm/am are not used); required");
+  app.add_option(
+      "--epd", s.epd_file,
+      "positions (an EPD suite, e.g. $STK_SHARED/suites/ECM.epd: each line needs bm or am, "
+      "unused here); required");
   given.depth = app.add_option("--depth", s.search.depth,
                                "real search per position: sd N (give --depth or --nodes)")
                     ->check(CLI::Range(1, 64));
