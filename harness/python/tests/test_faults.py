@@ -574,3 +574,65 @@ def test_a_journal_pair_whose_score_is_not_its_games_is_refused(tmp_path: Path) 
     again = subprocess.run([HARNESS, *match_argv(out)], capture_output=True, text=True, timeout=120)
     assert again.returncode == 2, again.stdout + again.stderr
     assert "m-state.jsonl:2" in again.stderr and "score" in again.stderr, again.stderr
+
+
+def datagen_argv(out: Path) -> list[str]:
+    return [
+        *("datagen", "--games", "3", "--nodes", "200", "--balance-nodes", "200"),
+        *("--max-plies", "16", "--config", "t", "--out", str(out / "data" / "d.txt")),
+        *("--out-dir", str(out)),
+    ]
+
+
+@pytest.mark.parametrize("name", ["match", "datagen"])
+def test_a_failed_append_whose_cut_back_fails_too_leaves_no_empty_file(
+    name: str, tmp_path: Path
+) -> None:
+    """docs/faults.md#appends: an append that fails is cut back to the file's length before it (a
+    file that was empty removed). The cut back (ftruncate) can fail as well: from each counted
+    write or truncate on, every one fails (a disk that stays broken). Still exit 2, no 0-byte or
+    temporary file, and the rerun resumes to the games of an unbroken run. Null control: the
+    clean run under the injector counts the calls and passes."""
+    argv = match_argv if name == "match" else datagen_argv
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    proc, calls, _ = run(argv(ref), ref, op="write+truncate")
+    assert proc.returncode in (0, 1) and calls > 0, proc.stdout + proc.stderr
+    resumed = match_pairs if name == "match" else (lambda o: (o / "data/d.txt").read_bytes())
+    for n in faults_to_try(calls):
+        out = tmp_path / f"n{n}"
+        out.mkdir()
+        broken, _, failed = run(argv(out), out, n=n, op="write+truncate", sticky=True)
+        why = f"{name}: write/truncate from call {n} of {calls} on failed: {broken.stderr[-800:]}"
+        assert failed and broken.returncode == 2, why
+        assert not no_partial_files(out), f"{no_partial_files(out)}: {why}"
+        again, _, _ = run(argv(out), out)
+        assert again.returncode == proc.returncode, why + again.stderr[-800:]
+        assert resumed(out) == resumed(ref), "did not resume to the same games: " + why
+
+
+def test_a_lock_or_a_torn_tail_that_cannot_be_cut_ends_the_run(tmp_path: Path) -> None:
+    """Every ftruncate of a journaled match, failed one at a time: taking the run's lock (its
+    file emptied before the pid is written) and cutting a torn last record on resume. Exit 2,
+    no 0-byte file, the journal as it was; the rerun without the fault resumes it."""
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    assert run(match_argv(ref), ref)[0].returncode == 0
+    torn = (ref / "match/m-state.jsonl").read_bytes()
+    torn = torn[: torn.rindex(b"\n", 0, len(torn) - 1) + 1] + b'{"opening":1,"sco'
+    out = tmp_path / "count"
+    (out / "match").mkdir(parents=True)
+    (out / "match/m-state.jsonl").write_bytes(torn)
+    _, calls, _ = run(match_argv(out), out, op="truncate")
+    assert calls >= 2, "the lock's and the torn tail's cuts are both counted"
+    for n in range(1, calls + 1):
+        out = tmp_path / f"n{n}"
+        (out / "match").mkdir(parents=True)
+        (out / "match/m-state.jsonl").write_bytes(torn)
+        proc, _, failed = run(match_argv(out), out, n=n, op="truncate")
+        why = f"truncate {n} of {calls}: exit {proc.returncode}: {proc.stderr[-800:]}"
+        assert failed and proc.returncode == 2, why
+        assert not no_partial_files(out), f"{no_partial_files(out)}: {why}"
+        assert (out / "match/m-state.jsonl").read_bytes() == torn, why
+        again, _, _ = run(match_argv(out), out)
+        assert again.returncode == 0 and match_pairs(out) == match_pairs(ref), why

@@ -178,10 +178,18 @@ void AppendFile::open(const std::string& path, std::optional<std::uint64_t> keep
                      ", not a regular file: refusing to append to it");
   }
   ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+  // A failure before the first byte is appended leaves no 0-byte file (the one just created).
+  auto abandon_open = [&](const std::string& what) {
+    const int err = errno;
+    if (st.st_size == 0) ::unlink(path.c_str());
+    ::close(fd_);
+    fd_ = -1;
+    fail(path, what, err);
+  };
   if (keep_bytes && ::ftruncate(fd_, off_t(*keep_bytes)) != 0)
-    fail(path, "cannot cut the torn tail", errno);
+    abandon_open("cannot cut the torn tail");
   const off_t end = ::lseek(fd_, 0, SEEK_END);
-  if (end < 0) fail(path, "cannot seek to the end", errno);
+  if (end < 0) abandon_open("cannot seek to the end");
   if (end == 0) while_empty_ = std::make_unique<RemoveOnInterrupt>(path);
 }
 
@@ -194,7 +202,9 @@ void AppendFile::append(std::string_view text) {
   // no 0-byte file is left), closed; the run stops.
   auto abandon = [&](const std::string& what) {
     const int err = errno;
-    if (::ftruncate(fd_, before) == 0 && before == 0) ::unlink(path_.c_str());
+    // Not cut back: a torn tail, which readers drop. A file that was empty goes either way.
+    [[maybe_unused]] const bool cut = ::ftruncate(fd_, before) == 0;
+    if (before == 0) ::unlink(path_.c_str());
     ::close(fd_);
     fd_ = -1;
     fail(path_, what, err);

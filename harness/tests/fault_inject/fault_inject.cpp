@@ -4,7 +4,10 @@
 //
 //   STK_FAULT_DIR    only calls on files under this folder count (stdout, stderr, pipes, the
 //                    engines' own files do not); required, else nothing is ever failed
-//   STK_FAULT_OP     write (write, pwrite, pwrite64) | fsync (fsync, fdatasync) | rename | close | any
+//   STK_FAULT_OP     write (write, pwrite, pwrite64) | fsync (fsync, fdatasync) | rename | close |
+//                    truncate (ftruncate, ftruncate64) | any (all but truncate, whose only callers
+//                    cut a file back after another failure or take a lock), or several joined by
+//                    '+' (write+truncate: an append that fails, then its cut back too)
 //   STK_FAULT_N      the 1-based index of the counted call that fails (0 or unset: none fails,
 //                    the calls are only counted)
 //   STK_FAULT_ERRNO  ENOSPC (default) | EIO
@@ -41,7 +44,27 @@ using pwrite_fn = ssize_t (*)(int, const void*, size_t, off_t);
 using fd_fn = int (*)(int);
 using rename_fn = int (*)(const char*, const char*);
 
-enum Op { kWrite = 1, kSync = 2, kRename = 4, kClose = 8 };
+enum Op { kWrite = 1, kSync = 2, kRename = 4, kClose = 8, kTruncate = 16 };
+
+// The operations STK_FAULT_OP names: one name, or several joined by '+'.
+int parse_ops(const std::string& text) {
+  int ops = 0;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t plus = text.find('+', at);
+    const std::string o = text.substr(at,
+                                      plus == std::string::npos ? std::string::npos : plus - at);
+    ops |= o == "write"      ? kWrite
+           : o == "fsync"    ? kSync
+           : o == "rename"   ? kRename
+           : o == "close"    ? kClose
+           : o == "truncate" ? kTruncate
+                             : kWrite | kSync | kRename | kClose;
+    if (plus == std::string::npos) break;
+    at = plus + 1;
+  }
+  return ops;
+}
 
 struct Config {
   std::string dir;  // canonical, with a trailing '/'
@@ -69,12 +92,7 @@ const Config& config() {
       if (realpath(d, buf)) c.dir = std::string(buf) + "/";
     }
     const char* op = getenv("STK_FAULT_OP");
-    const std::string o = op ? op : "any";
-    c.ops = o == "write"    ? kWrite
-            : o == "fsync"  ? kSync
-            : o == "rename" ? kRename
-            : o == "close"  ? kClose
-                            : kWrite | kSync | kRename | kClose;
+    c.ops = parse_ops(op ? op : "any");
     if (const char* n = getenv("STK_FAULT_N")) c.n = atol(n);
     if (const char* e = getenv("STK_FAULT_ERRNO"); e && std::string(e) == "EIO") c.err = EIO;
     if (const char* s = getenv("STK_FAULT_STICKY")) c.sticky = std::string(s) == "1";
@@ -216,6 +234,18 @@ int fdatasync(int fd) {
   static const auto f = real<fd_fn>("fdatasync");
   if (fails(kSync, fd_under_dir(fd))) return errno = config().err, -1;
   return f(fd);
+}
+
+int ftruncate(int fd, off_t length) {
+  static const auto f = real<int (*)(int, off_t)>("ftruncate");
+  if (fails(kTruncate, fd_under_dir(fd))) return errno = config().err, -1;
+  return f(fd, length);
+}
+
+int ftruncate64(int fd, off64_t length) {
+  static const auto f = real<int (*)(int, off64_t)>("ftruncate64");
+  if (fails(kTruncate, fd_under_dir(fd))) return errno = config().err, -1;
+  return f(fd, length);
 }
 
 int rename(const char* from, const char* to) {
