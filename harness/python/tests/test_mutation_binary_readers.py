@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from stkmutation import binary_readers
 from stkmutation import tool as mutation_tool
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -56,28 +57,10 @@ def _chosen(tree: Path, cpp: str = "harness/src/report/junit.cpp") -> list[str]:
     return [Path(t).name for t in mutation_tool.binary_tests_for(tree, cpp)]
 
 
-# MODEL mutation-binary-readers
-# checks: harness/python/stkmutation/tool.py  (files_reading_binaries: the pytest files that run a binary)
-# contract: docs/mutation.md#binary-readers
-# planted: ci/mutants/mutation-binary-tests-by-text.patch  (files chosen by naming the variable)
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(
-    reads=st.lists(st.sampled_from(READS_HARNESS), max_size=2),
-    names=st.lists(st.sampled_from(NAMES_ONLY), max_size=3),
-    imported=st.lists(st.sampled_from(sorted(HELPER_USES)), max_size=2, unique=True),
-    whole=st.booleans(),
-    order=st.randoms(use_true_random=False),
-)
-def test_a_file_runs_the_binary_exactly_when_the_contract_says(
-    tmp_path_factory: pytest.TempPathFactory,
-    reads: list[str],
-    names: list[str],
-    imported: list[str],
-    whole: bool,
-    order,
-) -> None:
+def _generated_test(
+    reads: list[str], names: list[str], imported: list[str], whole: bool, order
+) -> tuple[str, bool]:
+    """A test file of the drawn snippets, and whether by the contract it runs stk-harness."""
     statements = [*reads, *names]
     order.shuffle(statements)
     if imported and whole:
@@ -87,10 +70,65 @@ def test_a_file_runs_the_binary_exactly_when_the_contract_says(
         head = f"import os\nfrom helper import {', '.join(imported)}\n"
     else:
         head = "import os\n"
-    test = head + "\n".join(statements) + "\n"
-    tree = _tree(tmp_path_factory.mktemp("t"), {"helper.py": HELPER, "test_x.py": test})
     expected = bool(reads) or any(HELPER_USES[n] for n in imported)
+    return head + "\n".join(statements) + "\n", expected
+
+
+SNIPPETS = dict(
+    reads=st.lists(st.sampled_from(READS_HARNESS), max_size=2),
+    names=st.lists(st.sampled_from(NAMES_ONLY), max_size=3),
+    imported=st.lists(st.sampled_from(sorted(HELPER_USES)), max_size=2, unique=True),
+    whole=st.booleans(),
+    order=st.randoms(use_true_random=False),
+)
+
+
+# MODEL mutation-binary-readers
+# checks: harness/python/stkmutation/tool.py  (files_reading_binaries: the pytest files that run a binary)
+# contract: docs/mutation.md#binary-readers
+# planted: ci/mutants/mutation-binary-tests-by-text.patch  (files chosen by naming the variable)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(**SNIPPETS)
+def test_a_file_runs_the_binary_exactly_when_the_contract_says(
+    tmp_path_factory: pytest.TempPathFactory,
+    reads: list[str],
+    names: list[str],
+    imported: list[str],
+    whole: bool,
+    order,
+) -> None:
+    test, expected = _generated_test(reads, names, imported, whole, order)
+    tree = _tree(tmp_path_factory.mktemp("t"), {"helper.py": HELPER, "test_x.py": test})
     assert _chosen(tree) == (["test_x.py"] if expected else []), test
+
+
+# MODEL mutation-binary-readers-ast
+# checks: harness/python/stkmutation/binary_readers.py  (files_reading: reads, carrying helpers, derived names)
+# contract: docs/mutation.md#binary-readers
+# planted: ci/mutants/mutation-binary-getenv-not-read.patch  (os.getenv not counted as a read)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(**SNIPPETS)
+def test_files_reading_judges_each_file_by_the_contract(
+    tmp_path_factory: pytest.TempPathFactory,
+    reads: list[str],
+    names: list[str],
+    imported: list[str],
+    whole: bool,
+    order,
+) -> None:
+    """The reader itself, on the folder of tests alone (no tool, no binary): the helper is read
+    too but is no test file, so only test_x.py can be found."""
+    test, expected = _generated_test(reads, names, imported, whole, order)
+    tree = _tree(tmp_path_factory.mktemp("t"), {"helper.py": HELPER, "test_x.py": test})
+    found = binary_readers.files_reading(
+        tree / mutation_tool.PY_TESTS, {"STK_HARNESS"}, Path.read_text
+    )
+    tests = [f.name for f in found if f.name.startswith("test_")]
+    assert tests == (["test_x.py"] if expected else []), test
 
 
 def test_chains_of_helpers_and_files_that_do_not_parse(tmp_path: Path) -> None:
