@@ -104,10 +104,13 @@ Stored read_journal(const std::string& path, const Json& definition) {
   if (header_end == std::string::npos)
     throw InputError(path + ":1: the journal header line is incomplete");
   const Json h = parse_line(text.substr(0, header_end), path + ":1");
-  if (!h.is_object() || h.value("kind", "") != kJournalKind)
+  // Compared as JSON, not through value(): a kind that is no string would throw a bare type
+  // error, and a version 1.0 would pass as 1 (a result file's version is the integer).
+  if (!h.is_object() || !h.contains("kind") || h["kind"] != kJournalKind)
     throw InputError(path + ":1: field 'kind' must be \"" + std::string(kJournalKind) +
                      "\" (not a datagen journal)");
-  if (h.value("version", 0) != kJournalVersion)
+  if (!h.contains("version") || !h["version"].is_number_unsigned() ||
+      h["version"] != kJournalVersion)
     throw InputError(fmt::format("{}:1: field 'version' is not {}", path, kJournalVersion));
   if (!h.contains("definition")) throw InputError(path + ":1: field 'definition' is missing");
   if (auto diff = first_difference(h["definition"], definition); !diff.empty())
