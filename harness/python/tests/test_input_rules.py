@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import struct
 import subprocess
 from dataclasses import dataclass
@@ -129,6 +130,21 @@ def empty_record_file(path: Path) -> Path:
 
 
 MADE = re.compile(r"made, line (\d+) json at (/\S+)")
+MADE_DB = re.compile(r"made, sqlite `PRAGMA ([a-z_]+) = \{v\}`")
+
+
+def minimal_reports(folder: Path) -> Path:
+    """A reports folder of one passing bench run: what `history --append` records."""
+    (folder / "junit").mkdir(parents=True)
+    (folder / "junit/bench-quick.xml").write_text(
+        '<testsuites><testsuite name="bench.quick" tests="1"><testcase classname="bench.'
+        'signature" name="nodes"/></testsuite></testsuites>'
+    )
+    (folder / "bench").mkdir()
+    (folder / "bench/quick.json").write_text(
+        json.dumps({"nodes": 1000, "expected_nodes": 1000, "nodes_per_second": 5})
+    )
+    return folder
 
 
 def edited_line(path: Path, line: int, pointer: str, value: str) -> None:
@@ -149,6 +165,7 @@ def run_rule(rule: Rule, value: str, tmp: Path) -> tuple[subprocess.CompletedPro
         "{out}": str(tmp / "out"),
         "{net}": str(NET),
         "{fhr}": str(empty_record_file(tmp / "empty.fhr")),
+        "{reports}": str(minimal_reports(tmp / "reports")),
     }
     words = [_fill(w, fixtures) for w in rule.command.split()]
 
@@ -162,6 +179,17 @@ def run_rule(rule: Rule, value: str, tmp: Path) -> tuple[subprocess.CompletedPro
             cwd=tmp,  # an error report under a default reports/ stays out of the checkout
         )
 
+    made_db = MADE_DB.fullmatch(rule.contents)
+    if made_db:  # the command makes the database; a pragma of its header is then set
+        first = run()
+        assert first.returncode == 0 and path.exists(), f"{rule}: making {path}: {first.stderr}"
+        con = sqlite3.connect(path)
+        try:
+            con.execute(f"PRAGMA {made_db.group(1)} = {int(value)}")
+            con.commit()
+        finally:
+            con.close()
+        return run(), str(path)
     made = MADE.fullmatch(rule.contents)
     if made:  # the command makes the file, which is then changed and read by it again
         first = run()
@@ -216,4 +244,5 @@ def test_the_table_covers_each_base_and_each_form() -> None:
     assert any(r.contents.startswith("`") and " line `" in r.contents for r in RULES)
     assert any(r.contents.startswith("hex `") for r in RULES)
     assert any(MADE.fullmatch(r.contents) for r in RULES)
+    assert any(MADE_DB.fullmatch(r.contents) for r in RULES)
     assert all(r.kept != r.broken for r in RULES)

@@ -101,6 +101,8 @@ class Db {
       fail(fmt::format(
           "application_id is {:#x}, not stk's history ({:#x}): another program's database, left untouched",
           unsigned(app), unsigned(kApplicationId)));
+    if (version < 0)
+      fail(fmt::format("user_version {} was never one of stk's history: left untouched", version));
     if (version > kUserVersion)
       fail(fmt::format("user_version {} is newer than this harness's ({}): left untouched", version,
                        kUserVersion));
