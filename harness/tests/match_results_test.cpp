@@ -170,9 +170,9 @@ TEST_CASE("a killed run resumes from its state file without double counting", "[
                     Contains("twice.jsonl:5: field 'pair.games' is missing"));
   // The header's version is the integer 1, as a result file's is: 1.0 or "1" is another writer.
   const std::string header = text.substr(0, text.find('\n'));
-  for (const std::string& v : {"1.0", "\"1\"", "2"}) {
+  for (const char* v : {"1.0", "\"1\"", "2"}) {
     std::string h = header;
-    h.replace(h.find("\"version\":1"), 11, "\"version\":" + v);
+    h.replace(h.find("\"version\":1"), 11, std::string("\"version\":") + v);
     test::write_file(twice, h + text.substr(text.find('\n')));
     CHECK_THROWS_WITH(read_match_journal(twice),
                       Contains("twice.jsonl:1: field 'version' is not 1"));
