@@ -31,6 +31,11 @@ RANGED = re.compile(
     r"^\s+(?:-\w,)?(--[\w-]+)(?:,[^\s]+)? (INT|UINT|FLOAT):(?:INT|UINT|FLOAT) in \[(\S+) - (\S+)\]",
     re.M,
 )
+# A validator's own interval, open or closed at either end: `FLOAT:[0, 1)`.
+INTERVAL = re.compile(
+    r"^\s+(?:-\w,)?(--[\w-]+)(?:,[^\s]+)? (INT|UINT|FLOAT):([\[(])([^,\s]+), ([^\])\s]+)([\])])",
+    re.M,
+)
 
 
 @dataclass(frozen=True)
@@ -40,9 +45,12 @@ class Ranged:
     kind: str
     lo: str
     hi: str
+    lo_open: bool = False
+    hi_open: bool = False
 
     def __str__(self) -> str:
-        return f"{self.command} {self.option} [{self.lo} - {self.hi}]"
+        left, right = "(" if self.lo_open else "[", ")" if self.hi_open else "]"
+        return f"{self.command} {self.option} {left}{self.lo} - {self.hi}{right}"
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -65,13 +73,16 @@ def ranged_options() -> list[Ranged]:
     out: list[Ranged] = []
     for command in COMMAND_LINE.findall(run("--help").stdout):
         text = run(command, "--help")
-        for option, kind, lo, hi in RANGED.findall(text.stdout + text.stderr):
+        said = text.stdout + text.stderr
+        for option, kind, lo, hi in RANGED.findall(said):
             out.append(Ranged(command, option, kind, lo, hi))
+        for option, kind, left, lo, hi, right in INTERVAL.findall(said):
+            out.append(Ranged(command, option, kind, lo, hi, left == "(", right == ")"))
     return out
 
 
 def past(r: Ranged, bound: str, step: int) -> str:
-    """The first value past `bound` (step -1 below the low bound, +1 above the high one)."""
+    """The first value next to `bound`: step -1 below it, +1 above it."""
     if r.kind == "FLOAT":
         x = float(bound)
         return repr(x + step * max(abs(x) * 1e-5, 1e-12))
@@ -99,6 +110,7 @@ def test_the_help_texts_print_ranges():
     list and pass every case vacuously)."""
     assert len(RANGES) >= 60, [str(r) for r in RANGES]
     assert any(r.kind == "FLOAT" for r in RANGES) and any(r.kind == "UINT" for r in RANGES)
+    assert any(r.hi_open for r in RANGES), "no validator interval parsed (fhgen --ecm-fraction)"
 
 
 # MODEL cli-option-ranges
@@ -107,16 +119,18 @@ def test_the_help_texts_print_ranges():
 # planted: ci/mutants/model-cli-option-ranges.patch  (--alpha open at 1 - 1e-9, printed as 1)
 @pytest.mark.parametrize("r", RANGES, ids=str)
 def test_each_printed_bound_holds_both_ways(r: Ranged, tmp_path: Path):
+    # An open end refuses its bound and keeps the first value inside it; a closed end keeps
+    # its bound and refuses the first value past it.
     got = {
         "low bound": verdict(r, r.lo, tmp_path),
         "high bound": verdict(r, r.hi, tmp_path),
-        "below the low bound": verdict(r, past(r, r.lo, -1), tmp_path),
-        "above the high bound": verdict(r, past(r, r.hi, +1), tmp_path),
+        "past the low end": verdict(r, past(r, r.lo, +1 if r.lo_open else -1), tmp_path),
+        "past the high end": verdict(r, past(r, r.hi, -1 if r.hi_open else +1), tmp_path),
     }
     want = {
-        "low bound": "accepted",
-        "high bound": "accepted",
-        "below the low bound": "refused",
-        "above the high bound": "refused",
+        "low bound": "refused" if r.lo_open else "accepted",
+        "high bound": "refused" if r.hi_open else "accepted",
+        "past the low end": "accepted" if r.lo_open else "refused",
+        "past the high end": "accepted" if r.hi_open else "refused",
     }
     assert got == want, f"{r}: {got}"

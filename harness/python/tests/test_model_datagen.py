@@ -138,6 +138,62 @@ def test_datagen_labels_equal_a_model_teacher_from_whites_view(tmp_path_factory,
         assert int(ply) >= 6
 
 
+def mover_mates_in_one(fen: str) -> bool:
+    board = chess.Board(fen)
+    for move in board.legal_moves:
+        board.push(move)
+        mate = board.is_checkmate()
+        board.pop()
+        if mate:
+            return True
+    return False
+
+
+# MODEL datagen-result-label
+# checks: harness/src/commands/datagen/datagen_game.cpp  (each record's result: a win for White, for Black, a draw)
+# contract: docs/datagen.md#record-format
+# planted: ci/mutants/model-datagen-result-label.patch  (a Black win labelled as White's)
+@settings(max_examples=2, deadline=None)
+@given(order=st.permutations(["black mates", "white mates", "quiet"]))
+def test_each_record_carries_its_games_result_for_every_outcome(tmp_path_factory, order):
+    """The label of a record is its game's result from White's view, for each of the three
+    results: the expected result comes from python-chess (a side to move with a mate in one wins
+    it at any search; a quiet opening runs to --max-plies, a draw), not from the journal. The
+    examples of the labels test end at --max-plies, all draws: without a decisive game of each
+    colour, a label that mistakes one colour's win for the other's passes."""
+    fens = {
+        "black mates": "r6k/8/8/8/8/8/6PP/7K b - - 0 1",
+        "white mates": mirrored("r6k/8/8/8/8/8/6PP/7K b - - 0 1"),
+        "quiet": "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    }
+    tmp = tmp_path_factory.mktemp("dgx")
+    book = tmp / "book.epd"
+    book.write_text("".join(fens[k] + "\n" for k in order))
+    out = tmp / "data.txt"
+    datagen(tmp, out, "--games", "3", "--openings", str(book))
+    rows = records(out)
+    want = {}
+    for fen in fens.values():
+        board = chess.Board(fen)
+        if mover_mates_in_one(fen):
+            want[board.board_fen()] = "1.0" if board.turn == chess.WHITE else "0.0"
+        else:
+            want[board.board_fen()] = "0.5"
+    games = [json.loads(x) for x in (tmp / "data.txt.journal").read_text().splitlines()[1:]]
+    assert len(games) == 3
+    at = 0
+    seen = set()
+    for g in games:
+        mine = rows[at : at + g["records"]]
+        at += g["records"]
+        first = chess.Board(mine[0][0]).board_fen()
+        assert first in want, mine[0]
+        seen.add(first)
+        assert {r[2] for r in mine} == {want[first]}, (g, mine)
+    assert seen == set(want) and at == len(rows)
+    assert sorted(want.values()) == ["0.0", "0.5", "1.0"]
+
+
 def mirrored(fen: str) -> str:
     return chess.Board(fen).mirror().fen()
 
@@ -273,8 +329,10 @@ def check_terminations(tmp: Path, seed: int, nodes: int) -> None:
     at = 0
     for g in games:
         mine = [row[0] for row in rows[at : at + g["records"]]]
-        at += g["records"]
         kind, result = g["termination"], g["result"]
+        # every record carries the result the rules allow its game, from White's view
+        assert {row[2] for row in rows[at : at + g["records"]]} == {WHITE_RESULT[result]}, g
+        at += g["records"]
         if kind == "adjudication":
             assert g["end"].startswith("adjudication: ") or (
                 g["end"] == "max plies" and g["records"] == max_plies and result == "1/2-1/2"
