@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -185,6 +186,89 @@ TEST_CASE("adjudication of generated games equals the window model and flips at 
       }
     });
   }
+}
+
+// The settings a match definition's `adjudication` text names, read by the grammar of
+// docs/harnesses/match.md#adjudication: "none", or the rules set in the order draw, resign,
+// maxmoves, joined by "; ". nullopt: a text outside that grammar.
+std::optional<Adjudication> read_settings_text(const std::string& text) {
+  Adjudication s;
+  if (text == "none") return s;
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t semi = text.find("; ", at);
+    parts.push_back(text.substr(at, semi == std::string::npos ? std::string::npos : semi - at));
+    if (semi == std::string::npos) break;
+    at = semi + 2;
+  }
+  int order = 0;
+  for (const std::string& part : parts) {
+    std::istringstream in(part);
+    std::string rule, extra;
+    in >> rule;
+    auto number = [&](const std::string& key) -> std::optional<int> {
+      std::string word;
+      if (!(in >> word) || word.rfind(key + "=", 0) != 0) return std::nullopt;
+      try {
+        std::size_t used = 0;
+        const int v = std::stoi(word.substr(key.size() + 1), &used);
+        if (used != word.size() - key.size() - 1) return std::nullopt;
+        return v;
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+    };
+    if (rule == "draw" && order < 1) {
+      const auto a = number("movenumber"), b = number("movecount"), c = number("score");
+      if (!a || !b || !c) return std::nullopt;
+      s.draw = Adjudication::Draw{*a, *b, *c};
+      order = 1;
+    } else if (rule == "resign" && order < 2) {
+      const auto a = number("movecount"), b = number("score");
+      if (!a || !b) return std::nullopt;
+      s.resign = Adjudication::Resign{*a, *b};
+      order = 2;
+    } else if (rule.rfind("maxmoves=", 0) == 0 && order < 3) {
+      std::istringstream again(part);
+      in.swap(again);
+      const auto n = number("maxmoves");
+      if (!n || *n <= 0) return std::nullopt;
+      s.maxmoves = *n;
+      order = 3;
+    } else {
+      return std::nullopt;
+    }
+    if (in >> extra) return std::nullopt;
+  }
+  return s;
+}
+
+// MODEL games-adjudication-text
+// checks: harness/src/games/adjudication.cpp  (the settings text a match or datagen definition records)
+// contract: docs/harnesses/match.md#adjudication
+// planted: ci/mutants/model-games-adjudication-text.patch  (a draw rule printed when none is set)
+TEST_CASE("the adjudication text reads back as exactly the rules set and their numbers",
+          "[model][adjudication]") {
+  CHECK(Adjudication().text() == "none");
+  rc::prop("text() names each rule set, and only those", [] {
+    const Adjudication s = gen_settings();
+    const std::string text = s.text();
+    const auto back = read_settings_text(text);
+    RC_ASSERT(back.has_value());
+    RC_ASSERT(back->draw.has_value() == s.draw.has_value());
+    if (s.draw) {
+      RC_ASSERT(back->draw->movenumber == s.draw->movenumber);
+      RC_ASSERT(back->draw->movecount == s.draw->movecount);
+      RC_ASSERT(back->draw->score == s.draw->score);
+    }
+    RC_ASSERT(back->resign.has_value() == s.resign.has_value());
+    if (s.resign) {
+      RC_ASSERT(back->resign->movecount == s.resign->movecount);
+      RC_ASSERT(back->resign->score == s.resign->score);
+    }
+    RC_ASSERT(back->maxmoves == s.maxmoves);
+    RC_TAG(text == "none" ? "none" : text.find(';') == std::string::npos ? "one rule" : "rules");
+  });
 }
 
 }  // namespace adjudication_model_test
