@@ -31,8 +31,10 @@ HEADER = """# stk-harness command line
      do not edit: change the option's help text in harness/src and rerun the script. -->
 
 Every command's options as its `--help` prints them. Exit status of every command: 0 all gates
-pass, 1 a gate failed, 2 usage or input error. What each command proves, its report figures and
-measurements: [docs/harnesses/](README.md#harnesses).
+pass, 1 a gate failed, 2 usage or input error. A range printed as `in [LO - HI]` or `[LO, HI)`
+holds at both ends as printed; a `FLOAT` option takes a finite number (`nan`, `inf` and a literal
+past a double's range are refused as the options parse, naming the option). What each command
+proves, its report figures and measurements: [docs/harnesses/](README.md#harnesses).
 """
 
 

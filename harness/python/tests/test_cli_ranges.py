@@ -67,6 +67,20 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
     )
 
 
+# Every FLOAT option, ranged or not: `--elo0 FLOAT`, `--alpha FLOAT:FLOAT`, `--heldout FLOAT:[0, 1]`.
+FLOAT_OPTION = re.compile(r"^\s+(?:-\w,)?(--[\w-]+)(?:,[^\s]+)? FLOAT\b", re.M)
+
+
+def float_options() -> list[tuple[str, str]]:
+    if not Path(HARNESS).exists():
+        return []
+    out: list[tuple[str, str]] = []
+    for command in COMMAND_LINE.findall(run("--help").stdout):
+        text = run(command, "--help")
+        out += [(command, o) for o in FLOAT_OPTION.findall(text.stdout + text.stderr)]
+    return out
+
+
 def ranged_options() -> list[Ranged]:
     if not Path(HARNESS).exists():
         return []
@@ -103,6 +117,7 @@ def verdict(r: Ranged, value: str, cwd: Path) -> str:
 
 
 RANGES = ranged_options()
+FLOATS = float_options()
 
 
 def test_the_help_texts_print_ranges():
@@ -134,3 +149,25 @@ def test_each_printed_bound_holds_both_ways(r: Ranged, tmp_path: Path):
         "past the high end": "accepted" if r.hi_open else "refused",
     }
     assert got == want, f"{r}: {got}"
+
+
+# MODEL cli-finite-floats
+# checks: harness/src/cli/cli_app.cpp  (every FLOAT option of every command refuses nan and +-inf)
+# contract: docs/cli.md#commands
+# planted: ci/mutants/model-cli-finite-floats.patch  (the finite check on --elo0 and --elo1 of sprt only)
+@pytest.mark.parametrize(("command", "option"), FLOATS, ids=lambda x: x)
+def test_each_float_option_refuses_what_is_not_a_finite_number(
+    command: str, option: str, tmp_path: Path
+):
+    """A number that is not finite has no meaning as a rate, a bound, a ratio or a tolerance, and a
+    range check written as `x < lo || x > hi` keeps nan; each is refused as it parses, naming the
+    option, as is a literal that overflows a double."""
+    r = Ranged(command, option, "FLOAT", "0", "0")
+    got = {v: verdict(r, v, tmp_path) for v in ("nan", "inf", "-inf", "1e400")}
+    assert got == dict.fromkeys(got, "refused"), got
+
+
+def test_the_help_texts_name_float_options():
+    """The parse found the FLOAT options of sprt, sprt-sim, fhgen and the rest (a help format
+    change would empty the list)."""
+    assert len(FLOATS) >= 15 and ("sprt", "--elo0") in FLOATS, FLOATS

@@ -1,5 +1,7 @@
 // CLI11 parsing under the harness's exit-status contract (cli_app.h, cli_owed_reports.h): the
 // bodies live here so that only the files that declare options compile CLI11's templates.
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -10,7 +12,29 @@
 
 namespace stk::harness {
 
+namespace {
+
+// Every FLOAT option of every command refuses nan and +-inf as it parses (docs/cli.md): CLI11
+// reads them as doubles, and a range check written as `x < lo || x > hi` lets nan through. Added
+// here, not option by option, so that a new option cannot forget it; no help text changes.
+void require_finite_floats(CLI::App& app) {
+  static const CLI::Validator finite(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (end != text.c_str() && !*end && !std::isfinite(x))
+          return "must be a finite number, got '" + text + "'";
+        return "";
+      },
+      "", "finite");
+  for (CLI::Option* opt : app.get_options())
+    if (opt->get_type_name().rfind("FLOAT", 0) == 0) opt->check(finite);
+}
+
+}  // namespace
+
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
+  require_finite_floats(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -42,6 +66,7 @@ std::string given_value(const CLI::App& app, const std::string& name, const std:
 
 std::optional<int> parse_cli_or_report(CLI::App& app, int argc, char** argv,
                                        const std::function<void()>& declare) {
+  require_finite_floats(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
