@@ -16,6 +16,7 @@
 
 #include "commands/compare/compare_report.h"
 #include "commands/compare/compare_result.h"
+#include "rc_support.h"
 
 using namespace stk;
 using namespace stk::harness;
@@ -32,18 +33,19 @@ struct Pos {
 };
 
 rc::Gen<std::vector<Pos>> gen_positions() {
-  return rc::gen::resize(14, rc::gen::container<std::vector<Pos>>(rc::gen::exec([] {
-                           Pos p;
-                           p.base_solved = *rc::gen::arbitrary<bool>();
-                           p.cand_solved = *rc::gen::arbitrary<bool>();
-                           p.base_nodes = *rc::gen::inRange<std::uint64_t>(1, 5000);
-                           p.cand_nodes = *rc::gen::weightedElement<bool>({{2, true}, {1, false}})
-                                              ? p.base_nodes
-                                              : *rc::gen::inRange<std::uint64_t>(1, 5000);
-                           p.base_error = *rc::gen::weightedElement<bool>({{1, true}, {40, false}});
-                           p.cand_error = *rc::gen::weightedElement<bool>({{1, true}, {40, false}});
-                           return p;
-                         })));
+  return stk::test::up_to<std::vector<Pos>>(
+      14, rc::gen::exec([] {
+        Pos p;
+        p.base_solved = *rc::gen::arbitrary<bool>();
+        p.cand_solved = *rc::gen::arbitrary<bool>();
+        p.base_nodes = *rc::gen::inRange<std::uint64_t>(1, 5000);
+        p.cand_nodes = *rc::gen::weightedElement<bool>({{2, true}, {1, false}})
+                           ? p.base_nodes
+                           : *rc::gen::inRange<std::uint64_t>(1, 5000);
+        p.base_error = *rc::gen::weightedElement<bool>({{1, true}, {40, false}});
+        p.cand_error = *rc::gen::weightedElement<bool>({{1, true}, {40, false}});
+        return p;
+      }));
 }
 
 epd::RunResults side_run(const std::vector<Pos>& ps, bool candidate) {

@@ -13,6 +13,7 @@
 #include "cli/file_names.h"
 #include "commands/compare/compare_side.h"
 #include "commands/compare/output_tail.h"
+#include "rc_support.h"
 
 using namespace stk::harness;
 
@@ -64,8 +65,7 @@ rc::Gen<std::string> given_side() {
                                                            {1, char(0xC3)}});
   // Mostly short; one in four up to 300 characters (a long path: past the label's length).
   return rc::gen::weightedOneOf<std::string>(
-      {{3, rc::gen::resize(40, rc::gen::container<std::string>(ch))},
-       {1, rc::gen::resize(300, rc::gen::container<std::string>(ch))}});
+      {{3, stk::test::up_to<std::string>(40, ch)}, {1, stk::test::up_to<std::string>(300, ch)}});
 }
 
 }  // namespace names_model

@@ -16,6 +16,7 @@
 #include "cli_support.h"
 #include "fail_high/collect_policy.h"
 #include "fail_high/record_file.h"
+#include "rc_support.h"
 
 using namespace stk;
 using namespace stk::harness::fhcollect;
@@ -153,9 +154,8 @@ TEST_CASE(
     "[model][fail_high]") {
   using namespace fh_model;
   rc::prop("segments of generated records, concatenated", [] {
-    const auto segs =
-        *rc::gen::resize(6, rc::gen::nonEmpty(rc::gen::container<std::vector<std::vector<Raw>>>(
-                                rc::gen::container<std::vector<Raw>>(gen_raw()))));
+    const auto segs = *stk::test::length_between<std::vector<std::vector<Raw>>>(
+        1, 6, stk::test::up_to<std::vector<Raw>>(6, gen_raw()));
     std::vector<unsigned char> file;
     std::vector<std::uint64_t> offsets;
     std::vector<std::uint64_t> header_offsets;
@@ -203,8 +203,7 @@ TEST_CASE(
     }
   });
   rc::prop("one malformed field is refused naming its byte offset", [] {
-    const auto rs = *rc::gen::resize(4, rc::gen::nonEmpty(
-                                            rc::gen::container<std::vector<Raw>>(gen_raw())));
+    const auto rs = *stk::test::length_between<std::vector<Raw>>(1, 4, gen_raw());
     std::vector<unsigned char> file;
     model_header(file, 9, 6, 1, 0, 1, rs.size());
     for (const Raw& r : rs) model_record(file, r);

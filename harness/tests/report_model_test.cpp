@@ -17,6 +17,7 @@
 #include "report/junit.h"
 #include "report/run_report.h"
 #include "report/summary_files.h"
+#include "rc_support.h"
 
 using namespace stk;
 
@@ -126,9 +127,8 @@ TEST_CASE("model: JUnit suite and root counts equal the counts of the testcases'
           "[model][report]") {
   using namespace report_model;
   rc::prop("per suite and at the root, and a split suite keeps the root counts", [] {
-    const auto per_suite = *rc::gen::resize(
-        4, rc::gen::container<std::vector<std::vector<Outcome>>>(
-               rc::gen::resize(12, rc::gen::container<std::vector<Outcome>>(gen_outcome()))));
+    const auto per_suite = *stk::test::up_to<std::vector<std::vector<Outcome>>>(
+        4, stk::test::up_to<std::vector<Outcome>>(12, gen_outcome()));
     const XmlCounts x = read_xml(junit::to_xml(make_suites(per_suite)));
     RC_ASSERT(x.suites.size() == per_suite.size());
     Counts all;
@@ -171,9 +171,8 @@ TEST_CASE(
     "[model][report]") {
   using namespace report_model;
   rc::prop("envelope counts and passed over every suite of the run", [] {
-    const auto per_suite = *rc::gen::resize(
-        4, rc::gen::container<std::vector<std::vector<Outcome>>>(
-               rc::gen::resize(10, rc::gen::container<std::vector<Outcome>>(gen_outcome()))));
+    const auto per_suite = *stk::test::up_to<std::vector<std::vector<Outcome>>>(
+        4, stk::test::up_to<std::vector<Outcome>>(10, gen_outcome()));
     report::RunReport run("model", "cfg");
     run.suites = make_suites(per_suite);
     run.figures["x"] = 1;

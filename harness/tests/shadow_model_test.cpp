@@ -13,6 +13,7 @@
 
 #include "commands/shadow/shadow_gates.h"
 #include "commands/shadow/shadow_stats.h"
+#include "rc_support.h"
 
 using namespace stk::harness::shadow;
 
@@ -28,15 +29,15 @@ Interval model_wilson(double k, double n, double z = 1.96) {
 }
 
 rc::Gen<std::vector<ClusterCounts>> gen_clusters() {
-  return rc::gen::resize(12, rc::gen::nonEmpty(
-                                 rc::gen::container<std::vector<ClusterCounts>>(rc::gen::exec([] {
-                                   ClusterCounts c;
-                                   c.n1 = *rc::gen::inRange<std::uint64_t>(0, 200);
-                                   c.k1 = c.n1 ? *rc::gen::inRange<std::uint64_t>(0, c.n1 + 1) : 0;
-                                   c.n2 = *rc::gen::inRange<std::uint64_t>(0, 200);
-                                   c.k2 = c.n2 ? *rc::gen::inRange<std::uint64_t>(0, c.n2 + 1) : 0;
-                                   return c;
-                                 }))));
+  return stk::test::length_between<std::vector<ClusterCounts>>(
+      1, 12, rc::gen::exec([] {
+        ClusterCounts c;
+        c.n1 = *rc::gen::inRange<std::uint64_t>(0, 200);
+        c.k1 = c.n1 ? *rc::gen::inRange<std::uint64_t>(0, c.n1 + 1) : 0;
+        c.n2 = *rc::gen::inRange<std::uint64_t>(0, 200);
+        c.k2 = c.n2 ? *rc::gen::inRange<std::uint64_t>(0, c.n2 + 1) : 0;
+        return c;
+      }));
 }
 
 const BootstrapSettings kFew{1, 200};
