@@ -40,6 +40,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -173,6 +174,19 @@ def opt(a: Args, *names: str) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Failing:
+    """A run of the row whose verdict is a failure (exit 1), judged by the reports it writes as
+    the clean run is (test_a_failing_run_is_judged_by_the_reports_it_wrote): `spoil` edits the
+    sandbox first (a golden count off by one), `args` replaces slot values, `extra` is appended to
+    the row's command line, `argv` replaces it."""
+
+    spoil: Callable[[Path], None] = lambda _root: None
+    args: Mapping[str, str] = field(default_factory=dict)
+    extra: tuple[str, ...] = ()
+    argv: Callable[[Args], list[str]] | None = None
+
+
+@dataclass(frozen=True)
 class Row:
     id: str
     command: str
@@ -193,6 +207,8 @@ class Row:
     overrides: Mapping[str, tuple[frozenset[int], str]] = field(default_factory=dict)
     locks: tuple[str, ...] = ()  # lock files the run takes, relative to the root
     timeout: float = CELL_TIMEOUT
+    failing: Failing | None = None  # a run whose gate fails
+    no_failing: str = ""  # why a row has none
 
     def slot(self, name: str) -> Slot:
         return next(s for s in self.slots if s.name == name)
@@ -224,6 +240,74 @@ def _engine_cmd(a: Args, name: str) -> str:
     return v
 
 
+def _edit(name: str, edit: Callable[[str], str]) -> Callable[[Path], None]:
+    """A spoil: the sandbox's in/NAME rewritten by `edit`, which must change it."""
+
+    def spoil(root: Path) -> None:
+        p = root / "in" / name
+        text = p.read_text()
+        p.write_text(edited := edit(text))
+        assert edited != text, f"spoiling in/{name} changed nothing"
+
+    return spoil
+
+
+def _one_more(pattern: str) -> Callable[[str], str]:
+    """The first number matched by `pattern`'s group 1 plus one (a golden count off by one)."""
+    return lambda text: re.sub(pattern, lambda m: m[0].replace(m[1], str(int(m[1]) + 1)), text, 1)
+
+
+def _flip_middle_byte(name: str) -> Callable[[Path], None]:
+    def spoil(root: Path) -> None:
+        p = root / "in" / name
+        b = bytearray(p.read_bytes())
+        b[len(b) // 2] ^= 1
+        p.write_bytes(bytes(b))
+
+    return spoil
+
+
+def _first_junit_torn(root: Path) -> None:
+    """One JUnit file of the review's reports cut to its first line's first half."""
+    p = sorted((root / "in/reports/junit").glob("*.xml"))[0]
+    p.write_text(p.read_text()[:10])
+
+
+def _deeper_stk(root: Path) -> None:
+    """in/deeper-stk: an stk whose bench searches one ply deeper than asked (another build)."""
+    p = root / "in/deeper-stk"
+    p.write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = bench ]; then d=$2; shift 2; exec {ENGINE} bench $((d + 1)) "$@"; fi\n'
+        f'exec {ENGINE} "$@"\n'
+    )
+    p.chmod(0o755)
+
+
+def _golden_digest_off(root: Path) -> None:
+    """cwd/golden as links to the repository's files, but for nets/manifest.json, whose first
+    net_sha256 has one digit changed."""
+    golden = root / "cwd/golden"
+    golden.unlink()
+    (golden / "nets").mkdir(parents=True)
+    for p in (REPO / "golden").iterdir():
+        if p.name != "nets":
+            (golden / p.name).symlink_to(p)
+    for p in (REPO / "golden/nets").iterdir():
+        if p.name != "manifest.json":
+            (golden / "nets" / p.name).symlink_to(p)
+    text = (REPO / "golden/nets/manifest.json").read_text()
+    digest = re.search(r'"net_sha256": "([0-9a-f])', text)
+    assert digest
+    other = "0" if digest[1] != "0" else "1"
+    (golden / "nets/manifest.json").write_text(
+        text[: digest.start(1)] + other + text[digest.end(1) :]
+    )
+
+
+NO_GATE = "no gate: it writes what it makes (exit 0) or refuses (exit 2)"
+
+
 ROWS: tuple[Row, ...] = (
     Row(
         "perft",
@@ -244,6 +328,7 @@ ROWS: tuple[Row, ...] = (
             *["perft", "--epd", str(REPO / "golden/perft.epd"), "--depth", "5"],
             *["--config", "t", *opt(a, "--junit", "--out-dir")],
         ],
+        failing=Failing(spoil=_edit("perft.epd", _one_more(r";D1 (\d+)"))),
     ),
     Row(
         "checknet",
@@ -256,6 +341,7 @@ ROWS: tuple[Row, ...] = (
         ),
         reports=slot_reports("--junit"),
         no_long="reads one small net: done in milliseconds",
+        failing=Failing(spoil=_flip_middle_byte("net.nnue")),
     ),
     Row(
         "makenet",
@@ -265,6 +351,7 @@ ROWS: tuple[Row, ...] = (
         long=lambda a: ["makenet", "--hidden", "1024", a["OUT"] or ""],
         sigterm_after=5.0,
         sigterm_when="out/net.nnue.tmp.*",  # mid-write
+        no_failing=NO_GATE,
     ),
     Row(
         "accumulator",
@@ -284,6 +371,7 @@ ROWS: tuple[Row, ...] = (
             *["accumulator", "--games", "400", "--config", "t"],
             *opt(a, "--junit", "--out-dir"),
         ],
+        no_failing="its checks fail only on a defective engine (ci/mutants/nnue-skip-king-refresh.patch)",
     ),
     Row(
         "nnue-bench",
@@ -295,6 +383,7 @@ ROWS: tuple[Row, ...] = (
         (Slot("--junit", OUT_FILE, "out/junit/nnue-bench-t.xml"), OUT),
         reports=slot_reports("--junit"),
         long=lambda a: ["nnue-bench", "--config", "t", *opt(a, "--junit", "--out-dir")],
+        no_failing="its gate (equal evaluation sums) fails only on a defective engine",
     ),
     Row(
         "bench",
@@ -309,6 +398,7 @@ ROWS: tuple[Row, ...] = (
             *["bench", *opt(a, "--golden"), "--depth", "14", "--config", "t"],
             *opt(a, "--out-dir"),
         ],
+        failing=Failing(spoil=_edit("bench.txt", _one_more(r"nodes (\d+)"))),
     ),
     Row(
         "search-speed",
@@ -329,6 +419,7 @@ ROWS: tuple[Row, ...] = (
             *["search-speed", *opt(a, "--reference"), "--config", "t"],
             *opt(a, "--out-dir"),
         ],
+        no_failing="a measurement beside the reference's, not gated (docs/harnesses/search-speed.md)",
     ),
     Row(
         "perft-speed",
@@ -345,6 +436,7 @@ ROWS: tuple[Row, ...] = (
             *["perft-speed", *opt(a, "--reference"), "--config", "t"],
             *opt(a, "--out-dir"),
         ],
+        no_failing="its gate (equal perft counts) needs a reference that miscounts",
     ),
     Row(
         "epd",
@@ -368,6 +460,7 @@ ROWS: tuple[Row, ...] = (
             *["epd", "--epd", ECM, "--depth", "10", "--config", "t"],
             *[*opt(a, "--out-dir"), "--quiet"],
         ],
+        failing=Failing(extra=("--min-solved", "2")),
     ),
     Row(
         "merge",
@@ -380,6 +473,7 @@ ROWS: tuple[Row, ...] = (
         ),
         reports=out_dir_reports("epd-x.xml"),
         no_long="adds two small files: done in milliseconds",
+        failing=Failing(extra=("--min-solved", "3")),
     ),
     Row(
         "epd-compare",
@@ -401,6 +495,7 @@ ROWS: tuple[Row, ...] = (
             *["epd-compare", "--epd", ECM, "--depth", "10", "--reference", ENGINE],
             *["--config", "t", *opt(a, "--out-dir"), "--quiet"],
         ],
+        failing=Failing(args={"--reference": f"{FAKE} --defect illegal-move"}),
     ),
     Row(
         "shadow",
@@ -418,6 +513,7 @@ ROWS: tuple[Row, ...] = (
             *["shadow", "--epd", ECM, "--depth", "7", "--stride", "20"],
             *["--config", "t", *opt(a, "--out-dir"), "--quiet"],
         ],
+        failing=Failing(extra=("--require-excess", "lmr")),
     ),
     Row(
         "datagen",
@@ -450,6 +546,7 @@ ROWS: tuple[Row, ...] = (
             *["datagen", "--games", "400", "--config", "t"],
             *opt(a, "--out", "--out-dir"),
         ],
+        no_failing=NO_GATE,
     ),
     Row(
         "fhgen",
@@ -460,6 +557,7 @@ ROWS: tuple[Row, ...] = (
         ],
         (Slot("--ecm", IN_FILE, "in/ecm.epd", "suite2.epd"), OUT),
         long=lambda a: ["fhgen", "--games", "2000", "--seed", "1", *opt(a, "--out-dir")],
+        no_failing=NO_GATE,
     ),
     Row(
         "fhcollect",
@@ -479,6 +577,7 @@ ROWS: tuple[Row, ...] = (
             *["fhcollect", "--positions", ECM, "--depth", "10", *opt(a, "--out")],
             *["--config", "t", *opt(a, "--out-dir")],
         ],
+        no_failing="its read-back check fails only on a defective writer",
     ),
     Row(
         "fhdump",
@@ -491,6 +590,7 @@ ROWS: tuple[Row, ...] = (
         # About a megabyte of JSON lines into a pipe nobody reads: the run blocks in a write.
         long=lambda a: ["fhdump", a["FILE"] or ""],
         long_stdout=h.STDOUT_STALLED_PIPE,
+        no_failing="prints records: no gate",
     ),
     Row(
         "ctest-junit",
@@ -502,6 +602,12 @@ ROWS: tuple[Row, ...] = (
         ),
         reports=slot_reports("OUT"),
         no_long="rewrites one small file: done in milliseconds",
+        failing=Failing(
+            spoil=_edit(
+                "ctest.xml",
+                lambda t: t.replace('failures="0"', 'failures="1"').replace('"run"', '"fail"'),
+            )
+        ),
     ),
     Row(
         "uci-check",
@@ -519,6 +625,7 @@ ROWS: tuple[Row, ...] = (
         engine_status=S12,
         engine_timeout=30,
         long=lambda a: ["uci-check", "--engine", FAKE, "--config", "t", *opt(a, "--out-dir")],
+        failing=Failing(args={"--engine": f"{FAKE} --defect illegal-move"}),
     ),
     Row(
         "replay",
@@ -545,18 +652,21 @@ ROWS: tuple[Row, ...] = (
         engine_status=S01,
         engine_timeout=30,
         no_long="replays two commands of a bundle: done in milliseconds",
+        failing=Failing(),  # its normal status: the bundle's crash happens again
     ),
     Row(
         "sprt",
         "sprt",
         lambda _: ["sprt", "--wdl", "10,5,3"],
         no_long="computes from three counts: done in milliseconds",
+        no_failing="statistics of given counts: no gate, no report",
     ),
     Row(
         "sprt-sim",
         "sprt-sim",
         lambda _: ["sprt-sim", "--runs", "1", "--max-pairs", "100"],
         long=lambda _: ["sprt-sim", "--runs", "1000000"],
+        no_failing="exit 1 needs an SPRT whose error rates exceed their design",
     ),
     Row(
         "homogeneity-sim",
@@ -564,6 +674,7 @@ ROWS: tuple[Row, ...] = (
         lambda _: ["homogeneity-sim", "--merges", "2", "--permutations", "10"],
         # Two merges: the false-flag rate's interval is wide, never above alpha's: exit 0.
         long=lambda _: ["homogeneity-sim", "--merges", "1000000", "--permutations", "100000"],
+        no_failing="exit 1 needs a test statistic that flags too often",
     ),
     Row(
         "match-merge",
@@ -572,6 +683,12 @@ ROWS: tuple[Row, ...] = (
         (Slot("RESULT", IN_FILE, "in/result.json", "result.json"), OUT),
         reports=out_dir_reports("match-mm.xml"),
         no_long="adds one small file: done in milliseconds",
+        failing=Failing(
+            spoil=_edit(
+                "result.json",
+                lambda t: t.replace('"min_elo_lower95": -100000', '"min_elo_lower95": 100000'),
+            )
+        ),
     ),
     Row(
         "review",
@@ -601,6 +718,7 @@ ROWS: tuple[Row, ...] = (
             "--history-db/dangling-symlink": (S0 | S12, "a missing history database: no history"),
         },
         no_long="reads a few small reports: done in milliseconds",
+        failing=Failing(spoil=_first_junit_torn),
     ),
     Row(
         "history",
@@ -611,6 +729,7 @@ ROWS: tuple[Row, ...] = (
             Slot("--append", IN_DIR, "in/reports", "reports"),
         ),
         no_long="appends one row: done in milliseconds",
+        no_failing=NO_GATE,
     ),
     Row(
         "history-csv",
@@ -618,6 +737,7 @@ ROWS: tuple[Row, ...] = (
         lambda a: ["history", *opt(a, "--db"), "--csv"],
         (Slot("--db", IN_FILE, "in/history.sqlite", "history.sqlite"),),
         no_long="prints a few rows: done in milliseconds",
+        no_failing="prints rows: no gate",
     ),
     Row(
         "match",
@@ -650,6 +770,11 @@ ROWS: tuple[Row, ...] = (
             *["--pairs", "100", "--seed", "3", *opt(a, "--state", "--pgn")],
         ],
         sigterm_after=1.0,
+        failing=Failing(
+            argv=lambda a: [
+                *(x if x != "-100000" else "100000" for x in ROW_BY_ID["match"].argv(a))
+            ]
+        ),
     ),
     Row(
         "compare",
@@ -673,6 +798,13 @@ ROWS: tuple[Row, ...] = (
             *["--config", "c", *opt(a, "--out-dir")],
         ],
         sigterm_after=1.0,
+        failing=Failing(
+            argv=lambda a: [
+                *["compare", *opt(a, "--base"), "--candidate", f"{FAKE} --defect illegal-move"],
+                *[*opt(a, "--epd"), "--nodes", "100", "--depth", "0", "--speed-runs", "0"],
+                *["--config", "c", "--max-regressions", "0", *opt(a, "--out-dir")],
+            ]
+        ),
     ),
     Row(
         "bench-diff",
@@ -688,6 +820,13 @@ ROWS: tuple[Row, ...] = (
             *opt(a, "--out-dir"),
         ],
         sigterm_after=1.0,
+        failing=Failing(
+            spoil=_deeper_stk,
+            argv=lambda a: [
+                *["bench-diff", ENGINE, str(Path(a["--out-dir"] or "").parent / "in/deeper-stk")],
+                *["--depth", "3", "--config", "d", *opt(a, "--out-dir")],
+            ],
+        ),
     ),
     Row(
         "all",
@@ -698,6 +837,7 @@ ROWS: tuple[Row, ...] = (
         reports=out_dir_reports("all-quick.xml"),
         long=lambda a: ["all", "--only", "bench", "--only", "shadow", *opt(a, "--out-dir")],
         sigterm_after=1.0,
+        failing=Failing(spoil=_golden_digest_off),
     ),
 )
 ROW_BY_ID = {r.id: r for r in ROWS}

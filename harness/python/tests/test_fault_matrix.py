@@ -23,7 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import fault_matrix_cpp as fm
+import hostile as h
 import pytest
+import report_contract
 
 pytestmark = pytest.mark.skipif(
     not all(Path(p).exists() for p in (fm.HARNESS, fm.FAKE, fm.FAULT_LIB, fm.ENGINE)),
@@ -59,6 +61,13 @@ def test_known_failures_name_cells() -> None:
 def test_every_row_can_be_stopped_mid_run_or_says_why() -> None:
     for row in fm.ROWS:
         assert (row.long is None) != (not row.no_long), f"{row.id}: give `long` or `no_long`"
+
+
+def test_every_row_can_fail_or_says_why() -> None:
+    for row in fm.ROWS:
+        assert (row.failing is None) != (not row.no_failing), (
+            f"{row.id}: give `failing` or `no_failing`"
+        )
 
 
 def _param(cell: fm.Cell) -> object:
@@ -116,6 +125,33 @@ def test_fault_matrix(
         ]
     )
     shutil.rmtree(tmp_path / "root", ignore_errors=True)
+
+
+@pytest.mark.parametrize("row_id", [r.id for r in fm.ROWS if r.failing])
+def test_a_failing_run_is_judged_by_the_reports_it_wrote(
+    row_id: str, tmp_path: Path, matrix_inputs: Path
+) -> None:
+    """Every command with a gate, run where the gate fails (a golden count off by one, a bar out
+    of reach, an engine that plays an illegal move): exit 1, and the reports it wrote say so under
+    the clean run's contract (report_contract.violations: a failed testcase in a report, counts,
+    envelope and inputs agreeing). An exit status that ignores a part's failure, or a report that
+    records it as passed, fails here for any command, not only the one a test was written for."""
+    row = fm.ROW_BY_ID[row_id]
+    failing = row.failing
+    assert failing is not None
+    root = tmp_path / "root"
+    fm.layout(root, matrix_inputs, row)
+    failing.spoil(root)
+    args = {**fm.default_args(root, row), **failing.args}
+    argv = [*(failing.argv or row.argv)(args), *failing.extra]
+    out = h.run_bounded(
+        [fm.HARNESS, *argv], cwd=root / "cwd", env={**fm.base_env(), **row.env}, timeout=120
+    )
+    assert out.returncode == 1, f"{shlex.join(argv)}: {out.summary()}\n{out.tail()}"
+    reports = [Path(p) for p in row.reports(args)]
+    broken = report_contract.violations(1, reports, argv=argv)
+    assert not broken, f"{shlex.join(argv)}: report contract: {broken}\n{out.tail()}"
+    shutil.rmtree(root, ignore_errors=True)
 
 
 SIGTERM_ROWS = [r.id for r in fm.ROWS if fm.writes_files(r)]
