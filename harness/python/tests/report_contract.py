@@ -78,6 +78,23 @@ def case_problems(junit: Path) -> list[str]:
         elif key in seen:
             out.append(f"{junit}: two testcases {key[1]!r} of classname {key[0]!r}")
         seen.add(key)
+    return out + classname_problems(junit)
+
+
+def classname_problems(junit: Path) -> list[str]:
+    """Each testcase's classname is `<harness>.<...>`, the harness its suite is named for (the
+    first part of the suite's name): the rule holds for a report without a JSON envelope too (an
+    input error's report)."""
+    out = []
+    for suite in ET.parse(junit).iter("testsuite"):
+        harness = suite.get("name", "").split(".", 1)[0]
+        for case in suite.iter("testcase"):
+            cls = case.get("classname", "")
+            if not harness or not cls.startswith(f"{harness}.") or cls == f"{harness}.":
+                out.append(
+                    f"{junit}: testcase {case.get('name')!r} of suite {suite.get('name')!r} "
+                    f"has classname {cls!r}, not '{harness}.<...>'"
+                )
     return out
 
 
@@ -263,7 +280,13 @@ def violations(
     (default: every file that exists) are the files the run wrote, JSON summaries included;
     `argv`, the command line, when known (its recorded inputs are checked against it)."""
     if status not in (0, 1):
-        return []
+        # An error run owes no report, but one it wrote keeps the naming rules.
+        return [
+            p
+            for junit in reports
+            if junit.is_file() and (written is None or junit in written)
+            for p in _error_report_problems(junit)
+        ]
 
     def fresh(p: Path) -> bool:
         return p.is_file() and (written is None or p in written)
@@ -287,6 +310,13 @@ def violations(
     if status == 1 and reports and not failed_any:
         out.append("exit 1 but no report it wrote records a failure or an error")
     return out
+
+
+def _error_report_problems(junit: Path) -> list[str]:
+    try:
+        return case_problems(junit) + property_name_problems(junit)
+    except ET.ParseError as e:
+        return [f"{junit}: not XML ({e})"]
 
 
 def _identity(p: Path) -> tuple[int, int, int] | None:

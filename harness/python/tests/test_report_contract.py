@@ -97,9 +97,24 @@ def test_counts_and_envelope_agree_with_the_testcases(out: Path) -> None:
     summary.write_text(envelope(1, False, link="../junit/standin-u.xml"))
     assert "does not lead to" in rc.violations(1, [report])[0]
     summary.write_text(envelope(1, False))
-    report.write_text(junit(1, 0, suite="bench.t"))
+    report.write_text(junit(1, 0, suite="bench.t").replace("standin.c", "bench.c"))
     assert "not named for harness 'standin'" in rc.violations(1, [report])[0]
     assert rc.violations(1, [report], written={report}) == []  # a summary it did not write
+
+
+def test_classnames_follow_their_suite_without_an_envelope_and_in_an_error_run(out: Path) -> None:
+    """An input error's report (exit 2) has no JSON envelope; its testcases are still
+    `<harness>.<...>`, the harness its suite is named for (docs/report-schema.md)."""
+    report = out / "junit/standin-t.xml"
+    report.write_text(junit(0, 1))
+    assert rc.violations(2, [report]) == []
+    for wrong in (".c", "standin.", "other.c", "standinx.c"):
+        report.write_text(junit(0, 1).replace('classname="standin.c"', f'classname="{wrong}"'))
+        for status in (1, 2):
+            found = rc.violations(status, [report])
+            assert any(f"has classname {wrong!r}" in v for v in found), (wrong, status, found)
+    report.write_text(junit(0, 1).replace('name="ok"', 'name=""'))
+    assert "without a name" in rc.violations(2, [report])[0]
 
 
 def test_a_harness_run_is_judged_by_the_reports_it_wrote(tmp_path: Path) -> None:
