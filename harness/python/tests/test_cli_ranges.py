@@ -21,7 +21,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-HARNESS = os.environ.get("STK_HARNESS") or str(REPO / "build/release/harness/stk-harness")
+# Absolute: the runs below start in a scratch folder (a relative $STK_HARNESS is the checkout's).
+HARNESS = str(
+    Path(os.environ.get("STK_HARNESS") or REPO / "build/release/harness/stk-harness").absolute()
+)
 pytestmark = pytest.mark.skipif(
     not os.environ.get("STK_HARNESS") and not Path(HARNESS).exists(),
     reason=f"STK_HARNESS unset and stk-harness not built ({HARNESS})",
