@@ -30,9 +30,9 @@ std::string refusal(const std::string& path, std::uint64_t size, std::uint64_t l
 // planted: ci/mutants/model-io-input-size-limit.patch  (a file of exactly the limit refused)
 TEST_CASE("an input file is read up to its size limit and refused by name one byte past it",
           "[model][io]") {
-  const fs::path dir = test::scratch_dir("input-size-limit");
+  const fs::path dir = stk::test::scratch_dir("input-size-limit");
   const std::string path = (dir / "in.txt").string();
-  test::write_file(path, "");
+  stk::test::write_file(path, "");
   rc::prop("limits of every order of magnitude, sizes at the margin both ways", [&] {
     const int bits = *rc::gen::inRange(0, 41);
     const std::uint64_t limit = (std::uint64_t(1) << bits) +
