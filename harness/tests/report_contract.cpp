@@ -44,7 +44,8 @@ struct JUnitFacts {
   std::vector<std::string> suite_names;
   std::vector<std::pair<std::string, std::string>> cases;       // (classname, name)
   std::vector<std::pair<std::string, std::string>> properties;  // (name, value), every suite's
-  std::vector<std::pair<std::string, double>> case_times;       // (name, time attribute)
+  std::vector<std::vector<std::pair<std::string, std::string>>> suite_properties;  // per suite
+  std::vector<std::pair<std::string, double>> case_times;  // (name, time attribute)
   std::string problem;  // a count stated unlike the testcases, unparsable XML
 };
 
@@ -79,9 +80,11 @@ JUnitFacts read_junit(const fs::path& file) {
       suite.errors += c->FirstChildElement("error") != nullptr;
       suite.skipped += c->FirstChildElement("skipped") != nullptr;
     }
+    auto& own = f.suite_properties.emplace_back();
     if (auto* props = s->FirstChildElement("properties"))
       for (auto* p = props->FirstChildElement("property"); p; p = p->NextSiblingElement("property"))
-        f.properties.emplace_back(attribute(p, "name"), attribute(p, "value"));
+        own.emplace_back(attribute(p, "name"), attribute(p, "value"));
+    f.properties.insert(f.properties.end(), own.begin(), own.end());
     const char* name = s->Attribute("name");
     f.suite_names.push_back(name ? name : "");
     const Counts stated{int_attribute(s, "tests"), int_attribute(s, "failures"),
@@ -193,6 +196,120 @@ std::string figure_violation(const fs::path& json_path, const nlohmann::json& do
     if (!doc.contains(key))
       return fmt::format("{}: no '{}' ({}'s figures, report-schema.md)", json_path.string(), key,
                          harness);
+  return "";
+}
+
+// A documented property name as a regular expression: `<K>` digits (their order is judged
+// apart), any other `<...>` any text, the rest literal.
+std::regex property_regex(const std::string& name) {
+  std::string re;
+  for (std::size_t i = 0; i < name.size();) {
+    if (name[i] == '<') {
+      const std::size_t close = name.find('>', i);
+      re += name.compare(i, close - i + 1, "<K>") == 0 ? "([0-9]+)" : ".+";
+      i = close + 1;
+      continue;
+    }
+    if (std::string(".^$|()[]{}*+?\\").find(name[i]) != std::string::npos) re += '\\';
+    re += name[i++];
+  }
+  return std::regex(re);
+}
+
+struct DocumentedProperties {
+  std::vector<std::string> always;  // written by every run that exits 0 or 1
+  std::vector<std::string> some;    // written under the condition the row states
+};
+
+// A row's property names: in backticks, outside parentheses (always) or inside (some).
+DocumentedProperties cell_properties(const std::string& cell) {
+  std::string outside, inside;
+  int depth = 0;
+  for (char c : cell) {
+    if (c == '(') ++depth;
+    (depth == 0 ? outside : inside) += c;
+    if (c == ')' && depth > 0) --depth;
+  }
+  static const std::regex kName("`([a-z_][a-z0-9_.-]*(?:<[^>`]+>[a-z0-9_.-]*)*)`");
+  auto names = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (std::sregex_iterator it(text.begin(), text.end(), kName), end; it != end; ++it)
+      out.push_back((*it)[1]);
+    return out;
+  };
+  return {names(outside), names(inside)};
+}
+
+// Harness -> its row of docs/report-schema.md "Suite properties by harness".
+const std::map<std::string, DocumentedProperties>& documented_properties() {
+  static const std::map<std::string, DocumentedProperties> table = [] {
+    std::map<std::string, DocumentedProperties> found;
+    std::ifstream in(test::source_dir() + "/docs/report-schema.md");
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+      if (line.starts_with("## ")) inside = line == "## Suite properties by harness";
+      if (!inside || !line.starts_with("| ")) continue;
+      const std::size_t bar = line.find('|', 2);
+      if (bar == std::string::npos) continue;
+      std::string harness = line.substr(2, std::min(bar, line.find('(')) - 2);
+      while (!harness.empty() && harness.back() == ' ') harness.pop_back();
+      if (harness == "harness" || harness.starts_with("---")) continue;
+      found[harness] = cell_properties(line.substr(bar + 1));
+    }
+    // A table that cannot be read would make every property pass unexamined.
+    if (found.size() < 15)
+      throw std::runtime_error("report contract: no \"Suite properties by harness\" table in " +
+                               test::source_dir() + "/docs/report-schema.md");
+    return found;
+  }();
+  return table;
+}
+
+// Every suite property of a stk-harness report is one its harness's row names, each name the
+// row writes in every run is there, and the numbers of a `<K>` name run 1, 2, ... in order.
+std::string suite_property_violation(const fs::path& junit, const JUnitFacts& facts) {
+  for (std::size_t s = 0; s < facts.suite_names.size(); ++s) {
+    const std::string harness = facts.suite_names[s].substr(0, facts.suite_names[s].find('.'));
+    const auto row = documented_properties().find(harness);
+    if (row == documented_properties().end()) {
+      // A harness the docs know owes its row; one they do not (a test's stand-in) is not judged.
+      if (!documented_figures().contains(harness)) continue;
+      return fmt::format("{}: suite '{}': no row for '{}' in report-schema.md", junit.string(),
+                         facts.suite_names[s], harness);
+    }
+    std::vector<std::string> always = row->second.always;
+    if (harness != "ctest")
+      always.insert(always.end(),
+                    {"git_revision", "build_type", "cpu_features", "harness_version"});
+    std::vector<std::string> all = always;
+    all.insert(all.end(), row->second.some.begin(), row->second.some.end());
+    all.push_back("input.<option>");
+    std::vector<std::regex> patterns;
+    for (const std::string& n : all) patterns.push_back(property_regex(n));
+    const auto& props = facts.suite_properties[s];
+    for (const auto& [name, value] : props)
+      if (std::none_of(patterns.begin(), patterns.end(),
+                       [&](const std::regex& p) { return std::regex_match(name, p); }))
+        return fmt::format(
+            "{}: suite property '{}' (value '{:.60}') is not one of {}'s "
+            "(report-schema.md, Suite properties by harness)",
+            junit.string(), name, value, harness);
+    for (const std::string& n : always)
+      if (std::none_of(props.begin(), props.end(), [&](const auto& p) { return p.first == n; }))
+        return fmt::format("{}: no suite property '{}' ({}'s)", junit.string(), n, harness);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all[i].find("<K>") == std::string::npos) continue;
+      std::size_t next = 1;
+      for (const auto& [name, value] : props) {
+        std::smatch m;
+        if (!std::regex_match(name, m, patterns[i])) continue;
+        if (m[1] != std::to_string(next))
+          return fmt::format("{}: property '{}' where '{}' number {} comes", junit.string(), name,
+                             all[i], next);
+        ++next;
+      }
+    }
+  }
   return "";
 }
 
@@ -428,6 +545,8 @@ std::string RunContract::violation(int exit_code) const {
     for (const fs::path& json : summaries_of(junit))
       if (written(json))
         if (std::string v = envelope_violation(json, junit, facts); !v.empty()) return v;
+    if (!harness_command(words_).empty())
+      if (std::string v = suite_property_violation(junit, facts); !v.empty()) return v;
   }
   if (exit_code == 1 && !reports.empty() && !some_failed)
     return "exit 1 but no report it wrote records a failure or an error";

@@ -43,7 +43,9 @@ class RunContract {
   // - every testcase has a name and a classname, no two the same pair; every `input.<name>`
   //   property of an option the command gave holds a value it gave (docs/report-schema.md);
   // - every property and JSON key has a name; no testcase time is negative or, for a command
-  //   that runs what it reports, longer than the run (report-schema.md#names, #times).
+  //   that runs what it reports, longer than the run (report-schema.md#names, #times);
+  // - a stk-harness report's suite properties are its harness's row of "Suite properties by
+  //   harness" (report-schema.md): no other name, every name it always writes, `<K>` in order.
   // Exit 2 (usage, input or write failure) and other statuses are left to the tests causing them.
   std::string violation(int exit_code) const;
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -42,14 +43,16 @@ std::string envelope(int tests, int failures, bool passed, const std::string& ju
 }
 
 // A folder with a stand-in stk-harness that copies `staged/` over `out/` (a new inode per file,
-// as the writers' rename does) and exits with `code`.
+// as the writers' rename does) and exits with `code`. One folder per test case: CTest runs them
+// side by side.
 struct Stage {
-  fs::path root = stk::test::scratch_dir("report-contract");
+  fs::path root;
   fs::path out = root / "out";
   fs::path staged = root / "staged";
   fs::path bin = root / "stk-harness";
 
-  Stage() {
+  explicit Stage(const std::string& name)
+      : root(stk::test::scratch_dir("report-contract-" + name)) {
     fs::create_directories(staged / "junit");
     fs::create_directories(staged / "standin");
     stk::test::write_file(bin, "#!/bin/sh\nmkdir -p '" + out.string() + "' && cp -r '" +
@@ -82,7 +85,7 @@ struct Stage {
 
 TEST_CASE("report contract: the exit status agrees with the testcases, both ways",
           "[report][contract]") {
-  Stage s;
+  Stage s{"exit"};
   s.stage("junit/standin-t.xml", junit_xml(1, 0));
   CHECK(s.run(0, s.out_dir()).starts_with("exit 0 but"));
   CHECK(s.run(1, s.out_dir()).empty());
@@ -97,7 +100,7 @@ TEST_CASE("report contract: the exit status agrees with the testcases, both ways
 
 TEST_CASE("report contract: only the run's own reports count, a named one must be written",
           "[report][contract]") {
-  Stage s;
+  Stage s{"own"};
   // A failing report of an earlier run stays beside this run's passing one.
   fs::create_directories(s.out / "junit");
   stk::test::write_file(s.out / "junit" / "standin-old.xml", junit_xml(1, 0, "standin.old"));
@@ -113,7 +116,7 @@ TEST_CASE("report contract: only the run's own reports count, a named one must b
 
 TEST_CASE("report contract: counts as the testcases make them, an envelope that agrees",
           "[report][contract]") {
-  Stage s;
+  Stage s{"counts"};
   std::string lying = junit_xml(1, 0);
   const std::string stated = "failures=\"1\" errors=\"0\" skipped";
   lying.replace(lying.find(stated), stated.size(), "failures=\"0\" errors=\"0\" skipped");
@@ -136,7 +139,7 @@ TEST_CASE("report contract: counts as the testcases make them, an envelope that 
 
 TEST_CASE("report contract: testcases named for the harness, once each, inputs as given",
           "[report][contract]") {
-  Stage s;
+  Stage s{"names"};
   auto with = [](std::string xml, const std::string& from, const std::string& to) {
     xml.replace(xml.find(from), from.size(), to);
     return xml;
@@ -168,7 +171,7 @@ TEST_CASE("report contract: testcases named for the harness, once each, inputs a
 
 TEST_CASE("report contract: every property and JSON key has a name, both ways",
           "[report][contract]") {
-  Stage s;
+  Stage s{"keys"};
   const std::string junit = "junit/standin-t.xml";
   auto named = [](const std::string& name) {
     std::string xml = junit_xml(1, 0);
@@ -197,7 +200,7 @@ TEST_CASE("report contract: every property and JSON key has a name, both ways",
 
 TEST_CASE("report contract: a testcase takes no negative time and no more than its run",
           "[report][contract]") {
-  Stage s;
+  Stage s{"times"};
   const std::string junit = "junit/standin-t.xml";
   auto timed = [](const std::string& seconds) {
     std::string xml = junit_xml(1, 0);
@@ -213,4 +216,51 @@ TEST_CASE("report contract: a testcase takes no negative time and no more than i
   // A command carrying other runs' times (merge) may report more than it took, never less than 0.
   CHECK(s.run_with(junit, timed("60"), "merge ").empty());
   CHECK(s.run_with(junit, timed("-0.001"), "merge ").find("took -0.001 s") != std::string::npos);
+}
+
+TEST_CASE("report contract: suite properties are the harness's documented ones, both ways",
+          "[report][contract]") {
+  Stage s{"properties"};
+  const std::string junit = "junit/standin-t.xml";
+  auto suite_with = [](const std::string& suite, const std::vector<std::string>& names) {
+    std::string props = "<properties>";
+    for (const std::string& n : names) props += "<property name=\"" + n + "\" value=\"v\"/>";
+    std::string xml = junit_xml(1, 0, suite);
+    xml.replace(xml.find("<testcase "), 10, props + "</properties><testcase ");
+    return xml;
+  };
+  const std::vector<std::string> build = {"git_revision", "build_type", "cpu_features",
+                                          "harness_version"};
+  auto with = [&](std::vector<std::string> names) {
+    names.insert(names.end(), build.begin(), build.end());
+    return names;
+  };
+  // checknet's row: fnv1a64 and sha256 always, inputs as given.
+  CHECK(s.run_with(junit, suite_with("checknet.t", with({"fnv1a64", "sha256"}))).empty());
+  CHECK(s.run_with(junit, suite_with("checknet.t", with({"fnv1a64", "sha256", "input.FILE"})))
+            .empty());
+  // A name and value swapped, a name renamed, a name lost, the build properties lost.
+  CHECK(s.run_with(junit, suite_with("checknet.t", with({"fnv1a64", "sha256", "v"})))
+            .find("suite property 'v' (value 'v') is not one of checknet's") != std::string::npos);
+  CHECK(
+      s.run_with(junit, suite_with("checknet.t", with({"fnv1a64", "sha-256"}))).find("'sha-256'") !=
+      std::string::npos);
+  CHECK(s.run_with(junit, suite_with("checknet.t", with({"fnv1a64"})))
+            .find("no suite property 'sha256' (checknet's)") != std::string::npos);
+  CHECK(s.run_with(junit, suite_with("checknet.t", {"fnv1a64", "sha256", "git_revision",
+                                                    "build_type", "cpu_features"}))
+            .find("no suite property 'harness_version'") != std::string::npos);
+  // ctest's suite is CTest's run: no build properties owed.
+  CHECK(s.run_with(junit, suite_with("ctest.t", {"ctest_timestamp"})).empty());
+  // Numbered names run 1, 2, ... (compare's input.argv<K>).
+  const std::vector<std::string> compare = {"base", "candidate"};
+  auto compare_with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.begin(), compare.begin(), compare.end());
+    return suite_with("compare.t", with(extra));
+  };
+  CHECK(s.run_with(junit, compare_with({"input.argv1", "input.argv2"})).empty());
+  CHECK(s.run_with(junit, compare_with({"input.argv0", "input.argv1"}))
+            .find("'input.argv0' where 'input.argv<K>' number 1 comes") != std::string::npos);
+  CHECK(s.run_with(junit, compare_with({"input.argv1", "input.argv3"}))
+            .find("'input.argv3' where 'input.argv<K>' number 2 comes") != std::string::npos);
 }

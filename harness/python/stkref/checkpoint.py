@@ -144,7 +144,7 @@ def checkpoint_digest(ckpt: Checkpoint) -> str:
     return h.hexdigest()
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> ToolParser:
     ap = ToolParser(
         prog="python -m stkref.checkpoint",
         description="Write a seeded float checkpoint (.npz) and its metadata (OUT with .json).",
@@ -158,7 +158,11 @@ def main(argv: list[str] | None = None) -> int:
         "--hidden", type=options.integer(128, 1024), default=128, choices=ALLOWED_HIDDEN
     )
     ap.add_argument("--seed", type=options.seed, default=1)
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if Path(args.out).suffix == ".json":
         raise InputError(f"OUT {args.out}: the metadata goes to OUT with .json: name OUT .npz")
     print(f"seed {args.seed}")

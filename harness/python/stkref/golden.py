@@ -228,7 +228,7 @@ def outputs(a: argparse.Namespace) -> list[Output]:
     return report_tree("--out", a.out, [p.name for p in _paths(a.out).values()])
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> ToolParser:
     ap = ToolParser(
         prog="python -m stkref.golden",
         description=__doc__,
@@ -245,6 +245,11 @@ def main(argv: list[str] | None = None) -> int:
         help="with --out: allow rewriting existing golden files (prints the diff)",
     )
     ap.add_argument("--junit", type=Path, default=None, help="with --check: JUnit XML path")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
     args = ap.parse_args(argv)
     if args.out is not None:
         return write_golden(args.out, args.update_golden)

@@ -16,7 +16,7 @@ from stkref.outputs import Output
 from stkref.quantize import quantize_model
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> ToolParser:
     ap = ToolParser(
         prog="python -m stktrain.export",
         description=__doc__,
@@ -24,7 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("checkpoint", type=input_file(), help=".npz (or torch .pt state_dict)")
     ap.add_argument("out", help="output .nnue path")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     model = quantize_model(load_checkpoint(args.checkpoint))
     write(model, args.out)
     print(f"hidden {model.hidden}")

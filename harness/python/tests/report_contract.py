@@ -12,7 +12,9 @@ reference run of every command, so both the tools and the matrix meet it):
 - every testcase has a name and a classname, no two the same pair; an `input.<name>` property of
   an option the command line gave holds a value it gave; a Python tool's `command` property is
   its file name and its arguments, one space apart (docs/report-schema.md "Testcase names and
-  recorded inputs").
+  recorded inputs");
+- a stk-harness report's suite properties are the ones its harness's row of "Suite properties by
+  harness" names, each it writes in every run present, `<K>` numbered 1, 2, ...
 
 Exit 2 and other statuses are judged by the tests that provoke them."""
 
@@ -172,6 +174,82 @@ def figure_problems(summary: Path, doc: dict, harness: object) -> list[str]:
     ]
 
 
+BUILD_PROPERTIES = ("git_revision", "build_type", "cpu_features", "harness_version")
+
+
+def property_pattern(name: str) -> re.Pattern[str]:
+    """A documented property name as a regular expression: `<K>` digits (their order is judged
+    apart), other `<...>` any text."""
+    parts = re.split(r"(<[^>]+>)", name)
+    return re.compile(
+        "".join(
+            "([0-9]+)" if p == "<K>" else ".+" if p.startswith("<") else re.escape(p) for p in parts
+        )
+    )
+
+
+def cell_names(cell: str) -> tuple[list[str], list[str]]:
+    """A row's property names: those outside parentheses (every run), those inside (some)."""
+    depth, outside, inside = 0, [], []
+    for ch in cell:
+        depth += ch == "("
+        (outside if depth == 0 else inside).append(ch)
+        depth -= ch == ")" and depth > 0
+    names = r"`([a-z_][a-z0-9_.-]*(?:<[^>`]+>[a-z0-9_.-]*)*)`"
+    return re.findall(names, "".join(outside)), re.findall(names, "".join(inside))
+
+
+@functools.cache
+def documented_properties() -> dict[str, tuple[list[str], list[str]]]:
+    """Harness -> (properties every run writes, those some runs write), from report-schema.md
+    "Suite properties by harness"."""
+    text = SCHEMA_DOC.read_text()
+    section = text[text.index("## Suite properties by harness") :]
+    found: dict[str, tuple[list[str], list[str]]] = {}
+    for line in section.splitlines()[1:]:
+        if line.startswith("## "):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("| ") or len(cells) < 2 or cells[0] in ("harness", "---"):
+            continue
+        found[cells[0].split("(")[0].strip()] = cell_names(cells[1])
+    if len(found) < 15:  # a table that cannot be read would pass every property unexamined
+        raise ValueError(f"no 'Suite properties by harness' table in {SCHEMA_DOC}")
+    return found
+
+
+def suite_property_problems(junit: Path) -> list[str]:
+    """Each suite property of a stk-harness report that its harness's row does not name, each
+    name the row writes in every run that is missing, and `<K>` numbers out of order."""
+    out = []
+    for suite in ET.parse(junit).iter("testsuite"):
+        harness = suite.get("name", "").split(".")[0]
+        if harness not in documented_properties():
+            # A harness the docs know owes its row; one they do not (a stand-in) is not judged.
+            if harness in documented_figures():
+                out.append(f"{junit}: suite {suite.get('name')!r}: no row for {harness!r}")
+            continue
+        always, some = documented_properties()[harness]
+        if harness != "ctest":
+            always = [*always, *BUILD_PROPERTIES]
+        patterns = [property_pattern(n) for n in [*always, *some, "input.<option>"]]
+        props = [(p.get("name", ""), p.get("value", "")) for p in suite.iter("property")]
+        names = [name for name, _ in props]
+        for name, value in props:
+            if not any(p.fullmatch(name) for p in patterns):
+                out.append(
+                    f"{junit}: suite property {name!r} (value {value!r:.60}) is not one of "
+                    f"{harness}'s (report-schema.md, Suite properties by harness)"
+                )
+        out += [f"{junit}: no suite property {n!r} ({harness}'s)" for n in always if n not in names]
+        for numbered in (n for n in [*always, *some] if "<K>" in n):
+            pattern = property_pattern(numbered)
+            ks = [m.group(1) for n in names if (m := pattern.fullmatch(n))]
+            if ks != [str(k) for k in range(1, len(ks) + 1)]:
+                out.append(f"{junit}: properties {numbered!r} numbered {ks}, not 1, 2, ...")
+    return out
+
+
 TIMES_LEAD = "carrying other runs' times:"
 
 
@@ -300,6 +378,8 @@ def violations(
         counts, suites, problems = junit_counts(junit)
         out += problems + case_problems(junit) + input_problems(junit, argv or [])
         out += property_name_problems(junit) + time_problems(junit, argv or [], elapsed)
+        if argv and Path(argv[0]).name == "stk-harness":
+            out += suite_property_problems(junit)
         failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
         if status == 0 and failed:
             out.append(f"exit 0 but {junit} records {counts}")

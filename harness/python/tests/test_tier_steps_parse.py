@@ -1,0 +1,99 @@
+"""Every Python command of every tier's steps (`stk-harness all --list`) parses under the tool
+it runs, with each option's value as given: a step whose words were reordered or lost (a value
+read as a stray word, an option taking the next option as its value) fails here, not an hour
+into the full tier. The tool's own parser judges, nothing written beside the tier's code."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from stkref.cli import UsageError
+
+REPO = Path(__file__).resolve().parents[3]
+HARNESS = os.environ.get("STK_HARNESS", str(REPO / "build/release/harness/stk-harness"))
+
+
+def python_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
+    """(step, the words after `-m`) of each Python command of the tier's steps."""
+    if not Path(HARNESS).exists():
+        pytest.skip(f"stk-harness not found at {HARNESS}")
+    listing = subprocess.run(
+        [HARNESS, "all", "--list", "--tier", tier, f"--out-dir={out_dir}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    ).stdout
+    found = []
+    for line in listing.splitlines():
+        step, _, command = line.partition(": ")
+        words, current = shlex.split(command), []
+        for w in [*words, "&&"]:
+            if w != "&&":
+                current.append(w)
+                continue
+            if len(current) > 2 and current[1] == "-m":
+                found.append((step, current[2:]))
+            current = []
+    return found
+
+
+def option_values(argv: list[str]) -> list[tuple[str, str]]:
+    """(--name, value) of each `--name=value` and each `--name value` whose value is no option."""
+    pairs = []
+    for i, w in enumerate(argv):
+        if w.startswith("--") and "=" in w:
+            pairs.append(tuple(w.split("=", 1)))
+        elif w.startswith("--") and i + 1 < len(argv) and not argv[i + 1].startswith("--"):
+            pairs.append((w, argv[i + 1]))
+    return pairs
+
+
+def actions_of(parser: argparse.ArgumentParser, argv: list[str]) -> list[argparse.Action]:
+    """The parser's options and those of the subcommand the words choose (parity's features)."""
+    actions = list(parser._actions)
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            chosen = next(w for w in argv if w in a.choices)
+            actions += actions_of(a.choices[chosen], argv)
+    return actions
+
+
+# MODEL all-tier-python-steps
+# checks: harness/src/commands/all/tier_steps.cpp  (each Python step's words, as its tool reads them)
+# contract: docs/tiers.md#the-tiers
+# planted: ci/mutants/tier-step-words-reordered.patch  (drift's --config after its value)
+@pytest.mark.parametrize("tier", ["quick", "full"])
+def test_every_python_step_parses_under_its_tool(tier: str, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(REPO)  # the steps run from the repository root
+    commands = python_commands(tier, tmp_path / "reports")
+    assert commands, f"no Python step in the {tier} tier"
+    for step, (module, *argv) in commands:
+        if module == "pytest":  # the tests themselves, not a tool of the project
+            continue
+        # Folders and files an earlier step of the tier makes: present, as when the step runs.
+        for word in argv:
+            path = Path(word.split("=", 1)[-1])
+            if str(path).startswith(str(tmp_path)):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if path.suffix:
+                    path.touch()
+        parser = importlib.import_module(module).build_parser()
+        try:
+            ns = parser.parse_args(argv)
+        except (UsageError, SystemExit) as e:
+            pytest.fail(f"{tier} step {step}: {module} {' '.join(argv)}: {e}")
+        for option, value in option_values(argv):
+            action = next(a for a in actions_of(parser, argv) if option in a.option_strings)
+            got = getattr(ns, action.dest)
+            shown = [str(x) for x in got] if isinstance(got, list) else [str(got)]
+            assert any(value == s or Path(value) == Path(s) for s in shown) or (
+                action.type is not None and str(action.type(value)) in shown
+            ), (tier, step, option, value, got)
