@@ -614,7 +614,7 @@ def run(args: argparse.Namespace) -> int:
 
     suite = TestSuite(f"calibration.{args.tier}")
     suite.property("records", ";".join(os.path.abspath(f) for f in args.records))
-    for i, f in enumerate(args.records):
+    for i, f in enumerate(args.records, 1):
         suite.property(f"records_sha256.{i}", sha256_file(f, inputs.DATA_LIMIT))
     suite.property("model", os.path.abspath(args.model))
     suite.property("model_sha256", sha256_file(args.model))

@@ -27,7 +27,7 @@ import numpy as np
 from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.features import active_features
-from stkref.junit import TestCase, TestSuite
+from stkref.junit import TestCase, TestSuite, add_build_properties
 from stkref.model import QuantizedModel
 from stkref.oracle import load_model, output_bucket, transform, wrap
 from stkref.report import (
@@ -216,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
     suite = TestSuite(f"netlint.{args.config}")
     suite.property("net", str(Path(args.net).resolve()))
     echo_corpus_properties(suite, args, corpora)
+    add_build_properties(suite)
     for c in gate_cases(s, args, f"netlint.{args.config}"):
         suite.add(c)
     gates = {

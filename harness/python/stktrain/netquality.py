@@ -37,7 +37,7 @@ from stkref import inputs, options
 from stkref.cli import ToolParser, run_tool
 from stkref.engine import check_engine, engine_classical_evals, engine_evals
 from stkref.errors import InputError
-from stkref.junit import TestCase, TestSuite
+from stkref.junit import TestCase, TestSuite, add_build_properties
 from stkref.positions import Position, normalized_fen
 from stkref.report import (
     add_report_args,
@@ -305,6 +305,7 @@ def run(args: argparse.Namespace) -> int:
     for key in ("net", "seed", "val_fraction"):
         suite.property(key, getattr(args, key))
     suite.property("data", ";".join(str(Path(p).resolve()) for p in args.data))
+    add_build_properties(suite)
     for c in gate_cases(s, args, cls):
         suite.add(c)
     gates = {

@@ -13,8 +13,8 @@ reference run of every command, so both the tools and the matrix meet it):
   an option the command line gave holds a value it gave; a Python tool's `command` property is
   its file name and its arguments, one space apart (docs/report-schema.md "Testcase names and
   recorded inputs");
-- a stk-harness report's suite properties are the ones its harness's row of "Suite properties by
-  harness" names, each it writes in every run present, `<K>` numbered 1, 2, ...
+- a stk-harness or Python tool report's suite properties are the ones its harness's row of
+  "Suite properties by harness" names, each it writes in every run present, `<K>` numbered 1, 2, ...
 
 Exit 2 and other statuses are judged by the tests that provoke them."""
 
@@ -175,6 +175,15 @@ def figure_problems(summary: Path, doc: dict, harness: object) -> list[str]:
 
 
 BUILD_PROPERTIES = ("git_revision", "build_type", "cpu_features", "harness_version")
+TOOL_PROPERTIES = (
+    "git_revision",
+    "harness_version",
+    "python",
+    "python_chess",
+    "numpy",
+    "platform",
+    "command",
+)
 
 
 def property_pattern(name: str) -> re.Pattern[str]:
@@ -218,9 +227,10 @@ def documented_properties() -> dict[str, tuple[list[str], list[str]]]:
     return found
 
 
-def suite_property_problems(junit: Path) -> list[str]:
-    """Each suite property of a stk-harness report that its harness's row does not name, each
-    name the row writes in every run that is missing, and `<K>` numbers out of order."""
+def suite_property_problems(junit: Path, tool: bool = False) -> list[str]:
+    """Each suite property of a report that its harness's row does not name, each name the row
+    writes in every run that is missing, and `<K>` numbers out of order. `tool`: a Python tool's
+    report, whose common names are the tools' (else stk-harness's build properties)."""
     out = []
     for suite in ET.parse(junit).iter("testsuite"):
         harness = suite.get("name", "").split(".")[0]
@@ -230,7 +240,9 @@ def suite_property_problems(junit: Path) -> list[str]:
                 out.append(f"{junit}: suite {suite.get('name')!r}: no row for {harness!r}")
             continue
         always, some = documented_properties()[harness]
-        if harness != "ctest":
+        if tool:
+            always = [*always, *TOOL_PROPERTIES]
+        elif harness != "ctest":
             always = [*always, *BUILD_PROPERTIES]
         patterns = [property_pattern(n) for n in [*always, *some, "input.<option>"]]
         props = [(p.get("name", ""), p.get("value", "")) for p in suite.iter("property")]
@@ -378,8 +390,8 @@ def violations(
         counts, suites, problems = junit_counts(junit)
         out += problems + case_problems(junit) + input_problems(junit, argv or [])
         out += property_name_problems(junit) + time_problems(junit, argv or [], elapsed)
-        if argv and Path(argv[0]).name == "stk-harness":
-            out += suite_property_problems(junit)
+        if argv and (Path(argv[0]).name == "stk-harness" or python_tool(argv)):
+            out += suite_property_problems(junit, tool=python_tool(argv))
         failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
         if status == 0 and failed:
             out.append(f"exit 0 but {junit} records {counts}")

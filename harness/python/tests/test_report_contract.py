@@ -341,8 +341,34 @@ def test_suite_properties_are_the_harness_rows_both_ways(
     report.write_text(with_properties(suite, names))
     found = rc.violations(1, [report], argv=["stk-harness", suite.split(".")[0]])
     assert found == [] if problem is None else problem in " ".join(found), found
-    tool = [sys.executable, "-m", "stkref.drift"]  # the rule is stk-harness's, not the tools'
-    assert rc.violations(1, [report], argv=tool) == []
+
+
+TOOL = list(rc.TOOL_PROPERTIES)
+CORPUS = ["seed", "random_count", "curated", "spec_vectors", "epd_files"]
+
+
+@pytest.mark.parametrize(
+    ("names", "problem"),
+    [
+        (["net", *CORPUS, *TOOL], None),
+        (["net", *CORPUS, "corpus.ECM.positions", "corpus.random.positions", *TOOL], None),
+        # stk-harness's build properties are not a tool's, and a tool's own are owed.
+        (["net", *CORPUS, *BUILD], "no suite property 'python'"),
+        (["net", *CORPUS, *TOOL[:-1]], "no suite property 'command'"),
+        (["net", *CORPUS[1:], *TOOL], "no suite property 'seed'"),
+        (["net", *CORPUS, "corpus.ECM", *TOOL], "'corpus.ECM'"),
+    ],
+)
+def test_a_python_tools_properties_are_its_rows_both_ways(
+    out: Path, names: list[str], problem: str | None
+) -> None:
+    """The Python tools keep the rule with their own common names (netlint's row here)."""
+    report = out / "junit/standin-t.xml"
+    xml = with_properties("netlint.t", names)
+    report.write_text(xml.replace('name="command" value="v"', 'name="command" value="netlint.py"'))
+    argv = [sys.executable, "-m", "stktrain.netlint"]
+    found = rc.violations(1, [report], argv=argv)
+    assert found == [] if problem is None else problem in " ".join(found), found
 
 
 def test_every_stk_harness_command_with_a_report_has_a_properties_row() -> None:
