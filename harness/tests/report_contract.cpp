@@ -294,9 +294,10 @@ std::string suite_property_violation(const fs::path& junit, const JUnitFacts& fa
             "{}: suite property '{}' (value '{:.60}') is not one of {}'s "
             "(report-schema.md, Suite properties by harness)",
             junit.string(), name, value, harness);
-    for (const std::string& n : always)
-      if (std::none_of(props.begin(), props.end(), [&](const auto& p) { return p.first == n; }))
-        return fmt::format("{}: no suite property '{}' ({}'s)", junit.string(), n, harness);
+    for (std::size_t i = 0; i < always.size(); ++i)  // `always` leads `all`, as `patterns`
+      if (std::none_of(props.begin(), props.end(),
+                       [&](const auto& p) { return std::regex_match(p.first, patterns[i]); }))
+        return fmt::format("{}: no suite property '{}' ({}'s)", junit.string(), always[i], harness);
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (all[i].find("<K>") == std::string::npos) continue;
       std::size_t next = 1;

@@ -16,8 +16,9 @@ import chess
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
-from report_contract import HarnessRun, is_harness_run
+from report_contract import HarnessRun, is_harness_run, suite_property_problems
 
+import stkref.cli
 from stkref.checkpoint import Checkpoint, generate_checkpoint
 from stkref.golden import write_golden
 from stkref.model import QuantizedModel
@@ -72,6 +73,32 @@ def report_contract_of_every_harness_run(monkeypatch: pytest.MonkeyPatch) -> Non
         return result
 
     monkeypatch.setattr(subprocess, "run", checked)
+
+
+@pytest.fixture(autouse=True)
+def suite_properties_of_in_process_tool_runs(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A tool a test runs in its own process (run_tool(lambda: main(argv))) is held to the suite
+    property rows too (docs/report-schema.md#suite-properties-by-harness): every report it
+    declared and wrote, except an error run's (exit_status), is judged when the test ends."""
+    declared: list[Path] = []
+    real = stkref.cli.declare_report
+
+    def recording(path, suite_name):  # type: ignore[no-untyped-def]
+        declared.append(Path(path))
+        return real(path, suite_name)
+
+    monkeypatch.setattr(stkref.cli, "declare_report", recording)
+    yield
+    broken = []
+    for report in dict.fromkeys(declared):
+        try:
+            names = {p.get("name") for p in ET.parse(report).iter("property")}
+        except (OSError, ET.ParseError):
+            continue  # not written, or torn: the tests of that run judge it
+        if "exit_status" not in names:
+            broken += suite_property_problems(report, tool=True)
+    if broken:
+        pytest.fail(f"suite properties (docs/report-schema.md): {broken}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
