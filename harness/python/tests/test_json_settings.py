@@ -1,0 +1,118 @@
+"""The printed figures of sprt, sprt-sim and homogeneity-sim hold every setting they ran with,
+each under the name and with the value given (docs/report-schema.md#printed-figures---json): a
+setting echoed under another option's name, swapped with its key or lost passes every check of
+the figures themselves, and a reader would take the figures for another run's."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+REPO = Path(__file__).resolve().parents[3]
+HARNESS = os.environ.get("STK_HARNESS", str(REPO / "build/release/harness/stk-harness"))
+
+
+def printed(*args: str) -> dict:
+    if not Path(HARNESS).exists():
+        pytest.skip(f"stk-harness not found at {HARNESS}")
+    r = subprocess.run([HARNESS, *args, "--json"], capture_output=True, text=True, timeout=120)
+    assert r.returncode in (0, 1), r.stderr
+    return json.loads(r.stdout)
+
+
+def key(option: str) -> str:
+    return option.removeprefix("--").replace("-", "_")
+
+
+bounds = st.tuples(st.integers(-20, 20), st.integers(1, 20)).map(lambda t: (t[0], t[0] + t[1]))
+rates = st.sampled_from([0.01, 0.05, 0.1, 0.2, 0.25])
+FAST = settings(max_examples=8, phases=(Phase.explicit, Phase.generate))
+
+
+# MODEL json-settings
+# checks: harness/src/commands/sprt-sim/sprt_sim_command.cpp  (the settings its figures hold)
+# contract: docs/report-schema.md#printed-figures---json
+# planted: ci/mutants/sprt-sim-params-key-swapped.patch  (elo0 written as its value's key)
+@FAST
+@given(
+    elo=bounds,
+    alpha=rates,
+    beta=rates,
+    draw=st.sampled_from([0.0, 0.3, 0.6]),
+    bias=st.sampled_from([0.0, 30.0, 60.0]),
+    runs=st.integers(1, 3),
+    seed=st.integers(0, 2**63),
+    max_pairs=st.integers(10, 200),
+    model=st.sampled_from(["normalized", "logistic"]),
+)
+def test_sprt_sim_prints_the_settings_it_ran(
+    elo, alpha, beta, draw, bias, runs, seed, max_pairs, model
+):  # type: ignore[no-untyped-def]
+    given_ = {
+        "--elo0": elo[0], "--elo1": elo[1], "--alpha": alpha, "--beta": beta,
+        "--draw-ratio": draw, "--colour-bias": bias, "--runs": runs, "--seed": seed,
+        "--max-pairs": max_pairs, "--model": model,
+    }  # fmt: skip
+    j = printed("sprt-sim", *[w for o, v in given_.items() for w in (o, str(v))])
+    assert j["params"] == {key(o): v for o, v in given_.items()}
+
+
+@FAST
+@given(
+    elo=bounds,
+    alpha=rates,
+    beta=rates,
+    counts=st.lists(st.integers(0, 500), min_size=5, max_size=5).filter(lambda c: sum(c) > 0),
+    wdl=st.booleans(),
+    model=st.sampled_from(["normalized", "logistic"]),
+)
+def test_sprt_prints_the_settings_it_ran(elo, alpha, beta, counts, wdl, model):  # type: ignore[no-untyped-def]
+    given_ = {
+        "--elo0": elo[0],
+        "--elo1": elo[1],
+        "--alpha": alpha,
+        "--beta": beta,
+        "--model": model,
+    }
+    words = [w for o, v in given_.items() for w in (o, str(v))]
+    if wdl:
+        j = printed("sprt", "--wdl", ",".join(map(str, counts[:3])), *words)
+        assert j["wdl"] == dict(zip("wdl", counts[:3], strict=True))
+    else:
+        j = printed("sprt", "--pentanomial", ",".join(map(str, counts)), *words)
+        assert j["pentanomial"] == counts
+    assert {k: j["sprt"][k] for k in map(key, given_)} == {key(o): v for o, v in given_.items()}
+
+
+@FAST
+@given(
+    shards=st.integers(2, 5),
+    pairs=st.integers(1, 9),
+    merges=st.integers(1, 4),
+    permutations=st.integers(1, 20),
+    alpha=rates,
+    seed=st.integers(0, 2**63),
+)
+def test_homogeneity_sim_prints_the_settings_it_ran(
+    shards, pairs, merges, permutations, alpha, seed
+):  # type: ignore[no-untyped-def]
+    given_ = {
+        "--shards": shards, "--pairs": pairs, "--merges": merges,
+        "--permutations": permutations, "--alpha": alpha, "--seed": seed,
+        "--law": [0.1, 0.2, 0.4, 0.2, 0.1], "--bad-law": [0.3, 0.3, 0.2, 0.1, 0.1],
+    }  # fmt: skip
+    words = [
+        w
+        for o, v in given_.items()
+        for w in (o, ",".join(map(str, v)) if isinstance(v, list) else str(v))
+    ]
+    j = printed("homogeneity-sim", *words)
+    want = {key(o): v for o, v in given_.items()}
+    want["pairs_per_shard"] = want.pop("pairs")
+    assert j["params"] == want
