@@ -2,6 +2,7 @@
 // honest shards (one pentanomial law) give its false-flag rate, merges with one shard from another
 // law its power and how often it names that shard. Exit 1 when the false-flag rate is above alpha
 // beyond Monte Carlo error (the Wilson 95% lower bound exceeds alpha).
+#include <cctype>
 #include <iostream>
 #include <sstream>
 
@@ -27,6 +28,11 @@ match::PentanomialModel parse_law(const std::string& option, const std::string& 
   for (std::size_t k = 0; k < 5; ++k) {
     if (!std::getline(in, item, ',')) throw UsageError(option + ": needs 5 probabilities");
     try {
+      // std::stod skips leading blanks and takes a '+': the element must be the number alone,
+      // as sprt's counts are.
+      if (item.empty() ||
+          !(std::isdigit(static_cast<unsigned char>(item.front())) || item.front() == '.'))
+        throw std::invalid_argument(item);
       std::size_t used = 0;
       m.p[k] = std::stod(item, &used);
       if (used != item.size() || !(m.p[k] >= 0)) throw std::invalid_argument(item);
