@@ -2,7 +2,7 @@
 // honest shards (one pentanomial law) give its false-flag rate, merges with one shard from another
 // law its power and how often it names that shard. Exit 1 when the false-flag rate is above alpha
 // beyond Monte Carlo error (the Wilson 95% lower bound exceeds alpha).
-#include <cctype>
+#include <charconv>
 #include <iostream>
 #include <sstream>
 
@@ -27,18 +27,11 @@ match::PentanomialModel parse_law(const std::string& option, const std::string& 
   double sum = 0;
   for (std::size_t k = 0; k < 5; ++k) {
     if (!std::getline(in, item, ',')) throw UsageError(option + ": needs 5 probabilities");
-    try {
-      // std::stod skips leading blanks and takes a '+': the element must be the number alone,
-      // as sprt's counts are.
-      if (item.empty() ||
-          !(std::isdigit(static_cast<unsigned char>(item.front())) || item.front() == '.'))
-        throw std::invalid_argument(item);
-      std::size_t used = 0;
-      m.p[k] = std::stod(item, &used);
-      if (used != item.size() || !(m.p[k] >= 0)) throw std::invalid_argument(item);
-    } catch (const std::exception&) {
+    // from_chars, not std::stod: the element must be the number alone (stod skips leading
+    // blanks and takes a '+'), as sprt's counts are.
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), m.p[k]);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || !(m.p[k] >= 0))
       throw UsageError(option + ": '" + item + "' is not a probability");
-    }
     sum += m.p[k];
   }
   if (std::getline(in, item, ',')) throw UsageError(option + ": more than 5 probabilities");
