@@ -145,20 +145,28 @@ def top_level_keys(cell: str) -> list[str]:
     return [w.removesuffix("[]") for w in words if re.fullmatch(r"[a-z_][a-z0-9_]*(\[\])?", w)]
 
 
-@functools.cache
-def documented_figures() -> dict[str, list[str]]:
-    """Harness -> the top-level keys docs/report-schema.md "Figures by harness" names for it."""
+def schema_rows(heading: str) -> list[tuple[str, str]]:
+    """(first cell, second cell) of each row of the table under `## heading` in
+    report-schema.md; cells split at each '|' that is not escaped (`sd\\|sn`)."""
     text = SCHEMA_DOC.read_text()
-    section = text[text.index("## Figures by harness") :]
-    found: dict[str, list[str]] = {}
+    section = text[text.index(f"## {heading}") :]
+    rows = []
     for line in section.splitlines()[1:]:
         if line.startswith("## "):
             break
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
-        if not line.startswith("| ") or len(cells) < 2 or cells[0] in ("harness", "---"):
-            continue
-        for harness in re.findall(r"[a-z][a-z-]*", cells[0].split("(")[0]):
-            found[harness] = top_level_keys(cells[1])
+        if line.startswith("| ") and len(cells) >= 2 and cells[0] not in ("harness", "---"):
+            rows.append((cells[0], cells[1]))
+    return rows
+
+
+@functools.cache
+def documented_figures() -> dict[str, list[str]]:
+    """Harness -> the top-level keys docs/report-schema.md "Figures by harness" names for it."""
+    found: dict[str, list[str]] = {}
+    for first, keys in schema_rows("Figures by harness"):
+        for harness in re.findall(r"[a-z][a-z-]*", first.split("(")[0]):
+            found[harness] = top_level_keys(keys)
     if len(found) < 10:  # a table that cannot be read would pass every run unexamined
         raise ValueError(f"no 'Figures by harness' table in {SCHEMA_DOC}")
     return found
@@ -212,16 +220,10 @@ def cell_names(cell: str) -> tuple[list[str], list[str]]:
 def documented_properties() -> dict[str, tuple[list[str], list[str]]]:
     """Harness -> (properties every run writes, those some runs write), from report-schema.md
     "Suite properties by harness"."""
-    text = SCHEMA_DOC.read_text()
-    section = text[text.index("## Suite properties by harness") :]
-    found: dict[str, tuple[list[str], list[str]]] = {}
-    for line in section.splitlines()[1:]:
-        if line.startswith("## "):
-            break
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if not line.startswith("| ") or len(cells) < 2 or cells[0] in ("harness", "---"):
-            continue
-        found[cells[0].split("(")[0].strip()] = cell_names(cells[1])
+    found = {
+        first.split("(")[0].strip(): cell_names(names)
+        for first, names in schema_rows("Suite properties by harness")
+    }
     if len(found) < 15:  # a table that cannot be read would pass every property unexamined
         raise ValueError(f"no 'Suite properties by harness' table in {SCHEMA_DOC}")
     return found
@@ -253,10 +255,10 @@ def suite_property_problems(junit: Path, tool: bool = False) -> list[str]:
                     f"{junit}: suite property {name!r} (value {value!r:.60}) is not one of "
                     f"{harness}'s (report-schema.md, Suite properties by harness)"
                 )
-        out += [
+        out += [  # `always` leads the names `patterns` was made from
             f"{junit}: no suite property {n!r} ({harness}'s)"
-            for n in always
-            if not any(property_pattern(n).fullmatch(name) for name in names)
+            for n, pattern in zip(always, patterns, strict=False)
+            if not any(pattern.fullmatch(name) for name in names)
         ]
         for numbered in (n for n in [*always, *some] if "<K>" in n):
             pattern = property_pattern(numbered)
