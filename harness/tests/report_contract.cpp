@@ -155,27 +155,35 @@ std::vector<std::string> top_level_keys(const std::string& cell) {
   return keys;
 }
 
+// (first cell, second cell) of each row of the table under `## heading` in
+// docs/report-schema.md; cells split at each '|' that is not escaped (`sd\|sn`).
+std::vector<std::pair<std::string, std::string>> schema_rows(const std::string& heading) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  std::ifstream in(test::source_dir() + "/docs/report-schema.md");
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("## ")) inside = line == "## " + heading;
+    if (!inside || !line.starts_with("| ")) continue;
+    std::vector<std::string> cells(1);
+    for (std::size_t i = 1; i < line.size(); ++i) {
+      if (line[i] == '|' && line[i - 1] != '\\') cells.emplace_back();
+      else cells.back() += line[i];
+    }
+    if (cells.size() < 2 || cells[0].find("harness") == 1 || cells[0].starts_with("---")) continue;
+    rows.emplace_back(cells[0], cells[1]);
+  }
+  return rows;
+}
+
 // Harness -> the top-level keys docs/report-schema.md "Figures by harness" names for it.
 const std::map<std::string, std::vector<std::string>>& documented_figures() {
   static const std::map<std::string, std::vector<std::string>> table = [] {
     std::map<std::string, std::vector<std::string>> found;
-    std::ifstream in(test::source_dir() + "/docs/report-schema.md");
-    bool inside = false;
-    for (std::string line; std::getline(in, line);) {
-      if (line.starts_with("## ")) inside = line == "## Figures by harness";
-      if (!inside || !line.starts_with("| ")) continue;
-      // Cells split at each '|' that is not escaped (`sd\|sn`).
-      std::vector<std::string> cells(1);
-      for (std::size_t i = 1; i < line.size(); ++i) {
-        if (line[i] == '|' && line[i - 1] != '\\') cells.emplace_back();
-        else cells.back() += line[i];
-      }
-      if (cells.size() < 2 || cells[0].find("harness") == 1 || cells[0].starts_with("---"))
-        continue;
-      const std::string names = cells[0].substr(0, cells[0].find('('));
-      static const std::regex kHarness("[a-z][a-z-]*");
+    static const std::regex kHarness("[a-z][a-z-]*");
+    for (const auto& [first, keys] : schema_rows("Figures by harness")) {
+      const std::string names = first.substr(0, first.find('('));
       for (std::sregex_iterator it(names.begin(), names.end(), kHarness), end; it != end; ++it)
-        found[it->str()] = top_level_keys(cells[1]);
+        found[it->str()] = top_level_keys(keys);
     }
     // A table that cannot be read would make every run pass this rule unexamined.
     if (found.size() < 10)
@@ -244,17 +252,11 @@ DocumentedProperties cell_properties(const std::string& cell) {
 const std::map<std::string, DocumentedProperties>& documented_properties() {
   static const std::map<std::string, DocumentedProperties> table = [] {
     std::map<std::string, DocumentedProperties> found;
-    std::ifstream in(test::source_dir() + "/docs/report-schema.md");
-    bool inside = false;
-    for (std::string line; std::getline(in, line);) {
-      if (line.starts_with("## ")) inside = line == "## Suite properties by harness";
-      if (!inside || !line.starts_with("| ")) continue;
-      const std::size_t bar = line.find('|', 2);
-      if (bar == std::string::npos) continue;
-      std::string harness = line.substr(2, std::min(bar, line.find('(')) - 2);
+    for (const auto& [first, names] : schema_rows("Suite properties by harness")) {
+      std::string harness = first.substr(0, first.find('('));
+      while (!harness.empty() && harness.front() == ' ') harness.erase(0, 1);
       while (!harness.empty() && harness.back() == ' ') harness.pop_back();
-      if (harness == "harness" || harness.starts_with("---")) continue;
-      found[harness] = cell_properties(line.substr(bar + 1));
+      found[harness] = cell_properties(names);
     }
     // A table that cannot be read would make every property pass unexamined.
     if (found.size() < 15)
