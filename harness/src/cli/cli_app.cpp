@@ -8,6 +8,8 @@
 
 #include "cli/cli_app.h"
 #include "cli/cli_owed_reports.h"
+#include "cli/file_names.h"
+#include "report/report_paths.h"
 #include "proc/command_words.h"
 
 namespace stk::harness {
@@ -85,6 +87,18 @@ std::optional<int> parse_cli_or_report(CLI::App& app, int argc, char** argv,
     }
   }
   return std::nullopt;
+}
+
+std::function<void()> declare_given_junit(const CLI::App& app, std::string harness,
+                                          std::string default_config) {
+  return [&app, harness = std::move(harness), fallback = std::move(default_config)] {
+    const std::string config = given_value(app, "--config", fallback);
+    if (config.empty() || !is_safe_name(config)) return;
+    std::string junit = given_value(app, "--junit", "");
+    if (junit.empty())
+      junit = report::junit_path(given_value(app, "--out-dir", "reports"), harness, config);
+    declare_report(junit, harness + "." + config);
+  };
 }
 
 CLI::Validator shard_check() {

@@ -25,6 +25,14 @@ std::string given_value(const CLI::App& app, const std::string& name, const std:
 std::optional<int> parse_cli_or_report(CLI::App& app, int argc, char** argv,
                                        const std::function<void()>& declare = nullptr);
 
+// The `declare` of parse_cli_or_report for a harness that writes one JUnit report: --junit when the
+// harness has that option and it was given, else <--out-dir>/junit/<harness>-<config>.xml, where
+// config is --config as given, else `default_config`. A default computed from other options
+// ("<suite>-sd<N>") is "" here: those options may not have parsed, so only a given --config names
+// the report then. A name that is not a safe file name declares nothing.
+std::function<void()> declare_given_junit(const CLI::App& app, std::string harness,
+                                          std::string default_config);
+
 // "--shard K/N" checked as it parses (parse_shard's rule).
 CLI::Validator shard_check();
 

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "commands.h"
 #include "commands/accumulator/accumulator_report.h"
 #include "commands/accumulator/accumulator_run.h"
@@ -28,7 +29,9 @@ int run_accumulator(int argc, char** argv) {
       "stk-harness accumulator"};
   AccumulatorSettings s;
   CLI::Option* net_opt = add_accumulator_options(app, s);
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv,
+                                        declare_given_junit(app, "accumulator", "default")))
+    return *status;
   s.net_given = bool(*net_opt);
   try {
     report::ReportPaths paths = report::report_paths(s.out_dir, "accumulator", s.config);

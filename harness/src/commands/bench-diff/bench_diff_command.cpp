@@ -18,6 +18,7 @@
 #include "bench.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "commands.h"
 #include "commands/bench-diff/bench_diff.h"
 #include "commands/compare/compare_side.h"
@@ -245,7 +246,9 @@ int run_bench_diff(int argc, char** argv) {
       ->check(CLI::Range(1, int(bench_positions().size())));
   app.add_option("--config", o.config, "report name (default <base>-vs-<candidate>)");
   app.add_option("--out-dir", o.out_dir, "reports root")->capture_default_str();
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv,
+                                        declare_given_junit(app, "bench-diff", "")))
+    return *status;
   try {
     if (o.config.empty()) o.config = compare::default_config(o.base, o.candidate);
     const report::ReportPaths paths = report::report_paths(o.out_dir, "bench-diff", o.config);

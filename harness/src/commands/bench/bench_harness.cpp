@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "report/junit.h"
 #include "report/run_report.h"
 #include "report/summary_files.h"
@@ -74,7 +75,11 @@ int run_bench_harness(int argc, char** argv) {
                "record this run's signature in --golden (CI never passes it)");
   app.add_option("--config", config, "report name")->capture_default_str();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  const auto declare_owed = declare_given_junit(app, "bench", "default");
+  auto declare = [&] {  // --update-golden writes no report
+    if (app.count("--update-golden") == 0) declare_owed();
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare)) return *status;
   try {
     const report::ReportPaths paths = report::report_paths(out_dir, "bench", config);
     if (!update) declare_report(paths, "bench." + config);  // --update-golden writes no report

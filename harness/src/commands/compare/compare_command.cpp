@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "commands/compare/compare_audits.h"
 #include "commands/compare/compare_report.h"
 #include "report/run_report.h"
@@ -176,7 +177,8 @@ int run_compare(int argc, char** argv) {
       "stk-harness compare"};
   CompareOptions o;
   const GateOptions given = add_compare_options(app, o);
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given_junit(app, "compare", "")))
+    return *status;
   o.max_regressions_given = bool(*given.max_regressions);
   o.min_speed_ratio_given = bool(*given.min_speed_ratio);
   try {

@@ -1,6 +1,7 @@
 // stk-harness datagen: self-play training data (docs/datagen.md). Seeded balanced openings, the
 // engine on both sides at fixed nodes, one record per position before an engine move; resumable
 // from its journal, shardable, and byte-identical for any --concurrency.
+#include <charconv>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -199,7 +200,17 @@ int run_datagen(int argc, char** argv) {
   s.game.adjudication.resign = selfplay::Adjudication::Resign{4, 2000};
   add_options(app, s);
   auto declare = [&] {  // a parse error still leaves the <error> report of the run it names
-    const std::string c = given_value(app, "--config", "seed" + given_value(app, "--seed", "1"));
+    Settings named;
+    named.config = given_value(app, "--config", "");
+    const std::string seed = given_value(app, "--seed", "1");
+    const auto [end, ec] = std::from_chars(seed.data(), seed.data() + seed.size(), named.seed);
+    try {  // the default name needs --seed and --shard as they would parse
+      if (ec != std::errc{} || end != seed.data() + seed.size()) throw UsageError("--seed");
+      named.shard = parse_shard(given_value(app, "--shard", "1/1"));
+    } catch (const UsageError&) {
+      if (named.config.empty()) return;  // no name known: nothing owed
+    }
+    const std::string c = default_config(named);
     if (is_safe_name(c))
       declare_report(report::junit_path(given_value(app, "--out-dir", "reports"), "datagen", c),
                      "datagen." + c);

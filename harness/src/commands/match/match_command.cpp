@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/file_names.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "match_results/match_result.h"
 #include "proc/command_words.h"
 #include "report/run_report.h"
@@ -296,7 +297,22 @@ int run_match(int argc, char** argv) {
       "stk-harness match"};
   MatchOptions o;
   const GivenOptions given = add_match_options(app, o);
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  auto declare_given = [&] {  // a usage error replaces the reports its command line names
+    const std::string config = given_value(app, "--config", "match");
+    Shard shard;
+    try {
+      shard = parse_shard(given_value(app, "--shard", "1/1"));
+    } catch (const UsageError&) {
+      return;  // no name known: nothing owed
+    }
+    if (!is_safe_name(config)) return;
+    std::vector<std::string> stems{stem_of(config, shard)};
+    if (app.count("--ab-control") > 0) stems.push_back(stem_of(config + "-aa", shard));
+    for (const std::string& stem : stems)
+      declare_report(report::junit_path(given_value(app, "--out-dir", "reports"), "match", stem),
+                     "match." + stem);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   o.seed_given = given.seed->count() > 0;
   o.min_elo_given = given.min_elo->count() > 0;
   try {

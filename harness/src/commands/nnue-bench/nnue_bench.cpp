@@ -17,6 +17,7 @@
 #include "commands/nnue-bench/nnue_bench.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "nnue/accumulator.h"
 #include "report/junit.h"
 #include "report/run_report.h"
@@ -260,7 +261,9 @@ int run_nnue_bench(int argc, char** argv) {
   app.add_option("--junit", junit_file,
                  "JUnit file (default <out-dir>/junit/nnue-bench-<config>.xml)");
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv,
+                                        declare_given_junit(app, "nnue-bench", "default")))
+    return *status;
   try {
     report::ReportPaths paths = report::report_paths(out_dir, "nnue-bench", config);
     if (!junit_file.empty()) paths.junit = junit_file;

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "position.h"
 #include "report/junit.h"
 #include "report/run_report.h"
@@ -109,7 +110,9 @@ int run_search_speed(int argc, char** argv) {
   app.add_option("--net", net_file, "our NNUE network (default: our classical evaluation)");
   app.add_option("--config", config, "report name")->capture_default_str();
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv,
+                                        declare_given_junit(app, "search-speed", "default")))
+    return *status;
   try {
     const report::ReportPaths paths = report::report_paths(out_dir, "search-speed", config);
     declare_report(paths, "search-speed." + config);

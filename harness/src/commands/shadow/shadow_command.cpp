@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "commands.h"
 #include "commands/shadow/shadow_report.h"
 #include "commands/shadow/shadow_run.h"
@@ -53,7 +54,8 @@ int run_shadow(int argc, char** argv) {
       "stk-harness shadow"};
   ShadowSettings s;
   const BudgetOptions budget_options = add_shadow_options(app, s);
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given_junit(app, "shadow", "")))
+    return *status;
   try {
     // The report is owed as soon as its name is known: now with --config, else once the budget is.
     const bool config_given = !s.config.empty();

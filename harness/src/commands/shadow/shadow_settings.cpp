@@ -113,7 +113,7 @@ BudgetOptions add_shadow_options(CLI::App& app, ShadowSettings& s) {
                "no control searches (the excess and control gates then fail)");
   add_gate_options(app, s);
   add_measure_options(app, s);
-  app.add_option("--config", s.config, "report name (default <epd stem>-sd<N> or -sn<N>)");
+  app.add_option("--config", s.config, "report name (default <epd stem>-<sd|sn><N>)");
   app.add_option("--out-dir", s.out_dir, "reports folder")->capture_default_str();
   app.add_flag("--quiet", s.quiet, "no line per position");
   return given;

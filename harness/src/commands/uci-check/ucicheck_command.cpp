@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "cli/cli.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
 #include "report/run_report.h"
 #include "commands/uci-check/repro_bundles.h"
 #include "commands/uci-check/documented_differences.h"
@@ -128,7 +129,9 @@ int run_uci_check(int argc, char** argv) {
   app.add_flag("--no-documented-differences", no_differences,
                "documented differences fail like any other failure");
   app.add_flag("--list", list, "list the scenarios and exit");
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (auto status = parse_cli_or_report(app, argc, argv,
+                                        declare_given_junit(app, "uci-check", "default")))
+    return *status;
   settings.documented_differences = !no_differences;
   try {
     for (const std::string& o : option_args) {
