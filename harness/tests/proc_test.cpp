@@ -214,6 +214,38 @@ TEST_CASE("proc: a timeout kills the child's whole process group", "[proc]") {
   CHECK_FALSE(std::filesystem::exists(marker));
 }
 
+// The verdict is the child's life against its timeout, whenever its output closes: a child that
+// closes stdout and lives on is waited for until its deadline (the mutation campaign: a wait that
+// gave up at the first poll after the output closed still passed every test, since no child here
+// outlived its output).
+TEST_CASE("proc: timed_out holds exactly when the child outlives its timeout", "[proc]") {
+  using namespace std::chrono;
+  struct Life {
+    const char* sleep;  // the child's lifetime, for sh's sleep
+    double seconds;
+  };
+  for (const bool closes_output_first : {false, true})
+    for (const Life life : {Life{"0.3", 0.3}, Life{"30", 30}})
+      for (const std::optional<seconds> timeout :
+           {std::optional<seconds>{}, std::optional<seconds>{1}, std::optional<seconds>{5}}) {
+        if (!timeout && life.seconds > 1) continue;  // no limit: it would run its full life
+        proc::RunOptions limit;
+        limit.timeout = timeout;
+        const std::string script = std::string(closes_output_first ? "exec >&- 2>&-; " : "") +
+                                   "sleep " + life.sleep + "; exit 7";
+        const auto t0 = steady_clock::now();
+        const auto r = proc::run({"/bin/sh", "-c", script}, limit);
+        const double s = duration<double>(steady_clock::now() - t0).count();
+        const bool outlives = timeout && life.seconds > double(timeout->count());
+        INFO(script << ", timeout " << (timeout ? timeout->count() : -1) << " s: " << r.describe());
+        CHECK(r.timed_out == outlives);
+        CHECK(r.exit_code == (outlives ? -1 : 7));
+        CHECK(r.signal == (outlives ? SIGKILL : 0));
+        CHECK(s >= (outlives ? double(timeout->count()) : life.seconds) - 0.05);
+        CHECK(s < (outlives ? double(timeout->count()) : life.seconds) + 10);
+      }
+}
+
 TEST_CASE("proc: a child flooding its output is stopped at the cap, not kept", "[proc]") {
   proc::RunOptions cap;
   cap.max_output = std::size_t(1) << 20;
