@@ -10,6 +10,8 @@ Expected status of a cell (docs/faults.md, docs/reports.md, each command's docs/
   an out dir that is a FIFO, a device, a symlink to a file or a dangling or looping symlink: exit 2.
 - an output path that is a symlink (to a file outside, dangling, a loop): exit 2, or the row's
   normal status with the link itself replaced; the link's target never written or created.
+- an input file whose every read fails with EIO (the fault injector's read op): exit 2 naming it
+  and the reason, never a short read; the fault must fire (else the cell proves nothing).
 - an input path that is a FIFO, /dev/zero, /dev/urandom, a folder, a dangling symlink or a loop:
   exit 2 naming it, promptly (io/input_file.h); a symlink to a good input, a good input in a
   read-only folder, any path under a folder named HOSTILE_NAME: the row's normal status.
@@ -96,7 +98,11 @@ OUT_DIR_CONDITIONS = (
     h.READONLY_DIR,
     h.HOSTILE_PATH,
 )
+# Every read(2) of an input failing with EIO (the fault injector's read op, under a folder that
+# holds that input alone): a disk that cannot read it back.
+EIO_READ = "eio-read"
 IN_FILE_CONDITIONS = (
+    EIO_READ,
     h.FIFO,
     h.DEV_ZERO,
     h.DEV_URANDOM,
@@ -708,6 +714,7 @@ ROWS: tuple[Row, ...] = (
                 f"{slot}/{c}": (S12, "an unreadable input is named on the page (exit 1) or refused")
                 for slot in ("--reports", "--history-db")
                 for c in (
+                    EIO_READ,
                     h.FIFO,
                     h.DEV_ZERO,
                     h.DEV_URANDOM,
@@ -940,6 +947,8 @@ def expected(row: Row, cell: Cell) -> Expectation:
         return Expectation(S2, "a failed write ends the run with exit 2 (docs/faults.md)")
     if cell.condition in HOSTILE_ENGINES:
         return Expectation(row.engine_status, "the row's documented engine-fault status")
+    if cell.condition == EIO_READ:
+        return Expectation(S2, "an input that cannot be read: exit 2 naming it, never a short read")
     return _path_expectation(row, cell)
 
 
@@ -1176,6 +1185,7 @@ class CellRun:
         self.expect = expected(self.row, cell)
         self.notes: list[str] = []
         self.argv: list[str] | None = None  # set by a special cell
+        self.fault_dir = root / "eio"  # an EIO_READ cell's input folder
 
     def run(self) -> tuple[h.Outcome, list[str]]:
         with contextlib.ExitStack() as stack:
@@ -1216,9 +1226,11 @@ class CellRun:
         named = [given, os.path.abspath(given)]
         if self.cell.condition == h.READONLY_DIR:  # the folder refused: a file in it names it
             named += [os.path.dirname(p) + "/" for p in named]
-        if any(n in text for n in named):
-            return []
-        return [f"exit 2 on {self.cell.condition} at {given} without naming it"]
+        if not any(n in text for n in named):
+            return [f"exit 2 on {self.cell.condition} at {given} without naming it"]
+        if self.cell.condition == EIO_READ and not re.search(r"Input/output error|I/O error", text):
+            return [f"exit 2 on {EIO_READ} at {given} without the reason (a short read?)"]
+        return []
 
     def args_slots(self) -> set[str]:
         return {s.name for s in self.row.slots}
@@ -1253,6 +1265,13 @@ class CellRun:
                 args[s.name] = str(path)
                 return out_dir
         valid = self.inputs / s.source if s.source else None
+        if c.condition == EIO_READ:  # the input alone in the folder whose reads fail
+            assert valid is not None, f"{self.row.id} {s.name}: an input slot needs its source"
+            target = self.root / "eio" / path.name
+            target.parent.mkdir()
+            (shutil.copytree if valid.is_dir() else shutil.copyfile)(valid, target)
+            self.fault_dir, args[s.name] = target.parent, str(target)
+            return out_dir
         target = h.apply_path_condition(c.condition, path, self.sandbox, valid, stack)
         if s.kind == OUT_FILE and c.condition in REFUSED:
             self.sandbox.preserve(target)  # left as it is: never replaced, never written into
@@ -1310,6 +1329,12 @@ class CellRun:
             op, n = enospc_call(self.ref, c.condition)
             env.update(fault_env(self.root, n, op))
             self.notes.append(f"the injector fails {op} call {n} of {self.ref.calls[op]} (ENOSPC)")
+        elif c.condition == EIO_READ:
+            env.update(fault_env(self.root, 1, "read"))
+            env.update(
+                STK_FAULT_DIR=str(self.fault_dir), STK_FAULT_STICKY="1", STK_FAULT_ERRNO="EIO"
+            )
+            self.notes.append("the injector fails every read(2) of the input with EIO")
         elif c.condition.startswith("sigterm-"):
             op, n = enospc_call(self.ref, c.condition)
             env.update(fault_env(self.root, n, op))
@@ -1326,6 +1351,11 @@ class CellRun:
             stdout=stdout,
             terminate=terminate,
         )
+        if c.condition == EIO_READ:
+            _, failed = read_fault_report(self.root)
+            if not failed:  # else the cell proves nothing: the run never read its input
+                self.expect = Expectation(frozenset(), "the injected read failure must fire")
+                self.notes.append("the fault did not fire: the input was not read by read(2)")
         if c.condition.startswith(("enospc", "sigterm-")):
             _, failed = read_fault_report(self.root)
             if not failed:

@@ -5,9 +5,11 @@
 //   STK_FAULT_DIR    only calls on files under this folder count (stdout, stderr, pipes, the
 //                    engines' own files do not); required, else nothing is ever failed
 //   STK_FAULT_OP     write (write, pwrite, pwrite64) | fsync (fsync, fdatasync) | rename | close |
-//                    truncate (ftruncate, ftruncate64) | any (all but truncate, whose only callers
-//                    cut a file back after another failure or take a lock), or several joined by
-//                    '+' (write+truncate: an append that fails, then its cut back too)
+//                    truncate (ftruncate, ftruncate64) | read (read, pread, pread64: an input's
+//                    disk failing) | any (all but truncate, whose only callers cut a file back
+//                    after another failure or take a lock, and read, which no writer makes), or
+//                    several joined by '+' (write+truncate: an append that fails, then its cut
+//                    back too)
 //   STK_FAULT_N      the 1-based index of the counted call that fails (0 or unset: none fails,
 //                    the calls are only counted)
 //   STK_FAULT_ERRNO  ENOSPC (default) | EIO
@@ -44,7 +46,7 @@ using pwrite_fn = ssize_t (*)(int, const void*, size_t, off_t);
 using fd_fn = int (*)(int);
 using rename_fn = int (*)(const char*, const char*);
 
-enum Op { kWrite = 1, kSync = 2, kRename = 4, kClose = 8, kTruncate = 16 };
+enum Op { kWrite = 1, kSync = 2, kRename = 4, kClose = 8, kTruncate = 16, kRead = 32 };
 
 // The operations STK_FAULT_OP names: one name, or several joined by '+'.
 int parse_ops(const std::string& text) {
@@ -59,6 +61,7 @@ int parse_ops(const std::string& text) {
            : o == "rename"   ? kRename
            : o == "close"    ? kClose
            : o == "truncate" ? kTruncate
+           : o == "read"     ? kRead
                              : kWrite | kSync | kRename | kClose;
     if (plus == std::string::npos) break;
     at = plus + 1;
@@ -221,6 +224,24 @@ ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
 ssize_t pwrite64(int fd, const void* buf, size_t n, off_t off) {
   static const auto f = real<pwrite_fn>("pwrite64");
   if (fails(kWrite, fd > 2 && fd_under_dir(fd))) return errno = config().err, -1;
+  return f(fd, buf, n, off);
+}
+
+ssize_t read(int fd, void* buf, size_t n) {
+  static const auto f = real<ssize_t (*)(int, void*, size_t)>("read");
+  if (fails(kRead, fd > 2 && fd_under_dir(fd))) return errno = config().err, -1;
+  return f(fd, buf, n);
+}
+
+ssize_t pread(int fd, void* buf, size_t n, off_t off) {
+  static const auto f = real<ssize_t (*)(int, void*, size_t, off_t)>("pread");
+  if (fails(kRead, fd > 2 && fd_under_dir(fd))) return errno = config().err, -1;
+  return f(fd, buf, n, off);
+}
+
+ssize_t pread64(int fd, void* buf, size_t n, off64_t off) {
+  static const auto f = real<ssize_t (*)(int, void*, size_t, off64_t)>("pread64");
+  if (fails(kRead, fd > 2 && fd_under_dir(fd))) return errno = config().err, -1;
   return f(fd, buf, n, off);
 }
 

@@ -51,7 +51,8 @@ class Db {
         !missing && !why.empty())
       throw InputError(why);
     const int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
-    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) fail("cannot be opened");
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK)  // "disk I/O error"
+      fail(std::string("cannot be opened: ") + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
     sqlite3_busy_timeout(db_, 60000);  // concurrent `all` runs wait for each other's transaction
     // A damaged file or one that is not SQLite fails here, before anything is written.
     std::string verdict;
