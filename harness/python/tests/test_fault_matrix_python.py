@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -1048,6 +1049,28 @@ def hostile_input(kind: str) -> Callable[[Row, Ctx, Path], None]:
     return cell
 
 
+def unreadable_input(row: Row, c: Ctx, xsd: Path) -> None:
+    """Every read of the input failing with EIO (the fault injector's read op, aimed at that file
+    or folder alone): exit 2 naming the input and the reason, never a short read taken for the
+    whole input. The fault must fire, else the cell proves nothing."""
+    assert row.reads is not None
+    given = row.reads[1](c)
+    if given.is_file() and os.access(given, os.X_OK):
+        pytest.skip(f"{given.name} is a program: run, not read")
+    if PACKAGES.resolve().is_relative_to(given.resolve()):
+        pytest.skip(f"{given} holds the tool's own code: it could not even start")
+    count = c.root / "read-calls.txt"
+    env = fault_env(given, 1, True, count, "EIO") | {"STK_FAULT_OP": "read"}
+    ran = run_row(row, c, env=env, timeout=60)
+    failed = injected_calls(count)
+    if failed == 0 and row.status == 2:
+        pytest.skip(f"its smallest run ends on input (exit 2) without reading {given.name}")
+    assert failed > 0, f"no read of {given} was failed\n{ran.says()}"
+    check_contract(row, c, ran, xsd, {2})
+    assert c.p(given) in ran.stderr or str(given) in ran.stderr, f"input not named\n{ran.says()}"
+    assert re.search(r"Input/output error|I/O error", ran.stderr), f"no reason\n{ran.says()}"
+
+
 def stdout_closed(row: Row, c: Ctx, xsd: Path) -> None:
     """`tool | head` that ended: the output was not read, so the run failed (exit 2)."""
     inputs = snapshot(c.inp)
@@ -1119,6 +1142,7 @@ CONDITIONS: dict[str, Callable[[Row, Ctx, Path], None]] = {
     "weird-paths": weird_paths,
     "nan": nan_option,
     **{f"input-{kind}": hostile_input(kind) for kind in INPUT_IS},
+    "input-eio": unreadable_input,
 }
 NEEDS_TARGET = {
     "fifo",
@@ -1144,7 +1168,7 @@ NEEDS_A_RUN = {
 }
 # The default run: the cheap cells of every row, every condition of three rows (a file output,
 # a gated tool's reports, the mutation tool's git and report tree); the rest are slow.
-DEFAULT = {"fifo", "nan", "closed-stdout", "sigterm", "input-fifo"}
+DEFAULT = {"fifo", "nan", "closed-stdout", "sigterm", "input-fifo", "input-eio"}
 REPRESENTATIVE = {"stkref.checkpoint", "stktrain.netlint", "stkmutation"}
 
 

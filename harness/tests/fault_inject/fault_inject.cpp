@@ -3,7 +3,8 @@
 // (harness/src/io/output_file.h) under ENOSPC/EIO at every step of a run.
 //
 //   STK_FAULT_DIR    only calls on files under this folder count (stdout, stderr, pipes, the
-//                    engines' own files do not); required, else nothing is ever failed
+//                    engines' own files do not), or on this one file when it names a file;
+//                    required, else nothing is ever failed
 //   STK_FAULT_OP     write (write, pwrite, pwrite64) | fsync (fsync, fdatasync) | rename | close |
 //                    truncate (ftruncate, ftruncate64) | read (read, pread, pread64: an input's
 //                    disk failing) | any (all but truncate, whose only callers cut a file back
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,7 +72,7 @@ int parse_ops(const std::string& text) {
 }
 
 struct Config {
-  std::string dir;  // canonical, with a trailing '/'
+  std::string dir;  // canonical, with a trailing '/' (a folder) or without (one file)
   int ops = 0;
   long n = 0;
   int err = ENOSPC;
@@ -92,7 +94,9 @@ const Config& config() {
     Config c;
     if (const char* d = getenv("STK_FAULT_DIR"); d && *d) {
       char buf[PATH_MAX];
-      if (realpath(d, buf)) c.dir = std::string(buf) + "/";
+      struct stat st {};
+      if (realpath(d, buf))
+        c.dir = std::string(buf) + (stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? "" : "/");
     }
     const char* op = getenv("STK_FAULT_OP");
     c.ops = parse_ops(op ? op : "any");
@@ -109,7 +113,8 @@ const Config& config() {
 
 bool under_dir(const std::string& path) {
   const Config& c = config();
-  return !c.dir.empty() && path.compare(0, c.dir.size(), c.dir) == 0;
+  if (c.dir.empty()) return false;
+  return c.dir.back() == '/' ? path.compare(0, c.dir.size(), c.dir) == 0 : path == c.dir;
 }
 
 bool fd_under_dir(int fd) {
