@@ -1063,11 +1063,12 @@ def unreadable_input(row: Row, c: Ctx, xsd: Path) -> None:
     env = fault_env(given, 1, True, count, "EIO") | {"STK_FAULT_OP": "read"}
     ran = run_row(row, c, env=env, timeout=60)
     failed = injected_calls(count)
-    if failed == 0 and row.status == 2:
-        pytest.skip(f"its smallest run ends on input (exit 2) without reading {given.name}")
+    named = c.p(given) in ran.stderr or str(given) in ran.stderr
+    if failed == 0 and (row.status == 2 or (ran.returncode == 2 and not named)):  # ../shared
+        pytest.skip(f"the run ended on another input (exit 2) before reading {given.name}")
     assert failed > 0, f"no read of {given} was failed\n{ran.says()}"
     check_contract(row, c, ran, xsd, {2})
-    assert c.p(given) in ran.stderr or str(given) in ran.stderr, f"input not named\n{ran.says()}"
+    assert named, f"input not named\n{ran.says()}"
     assert re.search(r"Input/output error|I/O error", ran.stderr), f"no reason\n{ran.says()}"
 
 
