@@ -77,7 +77,7 @@ model::Unit unit(EloModel m) {
 int sign_of(Verdict v) { return v == Verdict::AcceptH1 ? 1 : v == Verdict::AcceptH0 ? -1 : 0; }
 
 // MODEL stats-elo-estimate
-// checks: harness/src/stats/elo.cpp  (score, Elo with its 95% interval, LOS, nElo with its interval, pairs ratio)
+// checks: harness/src/stats/elo.cpp  (score, Elo with its 95% interval, LOS, nElo with its interval, pairs, balanced-pair and draw ratios)
 // contract: docs/match-results.md#2-estimates-statseloh-statsscore_distributionh
 // planted: ci/mutants/model-stats-elo-estimate.patch  (nElo per game divided by g instead of sqrt g)
 TEST_CASE("Elo estimates of generated counts equal the model of docs/match-results.md section 2",
@@ -101,6 +101,13 @@ TEST_CASE("Elo estimates of generated counts equal the model of docs/match-resul
              expect_close(e.nelo_error, m.nelo_error, 1e-7, "nelo_error");
              const double won = double(c.n[3] + c.n[4]), lost = double(c.n[0] + c.n[1]);
              if (lost > 0) expect_close(pairs_ratio(c), won / lost, 1e-15, "pairs ratio");
+             if (lost == 0) {
+               const double r = pairs_ratio(c);
+               RC_ASSERT((won > 0 ? std::isinf(r) : std::isnan(r)));
+             }
+             if (c.pairs() > 0)
+               expect_close(balanced_pair_ratio(c), double(c.n[2]) / double(c.pairs()), 1e-15,
+                            "balanced-pair ratio");
 
              // Swapping the engines: Elo and nElo negate, the interval flips, LOS complements.
              const EloEstimate s = estimate(c.mirrored(), conf);
@@ -129,6 +136,8 @@ TEST_CASE("Elo estimates of generated counts equal the model of docs/match-resul
     expect_close(e.los, m.los, 1e-9, "los");
     expect_close(e.nelo, m.nelo, 1e-8, "nelo");
     expect_close(e.nelo_error, m.nelo_error, 1e-7, "nelo_error");
+    expect_close(draw_ratio(WdlCounts{w, d, l}), double(d) / double(w + d + l), 1e-15,
+                 "draw ratio");
   });
   rc::prop("elo_from_score is the clamped logistic curve", [] {
     const double s = *rc::gen::inRange(-100, 1101) / 1000.0;
