@@ -1,6 +1,10 @@
 // stk-harness all: a step counts as passed only when it exits 0 AND writes the reports it owes,
 // fresh, saying what its exit status says; an --only naming no step is a usage error.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <algorithm>
 
 #include <fstream>
 #include <sstream>
@@ -69,6 +73,38 @@ TEST_CASE("all: a step's outcome needs its fresh report, agreeing with its exit 
 
   auto input = run(fake_step(report, nullptr, 2));
   CHECK(input.outcome == junit::Outcome::Error);
+}
+
+// A step's status is the one a shell gives a && list (docs/harnesses/all.md): the first command that does
+// not exit 0 ends the step with its exit status, or 128 + N when signal N ended it (the closing
+// draw: `128 % N` passed, since no step here had died of a signal).
+TEST_CASE("all: a step ends at its first failing command with the status a shell gives",
+          "[all][harness]") {
+  auto dir = test::scratch_dir("all-step-status");
+  const auto marker = dir / "ran-after";
+  const harness::Argv touch = {"/bin/sh", "-c", "touch \"$1\"", "t", marker.string()};
+  struct Ending {
+    const char* script;
+    int status;
+  };
+  for (const Ending e :
+       {Ending{"exit 3", 3}, Ending{"kill -TERM $$", 128 + SIGTERM},
+        Ending{"kill -SEGV $$", 128 + SIGSEGV}, Ending{"kill -KILL $$", 128 + SIGKILL}}) {
+    INFO(e.script);
+    std::filesystem::remove(marker);
+    const harness::Step step{"ends", {{"/bin/sh", "-c", e.script}, touch}, {}};
+    const junit::TestCase tc = harness::run_step(step, "all.test");
+    CHECK(tc.outcome == junit::Outcome::Error);
+    CHECK_THAT(tc.message, Contains(fmt::format("(exit {})", e.status)));
+    CHECK_FALSE(std::filesystem::exists(marker));  // the commands after it never ran
+    const auto fact = std::find_if(tc.facts.begin(), tc.facts.end(),
+                                   [](const auto& f) { return f.first == "exit_code"; });
+    REQUIRE(fact != tc.facts.end());
+    CHECK(fact->second == std::to_string(e.status));
+  }
+  const harness::Step both{"both", {{"/bin/true"}, touch}, {}};
+  CHECK(harness::run_step(both, "all.test").outcome == junit::Outcome::Passed);
+  CHECK(std::filesystem::exists(marker));  // after a command that exits 0, the next one runs
 }
 
 TEST_CASE("all: every step of both tiers declares the reports it writes", "[all]") {
