@@ -93,3 +93,32 @@ def test_each_option_accepts_its_domain_and_refuses_one_past_it(option: Advertis
             assert len(errors) == 1 and option.name in errors[0], (
                 f"{option.name} = {value!r} is outside its domain, got: {lines}"
             )
+
+
+def advertised_names() -> list[str]:
+    out = subprocess.run(
+        [ENGINE], input="uci\nquit\n", capture_output=True, text=True, timeout=60
+    ).stdout
+    return re.findall(r"^option name (.+?) type \w+", out, re.M)
+
+
+def near_names(names: list[str]) -> list[str]:
+    """Names the engine does not advertise, beside each one it does: a letter short, a letter
+    more, the last letter one lower and one higher (so that they sort just before and just after
+    it), and a few far from all of them. None equals an advertised name ignoring case (UCI names
+    are not case-sensitive)."""
+    near = {"A", "Zz", "Bogus Option"}
+    for n in names:
+        near |= {n[:-1], n + "x", n[:-1] + chr(ord(n[-1]) - 1), n[:-1] + chr(ord(n[-1]) + 1)}
+    taken = {n.lower() for n in names}
+    return sorted(x for x in near if x.strip() and x.lower() not in taken)
+
+
+def test_a_name_the_engine_does_not_advertise_is_refused_as_unknown() -> None:
+    """docs/uci.md#option-values: any other setoption is one `info string error` line naming it,
+    and changes nothing (the closing draw: `name <= "EvalFile"` took every unknown name sorting
+    before EvalFile for a net path, and no test sent one)."""
+    names = near_names(advertised_names())
+    assert len(names) > 30
+    for name in names:
+        assert answers(name, ["1"]) == [[f"info string error: unknown option '{name}'"]], name
