@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -116,3 +117,43 @@ def test_homogeneity_sim_prints_the_settings_it_ran(
     want = {key(o): v for o, v in given_.items()}
     want["pairs_per_shard"] = want.pop("pairs")
     assert j["params"] == want
+
+
+def help_defaults(command: str) -> dict[str, str]:
+    """Each option's default as the command's --help prints it (`--name TYPE...=VALUE`)."""
+    text = subprocess.run([HARNESS, command, "--help"], capture_output=True, text=True).stdout
+    return dict(re.findall(r"^\s+(--[a-z][a-z-]*) [A-Z]+(?::[^=\n]*)?=(\S+)", text, re.M))
+
+
+def as_printed(default: str, printed_value: object) -> object:
+    """The --help default in the type the JSON holds it."""
+    if isinstance(printed_value, list):
+        return [float(x) for x in default.split(",")]
+    if isinstance(printed_value, bool | str):
+        return default
+    return float(default) if isinstance(printed_value, float) else int(default)
+
+
+@pytest.mark.parametrize(
+    ("command", "given", "where", "renamed"),
+    [
+        ("sprt-sim", ["--runs", "1", "--max-pairs", "10"], "params", {}),
+        ("homogeneity-sim", ["--merges", "2", "--permutations", "2"], "params",
+         {"--pairs": "pairs_per_shard"}),
+        ("sprt", ["--pentanomial", "1,2,3,4,5", "--elo0", "0", "--elo1", "5"], "sprt", {}),
+    ],
+)  # fmt: skip
+def test_an_option_not_given_prints_its_help_default(
+    command: str, given: list[str], where: str, renamed: dict[str, str]
+) -> None:
+    """docs/report-schema.md#printed-figures---json: an option left out ran at the default its
+    --help names, and the printed figures say so (the closing draw: match's --pairs default
+    differing from its help passed every test, as no test left an option out)."""
+    defaults = {o: d for o, d in help_defaults(command).items() if o not in given}
+    assert defaults, f"{command} --help names no default"
+    settings_printed = printed(command, *given)[where]
+    for option, default in defaults.items():
+        name = renamed.get(option, key(option))
+        assert name in settings_printed, f"{command} {option}: not among the printed settings"
+        value = settings_printed[name]
+        assert value == as_printed(default, value), f"{command} {option}: --help says {default}"
