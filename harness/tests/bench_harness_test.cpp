@@ -31,6 +31,24 @@ TEST_CASE("bench harness fails a changed signature and rejects a malformed golde
                                        "'nodes -1'"));
 }
 
+// Keys beside the two the format has (a letter short or more, the last letter one lower or
+// higher, another case): each refused naming its line, before any search (the closing draw:
+// `key > "depth"` let every key sorting before it set the node count).
+TEST_CASE("bench's golden file refuses every key but depth and nodes by its line",
+          "[bench][harness]") {
+  auto dir = test::scratch_dir("bench-keys");
+  for (const char* key : {"a", "dept", "deptg", "depti", "depthx", "Depth", "node", "noder",
+                          "nodet", "nodesx", "NODES", "z"}) {
+    INFO(key);
+    test::write_file(dir / "keys.txt", std::string("depth 4\nnodes 1\n") + key + " 5\n");
+    auto r = test::run_command(test::harness_bin() + " bench --golden " +
+                               (dir / "keys.txt").string() + " --out-dir " + dir.string());
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("keys.txt:3: expected 'depth N' or 'nodes N', got '" +
+                                  std::string(key) + " 5'"));
+  }
+}
+
 TEST_CASE("bench --depth takes 1 to 64, the golden file is read before any search",
           "[bench][harness]") {
   // Depth 64 is accepted (the run stops at the missing golden file, before searching); 0 and 65

@@ -250,6 +250,18 @@ TEST_CASE("epd --update-golden writes the baseline and prints the diff", "[epd][
   CHECK(updated.exit_code == 0);
   CHECK_THAT(updated.output, Contains("budget sd 4 -> sd 3"));
   CHECK_THAT(updated.output, Contains("bench signature 12345 -> unknown"));
+  // A golden baseline is written from the whole suite only: any shard of any count is refused,
+  // the smallest (1/2, 2/2) too (the closing draw: `shard.count > 2` let 2 shards through).
+  const std::string before = read(golden);
+  for (const char* shard : {"1/2", "2/2", "3/7"}) {
+    auto sharded = test::run_command(
+        epd_cmd(dir, std::string("--depth 4 --update-golden --shard ") + shard + " --baseline " +
+                         golden));
+    INFO(shard << ": " << sharded.output);
+    CHECK(sharded.exit_code == 2);
+    CHECK_THAT(sharded.output, Contains("--update-golden needs the whole suite, not a shard"));
+  }
+  CHECK(read(golden) == before);
 }
 
 TEST_CASE("epd shards merged equal the unsharded run apart from timings", "[epd][harness]") {
