@@ -337,6 +337,19 @@ TEST_CASE("stk-harness merge of match shards equals match-merge with options fir
     CHECK(j["counts"]["wdl"]["l"] == 1);
     std::filesystem::remove_all(d / "x");
   }
+  // --quiet prints only the verdict line: the line the full output prints last before its
+  // "reports:" line (the closing draw: the quiet cut one byte off printed an empty line).
+  const std::string out = " --out-dir " + (d / "q").string() + " merged " + files;
+  const auto full = run_command(harness_bin() + " match-merge" + out);
+  const auto quiet = run_command(harness_bin() + " match-merge --quiet" + out);
+  REQUIRE(full.exit_code == 0);
+  REQUIRE(quiet.exit_code == 0);
+  const auto at = full.output.find("\nreports: ");
+  REQUIRE(at != std::string::npos);
+  const std::string verdict = full.output.substr(full.output.rfind('\n', at - 1) + 1,
+                                                 at - full.output.rfind('\n', at - 1));
+  CHECK(quiet.output == verdict);
+  CHECK(verdict.size() > 1);
 }
 
 // MODEL cmd-match
