@@ -77,6 +77,10 @@ std::uint64_t games_lost_by_fault(const MatchResult& r) {
   return n;
 }
 
+std::string MatchPublished::verdict_line() const {
+  return summary.substr(summary.rfind('\n', summary.size() - 2) + 1);
+}
+
 MatchPublished publish_match(const MatchResult& r,
                              const std::vector<std::pair<std::string, std::string>>& properties,
                              const std::string& out_dir, std::string stem,

@@ -25,6 +25,8 @@ struct MatchPublished {
   int exit_code = 0;  // 0 gate passed, 1 gate failed
   std::string summary;
   std::string junit_path, json_path, md_path;
+  // The summary's last line, its verdict, with its newline: all that --quiet prints.
+  std::string verdict_line() const;
 };
 
 // What a run adds to the gate's report.

@@ -68,7 +68,7 @@ int run_match_merge(int argc, char** argv) {
     const match::MatchPublished pub = match::publish_match(merged, props, out_dir, stem,
                                                            {&spread, std::nullopt});
     if (quiet) {
-      std::cout << pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1);
+      std::cout << pub.verdict_line();
     } else {
       std::cout << pub.summary << "reports: " << pub.junit_path << ", " << pub.json_path << "\n";
     }

@@ -214,8 +214,7 @@ int publish_run(const MatchPlan& plan, const MatchResult& result, const MatchRes
                                            {nullptr, plan.max_faults});
   exit_code = pub.exit_code;
   name_unmirrored(result, plan);
-  std::cout << (plan.quiet ? pub.summary.substr(pub.summary.rfind('\n', pub.summary.size() - 2) + 1)
-                           : pub.summary);
+  std::cout << (plan.quiet ? pub.verdict_line() : pub.summary);
   if (control && !control->pairs().empty()) {
     const MatchPublished aa = publish_match(*control, properties, plan.out_dir, plan.aa_stem,
                                             {nullptr, plan.max_faults});
