@@ -1,7 +1,6 @@
 // stk-harness datagen: self-play training data (docs/datagen.md). Seeded balanced openings, the
 // engine on both sides at fixed nodes, one record per position before an engine move; resumable
 // from its journal, shardable, and byte-identical for any --concurrency.
-#include <charconv>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "common/counts.h"
 #include "cli/cli_owed_reports.h"
 #include "cli/file_names.h"
 #include "commands.h"
@@ -202,14 +202,15 @@ int run_datagen(int argc, char** argv) {
   auto declare = [&] {  // a parse error still leaves the <error> report of the run it names
     Settings named;
     named.config = given_value(app, "--config", "");
-    const std::string seed = given_value(app, "--seed", "1");
-    const auto [end, ec] = std::from_chars(seed.data(), seed.data() + seed.size(), named.seed);
+    const std::optional<std::uint64_t> seed = parse_count(given_value(app, "--seed", "1"));
+    std::optional<Shard> shard;
     try {  // the default name needs --seed and --shard as they would parse
-      if (ec != std::errc{} || end != seed.data() + seed.size()) throw UsageError("--seed");
-      named.shard = parse_shard(given_value(app, "--shard", "1/1"));
+      shard = parse_shard(given_value(app, "--shard", "1/1"));
     } catch (const UsageError&) {
-      if (named.config.empty()) return;  // no name known: nothing owed
     }
+    if (named.config.empty() && !(seed && shard)) return;  // no name known: nothing owed
+    named.seed = seed.value_or(0);
+    named.shard = shard.value_or(Shard{});
     const std::string c = default_config(named);
     if (is_safe_name(c))
       declare_report(report::junit_path(given_value(app, "--out-dir", "reports"), "datagen", c),
