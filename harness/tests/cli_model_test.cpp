@@ -85,14 +85,14 @@ std::optional<std::pair<int, int>> code_shard(const std::string& t) {
 }  // namespace
 
 // MODEL cli-safe-name
-// checks: harness/src/cli/file_names.cpp  (which names may become parts of file names)
+// checks: harness/src/cli/file_names.cpp  (which names may become parts of file names, and how a refused one is quoted)
 // contract: docs/faults.md#names-are-not-paths
 // planted: ci/mutants/model-cli-safe-name.patch  (a name starting with '-' accepted)
 TEST_CASE("is_safe_name and require_safe_name agree with a model of the name rule",
           "[model][cli]") {
   rc::prop("generated names near the rule's edges", [] {
     const auto body = *rc::gen::container<std::string>(
-        rc::gen::elementOf(std::string("aZ9._-/ \x01\xc3")));
+        rc::gen::elementOf(std::string("aZ9._-/ ~\x01\x1f\x7f\xc3")));
     const auto pad = *rc::gen::elementOf(std::vector<std::size_t>{0, 0, 0, 195, 199, 200});
     const std::string name = std::string(pad, 'x') + body;
     const bool safe = model_safe_name(name);
@@ -100,8 +100,12 @@ TEST_CASE("is_safe_name and require_safe_name agree with a model of the name rul
     bool refused = false;
     try {
       require_safe_name("--config", name);
-    } catch (const UsageError&) {
+    } catch (const UsageError& e) {
       refused = true;
+      // The message quotes the value as given, a byte outside printable ASCII as '?'.
+      std::string shown;
+      for (const unsigned char c : name) shown.push_back(c >= 0x20 && c <= 0x7e ? char(c) : '?');
+      RC_ASSERT(std::string(e.what()).rfind("--config '" + shown + "': not a name", 0) == 0);
     }
     RC_ASSERT(refused == !safe);
   });

@@ -33,8 +33,11 @@ HEADER = """# stk-harness command line
 Every command's options as its `--help` prints them. Exit status of every command: 0 all gates
 pass, 1 a gate failed, 2 usage or input error. A range printed as `in [LO - HI]` or `[LO, HI)`
 holds at both ends as printed; a `FLOAT` option takes a finite number (`nan`, `inf` and a literal
-past a double's range are refused as the options parse, naming the option). What each command
-proves, its report figures and measurements: [docs/harnesses/](README.md#harnesses).
+past a double's range are refused as the options parse, naming the option). Every command also
+takes a hidden `--parse-only`: the options parse and are checked as in a run, are printed one per
+line, and nothing runs and no report is written (exit 0); `test_tier_steps_parse.py` runs every
+tier step's `stk-harness` command that way. What each command proves, its report figures and
+measurements: [docs/harnesses/](README.md#harnesses).
 """
 
 

@@ -459,6 +459,8 @@ class HarnessRun:
 
     def violations(self, status: int) -> list[str]:
         written = {p for p in self._candidates() if _identity(p) not in (None, self.before.get(p))}
+        if "--parse-only" in self.argv and status == 0:  # options parsed, nothing run (docs/cli.md)
+            return [f"--parse-only wrote {sorted(map(str, written))}"] if written else []
         reports = [*self.named, *(p for p in written if p.suffix == ".xml" and p not in self.named)]
         elapsed = time.monotonic() - self.started
         return violations(status, reports, written, self.argv, elapsed)

@@ -1,7 +1,8 @@
-"""Every Python command of every tier's steps (`stk-harness all --list`) parses under the tool
-it runs, with each option's value as given: a step whose words were reordered or lost (a value
-read as a stray word, an option taking the next option as its value) fails here, not an hour
-into the full tier. The tool's own parser judges, nothing written beside the tier's code."""
+"""Every command of every tier's steps (`stk-harness all --list`) parses under the tool it runs,
+with each option's value as given: a step whose words were reordered or lost (a value read as a
+stray word, an option taking the next option as its value) fails here, not an hour into the full
+tier. The tool's own parser judges, nothing written beside the tier's code: argparse for the
+Python tools, stk-harness's own CLI (its hidden --parse-only flag) for the C++ commands."""
 
 from __future__ import annotations
 
@@ -20,12 +21,19 @@ REPO = Path(__file__).resolve().parents[3]
 HARNESS = os.environ.get("STK_HARNESS", str(REPO / "build/release/harness/stk-harness"))
 
 
-def python_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
-    """(step, the words after `-m`) of each Python command of the tier's steps."""
+TIER_LISTS = {
+    "quick": ["--tier", "quick"],
+    "full": ["--tier", "full"],
+    "premerge": ["--tier", "premerge", "--base", "HEAD"],
+}
+
+
+def step_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
+    """(step, words) of each command of the tier's steps (a step's `A && B` gives two)."""
     if not Path(HARNESS).exists():
         pytest.skip(f"stk-harness not found at {HARNESS}")
     listing = subprocess.run(
-        [HARNESS, "all", "--list", "--tier", tier, f"--out-dir={out_dir}"],
+        [HARNESS, "all", "--list", *TIER_LISTS[tier], f"--out-dir={out_dir}"],
         capture_output=True,
         text=True,
         check=True,
@@ -39,10 +47,26 @@ def python_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
             if w != "&&":
                 current.append(w)
                 continue
-            if len(current) > 2 and current[1] == "-m":
-                found.append((step, current[2:]))
+            if current:
+                found.append((step, current))
             current = []
     return found
+
+
+def python_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
+    """(step, the words after `-m`) of each Python command of the tier's steps."""
+    return [
+        (step, w[2:]) for step, w in step_commands(tier, out_dir) if len(w) > 2 and w[1] == "-m"
+    ]
+
+
+def harness_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
+    """(step, the words after the program) of each stk-harness command of the tier's steps."""
+    return [
+        (step, w[1:])
+        for step, w in step_commands(tier, out_dir)
+        if Path(w[0]).name == "stk-harness"
+    ]
 
 
 def option_values(argv: list[str]) -> list[tuple[str, str]]:
@@ -97,3 +121,39 @@ def test_every_python_step_parses_under_its_tool(tier: str, tmp_path: Path, monk
             assert any(value == s or Path(value) == Path(s) for s in shown) or (
                 action.type is not None and str(action.type(value)) in shown
             ), (tier, step, option, value, got)
+
+
+def parsed_options(printed: str) -> tuple[dict[str, list[str]], set[str]]:
+    """--parse-only's lines: each option's values by its name (no dashes), and the flags given."""
+    values: dict[str, list[str]] = {}
+    flags: set[str] = set()
+    for line in printed.splitlines()[1:]:
+        name, eq, value = line.lstrip("-").partition("=")
+        if eq:
+            values.setdefault(name, []).append(value)
+        else:
+            flags.add(name)
+    return values, flags
+
+
+# MODEL all-tier-harness-steps
+# checks: harness/src/commands/all/tier_steps.cpp  (each stk-harness step's words, as stk-harness reads them)
+# contract: docs/tiers.md#the-tiers
+# planted: ci/mutants/tier-step-harness-words-lost.patch  (uci-check's --engine and --config lost)
+@pytest.mark.parametrize("tier", sorted(TIER_LISTS))
+def test_every_harness_step_parses_under_stk_harness(tier: str, tmp_path: Path) -> None:
+    commands = harness_commands(tier, tmp_path / "reports")
+    assert commands, f"no stk-harness step in the {tier} tier"
+    for step, argv in commands:
+        r = subprocess.run(
+            [HARNESS, *argv, "--parse-only"], capture_output=True, text=True, cwd=REPO, check=False
+        )
+        where = f"{tier} step {step}: stk-harness {shlex.join(argv)}"
+        assert r.returncode == 0, f"{where}: exit {r.returncode}: {r.stderr[:600]}"
+        assert r.stdout.startswith(f"parse-only: stk-harness {argv[0]} parsed"), (where, r.stdout)
+        values, flags = parsed_options(r.stdout)
+        for option, value in option_values(argv[1:]):
+            name = option[2:]
+            if name in flags:  # a flag before a positional word: the word is no value of it
+                continue
+            assert value in values.get(name, []), (where, option, value, values.get(name))

@@ -33,10 +33,40 @@ void require_finite_floats(CLI::App& app) {
     if (opt->get_type_name().rfind("FLOAT", 0) == 0) opt->check(finite);
 }
 
+// The hidden --parse-only flag: the options parse and are checked as in a run, are printed one per
+// line (`--name=value`, a flag as `--name`, a positional as `name=value`), and nothing runs and no
+// report is written (exit 0). For the test that every tier step's words parse under the command
+// they run (docs/tiers.md), without running the tier. A flag, not an environment variable, so that
+// nothing left in a shell can turn a real run into one that only parses.
+constexpr const char* kParseOnly = "--parse-only";
+
+void add_parse_only_flag(CLI::App& app) {
+  if (!app.get_option_no_throw(kParseOnly)) app.add_flag(kParseOnly)->group("");
+}
+
+std::optional<int> parsed_only(const CLI::App& app) {
+  if (app.get_option(kParseOnly)->count() == 0) return std::nullopt;
+  std::cout << "parse-only: " << app.get_name() << " parsed; nothing run\n";
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt->get_single_name() == "help" ||
+        opt->get_single_name() == "parse-only")
+      continue;
+    const std::string dashes = opt->nonpositional() ? "--" : "";
+    if (opt->get_type_size() == 0) {
+      std::cout << dashes << opt->get_single_name() << "\n";
+      continue;
+    }
+    for (const std::string& v : opt->results())
+      std::cout << dashes << opt->get_single_name() << "=" << v << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
   require_finite_floats(app);
+  add_parse_only_flag(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -45,13 +75,15 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
     std::cerr << app.get_name() << ": " << e.what() << "\n" << app.help();
     return 2;
   }
-  return std::nullopt;
+  return parsed_only(app);
 }
 
 std::vector<std::pair<std::string, std::string>> given_options(const CLI::App& app) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const CLI::Option* opt : app.get_options()) {
-    if (opt->count() == 0 || opt->get_single_name() == "help") continue;
+    if (opt->count() == 0 || opt->get_single_name() == "help" ||
+        opt->get_single_name() == "parse-only")
+      continue;
     if (opt->get_type_size() == 0) {
       out.emplace_back(opt->get_single_name(), "true");
       continue;
@@ -69,6 +101,7 @@ std::string given_value(const CLI::App& app, const std::string& name, const std:
 std::optional<int> parse_cli_or_report(CLI::App& app, int argc, char** argv,
                                        const std::function<void()>& declare) {
   require_finite_floats(app);
+  add_parse_only_flag(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -86,7 +119,7 @@ std::optional<int> parse_cli_or_report(CLI::App& app, int argc, char** argv,
       return input_failure(app.get_name().c_str(), app.help().c_str());
     }
   }
-  return std::nullopt;
+  return parsed_only(app);
 }
 
 std::function<void()> declare_given_junit(const CLI::App& app, std::string harness,

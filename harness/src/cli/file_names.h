@@ -21,7 +21,8 @@ constexpr bool is_name_char(char c) {
 
 bool is_safe_name(std::string_view name);
 
-// Throws UsageError "--config '../x': not a name: ..." when `name` is not safe.
+// Throws UsageError "--config '../x': not a name: ..." when `name` is not safe: the value as given,
+// each byte outside printable ASCII (0x20..0x7e) shown as '?'.
 void require_safe_name(std::string_view option, std::string_view name);
 
 // Throws InputError when `path`, normalised lexically (no file system access), does not lie
