@@ -5,6 +5,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -201,6 +202,143 @@ TEST_CASE("parse_bestmove equals the words a bestmove line was generated from",
     RC_ASSERT(got->ponder == ponder);
   });
   CHECK_FALSE(uci::parse_bestmove("info bestmove e2e4"));
+}
+
+namespace {
+
+// One clause of a generated option line: a keyword (or, first only, a word that is none) and
+// its value's words.
+struct Clause {
+  std::string key;
+  std::vector<std::string> words;
+};
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
+// Words of values: numbers (good and bad for a spin), check and combo values, none a keyword.
+rc::Gen<std::vector<std::string>> gen_value_words(int most) {
+  return rc::gen::resize(most,
+                         rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(
+                             std::vector<std::string>{"1", "16", "0", "-5", "65536", "+3", "1.5",
+                                                      "true", "false", "Solid", "Wild", "x"})));
+}
+
+// The fields and the problem the documented rule gives for the clauses, in order (docs/uci.md
+// "Reading another engine's lines", option): worked out clause by clause, not word by word.
+struct ExpectedOption {
+  uci::OptionLine fields;
+  std::string problem;  // a fragment of the first problem, "" when the line is well formed
+};
+
+ExpectedOption expected_option(const std::vector<Clause>& clauses) {
+  ExpectedOption e;
+  uci::OptionLine& o = e.fields;
+  std::string garbage;
+  bool in_name = false;  // the name's value runs to the next "type", over any other keyword
+  for (const Clause& c : clauses) {
+    if (in_name && c.key != "type") {
+      o.name += (o.name.empty() ? "" : " ") + c.key;
+      for (const auto& w : c.words) o.name += " " + w;
+      continue;
+    }
+    in_name = false;
+    const std::string value = joined(c.words);
+    if (c.key == "name") o.name = value, in_name = true;
+    else if (c.key == "type") o.type = value;
+    else if (c.key == "default") o.default_value = value;
+    else if (c.key == "min") o.min = value;
+    else if (c.key == "max") o.max = value;
+    else if (c.key == "var") o.vars.push_back(value);
+    else garbage = c.key;
+  }
+  auto integer = [](const std::optional<std::string>& t) -> std::optional<long long> {
+    if (!t || t->empty()) return std::nullopt;
+    const std::size_t digits = (*t)[0] == '-' ? 1 : 0;
+    if (t->size() == digits || t->find_first_not_of("0123456789", digits) != std::string::npos)
+      return std::nullopt;
+    return std::stoll(*t);
+  };
+  const bool known_type = o.type == "check" || o.type == "spin" || o.type == "combo" ||
+                          o.type == "button" || o.type == "string";
+  const auto lo = integer(o.min), hi = integer(o.max), def = integer(o.default_value);
+  const bool in_vars = o.default_value &&
+                       std::find(o.vars.begin(), o.vars.end(), *o.default_value) != o.vars.end();
+  if (!garbage.empty()) e.problem = "unexpected word '" + garbage + "'";
+  else if (o.name.empty()) e.problem = "no name";
+  else if (!known_type) e.problem = "type '" + o.type + "' is not";
+  else if (o.type != "button" && !o.default_value) e.problem = "no default";
+  else if (o.type == "check" && *o.default_value != "true" && *o.default_value != "false")
+    e.problem = "not true or false";
+  else if (o.type == "spin" && !lo) e.problem = "spin min";
+  else if (o.type == "spin" && !hi) e.problem = "spin max";
+  else if (o.type == "spin" && !def) e.problem = "spin default not an integer";
+  else if (o.type == "spin" && (*lo > *hi || *def < *lo || *def > *hi)) e.problem = "outside [";
+  else if (o.type == "combo" && !in_vars) e.problem = "combo default is not one of its vars";
+  return e;
+}
+
+}  // namespace
+
+// MODEL uci-client-option-line
+// checks: harness/src/uci_client/uci_lines.cpp  (the fields of an option line and its first problem)
+// contract: docs/uci.md#reading-another-engines-lines-uci_clientuci_linesh
+// planted: ci/mutants/model-uci-client-option-var-kept-once.patch  (a repeated var replacing the last)
+TEST_CASE("parse_option equals the clauses an option line was generated from",
+          "[model][uci_client]") {
+  rc::prop("generated option lines, clauses in any order", [] {
+    std::vector<Clause> clauses;
+    auto maybe = [&](const char* key, std::vector<std::string> words) {
+      if (*rc::gen::inRange(0, 5) > 0) clauses.push_back({key, std::move(words)});
+    };
+    // A name may hold every keyword but "type" (and holds them when no "type" follows it).
+    maybe("name",
+          *rc::gen::resize(3, rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(
+                                  std::vector<std::string>{"Hash", "Skill", "Level", "name", "min",
+                                                           "max", "default", "var", "x"}))));
+    maybe("type",
+          *rc::gen::resize(1, rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(
+                                  std::vector<std::string>{"check", "spin", "combo", "button",
+                                                           "string", "slider", "Spin"}))));
+    maybe("default", *gen_value_words(2));
+    maybe("min", *gen_value_words(1));
+    maybe("max", *gen_value_words(1));
+    if (*rc::gen::inRange(0, 4) == 0) clauses.push_back({"default", *gen_value_words(1)});
+    const int vars = *rc::gen::inRange(0, 4);
+    for (int i = 0; i < vars; ++i) clauses.push_back({"var", *gen_value_words(2)});
+    // Clauses in any order: a sort by generated keys.
+    const auto keys = *rc::gen::container<std::vector<int>>(clauses.size(), rc::gen::inRange(0, 8));
+    std::vector<std::size_t> order(clauses.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    std::vector<Clause> ordered;
+    if (*rc::gen::inRange(0, 8) == 0) ordered.push_back({"Style", *gen_value_words(1)});
+    for (std::size_t i : order) ordered.push_back(clauses[i]);
+
+    std::string line = "option";
+    for (const Clause& c : ordered) {
+      line += *gen_sep() + c.key;
+      for (const auto& w : c.words) line += *gen_sep() + w;
+    }
+    const ExpectedOption want = expected_option(ordered);
+    std::string problem = "stale";
+    const auto got = uci::parse_option(line, &problem);
+    RC_ASSERT(got.has_value());
+    RC_ASSERT(got->name == want.fields.name);
+    RC_ASSERT(got->type == want.fields.type);
+    RC_ASSERT(got->default_value == want.fields.default_value);
+    RC_ASSERT(got->min == want.fields.min);
+    RC_ASSERT(got->max == want.fields.max);
+    RC_ASSERT(got->vars == want.fields.vars);
+    if (want.problem.empty()) RC_ASSERT(problem.empty());
+    else RC_ASSERT(problem.find(want.problem) != std::string::npos);
+  });
+  std::string problem;
+  CHECK_FALSE(uci::parse_option("info option name X", &problem));
 }
 
 }  // namespace uci_client_model_test
