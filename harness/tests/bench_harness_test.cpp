@@ -1,10 +1,30 @@
 #include <catch2/catch.hpp>
 
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "cli_support.h"
 #include "report/run_report.h"
 
 using namespace stk;
 using Catch::Matchers::Contains;
+
+namespace {
+
+// The (N, COUNT) pairs of a per-position listing, in the order listed.
+std::vector<std::pair<std::string, std::string>> bench_listed_counts(const std::string& text,
+                                                                     const char* pattern) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::regex line(pattern);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator();
+       ++it)
+    out.emplace_back((*it)[1], (*it)[2]);
+  return out;
+}
+
+}  // namespace
 
 TEST_CASE("bench harness fails a changed signature and rejects a malformed golden file",
           "[bench][harness]") {
@@ -16,6 +36,13 @@ TEST_CASE("bench harness fails a changed signature and rejects a malformed golde
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("bench signature changed: expected 1 nodes"));
   CHECK(test::validate_junit((dir / "junit" / "bench-default.xml").string()) == "");
+  // Its per-position listing is the engine's own (`stk bench 4 --positions`), numbered alike.
+  const auto engine = test::run_command(test::engine_bin() + " bench 4 --positions");
+  REQUIRE(engine.exit_code == 0);
+  const auto listed = bench_listed_counts(engine.output, "Position (\\d+) : (\\d+)");
+  CHECK(listed.size() > 1);
+  CHECK(bench_listed_counts(test::read_file(dir / "junit" / "bench-default.xml"),
+                            "position +(\\d+): (\\d+)") == listed);
 
   test::write_file(dir / "bad.txt", "depth 4\nnodes many\n");
   auto bad = test::run_command(test::harness_bin() + " bench --golden " +
