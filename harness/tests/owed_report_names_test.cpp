@@ -4,7 +4,9 @@
 // the report a given --config (or a fixed default) names; and no run touches a report of any
 // other name. The expected names come from the help text through a small reader of its notation
 // (`=VALUE`, `(default 'x')`, `(default <suite>-<sd|sn><N>)`), not from the code that computes
-// them, and every command that has --config and --out-dir must have a case here.
+// them, and every command that has --config and --out-dir must have a case here. Each case runs
+// with and without --out-dir (then in a scratch folder, the reports under the default folder that
+// the help documents).
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -23,8 +25,8 @@ const char* kStalePass =
     "name=\"stale\" tests=\"1\" failures=\"0\" errors=\"0\"><testcase classname=\"stale.x\" "
     "name=\"passed long ago\"/></testsuite></testsuites>\n";
 
-// The command's `--config` entry of its --help: its line and the lines that continue it.
-std::string config_help(const std::string& command) {
+// The command's `option` entry of its --help: its line and the lines that continue it.
+std::string option_help(const std::string& command, const std::string& option) {
   std::istringstream help(
       stk::test::run_command(stk::test::harness_bin() + " " + command + " --help").output);
   std::string line, entry;
@@ -32,10 +34,23 @@ std::string config_help(const std::string& command) {
   while (std::getline(help, line)) {
     const auto first = line.find_first_not_of(' ');
     const bool option_line = first != std::string::npos && line[first] == '-';
-    if (option_line) in_entry = line.compare(first, 8, "--config") == 0;
+    if (option_line)
+      in_entry = line.compare(first, option.size(), option) == 0 &&
+                 (line.size() == first + option.size() || line[first + option.size()] == ' ');
     if (in_entry) entry += line + " ";
   }
   return entry;
+}
+
+std::string config_help(const std::string& command) { return option_help(command, "--config"); }
+
+// The reports folder a run writes to when --out-dir is not given, as its --help documents it.
+std::string documented_out_dir(const std::string& command) {
+  const std::string help = option_help(command, "--out-dir");
+  std::smatch m;
+  if (std::regex_search(help, m, std::regex("--out-dir TEXT=(\\S+)"))) return m[1];
+  REQUIRE(std::regex_search(help, m, std::regex("\\(default '([^']+)'\\)")));
+  return m[1];
 }
 
 bool has_option(const std::string& command, const std::string& option) {
@@ -91,7 +106,78 @@ std::set<std::string> junit_files(const std::filesystem::path& dir) {
   return names;
 }
 
+// A command whose report is named by a path: `--junit P` (given) or a positional `OUT` that its
+// help calls "the JUnit report to write".
+struct PathCase {
+  std::string command;
+  std::string failing_input;  // parses, then fails on input: exit 2
+  std::string option;         // "--junit", or "" for the positional OUT
+};
+
+bool names_report_by_positional(const std::string& command) {
+  const auto help =
+      stk::test::run_command(stk::test::harness_bin() + " " + command + " --help").output;
+  return std::regex_search(help,
+                           std::regex("\\n +[A-Z_]+ TEXT REQUIRED +the JUnit report to write"));
+}
+
 }  // namespace
+
+// MODEL owed-report-paths
+// checks: harness/src/commands/ctest-junit/ctest_junit_command.cpp  (and each command with --junit: the report a failing run owes at that path)
+// contract: docs/reports.md#exit-status-and-report-files
+// planted: ci/mutants/ctest-junit-owed-report-lost.patch  (ctest-junit's input failure leaves OUT as it was)
+TEST_CASE("a failing run replaces the report at the path it was given, no other",
+          "[junit][harness]") {
+  auto dir = stk::test::scratch_dir("owed-report-paths");
+  const std::string d = dir.string();
+  stk::test::write_file(dir / "bad.epd", "8/8/8/8/8/8/8/8 w - - bm e4;\n");
+  stk::test::write_file(dir / "bad.nnue", "not a net");
+  const std::vector<PathCase> cases = {
+      {"perft", "--epd " + d + "/bad.epd", "--junit"},
+      {"checknet", d + "/bad.nnue", "--junit"},
+      {"accumulator", "--net " + d + "/bad.nnue", "--junit"},
+      {"nnue-bench", "--positions 0", "--junit"},
+      {"ctest-junit", d + "/missing.xml", ""},
+  };
+
+  SECTION("every command with --junit or a JUnit OUT has a case") {
+    std::istringstream list(stk::test::run_command(stk::test::harness_bin() + " --help").output);
+    std::set<std::string> naming, covered;
+    for (std::string line; std::getline(list, line);) {
+      std::smatch m;
+      if (std::regex_match(line, m, std::regex("  ([a-z-]+)\t.*")) &&
+          (has_option(m[1], "--junit") || names_report_by_positional(m[1])))
+        naming.insert(m[1]);
+    }
+    for (const PathCase& c : cases) covered.insert(c.command);
+    CHECK(naming == covered);
+  }
+
+  SECTION("exit 2 replaces exactly the report at that path") {
+    int run_index = 0;
+    for (const PathCase& c : cases)
+      for (const bool parse_error : {false, true}) {
+        const auto out = dir / ("run" + std::to_string(run_index++));
+        const auto report = out / "junit" / "given-report.xml";
+        std::filesystem::create_directories(report.parent_path());
+        stk::test::write_file(report, kStalePass);
+        const std::string command = stk::test::harness_bin() + " " + c.command + " " +
+                                    c.failing_input + (parse_error ? " --no-such-option" : "") +
+                                    " " + (c.option.empty() ? "" : c.option + " ") +
+                                    report.string();
+        const auto run = stk::test::run_command(command);
+        INFO(command << "\n" << run.output);
+        CHECK(run.exit_code == 2);
+        CHECK((run.output.find("not expected") != std::string::npos) == parse_error);
+        CHECK(junit_files(out) == std::set<std::string>{"given-report.xml"});
+        const std::string xml = stk::test::read_file(report);
+        CHECK_THAT(xml, !Contains("passed long ago"));
+        CHECK_THAT(xml, Contains("<error message="));
+        CHECK(stk::test::validate_junit(report.string()) == "");
+      }
+  }
+}
 
 // MODEL owed-report-names
 // checks: harness/src/cli/cli_app.cpp  (the report a failing run owes, named by its options or the documented default)
@@ -166,38 +252,44 @@ TEST_CASE("a failing run replaces the report its --config or documented default 
     int run_index = 0;
     for (const Case& c : cases) {
       const DefaultName fallback = documented_default(config_help(c.command), c.given);
+      const std::string default_out_dir = documented_out_dir(c.command);
       for (const bool config_given : {true, false})
-        for (const bool parse_error : {false, true}) {
-          const std::string config = config_given ? "given" : fallback.name;
-          // A computed default is owed only once the options it is computed from have parsed.
-          const bool owed = config_given || fallback.fixed || !parse_error;
-          const auto out = dir / ("run" + std::to_string(run_index++));
-          std::set<std::string> expected;
-          for (const std::string& suffix : c.suffixes) {
-            expected.insert(c.prefix + "-" + config + suffix + ".xml");
-            stk::test::write_file(out / "junit" / *expected.rbegin(), kStalePass);
+        for (const bool parse_error : {false, true})
+          for (const bool out_dir_given : {true, false}) {
+            const std::string config = config_given ? "given" : fallback.name;
+            // A computed default is owed only once the options it is computed from have parsed.
+            const bool owed = config_given || fallback.fixed || !parse_error;
+            // Without --out-dir the run starts in `here`, and its reports folder is the default.
+            const auto here = dir / ("run" + std::to_string(run_index++));
+            const auto out = out_dir_given ? here : here / default_out_dir;
+            std::filesystem::create_directories(out / "junit");  // the stale report is there
+            std::set<std::string> expected;
+            for (const std::string& suffix : c.suffixes) {
+              expected.insert(c.prefix + "-" + config + suffix + ".xml");
+              stk::test::write_file(out / "junit" / *expected.rbegin(), kStalePass);
+            }
+            const std::string command = "cd '" + here.string() + "' && " +
+                                        stk::test::harness_bin() + " " + c.command + " " +
+                                        c.failing_input + (config_given ? " --config given" : "") +
+                                        (parse_error ? " --no-such-option" : "") +
+                                        (out_dir_given ? " --out-dir " + out.string() : "");
+            const auto run = stk::test::run_command(command);
+            INFO(command << "\n" << run.output);
+            CHECK(run.exit_code == 2);
+            // The case fails where it says it does: on input after parsing, or in parsing.
+            CHECK((run.output.find("not expected") != std::string::npos) == parse_error);
+            for (const std::string& name : junit_files(out)) {
+              INFO(name);
+              CHECK(expected.count(name) == 1);  // no report of another name
+              const std::string xml = stk::test::read_file(out / "junit" / name);
+              if (!owed && xml.find("passed long ago") != std::string::npos) continue;
+              CHECK_THAT(xml, !Contains("passed long ago"));
+              CHECK_THAT(xml, Contains("<error message="));
+              CHECK(stk::test::validate_junit((out / "junit" / name).string()) == "");
+            }
+            if (owed)
+              for (const std::string& name : expected) CHECK(junit_files(out).count(name) == 1);
           }
-          const std::string command = stk::test::harness_bin() + " " + c.command + " " +
-                                      c.failing_input + (config_given ? " --config given" : "") +
-                                      (parse_error ? " --no-such-option" : "") + " --out-dir " +
-                                      out.string();
-          const auto run = stk::test::run_command(command);
-          INFO(command << "\n" << run.output);
-          CHECK(run.exit_code == 2);
-          // The case fails where it says it does: on input after parsing, or in parsing.
-          CHECK((run.output.find("not expected") != std::string::npos) == parse_error);
-          for (const std::string& name : junit_files(out)) {
-            INFO(name);
-            CHECK(expected.count(name) == 1);  // no report of another name
-            const std::string xml = stk::test::read_file(out / "junit" / name);
-            if (!owed && xml.find("passed long ago") != std::string::npos) continue;
-            CHECK_THAT(xml, !Contains("passed long ago"));
-            CHECK_THAT(xml, Contains("<error message="));
-            CHECK(stk::test::validate_junit((out / "junit" / name).string()) == "");
-          }
-          if (owed)
-            for (const std::string& name : expected) CHECK(junit_files(out).count(name) == 1);
-        }
     }
   }
 }

@@ -18,6 +18,8 @@
 #include "cli/cli.h"
 #include "io/input_file.h"
 #include "cli/cli_app.h"
+#include "cli/cli_owed_reports.h"
+#include "cli/file_names.h"
 #include "common/sha256.h"
 #include "file_bytes.h"
 #include "nnue/network.h"
@@ -160,7 +162,14 @@ int run_checknet(int argc, char** argv) {
   app.add_option("--junit", junit_file, "write a JUnit report (and the JSON/Markdown summaries)");
   app.add_option("--config", config,
                  "report name (default: C of --junit .../checknet-C.xml, else 'default')");
-  if (auto status = parse_cli(app, argc, argv)) return *status;
+  // Options that do not parse still replace the report a given --junit names (docs/reports.md).
+  auto declare_given = [&] {
+    std::string junit = given_value(app, "--junit", ""),
+                given_config = given_value(app, "--config", "");
+    if (junit.empty() || (!given_config.empty() && !is_safe_name(given_config))) return;
+    declare_report(checknet_paths(junit, &given_config), "checknet." + given_config);
+  };
+  if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
     report::ReportPaths paths;
     if (!junit_file.empty()) {
