@@ -9,6 +9,7 @@
 // the help documents).
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -57,6 +58,26 @@ bool has_option(const std::string& command, const std::string& option) {
   const auto help =
       stk::test::run_command(stk::test::harness_bin() + " " + command + " --help").output;
   return std::regex_search(help, std::regex("(^|\\n) +" + option + "[ =]"));
+}
+
+// The commands `stk-harness --help` lists for which `wanted` holds.
+std::set<std::string> commands_where(const std::function<bool(const std::string&)>& wanted) {
+  std::istringstream list(stk::test::run_command(stk::test::harness_bin() + " --help").output);
+  std::set<std::string> found;
+  for (std::string line; std::getline(list, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, std::regex("  ([a-z-]+)\t.*")) && wanted(m[1]))
+      found.insert(m[1]);
+  }
+  return found;
+}
+
+// A scratch folder holding an EPD no search can use and a file that is no net.
+std::filesystem::path scratch_with_bad_inputs(const std::string& name) {
+  auto dir = stk::test::scratch_dir(name);
+  stk::test::write_file(dir / "bad.epd", "8/8/8/8/8/8/8/8 w - - bm e4;\n");
+  stk::test::write_file(dir / "bad.nnue", "not a net");
+  return dir;
 }
 
 struct DefaultName {
@@ -129,10 +150,8 @@ bool names_report_by_positional(const std::string& command) {
 // planted: ci/mutants/ctest-junit-owed-report-lost.patch  (ctest-junit's input failure leaves OUT as it was)
 TEST_CASE("a failing run replaces the report at the path it was given, no other",
           "[junit][harness]") {
-  auto dir = stk::test::scratch_dir("owed-report-paths");
+  const auto dir = scratch_with_bad_inputs("owed-report-paths");
   const std::string d = dir.string();
-  stk::test::write_file(dir / "bad.epd", "8/8/8/8/8/8/8/8 w - - bm e4;\n");
-  stk::test::write_file(dir / "bad.nnue", "not a net");
   const std::vector<PathCase> cases = {
       {"perft", "--epd " + d + "/bad.epd", "--junit"},
       {"checknet", d + "/bad.nnue", "--junit"},
@@ -142,16 +161,11 @@ TEST_CASE("a failing run replaces the report at the path it was given, no other"
   };
 
   SECTION("every command with --junit or a JUnit OUT has a case") {
-    std::istringstream list(stk::test::run_command(stk::test::harness_bin() + " --help").output);
-    std::set<std::string> naming, covered;
-    for (std::string line; std::getline(list, line);) {
-      std::smatch m;
-      if (std::regex_match(line, m, std::regex("  ([a-z-]+)\t.*")) &&
-          (has_option(m[1], "--junit") || names_report_by_positional(m[1])))
-        naming.insert(m[1]);
-    }
+    std::set<std::string> covered;
     for (const PathCase& c : cases) covered.insert(c.command);
-    CHECK(naming == covered);
+    CHECK(commands_where([](const std::string& c) {
+            return has_option(c, "--junit") || names_report_by_positional(c);
+          }) == covered);
   }
 
   SECTION("exit 2 replaces exactly the report at that path") {
@@ -185,10 +199,8 @@ TEST_CASE("a failing run replaces the report at the path it was given, no other"
 // planted: ci/mutants/model-owed-report-names.patch  (a usage error declares the default name, ignoring a given --config)
 TEST_CASE("a failing run replaces the report its --config or documented default names, no other",
           "[junit][harness]") {
-  auto dir = stk::test::scratch_dir("owed-report-names");
+  const auto dir = scratch_with_bad_inputs("owed-report-names");
   const std::string d = dir.string();
-  stk::test::write_file(dir / "bad.epd", "8/8/8/8/8/8/8/8 w - - bm e4;\n");
-  stk::test::write_file(dir / "bad.nnue", "not a net");
   const std::string bad = d + "/bad.epd", missing = d + "/missing.epd";
   const std::map<std::string, std::string> sd1{{"suite", "bad"},
                                                {"epd stem", "bad"},
@@ -236,16 +248,11 @@ TEST_CASE("a failing run replaces the report its --config or documented default 
   };
 
   SECTION("every command with --config and --out-dir has a case") {
-    std::istringstream list(stk::test::run_command(stk::test::harness_bin() + " --help").output);
-    std::set<std::string> owing, covered;
-    for (std::string line; std::getline(list, line);) {
-      std::smatch m;
-      if (std::regex_match(line, m, std::regex("  ([a-z-]+)\t.*")) &&
-          has_option(m[1], "--config") && has_option(m[1], "--out-dir"))
-        owing.insert(m[1]);
-    }
+    std::set<std::string> covered;
     for (const Case& c : cases) covered.insert(c.command);
-    CHECK(owing == covered);
+    CHECK(commands_where([](const std::string& c) {
+            return has_option(c, "--config") && has_option(c, "--out-dir");
+          }) == covered);
   }
 
   SECTION("exit 2 replaces exactly the owed reports") {
