@@ -1,4 +1,9 @@
 #include <catch2/catch.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include <string>
+#include <vector>
 
 #include "position.h"
 
@@ -67,6 +72,50 @@ TEST_CASE("FEN rejections explain what is wrong", "[fen]") {
              Contains("fullmove"));
   CHECK_THAT(reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x"),
              Contains("fullmove"));
+}
+
+// The first fault of a placement made of `widths` (one rank each, rank 8 first), as
+// docs/engine.md "Board and move generation" orders them; "" when the placement is sound.
+std::string expected_placement_fault(const std::vector<int>& widths) {
+  const int k = int(widths.size());
+  for (int i = 0; i < k; ++i) {
+    const std::string rank = std::to_string(8 - i);
+    if (widths[i] > 8) return "rank " + rank + " overflows 8 files";
+    if (i == k - 1) break;  // the last rank has no '/' after it
+    if (widths[i] != 8) return "rank " + rank + " has " + std::to_string(widths[i]) + " files";
+    if (i == 7) return "more than 8 ranks in piece placement";
+  }
+  if (k < 8) return "piece placement has " + std::to_string(k) + " ranks, expected 8";
+  if (widths[k - 1] != 8) return "rank 1 has " + std::to_string(widths[k - 1]) + " files";
+  return "";
+}
+
+// MODEL fen-placement-faults
+// checks: engine/src/position.cpp  (the reason a piece placement is refused)
+// contract: docs/engine.md#board-and-move-generation
+// planted: ci/mutants/fen-rank-count-misreported.patch  (fewer than 8 ranks counted from 1)
+TEST_CASE("a placement's first fault, with its numbers, is the reason given", "[fen][model]") {
+  rc::prop("generated placements of 1 to 10 ranks, widths 0 to 10", [] {
+    const auto widths = *rc::gen::resize(
+        10, rc::gen::nonEmpty(rc::gen::container<std::vector<int>>(rc::gen::weightedOneOf<int>(
+                {{6, rc::gen::just(8)}, {1, rc::gen::inRange(0, 11)}}))));
+    // Each rank: the kings on ranks 8 and 1 when those are 8 wide, else empty squares (digits of
+    // at most 8; a width past 8 as "8" then the rest, read as an overflow).
+    std::string placement;
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+      if (i) placement += "/";
+      int w = widths[i];
+      if (w == 8 && (i == 0 || i == 7)) placement += i == 0 ? "4k3" : "4K3";
+      else {
+        for (; w > 8; w -= 8) placement += "8";
+        if (w > 0) placement += std::to_string(w);
+      }
+    }
+    const std::string want = expected_placement_fault(widths);
+    RC_PRE(!want.empty());       // a sound placement is the round-trip tests' business
+    RC_PRE(!placement.empty());  // no placement at all is a missing field, not a bad one
+    RC_ASSERT(reject(placement + " w - - 0 1").find(want) == 0);
+  });
 }
 
 TEST_CASE("a rejected FEN leaves the previous position untouched", "[fen]") {

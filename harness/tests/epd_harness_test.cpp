@@ -310,6 +310,59 @@ TEST_CASE("epd shards merged equal the unsharded run apart from timings", "[epd]
                                     (dir / "epd" / "whole-shard1.json").string() + "'s '5'"));
 }
 
+// MODEL merge-shards-of-one-run
+// checks: harness/src/commands/merge/merge_command.cpp  (which fields make shards one run)
+// contract: docs/harnesses/merge.md#shards-of-one-run
+// planted: ci/mutants/merge-git-revision-not-compared.patch  (shards of two revisions merged)
+TEST_CASE("merge refuses a shard differing in any field that names the run, no other",
+          "[epd][harness][model]") {
+  auto dir = test::scratch_dir("epd-shard-fields");
+  write_suite(dir);
+  for (const char* k : {"1/2", "2/2"})
+    REQUIRE(test::run_command(epd_cmd(dir, std::string("--depth 2 --config w --shard ") + k))
+                .exit_code == 0);
+  const auto one = dir / "epd" / "w-shard1.json";
+  const Json two = read_json(dir / "epd" / "w-shard2.json");
+  // Each field of the documented list, changed alone in shard 2 (a value of its own kind).
+  const std::vector<std::pair<std::string, Json>> fields = {
+      {"epd_file", "/elsewhere/mates.epd"},
+      {"engine", "another engine"},
+      {"engine_settings", Json{{"Threads", "1"}, {"Hash", "32"}}},
+      {"budget", Json{{"kind", "sd"}, {"value", 3}}},
+      {"budget", Json{{"kind", "sn"}, {"value", 2}}},
+      {"stride", 2},
+      {"selected", 6},
+      {"git_revision", "0123456789ab"},
+      {"bench_signature", 12345},
+      {"baseline_file", "golden/epd/other.json"},
+      {"min_solved", 1},
+  };
+  auto merge_with = [&](const std::string& key, const Json& value) {
+    Json changed = two;
+    if (key == "time_s") changed["positions"][0]["time_s"] = value;
+    else changed[key] = value;
+    const auto path = dir / "epd" / ("changed-" + key + ".json");
+    test::write_file(path, changed.dump(2));
+    return test::run_command(test::harness_bin() + " merge m " + one.string() + " " +
+                             path.string() + " --out-dir " + (dir / "merged").string());
+  };
+  for (const auto& [key, value] : fields) {
+    const auto r = merge_with(key, value);
+    INFO(key << " = " << value.dump() << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("changed-" + key + ".json: ") &&
+                             Contains("differs from " + one.string()) &&
+                             Contains("not shards of one run"));
+  }
+  // The null control: the stored config and a timing are not the run's identity.
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, Json>>{{"config", "renamed"}, {"time_s", 99.5}}) {
+    const auto r = merge_with(key, value);
+    INFO(key << "\n" << r.output);
+    CHECK(r.exit_code == 0);
+  }
+}
+
 TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
           "[epd][harness][uci]") {
   const std::string sf = "/usr/games/stockfish";

@@ -255,6 +255,37 @@ TEST_CASE(
   });
 }
 
+// MODEL epd-results-round-trip
+// checks: harness/src/epd/epd_results.cpp  (a results file reads back as it was written)
+// contract: docs/harnesses/epd.md#reading-a-results-file-back
+// planted: ci/mutants/epd-results-budget-kind-not-read.patch  (an sn baseline read back as sd)
+TEST_CASE("model: a results file read back and written again is the file written", "[model][epd]") {
+  using namespace epd_model;
+  const auto dir = test::scratch_dir("epd-model-round-trip");
+  rc::prop("generated runs, every run field drawn", [&] {
+    RunResults run = run_of(*gen_positions(6), *rc::gen::element(-1, 0, 3));
+    RunMeta& m = run.meta;
+    m.config = *rc::gen::element<std::string>("c", "ecm-quick");
+    m.engine = *rc::gen::element<std::string>("stk (in-process)", "/usr/games/stockfish");
+    if (*rc::gen::arbitrary<bool>()) m.engine_settings = {{"Hash", "16"}, {"Threads", "1"}};
+    m.budget = *rc::gen::arbitrary<bool>()
+                   ? Budget{Budget::Kind::Depth, *rc::gen::inRange<std::uint64_t>(1, 121)}
+                   : Budget{Budget::Kind::Nodes, *rc::gen::inRange<std::uint64_t>(1, 1000000)};
+    m.stride = *rc::gen::inRange(1, 100);
+    m.shard = *rc::gen::element<std::string>("1/1", "2/3");
+    m.git_revision = *rc::gen::element<std::string>("abc123", "abc123-dirty", "");
+    if (*rc::gen::arbitrary<bool>())
+      m.bench_signature = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+    m.baseline_file = *rc::gen::element<std::string>("", "golden/epd/ecm-quick.json");
+    const auto path = dir / "run.json";
+    const report::Json written = to_json(run, std::nullopt, false);
+    test::write_file(path, written.dump(2));
+    const RunResults read = read_results(path.string());
+    RC_ASSERT(read.meta.budget.kind == m.budget.kind);
+    RC_ASSERT(to_json(read, std::nullopt, false) == written);
+  });
+}
+
 // MODEL epd-run-verdict
 // checks: harness/src/epd/epd_report.cpp  (the run's exit status, min-solved gate and summary totals)
 // contract: docs/harnesses/epd.md#scoring
@@ -313,6 +344,12 @@ TEST_CASE(
       const auto j = summary("whole");
       RC_ASSERT(j.at("report").at("passed").get<bool>() == !fails);
       RC_ASSERT(j.at("summary") == s);
+      // The printed summary and the page count the engine errors as the JSON does.
+      RC_ASSERT(pub.summary.find(", " + std::to_string(t.errors) + " engine errors") !=
+                std::string::npos);
+      RC_ASSERT(test::read_file(out + "/epd/whole.md")
+                    .find("engine errors: " + std::to_string(t.errors) + "\n") !=
+                std::string::npos);
       const Published pr = publish(reordered, with_base ? &base : nullptr, {}, out, "reordered");
       RC_ASSERT(pr.exit_code == pub.exit_code);
     }

@@ -337,5 +337,28 @@ TEST_CASE(
     }
     CHECK(selfplay > 0);
     CHECK(ecm == ecm_count_for(selfplay, 0.3));
+    // positions.json says what the sets hold, counted from their lines (docs/harnesses/fhgen.md).
+    const auto j = nlohmann::json::parse(test::read_file(dir / "sets" / "positions.json"));
+    for (const auto& [name, set] : {std::pair{std::string("fit"), fit}, {"heldout", held}}) {
+      INFO(name);
+      const nlohmann::json& js = j.at("sets").at(name);
+      int set_ecm = 0;
+      for (const auto& [fen, from_ecm] : set) set_ecm += from_ecm;
+      CHECK(js.at("file") == name + ".epd");
+      CHECK(js.at("positions") == set.size());
+      CHECK(js.at("selfplay") == int(set.size()) - set_ecm);
+      CHECK(js.at("ecm") == set_ecm);
+    }
+    CHECK(j.at("selfplay_unique") == selfplay);
+    CHECK(j.at("ecm_wanted") == ecm_count_for(selfplay, 0.3));
+    CHECK(ecm == std::min(j.at("ecm_wanted").get<int>(), j.at("ecm_available").get<int>()));
+    CHECK(j.at("seed") == 5);
+    CHECK(j.at("games").at("count") == 2);
+    int ended = 0;
+    for (const auto& [end, n] : j.at("games").at("ends").items()) ended += n.get<int>();
+    CHECK(ended == 2);
+    const nlohmann::json& o = j.at("options");
+    CHECK((o.at("games") == 2 && o.at("nodes") == 300 && o.at("max_plies") == 24 &&
+           o.at("ecm_fraction") == 0.3 && o.at("heldout") == 0.4 && o.at("split_seed") == 9));
   }
 }

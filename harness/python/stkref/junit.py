@@ -117,6 +117,19 @@ def duplicate_testcase(suites: list[TestSuite]) -> str | None:
     return None
 
 
+def unnamed_entry(suites: list[TestSuite]) -> str | None:
+    """None when every suite, testcase (class and name) and property has a name, else which has
+    none (a writer's slip: a property that lost its key, a case with no name)."""
+    for s in suites:
+        if not s.name:
+            return "a testsuite has no name"
+        if any(not k for k, _ in s.properties):
+            return f"testsuite '{s.name}' has a property with no name"
+        if any(not c.classname or not c.name for c in s.cases):
+            return f"testsuite '{s.name}' has a testcase with no class or no name"
+    return None
+
+
 def to_element(suites: list[TestSuite]) -> ET.Element:
     root = ET.Element("testsuites")
     totals = {"tests": 0, "failures": 0, "errors": 0}
@@ -179,11 +192,13 @@ def to_xml(suites: list[TestSuite]) -> str:
 def write_report(path: str | os.PathLike[str], suites: list[TestSuite]) -> Path:
     """Writes atomically (temporary file + rename); parent directories are created.
 
-    Raises ValueError (naming the path) for a testcase name repeated in its class.
+    Raises ValueError (naming the path) for a testcase name repeated in its class, or an entry
+    with no name (unnamed_entry).
     """
     target = Path(path)
-    if (dup := duplicate_testcase(suites)) is not None:
-        raise ValueError(f"{target}: {dup}")
+    for why in (duplicate_testcase(suites), unnamed_entry(suites)):
+        if why is not None:
+            raise ValueError(f"{target}: {why}")
     write_text_atomic(target, to_xml(suites))
     return target
 

@@ -105,6 +105,21 @@ def gated_outputs(harness: str, stem: str = "{config}") -> Any:
     return outputs
 
 
+def empty_key_path(data: Any, at: str) -> str | None:
+    """The path ("a.b[2]") of the first empty dict key in `data`, None when there is none."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "":
+                return at or "(top level)"
+            if (found := empty_key_path(v, f"{at}.{k}" if at else str(k))) is not None:
+                return found
+    if isinstance(data, list | tuple):
+        for i, v in enumerate(data):
+            if (found := empty_key_path(v, f"{at}[{i}]")) is not None:
+                return found
+    return None
+
+
 def write_json(path: Path, data: Any) -> None:
     write_text_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
 
@@ -157,9 +172,12 @@ def write_summary(
     junit: Path,
     plots: list[Path] | tuple[Path, ...] = (),
 ) -> None:
-    """Writes {"report": envelope, **figures}; "report" is reserved for the envelope."""
+    """Writes {"report": envelope, **figures}; "report" is reserved for the envelope, and no key
+    at any depth may be empty."""
     if "report" in figures:
         raise ValueError(f"{path}: the figure key 'report' is reserved for the envelope")
+    if (at := empty_key_path(figures, "")) is not None:
+        raise ValueError(f"{path}: a figure with no name under {at}")
     write_json(path, {"report": envelope(harness, config, suites, junit, path, plots), **figures})
 
 

@@ -16,6 +16,7 @@ from stkref.junit import (
     duplicate_testcase,
     format_time,
     to_xml,
+    unnamed_entry,
     write_report,
     xml_safe,
 )
@@ -100,13 +101,14 @@ def _random_text(rng: random.Random) -> str:
 def _random_suites(rng: random.Random, text: Callable[[], str]) -> list[TestSuite]:
     suites, serial = [], 0
     for _ in range(rng.randrange(1, 4)):
-        s = TestSuite(text(), system_out=text(), time_s=rng.randrange(100000) / 1000)
+        # Names are never empty (the writer refuses one): a fixed first letter, then any text.
+        s = TestSuite("s" + text(), system_out=text(), time_s=rng.randrange(100000) / 1000)
         for _ in range(rng.randrange(4)):
-            s.property(text(), text())
+            s.property("p" + text(), text())
         for _ in range(rng.randrange(12)):
             s.add(
                 TestCase(
-                    text(),
+                    "c" + text(),
                     f"{serial}:{text()}",
                     rng.choice(list(Outcome)),
                     text(),
@@ -170,3 +172,42 @@ def test_writer_refuses_a_name_repeated_in_its_class(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="appears twice"):
         write_report(tmp_path / "d.xml", [s])
     assert not (tmp_path / "d.xml").exists()
+
+
+def test_writers_refuse_an_entry_with_no_name(tmp_path: Path) -> None:
+    """Each kind of name emptied alone is refused naming the path; nothing is written. The
+    summary's figures are held alike at any depth (a key lost as "": a writer's slip)."""
+    from stkref.report import write_summary
+
+    def good() -> TestSuite:
+        s = TestSuite("demo.named")
+        s.properties.append(("depth", "7"))
+        s.add(TestCase("demo.a", "case 1"))
+        return s
+
+    assert unnamed_entry([good()]) is None
+    write_report(tmp_path / "good.xml", [good()])
+    emptied = []
+    for why in ("a testsuite has no name", "property", "no class", "no name"):
+        s = good()
+        if why.startswith("a testsuite"):
+            s.name = ""
+        elif why == "property":
+            s.properties[0] = ("", "7")
+        elif why == "no class":
+            s.cases[0].classname = ""
+        else:
+            s.cases[0].name = ""
+        emptied.append((why, s))
+    for why, s in emptied:
+        with pytest.raises(ValueError, match=why) as e:
+            write_report(tmp_path / "bad.xml", [s])
+        assert str(tmp_path / "bad.xml") in str(e.value)
+        assert not (tmp_path / "bad.xml").exists()
+
+    kw = {"harness": "demo", "config": "named", "suites": [good()], "junit": tmp_path / "good.xml"}
+    write_summary(tmp_path / "good.json", {"a": {"b": [1, {"c": 2}]}, "d": 3}, **kw)
+    for figures in ({"": 1}, {"a": {"": 1}}, {"a": [0, {"": 1}]}):
+        with pytest.raises(ValueError, match="a figure with no name under"):
+            write_summary(tmp_path / "bad.json", figures, **kw)
+        assert not (tmp_path / "bad.json").exists()

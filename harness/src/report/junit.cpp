@@ -86,6 +86,21 @@ std::string duplicate_testcase(const std::vector<TestSuite>& suites) {
   return "";
 }
 
+std::string unnamed_entry(const std::vector<TestSuite>& suites) {
+  for (const TestSuite& s : suites) {
+    if (s.name.empty()) return "a testsuite has no name";
+    for (const auto& [k, v] : s.properties)
+      if (k.empty()) return fmt::format("testsuite '{}' has a property with no name", s.name);
+    for (const TestCase& c : s.cases) {
+      if (c.classname.empty() || c.name.empty())
+        return fmt::format("testsuite '{}' has a testcase with no class or no name", s.name);
+      for (const auto& [k, v] : c.facts)
+        if (k.empty()) return fmt::format("testcase '{}' has a fact with no name", c.name);
+    }
+  }
+  return "";
+}
+
 std::string to_xml(const std::vector<TestSuite>& suites) {
   tinyxml2::XMLDocument doc;
   doc.InsertFirstChild(doc.NewDeclaration());
@@ -156,10 +171,11 @@ std::string to_xml(const std::vector<TestSuite>& suites) {
 
 bool write_report(const std::string& path, const std::vector<TestSuite>& suites,
                   std::string* error) {
-  if (std::string dup = duplicate_testcase(suites); !dup.empty()) {
-    if (error) *error = path + ": " + dup;
-    return false;
-  }
+  for (const std::string& why : {duplicate_testcase(suites), unnamed_entry(suites)})
+    if (!why.empty()) {
+      if (error) *error = path + ": " + why;
+      return false;
+    }
   if (std::string err = harness::io::try_replace_file(path, to_xml(suites)); !err.empty()) {
     if (error) *error = err;
     return false;

@@ -55,9 +55,13 @@ std::string xml_safe(std::string_view text);
 // "" when every testcase name is unique within its classname across `suites`, else which repeats.
 std::string duplicate_testcase(const std::vector<TestSuite>& suites);
 
+// "" when every suite, testcase (class and name), property and fact has a name, else which has
+// none: a report line "depth: 7" that lost its key would read ": 7" (a writer's slip, refused).
+std::string unnamed_entry(const std::vector<TestSuite>& suites);
+
 // Serialises suites in the order given (cases keep their insertion order: callers add them
 // in a deterministic order); every text goes through xml_safe. Refuses (false, *error naming the
-// path and the name) a report with a duplicate testcase. Writes atomically through io::replace_file (io/output_file.h:
+// path and the name) a report with a duplicate testcase or an unnamed entry. Writes atomically through io::replace_file (io/output_file.h:
 // a non-regular target refused); on failure returns false and sets *error. Parent directories are created.
 bool write_report(const std::string& path, const std::vector<TestSuite>& suites,
                   std::string* error);

@@ -62,7 +62,28 @@ Json envelope(const RunReport& run, const std::string& junit_file) {
   return e;
 }
 
+namespace {
+
+// The path ("a.b[2]") of the first object key in `j` that is empty, "" when there is none.
+std::string empty_key_path(const Json& j, const std::string& at) {
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string here = at.empty() ? it.key() : at + "." + it.key();
+      if (it.key().empty()) return at.empty() ? "(top level)" : at;
+      if (std::string found = empty_key_path(it.value(), here); !found.empty()) return found;
+    }
+  if (j.is_array())
+    for (std::size_t i = 0; i < j.size(); ++i)
+      if (std::string found = empty_key_path(j[i], fmt::format("{}[{}]", at, i)); !found.empty())
+        return found;
+  return "";
+}
+
+}  // namespace
+
 std::string to_json_text(const RunReport& run, const std::string& junit_file) {
+  if (std::string at = empty_key_path(run.figures, ""); !at.empty())
+    throw InputError(run.harness + ": a figure with no name under " + at);
   Json doc = Json::object();
   doc["report"] = envelope(run, junit_file);
   for (auto it = run.figures.begin(); it != run.figures.end(); ++it) {

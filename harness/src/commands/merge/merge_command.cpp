@@ -46,6 +46,10 @@ int check_shards_of_one_run(const std::vector<RunResults>& parts,
     differs("budget", first.budget.label(), m.budget.label());
     differs("stride", std::to_string(first.stride), std::to_string(m.stride));
     differs("git revision", first.git_revision, m.git_revision);
+    auto signature = [](const RunMeta& r) {
+      return r.bench_signature ? std::to_string(*r.bench_signature) : std::string("unknown");
+    };
+    differs("bench signature", signature(first), signature(m));
     differs("baseline", first.baseline_file, m.baseline_file);
     differs("min-solved", std::to_string(first.min_solved), std::to_string(m.min_solved));
     differs("selected count", std::to_string(first.selected), std::to_string(m.selected));
