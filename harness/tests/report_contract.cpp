@@ -398,6 +398,45 @@ std::string key_violation(const fs::path& json_path, const nlohmann::json& doc,
   return "";
 }
 
+// Each `[A, B]` of two numbers in a file's text (a report's facts, a summary's page) runs low
+// end first.
+std::string printed_interval_violation(const fs::path& file) {
+  const std::string text = read_file(file);
+  static const std::regex printed(R"(\[(-?\d+(?:\.\d+)?)%?, (-?\d+(?:\.\d+)?)%?\])");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), printed);
+       it != std::sregex_iterator(); ++it)
+    if (std::stod((*it)[1]) > std::stod((*it)[2]))
+      return fmt::format("{}: interval {} has its ends reversed", file.string(), (*it)[0].str());
+  return "";
+}
+
+// Every interval a summary states runs low end first: an object's lo/hi (or low/high) in its
+// JSON, and each `[A, B]` of two numbers on its Markdown page (the JSON's sibling).
+std::string interval_violation(const fs::path& json_path, const nlohmann::json& doc,
+                               const std::string& where) {
+  if (doc.is_object()) {
+    for (const auto& [lo, hi] : {std::pair{"lo", "hi"}, {"low", "high"}})
+      if (doc.contains(lo) && doc.contains(hi) && doc[lo].is_number() && doc[hi].is_number() &&
+          doc[lo].get<double>() > doc[hi].get<double>())
+        return fmt::format("{}: {} has {} {} > {} {}", json_path.string(),
+                           where.empty() ? "the top" : where, lo, doc[lo].dump(), hi,
+                           doc[hi].dump());
+    for (const auto& [k, v] : doc.items())
+      if (std::string found = interval_violation(json_path, v, where + "/" + k); !found.empty())
+        return found;
+  } else if (doc.is_array()) {
+    for (std::size_t i = 0; i < doc.size(); ++i)
+      if (std::string found = interval_violation(json_path, doc[i],
+                                                 where + "/" + std::to_string(i));
+          !found.empty())
+        return found;
+  }
+  if (!where.empty()) return "";
+  fs::path page = json_path;
+  page.replace_extension(".md");
+  return printed_interval_violation(page);
+}
+
 std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
                                const JUnitFacts& facts) {
   std::ifstream in(json_path);
@@ -406,6 +445,7 @@ std::string envelope_violation(const fs::path& json_path, const fs::path& junit,
   if (j.is_discarded() || !j.is_object() || !j.contains("report") || !j["report"].is_object())
     return json_path.string() + ": no JSON object with a \"report\" envelope";
   if (std::string v = key_violation(json_path, j, ""); !v.empty()) return v;
+  if (std::string v = interval_violation(json_path, j, ""); !v.empty()) return v;
   const nlohmann::json& e = j["report"];
   auto count = [&](const char* k) { return e.value(k, -1); };
   const Counts stated{count("tests"), count("failures"), count("errors"), count("skipped")};
@@ -539,6 +579,7 @@ std::string RunContract::violation(int exit_code) const {
     if (std::string v = testcase_name_violation(junit, facts); !v.empty()) return v;
     if (std::string v = recorded_input_violation(junit, facts, words_); !v.empty()) return v;
     if (std::string v = property_name_violation(junit, facts); !v.empty()) return v;
+    if (std::string v = printed_interval_violation(junit); !v.empty()) return v;
     if (std::string v = time_violation(junit, facts, words_, elapsed); !v.empty()) return v;
     const bool failed = facts.counts.failures + facts.counts.errors > 0;
     if (exit_code == 0 && failed)

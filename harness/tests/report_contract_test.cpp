@@ -264,3 +264,38 @@ TEST_CASE("report contract: suite properties are the harness's documented ones, 
   CHECK(s.run_with(junit, compare_with({"input.argv1", "input.argv3"}))
             .find("'input.argv3' where 'input.argv<K>' number 2 comes") != std::string::npos);
 }
+
+TEST_CASE("report contract: every interval runs low end first, both ways", "[report][contract]") {
+  Stage s{"intervals"};
+  const std::string junit = "junit/standin-t.xml";
+  auto with_fact = [](const std::string& interval) {
+    std::string xml = junit_xml(1, 0);
+    const std::string ok = "name=\"ok\" time=\"0\"/>";
+    xml.replace(xml.find(ok), ok.size(),
+                "name=\"ok\" time=\"0\"><system-out>ci_95: " + interval +
+                    "\n</system-out></testcase>");
+    return xml;
+  };
+  // Kept: equal ends, negative to positive, percent signs. Broken by the smallest margin.
+  for (const char* kept : {"[0.5, 0.5]", "[-1.25, 3]", "[40.0%, 40.1%]"})
+    CHECK(s.run_with(junit, with_fact(kept)).empty());
+  for (const char* reversed : {"[0.50001, 0.5]", "[3, -1.25]", "[40.1%, 40.0%]"}) {
+    INFO(reversed);
+    CHECK(s.run_with(junit, with_fact(reversed)).find("has its ends reversed") !=
+          std::string::npos);
+  }
+  // The summary: lo/hi at any depth, and its Markdown page.
+  s.stage(junit, junit_xml(1, 0));
+  auto with_bounds = [](double lo, double hi) {
+    std::string env = envelope(2, 1, false, "../junit/standin-t.xml");
+    return env.substr(0, env.size() - 1) + ", \"rows\": [{\"ci\": {\"lo\": " + std::to_string(lo) +
+           ", \"hi\": " + std::to_string(hi) + "}}]}";
+  };
+  const std::string json = "standin/t.json";
+  CHECK(s.run_with(json, with_bounds(0.25, 0.25)).empty());
+  CHECK(s.run_with(json, with_bounds(0.26, 0.25)).find("/rows/0/ci has lo") != std::string::npos);
+  s.stage(json, with_bounds(0.1, 0.2));
+  CHECK(s.run_with("standin/t.md", "excess [0.1, 0.2]\n").empty());
+  CHECK(s.run_with("standin/t.md", "excess [0.2, 0.1]\n").find("t.md: interval [0.2, 0.1]") !=
+        std::string::npos);
+}

@@ -15,11 +15,14 @@ reference run of every command, so both the tools and the matrix meet it):
   recorded inputs");
 - a stk-harness or Python tool report's suite properties are the ones its harness's row of
   "Suite properties by harness" names, each it writes in every run present, `<K>` numbered 1, 2, ...
+- every interval a report states runs low end first (`[A, B]` in its JUnit text and on its
+  summary's page, `lo`/`hi` in its JSON).
 
 Exit 2 and other statuses are judged by the tests that provoke them."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
@@ -396,6 +399,7 @@ def violations(
         counts, suites, problems = junit_counts(junit)
         out += problems + case_problems(junit) + input_problems(junit, argv or [])
         out += property_name_problems(junit) + time_problems(junit, argv or [], elapsed)
+        out += printed_interval_problems(junit)
         if argv and (Path(argv[0]).name == "stk-harness" or python_tool(argv)):
             out += suite_property_problems(junit, tool=python_tool(argv))
         failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
@@ -405,8 +409,45 @@ def violations(
         for summary in summary_candidates(junit):
             if fresh(summary):
                 out += envelope_problems(summary, junit, counts, suites)
+                out += interval_problems(summary)
     if status == 1 and reports and not failed_any:
         out.append("exit 1 but no report it wrote records a failure or an error")
+    return out
+
+
+_PRINTED_INTERVAL = re.compile(r"\[(-?\d+(?:\.\d+)?)%?, (-?\d+(?:\.\d+)?)%?\]")
+
+
+def printed_interval_problems(file: Path) -> list[str]:
+    """Each `[A, B]` of two numbers in a file's text (facts, a page) runs low end first."""
+    if not file.is_file():
+        return []
+    return [
+        f"{file}: interval {m.group(0)} has its ends reversed"
+        for m in _PRINTED_INTERVAL.finditer(file.read_text(errors="replace"))
+        if float(m.group(1)) > float(m.group(2))
+    ]
+
+
+def interval_problems(summary: Path) -> list[str]:
+    """Every interval a summary states runs low end first: a `[A, B]` of two numbers on its
+    Markdown page (its JSON's sibling), and an object's `lo`/`hi` (or `low`/`high`) in its JSON."""
+    out = printed_interval_problems(summary.with_suffix(".md"))
+
+    def walk(node: object, at: str) -> None:
+        if isinstance(node, dict):
+            for lo, hi in (("lo", "hi"), ("low", "high")):
+                a, b = node.get(lo), node.get(hi)
+                if isinstance(a, int | float) and isinstance(b, int | float) and a > b:
+                    out.append(f"{summary}: {at or '(top level)'} has {lo} {a} > {hi} {b}")
+            for k, v in node.items():
+                walk(v, f"{at}.{k}" if at else str(k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{at}[{i}]")
+
+    with contextlib.suppress(OSError, ValueError):  # envelope_problems names an unreadable one
+        walk(json.loads(summary.read_text()), "")
     return out
 
 

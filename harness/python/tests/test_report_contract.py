@@ -376,3 +376,37 @@ def test_every_stk_harness_command_with_a_report_has_a_properties_row() -> None:
     docs know is judged, never passed over for want of a row."""
     missing = set(rc.documented_figures()) - set(rc.documented_properties())
     assert not missing - {"merge", "epd-compare", "match-merge"}, missing
+
+
+@pytest.mark.parametrize(
+    ("interval", "kept"),
+    [
+        ("[0.5, 0.5]", True),
+        ("[-1.25, 3]", True),
+        ("[40.0%, 40.1%]", True),
+        ("[0.50001, 0.5]", False),
+        ("[3, -1.25]", False),
+        ("[40.1%, 40.0%]", False),
+    ],
+)
+def test_every_interval_runs_low_end_first_both_ways(out: Path, interval: str, kept: bool) -> None:
+    """An interval in a report's text, on its summary's page and as lo/hi in its JSON, by the
+    smallest margins; equal ends are kept."""
+    report, summary = out / "junit/standin-t.xml", out / "standin/t.json"
+    ok = '<testcase classname="standin.c" name="ok" time="0"/>'
+    fact = f'<testcase classname="standin.c" name="ok" time="0"><system-out>ci: {interval}'
+    report.write_text(junit(1, 0).replace(ok, fact + "</system-out></testcase>"))
+    summary.write_text(envelope(1, False))
+    found = rc.violations(1, [report])
+    assert found == [] if kept else "has its ends reversed" in found[0]
+    report.write_text(junit(1, 0))
+    (out / "standin/t.md").write_text(f"excess {interval}\n")
+    found = rc.violations(1, [report])
+    assert found == [] if kept else "t.md: interval" in found[0]
+    (out / "standin/t.md").unlink()
+    lo, hi = (float(x.strip(" %")) for x in interval.strip("[]").split(","))
+    doc = json.loads(envelope(1, False))
+    doc["rows"] = [{"ci": {"lo": lo, "hi": hi}}]
+    summary.write_text(json.dumps(doc))
+    found = rc.violations(1, [report])
+    assert found == [] if kept else "rows[0].ci has lo" in found[0]
