@@ -96,9 +96,12 @@ std::string expected_placement_fault(const std::vector<int>& widths) {
 // planted: ci/mutants/fen-rank-count-misreported.patch  (fewer than 8 ranks counted from 1)
 TEST_CASE("a placement's first fault, with its numbers, is the reason given", "[fen][model]") {
   rc::prop("generated placements of 1 to 10 ranks, widths 0 to 10", [] {
-    const auto widths = *rc::gen::resize(
-        10, rc::gen::nonEmpty(rc::gen::container<std::vector<int>>(rc::gen::weightedOneOf<int>(
-                {{6, rc::gen::just(8)}, {1, rc::gen::inRange(0, 11)}}))));
+    // 1 to 10 ranks (the length drawn alone: the widths keep the property's size).
+    const auto widths = *rc::gen::mapcat(rc::gen::inRange(1, 11), [](int n) {
+      return rc::gen::container<std::vector<int>>(
+          std::size_t(n),
+          rc::gen::weightedOneOf<int>({{6, rc::gen::just(8)}, {1, rc::gen::inRange(0, 11)}}));
+    });
     // Each rank: the kings on ranks 8 and 1 when those are 8 wide, else empty squares (digits of
     // at most 8; a width past 8 as "8" then the rest, read as an overflow).
     std::string placement;

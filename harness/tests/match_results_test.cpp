@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -346,6 +347,46 @@ TEST_CASE("stk-harness merge dispatches match result files and writes a valid JU
                                     (dir / "losing.json").string()));
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Contains("not a shard of the match in"));
+}
+
+// docs/harnesses/match-merge.md: which report a merge owes when its inputs fail, and that a lone
+// argument is a result file, never the report's name.
+TEST_CASE("match-merge replaces the report it owes on bad input, a lone argument is a file",
+          "[match][harness]") {
+  auto dir = test::scratch_dir("match-merge-owed");
+  save_match_result((dir / "shard1.json").string(), played(definition(2, 200), {1}, {3, 4, 2}));
+  const std::string stale =
+      "<?xml version=\"1.0\"?>\n<testsuites tests=\"1\" failures=\"0\" errors=\"0\"><testsuite "
+      "name=\"stale\" tests=\"1\" failures=\"0\" errors=\"0\"><testcase classname=\"stale.x\" "
+      "name=\"passed long ago\"/></testsuite></testsuites>\n";
+  auto run_in = [&](const std::string& name, const std::string& args,
+                    const std::vector<std::string>& owed) {
+    const auto out = dir / name;
+    std::filesystem::create_directories(out / "junit");
+    for (const std::string& report : owed) test::write_file(out / "junit" / report, stale);
+    const auto r = test::run_command(
+        stk_harness("match-merge " + args + " --out-dir " + out.string()));
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    std::set<std::string> found;
+    for (const auto& f : std::filesystem::directory_iterator(out / "junit"))
+      found.insert(f.path().filename().string());
+    CHECK(found == std::set<std::string>(owed.begin(), owed.end()));
+    for (const std::string& report : owed) {
+      CHECK_THAT(read(out / "junit" / report),
+                 Contains("<error message=") && !Contains("passed long ago"));
+      CHECK(test::validate_junit((out / "junit" / report).string()).empty());
+    }
+    return r;
+  };
+  const std::string good = (dir / "shard1.json").string(), missing = (dir / "gone.json").string();
+  // No OUT_CONFIG: the match's config, from the file that reads; then OUT_CONFIG's own name.
+  run_in("by-config", good + " " + missing, {"match-candidate-vs-main.xml"});
+  run_in("by-name", "named " + good + " " + missing, {"match-named.xml"});
+  // Nothing readable, no OUT_CONFIG: no report. A lone word is a file, never the name.
+  run_in("none", missing, {});
+  const auto lone = run_in("lone", "gone", {});
+  CHECK_THAT(lone.output, Contains("gone"));
 }
 
 TEST_CASE("stk-harness sprt rechecks a report from its counts", "[match][harness][stats]") {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rc_support.h"
 #include "uci_client/uci_lines.h"
 
 // One namespace per file: the tests build in unity batches, where a using-directive or helper
@@ -221,10 +222,10 @@ std::string joined(const std::vector<std::string>& words) {
 
 // Words of values: numbers (good and bad for a spin), check and combo values, none a keyword.
 rc::Gen<std::vector<std::string>> gen_value_words(int most) {
-  return rc::gen::resize(most,
-                         rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(
-                             std::vector<std::string>{"1", "16", "0", "-5", "65536", "+3", "1.5",
-                                                      "true", "false", "Solid", "Wild", "x"})));
+  return stk::test::up_to<std::vector<std::string>>(
+      std::size_t(most),
+      rc::gen::elementOf(std::vector<std::string>{"1", "16", "0", "-5", "65536", "+3", "1.5",
+                                                  "true", "false", "Solid", "Wild", "x"}));
 }
 
 // The fields and the problem the documented rule gives for the clauses, in order (docs/uci.md
@@ -295,14 +296,14 @@ TEST_CASE("parse_option equals the clauses an option line was generated from",
       if (*rc::gen::inRange(0, 5) > 0) clauses.push_back({key, std::move(words)});
     };
     // A name may hold every keyword but "type" (and holds them when no "type" follows it).
-    maybe("name",
-          *rc::gen::resize(3, rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(
-                                  std::vector<std::string>{"Hash", "Skill", "Level", "name", "min",
-                                                           "max", "default", "var", "x"}))));
+    maybe("name", *stk::test::up_to<std::vector<std::string>>(
+                      3, rc::gen::elementOf(std::vector<std::string>{"Hash", "Skill", "Level",
+                                                                     "name", "min", "max",
+                                                                     "default", "var", "x"})));
     maybe("type",
-          *rc::gen::resize(1, rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(
-                                  std::vector<std::string>{"check", "spin", "combo", "button",
-                                                           "string", "slider", "Spin"}))));
+          *stk::test::up_to<std::vector<std::string>>(
+              1, rc::gen::elementOf(std::vector<std::string>{"check", "spin", "combo", "button",
+                                                             "string", "slider", "Spin"})));
     maybe("default", *gen_value_words(2));
     maybe("min", *gen_value_words(1));
     maybe("max", *gen_value_words(1));
