@@ -88,6 +88,22 @@ TEST_CASE("checknet rejects a malformed digest or a manifest without the file",
   r = test::run_command(h + " --manifest " + (dir / "m.json").string());
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Contains("m.json: no net_sha256 for stk-h128-seed1.nnue"));
+  // A digest of another length or alphabet, by the smallest margins: refused naming F and why;
+  // 64 hex digits of either case read (then a digest that differs: exit 1, not 2).
+  const std::string hex63(63, 'a');
+  for (const std::string& digest : {hex63, hex63 + "aa", hex63 + "g", hex63 + "/", std::string()}) {
+    INFO("digest '" << digest << "'");
+    test::write_file(dir / "m.json",
+                     "{\"net\": \"stk-h128-seed1.nnue\", \"net_sha256\": \"" + digest + "\"}");
+    r = test::run_command(h + " --manifest " + (dir / "m.json").string());
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("m.json: net_sha256 is not 64 hex digits"));
+  }
+  for (const char* well_formed : {"f", "F"}) {
+    test::write_file(dir / "m.json", "{\"net\": \"stk-h128-seed1.nnue\", \"net_sha256\": \"" +
+                                         hex63 + well_formed + "\"}");
+    CHECK(test::run_command(h + " --manifest " + (dir / "m.json").string()).exit_code == 1);
+  }
   test::write_file(dir / "m.json", "{\"net\": ");
   r = test::run_command(h + " --manifest " + (dir / "m.json").string());
   CHECK(r.exit_code == 2);

@@ -105,9 +105,11 @@ def advertised_names() -> list[str]:
 def near_names(names: list[str]) -> list[str]:
     """Names the engine does not advertise, beside each one it does: a letter short, a letter
     more, the last letter one lower and one higher (so that they sort just before and just after
-    it), and a few far from all of them. None equals an advertised name ignoring case (UCI names
-    are not case-sensitive)."""
-    near = {"A", "Zz", "Bogus Option"}
+    it), a few far from all of them, and words sorting just before and after the keyword `value`
+    that ends a name (the closing draw: `token != "value"` made `<` read a name up to its first
+    word sorting after it). None equals an advertised name ignoring case (UCI names are not
+    case-sensitive)."""
+    near = {"A", "Zz", "Bogus Option", "valud", "valuf", "valuex", "values", "z", "Hash valuf"}
     for n in names:
         near |= {n[:-1], n + "x", n[:-1] + chr(ord(n[-1]) - 1), n[:-1] + chr(ord(n[-1]) + 1)}
     taken = {n.lower() for n in names}
