@@ -39,18 +39,18 @@ struct Run {
   std::string junit;
 };
 
-// compare --base A --candidate B on the mates at sn 2000 and sd 6, one short speed run per side.
+// compare --base A --candidate B on the mates at sn 2000 and sd 6, short speed runs (one unless
+// told) per side.
 Run compare(const std::filesystem::path& dir, const std::string& base, const std::string& candidate,
-            const std::string& extra, const std::string& budgets = "--nodes 2000 --depth 6") {
+            const std::string& extra, const std::string& budgets = "--nodes 2000 --depth 6",
+            int speed_runs = 1) {
   test::write_file(dir / "mates.epd", kMates);
   const std::string out = (dir / "out").string();
   Run r;
-  r.result = test::run_command(test::harness_bin() + " compare --base '" + base +
-                               "' --candidate '" + candidate + "' --epd " +
-                               (dir / "mates.epd").string() + " " + budgets +
-                               " --speed-runs 1"
-                               " --speed-nodes 2000 --config t --out-dir " +
-                               out + " " + extra);
+  r.result = test::run_command(
+      test::harness_bin() + " compare --base '" + base + "' --candidate '" + candidate +
+      "' --epd " + (dir / "mates.epd").string() + " " + budgets + " --speed-runs " +
+      std::to_string(speed_runs) + " --speed-nodes 2000 --config t --out-dir " + out + " " + extra);
   r.junit = out + "/junit/compare-t.xml";
   std::ifstream in(out + "/compare/t.json");
   if (in) r.json = nlohmann::json::parse(in);
@@ -63,14 +63,15 @@ TEST_CASE("compare: two engine paths side by side, every gate passing on equal e
           "[compare][harness]") {
   auto dir = test::scratch_dir("compare-equal");
   auto r = compare(dir, test::engine_bin(), test::engine_bin(),
-                   "--gate bench-unchanged --max-regressions 0 --min-speed-ratio 0.2");
+                   "--gate bench-unchanged --max-regressions 0 --min-speed-ratio 0.2",
+                   "--nodes 2000 --depth 6", 3);  // three runs: a min, a median and a max
   INFO(r.result.output);
   CHECK(r.result.exit_code == 0);
   CHECK(test::validate_junit(r.junit) == "");
   REQUIRE(r.json.is_object());
   CHECK(r.json["bench_signature"] == "unchanged");
   CHECK(r.json["base"]["bench_nodes"] == r.json["candidate"]["bench_nodes"]);
-  CHECK(r.json["speed"]["runs"] == 1);
+  CHECK(r.json["speed"]["runs"] == 3);
   REQUIRE(r.json["suite"]["budgets"].size() == 2);
   for (const auto& b : r.json["suite"]["budgets"]) {
     CHECK(b["base_solved"] == 4);

@@ -2,6 +2,8 @@
 // easy mates so that each test runs in well under a second.
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 #include <regex>
 #include <sstream>
 
@@ -324,18 +326,19 @@ TEST_CASE("merge refuses a shard differing in any field that names the run, no o
   const auto one = dir / "epd" / "w-shard1.json";
   const Json two = read_json(dir / "epd" / "w-shard2.json");
   // Each field of the documented list, changed alone in shard 2 (a value of its own kind).
-  const std::vector<std::pair<std::string, Json>> fields = {
-      {"epd_file", "/elsewhere/mates.epd"},
-      {"engine", "another engine"},
-      {"engine_settings", Json{{"Threads", "1"}, {"Hash", "32"}}},
-      {"budget", Json{{"kind", "sd"}, {"value", 3}}},
-      {"budget", Json{{"kind", "sn"}, {"value", 2}}},
-      {"stride", 2},
-      {"selected", 6},
-      {"git_revision", "0123456789ab"},
-      {"bench_signature", 12345},
-      {"baseline_file", "golden/epd/other.json"},
-      {"min_solved", 1},
+  // (key, the name the message gives it, a value).
+  const std::vector<std::tuple<std::string, std::string, Json>> fields = {
+      {"epd_file", "suite file", "/elsewhere/mates.epd"},
+      {"engine", "engine", "another engine"},
+      {"engine_settings", "engine settings", Json{{"Threads", "1"}, {"Hash", "32"}}},
+      {"budget", "budget", Json{{"kind", "sd"}, {"value", 3}}},
+      {"budget", "budget", Json{{"kind", "sn"}, {"value", 2}}},
+      {"stride", "stride", 2},
+      {"selected", "selected count", 6},
+      {"git_revision", "git revision", "0123456789ab"},
+      {"bench_signature", "bench signature", 12345},
+      {"baseline_file", "baseline", "golden/epd/other.json"},
+      {"min_solved", "min-solved", 1},
   };
   auto merge_with = [&](const std::string& key, const Json& value) {
     Json changed = two;
@@ -346,11 +349,11 @@ TEST_CASE("merge refuses a shard differing in any field that names the run, no o
     return test::run_command(test::harness_bin() + " merge m " + one.string() + " " +
                              path.string() + " --out-dir " + (dir / "merged").string());
   };
-  for (const auto& [key, value] : fields) {
+  for (const auto& [key, named, value] : fields) {
     const auto r = merge_with(key, value);
     INFO(key << " = " << value.dump() << "\n" << r.output);
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("changed-" + key + ".json: ") &&
+    CHECK_THAT(r.output, Contains("changed-" + key + ".json: " + named + " '") &&
                              Contains("differs from " + one.string()) &&
                              Contains("not shards of one run"));
   }

@@ -337,6 +337,12 @@ TEST_CASE("stk-harness merge dispatches match result files and writes a valid JU
   CHECK_THAT(xml, Contains("failure message=\"SPRT H0 accepted: 200 pairs (ptnml"));
   CHECK_THAT(xml, Contains("Elo -"));
   CHECK_THAT(xml, Contains("LLR -"));
+  // `merge` with the match file as its only argument is the same match-merge (any position).
+  r = test::run_command(
+      stk_harness("merge " + (dir / "losing.json").string() + " --out-dir " + dir.string()));
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("SPRT H0 accepted"));
 
   // Bad input: exit 2 naming the files.
   r = test::run_command(stk_harness("match-merge " + (dir / "shard1.json").string() + " " +

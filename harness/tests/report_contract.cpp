@@ -410,12 +410,20 @@ std::string printed_interval_violation(const fs::path& file) {
   return "";
 }
 
-// Every interval a summary states runs low end first: an object's lo/hi (or low/high) in its
-// JSON, and each `[A, B]` of two numbers on its Markdown page (the JSON's sibling).
+// Every interval a summary states runs low end first: in its JSON an object's lo <= hi,
+// low <= high, min <= median <= max (bare, or X_min, X_median, X_max of one X), and each
+// `[A, B]` of two numbers on its Markdown page (the JSON's sibling).
 std::string interval_violation(const fs::path& json_path, const nlohmann::json& doc,
                                const std::string& where) {
   if (doc.is_object()) {
-    for (const auto& [lo, hi] : {std::pair{"lo", "hi"}, {"low", "high"}})
+    std::vector<std::pair<std::string, std::string>> pairs = {
+        {"lo", "hi"}, {"low", "high"}, {"min", "median"}, {"median", "max"}, {"min", "max"}};
+    for (const auto& [k, v] : doc.items())
+      if (k.size() > 4 && k.ends_with("_min")) {
+        const std::string x = k.substr(0, k.size() - 3);
+        pairs.insert(pairs.end(), {{k, x + "median"}, {x + "median", x + "max"}, {k, x + "max"}});
+      }
+    for (const auto& [lo, hi] : pairs)
       if (doc.contains(lo) && doc.contains(hi) && doc[lo].is_number() && doc[hi].is_number() &&
           doc[lo].get<double>() > doc[hi].get<double>())
         return fmt::format("{}: {} has {} {} > {} {}", json_path.string(),

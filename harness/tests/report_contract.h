@@ -43,7 +43,8 @@ class RunContract {
   // - every testcase has a name and a classname, no two the same pair; every `input.<name>`
   //   property of an option the command gave holds a value it gave (docs/report-schema.md);
   // - every interval a report states runs low end first (`[A, B]` in its JUnit text and on its
-  //   summary's Markdown page, `lo`/`hi` in its JSON);
+  //   summary's Markdown page; `lo`/`hi`, `low`/`high`, `min`/`median`/`max`, `X_min`/
+  //   `X_median`/`X_max` in its JSON);
   // - every property and JSON key has a name; no testcase time is negative or, for a command
   //   that runs what it reports, longer than the run (report-schema.md#names, #times);
   // - a stk-harness report's suite properties are its harness's row of "Suite properties by

@@ -294,6 +294,22 @@ TEST_CASE("report contract: every interval runs low end first, both ways", "[rep
   const std::string json = "standin/t.json";
   CHECK(s.run_with(json, with_bounds(0.25, 0.25)).empty());
   CHECK(s.run_with(json, with_bounds(0.26, 0.25)).find("/rows/0/ci has lo") != std::string::npos);
+  // min <= median <= max, bare or of one X, each pair by the smallest margin.
+  auto with_range = [](const std::string& fields) {
+    std::string env = envelope(2, 1, false, "../junit/standin-t.xml");
+    return env.substr(0, env.size() - 1) + ", \"speed\": {" + fields + "}}";
+  };
+  for (const char* kept :
+       {R"("ratio_min": 0.9, "ratio_median": 0.9, "ratio_max": 0.9)",
+        R"("min": 1, "median": 2, "max": 3)", R"("depth_min": 2, "depth_max": 2)"})
+    CHECK(s.run_with(json, with_range(kept)).empty());
+  for (const char* broken : {R"("ratio_min": 0.91, "ratio_median": 0.9, "ratio_max": 1.1)",
+                             R"("ratio_min": 0.8, "ratio_median": 1.11, "ratio_max": 1.1)",
+                             R"("ratio_min": 1.2, "ratio_max": 1.1)", R"("min": 3, "max": 2)",
+                             R"("median": 3, "max": 2)"}) {
+    INFO(broken);
+    CHECK(s.run_with(json, with_range(broken)).find("/speed has") != std::string::npos);
+  }
   s.stage(json, with_bounds(0.1, 0.2));
   CHECK(s.run_with("standin/t.md", "excess [0.1, 0.2]\n").empty());
   CHECK(s.run_with("standin/t.md", "excess [0.2, 0.1]\n").find("t.md: interval [0.2, 0.1]") !=

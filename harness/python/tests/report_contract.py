@@ -16,7 +16,8 @@ reference run of every command, so both the tools and the matrix meet it):
 - a stk-harness or Python tool report's suite properties are the ones its harness's row of
   "Suite properties by harness" names, each it writes in every run present, `<K>` numbered 1, 2, ...
 - every interval a report states runs low end first (`[A, B]` in its JUnit text and on its
-  summary's page, `lo`/`hi` in its JSON).
+  summary's page; `lo`/`hi`, `low`/`high`, `min`/`median`/`max` and `X_min`/`X_median`/`X_max`
+  in its JSON).
 
 Exit 2 and other statuses are judged by the tests that provoke them."""
 
@@ -431,14 +432,24 @@ def printed_interval_problems(file: Path) -> list[str]:
 
 def interval_problems(summary: Path) -> list[str]:
     """Every interval a summary states runs low end first: a `[A, B]` of two numbers on its
-    Markdown page (its JSON's sibling), and an object's `lo`/`hi` (or `low`/`high`) in its JSON."""
+    Markdown page (its JSON's sibling), and in its JSON an object's `lo` <= `hi`, `low` <= `high`,
+    and `min` <= `median` <= `max` (bare, or `X_min`, `X_median`, `X_max` of one X)."""
     out = printed_interval_problems(summary.with_suffix(".md"))
 
     def walk(node: object, at: str) -> None:
         if isinstance(node, dict):
-            for lo, hi in (("lo", "hi"), ("low", "high")):
+            pairs = [("lo", "hi"), ("low", "high"), ("min", "median"), ("median", "max")]
+            pairs += [("min", "max")]
+            for k in node:
+                if isinstance(k, str) and k.endswith("_min"):
+                    p = k[: -len("min")]
+                    pairs += [(k, p + "median"), (p + "median", p + "max"), (k, p + "max")]
+            for lo, hi in pairs:
                 a, b = node.get(lo), node.get(hi)
-                if isinstance(a, int | float) and isinstance(b, int | float) and a > b:
+                numbers = all(
+                    isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b)
+                )
+                if numbers and a > b:  # type: ignore[operator]
                     out.append(f"{summary}: {at or '(top level)'} has {lo} {a} > {hi} {b}")
             for k, v in node.items():
                 walk(v, f"{at}.{k}" if at else str(k))

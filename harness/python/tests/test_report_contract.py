@@ -410,3 +410,27 @@ def test_every_interval_runs_low_end_first_both_ways(out: Path, interval: str, k
     summary.write_text(json.dumps(doc))
     found = rc.violations(1, [report])
     assert found == [] if kept else "rows[0].ci has lo" in found[0]
+
+
+@pytest.mark.parametrize(
+    ("fields", "kept"),
+    [
+        ({"ratio_min": 0.9, "ratio_median": 0.9, "ratio_max": 0.9}, True),
+        ({"min": 1, "median": 2, "max": 3}, True),
+        ({"depth_min": 2, "depth_max": 2}, True),
+        ({"ratio_min": 0.91, "ratio_median": 0.9, "ratio_max": 1.1}, False),
+        ({"ratio_min": 0.8, "ratio_median": 1.11, "ratio_max": 1.1}, False),
+        ({"ratio_min": 1.2, "ratio_max": 1.1}, False),
+        ({"min": 3, "max": 2}, False),
+        ({"median": 3, "max": 2}, False),
+    ],
+)
+def test_min_median_max_run_in_order_both_ways(out: Path, fields: dict, kept: bool) -> None:
+    """A range stated as min/median/max (bare, or X_min/X_median/X_max) runs in order."""
+    report, summary = out / "junit/standin-t.xml", out / "standin/t.json"
+    report.write_text(junit(1, 0))
+    doc = json.loads(envelope(1, False))
+    doc["speed"] = fields
+    summary.write_text(json.dumps(doc))
+    found = rc.violations(1, [report])
+    assert found == [] if kept else "speed has" in found[0]
