@@ -291,3 +291,48 @@ TEST_CASE("proc: children start with no blocked or ignored signals, in their own
     engine_out += line->text + "\n";
   check_clean(engine_out);
 }
+
+// MODEL proc-path-lookup
+// checks: harness/src/proc/process.cpp  (which file a program name without '/' runs)
+// contract: docs/uci.md#engine-commands-how-stk-harness-starts-another-engine
+// planted: ci/mutants/proc-path-trailing-empty-entry-skipped.patch  (PATH's trailing empty entry not searched)
+TEST_CASE("find_program takes the first PATH entry holding a runnable file, empty ones the cwd",
+          "[proc][model]") {
+  namespace fs = std::filesystem;
+  const fs::path root = test::scratch_dir("proc-path-lookup"), cwd = fs::current_path();
+  // Folders: the program runnable, not executable, a folder of its name, or absent.
+  for (const char* d : {"run", "norun", "dir", "none", "here"}) fs::create_directories(root / d);
+  for (const char* d : {"run", "here"}) {
+    test::write_file(root / d / "prog", "#!/bin/sh\n");
+    fs::permissions(root / d / "prog", fs::perms::owner_all);
+  }
+  test::write_file(root / "norun" / "prog", "#!/bin/sh\n");
+  fs::permissions(root / "norun" / "prog", fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_directories(root / "dir" / "prog");
+  const char* old_path = std::getenv("PATH");
+  const std::string saved = old_path ? old_path : "";
+  fs::current_path(root / "here");
+  rc::prop("PATH of 0 to 5 entries, empty ones anywhere", [&] {
+    const auto entries = *rc::gen::container<std::vector<std::string>>(
+        *rc::gen::inRange<std::size_t>(0, 6),
+        rc::gen::element<std::string>("", (root / "run").string(), (root / "norun").string(),
+                                      (root / "dir").string(), (root / "none").string()));
+    std::string path;
+    for (std::size_t i = 0; i < entries.size(); ++i) path += (i ? ":" : "") + entries[i];
+    // The model: split at every ':' (n entries give n - 1 colons; no entry at all is one empty
+    // entry), an empty entry the current folder, the first with a runnable regular file wins.
+    std::vector<std::string> split = entries.empty() ? std::vector<std::string>{""} : entries;
+    std::string want;
+    for (const std::string& e : split) {
+      if (e == (root / "run").string() || e.empty()) {
+        want = (e.empty() ? std::string(".") : e) + "/prog";
+        break;
+      }
+    }
+    ::setenv("PATH", path.c_str(), 1);
+    RC_ASSERT(proc::find_program("prog") == want);
+  });
+  fs::current_path(cwd);
+  ::setenv("PATH", saved.c_str(), 1);
+  CHECK(proc::find_program("sh") != "");
+}
