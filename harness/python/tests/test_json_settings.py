@@ -157,3 +157,24 @@ def test_an_option_not_given_prints_its_help_default(
         assert name in settings_printed, f"{command} {option}: not among the printed settings"
         value = settings_printed[name]
         assert value == as_printed(default, value), f"{command} {option}: --help says {default}"
+
+
+def test_sprt_sim_summaries_agree_with_each_other() -> None:
+    """Each hypothesis's row of `sprt-sim --json`: the runs' verdicts add up to --runs, the pairs'
+    quantiles run median <= p90 <= max <= --max-pairs with the mean at most the max, and the
+    error rate lies in its Wilson interval (a max_pairs read at another quantile survived the
+    closing draw)."""
+    j = printed(
+        "sprt-sim", "--elo0", "0", "--elo1", "15", "--runs", "40", "--max-pairs", "20000",
+        "--seed", "3",
+    )  # fmt: skip
+    spread = False
+    for side in ("elo0", "elo1"):
+        r = j[side]
+        assert r["accepted_h0"] + r["accepted_h1"] + r["undecided"] == 40, side
+        assert r["median_pairs"] <= r["p90_pairs"] <= r["max_pairs"] <= 20000, (side, r)
+        assert r["mean_pairs"] <= r["max_pairs"], (side, r)
+        lo, hi = r["error_wilson95"]
+        assert lo <= r["error_rate"] <= hi, (side, r)
+        spread |= r["median_pairs"] < r["max_pairs"]
+    assert spread, "every run took the same number of pairs: the quantiles prove nothing"
