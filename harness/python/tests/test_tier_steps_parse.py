@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import shlex
 import subprocess
 from pathlib import Path
@@ -157,3 +158,81 @@ def test_every_harness_step_parses_under_stk_harness(tier: str, tmp_path: Path) 
             if name in flags:  # a flag before a positional word: the word is no value of it
                 continue
             assert value in values.get(name, []), (where, option, value, values.get(name))
+
+
+def declared_reports(tier: str, out_dir: Path) -> dict[str, list[str]]:
+    """The JUnit files each step must write (`stk-harness all --list-reports`)."""
+    listing = subprocess.run(
+        [HARNESS, "all", "--list-reports", *TIER_LISTS[tier], f"--out-dir={out_dir}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    ).stdout
+    return {
+        step: shlex.split(rest)
+        for step, _, rest in (ln.partition(":") for ln in listing.splitlines())
+    }
+
+
+def named_reports(argv: list[str]) -> tuple[set[str], set[tuple[str, str]]]:
+    """What a command's words say its reports are (docs/reports.md): each --junit (or pytest's
+    --junitxml) path, and (the reports folder, the config) of a --config with --out-dir or
+    --reports-dir (a Python tool's default folder is ./reports)."""
+    values = dict(option_values(argv))
+    paths = {v for o, v in option_values(argv) if o in ("--junit", "--junitxml")}
+    folder = values.get("--out-dir") or values.get("--reports-dir")
+    if folder is None and len(argv) > 2 and argv[1] == "-m":
+        folder = "reports"
+    named = (
+        {(str(Path(folder) / "junit"), values["--config"])}
+        if folder and "--config" in values
+        else set()
+    )
+    return paths, named
+
+
+# MODEL all-tier-step-reports
+# checks: harness/src/commands/all/tier_steps.cpp  (the reports each step must write, as its commands name them)
+# contract: docs/reports.md#exit-status-and-report-files
+# planted: ci/mutants/tier-step-report-name-lost.patch  (netlint expecting netlint-quick.xml)
+@pytest.mark.parametrize("tier", sorted(TIER_LISTS))
+def test_every_step_expects_the_reports_its_commands_name(tier: str, tmp_path: Path) -> None:
+    """Each report a step must write is one its commands name: a --junit path, or
+    <folder>/junit/<harness>-<config>[-<part>].xml under a command's reports folder with that
+    command's --config; and each command that names reports has one among the step's, unless the
+    step expects none (a step expecting a report no command writes fails the tier only when it
+    runs)."""
+    out = tmp_path / "reports"
+    reports = declared_reports(tier, out)
+    by_step: dict[str, list[list[str]]] = {}
+    for step, words in step_commands(tier, out):
+        by_step.setdefault(step, []).append(words)
+    assert set(reports) == set(by_step), (tier, set(reports) ^ set(by_step))
+    for step, commands in by_step.items():
+        named = [named_reports(words) for words in commands]
+        paths = {p for ps, _ in named for p in ps}
+        folders = {f for _, fs in named for f in fs}
+
+        def named_by_config(report: str, folder: str, config: str) -> bool:
+            p = Path(report)
+            return (
+                str(p.parent) == folder
+                and re.fullmatch(rf"[a-z-]+-{re.escape(config)}(-[a-z]+)?", p.stem) is not None
+            )
+
+        for report in reports[step]:
+            assert report in paths or any(named_by_config(report, f, c) for f, c in folders), (
+                f"{tier} step {step}: {report} is named by none of its commands"
+            )
+        if not reports[
+            step
+        ]:  # judged by exit status alone (premerge's mutation-diff: docs/premerge.md)
+            continue
+        for ps, fs in named:
+            for p in ps:
+                assert p in reports[step], f"{tier} step {step}: its command names {p}"
+            for f, c in fs:
+                assert any(named_by_config(r, f, c) for r in reports[step]), (
+                    f"{tier} step {step}: no report of config {c} under {f}"
+                )

@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/cli_owed_reports.h"
 #include "commands/compare/compare_side.h"
+#include "proc/command_words.h"
 #include "report/junit.h"
 #include "report/run_report.h"
 #include "commands/review/review.h"
@@ -102,7 +103,7 @@ int run_all(int argc, char** argv) {
       "stk-harness all"};
   std::string tier = "quick", out_dir = "reports", base;
   std::vector<std::string> only;
-  bool list = false;
+  bool list = false, list_reports = false;
   app.add_option("--tier", tier, "quick (CI), full (pre-merge) or premerge")
       ->check(CLI::IsMember({"quick", "full", "premerge"}))
       ->capture_default_str();
@@ -122,19 +123,23 @@ int run_all(int argc, char** argv) {
           ->check(CLI::Range(0, 100000));
   app.add_option("--out-dir", out_dir, "reports folder")->capture_default_str();
   app.add_option("--only", only, "run only the steps of these names (repeatable)");
-  app.add_flag("--list", list, "print the tier's steps and their commands");
-  // Listing writes no report; a run owes reports/junit/all-<tier>.xml.
+  CLI::Option* list_opt = app.add_flag("--list", list, "print the tier's steps and their commands");
+  app.add_flag("--list-reports", list_reports,
+               "print the tier's steps and the JUnit reports each must write")
+      ->excludes(list_opt);
+  // Listing (either list) writes no report; a run owes reports/junit/all-<tier>.xml.
   auto declare = [](const std::string& dir, const std::string& t) {
     declare_report(report::junit_path(dir, "all", t), "all." + t);
   };
   auto declare_given = [&] {
     const std::string t = given_value(app, "--tier", "quick");
-    if (app.count("--list") == 0 && (t == "quick" || t == "full" || t == "premerge"))
+    if (app.count("--list") + app.count("--list-reports") == 0 &&
+        (t == "quick" || t == "full" || t == "premerge"))
       declare(given_value(app, "--out-dir", "reports"), t);
   };
   if (auto status = parse_cli_or_report(app, argc, argv, declare_given)) return *status;
   try {
-    if (!list) declare(out_dir, tier);
+    if (!list && !list_reports) declare(out_dir, tier);
     if (tier == "premerge" && base.empty())
       throw UsageError("--tier premerge needs --base REV (the revision to compare with)");
     if (tier != "premerge" &&
@@ -152,8 +157,14 @@ int run_all(int argc, char** argv) {
       if (sanitizer_games_opt->count() > 0) ctx.sanitizer_games = sanitizer_games;
     }
     auto steps = tier_steps(ctx);
-    if (list) {
-      for (const auto& s : steps) std::cout << s.name << ": " << s.command_line() << "\n";
+    if (list || list_reports) {
+      for (const auto& s : steps) {
+        std::cout << s.name << ":";
+        if (list) std::cout << " " << s.command_line();
+        else
+          for (const std::string& r : s.reports) std::cout << " " << proc::display_command({r});
+        std::cout << "\n";
+      }
       return 0;
     }
     const std::string junit_path = report::junit_path(out_dir, "all", tier);
