@@ -29,19 +29,23 @@ TIER_LISTS = {
 }
 
 
-def step_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
-    """(step, words) of each command of the tier's steps (a step's `A && B` gives two)."""
+def tier_listing(flag: str, tier: str, out_dir: Path) -> list[str]:
+    """The lines of `stk-harness all <flag>` (--list, --list-reports) for the tier."""
     if not Path(HARNESS).exists():
         pytest.skip(f"stk-harness not found at {HARNESS}")
-    listing = subprocess.run(
-        [HARNESS, "all", "--list", *TIER_LISTS[tier], f"--out-dir={out_dir}"],
+    return subprocess.run(
+        [HARNESS, "all", flag, *TIER_LISTS[tier], f"--out-dir={out_dir}"],
         capture_output=True,
         text=True,
         check=True,
         cwd=REPO,
-    ).stdout
+    ).stdout.splitlines()
+
+
+def step_commands(tier: str, out_dir: Path) -> list[tuple[str, list[str]]]:
+    """(step, words) of each command of the tier's steps (a step's `A && B` gives two)."""
     found = []
-    for line in listing.splitlines():
+    for line in tier_listing("--list", tier, out_dir):
         step, _, command = line.partition(": ")
         words, current = shlex.split(command), []
         for w in [*words, "&&"]:
@@ -162,17 +166,8 @@ def test_every_harness_step_parses_under_stk_harness(tier: str, tmp_path: Path) 
 
 def declared_reports(tier: str, out_dir: Path) -> dict[str, list[str]]:
     """The JUnit files each step must write (`stk-harness all --list-reports`)."""
-    listing = subprocess.run(
-        [HARNESS, "all", "--list-reports", *TIER_LISTS[tier], f"--out-dir={out_dir}"],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO,
-    ).stdout
-    return {
-        step: shlex.split(rest)
-        for step, _, rest in (ln.partition(":") for ln in listing.splitlines())
-    }
+    lines = tier_listing("--list-reports", tier, out_dir)
+    return {step: shlex.split(rest) for step, _, rest in (ln.partition(":") for ln in lines)}
 
 
 def named_reports(argv: list[str]) -> tuple[set[str], set[tuple[str, str]]]:
