@@ -40,6 +40,12 @@ void require_finite_floats(CLI::App& app) {
 // nothing left in a shell can turn a real run into one that only parses.
 constexpr const char* kParseOnly = "--parse-only";
 
+// An option a run reports as given: given, and neither --help nor the hidden --parse-only.
+bool given_by_user(const CLI::Option* opt) {
+  return opt->count() > 0 && opt->get_single_name() != "help" &&
+         opt->get_single_name() != "parse-only";
+}
+
 void add_parse_only_flag(CLI::App& app) {
   if (!app.get_option_no_throw(kParseOnly)) app.add_flag(kParseOnly)->group("");
 }
@@ -48,9 +54,7 @@ std::optional<int> parsed_only(const CLI::App& app) {
   if (app.get_option(kParseOnly)->count() == 0) return std::nullopt;
   std::cout << "parse-only: " << app.get_name() << " parsed; nothing run\n";
   for (const CLI::Option* opt : app.get_options()) {
-    if (opt->count() == 0 || opt->get_single_name() == "help" ||
-        opt->get_single_name() == "parse-only")
-      continue;
+    if (!given_by_user(opt)) continue;
     const std::string dashes = opt->nonpositional() ? "--" : "";
     if (opt->get_type_size() == 0) {
       std::cout << dashes << opt->get_single_name() << "\n";
@@ -81,9 +85,7 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
 std::vector<std::pair<std::string, std::string>> given_options(const CLI::App& app) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const CLI::Option* opt : app.get_options()) {
-    if (opt->count() == 0 || opt->get_single_name() == "help" ||
-        opt->get_single_name() == "parse-only")
-      continue;
+    if (!given_by_user(opt)) continue;
     if (opt->get_type_size() == 0) {
       out.emplace_back(opt->get_single_name(), "true");
       continue;
