@@ -124,7 +124,7 @@ void UciEngine::ponder_clock(const search::Budget& budget, const int& depth_done
   std::unique_lock<std::mutex> lock(mutex_);
   stop_cv_.wait(lock, [&] { return done || stop_.load() || ponderhit_; });
   if (done || stop_) return;
-  if (depth_done >= budget.max_depth) {  // deep enough already (our clock at 0: depth 1)
+  if (search::last_iteration(budget, depth_done, 0.0)) {  // deep enough (our clock at 0: depth 1)
     stop_ = true;
     return;
   }
@@ -224,8 +224,7 @@ std::string UciEngine::cmd_go(std::istringstream& is) {
           depth_done = it.depth;
           const double since_hit =
               std::chrono::duration<double>(Clock::now() - ponderhit_at_).count();
-          if (ponderhit_ &&
-              (it.depth >= budget.max_depth || (budget.soft_s > 0 && since_hit >= budget.soft_s)))
+          if (ponderhit_ && search::last_iteration(budget, it.depth, since_hit))
             stop_ = true;  // no new iteration (the search sees it within 1024 nodes)
         }
         std::ostringstream o;

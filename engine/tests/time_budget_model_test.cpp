@@ -110,3 +110,35 @@ TEST_CASE("model: the time budget reads only the mover's clock and never plans p
     RC_ASSERT(b.soft_s <= b.hard_s);
   });
 }
+
+// MODEL search-last-iteration
+// checks: engine/src/search/time_budget.cpp  (the iteration after which a search, or a ponder search after ponderhit, stops)
+// contract: engine/src/search/time_budget.h
+// planted: ci/mutants/model-search-last-iteration.patch  (one iteration past the depth limit)
+// The stopping rule both a search and a ponder search after ponderhit follow (last_iteration):
+// once an iteration is the last, a deeper or later one is too (the ponder clock relies on a
+// depth already done staying "deep enough"); without a soft limit only the depth limit ends it.
+TEST_CASE("model: the last iteration is the depth limit or the soft limit, whichever comes first",
+          "[search][time][model]") {
+  rc::prop("last_iteration on generated budgets", [] {
+    const Clocks c = *gen_clocks();
+    search::Limits l = limits_of(c);
+    l.depth = *rc::gen::oneOf(rc::gen::just(0), rc::gen::inRange(1, 300));
+    const search::Budget b = search::time_budget(with_side_to_move(WHITE), l);
+    const int depth = *rc::gen::inRange(1, search::kMaxPly);
+    const double elapsed = *rc::gen::inRange(0, 700000) / 1000.0;
+    RC_LOG() << "max_depth " << b.max_depth << " soft " << b.soft_s << " depth " << depth
+             << " elapsed " << elapsed << "\n";
+    RC_ASSERT(b.max_depth >= 1 &&
+              b.max_depth < search::kMaxPly);  // depth 1 always runs, kMaxPly never
+    const bool last = search::last_iteration(b, depth, elapsed);
+    if (last) {
+      RC_ASSERT(search::last_iteration(b, depth + 1, elapsed));
+      RC_ASSERT(search::last_iteration(b, depth, elapsed + 0.5));
+    }
+    RC_ASSERT(search::last_iteration(b, b.max_depth, 0.0));
+    if (depth < b.max_depth) RC_ASSERT(search::last_iteration(b, depth, 0.0) == false);
+    if (b.soft_s == 0) RC_ASSERT(last == (depth >= b.max_depth));
+    if (b.soft_s > 0 && depth < b.max_depth) RC_ASSERT(last == (elapsed >= b.soft_s));
+  });
+}

@@ -30,4 +30,8 @@ Budget time_budget(const Position& pos, const Limits& l) {
   return b;
 }
 
+bool last_iteration(const Budget& budget, int depth, double elapsed_s) {
+  return depth >= budget.max_depth || (budget.soft_s > 0 && elapsed_s >= budget.soft_s);
+}
+
 }  // namespace stk::search

@@ -20,4 +20,8 @@ struct Budget {
 // The hard limit never exceeds the time left, whatever the increment (added only after the move).
 Budget time_budget(const Position& pos, const Limits& limits);
 
+// Whether no new iteration starts after one that completed `depth` at `elapsed_s` seconds: the
+// one rule of a search on its own and of a ponder search after ponderhit (its time from then).
+bool last_iteration(const Budget& budget, int depth, double elapsed_s);
+
 }  // namespace stk::search

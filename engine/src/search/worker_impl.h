@@ -673,7 +673,7 @@ Result Worker<Policy>::run(Position& pos, const Budget& budget, const std::atomi
   for (int i = 0; i <= kMaxPly; ++i) ss[i].ply = i;
 
   int prev_score = 0;
-  for (int depth = 1; depth <= budget.max_depth; ++depth) {
+  for (int depth = 1;; ++depth) {  // max_depth >= 1: depth 1 always runs
     root_depth_ = depth;
     seldepth_ = 0;
     int delta = 20;
@@ -717,7 +717,7 @@ Result Worker<Policy>::run(Position& pos, const Budget& budget, const std::atomi
     result.pv = it.pv;
     result.iterations.push_back(it);
     if (on_iteration) on_iteration(it);
-    if (budget.soft_s > 0 && it.time_s >= budget.soft_s) break;
+    if (last_iteration(budget, depth, it.time_s)) break;
   }
   result.nodes = nodes_;
   result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
