@@ -46,6 +46,11 @@ struct JUnitFacts {
   std::vector<std::pair<std::string, std::string>> properties;  // (name, value), every suite's
   std::vector<std::vector<std::pair<std::string, std::string>>> suite_properties;  // per suite
   std::vector<std::pair<std::string, double>> case_times;  // (name, time attribute)
+  struct SuiteTime {
+    std::string name;
+    double seconds, longest_case;  // its time attribute; its longest testcase's
+  };
+  std::vector<SuiteTime> suite_times;
   std::string problem;  // a count stated unlike the testcases, unparsable XML
 };
 
@@ -72,9 +77,11 @@ JUnitFacts read_junit(const fs::path& file) {
   }
   for (auto* s = root->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite")) {
     Counts suite;
+    double longest_case = 0;
     for (auto* c = s->FirstChildElement("testcase"); c; c = c->NextSiblingElement("testcase")) {
       f.cases.emplace_back(attribute(c, "classname"), attribute(c, "name"));
       f.case_times.emplace_back(attribute(c, "name"), c->DoubleAttribute("time", 0.0));
+      longest_case = std::max(longest_case, f.case_times.back().second);
       ++suite.tests;
       suite.failures += c->FirstChildElement("failure") != nullptr;
       suite.errors += c->FirstChildElement("error") != nullptr;
@@ -87,6 +94,7 @@ JUnitFacts read_junit(const fs::path& file) {
     f.properties.insert(f.properties.end(), own.begin(), own.end());
     const char* name = s->Attribute("name");
     f.suite_names.push_back(name ? name : "");
+    f.suite_times.push_back({name ? name : "", s->DoubleAttribute("time", 0.0), longest_case});
     const Counts stated{int_attribute(s, "tests"), int_attribute(s, "failures"),
                         int_attribute(s, "errors"), int_attribute(s, "skipped")};
     if (stated != suite && f.problem.empty())
@@ -348,7 +356,9 @@ const std::set<std::string>& commands_carrying_other_runs_times() {
 }
 
 // Each testcase's time is never negative and, for a command that runs what it reports, at most
-// `elapsed`, the seconds from before the run to after it (docs/report-schema.md#times).
+// `elapsed`, the seconds from before the run to after it; a suite's time is no shorter than its
+// longest testcase (its testcases run within it, side by side or not), with the same bounds
+// (docs/report-schema.md#times).
 std::string time_violation(const fs::path& junit, const JUnitFacts& facts,
                            const std::vector<std::string>& words, double elapsed) {
   const std::string command = harness_command(words);
@@ -357,6 +367,15 @@ std::string time_violation(const fs::path& junit, const JUnitFacts& facts,
     if (seconds < 0 || (own && seconds > elapsed + 0.001))
       return fmt::format("{}: testcase '{}' took {} s, the run {:.3f} s", junit.string(), name,
                          seconds, elapsed);
+  for (const JUnitFacts::SuiteTime& s : facts.suite_times) {
+    if (s.seconds < 0 || (own && s.seconds > elapsed + 0.001))
+      return fmt::format("{}: suite '{}' took {} s, the run {:.3f} s", junit.string(), s.name,
+                         s.seconds, elapsed);
+    // Both attributes round to the millisecond, which keeps their order.
+    if (s.seconds < s.longest_case)
+      return fmt::format("{}: suite '{}' took {} s, less than its longest testcase ({} s)",
+                         junit.string(), s.name, s.seconds, s.longest_case);
+  }
   return "";
 }
 

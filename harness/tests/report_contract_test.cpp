@@ -202,10 +202,11 @@ TEST_CASE("report contract: a testcase takes no negative time and no more than i
           "[report][contract]") {
   Stage s{"times"};
   const std::string junit = "junit/standin-t.xml";
-  auto timed = [](const std::string& seconds) {
+  auto timed = [](const std::string& seconds) {  // the suite's time too: its only timed testcase
     std::string xml = junit_xml(1, 0);
-    const std::string ok = "name=\"ok\" time=\"0\"";
+    const std::string ok = "name=\"ok\" time=\"0\"", suite = "skipped=\"0\" time=\"0\"";
     xml.replace(xml.find(ok), ok.size(), "name=\"ok\" time=\"" + seconds + "\"");
+    xml.replace(xml.find(suite), suite.size(), "skipped=\"0\" time=\"" + seconds + "\"");
     return xml;
   };
   CHECK(s.run_with(junit, timed("0")).empty());
@@ -216,6 +217,34 @@ TEST_CASE("report contract: a testcase takes no negative time and no more than i
   // A command carrying other runs' times (merge) may report more than it took, never less than 0.
   CHECK(s.run_with(junit, timed("60"), "merge ").empty());
   CHECK(s.run_with(junit, timed("-0.001"), "merge ").find("took -0.001 s") != std::string::npos);
+}
+
+TEST_CASE("report contract: a suite takes no less than its longest testcase, both ways",
+          "[report][contract]") {
+  Stage s{"suite-times"};
+  const std::string junit = "junit/standin-t.xml";
+  auto timed = [](const std::string& suite_s, const std::string& case_s) {
+    std::string xml = junit_xml(1, 0);
+    const std::string ok = "name=\"ok\" time=\"0\"", suite = "skipped=\"0\" time=\"0\"";
+    xml.replace(xml.find(ok), ok.size(), "name=\"ok\" time=\"" + case_s + "\"");
+    xml.replace(xml.find(suite), suite.size(), "skipped=\"0\" time=\"" + suite_s + "\"");
+    return xml;
+  };
+  // Times of a few ms: the stand-in's whole run takes longer (the run's bound is checked below).
+  CHECK(s.run_with(junit, timed("0.002", "0.002")).empty());
+  CHECK(s.run_with(junit, timed("0.003", "0.002")).empty());
+  // A suite time never set (0) under a testcase that took time: the defect this rule is for.
+  CHECK(s.run_with(junit, timed("0", "0.002")).find("suite 'standin.t' took 0 s, less than") !=
+        std::string::npos);
+  CHECK(s.run_with(junit, timed("0.001", "0.002")).find("less than its longest testcase") !=
+        std::string::npos);
+  CHECK(s.run_with(junit, timed("-0.001", "0")).find("suite 'standin.t' took -0.001 s") !=
+        std::string::npos);
+  CHECK(s.run_with(junit, timed("60", "0")).find("suite 'standin.t' took 60 s") !=
+        std::string::npos);
+  // A command carrying other runs' times keeps the order of suite and testcase.
+  CHECK(s.run_with(junit, timed("60", "0"), "merge ").empty());
+  CHECK(s.run_with(junit, timed("59", "60"), "merge ").find("less than") != std::string::npos);
 }
 
 TEST_CASE("report contract: suite properties are the harness's documented ones, both ways",

@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         cases = list(ex.map(check_member, members))
-    suite = TestSuite(name=SUITE, cases=cases)
+    suite = TestSuite(name=SUITE, cases=cases, time_s=time.monotonic() - t0)
     suite.property("build", a.build)
     failed = [c for c in cases if c.outcome is Outcome.FAILED]
     for c in failed:

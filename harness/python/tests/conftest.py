@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, settings
 from report_contract import HarnessRun, is_harness_run, suite_property_problems
 
 import stkref.cli
+import stkref.junit
 from stkref.checkpoint import Checkpoint, generate_checkpoint
 from stkref.golden import write_golden
 from stkref.model import QuantizedModel
@@ -73,6 +74,29 @@ def report_contract_of_every_harness_run(monkeypatch: pytest.MonkeyPatch) -> Non
         return result
 
     monkeypatch.setattr(subprocess, "run", checked)
+
+
+@pytest.fixture(autouse=True)
+def suite_times_of_every_python_report(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Every JUnit report a Python writer serializes in a test, whoever calls it, keeps the order
+    of docs/report-schema.md#times: no suite shorter than its longest testcase (a suite time left
+    at 0 is a writer's defect). Compared as written, to the millisecond."""
+    real = stkref.junit.to_xml
+    broken: list[str] = []
+
+    def checked(suites):  # type: ignore[no-untyped-def]
+        for s in suites:
+            longest = max((c.time_s for c in s.cases), default=0.0)
+            if float(stkref.junit.format_time(s.time_s)) < float(stkref.junit.format_time(longest)):
+                broken.append(
+                    f"suite {s.name!r} took {s.time_s} s, its longest testcase {longest} s"
+                )
+        return real(suites)
+
+    monkeypatch.setattr(stkref.junit, "to_xml", checked)
+    yield
+    if broken:
+        pytest.fail(f"report times (docs/report-schema.md#times): {broken}", pytrace=False)
 
 
 @pytest.fixture(autouse=True)

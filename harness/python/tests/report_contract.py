@@ -291,18 +291,29 @@ def commands_carrying_other_runs_times() -> frozenset[str]:
 
 
 def time_problems(junit: Path, argv: list[str], elapsed: float | None) -> list[str]:
-    """Each testcase time that is negative or, for a command that runs what it reports, longer
-    than the run (`elapsed`: seconds from its start to its exit, when known)."""
+    """Each testcase or suite time that is negative or, for a command that runs what it
+    reports, longer than the run (`elapsed`: seconds from its start to its exit, when known); and
+    each suite shorter than its longest testcase (its testcases run within it, side by side or
+    not; both attributes round to the millisecond, which keeps their order)."""
     own = len(argv) > 1 and Path(argv[0]).name == "stk-harness"
     own = own and argv[1] not in commands_carrying_other_runs_times()
+    longest = elapsed + 0.001 if elapsed is not None and own else float("inf")
+    run = f", the run {elapsed:.3f} s" if elapsed is not None else ""
     out = []
-    for case in ET.parse(junit).iter("testcase"):
-        seconds = float(case.get("time", "0"))
-        longest = elapsed + 0.001 if elapsed is not None and own else float("inf")
+    for suite in ET.parse(junit).iter("testsuite"):
+        case_times = []
+        for case in suite.iter("testcase"):
+            seconds = float(case.get("time", "0"))
+            case_times.append(seconds)
+            if not 0 <= seconds <= longest:
+                out.append(f"{junit}: testcase {case.get('name')!r} took {seconds} s{run}")
+        seconds = float(suite.get("time", "0"))
         if not 0 <= seconds <= longest:
+            out.append(f"{junit}: suite {suite.get('name')!r} took {seconds} s{run}")
+        elif seconds < max(case_times, default=0.0):
             out.append(
-                f"{junit}: testcase {case.get('name')!r} took {seconds} s"
-                + (f", the run {elapsed:.3f} s" if elapsed is not None else "")
+                f"{junit}: suite {suite.get('name')!r} took {seconds} s, less than its longest "
+                f"testcase ({max(case_times)} s)"
             )
     return out
 

@@ -216,3 +216,71 @@ def test_the_listing_and_the_csv_hold_every_figure_with_the_runs_facts(tmp_path:
     assert sorted(line.strip() for line in figures) == sorted(
         f"{r['key']} = {float(r['value']):.10g}" for r in rows
     )
+
+
+STKH = 0x53544B48  # application_id of stk's history (docs/faults.md#the-history-database)
+COLUMNS = {"ours": None, "other-columns": "x, y", "absent": ""}
+
+
+def _stk_table_sql(tmp: Path) -> dict[str, str]:
+    """CREATE TABLE statements of stk's two tables, as the harness writes them."""
+    import sqlite3
+
+    db = tmp / "template.sqlite"
+    assert history(db, "--append", str(reports_with(tmp, 1)), "--tier", "quick").returncode == 0
+    con = sqlite3.connect(db)
+    sql = dict(con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+    con.close()
+    assert set(sql) == {"runs", "figures"}, sql
+    return sql
+
+
+def _admitted(app: int, version: int, runs: str, figures: str, foreign: bool) -> bool:
+    """docs/faults.md#the-history-database and docs/review.md, read as a rule: stk's mark or
+    none, a user_version in 0..1, no table but runs and figures, each with stk's columns; and an
+    unmarked file (both marks 0) that holds tables holds both (one alone is not a history)."""
+    if app not in (0, STKH) or not 0 <= version <= 1 or foreign:
+        return False
+    if "other-columns" in (runs, figures):
+        return False
+    tables = [t for t in (runs, figures) if t != "absent"]
+    return not (app == 0 and version == 0 and len(tables) == 1)
+
+
+# MODEL history-database-admission
+# checks: harness/src/commands/history/history.cpp  (which existing databases history --append adds to, and which it leaves untouched)
+# contract: docs/faults.md#the-history-database
+# planted: ci/mutants/history-unmarked-whole-refused.patch  (an unmarked history holding both tables refused)
+def test_which_databases_history_appends_to_follows_the_documented_rule(tmp_path: Path):
+    """Every shape of an existing database over the rule's inputs (mark, version, each table
+    absent / stk's / other columns, a foreign table): appended to (exit 0, one run more) exactly
+    when the rule admits it, else exit 2 naming it, byte for byte untouched."""
+    import itertools
+    import sqlite3
+
+    stk_sql = _stk_table_sql(tmp_path)
+    reports = reports_with(tmp_path, 2)
+    shapes = itertools.product((0, STKH, 0x1234), (-1, 0, 1, 2), COLUMNS, COLUMNS, (False, True))
+    wrong = []
+    for i, (app, version, runs, figures, foreign) in enumerate(shapes):
+        db = tmp_path / f"h{i}.sqlite"
+        sql = [f"PRAGMA application_id = {app}", f"PRAGMA user_version = {version}"]
+        for table, shape in (("runs", runs), ("figures", figures)):
+            if shape != "absent":
+                sql.append(stk_sql[table] if shape == "ours" else f"CREATE TABLE {table}(x, y)")
+        if foreign:
+            sql.append("CREATE TABLE notes(x)")
+        _sqlite(db, *sql)
+        before = db.read_bytes()
+        proc = history(db, "--append", str(reports), "--tier", "quick")
+        shape = f"application_id {app:#x}, user_version {version}, runs {runs}, figures {figures}"
+        shape += ", a foreign table" if foreign else ""
+        if _admitted(app, version, runs, figures, foreign):
+            con = sqlite3.connect(db)
+            appended = con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+            con.close()
+            if proc.returncode != 0 or appended != 1:
+                wrong.append(f"{shape}: refused or not appended ({proc.returncode}: {proc.stderr})")
+        elif proc.returncode != 2 or db.read_bytes() != before or str(db) not in proc.stderr:
+            wrong.append(f"{shape}: not refused untouched ({proc.returncode}: {proc.stderr})")
+    assert not wrong, "\n".join(wrong)

@@ -23,7 +23,7 @@ from stkref.junit import (
 
 
 def test_all_outcomes_validate(tmp_path: Path, junit_xsd: Path) -> None:
-    s = TestSuite("features.unit")
+    s = TestSuite("features.unit", time_s=0.5)
     s.property("engine", "/bin/stk")
     add_build_properties(s)
     s.add(TestCase("features.spec", "ok", time_s=0.25, system_out="positions 1\n"))

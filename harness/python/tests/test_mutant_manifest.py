@@ -111,7 +111,7 @@ def test_a_check_that_fails_without_its_defect_catches_nothing(tmp_path: Path, m
 
         def check(self, m, timeout, env, limits=None):
             limits_seen.append(limits)
-            m.results = [cm.CheckResult(c, 1, 1.0, True) for c in m.checks]
+            m.results = [cm.CheckResult(c, 1, 0.0, True) for c in m.checks]
 
     monkeypatch.setattr(cm, "Job", FakeJob)
     monkeypatch.setattr(cm, "read_manifest", lambda path: mutants)

@@ -130,7 +130,7 @@ def _run_merge(args: list[str], out: Path) -> subprocess.CompletedProcess:
 
 def test_merge_joins_shards_and_reads_the_format_before(cm: ModuleType, tmp_path: Path):
     recs = _planted_records(cm)
-    meta = {"head": "a" * 40, "seconds": 1.0, "jobs": 1}
+    meta = {"head": "a" * 40, "seconds": 10.0, "jobs": 1}
     cm.write_reports(recs[:2], "s1", tmp_path / "r", meta)
     legacy = tmp_path / "detection-old.json"  # what check-mutants wrote before the shared format
     legacy.write_text(
@@ -174,7 +174,10 @@ def test_merge_refuses_a_bad_or_repeated_input_by_name(cm: ModuleType, tmp_path:
     proc = _run_merge([str(bad)], tmp_path / "out")
     assert proc.returncode == 2 and str(bad) in proc.stderr, proc.stderr
     cm.write_reports(
-        _planted_records(cm)[:1], "s", tmp_path / "r", {"head": "b" * 40, "seconds": 1.0, "jobs": 1}
+        _planted_records(cm)[:1],
+        "s",
+        tmp_path / "r",
+        {"head": "b" * 40, "seconds": 10.0, "jobs": 1},
     )
     one = str(tmp_path / "r" / "mutants" / "s.json")
     proc = _run_merge([one, one], tmp_path / "out")

@@ -232,8 +232,11 @@ def test_a_testcase_takes_no_negative_time_and_no_more_than_its_run(out: Path) -
     ok = 'name="ok" time="0"'
     harness = ["/x/stk-harness", "standin"]
 
-    def timed(seconds: str) -> None:
-        report.write_text(junit(1, 0).replace(ok, f'name="ok" time="{seconds}"'))
+    def timed(seconds: str, suite: str | None = None) -> None:
+        """The testcase "ok" took `seconds`; its suite `suite` (default: the same)."""
+        xml = junit(1, 0).replace(ok, f'name="ok" time="{seconds}"')
+        suite_time = f'skipped="0" time="{seconds if suite is None else suite}"'
+        report.write_text(xml.replace('skipped="0" time="0"', suite_time))
 
     timed("2.000")
     assert rc.violations(1, [report], argv=harness, elapsed=2.0) == []
@@ -244,6 +247,24 @@ def test_a_testcase_takes_no_negative_time_and_no_more_than_its_run(out: Path) -
     timed("100")
     assert rc.violations(1, [report], argv=["/x/stk-harness", "merge"], elapsed=1.0) == []
     assert rc.violations(1, [report], argv=harness) == []  # no clock: only the sign is judged
+
+
+def test_a_suite_takes_no_less_than_its_longest_testcase(out: Path) -> None:
+    """docs/report-schema.md#times: a suite time never set (0) under timed testcases, the
+    defect of the class, is named; a suite as long as its longest testcase is not."""
+    report = out / "junit/standin-t.xml"
+    harness = ["/x/stk-harness", "standin"]
+
+    def timed(case: str, suite: str) -> list[str]:
+        xml = junit(1, 0).replace('name="ok" time="0"', f'name="ok" time="{case}"')
+        report.write_text(xml.replace('skipped="0" time="0"', f'skipped="0" time="{suite}"'))
+        return rc.violations(1, [report], argv=harness, elapsed=5.0)
+
+    assert timed("0.250", "0.250") == [] and timed("0.250", "0.300") == []
+    assert "suite 'standin.t' took 0.0 s, less than its longest testcase" in timed("0.250", "0")[0]
+    assert "less than its longest testcase (0.25 s)" in timed("0.250", "0.249")[0]
+    assert "suite 'standin.t' took -0.001 s" in timed("0", "-0.001")[0]
+    assert "suite 'standin.t' took 6.0 s, the run 5.000 s" in timed("0", "6.0")[0]
 
 
 def test_the_exempt_commands_are_read_from_the_docs_and_exist(

@@ -271,6 +271,7 @@ int run_nnue_bench(int argc, char** argv) {
     // Checked once the report is owed: a run asked for nothing leaves an error report, not an old one.
     if (n < 1 || n > 100000000)
       throw UsageError(fmt::format("--positions must be in 1..100000000, got {}", n));
+    const auto t_run = std::chrono::steady_clock::now();  // the suite's time: its whole run
     std::vector<Trace> traces = record_walks(seed, n);
     const std::vector<Position> positions = evaluated_positions(traces, n);
 
@@ -316,6 +317,7 @@ int run_nnue_bench(int argc, char** argv) {
     run.figures["search_nodes_per_s"] = search_nps ? report::Json(std::llround(*search_nps))
                                                    : report::Json(nullptr);
     suite.system_out = summary;
+    suite.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_run).count();
     run.markdown = "```\n" + summary + "```\n";
     report::write_run_report(run, paths);
     std::cout << summary << "report: " << paths.junit << "\n";

@@ -47,6 +47,7 @@ report::RunReport replay_report(const repro::LoadedBundle& b, const std::string&
       tc.detail += fmt::format("{:10.3f} {} {}\n", l.t_ms, l.direction, l.text);
   }
   suite.cases.push_back(tc);
+  suite.time_s = tc.time_s;  // the replay is the suite's one testcase
   run.figures["bundle"] = b.dir;
   run.figures["engine"] = engine;
   run.figures["commands"] = full ? "all" : "minimized";
