@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "cli_support.h"
 #include "report/run_report.h"
 
@@ -192,6 +194,49 @@ TEST_CASE("perft-speed times each engine as its own: a reference slowed by 0.3 s
     CHECK(p.at("reference_seconds").at("median").get<double>() >= 0.3);
     CHECK(p.at("nps_ratio").at("median").get<double>() > 1);
   }
+}
+
+TEST_CASE("perft-speed fails a position the reference counts otherwise, naming where",
+          "[perft][harness][uci]") {
+  const std::string sf = "/usr/games/stockfish";
+  if (!std::filesystem::exists(sf)) {
+    WARN("skipped: " << sf << " not installed");
+    return;
+  }
+  // A reference one node over on every count: every position is a failed testcase whose message
+  // gives both counts and whose detail the FEN and depth the JSON lists for it (what a reader
+  // needs to rerun that perft), exit 1.
+  auto dir = test::scratch_dir("perft-speed-miscount");
+  const auto over = dir / "one-over-reference.sh";
+  test::write_file(over,
+                   "#!/bin/sh\n" + sf +
+                       " | while IFS= read -r line; do\n"
+                       "  case \"$line\" in\n"
+                       "    'Nodes searched: '*) echo \"Nodes searched: $((${line#*: } + 1))\";;\n"
+                       "    *) printf '%s\\n' \"$line\";;\n"
+                       "  esac\n"
+                       "done\n");
+  std::filesystem::permissions(over, std::filesystem::perms::owner_all);
+  auto r = test::run_command(test::harness_bin() + " perft-speed --reference " + over.string() +
+                             " --repeat 1 --max-depth 2 --config t --out-dir " + dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 1);
+  const report::Json j = report::read_json_file((dir / "perft-speed" / "t.json").string());
+  const std::string xml = test::read_file(dir / "junit" / "perft-speed-t.xml");
+  int failed = 0;
+  for (const report::Json& p : j.at("positions")) {
+    INFO(p.dump());
+    const auto nodes = p.at("nodes").get<std::uint64_t>();
+    REQUIRE(p.at("reference_nodes").get<std::uint64_t>() == nodes + 1);
+    const std::string depth = std::to_string(p.at("depth").get<int>());
+    CHECK_THAT(xml,
+               Contains(fmt::format("stk counts {} nodes, the reference {}", nodes, nodes + 1)));
+    CHECK_THAT(xml, Contains("FEN: " + p.at("fen").get<std::string>() + "\ndepth " + depth +
+                             ": stk counts " + std::to_string(nodes) + " nodes"));
+    ++failed;
+  }
+  CHECK(failed > 0);
+  CHECK(j.at("report").at("failures") == failed);
 }
 
 TEST_CASE("perft-speed records the nodes/s ratio against the reference and its spread",
