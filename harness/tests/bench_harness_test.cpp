@@ -107,11 +107,8 @@ TEST_CASE("bench harness passes on the committed signature", "[bench][harness]")
 
 TEST_CASE("search-speed measures both engines, and refuses a reference without node counts",
           "[bench][harness][uci]") {
-  const std::string sf = "/usr/games/stockfish";
-  if (!std::filesystem::exists(sf)) {
-    WARN("skipped: " << sf << " not installed");
-    return;
-  }
+  STK_SKIP_WITHOUT_STOCKFISH();
+  const std::string sf = stk::test::kStockfish;
   auto dir = test::scratch_dir("search-speed");
   const std::string cmd = test::harness_bin() + " search-speed --nodes 1000 --out-dir " +
                           dir.string() + " --reference ";

@@ -111,4 +111,15 @@ inline std::string validate_junit(const std::string& xml_path) {
   return r.exit_code == 0 ? "" : r.output;
 }
 
+// The reference engine the tests run beside stk: Debian's stockfish.
+inline constexpr const char* kStockfish = "/usr/games/stockfish";
+
 }  // namespace stk::test
+
+// In a test that needs the reference engine: skipped, with a warning, where it is not installed.
+#define STK_SKIP_WITHOUT_STOCKFISH()                                \
+  if (!std::filesystem::exists(stk::test::kStockfish)) {            \
+    WARN("skipped: " << stk::test::kStockfish << " not installed"); \
+    return;                                                         \
+  }                                                                 \
+  static_assert(true)

@@ -368,11 +368,8 @@ TEST_CASE("merge refuses a shard differing in any field that names the run, no o
 
 TEST_CASE("epd drives an external UCI engine (stockfish) through the same code",
           "[epd][harness][uci]") {
-  const std::string sf = "/usr/games/stockfish";
-  if (!std::filesystem::exists(sf)) {
-    WARN("skipped: " << sf << " not installed");
-    return;
-  }
+  STK_SKIP_WITHOUT_STOCKFISH();
+  const std::string sf = stk::test::kStockfish;
   auto dir = test::scratch_dir("epd-uci");
   write_suite(dir);
   auto r = test::run_command(

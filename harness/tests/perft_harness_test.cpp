@@ -167,11 +167,8 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
 
 TEST_CASE("perft-speed times each engine as its own: a reference slowed by 0.3 s is slower",
           "[perft][harness][uci]") {
-  const std::string sf = "/usr/games/stockfish";
-  if (!std::filesystem::exists(sf)) {
-    WARN("skipped: " << sf << " not installed");
-    return;
-  }
+  STK_SKIP_WITHOUT_STOCKFISH();
+  const std::string sf = stk::test::kStockfish;
   // The reference, delayed 0.3 s before each perft: its seconds must be the larger ones and the
   // ratio stk/reference above 1 (planted: the two timings swapped, the ratio inverted).
   auto dir = test::scratch_dir("perft-speed-slow");
@@ -198,11 +195,8 @@ TEST_CASE("perft-speed times each engine as its own: a reference slowed by 0.3 s
 
 TEST_CASE("perft-speed fails a position the reference counts otherwise, naming where",
           "[perft][harness][uci]") {
-  const std::string sf = "/usr/games/stockfish";
-  if (!std::filesystem::exists(sf)) {
-    WARN("skipped: " << sf << " not installed");
-    return;
-  }
+  STK_SKIP_WITHOUT_STOCKFISH();
+  const std::string sf = stk::test::kStockfish;
   // A reference one node over on every count: every position is a failed testcase whose message
   // gives both counts and whose detail the FEN and depth the JSON lists for it (what a reader
   // needs to rerun that perft), exit 1.
@@ -241,11 +235,8 @@ TEST_CASE("perft-speed fails a position the reference counts otherwise, naming w
 
 TEST_CASE("perft-speed records the nodes/s ratio against the reference and its spread",
           "[perft][harness][uci]") {
-  const std::string sf = "/usr/games/stockfish";
-  if (!std::filesystem::exists(sf)) {
-    WARN("skipped: " << sf << " not installed");
-    return;
-  }
+  STK_SKIP_WITHOUT_STOCKFISH();
+  const std::string sf = stk::test::kStockfish;
   auto dir = test::scratch_dir("perft-speed");
   auto r = test::run_command(test::harness_bin() + " perft-speed --reference " + sf +
                              " --repeat 3 --max-depth 3 --config t --out-dir " + dir.string());

@@ -283,11 +283,8 @@ TEST_CASE("uci-check: an info string answering a setoption passes unless it clai
 
 TEST_CASE("uci-check: stockfish passes as the control, its differences documented and measured",
           "[uci-check][harness][uci]") {
-  const std::string sf = "/usr/games/stockfish";
-  if (!std::filesystem::exists(sf)) {
-    WARN("skipped: " << sf << " not installed");
-    return;
-  }
+  STK_SKIP_WITHOUT_STOCKFISH();
+  const std::string sf = stk::test::kStockfish;
   Run run = uci_check("uci-check-stockfish", "--engine " + sf);
   INFO(run.result.output);
   CHECK(run.result.exit_code == 0);
