@@ -164,6 +164,40 @@ TEST_CASE("reproducers: a match whose every game fails alike minimizes the first
   }
 }
 
+namespace {
+
+// What one replay run says in each place it says it (docs/reproducers.md, report-schema.md): the
+// JSON figures, the JUnit testcase and the printed lines agree with the bundle, the options and
+// the exit status.
+void check_replay_views(const std::filesystem::path& bundle, const std::filesystem::path& out,
+                        bool full, const std::string& engine, const test::RunResult& run) {
+  INFO(run.output);
+  const nlohmann::json b = nlohmann::json::parse(test::read_file(bundle / "bundle.json"));
+  const std::string id = b.at("id"), expected = b.at("symptom").at("kind").get<std::string>();
+  const nlohmann::json j = nlohmann::json::parse(test::read_file(out / "replay" / (id + ".json")));
+  const bool again = run.exit_code == 1;
+  CHECK(j.at("commands") == (full ? "all" : "minimized"));
+  CHECK(j.at("bundle") == bundle.string());
+  CHECK(j.at("engine") == (engine.empty() ? b.at("engine").get<std::string>() : engine));
+  CHECK(j.at("expected").get<std::string>().starts_with(expected));
+  CHECK(j.at("reproduced") == again);
+  CHECK(j.at("report").at("passed") == !again);
+  CHECK_THAT(run.output, Catch::Matchers::Contains(
+                             fmt::format("replay: {} commands of {} against {}\n",
+                                         b.at(full ? "commands" : "minimized").size(),
+                                         bundle.string(), j.at("engine").get<std::string>())));
+  CHECK_THAT(run.output,
+             Catch::Matchers::Contains(
+                 fmt::format("replay: expected {}, seen {}: {}\n",
+                             j.at("expected").get<std::string>(), j.at("seen").get<std::string>(),
+                             again ? "the failure happens again" : "not reproduced")));
+  const std::string xml = test::read_file(out / "junit" / ("replay-" + id + ".xml"));
+  CHECK_THAT(xml, Catch::Matchers::Contains("name=\"" + id + "\""));
+  CHECK((xml.find("<failure") != std::string::npos) == again);
+}
+
+}  // namespace
+
 // MODEL replay-verdict
 // checks: harness/src/commands/replay/replay_command.cpp  (exit 1 only for the bundle's own failure)
 // contract: docs/reproducers.md#stk-harness-replay-bundle
@@ -197,10 +231,14 @@ TEST_CASE("reproducers: a crashed match game leaves a minimized bundle that repl
   CHECK(again.exit_code == 1);
   CHECK_THAT(again.output, Catch::Matchers::Contains("the failure happens again"));
   CHECK(test::validate_junit((out / "junit" / "replay-c-o0-g1.xml").string()) == "");
-  CHECK(test::run_command(replay + " --full").exit_code == 1);
+  check_replay_views(bundle, out, false, "", again);
+  const auto full = test::run_command(replay + " --full");
+  CHECK(full.exit_code == 1);
+  check_replay_views(bundle, out, true, "", full);
   const auto fixed = test::run_command(replay + " --engine '" + fake("") + "'");
   CHECK(fixed.exit_code == 0);
   CHECK_THAT(fixed.output, Catch::Matchers::Contains("not reproduced"));
+  check_replay_views(bundle, out, false, fake(""), fixed);
   // An engine that fails otherwise (it hangs where the bundle's crashed) is not the bundle's
   // failure: exit 0, the report saying what was seen instead.
   const auto other = test::run_command(replay + " --full --answer-ms 300 --engine '" +
@@ -208,6 +246,7 @@ TEST_CASE("reproducers: a crashed match game leaves a minimized bundle that repl
   INFO(other.output);
   CHECK(other.exit_code == 0);
   CHECK_THAT(other.output, Catch::Matchers::Contains("seen no-answer (bestmove): not reproduced"));
+  check_replay_views(bundle, out, true, fake("hang-after-0"), other);
 }
 
 TEST_CASE("reproducers: replay refuses what is not a bundle, naming the file", "[repro][harness]") {
