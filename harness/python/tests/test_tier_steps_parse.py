@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import re
 import shlex
@@ -231,3 +232,85 @@ def test_every_step_expects_the_reports_its_commands_name(tier: str, tmp_path: P
                 assert any(named_by_config(r, f, c) for r in reports[step]), (
                     f"{tier} step {step}: no report of config {c} under {f}"
                 )
+
+
+def cmake_targets() -> set[str]:
+    """The project's build targets, as CMake lists them for the release build (every preset
+    configures the same CMakeLists, so the same targets)."""
+    build = REPO / "build/release"
+    if not (build / "CMakeCache.txt").exists():
+        pytest.skip(f"no configured build at {build}")
+    listing = subprocess.run(
+        ["cmake", "--build", str(build), "--target", "help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {m.group(1) for m in re.finditer(r"^([A-Za-z0-9_.+-]+): ", listing, re.MULTILINE)}
+
+
+def preset_dirs() -> dict[str, Path]:
+    """Each configure preset of CMakePresets.json and its build folder."""
+    presets = json.loads((REPO / "CMakePresets.json").read_text())["configurePresets"]
+    return {p["name"]: Path(p["binaryDir"].replace("${sourceDir}", str(REPO))) for p in presets}
+
+
+def cmake_problems(words: list[str], configured: dict[str, Path]) -> list[str]:
+    """What CMake would refuse or build otherwise in one cmake command of a step: a preset not in
+    CMakePresets.json, a source folder that is not the repository, a -D of no option of the
+    project, a --build folder no earlier command of the step configured, a target the project
+    does not define, a -j that is no positive count. `configured` gains the folders configured."""
+    presets, targets = preset_dirs(), cmake_targets()
+    cmakelists = (REPO / "CMakeLists.txt").read_text()
+    problems = []
+    pairs = dict(zip(words, words[1:], strict=False))
+    if "--build" in pairs:
+        folder = Path(pairs["--build"])
+        if folder not in configured.values():
+            problems.append(f"--build {folder}: no command before it configured that folder")
+        at = words.index("--target") + 1 if "--target" in words else len(words)
+        named = []
+        while at < len(words) and not words[at].startswith("-"):
+            named.append(words[at])
+            at += 1
+        if "--target" in words and not named:
+            problems.append("--target names no target")
+        problems += [
+            f"--target {t}: not a target of the project" for t in named if t not in targets
+        ]
+        if "-j" in pairs and not (pairs["-j"].isdigit() and int(pairs["-j"]) > 0):
+            problems.append(f"-j {pairs['-j']}: not a positive count")
+        return problems
+    if pairs.get("-S") and Path(pairs["-S"]) != REPO:
+        problems.append(f"-S {pairs['-S']}: not the repository")
+    preset = pairs.get("--preset")
+    if preset not in presets:
+        problems.append(f"--preset {preset}: not a configure preset of CMakePresets.json")
+    else:
+        configured[preset] = presets[preset]
+    for w in words:
+        if w.startswith("-D"):
+            name = w[2:].split("=", 1)[0].split(":", 1)[0]
+            if not re.search(rf"\b(option|set)\(\s*{re.escape(name)}\b", cmakelists):
+                problems.append(f"{w}: {name} is no option of CMakeLists.txt")
+    return problems
+
+
+# MODEL all-tier-cmake-steps
+# checks: harness/src/commands/all/premerge_steps.cpp  (each cmake command of a step: preset, folder, options, targets)
+# contract: docs/tiers.md#the-tiers
+# planted: ci/mutants/tier-step-cmake-target-lost.patch  (the sanitizer build's --target emptied)
+@pytest.mark.parametrize("tier", sorted(TIER_LISTS))
+def test_every_cmake_step_builds_what_the_project_defines(tier: str, tmp_path: Path) -> None:
+    """CMake's own files judge: the presets of CMakePresets.json, the options of CMakeLists.txt,
+    the targets `cmake --build build/release --target help` lists."""
+    configured: dict[str, dict[str, Path]] = {}
+    wrong, seen = [], 0
+    for step, words in step_commands(tier, tmp_path / "reports"):
+        if Path(words[0]).name != "cmake":
+            continue
+        seen += 1
+        for problem in cmake_problems(words[1:], configured.setdefault(step, {})):
+            wrong.append(f"{tier} step {step}: {shlex.join(words)}: {problem}")
+    assert not wrong, "\n".join(wrong)
+    assert seen or tier != "premerge", "the premerge tier builds its sanitized engine with cmake"
