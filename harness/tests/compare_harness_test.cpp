@@ -135,6 +135,24 @@ TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted
                Contains(
                    "gate bench-unchanged: 4 of 4 positions searched other node counts at sd 6"));
   }
+  SECTION("a candidate that dies on one position fails the solved sets, not the run") {
+    // Exit 1 from an epd run is an engine failure on some position (docs/harnesses/epd.md): the
+    // comparison goes on, and each budget's solved-set testcase fails naming the failures.
+    auto dies = write_script(dir, "dies-on-ecm361",
+                             "while IFS= read -r line; do\n"
+                             "  case \"$line\" in *r3r1k1/p4ppp*) exit 3;; esac\n"
+                             "  printf '%s\\n' \"$line\"\n"
+                             "done | exec " +
+                                 stk + " \"$@\"");
+    auto r = compare(dir, test::engine_bin(), dies, "");
+    INFO(r.result.output);
+    CHECK(r.result.exit_code == 1);
+    const std::string junit = test::read_file(r.junit);
+    CHECK_THAT(junit, Contains("1 engine failures at sn 2000 (see the epd reports)"));
+    CHECK_THAT(junit, Contains("1 engine failures at sd 6 (see the epd reports)"));
+    CHECK(test::validate_junit(r.junit) == "");
+    REQUIRE(r.json["suite"]["budgets"].size() == 2);
+  }
   SECTION("a speed bar that equal engines cannot reach fails min-speed-ratio") {
     auto r = compare(dir, test::engine_bin(), test::engine_bin(), "--min-speed-ratio 50");
     INFO(r.result.output);
