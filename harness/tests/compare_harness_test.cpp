@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -159,6 +160,35 @@ TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted
     CHECK(r.result.exit_code == 1);
     CHECK_THAT(test::read_file(r.junit), Contains("gate min-speed-ratio 50: median nodes/s ratio"));
   }
+}
+
+TEST_CASE("compare: every engine it runs searches with Hash 16 and one thread",
+          "[compare][harness]") {
+  // docs/harnesses/compare.md: the sides differ only in the engine, never in the settings compare
+  // gives them (the speed runs and the epd runs alike). A wrapper logs what the candidate is sent.
+  auto dir = test::scratch_dir("compare-settings");
+  const auto log = dir / "sent.log";
+  auto logged = write_script(dir, "logs-commands",
+                             "tee -a '" + log.string() + "' | exec '" + test::engine_bin() +
+                                 "' \"$@\"");
+  auto r = compare(dir, test::engine_bin(), logged, "");
+  INFO(r.result.output);
+  REQUIRE(r.result.exit_code == 0);
+  std::istringstream sent(test::read_file(log));
+  int hash = 0, threads = 0, searches = 0;
+  for (std::string line; std::getline(sent, line);) {
+    INFO(line);
+    if (line.starts_with("setoption name Hash ")) CHECK(line == "setoption name Hash value 16");
+    if (line.starts_with("setoption name Threads "))
+      CHECK(line == "setoption name Threads value 1");
+    hash += line.starts_with("setoption name Hash ");
+    threads += line.starts_with("setoption name Threads ");
+    searches += line.starts_with("go ");
+  }
+  // One engine per speed run and per budget's epd run, each set up before it searches.
+  CHECK(searches > 0);
+  CHECK(hash >= 3);
+  CHECK(threads >= 3);
 }
 
 TEST_CASE("compare: bad sides and inputs are exit 2 with an error report", "[compare][harness]") {
