@@ -5,6 +5,7 @@
 #include <rapidcheck/catch.h>
 #include <tinyxml2.h>
 
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -92,8 +93,11 @@ std::string totals_disagreement(const std::string& xml) {
   const auto* root = doc.FirstChildElement("testsuites");
   if (!root) return "no <testsuites>";
   std::map<std::string, int> sum;
+  double seconds = 0;
+  int suites = 0;
   for (const auto* s = root->FirstChildElement("testsuite"); s;
        s = s->NextSiblingElement("testsuite")) {
+    seconds += s->DoubleAttribute("time", -1e9), ++suites;
     std::map<std::string, int> n;
     for (const auto* c = s->FirstChildElement("testcase"); c;
          c = c->NextSiblingElement("testcase")) {
@@ -113,6 +117,10 @@ std::string totals_disagreement(const std::string& xml) {
   for (const char* k : {"tests", "failures", "errors"})
     if (attr(root, k) != sum[k])
       return fmt::format("root {}={} but {} testcases", k, attr(root, k), sum[k]);
+  // The root's time is its suites' together: each attribute rounds to the millisecond.
+  const double root_s = root->DoubleAttribute("time", -1e9);
+  if (std::abs(root_s - seconds) > 0.0005 * (suites + 1))
+    return fmt::format("root time={} but its suites took {:.3f} s", root_s, seconds);
   return "";
 }
 
@@ -164,6 +172,10 @@ TEST_CASE("JUnit totals are the sums of the testcases", "[junit][property]") {
             "<testsuites tests=\"1\" failures=\"0\" errors=\"0\"><testsuite name=\"x\" tests=\"1\" "
             "failures=\"0\" errors=\"0\" skipped=\"0\"><testcase name=\"a\"><skipped/></testcase>"
             "</testsuite></testsuites>") == "suite x: skipped=0 but 1 testcases");
+  CHECK(totals_disagreement(
+            "<testsuites tests=\"0\" failures=\"0\" errors=\"0\" time=\"1.500\"><testsuite "
+            "name=\"x\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.500\"/>"
+            "</testsuites>") == "root time=1.5 but its suites took 0.500 s");
 }
 
 // Each kind of name, emptied alone in an otherwise good report (a fact's key lost as

@@ -160,6 +160,10 @@ def test_totals_are_the_sums_of_the_testcases() -> None:
                 sums[k] += counts[k]
         # The schema allows no 'skipped' on <testsuites>: the suites carry it.
         assert {k: int(root.get(k, -1)) for k in sums} == sums
+        # The root's time is its suites' together (each attribute rounds to the millisecond).
+        suites = root.findall("testsuite")
+        seconds = sum(float(s.get("time", "nan")) for s in suites)
+        assert abs(float(root.get("time", "nan")) - seconds) <= 0.0005 * (len(suites) + 1)
 
 
 def test_writer_refuses_a_name_repeated_in_its_class(tmp_path: Path) -> None:
