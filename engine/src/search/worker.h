@@ -255,7 +255,7 @@ template <class Policy>
 stk::search::Result stk::search::FreshSearch::run(Position& pos, Policy& policy, int depth,
                                                   std::uint64_t nodes) {
   Budget budget;
-  if (depth > 0) budget.max_depth = depth;
+  if (depth > 0) budget.max_depth = std::min(depth, kMaxPly - 1);  // as time_budget caps a go
   budget.node_limit = nodes;
   std::atomic<bool> stop{false};
   Worker<Policy> worker(tt, *heuristics, evaluator, policy);
