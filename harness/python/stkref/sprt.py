@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -201,15 +202,15 @@ def _counts(text: str, n: int, what: str) -> list[int]:
     parts = text.split(",")
     if len(parts) != n:
         raise InputError(f"{what} needs {n} comma-separated counts, got {len(parts)}")
-    try:
-        values = [int(p) for p in parts]
-    except ValueError as e:
-        raise InputError(f"{what}: {e}") from e
-    if any(v < 0 for v in values):
-        raise InputError(f"{what}: counts must not be negative")
-    # docs/faults.md "Counts", as stk-harness sprt: every count and their sum at most 2^53, so
-    # sums never round and the statistics hold every count exactly; no sample is no estimate.
-    names = ("LL", "LD", "DD+WL", "DW", "WW") if n == 5 else ("W", "D", "L")
+    # docs/faults.md "Counts", as stk-harness sprt: a count is ASCII digits alone (int() would
+    # also take a sign, blanks, '_' and other scripts' digits).
+    for part in parts:
+        if not re.fullmatch(r"[0-9]+", part):
+            raise InputError(f"{what}: {part!r} is not a count (digits 0-9 alone) in {text!r}")
+    values = [int(p) for p in parts]
+    # Every count and their sum at most 2^53, so sums never round and the statistics hold every
+    # count exactly; no sample is no estimate.
+    names = ("LL", "LD", "DD", "DW", "WW") if n == 5 else ("W", "D", "L")
     total = 0
     for name, v in zip(names, values, strict=True):
         total += v
@@ -242,13 +243,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.elo0 is not None and args.elo1 <= args.elo0
     ):
         raise InputError("--elo0 and --elo1 go together, with --elo1 above --elo0")
+    if args.pentanomial is None and args.wdl is None:
+        raise InputError("give --pentanomial LL,LD,DD,DW,WW and/or --wdl W,D,L")
     out: dict[str, object] = {}
-    if args.pentanomial:
+    if args.pentanomial is not None:
         penta = _counts(args.pentanomial, 5, "--pentanomial")
         out["pentanomial"] = asdict(estimate(penta))
         if args.elo0 is not None:
             out["pentanomial"]["llr"] = llr(penta, args.elo0, args.elo1, args.model)  # type: ignore[index]
-    if args.wdl:
+    if args.wdl is not None:
         w, d, losses = _counts(args.wdl, 3, "--wdl")
         out["trinomial"] = asdict(estimate([losses, d, w]))
         if args.elo0 is not None:

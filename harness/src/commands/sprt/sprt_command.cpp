@@ -32,6 +32,8 @@ std::vector<std::uint64_t> parse_counts(const std::string& text, std::size_t n,
                                                                             : comma - start);
     std::uint64_t v = 0;
     auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    // Digits past 64 bits are a count above the limit, named below like any other.
+    if (ec == std::errc::result_out_of_range) ec = std::errc(), v = kMaxCount + 1;
     if (field.empty() || ec != std::errc() || end != field.data() + field.size())
       throw UsageError(option + " takes " + std::to_string(n) + " non-negative integer counts " +
                        layout + ", got '" + field + "' in '" + text + "'");
