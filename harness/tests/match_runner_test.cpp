@@ -450,6 +450,28 @@ TEST_CASE("match: the A/A control of a fixed-nodes stk match is mirrored pair by
   CHECK(read_text(dir / "match" / "m-aa.md").find("every one of 3 pairs mirrored (fixed budget)") !=
         std::string::npos);
   CHECK(state(dir, "m-aa")["counts"]["pentanomial"] == nlohmann::json({0, 0, 3, 0, 0}));
+  CHECK(run.output.find("A/A CONTROL FAILED") == std::string::npos);  // a passing control is quiet
+}
+
+TEST_CASE("match: a failing A/A control says so and fails the run, both ways",
+          "[matchrun][harness][aa]") {
+  // B crashes in every game, so its A/A control (B against itself) cannot mirror its pairs: the
+  // run must say not to trust the A/B result and exit 1. The same run with a B that plays its
+  // games passes its control and says nothing of the kind.
+  const auto dir = test::scratch_dir("match-aa-fails");
+  auto run = [&](const std::string& config, const std::string& b_defect) {
+    return match(dir / config, config,
+                 fake("", "a") + " " + fake(b_defect, "b") + " --nodes 50 --pairs 2 --ab-control");
+  };
+  const auto failing = run("f", "crash-after-2");
+  INFO(failing.output);
+  CHECK(failing.exit_code == 1);
+  CHECK(failing.output.find("A/A CONTROL FAILED: ") != std::string::npos);
+  CHECK(failing.output.find("; do not trust the A/B result\n") != std::string::npos);
+  const auto passing = run("p", "");
+  INFO(passing.output);
+  CHECK(passing.exit_code == 0);
+  CHECK(passing.output.find("A/A CONTROL FAILED") == std::string::npos);
 }
 
 TEST_CASE("match: --seed shuffles a book and without it the book is played in file order",
