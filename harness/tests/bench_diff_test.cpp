@@ -256,15 +256,6 @@ Run bench_diff(const std::filesystem::path& dir, const std::string& base,
   return r;
 }
 
-// An executable /bin/sh script `name` in `dir`.
-std::string write_script(const std::filesystem::path& dir, const std::string& name,
-                         const std::string& body) {
-  const auto path = dir / name;
-  stk::test::write_file(path, "#!/bin/sh\n" + body + "\n");
-  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
-  return path.string();
-}
-
 }  // namespace bench_diff_test
 
 TEST_CASE("bench-diff: equal engines have equal signatures and equal traces",
@@ -297,7 +288,7 @@ TEST_CASE("bench-diff: a planted divergence is found at its record with its mech
   // record (if it is one) or any record there carrying another lmr-table: a planted LMR table
   // entry as bench-diff sees it.
   const std::string engine = stk::test::engine_bin();
-  const std::string planted = t::write_script(
+  const std::string planted = stk::test::write_script(
       dir, "planted-stk",
       "if [ \"$3\" = --positions ]; then\n"
       "  '" +
@@ -348,7 +339,7 @@ TEST_CASE("bench-diff: bad sides are exit 2 with an error report", "[bench-diff]
   const auto missing = t::bench_diff(dir, stk::test::engine_bin(), (dir / "no-such").string(), "");
   CHECK(missing.result.exit_code == 2);
   // An engine whose bench has no per-position counts (not stk, or older than bench-diff).
-  const std::string old = t::write_script(dir, "old-stk", "echo 'Nodes searched : 5'");
+  const std::string old = stk::test::write_script(dir, "old-stk", "echo 'Nodes searched : 5'");
   const auto r = t::bench_diff(dir, stk::test::engine_bin(), old, "");
   INFO(r.result.output);
   CHECK(r.result.exit_code == 2);

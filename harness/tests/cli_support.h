@@ -111,6 +111,15 @@ inline std::string validate_junit(const std::string& xml_path) {
   return r.exit_code == 0 ? "" : r.output;
 }
 
+// An executable /bin/sh script `name` in `dir` running `body`; its path.
+inline std::string write_script(const std::filesystem::path& dir, const std::string& name,
+                                const std::string& body) {
+  const auto path = dir / name;
+  write_file(path, "#!/bin/sh\n" + body + "\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path.string();
+}
+
 // The reference engine the tests run beside stk: Debian's stockfish.
 inline constexpr const char* kStockfish = "/usr/games/stockfish";
 

@@ -25,15 +25,6 @@ const char* kMates =
     // ECM.361: found from depth 2 on, missed at depth 1.
     "r3r1k1/p4ppp/2pp1b2/8/q2n1P2/2BQ3P/PPP3P1/1K1R2NR b - - bm Re3; id \"ecm.361\";\n";
 
-// An executable /bin/sh script `name` in `dir`.
-std::string write_script(const std::filesystem::path& dir, const std::string& name,
-                         const std::string& body) {
-  const auto path = dir / name;
-  test::write_file(path, "#!/bin/sh\n" + body + "\n");
-  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
-  return path.string();
-}
-
 struct Run {
   test::RunResult result;
   nlohmann::json json;
@@ -104,9 +95,9 @@ TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted
   auto dir = test::scratch_dir("compare-planted");
   const std::string stk = "'" + test::engine_bin() + "'";
   SECTION("a candidate whose bench searches more nodes fails bench-unchanged") {
-    auto more = write_script(dir, "more-nodes",
-                             "[ \"$1\" = bench ] && exec " + stk + " bench 14\nexec " + stk +
-                                 " \"$@\"");
+    auto more = test::write_script(dir, "more-nodes",
+                                   "[ \"$1\" = bench ] && exec " + stk + " bench 14\nexec " + stk +
+                                       " \"$@\"");
     auto r = compare(dir, test::engine_bin(), more, "--gate bench-unchanged");
     INFO(r.result.output);
     CHECK(r.result.exit_code == 1);
@@ -118,8 +109,8 @@ TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted
   }
   SECTION(
       "a candidate that searches depth 1 loses a position: max-regressions and bench-unchanged fail") {
-    auto shallow = write_script(dir, "depth-one",
-                                "sed -u 's/^go .*/go depth 1/' | exec " + stk + " \"$@\"");
+    auto shallow = test::write_script(dir, "depth-one",
+                                      "sed -u 's/^go .*/go depth 1/' | exec " + stk + " \"$@\"");
     auto r = compare(dir, test::engine_bin(), shallow, "--max-regressions 0");
     INFO(r.result.output);
     CHECK(r.result.exit_code == 1);
@@ -139,12 +130,12 @@ TEST_CASE("compare: planted defects fail each gate", "[compare][harness][planted
   SECTION("a candidate that dies on one position fails the solved sets, not the run") {
     // Exit 1 from an epd run is an engine failure on some position (docs/harnesses/epd.md): the
     // comparison goes on, and each budget's solved-set testcase fails naming the failures.
-    auto dies = write_script(dir, "dies-on-ecm361",
-                             "while IFS= read -r line; do\n"
-                             "  case \"$line\" in *r3r1k1/p4ppp*) exit 3;; esac\n"
-                             "  printf '%s\\n' \"$line\"\n"
-                             "done | exec " +
-                                 stk + " \"$@\"");
+    auto dies = test::write_script(dir, "dies-on-ecm361",
+                                   "while IFS= read -r line; do\n"
+                                   "  case \"$line\" in *r3r1k1/p4ppp*) exit 3;; esac\n"
+                                   "  printf '%s\\n' \"$line\"\n"
+                                   "done | exec " +
+                                       stk + " \"$@\"");
     auto r = compare(dir, test::engine_bin(), dies, "");
     INFO(r.result.output);
     CHECK(r.result.exit_code == 1);
@@ -168,9 +159,9 @@ TEST_CASE("compare: every engine it runs searches with Hash 16 and one thread",
   // gives them (the speed runs and the epd runs alike). A wrapper logs what the candidate is sent.
   auto dir = test::scratch_dir("compare-settings");
   const auto log = dir / "sent.log";
-  auto logged = write_script(dir, "logs-commands",
-                             "tee -a '" + log.string() + "' | exec '" + test::engine_bin() +
-                                 "' \"$@\"");
+  auto logged = test::write_script(dir, "logs-commands",
+                                   "tee -a '" + log.string() + "' | exec '" + test::engine_bin() +
+                                       "' \"$@\"");
   auto r = compare(dir, test::engine_bin(), logged, "");
   INFO(r.result.output);
   REQUIRE(r.result.exit_code == 0);

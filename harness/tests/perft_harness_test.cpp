@@ -165,6 +165,16 @@ TEST_CASE("perft survives a hanging subject: the check times out and the line is
   CHECK(test::validate_junit((dir / "junit" / "perft-t.xml").string()) == "");
 }
 
+namespace {
+
+// perft-speed against `reference`, one repeat to depth 2, reports under `dir` (config t).
+test::RunResult perft_speed_once(const std::string& reference, const std::filesystem::path& dir) {
+  return test::run_command(test::harness_bin() + " perft-speed --reference " + reference +
+                           " --repeat 1 --max-depth 2 --config t --out-dir " + dir.string());
+}
+
+}  // namespace
+
 TEST_CASE("perft-speed times each engine as its own: a reference slowed by 0.3 s is slower",
           "[perft][harness][uci]") {
   STK_SKIP_WITHOUT_STOCKFISH();
@@ -172,16 +182,13 @@ TEST_CASE("perft-speed times each engine as its own: a reference slowed by 0.3 s
   // The reference, delayed 0.3 s before each perft: its seconds must be the larger ones and the
   // ratio stk/reference above 1 (planted: the two timings swapped, the ratio inverted).
   auto dir = test::scratch_dir("perft-speed-slow");
-  const auto slow = dir / "slow-reference.sh";
-  test::write_file(slow,
-                   "#!/bin/sh\nwhile IFS= read -r line; do\n"
-                   "  case \"$line\" in 'go perft'*) sleep 0.3;; esac\n"
-                   "  printf '%s\\n' \"$line\"\n"
-                   "done | " +
-                       sf + "\n");
-  std::filesystem::permissions(slow, std::filesystem::perms::owner_all);
-  auto r = test::run_command(test::harness_bin() + " perft-speed --reference " + slow.string() +
-                             " --repeat 1 --max-depth 2 --config t --out-dir " + dir.string());
+  const auto slow = test::write_script(dir, "slow-reference.sh",
+                                       "while IFS= read -r line; do\n"
+                                       "  case \"$line\" in 'go perft'*) sleep 0.3;; esac\n"
+                                       "  printf '%s\\n' \"$line\"\n"
+                                       "done | " +
+                                           sf);
+  auto r = perft_speed_once(slow, dir);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const report::Json j = report::read_json_file((dir / "perft-speed" / "t.json").string());
@@ -201,18 +208,15 @@ TEST_CASE("perft-speed fails a position the reference counts otherwise, naming w
   // gives both counts and whose detail the FEN and depth the JSON lists for it (what a reader
   // needs to rerun that perft), exit 1.
   auto dir = test::scratch_dir("perft-speed-miscount");
-  const auto over = dir / "one-over-reference.sh";
-  test::write_file(over,
-                   "#!/bin/sh\n" + sf +
-                       " | while IFS= read -r line; do\n"
-                       "  case \"$line\" in\n"
-                       "    'Nodes searched: '*) echo \"Nodes searched: $((${line#*: } + 1))\";;\n"
-                       "    *) printf '%s\\n' \"$line\";;\n"
-                       "  esac\n"
-                       "done\n");
-  std::filesystem::permissions(over, std::filesystem::perms::owner_all);
-  auto r = test::run_command(test::harness_bin() + " perft-speed --reference " + over.string() +
-                             " --repeat 1 --max-depth 2 --config t --out-dir " + dir.string());
+  const auto over = test::write_script(
+      dir, "one-over-reference.sh",
+      sf + " | while IFS= read -r line; do\n"
+           "  case \"$line\" in\n"
+           "    'Nodes searched: '*) echo \"Nodes searched: $((${line#*: } + 1))\";;\n"
+           "    *) printf '%s\\n' \"$line\";;\n"
+           "  esac\n"
+           "done");
+  auto r = perft_speed_once(over, dir);
   INFO(r.output);
   REQUIRE(r.exit_code == 1);
   const report::Json j = report::read_json_file((dir / "perft-speed" / "t.json").string());

@@ -7,6 +7,7 @@ Python tools, stk-harness's own CLI (its hidden --parse-only flag) for the C++ c
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import os
@@ -234,7 +235,8 @@ def test_every_step_expects_the_reports_its_commands_name(tier: str, tmp_path: P
                 )
 
 
-def cmake_targets() -> set[str]:
+@functools.cache
+def cmake_targets() -> frozenset[str]:
     """The project's build targets, as CMake lists them for the release build (every preset
     configures the same CMakeLists, so the same targets)."""
     build = REPO / "build/release"
@@ -246,9 +248,12 @@ def cmake_targets() -> set[str]:
         text=True,
         check=True,
     ).stdout
-    return {m.group(1) for m in re.finditer(r"^([A-Za-z0-9_.+-]+): ", listing, re.MULTILINE)}
+    return frozenset(
+        m.group(1) for m in re.finditer(r"^([A-Za-z0-9_.+-]+): ", listing, re.MULTILINE)
+    )
 
 
+@functools.cache
 def preset_dirs() -> dict[str, Path]:
     """Each configure preset of CMakePresets.json and its build folder."""
     presets = json.loads((REPO / "CMakePresets.json").read_text())["configurePresets"]
