@@ -4,12 +4,17 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli_support.h"
+#include "rc_support.h"
 #include "commands/ctest-junit/ctest_junit.h"
 
 // One namespace per file: the tests build in unity batches, where a using-directive or helper
@@ -138,6 +143,32 @@ TEST_CASE("ctest-junit maps every generated CTest testcase as the documented map
             .outcome == junit::Outcome::Error);
   CHECK_THROWS_AS(ctest_suite("<testsuites/>", "x"), InputError);
   CHECK_THROWS_AS(ctest_suite("not xml <", "x"), InputError);
+}
+
+// MODEL ctest-junit-run-line
+// checks: harness/src/commands/ctest-junit/ctest_junit_command.cpp  (the printed counts and the exit status of a conversion)
+// contract: docs/harnesses/ctest-junit.md#the-run
+// planted: ci/mutants/ctest-junit-line-errors-as-failed.patch  (errors printed as the failed count)
+TEST_CASE("ctest-junit prints the counts of the mapped testcases and exits by them",
+          "[model][ctest-junit]") {
+  const auto dir = stk::test::scratch_dir("ctest-junit-run-line");
+  int run = 0;
+  rc::prop("generated CTest reports, converted by the command", [&] {
+    const auto cases = *stk::test::length_between<std::vector<GenCase>>(0, 8, gen_case());
+    std::map<junit::Outcome, int> n;
+    for (const GenCase& c : cases) ++n[model_outcome(c)];
+    const auto raw = dir / ("raw" + std::to_string(run) + ".xml");
+    const auto out = dir / "junit" / ("ctest-" + std::to_string(run++) + ".xml");
+    stk::test::write_file(raw, ctest_xml(cases, std::nullopt));
+    const auto r = stk::test::run_command(stk::test::harness_bin() + " ctest-junit " +
+                                          raw.string() + " " + out.string() + " --name x");
+    const std::string line =
+        fmt::format("ctest-junit: {} tests, {} failed, {} errors, {} skipped: {}\n", cases.size(),
+                    n[junit::Outcome::Failed], n[junit::Outcome::Error], n[junit::Outcome::Skipped],
+                    out.string());
+    RC_ASSERT(r.output == line);
+    RC_ASSERT(r.exit_code == (n[junit::Outcome::Failed] + n[junit::Outcome::Error] ? 1 : 0));
+  });
 }
 
 }  // namespace ctest_junit_model_test

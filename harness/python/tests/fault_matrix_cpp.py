@@ -1228,6 +1228,12 @@ class CellRun:
             named += [os.path.dirname(p) + "/" for p in named]
         if not any(n in text for n in named):
             return [f"exit 2 on {self.cell.condition} at {given} without naming it"]
+        # docs/reports.md#exit-status-and-report-files: the refusal is the command's own line.
+        prefix = f"stk-harness {self.row.command}: "
+        if not any(
+            line.startswith(prefix) and any(n in line for n in named) for line in text.splitlines()
+        ):
+            return [f"exit 2 on {self.cell.condition} at {given}: no line '{prefix}...' names it"]
         if self.cell.condition == EIO_READ and not re.search(r"Input/output error|I/O error", text):
             return [f"exit 2 on {EIO_READ} at {given} without the reason (a short read?)"]
         return []

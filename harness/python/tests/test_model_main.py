@@ -53,3 +53,25 @@ def test_the_usage_lists_exactly_the_documented_commands() -> None:
     assert r.returncode == 2
     listed = sorted(re.findall(r"^  (\S+)\t", r.stderr, re.M))
     assert listed == DOCUMENTED
+
+
+# MODEL harness-usage-error-line
+# checks: harness/src/cli/cli.cpp  (the line a refused run prints, named by its command)
+# contract: docs/reports.md#exit-status-and-report-files
+# planted: ci/mutants/usage-error-line-unnamed.patch  (the line without the command's name)
+@pytest.mark.parametrize("name", DOCUMENTED)
+def test_every_command_names_itself_when_an_option_is_refused(name: str, tmp_path: Path) -> None:
+    """An option no command has: exit 2 and the first line on stderr is `stk-harness NAME: ` with
+    the reason (the fault matrix holds every input and output refusal to the same line)."""
+    r = subprocess.run(
+        [HARNESS, name, "--no-such-option-stk"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 2, (name, r.returncode, r.stderr)
+    first = r.stderr.splitlines()[0] if r.stderr else ""
+    assert first.startswith(f"stk-harness {name}: "), (name, r.stderr[:300])
+    # The reason: the unknown option, or CLI11's first complaint when a required one is missing.
+    assert "--no-such-option-stk" in first or first.endswith(" is required"), (name, first)

@@ -61,10 +61,21 @@ def answers(name: str, values: list[str]) -> list[list[str]]:
 
 def cases(o: Advertised) -> list[tuple[str, bool]]:
     """(value, accepted) at the smallest margins of the advertised domain."""
+    # A value is every word after `value` (docs/uci.md#option-values): a second word, however
+    # valid alone, makes a value outside the domain (the closing draw: only the first word read).
     if o.kind == "check":
-        return [("true", True), ("false", True), ("TRUE", False), ("yes", False), ("1", False)]
+        return [
+            ("true", True),
+            ("false", True),
+            ("TRUE", False),
+            ("yes", False),
+            ("1", False),
+            ("true true", False),
+            ("false x", False),
+        ]
     edge = [("min", str(o.lo), True), ("max", str(o.hi), True)]
     past = [("", str(o.lo - 1), False), ("", str(o.hi + 1), False), ("", "5x", False)]
+    past += [("", f"{o.lo} {o.lo}", False), ("", f"{o.hi} 1", False)]
     return [(v, ok) for end, v, ok in [*edge, *past] if (o.name, end) not in NOT_SENT]
 
 
@@ -124,3 +135,28 @@ def test_a_name_the_engine_does_not_advertise_is_refused_as_unknown() -> None:
     assert len(names) > 30
     for name in names:
         assert answers(name, ["1"]) == [[f"info string error: unknown option '{name}'"]], name
+
+
+def string_options() -> list[str]:
+    out = subprocess.run(
+        [ENGINE], input="uci\nquit\n", capture_output=True, text=True, timeout=60
+    ).stdout
+    return re.findall(r"^option name (.+?) type string\b", out, re.M)
+
+
+# MODEL uci-option-value-words
+# checks: engine/src/uci/options.cpp  (setoption's value: every word after `value`)
+# contract: docs/uci.md#option-values
+# planted: ci/mutants/uci-option-value-first-word.patch  (only the value's first word read)
+@pytest.mark.parametrize("name", string_options() if ENGINE else [])
+def test_a_string_value_keeps_every_word(name: str) -> None:
+    """A path with spaces is one value: a file that does not exist is refused by its whole name
+    (a value cut at its first space would name another file, or load one)."""
+    path = "/nonexistent stk dir/no such net.nnue"
+    (lines,) = answers(name, [path])
+    assert len(lines) == 1 and lines[0].startswith("info string error"), (name, lines)
+    assert path in lines[0], (name, lines)
+
+
+def test_the_engine_advertises_a_string_option() -> None:
+    assert {"EvalFile", "FHModel"} <= set(string_options())
