@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "commands/nnue-bench/nnue_bench.h"
 #include "report/junit.h"
@@ -48,6 +49,44 @@ TEST_CASE("nnue-bench fails exactly when the two evaluation sums differ and name
   junit::TestCase wrapped;
   stk::harness::judge_eval_sums(wrapped, 5, 5 + (std::int64_t(1) << 32));
   CHECK(wrapped.outcome == junit::Outcome::Failed);
+}
+
+// MODEL nnue-bench-forward-sum
+// checks: harness/src/commands/nnue-bench/nnue_bench.cpp  (the forward-only pass judged by refresh's evaluations of its cycle)
+// contract: docs/harnesses/nnue-bench.md#what-it-proves
+// planted: ci/mutants/nnue-bench-forward-cycle-head-off.patch  (one evaluation too many in the last round)
+TEST_CASE("nnue-bench's forward-only sum is refresh's evaluations taken in its cycle",
+          "[model][nnue-bench]") {
+  rc::prop("generated evaluations and counts: the cycle summed one evaluation at a time", [] {
+    const auto evals = *rc::gen::container<std::vector<std::int64_t>>(
+        rc::gen::inRange<std::int64_t>(-30000, 30001));
+    const auto evaluations = *rc::gen::inRange<std::uint64_t>(0, 5000);
+    std::uint64_t want = 0;
+    for (std::uint64_t k = 0; !evals.empty() && k < evaluations; ++k)
+      want += std::uint64_t(evals[k % evals.size()]);
+    RC_ASSERT(stk::harness::cycled_sum(evals, evaluations) ==
+              std::int64_t(evals.empty() ? 0 : want));
+    const std::int64_t forward = std::int64_t(want) +
+                                 *rc::gen::elementOf(std::vector<std::int64_t>{0, 0, 1, -1});
+    junit::TestCase tc;
+    stk::harness::judge_forward_sum(tc, std::int64_t(want), forward);
+    if (forward == std::int64_t(want)) {
+      RC_ASSERT(tc.outcome == junit::Outcome::Passed);
+    } else {
+      RC_ASSERT(tc.outcome == junit::Outcome::Failed);
+      RC_ASSERT(tc.message == "forward-only and refresh evaluations differ");
+      RC_ASSERT(tc.detail == "sum of evals over the forward-only cycle: refresh " +
+                                 std::to_string(std::int64_t(want)) + ", forward-only " +
+                                 std::to_string(forward));
+    }
+  });
+  // A testcase already failed on refresh vs incremental keeps that first reason.
+  junit::TestCase both;
+  stk::harness::judge_eval_sums(both, 1, 2);
+  stk::harness::judge_forward_sum(both, 1, 3);
+  CHECK(both.message == "refresh and incremental evaluations differ");
+  // The cycle past one round: 2 rounds of {5, -7} and the first of the third.
+  CHECK(stk::harness::cycled_sum({5, -7}, 5) == 5 - 7 + 5 - 7 + 5);
 }
 
 }  // namespace nnue_bench_model_test

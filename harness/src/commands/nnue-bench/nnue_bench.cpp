@@ -31,6 +31,25 @@ void judge_eval_sums(junit::TestCase& tc, std::int64_t refresh_sum, std::int64_t
   tc.detail = fmt::format("sum of evals: refresh {}, incremental {}", refresh_sum, incremental_sum);
 }
 
+std::int64_t cycled_sum(const std::vector<std::int64_t>& evals, std::uint64_t evaluations) {
+  if (evals.empty()) return 0;
+  std::uint64_t one_cycle = 0, head = 0;  // sums wrap as the measured ones do
+  for (std::size_t i = 0; i < evals.size(); ++i) {
+    one_cycle += std::uint64_t(evals[i]);
+    if (i < evaluations % evals.size()) head += std::uint64_t(evals[i]);
+  }
+  return std::int64_t(one_cycle * (evaluations / evals.size()) + head);
+}
+
+void judge_forward_sum(junit::TestCase& tc, std::int64_t refresh_cycle_sum,
+                       std::int64_t forward_sum) {
+  if (tc.outcome != junit::Outcome::Passed || refresh_cycle_sum == forward_sum) return;
+  tc.outcome = junit::Outcome::Failed;
+  tc.message = "forward-only and refresh evaluations differ";
+  tc.detail = fmt::format("sum of evals over the forward-only cycle: refresh {}, forward-only {}",
+                          refresh_cycle_sum, forward_sum);
+}
+
 namespace {
 
 struct Step {
@@ -121,12 +140,21 @@ std::tuple<double, std::uint64_t, std::int64_t> replay(const std::vector<Trace>&
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), evals, sum};
 }
 
+// The first kForwardCycle positions' evaluations are kept: forward_only's result is judged by them.
+constexpr std::size_t kForwardCycle = 1024;
+
 template <nnue::Simd S>
 std::pair<double, std::int64_t> refresh_all(const std::vector<Position>& positions,
-                                            const nnue::Network& net) {
+                                            const nnue::Network& net,
+                                            std::vector<std::int64_t>& first_evals) {
   std::int64_t sum = 0;
+  first_evals.assign(std::min(positions.size(), kForwardCycle), 0);
   auto t0 = std::chrono::steady_clock::now();
-  for (const Position& p : positions) sum += nnue::evaluate_refresh<S>(net, p).eval;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const std::int64_t e = nnue::evaluate_refresh<S>(net, positions[i]).eval;
+    sum += e;
+    if (i < first_evals.size()) first_evals[i] = e;
+  }
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), sum};
 }
 
@@ -134,7 +162,7 @@ std::pair<double, std::int64_t> refresh_all(const std::vector<Position>& positio
 template <nnue::Simd S>
 std::pair<double, std::int64_t> forward_only(const std::vector<Position>& positions,
                                              const nnue::Network& net, std::size_t evaluations) {
-  const std::size_t distinct = std::min<std::size_t>(positions.size(), 1024);
+  const std::size_t distinct = std::min(positions.size(), kForwardCycle);
   struct Acc {
     alignas(64) std::int16_t acc[2][nnue::kMaxHidden];
     alignas(32) std::int32_t psqt[2][nnue::kNumOutputBuckets];
@@ -191,17 +219,18 @@ struct KernelTiming {
   double rs, is, fs;
   std::int64_t rsum, isum, fsum;
   std::uint64_t ievals;
+  std::vector<std::int64_t> first_evals;  // refresh's evaluations of the forward-only cycle
 };
 
 KernelTiming time_kernels(nnue::Simd s, const std::vector<Position>& positions,
                           const std::vector<Trace>& traces, const nnue::Network& net) {
   KernelTiming k;
   if (s == nnue::Simd::Scalar) {
-    std::tie(k.rs, k.rsum) = refresh_all<nnue::Simd::Scalar>(positions, net);
+    std::tie(k.rs, k.rsum) = refresh_all<nnue::Simd::Scalar>(positions, net, k.first_evals);
     std::tie(k.is, k.ievals, k.isum) = replay<true, nnue::Simd::Scalar>(traces, net);
     std::tie(k.fs, k.fsum) = forward_only<nnue::Simd::Scalar>(positions, net, positions.size());
   } else {
-    std::tie(k.rs, k.rsum) = refresh_all<nnue::kBestSimd>(positions, net);
+    std::tie(k.rs, k.rsum) = refresh_all<nnue::kBestSimd>(positions, net, k.first_evals);
     std::tie(k.is, k.ievals, k.isum) = replay<true, nnue::kBestSimd>(traces, net);
     std::tie(k.fs, k.fsum) = forward_only<nnue::kBestSimd>(positions, net, positions.size());
   }
@@ -213,7 +242,7 @@ KernelTiming time_kernels(nnue::Simd s, const std::vector<Position>& positions,
 void report_kernels(report::RunReport& run, std::ostringstream& table, int hidden,
                     const char* kname, const KernelTiming& k, std::size_t positions,
                     double base_s) {
-  const auto& [rs, is, fs, rsum, isum, fsum, ievals] = k;
+  const auto& [rs, is, fs, rsum, isum, fsum, ievals, first_evals] = k;
   // The replay's own make/unmake time (the baseline run) is taken out of the incremental rate.
   double refresh_rate = double(positions) / rs,
          inc_rate = double(ievals) / std::max(is - base_s, 1e-9), fwd_rate = double(positions) / fs;
@@ -226,7 +255,8 @@ void report_kernels(report::RunReport& run, std::ostringstream& table, int hidde
                                     {"incremental_evals_per_s", std::llround(inc_rate)},
                                     {"forward_only_per_s", std::llround(fwd_rate)},
                                     {"refresh_eval_sum", rsum},
-                                    {"incremental_eval_sum", isum}});
+                                    {"incremental_eval_sum", isum},
+                                    {"forward_only_eval_sum", fsum}});
   junit::TestCase tc;
   tc.classname = "nnue-bench.h" + std::to_string(hidden);
   tc.name = kname;
@@ -238,6 +268,7 @@ void report_kernels(report::RunReport& run, std::ostringstream& table, int hidde
               {"forward_only_eval_sum", std::to_string(fsum)},
               {"incremental_eval_sum", std::to_string(isum)}};
   judge_eval_sums(tc, rsum, isum);
+  judge_forward_sum(tc, cycled_sum(first_evals, positions), fsum);
   run.suites.front().cases.push_back(tc);
 }
 
