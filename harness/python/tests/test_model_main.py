@@ -15,7 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[3]
-HARNESS = os.environ.get("STK_HARNESS") or str(ROOT / "build/release/harness/stk-harness")
+# Absolute: a test below runs it from a scratch folder.
+HARNESS = os.path.abspath(
+    os.environ.get("STK_HARNESS") or str(ROOT / "build/release/harness/stk-harness")
+)
 DOCUMENTED = sorted(re.findall(r"^## stk-harness (\S+)$", (ROOT / "docs/cli.md").read_text(), re.M))
 
 pytestmark = pytest.mark.skipif(not Path(HARNESS).exists(), reason="stk-harness not built")
