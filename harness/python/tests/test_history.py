@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import json
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -87,6 +88,46 @@ def test_corrupt_database_is_named_and_nothing_is_appended(tmp_path: Path):
     assert str(db) in proc.stderr and "not a usable history database" in proc.stderr
     assert db.read_bytes() == before
     assert history(db).returncode == 2
+
+
+def test_a_database_damaged_past_its_header_is_refused_never_read_in_part(tmp_path: Path):
+    """docs/review.md#history: a page of the figures damaged on disk (the header, the marks and
+    the schema intact) fails SQLite's integrity check before any row is read: exit 2 naming the
+    file and the page, no listing or CSV from the rows before it, and an append leaves the file
+    as it was (a read that trusted the pages would print a part, or loop on a failing step)."""
+    db = tmp_path / "history.sqlite"
+    assert history(db, "--append", str(reports_with(tmp_path, 7))).returncode == 0
+    con = sqlite3.connect(db)
+    cols = [r[1] for r in con.execute("PRAGMA table_info(figures)")]
+    row = con.execute(f"SELECT {', '.join(cols)} FROM figures LIMIT 1").fetchone()
+    key = cols.index("key")
+    for i in range(3000):  # many pages of figures after the first
+        values = list(row)
+        values[key] = f"bench.quick.extra{i:04}"
+        con.execute(f"INSERT INTO figures VALUES ({', '.join('?' * len(cols))})", values)
+    con.commit()
+    con.close()
+    page = 4096
+    data = bytearray(db.read_bytes())
+    assert len(data) >= 8 * page and len(data) % page == 0
+    last = len(data) - page  # the last page: a leaf of the figures table
+    data[last : last + page] = b"\xa5" * page
+    db.write_bytes(bytes(data))
+    before = db.read_bytes()
+    for args in ((), ("--csv",)):
+        proc = subprocess.run(
+            [HARNESS, "history", "--db", str(db), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 2, (args, proc.returncode, proc.stdout[-300:], proc.stderr)
+        assert f"{db}: not a usable history database: " in proc.stderr, proc.stderr
+        assert "integrity check failed" in proc.stderr and "Page " in proc.stderr, proc.stderr
+        assert "bench.quick" not in proc.stdout, (args, proc.stdout[:300])
+    proc = history(db, "--append", str(reports_with(tmp_path, 8)))
+    assert proc.returncode == 2, proc.stderr
+    assert db.read_bytes() == before
 
 
 def test_page_tabulates_each_figure_over_the_last_runs(tmp_path: Path):
