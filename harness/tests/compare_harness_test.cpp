@@ -249,3 +249,35 @@ TEST_CASE("compare --audits: a side's firing rates are measurable exactly when i
   CHECK_THAT(harness::compare::firing_unavailable_reason(old),
              Contains("--base HEAD: this revision has no fail-high collection"));
 }
+
+TEST_CASE("compare: a speed run's nodes/s is its nodes over all its positions' time",
+          "[compare][harness]") {
+  // docs/harnesses/compare.md: a run's nodes/s is the nodes of its 20 positions over their time
+  // added up. A wrapper holds the first go of every run back 300 ms: however fast the rest, that
+  // run cannot have searched its (at most 20 x 2000) nodes faster than in 0.3 s. A figure from
+  // one position's time alone (the last, or any but the first) comes out far above that bound.
+  auto dir = test::scratch_dir("compare-speed-time");
+  const std::string stk = "'" + test::engine_bin() + "'";
+  auto held = test::write_script(dir, "first-go-held",
+                                 "[ \"$1\" = bench ] && exec " + stk +
+                                     " \"$@\"\n"
+                                     "n=0\n"
+                                     "while IFS= read -r line; do\n"
+                                     "  case \"$line\" in go*)\n"
+                                     "    [ $((n % 20)) -eq 0 ] && sleep 0.3\n"
+                                     "    n=$((n + 1)) ;;\n"
+                                     "  esac\n"
+                                     "  printf '%s\\n' \"$line\"\n"
+                                     "done | " +
+                                     stk + " \"$@\"");
+  auto r = compare(dir, held, held, "", "--nodes 2000 --depth 0", 2);
+  INFO(r.result.output);
+  REQUIRE(r.result.exit_code == 0);
+  REQUIRE(r.json["speed"]["base_nps"].size() == 2);
+  const double bound = 20 * 2000 / 0.3;
+  for (const char* side : {"base_nps", "candidate_nps"})
+    for (const auto& nps : r.json["speed"][side]) {
+      CHECK(nps.get<double>() > 0);
+      CHECK(nps.get<double>() <= bound);
+    }
+}
