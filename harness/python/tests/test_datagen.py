@@ -167,6 +167,44 @@ def test_the_read_back_check_fails_on_a_record_damaged_on_disk(tmp_path: Path, j
     assert r.returncode == 0
 
 
+# MODEL datagen-quiet-flag
+# checks: harness/src/commands/datagen/datagen_file.cpp  (the quiet flag a data file's record may hold)
+# contract: docs/datagen.md#report
+# planted: ci/mutants/datagen-quiet-flag-below-zero-only.patch  (only flags sorting below "0" refused)
+@pytest.mark.parametrize(
+    ("flag", "kept"),
+    [
+        ("0", True),
+        ("1", True),
+        ("/", False),
+        ("2", False),
+        (" ", False),
+        ("00", False),
+        ("10", False),
+    ],
+)
+def test_a_records_quiet_flag_is_exactly_0_or_1(tmp_path: Path, flag: str, kept: bool):
+    """The read-back check on the next run of the same command: each flag either side of "0" and
+    "1" in byte order, a blank and a longer one is refused naming the line (a shorter file fails
+    the journal's size check first); "0" and "1" are read (a flag put in place of the other keeps
+    every length and offset)."""
+    assert datagen(tmp_path, "--games", "2", "--config", "t").returncode == 0
+    data = tmp_path / "d.txt"
+    lines = data.read_text().splitlines(keepends=True)
+    fields = lines[1].rstrip("\n").split(" | ")
+    fields[4] = flag
+    lines[1] = " | ".join(fields) + "\n"
+    data.write_text("".join(lines))
+    proc = datagen(tmp_path, "--games", "2", "--config", "t")
+    xml = (tmp_path / "r/junit/datagen-t.xml").read_text()
+    if kept:
+        assert len(flag) == 1
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    else:
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert f"{data}:2: quiet flag is not 0 or 1" in xml, xml[-600:]
+
+
 FAKE_TEACHER = """#!{python}
 # A UCI teacher for the tests: scores every position {cp} cp for the side to move, plays the
 # first legal move in python-chess's order (a capture when one exists: so quiet is the teacher's
