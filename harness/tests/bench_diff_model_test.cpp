@@ -10,7 +10,9 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -260,6 +262,123 @@ TEST_CASE("model: bench-diff parts generated traces at the first changed record 
         RC_ASSERT(v.mechanism.find(decision_name(ec)) != std::string::npos);
     }
   });
+}
+
+namespace bench_diff_model {
+
+// A record of each event, as `stk bench 7 --trace 3` writes them.
+const std::vector<std::string> kRecords = {
+    "0 iteration depth=1 window=[-32001,32001]",
+    "0 root-score 121",
+    "0 node depth=1 window=[-32001,32001] pv key=a2189827eaf933b5",
+    "2 qnode window=[-31998,31999] pv key=3e814064d51a9058",
+    "0 tt-hit move=b4f4 depth=1 bound=exact score=121 eval=-38",
+    "4 tt-cut score=18",
+    "7 return draw value=0",
+    "19 return no-moves value=-31981",
+    "0 eval static=-38 eval=-38 improving=0",
+    "2 static-null value=140",
+    "2 null-move reduction=4 depth=0",
+    "2 null-move-result score=110 no-cut",
+    "4 iir depth=3",
+    "0 move b4f4 n=1 depth=1 lmr-table=0 lmr-depth=0 check=1",
+    "3 move h4g5 n=7 depth=5 lmr-table=2 lmr-depth=3 check=0",
+    "1 lmp h4g5 n=2",
+    "2 futility a5a6 n=2",
+    "1 see-prune h5b5 n=3",
+    "0 see b4f4 site=ordering threshold=0 result=1",
+    "3 see g3g2 site=qsearch threshold=-50 result=0",
+    "0 search b4f4 n=1 depth=1 extension=1",
+    "0 lmr e2e3 reduction=1 depth=1",
+    "1 score h4g3 child=pv value=-121",
+    "2 score e2e4 child=null-window value=15",
+    "3 qskip g3g2 delta",
+    "3 qskip a7a8n underpromotion",
+    "1 stand-pat value=70",
+    "2 exit best=none value=121 bound=upper"};
+
+// The value of `key=value` in record `w`, or "".
+std::string value_of(const std::vector<std::string>& w, const std::string& key) {
+  for (const std::string& x : w)
+    if (x.rfind(key + "=", 0) == 0) return x.substr(key.size() + 1);
+  return "";
+}
+
+// docs/harnesses/bench-diff.md, "The mechanism": the name for two records of the same event that
+// first differ at the word named `field` (the base record `w`'s values). The page's table, row by
+// row: a fixed name, or one chosen by the field, or one that quotes a value.
+std::string documented_mechanism(const std::vector<std::string>& w, const std::string& field) {
+  static const std::map<std::string, std::string> fixed = {
+      {"iteration", "aspiration window (root)"},
+      {"root-score", "aspiration window (root)"},
+      {"qnode", "quiescence node entry"},
+      {"tt-hit", "TT contents"},
+      {"tt-cut", "TT cut"},
+      {"static-null", "static null move (reverse futility)"},
+      {"null-move", "null move"},
+      {"null-move-result", "null move"},
+      {"iir", "IIR (internal iterative reduction)"},
+      {"lmp", "LMP"},
+      {"futility", "futility"},
+      {"see-prune", "SEE pruning"},
+      {"lmr", "LMR"},
+      {"stand-pat", "stand pat (qsearch)"},
+      {"exit", "node result"}};
+  static const std::map<std::string, std::map<std::string, std::string>> by_field = {
+      {"node",
+       {{"window", "search window (node entry)"},
+        {"depth", "depth (node entry)"},
+        {"key", "position (node entry)"},
+        {"", "node type (node entry)"}}},
+      {"eval", {{"improving", "improving flag"}, {"", "static evaluation"}}},
+      {"search", {{"extension", "extension"}, {"", "child depth"}}},
+      {"move",
+       {{"lmr-depth", "LMR depth (futility and SEE pruning margin)"},
+        {"check", "gives check"},
+        {"", "move ordering"}}}};
+  const std::string& e = w[1];
+  if (auto it = fixed.find(e); it != fixed.end()) return it->second;
+  if (e == "move" && field == "lmr-table")
+    return "LMR (reduction table entry r[" + value_of(w, "depth") + "][" + value_of(w, "n") + "])";
+  if (auto it = by_field.find(e); it != by_field.end())
+    return it->second.count(field) ? it->second.at(field) : it->second.at("");
+  const auto word = [&](std::size_t i) { return i < w.size() ? w[i] : std::string(); };
+  const std::map<std::string, std::string> quoting = {
+      {"return", "early return (" + word(2) + ")"},
+      {"see", "SEE (" + value_of(w, "site") + ")"},
+      {"score", "search result (" + value_of(w, "child") + " child)"},
+      {"qskip", word(3) == "delta" ? "delta pruning (qsearch)" : "underpromotion skip (qsearch)"}};
+  return quoting.count(e) ? quoting.at(e) : "no such event";
+}
+
+}  // namespace bench_diff_model
+
+// MODEL bench-diff-mechanism-names
+// checks: harness/src/commands/bench-diff/trace_diff.cpp  (the mechanism named for two records of one event that differ)
+// contract: docs/harnesses/bench-diff.md#how
+// planted: ci/mutants/bench-diff-score-mechanism-lost.patch  (a child search's result named by its bare event)
+TEST_CASE("model: bench-diff names each event's mechanism as documented field by field",
+          "[model][bench-diff]") {
+  using namespace bench_diff_model;
+  // Every record of every event, changed at each of its fields in turn (its value, or a word
+  // added after it), against the documented name.
+  rc::prop("each event and field, any changed value", [] {
+    const std::string base = *rc::gen::elementOf(kRecords);
+    const std::vector<std::string> w = split(base);
+    const std::size_t i = *rc::gen::inRange<std::size_t>(2, w.size() + 1);
+    std::vector<std::string> changed = w;
+    const std::string extra = std::to_string(*rc::gen::inRange(0, 1000));
+    if (i < w.size()) changed[i] += extra;
+    else changed.push_back("x=" + extra);
+    std::string candidate = changed[0];
+    for (std::size_t k = 1; k < changed.size(); ++k) candidate += " " + changed[k];
+    const std::string field = word_name(w, i);  // the base record's name of that word
+    RC_ASSERT(bd::mechanism_of(base, candidate) == documented_mechanism(w, field));
+  });
+  // Every event appears: a record list that lost one would pass the property without it.
+  std::set<std::string> events;
+  for (const std::string& r : kRecords) events.insert(split(r)[1]);
+  CHECK(events.size() == 23);
 }
 
 // MODEL bench-diff-first-position
