@@ -31,6 +31,19 @@ struct Due {
   std::string result, kind;
 };
 
+// The reason a game adjudicated for `due` records (docs/harnesses/match.md#adjudication).
+std::string documented_reason(const Adjudication& s, const Due& due) {
+  if (due.kind == "resign")
+    return std::string("adjudication: ") + (due.result == "1-0" ? "Black" : "White") +
+           " resigns (both engines scored it beyond " + std::to_string(s.resign->score) +
+           " cp for " + std::to_string(s.resign->movecount) + " moves)";
+  if (due.kind == "draw")
+    return "adjudication: draw (both engines within " + std::to_string(s.draw->score) + " cp for " +
+           std::to_string(s.draw->movecount) + " moves from move " +
+           std::to_string(s.draw->movenumber) + ")";
+  return "adjudication: draw (move cap of " + std::to_string(s.maxmoves) + " moves)";
+}
+
 std::optional<Due> model_verdict(const Adjudication& s, const std::vector<Ply>& h) {
   const int n = int(h.size());
   auto white_view = [&](int i) -> std::optional<int> {
@@ -81,7 +94,7 @@ int play(const Adjudication& s, const std::vector<Ply>& plies) {
     if (got) {
       RC_ASSERT(got->result == want->result);
       RC_ASSERT(kind_of(*got) == want->kind);
-      RC_ASSERT(got->reason.rfind("adjudication: ", 0) == 0);
+      RC_ASSERT(got->reason == documented_reason(s, *want));
       return int(i);
     }
   }

@@ -45,11 +45,16 @@ inline RunResult run_command(const std::string& cmd) {
   while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
   int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (contract)
-    if (std::string broken = contract->violation(r.exit_code); !broken.empty())
+  if (contract) {
+    std::string broken = contract->violation(r.exit_code);
+    // docs/reports.md: a run that ends by itself ends every line it printed, the last included.
+    if (broken.empty() && WIFEXITED(status) && !r.output.empty() && r.output.back() != '\n')
+      broken = "the last line printed has no newline";
+    if (!broken.empty())
       throw std::runtime_error(
           "report contract (docs/reports.md): " + broken + "\ncommand: " + cmd +
           "\noutput: " + r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0));
+  }
   return r;
 }
 

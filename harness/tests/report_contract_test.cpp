@@ -344,3 +344,19 @@ TEST_CASE("report contract: every interval runs low end first, both ways", "[rep
   CHECK(s.run_with("standin/t.md", "excess [0.2, 0.1]\n").find("t.md: interval [0.2, 0.1]") !=
         std::string::npos);
 }
+
+TEST_CASE("run contract: a run that ends by itself ends its last printed line",
+          "[report][contract]") {
+  const fs::path root = stk::test::scratch_dir("run-contract-newline");
+  const fs::path bin = root / "stk-harness";
+  auto standin = [&](const std::string& printf_format) {
+    stk::test::write_file(bin, "#!/bin/sh\nprintf '" + printf_format + "'\nexit 0\n");
+    fs::permissions(bin, fs::perms::owner_all);
+    return stk::test::run_command("'" + bin.string() + "'");
+  };
+  CHECK(standin("done\\n").output == "done\n");
+  CHECK(standin("").output.empty());  // nothing printed: nothing to end
+  CHECK_THROWS_WITH(standin("report: x.xml"),
+                    Catch::Contains("the last line printed has no newline"));
+  CHECK_THROWS_WITH(standin("a\\nb"), Catch::Contains("the last line printed has no newline"));
+}
