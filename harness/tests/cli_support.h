@@ -50,6 +50,8 @@ inline RunResult run_command(const std::string& cmd) {
     // docs/reports.md: a run that ends by itself ends every line it printed, the last included.
     if (broken.empty() && WIFEXITED(status) && !r.output.empty() && r.output.back() != '\n')
       broken = "the last line printed has no newline";
+    if (std::string near = non_finite_figure(r.output); broken.empty() && !near.empty())
+      broken = "a figure printed as nan or inf: ..." + near + "...";
     if (!broken.empty())
       throw std::runtime_error(
           "report contract (docs/reports.md): " + broken + "\ncommand: " + cmd +

@@ -397,6 +397,29 @@ std::string property_name_violation(const fs::path& junit, const JUnitFacts& fac
   return "";
 }
 
+// docs/report-schema.md#junit-counts: a failing or erroring testcase says why in its message.
+std::string unexplained_outcome_violation(const fs::path& junit) {
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(junit.c_str()) != tinyxml2::XML_SUCCESS) return "";  // read_junit names it
+  std::vector<const tinyxml2::XMLElement*> todo = {doc.RootElement()};
+  while (!todo.empty()) {
+    const tinyxml2::XMLElement* e = todo.back();
+    todo.pop_back();
+    if (!e) continue;
+    const std::string tag = e->Name();
+    if (tag == "failure" || tag == "error") {
+      const char* message = e->Attribute("message");
+      if (!message || std::string(message).find_first_not_of(" \t\n") == std::string::npos) {
+        const auto* tc = e->Parent() ? e->Parent()->ToElement() : nullptr;
+        return fmt::format("{}: testcase '{}' has a <{}> without a message", junit.string(),
+                           tc && tc->Attribute("name") ? tc->Attribute("name") : "?", tag);
+      }
+    }
+    for (auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) todo.push_back(c);
+  }
+  return "";
+}
+
 // The first key of the document's objects, at any depth, that is not a name.
 std::string key_violation(const fs::path& json_path, const nlohmann::json& doc,
                           const std::string& where) {
@@ -553,6 +576,16 @@ std::string recorded_input_violation(const fs::path& junit, const JUnitFacts& fa
 
 using namespace report_contract_detail;
 
+// The first figure printed as "nan" or "inf" (a division by zero or an empty set's mean shown
+// as a number) in `text`, or "" (docs/report-schema.md#figures: such a figure is absent or null).
+std::string non_finite_figure(const std::string& text) {
+  static const std::regex figure(R"((^|[^A-Za-z0-9_.])[-+]?(nan|inf|infinity)($|[^A-Za-z0-9_]))");
+  std::smatch m;
+  if (!std::regex_search(text, m, figure)) return "";
+  const auto at = std::size_t(m.position(0));
+  return text.substr(at > 40 ? at - 40 : 0, 80);
+}
+
 RunContract::RunContract(const std::string& command) {
   // The words as /bin/sh reads them (the project's own splitter; an unbalanced quote throws).
   words_ = harness::proc::split_words(command);
@@ -608,6 +641,9 @@ std::string RunContract::violation(int exit_code) const {
     if (std::string v = property_name_violation(junit, facts); !v.empty()) return v;
     if (std::string v = printed_interval_violation(junit); !v.empty()) return v;
     if (std::string v = time_violation(junit, facts, words_, elapsed); !v.empty()) return v;
+    if (std::string v = unexplained_outcome_violation(junit); !v.empty()) return v;
+    if (std::string near = non_finite_figure(read_file(junit)); !near.empty())
+      return fmt::format("{}: a figure printed as nan or inf: ...{}...", junit.string(), near);
     const bool failed = facts.counts.failures + facts.counts.errors > 0;
     if (exit_code == 0 && failed)
       return fmt::format("exit 0 but {} records {} failures and {} errors", junit.string(),

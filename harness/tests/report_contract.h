@@ -26,6 +26,9 @@ struct FileIdentity {
 
 // A harness command line's report contract, taken before it runs (the state of the files it may
 // write) and checked after (`violation`).
+// The first figure printed as "nan" or "inf" in `text` with its surroundings, or "".
+std::string non_finite_figure(const std::string& text);
+
 class RunContract {
  public:
   // The JUnit files the command names: each `--junit PATH`, and every `*.xml` under

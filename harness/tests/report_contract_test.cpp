@@ -360,3 +360,35 @@ TEST_CASE("run contract: a run that ends by itself ends its last printed line",
                     Catch::Contains("the last line printed has no newline"));
   CHECK_THROWS_WITH(standin("a\\nb"), Catch::Contains("the last line printed has no newline"));
 }
+
+TEST_CASE("report contract: a failure says why and no figure reads nan or inf, both ways",
+          "[report][contract]") {
+  auto failing_case = [](const std::string& message_attr, const std::string& text) {
+    return "<?xml version=\"1.0\"?><testsuites tests=\"1\" failures=\"1\" errors=\"0\"><testsuite "
+           "name=\"standin.t\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0\">"
+           "<testcase classname=\"standin.c\" name=\"f\" time=\"0\"><failure" +
+           message_attr + ">" + text + "</failure></testcase></testsuite></testsuites>";
+  };
+  SECTION("a failure with a message and finite figures keeps the contract") {
+    Stage s("explained");
+    CHECK(s.run_with("junit/standin-t.xml",
+                     failing_case(" message=\"ratio 0.44\"", "go infinite")) == "");
+  }
+  SECTION("a failure without a message, or with a blank one, breaks it") {
+    Stage s("unexplained");
+    CHECK_THAT(s.run_with("junit/standin-t.xml", failing_case("", "d")),
+               Catch::Contains("has a <failure> without a message"));
+    Stage b("blank");
+    CHECK_THAT(b.run_with("junit/standin-t.xml", failing_case(" message=\" \"", "d")),
+               Catch::Contains("has a <failure> without a message"));
+  }
+  SECTION("a figure written as nan or inf breaks it") {
+    for (const char* text : {"pairs ratio inf", "mean -nan cp", "rate nan"}) {
+      Stage s(std::string("nonfinite-") + std::to_string(std::string(text).size()));
+      CHECK_THAT(s.run_with("junit/standin-t.xml", failing_case(" message=\"m\"", text)),
+                 Catch::Contains("a figure printed as nan or inf"));
+    }
+  }
+  CHECK(stk::test::non_finite_figure("information, go infinite, 1.0.nan, Inference").empty());
+  CHECK_FALSE(stk::test::non_finite_figure("ratio inf\n").empty());
+}

@@ -16,7 +16,7 @@ import chess
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
-from report_contract import HarnessRun, is_harness_run, suite_property_problems
+from report_contract import HarnessRun, is_harness_run, non_finite_figure, suite_property_problems
 
 import stkref.cli
 import stkref.junit
@@ -80,7 +80,9 @@ def report_contract_of_every_harness_run(monkeypatch: pytest.MonkeyPatch) -> Non
 def suite_times_of_every_python_report(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     """Every JUnit report a Python writer serializes in a test, whoever calls it, keeps the order
     of docs/report-schema.md#times: no suite shorter than its longest testcase (a suite time left
-    at 0 is a writer's defect). Compared as written, to the millisecond."""
+    at 0 is a writer's defect). Compared as written, to the millisecond. And, as the C++ report
+    contract holds every stk-harness run (harness/tests/report_contract.cpp): no figure printed
+    as nan or inf (docs/report-schema.md#figures)."""
     real = stkref.junit.to_xml
     broken: list[str] = []
 
@@ -91,12 +93,17 @@ def suite_times_of_every_python_report(monkeypatch: pytest.MonkeyPatch):  # type
                 broken.append(
                     f"suite {s.name!r} took {s.time_s} s, its longest testcase {longest} s"
                 )
-        return real(suites)
+        xml = real(suites)
+        if near := non_finite_figure(xml):
+            broken.append(f"a figure printed as nan or inf: ...{near}...")
+        return xml
 
     monkeypatch.setattr(stkref.junit, "to_xml", checked)
     yield
     if broken:
-        pytest.fail(f"report times (docs/report-schema.md#times): {broken}", pytrace=False)
+        pytest.fail(
+            f"report contract (docs/report-schema.md#times, #figures): {broken}", pytrace=False
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,8 @@ reference run of every command, so both the tools and the matrix meet it):
   "Suite properties by harness" names, each it writes in every run present, `<K>` numbered 1, 2, ...
 - every interval a report states runs low end first (`[A, B]` in its JUnit text and on its
   summary's page; `lo`/`hi`, `low`/`high`, `min`/`median`/`max` and `X_min`/`X_median`/`X_max`
-  in its JSON).
+  in its JSON);
+- no figure of its JUnit text is written as nan or inf.
 
 Exit 2 and other statuses are judged by the tests that provoke them."""
 
@@ -411,7 +412,7 @@ def violations(
         counts, suites, problems = junit_counts(junit)
         out += problems + case_problems(junit) + input_problems(junit, argv or [])
         out += property_name_problems(junit) + time_problems(junit, argv or [], elapsed)
-        out += printed_interval_problems(junit)
+        out += printed_interval_problems(junit) + non_finite_problems(junit)
         if argv and (Path(argv[0]).name == "stk-harness" or python_tool(argv)):
             out += suite_property_problems(junit, tool=python_tool(argv))
         failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
@@ -425,6 +426,24 @@ def violations(
     if status == 1 and reports and not failed_any:
         out.append("exit 1 but no report it wrote records a failure or an error")
     return out
+
+
+# A number written as nan or inf (a division by zero shown as a figure), not a word holding it.
+_NON_FINITE = re.compile(r"(?:^|[^A-Za-z0-9_.])[-+]?(?:nan|inf|infinity)(?:$|[^A-Za-z0-9_])")
+
+
+def non_finite_figure(text: str) -> str:
+    """The first figure of `text` written as nan or inf, with its surroundings, or "" (no figure
+    is: docs/report-schema.md#figures-by-harness)."""
+    m = _NON_FINITE.search(text)
+    return text[max(m.start() - 40, 0) : m.end() + 40] if m else ""
+
+
+def non_finite_problems(file: Path) -> list[str]:
+    if not file.is_file():
+        return []
+    near = non_finite_figure(file.read_text(errors="replace"))
+    return [f"{file}: a figure printed as nan or inf: ...{near}..."] if near else []
 
 
 _PRINTED_INTERVAL = re.compile(r"\[(-?\d+(?:\.\d+)?)%?, (-?\d+(?:\.\d+)?)%?\]")

@@ -455,3 +455,29 @@ def test_min_median_max_run_in_order_both_ways(out: Path, fields: dict, kept: bo
     summary.write_text(json.dumps(doc))
     found = rc.violations(1, [report])
     assert found == [] if kept else "speed has" in found[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "finite"),
+    [
+        ("pairs ratio 0.44", True),
+        ("pairs ratio infinite (no pair lost)", True),
+        ("go infinite; information; nano; Inference", True),
+        ("version 1.0.nan", True),
+        ("pairs ratio inf", False),
+        ("pairs ratio nan\n", False),
+        ('<property name="x" value="-nan"/>', False),
+        ("rate=+inf;", False),
+        ("mean infinity", False),
+        ("nan", False),
+    ],
+)
+def test_a_figure_written_as_nan_or_inf_is_found_both_ways(
+    out: Path, text: str, finite: bool
+) -> None:
+    """docs/report-schema.md#figures-by-harness: a number that is no number is written in words;
+    the contract finds `nan`/`inf` written as a figure, never inside a word."""
+    assert (rc.non_finite_figure(text) == "") == finite, text
+    junit = out / "junit/standin-t.xml"
+    junit.write_text(f'<testsuites><testsuite name="standin.t">{text}</testsuite></testsuites>')
+    assert bool(rc.non_finite_problems(junit)) == (not finite)

@@ -1,5 +1,6 @@
 #include "match_results/match_analysis.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -63,6 +64,13 @@ nlohmann::ordered_json estimate_json(const EloEstimate& e) {
           {"confidence", e.confidence}};
 }
 
+// The pairs ratio in words where it is no number (docs/match-results.md): no figure reads "inf".
+std::string pairs_ratio_text(double ratio) {
+  if (std::isnan(ratio)) return "undefined (no pair won or lost)";
+  if (std::isinf(ratio)) return "infinite (no pair lost)";
+  return fmt::format("{:.2f}", ratio);
+}
+
 }  // namespace
 
 std::string to_text(const MatchAnalysis& a) {
@@ -75,8 +83,9 @@ std::string to_text(const MatchAnalysis& a) {
                        a.wdl->draws, a.wdl->losses, 100 * draw_ratio(*a.wdl));
   if (a.penta) {
     const auto& n = a.penta->n;
-    out += fmt::format("{:<13}LL {}  LD {}  DD+WL {}  DW {}  WW {}   pairs ratio {:.2f}\n",
-                       "pentanomial", n[0], n[1], n[2], n[3], n[4], pairs_ratio(*a.penta));
+    out += fmt::format("{:<13}LL {}  LD {}  DD+WL {}  DW {}  WW {}   pairs ratio {}\n",
+                       "pentanomial", n[0], n[1], n[2], n[3], n[4],
+                       pairs_ratio_text(pairs_ratio(*a.penta)));
     out += estimate_lines(*a.penta_estimate);
   }
   if (a.wdl) {
