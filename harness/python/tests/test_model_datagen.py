@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -346,3 +347,25 @@ def check_terminations(tmp: Path, seed: int, nodes: int) -> None:
     summary = json.loads((tmp / "reports/datagen/t.json").read_text())
     assert summary["terminations"] == want
     assert at == len(rows)
+    # The same counts on the Markdown page and in the printed line (docs/datagen.md#report).
+    page = (tmp / "reports/datagen/t.md").read_text()
+    table = {
+        m[0]: {
+            "games": int(m[1]),
+            "white_wins": int(m[2]),
+            "draws": int(m[3]),
+            "black_wins": int(m[4]),
+        }
+        for m in re.findall(r"^\| ([a-z-]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", page, re.M)
+    }
+    assert table == want, page
+    printed = ", ".join(
+        f"{k} {c['games']}"
+        + (
+            f" (white {c['white_wins']}, black {c['black_wins']})"
+            if c["white_wins"] + c["black_wins"]
+            else ""
+        )
+        for k, c in ((k, want[k]) for k in summary["terminations"])  # the report's order
+    )
+    assert f"datagen: ended: {printed}\n" in r.stdout, r.stdout
