@@ -51,7 +51,8 @@ struct JUnitFacts {
     double seconds, longest_case;  // its time attribute; its longest testcase's
   };
   std::vector<SuiteTime> suite_times;
-  std::string problem;  // a count stated unlike the testcases, unparsable XML
+  std::string problem;      // a count stated unlike the testcases, unparsable XML
+  std::string unexplained;  // the first <failure>/<error> without a message, named
 };
 
 std::string attribute(const tinyxml2::XMLElement* e, const char* name) {
@@ -86,6 +87,13 @@ JUnitFacts read_junit(const fs::path& file) {
       suite.failures += c->FirstChildElement("failure") != nullptr;
       suite.errors += c->FirstChildElement("error") != nullptr;
       suite.skipped += c->FirstChildElement("skipped") != nullptr;
+      for (const char* outcome : {"failure", "error"})  // docs/report-schema.md#junit-counts
+        if (const auto* e = c->FirstChildElement(outcome); e && f.unexplained.empty()) {
+          const std::string message = attribute(e, "message");
+          if (message.find_first_not_of(" \t\n") == std::string::npos)
+            f.unexplained = fmt::format("{}: testcase '{}' has a <{}> without a message",
+                                        file.string(), attribute(c, "name"), outcome);
+        }
     }
     auto& own = f.suite_properties.emplace_back();
     if (auto* props = s->FirstChildElement("properties"))
@@ -397,29 +405,6 @@ std::string property_name_violation(const fs::path& junit, const JUnitFacts& fac
   return "";
 }
 
-// docs/report-schema.md#junit-counts: a failing or erroring testcase says why in its message.
-std::string unexplained_outcome_violation(const fs::path& junit) {
-  tinyxml2::XMLDocument doc;
-  if (doc.LoadFile(junit.c_str()) != tinyxml2::XML_SUCCESS) return "";  // read_junit names it
-  std::vector<const tinyxml2::XMLElement*> todo = {doc.RootElement()};
-  while (!todo.empty()) {
-    const tinyxml2::XMLElement* e = todo.back();
-    todo.pop_back();
-    if (!e) continue;
-    const std::string tag = e->Name();
-    if (tag == "failure" || tag == "error") {
-      const char* message = e->Attribute("message");
-      if (!message || std::string(message).find_first_not_of(" \t\n") == std::string::npos) {
-        const auto* tc = e->Parent() ? e->Parent()->ToElement() : nullptr;
-        return fmt::format("{}: testcase '{}' has a <{}> without a message", junit.string(),
-                           tc && tc->Attribute("name") ? tc->Attribute("name") : "?", tag);
-      }
-    }
-    for (auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) todo.push_back(c);
-  }
-  return "";
-}
-
 // The first key of the document's objects, at any depth, that is not a name.
 std::string key_violation(const fs::path& json_path, const nlohmann::json& doc,
                           const std::string& where) {
@@ -641,7 +626,7 @@ std::string RunContract::violation(int exit_code) const {
     if (std::string v = property_name_violation(junit, facts); !v.empty()) return v;
     if (std::string v = printed_interval_violation(junit); !v.empty()) return v;
     if (std::string v = time_violation(junit, facts, words_, elapsed); !v.empty()) return v;
-    if (std::string v = unexplained_outcome_violation(junit); !v.empty()) return v;
+    if (!facts.unexplained.empty()) return facts.unexplained;
     if (std::string near = non_finite_figure(read_file(junit)); !near.empty())
       return fmt::format("{}: a figure printed as nan or inf: ...{}...", junit.string(), near);
     const bool failed = facts.counts.failures + facts.counts.errors > 0;

@@ -12,6 +12,7 @@ import html
 import os
 import re
 import subprocess
+import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,8 +123,6 @@ step_files = st.lists(
 @settings(max_examples=25, deadline=None)
 @given(files=step_files)
 def test_step_lines_and_verdict_follow_the_documented_rule(files: list[StepFile]) -> None:
-    import tempfile
-
     with tempfile.TemporaryDirectory() as d:
         reports = Path(d) / "reports"
         named = [(f"junit/gen-{i}.xml", f) for i, f in enumerate(files)]
