@@ -128,11 +128,20 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(out + r"\Z")
 
 
+# The tests are what a mutant is measured against, never mutated: a broad glob
+# (`harness/python/**/*.py`) drew 20 mutants of test files as a module of their own.
+TEST_TREES = ("engine/tests/", "harness/tests/", PY_TESTS + "/", "harness/fuzz/")
+
+
 def select_files(paths: Iterable[str], globs: Sequence[str]) -> list[str]:
-    """The .cpp and .py paths matching any glob, sorted."""
+    """The .cpp and .py paths matching any glob, outside the tests' trees, sorted."""
     regexes = [glob_regex(g) for g in globs]
     return sorted(
-        p for p in paths if p.endswith((".cpp", ".py")) and any(r.match(p) for r in regexes)
+        p
+        for p in paths
+        if p.endswith((".cpp", ".py"))
+        and not p.startswith(TEST_TREES)
+        and any(r.match(p) for r in regexes)
     )
 
 

@@ -158,6 +158,12 @@ def test_globs_and_modules(mt: ModuleType):
     paths = ["engine/src/a.cpp", "engine/src/eval/b.cpp", "engine/src/a.h", "harness/src/x/y.cpp"]
     assert mt.select_files(paths, ["engine/src/*.cpp"]) == ["engine/src/a.cpp"]
     assert mt.select_files(paths, ["engine/src/**/*.cpp"]) == paths[:2]
+    # A glob that reaches the tests' trees mutates none of their files (planted: a Python
+    # draw over harness/python/**/*.py drew a module of test files).
+    tests = ["harness/python/tests/test_x.py", "harness/tests/t.cpp", "engine/tests/e.cpp"]
+    assert mt.select_files([*tests, "harness/python/stkref/a.py"], ["**/*.py", "**/*.cpp"]) == [
+        "harness/python/stkref/a.py"
+    ]
     assert mt.module_of("engine/src/uci.cpp") == "engine/src"
     assert mt.module_of("engine/src/search/search.cpp") == "engine/src/search"
     assert mt.module_of("harness/src/commands/perft/perft.cpp") == "harness/src/commands/perft"
