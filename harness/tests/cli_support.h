@@ -52,6 +52,8 @@ inline RunResult run_command(const std::string& cmd) {
       broken = "the last line printed has no newline";
     if (std::string near = non_finite_figure(r.output); broken.empty() && !near.empty())
       broken = "a figure printed as nan or inf: ..." + near + "...";
+    if (std::string near = library_exception_text(r.output); broken.empty() && !near.empty())
+      broken = "a reason printed in a library exception's words: ..." + near + "...";
     if (!broken.empty())
       throw std::runtime_error(
           "report contract (docs/reports.md): " + broken + "\ncommand: " + cmd +

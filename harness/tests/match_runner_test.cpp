@@ -272,7 +272,7 @@ TEST_CASE("match: a killed run resumes from its state and plays every pair once"
 
 TEST_CASE("match: bad input is refused before the first game with its name and exit 2",
           "[matchrun][harness][input]") {
-  const auto dir = test::scratch_dir("match-bad");
+  const auto dir = test::scratch_dir("match-run-bad");
   auto expect = [&](const std::string& args, const std::string& message) {
     auto r = match(dir, "b", args + " --nodes 50 --pairs 1 --timeout-ms " + test::timeout_ms(300));
     INFO(args << "\n" << r.output);

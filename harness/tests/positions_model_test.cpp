@@ -81,7 +81,9 @@ std::optional<epd::EpdPosition> parsed(const std::string& line) {
 }
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const auto dir = stk::test::scratch_dir("positions-model");
+  // One folder per file: the book and position-list tests run side by side under ctest -j, and
+  // scratch_dir empties its folder (a shared one lost the other test's file mid-run).
+  const auto dir = stk::test::scratch_dir("positions-model-" + name);
   const auto path = (dir / name).string();
   std::ofstream(path, std::ios::binary) << text;
   return path;

@@ -571,6 +571,21 @@ std::string non_finite_figure(const std::string& text) {
   return text.substr(at > 40 ? at - 40 : 0, 80);
 }
 
+std::string library_exception_text(const std::string& text) {
+  // libstdc++'s what() texts, and nlohmann-json's exception prefix, as the whole reason of a
+  // refusal line (main.cpp's catch-all prints them so); wrapped after a file's name they are a
+  // refusal's detail ("m.json: not JSON: [json.exception.parse_error.101] ... line 1, column 9").
+  static const std::regex words(
+      R"((^|\n)stk-harness [a-z0-9-]+: (sto(i|l|ll|ul|ull|f|d|ld)|std::bad_\w+|)"
+      R"(bad (optional|variant) access|)"
+      R"(basic_string::\w+|vector::_M_\w+|(_Map_base|map)::at|bitset::\w+|)"
+      R"(\[json\.exception\.\w+\.\d+\])(:|$|\s))");
+  std::smatch m;
+  if (!std::regex_search(text, m, words)) return "";
+  const auto at = std::size_t(m.position(0));
+  return text.substr(at > 40 ? at - 40 : 0, 100);
+}
+
 RunContract::RunContract(const std::string& command) {
   // The words as /bin/sh reads them (the project's own splitter; an unbalanced quote throws).
   words_ = harness::proc::split_words(command);

@@ -28,6 +28,11 @@ struct FileIdentity {
 // write) and checked after (`violation`).
 // The first figure printed as "nan" or "inf" in `text` with its surroundings, or "".
 std::string non_finite_figure(const std::string& text);
+// The first `stk-harness NAME: REASON` line whose reason is a library exception's own words (an
+// unchecked std::stoi, .at() or json::get reached by bad input), with its surroundings, or "":
+// such a run ends in exit 2 like a refusal but names neither the file nor the rule it broke
+// (docs/reports.md).
+std::string library_exception_text(const std::string& text);
 
 class RunContract {
  public:

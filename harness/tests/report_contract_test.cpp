@@ -392,3 +392,22 @@ TEST_CASE("report contract: a failure says why and no figure reads nan or inf, b
   CHECK(stk::test::non_finite_figure("information, go infinite, 1.0.nan, Inference").empty());
   CHECK_FALSE(stk::test::non_finite_figure("ratio inf\n").empty());
 }
+
+TEST_CASE("contract: a reason in a library exception's words is found, the project's are not",
+          "[contract]") {
+  using stk::test::library_exception_text;
+  for (const char* text :
+       {"stk-harness perft: stoull\n", "ran\nstk-harness epd: stoi",
+        "stk-harness x: basic_string::substr: __pos",
+        "stk-harness bench: vector::_M_range_check: __n (which is 3)\n", "stk-harness a: map::at\n",
+        "stk-harness a: _Map_base::at\n", "stk-harness a: std::bad_alloc\n",
+        "stk-harness fhgen: bad optional access\n",
+        "stk-harness review: [json.exception.type_error.302] type must be number\n"})
+    CHECK_FALSE(library_exception_text(text).empty());
+  for (const char* text :
+       {"stk-harness perft: golden/x.epd:3: malformed depth field 'D5 abc'\n",
+        "stoi: the word alone on a line is no reason given\n", "stk-harness a: stoichiometry\n",
+        "stk-harness a: bad optional accessor\n", "a: stoi\n",
+        "stk-harness checknet: m.json: not JSON: [json.exception.parse_error.101] at line 1\n"})
+    CHECK(library_exception_text(text).empty());
+}

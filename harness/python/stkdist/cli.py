@@ -158,6 +158,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         run.ship(Path(args.ship))
     if args.tls and not args.scheduler:
         raise runner.UsageError("--tls: only with --scheduler (a local cluster stays on loopback)")
+    # Dask's own answer to either mismatch is a TypeError or a RuntimeError from inside the
+    # connection, read as the tool's bug; the address says which side is wrong before it.
+    speaks_tls = bool(args.scheduler) and args.scheduler.startswith("tls://")
+    if speaks_tls and not args.tls:
+        raise runner.UsageError(
+            f"--scheduler {args.scheduler}: a tls:// scheduler needs --tls CA CERT KEY"
+        )
+    if args.tls and not speaks_tls:
+        raise runner.UsageError(f"--tls: the scheduler {args.scheduler} is not a tls:// address")
     for path in args.tls or ():
         if not Path(path).is_file():
             raise runner.UsageError(f"--tls: {path}: no such file")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import shutil
@@ -16,7 +17,13 @@ import chess
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
-from report_contract import HarnessRun, is_harness_run, non_finite_figure, suite_property_problems
+from report_contract import (
+    HarnessRun,
+    internal_error_said,
+    is_harness_run,
+    non_finite_figure,
+    suite_property_problems,
+)
 
 import stkref.cli
 import stkref.junit
@@ -130,6 +137,57 @@ def suite_properties_of_in_process_tool_runs(monkeypatch: pytest.MonkeyPatch):  
             broken += suite_property_problems(report, tool=True)
     if broken:
         pytest.fail(f"suite properties (docs/report-schema.md): {broken}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def no_tool_run_ends_in_an_internal_error(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+):  # type: ignore[no-untyped-def]
+    """A Python tool's refusal and its crash both end in exit 2 with an <error> report, so a test
+    that asserts only the status passes on a bug (checks_junit's `or` made `and` let a bad
+    outcome through to a KeyError, and the model's bad-line case still read 2). Every tool run a
+    test makes, in its process (run_tool) or as `python -m stk...` with its stderr captured,
+    fails the test when it ended in an internal error, unless the test is marked
+    `internal_error` (the tests of that path itself)."""
+    if request.node.get_closest_marker("internal_error"):
+        yield
+        return
+    seen: list[str] = []
+    real_failed, real_run = stkref.cli.failed, subprocess.run
+
+    def failed(why: str, said: bool = False) -> int:
+        if bug := internal_error_said(why):
+            seen.append(bug)
+        return real_failed(why, said)
+
+    def run(args, *a, **kw):  # type: ignore[no-untyped-def]
+        result = real_run(args, *a, **kw)
+        err = (
+            result.stderr
+            if isinstance(result.stderr, str)
+            else (result.stderr or b"").decode(errors="replace")
+        )
+        if is_python_tool_run(args) and (bug := internal_error_said(err)):
+            seen.append(f"{' '.join(map(str, args))}: {bug}")
+        return result
+
+    monkeypatch.setattr(stkref.cli, "failed", failed)
+    monkeypatch.setattr(subprocess, "run", run)
+    yield
+    if seen:
+        pytest.fail(f"a tool ended in an internal error, not a refusal: {seen}", pytrace=False)
+
+
+def is_python_tool_run(args: object) -> bool:
+    """`python -m stkref|stktrain|stkmutation|stkdev|stkdist...`, as a list of words."""
+    words = [str(a) for a in args] if isinstance(args, (list, tuple)) else []
+    return any(
+        w == "-m" and nxt.split(".")[0] in PYTHON_TOOL_PACKAGES
+        for w, nxt in itertools.pairwise(words)
+    )
+
+
+PYTHON_TOOL_PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev", "stkdist")
 
 
 @pytest.fixture(scope="session")

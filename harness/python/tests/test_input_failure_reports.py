@@ -83,6 +83,7 @@ def test_input_error_replaces_a_stale_report(tool: str, tmp_path: Path, junit_xs
     validate_junit(junit_xsd, report)
 
 
+@pytest.mark.internal_error
 def test_an_unexpected_exception_is_exit_2_with_an_error_report(tmp_path: Path) -> None:
     from stkref.junit import declare_report
 

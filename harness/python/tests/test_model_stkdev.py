@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from stkdev import build_profile, checks_junit, cli_docs, fuzz_runner, import_cycles, measurements
 from stkref.cli import run_tool
+from stkref.errors import InputError
 
 PARTS = ("engine/src", "engine/tests", "harness/src", "harness/tests", "harness/fuzz")
 FOLDERS = (*PARTS, "engine", "harness", "tools/gen", "harness/python")
@@ -297,21 +298,30 @@ CHECK_LINES = st.lists(
 )
 
 
+# One line breaking one rule of the RESULTS form each, by the smallest margin (docs/build.md).
+BAD_CHECK_LINES = {
+    "two-fields": "pass\tonly a name",
+    "four-fields": "pass\tx\ty\tz",
+    "outcome": "passed\tx\ty",
+    "blank-name": "fail\t \ty",
+    "outcome-and-name": "Pass\t\ty",
+    "repeat": "",  # the first check's line again
+}
+
+
 # MODEL checks-junit
 # checks: harness/python/stkdev/checks_junit.py  (a script's checks as one JUnit testsuite)
 # contract: docs/build.md#developer-tools-stkdev-what-they-compute
 # planted: ci/mutants/model-checks-junit.patch  (an error line written as a failure)
 @settings(max_examples=40, deadline=None)
-@given(checks=CHECK_LINES, bad=st.sampled_from(["", "none", "two-fields", "outcome", "repeat"]))
+@given(checks=CHECK_LINES, bad=st.sampled_from(["", "none", *BAD_CHECK_LINES]))
 def test_model_checks_junit(tmp_path_factory, checks, bad):
     d = tmp_path_factory.mktemp("checks")
     lines = ["\t".join(c) for c in checks]
-    if bad == "two-fields":
-        lines.append("pass\tonly a name")
-    elif bad == "outcome":
-        lines.append("passed\tx\ty")
-    elif bad == "repeat":
+    if bad == "repeat":
         lines.append("\t".join(checks[0]))
+    elif bad in BAD_CHECK_LINES:
+        lines.append(BAD_CHECK_LINES[bad])
     elif bad == "none":
         lines = []
     results, out = d / "results.tsv", d / "report.xml"
@@ -321,6 +331,10 @@ def test_model_checks_junit(tmp_path_factory, checks, bad):
     )
     if bad:  # refused naming the file (and the line): an <error> report
         assert code == 2
+        with pytest.raises(InputError) as refused:
+            checks_junit.parse_checks(str(results), results.read_text())
+        where = f"{results}:" if bad == "none" else f"{results}:{len(lines)}: "
+        assert str(refused.value).startswith(where), refused.value
         suite = ET.parse(out).getroot().find("testsuite")
         assert suite is not None and (suite.get("errors"), suite.get("failures")) == ("1", "0")
         return

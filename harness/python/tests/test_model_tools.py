@@ -54,11 +54,13 @@ def make_main(ending: str, value: int) -> Callable[[], int]:
 # checks: harness/python/stkref/cli.py  (a tool's exit status for each way its main can end)
 # contract: docs/faults.md#python-tools-python--m-stkref-stktrain-stkmutation-stkdev
 # planted: ci/mutants/model-cli-exit-status.patch  (a tool's own status 3 passed through, not 2)
+@pytest.mark.internal_error  # its "bug" ending is that path
 @given(st.sampled_from(ENDINGS), st.integers(0, 5))
 def test_run_tool_status_equals_model(ending: str, value: int) -> None:
     assert cli.run_tool(make_main(ending, value)) == model_status(ending, value)
 
 
+@pytest.mark.internal_error
 def test_run_tool_says_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.run_tool(make_main("oserror", 0)) == 2
     err = capsys.readouterr().err
@@ -155,6 +157,7 @@ def report_state(path: Path) -> tuple[str, str | None]:
 # checks: harness/python/stkref/cli.py  (the report a run owes: its own, or an <error> naming why, never an old one)
 # contract: docs/reports.md#exit-status-and-report-files
 # planted: ci/mutants/model-cli-declared-reports.patch  (a usage error leaves the earlier report in place)
+@pytest.mark.internal_error  # its "bug" ending is that path
 @given(
     ending=st.sampled_from(["pass", "gate", "input-error", "bug", "usage-value", "usage-unknown"]),
     earlier=st.booleans(),

@@ -589,11 +589,19 @@ def test_every_python_package_is_mutated_and_mapped(mt: ModuleType):
 def test_python_tests_are_found_through_any_package_s_imports(mt: ModuleType, tmp_path: Path):
     """A module of a later package seen by a test only through a sibling's relative import
     (stkdist's runner through its worker) selects that test (planted: PY_PACKAGES without
-    stkdist, whose modules were then read by nobody)."""
+    stkdist, whose modules were then read by nobody); a relative import is read in its own
+    package only."""
     for path, text in {
         "stkdist/__init__.py": "",
         "stkdist/worker.py": "X = 1\n",
         "stkdist/runner.py": "from .worker import X\n",
+        "stkdist/cli.py": "Y = 1\n",
+        "stkdist/__main__.py": "from stkdist.cli import Y\n",
+        "tests/test_main.py": 'ARGV = ["python", "-m", "stkdist", "match"]\n',
+        "stkref/__init__.py": "",
+        "stkref/cli.py": "Z = 1\n",
+        "stkref/tool.py": "from .cli import Z\nfrom . import worker\n",
+        "tests/test_tool.py": "from stkref.tool import Z\n",
         "tests/test_runner.py": "from stkdist.runner import X\n",
         "tests/test_other.py": "import json\n",
     }.items():
@@ -603,6 +611,37 @@ def test_python_tests_are_found_through_any_package_s_imports(mt: ModuleType, tm
         ["harness/python/tests/test_runner.py"],
         True,
     )
+    # stkref's relative imports name stkref's modules, never stkdist's of the same short name
+    # (planted: read in any module, every test importing stkref chose stkdist/cli.py).
+    assert mt.python_tests_for(tmp_path, "harness/python/stkref/cli.py") == (
+        ["harness/python/tests/test_tool.py"],
+        True,
+    )
+    # A module reached only by `python -m PACKAGE` (its __main__) selects the tests that run it.
+    assert mt.python_tests_for(tmp_path, "harness/python/stkdist/cli.py") == (
+        ["harness/python/tests/test_main.py"],
+        True,
+    )
+
+
+def test_an_import_is_read_where_python_reads_one_not_in_prose(mt: ModuleType):
+    """imports_any: a module named in a comment imports nothing (stkref.inputs' comment naming
+    stktrain.train made every stkref importer a test of train.py: 82 files for a mutant that
+    11 can see); a name listed in an import's parentheses, quoted (importlib, an argv list) or
+    after -m is an import (planted: the bare dotted name anywhere, the old rule)."""
+    mods = {"stktrain.train"}
+    assert not mt.imports_any("# datagen text read by stktrain.train\n", mods, "stkref.inputs")
+    assert not mt.imports_any('"""Written for stktrain.train to read."""\n', mods)
+    for text in (
+        "import stktrain.train\n",
+        "from stktrain.train import main\n",
+        "from stktrain import (\n    export,\n    train,\n)\n",
+        'importlib.import_module("stktrain.train")\n',
+        'cmd = [sys.executable, "-m", "stktrain.train", "--help"]\n',
+        "python -m stktrain.train --epochs 1\n",
+    ):
+        assert mt.imports_any(text, mods), text
+    assert not mt.imports_any("from stktrain import (\n    export,\n)\n", mods)
 
 
 def test_a_file_s_test_files_are_worked_out_once_a_run(

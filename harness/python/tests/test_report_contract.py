@@ -481,3 +481,20 @@ def test_a_figure_written_as_nan_or_inf_is_found_both_ways(
     junit = out / "junit/standin-t.xml"
     junit.write_text(f'<testsuites><testsuite name="standin.t">{text}</testsuite></testsuites>')
     assert bool(rc.non_finite_problems(junit)) == (not finite)
+
+
+@pytest.mark.parametrize(
+    ("said", "bug"),
+    [
+        ("internal error: KeyError: 'passed'", True),
+        ("wrote r.xml\nerror: internal error: TypeError: TLS expects a `ssl_context`\n", True),
+        ("r.tsv:2: expected 'pass|fail|error<TAB>name<TAB>message', got 'passed'", False),
+        ("error: r.tsv:2: check 'a' given twice\n", False),
+        ("error: the internal error: KeyError path is documented in docs/faults.md\n", False),
+        ("", False),
+    ],
+)
+def test_an_internal_error_is_told_from_a_refusal(said: str, bug: bool) -> None:
+    """conftest fails any test whose tool run ends in an internal error (planted: checks_junit's
+    `or` made `and` reached a KeyError, which the model's bad-line case read as its exit 2)."""
+    assert bool(rc.internal_error_said(said)) == bug, said

@@ -241,6 +241,27 @@ def test_what_the_coordinator_owns_is_refused_and_a_journal_of_another_run(
     assert other.returncode == 2 and "holds a different run" in other.stderr, other.stderr
 
 
+def test_a_scheduler_s_protocol_and_tls_must_agree_before_connecting(tmp_path: Path):
+    """A tls:// scheduler without --tls, and --tls with a tcp:// one, are refused naming the
+    option, with no scheduler listening (planted: Dask's TypeError from inside the connection,
+    an internal error exit 2 that the TLS test's status check took for the refusal)."""
+    pem = [tmp_path / n for n in ("ca.pem", "c.pem", "c.key")]
+    for f in pem:
+        f.write_text("not read: refused first\n")
+    base = [sys.executable, "-m", "stkdist", "match", "--pairs", "2", "--config", "m"]
+    base += ["--out-dir", str(tmp_path), "--harness", HARNESS]
+    for extra, said in (
+        (["--scheduler", "tls://127.0.0.1:9"], "a tls:// scheduler needs --tls CA CERT KEY"),
+        (["--scheduler", "tcp://127.0.0.1:9", "--tls", *map(str, pem)], "is not a tls:// address"),
+    ):
+        r = subprocess.run(
+            [*base, *extra, "--", *MATCH], capture_output=True, text=True, timeout=60, env=env(),
+            check=False,
+        )  # fmt: skip
+        assert r.returncode == 2 and said in r.stderr, r.stderr
+        assert "internal error" not in r.stderr, r.stderr
+
+
 def test_a_chunk_that_fails_twice_stops_the_run_naming_it(tmp_path: Path, junit_xsd: Path):
     """A chunk whose engine cannot start fails (exit 2 of its match), is run once more, and the
     second failure ends the run with exit 2 naming the chunk; an <error> report stands."""
