@@ -62,17 +62,13 @@ from stkref.outputs import Output
 
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 
+# The Python code mutated (stktrain, stkmutation, stkdev and stkdist build on stkref).
+PY_PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev", "stkdist")
 DEFAULT_GLOBS = (
     "engine/src/**/*.cpp",
     "harness/src/**/*.cpp",
-    "harness/python/stkref/**/*.py",
-    "harness/python/stktrain/**/*.py",
-    "harness/python/stkmutation/**/*.py",
-    "harness/python/stkdev/**/*.py",
-    "harness/python/stkdist/**/*.py",
+    *(f"harness/python/{package}/**/*.py" for package in PY_PACKAGES),
 )
-# The Python code mutated (stktrain, stkmutation, stkdev and stkdist build on stkref).
-PY_PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev", "stkdist")
 COVERAGE_MAP = ROOT / "ci" / "mutation-coverage.json"
 # Which tests ran each line of the Python packages (coverage.py; --refresh-python-coverage).
 PY_COVERAGE_MAP = ROOT / "ci" / "mutation-coverage-python.json"

@@ -197,6 +197,11 @@ def _why(e: BaseException) -> str:
     return str(e) or type(e).__name__
 
 
+# The words that begin the reason of a run ended by an exception the tool did not expect: a bug,
+# told from a refusal by them alone (both exit 2 with an <error> report; docs/faults.md).
+INTERNAL_ERROR = "internal error: "
+
+
 def run_tool(main: Callable[[], int]) -> int:
     """Runs a tool's main: its status (0 passed, 1 a gate failed), or 2 on any failure."""
     previous = _install_stop_handlers()
@@ -222,7 +227,7 @@ def run_tool(main: Callable[[], int]) -> int:
     except Exception as e:  # a bug in the tool: it could not run, which is not a failed gate
         if os.environ.get("STK_TRACEBACK") == "1":
             traceback.print_exc()
-        return failed(f"internal error: {type(e).__name__}: {e}")
+        return failed(f"{INTERNAL_ERROR}{type(e).__name__}: {e}")
     finally:
         _runs.pop()
         remove_temporaries()

@@ -27,6 +27,7 @@ from report_contract import (
 
 import stkref.cli
 import stkref.junit
+from stkmutation.tool import PY_PACKAGES
 from stkref.checkpoint import Checkpoint, generate_checkpoint
 from stkref.golden import write_golden
 from stkref.model import QuantizedModel
@@ -182,12 +183,8 @@ def is_python_tool_run(args: object) -> bool:
     """`python -m stkref|stktrain|stkmutation|stkdev|stkdist...`, as a list of words."""
     words = [str(a) for a in args] if isinstance(args, (list, tuple)) else []
     return any(
-        w == "-m" and nxt.split(".")[0] in PYTHON_TOOL_PACKAGES
-        for w, nxt in itertools.pairwise(words)
+        w == "-m" and nxt.split(".")[0] in PY_PACKAGES for w, nxt in itertools.pairwise(words)
     )
-
-
-PYTHON_TOOL_PACKAGES = ("stkref", "stktrain", "stkmutation", "stkdev", "stkdist")
 
 
 @pytest.fixture(scope="session")

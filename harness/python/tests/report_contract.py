@@ -32,6 +32,8 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import stkref.cli
+
 KINDS = ("failure", "error", "skipped")
 
 
@@ -439,18 +441,16 @@ def non_finite_figure(text: str) -> str:
     return text[max(m.start() - 40, 0) : m.end() + 40] if m else ""
 
 
-# stkref.cli.run_tool's words for an exception the tool did not expect (a bug, not a refusal).
-INTERNAL_ERROR = "internal error: "
-
-
 def internal_error_said(why_or_stderr: str) -> str:
     """The internal-error reason in a run's `why` (stkref.cli.failed's argument) or its stderr
     (the line `error: internal error: ...`), or "": a refusal and a crash both end in exit 2
     with an <error> report, and only these words tell them apart (docs/faults.md)."""
-    if why_or_stderr.startswith(INTERNAL_ERROR):
+    if why_or_stderr.startswith(stkref.cli.INTERNAL_ERROR):
         return why_or_stderr.splitlines()[0]
     said = [
-        line for line in why_or_stderr.splitlines() if line.startswith("error: " + INTERNAL_ERROR)
+        line
+        for line in why_or_stderr.splitlines()
+        if line.startswith("error: " + stkref.cli.INTERNAL_ERROR)
     ]
     return said[0] if said else ""
 

@@ -241,7 +241,9 @@ def test_what_the_coordinator_owns_is_refused_and_a_journal_of_another_run(
     assert other.returncode == 2 and "holds a different run" in other.stderr, other.stderr
 
 
-def test_a_scheduler_s_protocol_and_tls_must_agree_before_connecting(tmp_path: Path):
+def test_a_scheduler_s_protocol_and_tls_must_agree_before_connecting(
+    tmp_path: Path, junit_xsd: Path
+):
     """A tls:// scheduler without --tls, and --tls with a tcp:// one, are refused naming the
     option, with no scheduler listening (planted: Dask's TypeError from inside the connection,
     an internal error exit 2 that the TLS test's status check took for the refusal)."""
@@ -260,6 +262,10 @@ def test_a_scheduler_s_protocol_and_tls_must_agree_before_connecting(tmp_path: P
         )  # fmt: skip
         assert r.returncode == 2 and said in r.stderr, r.stderr
         assert "internal error" not in r.stderr, r.stderr
+        report = tmp_path / "junit/match-m.xml"  # the refusal's <error> report
+        validate_junit(junit_xsd, report)
+        assert "<error" in report.read_text() and said in report.read_text()
+        report.unlink()
 
 
 def test_a_chunk_that_fails_twice_stops_the_run_naming_it(tmp_path: Path, junit_xsd: Path):
