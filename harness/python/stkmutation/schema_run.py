@@ -59,7 +59,10 @@ class SchemaRun:
                 self.texts[path] = text
                 self.job.write(path, text)
                 held += kept
-        if held and not self._build(targets):
+        if held:
+            # A file whose object failed goes back to HEAD's text (_build), whether or not the
+            # build then succeeds without it: its mutants are no longer behind the switch.
+            self._build(targets)
             held = [m for m in held if m.file in self.texts]
         for m in mutants:
             if m.schema_id and m not in held:  # its file's object failed to build

@@ -248,3 +248,16 @@ def test_counts_of_another_build_stop_the_refresh(program, tmp_path, mt):
     gcda.write_bytes(bytes(data))
     with pytest.raises(mt.SetupError, match="stamp mismatch"):
         mt.function_lines_by_prefix([prefix], tree)
+
+
+# Any bytes that do not open with the file's magic word are refused as "not a gcda/gcno file" at
+# byte 0, however long they are (the header is read before any record), never read as records.
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=0, max_size=64), st.sampled_from(["gcda", "gcno"]))
+def test_bytes_without_the_magic_word_are_refused_at_byte_0(data: bytes, kind: str):
+    magic = gcov_records.GCDA_MAGIC if kind == "gcda" else gcov_records.GCNO_MAGIC
+    if len(data) >= 4 and int.from_bytes(data[:4], "little") == magic:
+        data = bytes([data[0] ^ 1]) + data[1:]
+    read = gcov_records.read_gcda if kind == "gcda" else gcov_records.function_lines
+    with pytest.raises(gcov_records.GcovFormatError, match=f"x: byte 0: not a {kind} file"):
+        read(data, "x")

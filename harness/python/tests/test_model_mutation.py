@@ -375,7 +375,7 @@ def test_model_planted_verdicts_and_merge(tmp_path_factory, defects, shards: int
 @st.composite
 def code_paths(draw: Any) -> tuple[str, str]:
     """(a source path, its module by docs/mutation.md's rule)."""
-    kind = draw(st.sampled_from(["engine", "harness", "commands", "python"]))
+    kind = draw(st.sampled_from(["engine", "harness", "commands", "python", "other"]))
     folders = draw(st.lists(st.sampled_from(["nnue", "search", "layers", "io"]), max_size=3))
     name = draw(st.sampled_from(["a", "tt", "main"]))
     if kind == "engine":
@@ -388,8 +388,18 @@ def code_paths(draw: Any) -> tuple[str, str]:
         cmd = draw(st.sampled_from(["match", "uci-check", "perft"]))
         path = "/".join(["harness/src/commands", cmd, *folders, name + ".cpp"])
         return path, f"harness/src/commands/{cmd}"
-    pkg = draw(st.sampled_from(["stkref", "stktrain", "stkmutation", "stkdev"]))
-    return f"harness/python/{pkg}/{name}.py", f"{pkg}/{name}"
+    if kind == "python":
+        pkg = draw(st.sampled_from(["stkref", "stktrain", "stkmutation", "stkdev"]))
+        sub = "/".join(folders)
+        return (
+            "/".join(["harness/python", pkg, *folders, name + ".py"]),
+            f"{pkg}/{sub + '/' if sub else ''}{name}",
+        )
+    # Any other file: its folder, "." at the top (a package not counted module by module, a
+    # script folder, a file of the repository's root).
+    top = draw(st.sampled_from(["", "ci", "harness/python/stkdist", "harness/python", "engine"]))
+    path = "/".join([p for p in (top, *folders) if p] + [name + ".py"])
+    return path, "/".join(p for p in (top, *folders) if p) or "."
 
 
 # MODEL mutation-module-of

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stkmutation import schema, tool
@@ -368,3 +368,99 @@ def test_model_schema_widens_a_form_that_does_not_compile(lines, never):
             assert m.schema_id == 0 and f"{schema.SWITCH}({i})" not in text
     assert sum(run.fallback.values()) == len(mutants) - len(want)
     assert set(run.fallback) <= {"schema does not compile"}
+
+
+# diff_span's contract (its docstring): (start, end in old, end in new) of the part of old that new
+# changes: the longest common prefix, then the longest common suffix of what is left after it.
+@settings(max_examples=300, deadline=None)
+@given(st.text("ab(", max_size=12), st.text("ab(", max_size=12))
+def test_diff_span_is_the_longest_common_prefix_then_suffix(old: str, new: str):
+    start, end_old, end_new = schema.diff_span(old, new)
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    rest_old, rest_new = old[prefix:], new[prefix:]
+    while (
+        suffix < min(len(rest_old), len(rest_new))
+        and rest_old[-1 - suffix] == rest_new[-1 - suffix]
+    ):
+        suffix += 1
+    assert (start, end_old, end_new) == (prefix, len(old) - suffix, len(new) - suffix)
+    assert old[:start] + new[start:end_new] + old[end_old:] == new
+
+
+DEEP_SOURCE = "int f1(int a, int b) { return f(g(h(a + b)), 2); }"
+
+
+@pytest.mark.parametrize("compiles_from", [1, 2, 3, 4])
+def test_a_form_is_widened_up_to_max_widen_levels_and_no_further(compiles_from: int):
+    """docs/mutation.md#schemata: a form that fails alone is tried over the next enclosing whole
+    expression, up to schema.MAX_WIDEN (three) of them; past that the mutant is built alone."""
+    from stkmutation import schema_run
+
+    assert schema.MAX_WIDEN == 3
+    arms = ["(a - b)", "(h(a - b))", "(g(h(a - b)))", "(f(g(h(a - b)), 2))"]
+
+    class _Deep:
+        def text(self, path: str) -> str:
+            return DEEP_SOURCE
+
+    class _RefusesNarrow:
+        def compiles(self, path: str, text: str, timed: bool = True) -> bool:
+            return not any(f"? {arm} :" in text for arm in arms[:compiles_from])
+
+    m = tool.Mutant("a.cpp", 1, "rule", DEEP_SOURCE, DEEP_SOURCE.replace("a + b", "a - b"), "cpp")
+    job = _FakeJob(["a.cpp"])
+    run = schema_run.SchemaRun.__new__(schema_run.SchemaRun)
+    schema_run.SchemaRun.__init__(run, None, job, _Deep(), _RefusesNarrow())  # type: ignore[arg-type]
+    held = run.prepare([m], ["all"])
+    if compiles_from <= schema.MAX_WIDEN:
+        assert held == [m] and m.schema_widen == compiles_from
+        assert f"? {arms[compiles_from]} :" in job.written["a.cpp"]
+    else:
+        assert held == [] and m.schema_id == 0 and run.fallback == {"schema does not compile": 1}
+
+
+class _BrokenObjectsJob(_FakeJob):
+    """A clone whose build fails while any of `broken`'s schema text is in it (a form that passes
+    the syntax check alone and fails in the real build); each object builds alone but those."""
+
+    def __init__(self, files: list[str], broken: set[str]) -> None:
+        super().__init__(files)
+        self.broken = broken
+
+    def ninja(self, targets: object, jobs: int = 0) -> tool.Ran:
+        bad = {f for f in self.broken if schema.SWITCH in self.written.get(f, "")}
+        if targets == ["all"]:
+            return tool.Ran(1 if bad else 0, "", 0.0)
+        (obj,) = targets  # type: ignore[misc]
+        return tool.Ran(1 if any(self.objects[f] == obj for f in bad) else 0, "", 0.0)
+
+
+# MODEL mutation-schema-object-fallback
+# checks: harness/python/stkmutation/schema_run.py  (a schema object that fails to build: its mutants built alone, counted)
+# contract: docs/mutation.md#schemata
+# planted: ci/mutants/model-mutation-schema-object-fallback.patch  (mutants kept behind the switch when the rebuild without their file succeeds)
+@given(
+    st.sets(st.sampled_from(["a.cpp", "b.cpp", "c.cpp"]), min_size=1),
+    st.sets(st.sampled_from(["a.cpp", "b.cpp", "c.cpp"])),
+    st.integers(1, 3),
+)
+def test_a_schema_object_that_fails_to_build_goes_back_to_head_counted_once(files, broken, per):
+    """docs/mutation.md#schemata: a file whose schema object fails the build goes back to HEAD's
+    text and its mutants are built alone; the JSON's fallback counts each such file once."""
+    from stkmutation import schema_run
+
+    job = _BrokenObjectsJob(["a.cpp", "b.cpp", "c.cpp"], broken)
+    mutants = [_mutant(f, line, 0) for f in sorted(files) for line in range(1, per + 1)]
+    run = schema_run.SchemaRun.__new__(schema_run.SchemaRun)
+    schema_run.SchemaRun.__init__(run, None, job, _Sources(), _Syntax(set(), set()))  # type: ignore[arg-type]
+    held = run.prepare(mutants, ["all"])
+    failed = files & broken
+    assert sorted(m.ident for m in held) == sorted(m.ident for m in mutants if m.file not in failed)
+    for f in failed:
+        assert job.written[f] == SOURCE  # HEAD's text back in the clone
+    assert all(m.schema_id == 0 for m in mutants if m.file in failed)
+    assert run.fallback.get("schema object failed to build", 0) == len(failed)
+    assert sorted(run.texts) == sorted(files - broken)

@@ -125,3 +125,17 @@ def test_a_block_with_no_test_after_it_is_refused(tmp_path: Path) -> None:
 
 def test_the_committed_index_is_what_the_tests_give() -> None:
     assert models.main(["--check"]) == 0, "run ci/make-models-index.py and commit docs/models.md"
+
+
+@pytest.mark.parametrize(("gap", "indexed"), [(0, True), (29, True), (30, False), (200, False)])
+def test_a_block_reaches_the_test_at_most_30_lines_below(tmp_path, gap: int, indexed: bool) -> None:
+    """docs/models-howto.md: the block sits directly above its test, its decorators (a long
+    parametrize list) between, the test's first line at most 30 lines below the block."""
+    root = tree(tmp_path, GOOD + "// a line between\n" * gap)
+    if indexed:
+        assert [m.test_name for m in models.collect(root)] == ["Wilson equals its model"]
+    else:
+        with pytest.raises(
+            InputError, match=r"stats_model_test.cpp:1: MODEL stats-wilson is not followed"
+        ):
+            models.collect(root)

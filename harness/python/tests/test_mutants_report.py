@@ -282,3 +282,45 @@ def test_binary_files_go_through_the_same_checked_writer(monkeypatch, tmp_path: 
     with pytest.raises(OSError, match="No space"):
         save_checkpoint({"x": np.ones(3)}, target)
     assert target.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["c.npz"]
+
+
+# A survivor's section lists the checks that ran on it: all of them up to 20, else the first 20
+# and "... K more" (docs/mutation.md): none dropped without a count, no count of nothing.
+@pytest.mark.parametrize("ran", [0, 1, 19, 20, 21, 45])
+def test_a_survivor_lists_its_checks_the_first_20_then_a_count(ran: int):
+    from stkmutation import report
+
+    tests = [f"check-{i}" for i in range(ran)]
+    rec = {"file": "f.py", "line": 3, "outcome": "survived", "operator": "op", "tests": tests}
+    text = "\n".join(report.survivor_sections([rec]))
+    listed = [t for t in tests if f"- `{t}`" in text]
+    assert listed == tests[:20]
+    assert f"{ran} check(s) ran:" in text
+    assert ("more" in text) == (ran > 20)
+    if ran > 20:
+        assert f"\n- ... {ran - 20} more" in text
+
+
+# `python -m stkmutation [campaign] ...` (docs/mutation.md): the first word "campaign" and only it
+# picks the campaign page; every other command line goes whole to the tool (its first word too).
+@pytest.mark.parametrize(
+    "argv, prog",
+    [
+        (["campaign", "--help"], "ci/mutation.sh campaign"),
+        (["--help"], "ci/mutation.sh"),
+        (["--list", "--help"], "ci/mutation.sh"),
+        (["--help", "campaign"], "ci/mutation.sh"),
+        (["run", "--help"], "ci/mutation.sh"),  # a word after "campaign" in sorted order
+        (["--config", "campaign", "--help"], "ci/mutation.sh"),
+    ],
+)
+def test_python_m_stkmutation_routes_by_its_first_word(argv: list[str], prog: str):
+    r = subprocess.run(
+        [sys.executable, "-m", "stkmutation", *argv],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"usage: {prog} [-h]"), r.stdout[:80]
