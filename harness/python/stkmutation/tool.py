@@ -1067,6 +1067,23 @@ def imports_any(text: str, modules: set[str], importer: str | None = None) -> bo
     return False
 
 
+def scripts_running(tree: Path, modules: set[str]) -> list[str]:
+    """The names of the scripts of ci/ that run or import one of `modules` (ci/make-cli-docs.py's
+    runpy.run_module("stkdev.cli_docs"), ci/build-profile.sh's `-m stkdev.build_profile`): a test
+    that runs the script sees the module though it imports nothing of it."""
+    return sorted(
+        p.name
+        for p in (tree / "ci").glob("*")
+        if p.suffix in (".py", ".sh") and p.is_file() and imports_any(_text(p), modules)
+    )
+
+
+def runs_any_script(text: str, scripts: list[str]) -> bool:
+    """Whether test source `text` names one of the ci/ `scripts` as a path: the name quoted, alone
+    or as a path's last part (`ROOT / "ci" / "fuzz.py"`, `"ci/fuzz.py"`), not in prose."""
+    return any(re.search(rf"""["'/]{re.escape(name)}["']""", text) for name in scripts)
+
+
 def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
     """The pytest files that can see `file` (harness/python/stkref/...): those importing it or a
     stkref module that imports it, transitively; a conftest.py that does brings in the test files
@@ -1090,10 +1107,13 @@ def python_tests_for(tree: Path, file: str) -> tuple[list[str], bool | None]:
     files = sorted((tree / PY_TESTS).glob("test_*.py"))
     conftest = tree / PY_TESTS / "conftest.py"
     via_conftest = conftest.is_file() and imports_any(_text(conftest), closure)
+    scripts = scripts_running(tree, closure)
     found = [
         str(f.relative_to(tree))
         for f in files
-        if imports_any(t := _text(f), closure) or (via_conftest and "from conftest" in t)
+        if imports_any(t := _text(f), closure)
+        or (via_conftest and "from conftest" in t)
+        or runs_any_script(t, scripts)
     ]
     return (found, True) if found else ([str(f.relative_to(tree)) for f in files], False)
 

@@ -3,11 +3,13 @@ crash file's path and leave a regression copy; a clean target must pass with its
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from conftest import validate_junit
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -84,3 +86,52 @@ def test_clean_run_passes(tmp_path: Path, junit_xsd: Path) -> None:
     root = ET.parse(report).getroot()
     assert root.get("tests") == "2" and root.get("failures") == "0"
     assert not (tmp_path / "reg").exists()
+
+
+def _fake_binary(tmp: Path) -> Path:
+    bins = tmp / "bin"
+    bins.mkdir(exist_ok=True)
+    (bins / "fuzz_fen").write_text(FAKE)
+    (bins / "fuzz_fen").chmod(0o755)
+    return bins
+
+
+@pytest.mark.parametrize("seconds", [1, 60, 300])
+def test_a_target_past_twice_its_seconds_plus_120_is_an_error(tmp_path, monkeypatch, seconds):
+    """docs/fuzzing.md#verdict: no answer within twice SECONDS plus 120 s is an error, the limit
+    named; the fuzzer is given exactly that limit (a target is never cut short before it)."""
+    from stkdev import fuzz_runner
+
+    limits = []
+
+    def hangs(cmd, **kw):
+        limits.append(kw["timeout"])
+        raise subprocess.TimeoutExpired(cmd, kw["timeout"], output="#2 INITED cov: 1")
+
+    monkeypatch.setattr(fuzz_runner.subprocess, "run", hangs)
+    a = argparse.Namespace(
+        bin_dir=str(_fake_binary(tmp_path)),
+        work_dir=str(tmp_path / "run"),
+        regressions=str(tmp_path / "reg"),
+        seed=1,
+        seconds=seconds,
+    )
+    r = fuzz_runner.run_target("fen", a, None)
+    assert limits == [2 * seconds + 120]
+    assert r.error == f"no answer after {2 * seconds + 120} s (libFuzzer ignored -max_total_time)"
+
+
+def test_the_ecm_seeds_of_a_target_are_given_to_it(tmp_path: Path):
+    """docs/fuzzing.md: a target's seeds are its corpus folder, the ECM lines written for it at
+    run time and its regressions; an empty or missing folder is left out."""
+    from stkdev import fuzz_runner
+
+    ecm, reg = tmp_path / "ecm", tmp_path / "reg"
+    (ecm / "fen").mkdir(parents=True)
+    (ecm / "fen" / "line-1").write_text("8/8/8/8/8/8/8/K1k5 w - -\n")
+    (ecm / "epd").mkdir()
+    (reg / "fen").mkdir(parents=True)
+    got = fuzz_runner.seed_dirs("fen", reg, ecm)
+    assert ecm / "fen" in got and reg / "fen" not in got
+    assert ecm / "epd" not in fuzz_runner.seed_dirs("epd", reg, ecm)
+    assert all(d.name == "fen" for d in got)

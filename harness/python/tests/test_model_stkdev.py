@@ -194,6 +194,38 @@ def test_model_measurements_figures(tmp_path_factory, doc: dict[str, Any]):
         assert measurements.at(doc, "/" + measurements.token(k)) == v
 
 
+HARNESSES = ("drift", "shadow", "features", "eval", "nnue-bench", "perft", "epd", "zz-model")
+
+
+# MODEL measurements-rows
+# checks: harness/python/stkdev/measurements.py  (a row's outcome and its per-item figures)
+# contract: docs/build.md#developer-tools-stkdev-what-they-compute
+# planted: ci/mutants/model-measurements-rows.patch  (a missing errors count read as -1)
+@given(
+    st.sampled_from(HARNESSES),
+    st.booleans(),
+    st.fixed_dictionaries(
+        {}, optional={k: st.integers(0, 5) for k in ("tests", "failures", "errors")}
+    ),
+    st.dictionaries(st.sampled_from(["0", "1", "a/b"]), st.integers(0, 9), max_size=3),
+)
+@settings(max_examples=60)
+def test_model_measurements_rows(tmp_path_factory, harness, passed, counts, buckets):
+    reports = tmp_path_factory.mktemp("reports")
+    env = {"schema": "stk-report/1", "harness": harness, "config": "c", "passed": passed, **counts}
+    doc = {"report": env, "per_bucket": {k: {"p99": v} for k, v in buckets.items()}}
+    (reports / "s.json").write_text(json.dumps(doc))
+    (row,) = measurements.summaries(reports)
+    n = {k: counts.get(k, 0) for k in ("tests", "failures", "errors")}
+    assert row["outcome"] == (
+        f"{'passed' if passed else 'FAILED'} ({n['tests']} tests, {n['failures']} failures,"
+        f" {n['errors']} errors)"
+    )
+    bucket_rows = [f for f in row["figures"] if f[0].startswith("bucket ")]
+    want = [(f"bucket {k} p99", str(v)) for k, v in buckets.items()] if harness == "drift" else []
+    assert bucket_rows == want
+
+
 def _log(
     progress: list[tuple[int, int, int]], done: int | None, stat: int | None, units: list[str]
 ):
@@ -418,3 +450,93 @@ def test_model_build_profile_doc(tmp_path_factory, presets: list[str]):
             for p, s in latest.items()
         )
         assert doc.read_text() == build_profile.DOC_HEAD.rstrip("\n") + blocks + "\n"
+
+
+# The relative imports' names against Python's own resolver (importlib.util.resolve_name): the
+# lint's graph holds the modules Python would load, for modules and packages at any depth.
+@given(
+    st.lists(st.sampled_from(["stkref", "a", "b"]), min_size=1, max_size=4),
+    st.booleans(),
+    st.integers(1, 4),
+    st.sampled_from(["", "x", "x.y"]),
+)
+def test_relative_imports_resolve_as_python_resolves_them(parts, is_package, level, base):
+    import ast
+    import importlib.util
+
+    module = ".".join(parts)
+    package = module if is_package else module.rpartition(".")[0]
+    dots = "." * level
+    text = f"from {dots}{base} import z\n" if base else f"from {dots} import z\n"
+    try:
+        want = importlib.util.resolve_name(dots + base, package)
+    except ImportError:  # beyond the top-level package: Python refuses it, nothing to model
+        return
+    got = import_cycles.imported_names(ast.parse(text), module, is_package)
+    assert got == {want, f"{want}.z"}
+
+
+# MODEL build-profile-page
+# checks: harness/python/stkdev/build_profile.py  (the page's object totals and header-cost rows)
+# contract: docs/build.md#developer-tools-stkdev-what-they-compute
+# planted: ci/mutants/model-build-profile-page.patch  (a header's product column its TUs plus its parse time)
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 50, allow_nan=False), st.sampled_from(["a.o", "b.o", "lib.a", "x"])),
+        max_size=6,
+    ),
+    st.lists(
+        st.tuples(
+            st.sampled_from(["vector", "fmt/format.h", "nlohmann/json.hpp", "catch2/x.hpp"]),
+            st.integers(1, 300),
+            st.floats(0.01, 3, allow_nan=False),
+        ),
+        max_size=4,
+        unique_by=lambda h: h[0],
+    ),
+    st.sets(st.sampled_from(["vector", "fmt/format.h"])),
+)
+@settings(max_examples=60)
+def test_model_build_profile_page(objects, headers, precompiled):
+    t = build_profile.Timed(1.0, 2.0)
+    p = build_profile.Profile("release", 2, t, t, objects, {}, headers, [], precompiled)
+    page = build_profile.render(p, slowest=10)
+    objs = [s for s, o in objects if o.endswith(".o")]
+    assert f"| objects compiled | {len(objs)} |" in page
+    assert f"| compile time summed over objects | {sum(objs):.0f} s |" in page
+    rows = [line for line in page.splitlines() if line.startswith("| `<")]
+    want = [
+        f"| `<{h}>`{' (precompiled)' if h in precompiled else ''} | {n} | {sec:.2f} | {n * sec:.0f} |"
+        for h, n, sec in headers
+    ]
+    assert rows == want
+
+
+def test_build_profile_reads_the_build_folders_own_compile_commands(tmp_path, monkeypatch):
+    """docs/build.md: the header flags come from the build folder's compile_commands.json, its
+    forced includes, -Winvalid-pch and ccache left out."""
+    db = [
+        {
+            "directory": str(tmp_path),
+            "file": str(tmp_path / "a.cpp"),
+            "arguments": [
+                "/usr/bin/ccache",
+                "c++",
+                "-DX=1",
+                "-include",
+                "pch.hxx",
+                "-Winvalid-pch",
+                "-c",
+                str(tmp_path / "a.cpp"),
+                "-o",
+                "a.o",
+            ],
+        }
+    ]
+    (tmp_path / "a.cpp").write_text("")
+    (tmp_path / "compile_commands.json").write_text(json.dumps(db))
+    flags = build_profile.compile_flags(tmp_path)
+    assert list(flags) == [str(tmp_path / "a.cpp")]
+    (got,) = flags.values()
+    assert "-DX=1" in got and "-include" not in got and "pch.hxx" not in got
+    assert "-Winvalid-pch" not in got and not any(a.endswith("ccache") for a in got)

@@ -644,6 +644,39 @@ def test_an_import_is_read_where_python_reads_one_not_in_prose(mt: ModuleType):
     assert not mt.imports_any("from stktrain import (\n    export,\n)\n", mods)
 
 
+def test_a_test_that_runs_a_ci_script_sees_the_module_the_script_runs(
+    mt: ModuleType, tmp_path: Path
+):
+    """docs/mutation.md step 3: a test that runs a script of ci/ which runs or imports the module
+    (runpy.run_module, `-m`) sees it though it imports nothing of it: ci/make-cli-docs.py's test
+    ran no stkdev.cli_docs mutant, whose exit-code check then survived. A script named in prose,
+    or one that runs another module, selects nothing."""
+    pkg = tmp_path / "harness" / "python"
+    for d in mt.PY_PACKAGES:
+        (pkg / d).mkdir(parents=True)
+    (pkg / "stkdev" / "pages.py").write_text("def main():\n    return 0\n")
+    (pkg / "stkdev" / "other.py").write_text("")
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "make-pages.py").write_text(
+        'import runpy\nrunpy.run_module("stkdev.pages", run_name="__main__")\n'
+    )
+    (tmp_path / "ci" / "pages.sh").write_text('exec python3 -m stkdev.pages "$@"\n')
+    (tmp_path / "ci" / "other.sh").write_text("exec python3 -m stkdev.other\n")
+    tests = tmp_path / mt.PY_TESTS
+    tests.mkdir(parents=True)
+    cases = {
+        "test_by_path.py": 'SCRIPT = ROOT / "ci" / "make-pages.py"\n',
+        "test_by_string.py": 'subprocess.run(["bash", "ci/pages.sh", "--check"])\n',
+        "test_in_prose.py": '"""Checks what ci/make-pages.py writes."""\n',
+        "test_other_script.py": 'subprocess.run(["bash", "ci/other.sh"])\n',
+    }
+    for name, text in cases.items():
+        (tests / name).write_text(text)
+    found, covered = mt.python_tests_for(tmp_path, "harness/python/stkdev/pages.py")
+    assert covered is True
+    assert sorted(Path(f).name for f in found) == ["test_by_path.py", "test_by_string.py"]
+
+
 def test_a_file_s_test_files_are_worked_out_once_a_run(
     mt: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):

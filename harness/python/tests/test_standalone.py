@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -59,18 +60,26 @@ def _cases(report: Path, full: bool = False) -> dict[str, str]:
     }
 
 
-def test_a_file_leaning_on_its_neighbours_using_directive_fails(tmp_path: Path):
+def test_a_file_leaning_on_its_neighbours_using_directive_fails(tmp_path: Path, capsys):
     build = _build(tmp_path, {"a.cpp": PROVIDER, "b.cpp": LEANING})
     report = tmp_path / "standalone.xml"
+    t0 = time.monotonic()
     status = standalone.main(["--build", str(build), "--jobs", "2", "--junit", str(report)])
+    wall = time.monotonic() - t0
     assert status == 1
     assert _cases(report) == {"a.cpp": "passed", "b.cpp": "failed"}
+    # The summary line and the report's time say what ran: passed of all, the seconds it took.
+    assert "standalone: 1 of 2 batched sources compile alone" in capsys.readouterr().out
+    suite = ET.parse(report).getroot()
+    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
+    assert 0 <= float(suite.get("time")) <= wall
 
 
-def test_a_file_in_the_batches_of_two_targets_is_checked_in_each(tmp_path: Path):
+def test_a_file_in_the_batches_of_two_targets_is_checked_in_each(tmp_path: Path, capsys):
     build = _build(tmp_path, {"a.cpp": PROVIDER, "b.cpp": LEANING}, targets=("lib", "tests"))
     report = tmp_path / "standalone.xml"
     assert standalone.main(["--build", str(build), "--junit", str(report)]) == 1
+    assert "standalone: 2 of 4 batched sources compile alone" in capsys.readouterr().out
     cases = _cases(report, full=True)
     assert {n.split("/")[0] for n in cases} == {"lib", "tests"}
     assert sorted(v for n, v in cases.items() if n.endswith("b.cpp")) == ["failed", "failed"]
