@@ -2107,24 +2107,39 @@ def _after_else_chain(code: str, pos: int) -> int | None:
 
 
 def py_equivalent(original: str, mutated: str) -> bool:
-    """Same syntax tree once annotations are dropped, in a module whose annotations are never
-    evaluated (`from __future__ import annotations`): the Python twin of the C++ object
-    comparison."""
-    if "from __future__ import annotations" not in original:
-        return False
+    """Same syntax tree once the annotations Python never evaluates are dropped: every one in a
+    module with `from __future__ import annotations`, and in any module a local variable's
+    (`x: T = v` in a function body, PEP 526; a class body inside the function is evaluated, so
+    not there). The Python twin of the C++ object comparison."""
+    future = "from __future__ import annotations" in original
 
     class Strip(ast.NodeTransformer):
+        in_function = False
+
         def visit_arg(self, node: ast.arg) -> ast.arg:
-            node.annotation = None
+            if future:
+                node.annotation = None
             return node
 
-        def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-            node.returns = None
+        def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+            if future:
+                node.returns = None
+            outer, self.in_function = self.in_function, True
             self.generic_visit(node)
+            self.in_function = outer
             return node
 
-        def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AsyncFunctionDef:
-            node.returns = None
+        visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+        def visit_ClassDef(self, node: ast.ClassDef) -> ast.ClassDef:
+            outer, self.in_function = self.in_function, False
+            self.generic_visit(node)
+            self.in_function = outer
+            return node
+
+        def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AnnAssign:
+            if future or self.in_function:
+                node.annotation = ast.Constant(None)
             self.generic_visit(node)
             return node
 

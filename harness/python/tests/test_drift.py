@@ -75,6 +75,13 @@ def test_drift_report(
         "int16-overflow-lanes",
         "oracle-mirror-symmetry",
     } <= names
+    # The report names the run (a reader reproduces it from them): what was given, "none" where
+    # nothing was.
+    props = {p.get("name"): p.get("value") for p in ET.parse(report).getroot().iter("property")}
+    assert props["engine"] == "none" and props["engine_args"] == "none"
+    assert props["net"] == str(net128.resolve()) and props["hidden"] == "128"
+    assert props["max_p99_cp"] == "30.0" and props["max_overflows"] == "0"
+    assert props["max_clipped"] == "none"
     # A threshold below the measured drift is a failed gate.
     assert drift(args + ["--max-max-cp", "0.01"], monkeypatch) == 1
 

@@ -140,3 +140,21 @@ def test_a_file_is_a_batch_by_its_first_line_only(tmp_path):
     first = tmp_path / "y.cpp"
     first.write_text(f"{MARKER}\n")
     assert compile_commands.is_batch(first)
+
+
+@pytest.mark.parametrize(
+    "arguments, output",
+    [
+        (("-o", "x.o"), "x.o"),  # at the first place
+        (("c++", "-c", "a.cpp", "-o", "x.o"), "x.o"),
+        (("c++", "-ox.o", "-c", "a.cpp"), "x.o"),  # joined
+        (("c++", "-c", "a.cpp", "-o"), None),  # a dangling -o names nothing (no IndexError)
+        (("c++", "-c", "a.cpp"), None),
+        (("c++", "-o"), None),
+    ],
+)
+def test_the_object_is_the_argument_after_o_or_joined_to_it(arguments, output):
+    """docs/build.md: the object an entry writes is its `output`, else the argument after `-o` (or
+    joined to it), else none: at any place, and a `-o` with nothing after it names nothing."""
+    assert compile_commands.output_of({}, arguments) == output
+    assert compile_commands.output_of({"output": "f.o"}, arguments) == "f.o"
