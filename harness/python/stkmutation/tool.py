@@ -2129,7 +2129,11 @@ def py_equivalent(original: str, mutated: str) -> bool:
             self.in_function = outer
             return node
 
-        visit_FunctionDef = visit_AsyncFunctionDef = _function
+        def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+            return self._function(node)
+
+        def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+            return self._function(node)
 
         def visit_ClassDef(self, node: ast.ClassDef) -> ast.ClassDef:
             outer, self.in_function = self.in_function, False
