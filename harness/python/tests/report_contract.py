@@ -18,7 +18,9 @@ reference run of every command, so both the tools and the matrix meet it):
 - every interval a report states runs low end first (`[A, B]` in its JUnit text and on its
   summary's page; `lo`/`hi`, `low`/`high`, `min`/`median`/`max` and `X_min`/`X_median`/`X_max`
   in its JSON);
-- no figure of its JUnit text is written as nan or inf.
+- no figure of its JUnit text is written as nan or inf;
+- a digest property `X_sha256` (or `X_sha256.I`, of the I-th of `X`'s `;`-joined files, from 1) is the
+  SHA-256 of the file `X` names, where that file exists.
 
 Exit 2 and other statuses are judged by the tests that provoke them."""
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import re
 import time
@@ -415,6 +418,7 @@ def violations(
         out += problems + case_problems(junit) + input_problems(junit, argv or [])
         out += property_name_problems(junit) + time_problems(junit, argv or [], elapsed)
         out += printed_interval_problems(junit) + non_finite_problems(junit)
+        out += digest_problems(junit)
         if argv and (Path(argv[0]).name == "stk-harness" or python_tool(argv)):
             out += suite_property_problems(junit, tool=python_tool(argv))
         failed = counts.get("failures", 0) + counts.get("errors", 0) > 0
@@ -427,6 +431,29 @@ def violations(
                 out += interval_problems(summary)
     if status == 1 and reports and not failed_any:
         out.append("exit 1 but no report it wrote records a failure or an error")
+    return out
+
+
+_DIGEST = re.compile(r"^(.+)_sha256(?:\.(\d+))?$")
+
+
+def digest_problems(junit: Path) -> list[str]:
+    """docs/reports.md: each digest a report records is the SHA-256 of the file beside it."""
+    out = []
+    for props in ET.parse(junit).getroot().iter("properties"):
+        values = {p.get("name", ""): p.get("value", "") for p in props.iter("property")}
+        for name, recorded in values.items():
+            if not (m := _DIGEST.match(name)):
+                continue
+            files = values.get(m.group(1), "")
+            if m.group(2) is not None:  # numbered from 1, as every numbered property
+                parts, k = files.split(";"), int(m.group(2))
+                files = parts[k - 1] if 1 <= k <= len(parts) else ""
+            path = Path(files)
+            if files and path.is_file():
+                actual = hashlib.sha256(path.read_bytes()).hexdigest()
+                if actual != recorded:
+                    out.append(f"{junit}: {name} is {recorded}, but {files} has SHA-256 {actual}")
     return out
 
 

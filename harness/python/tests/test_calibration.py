@@ -363,3 +363,25 @@ def test_bad_inputs_exit_2(
     assert run_tool(lambda: calibration_main([*argv, "--lmr-tier1", "10001"])) == 2
     assert "--lmr-tier1: 10001 is outside [0, 10000]" in capsys.readouterr().err
     assert "<error" in (tmp_path / "junit" / "calibration-quick.xml").read_text()
+
+
+def test_each_record_file_is_named_with_its_own_digest(
+    fitted: dict[str, Path], tmp_path: Path
+) -> None:
+    """docs/reports.md: `records_sha256.I` is the digest of the I-th `--records` file (from 1), so
+    a reader can tell which shard of the data a run judged (two files here, in a drawn order)."""
+    from report_contract import digest_problems
+
+    junit = tmp_path / "two.xml"
+    files = [fitted["held"], fitted["train"]]
+    calibrate(
+        SYNTH_THRESHOLDS
+        + ["--records", *map(str, files), "--model", str(fitted["model"])]
+        + ["--tier", "quick", "--out-dir", str(tmp_path), "--junit", str(junit)]
+    )
+    props = {p.get("name"): p.get("value") for p in ET.parse(junit).getroot().iter("property")}
+    assert [k for k in props if k.startswith("records_sha256")] == [
+        "records_sha256.1",
+        "records_sha256.2",
+    ]
+    assert digest_problems(junit) == []

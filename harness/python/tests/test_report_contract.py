@@ -498,3 +498,29 @@ def test_an_internal_error_is_told_from_a_refusal(said: str, bug: bool) -> None:
     """conftest fails any test whose tool run ends in an internal error (planted: checks_junit's
     `or` made `and` reached a KeyError, which the model's bad-line case read as its exit 2)."""
     assert bool(rc.internal_error_said(said)) == bug, said
+
+
+@pytest.mark.parametrize("index", [None, 1, 2])
+def test_a_digest_is_the_file_it_names_both_ways(out: Path, index: int | None) -> None:
+    """docs/reports.md: `X_sha256` (or `X_sha256.I` for the I-th of `;`-joined files, from 1) is
+    the SHA-256 of the file `X` names; a digest of another file is found, naming both."""
+    import hashlib
+
+    files = [out / "a.bin", out / "b.bin"]
+    files[0].write_bytes(b"first")
+    files[1].write_bytes(b"second")
+    named = str(files[0]) if index is None else ";".join(map(str, files))
+    prop = "net_sha256" if index is None else f"net_sha256.{index}"
+    target = files[0 if index is None else index - 1]
+    other = files[1] if target == files[0] else files[0]
+    report, summary = out / "junit/standin-t.xml", out / "standin/t.json"
+    summary.write_text(envelope(1, False))
+    for digest_of, kept in ((target, True), (other, False)):
+        digest = hashlib.sha256(digest_of.read_bytes()).hexdigest()
+        props = (
+            f'<properties><property name="net" value="{named}"/>'
+            f'<property name="{prop}" value="{digest}"/></properties>'
+        )
+        report.write_text(junit(1, 0).replace("<testcase ", props + "<testcase ", 1))
+        found = rc.violations(1, [report])
+        assert found == [] if kept else f"{prop} is {digest}, but {target}" in found[0]
