@@ -6,9 +6,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stkref.fhmodel import (
     FEATURE_NAMES,
+    LEGAL_LG,
     LUT_SIZE,
     NUM_FEATURES,
     Model,
@@ -370,3 +373,93 @@ def test_writer_refuses_invalid_models() -> None:
                 tuple(reversed(make_lut())),
             )
         )
+
+
+# -- the writer refuses exactly what the reader refuses ----------------------------------------
+
+_INT32 = (-(2**31), 2**31 - 1)
+
+
+def _raw_model_text(m: Model) -> str:
+    """The model file as docs/fail-high-predictor.md#model-file-text lays it out, written with no
+    check at all (a side's bias then its weights; the lut values 16 to a line)."""
+    lines = ["stk-fhmodel 1", "features " + " ".join(FEATURE_NAMES), f"shift {m.shift}"]
+    for key, p in (("alpha", m.alpha), ("beta", m.beta)):
+        lines.append(" ".join([key, str(p.bias), *map(str, p.weights)]))
+    lines.append("lut 2048")
+    lines += [" ".join(map(str, m.lut[i : i + 16])) for i in range(0, len(m.lut), 16)]
+    return "\n".join([*lines, "end"]) + "\n"
+
+
+@st.composite
+def models_at_the_edges(draw, rule: str, broken: bool) -> Model:
+    """A valid model with one of the docs' rules pushed to its edge: kept at it, or broken by one
+    (the others kept, so that the verdict is that rule's)."""
+    weights = [draw(st.integers(-1000, 1000)) for _ in range(NUM_FEATURES)]
+    beta = list(weights)
+    beta[LEGAL_LG] = 0
+    shift, bias = 18, 0
+    lut = [min(65535, i * 32) for i in range(LUT_SIZE)]
+    edge = EDGES[rule][broken]
+    at = draw(st.integers(0, NUM_FEATURES - 1))
+    i = draw(st.integers(1, LUT_SIZE - 1))
+    if rule in ("shift low", "shift high"):
+        shift = edge
+    elif rule in ("weights", "weights short"):
+        weights = (weights + [0] * 2)[:edge]
+    elif rule == "int32 low":
+        weights[at] = edge
+    elif rule == "int32 high":
+        bias = edge
+    elif rule == "beta legal_lg":
+        beta[LEGAL_LG] = edge
+    elif rule in ("lut size", "lut size short"):
+        lut = (lut + [65535] * 2)[:edge]
+    elif rule == "lut top":
+        lut[-1] = edge
+    elif rule == "lut bottom":
+        lut[0] = edge
+    elif rule == "lut order":
+        lut[i] = lut[i - 1] - edge
+    return Model(shift, SideParams(bias, tuple(weights)), SideParams(0, tuple(beta)), tuple(lut))
+
+
+# Each rule of the docs: (the value at its edge that keeps it, the nearest that breaks it). A weight
+# count breaks both ways (drawn either side).
+EDGES = {
+    "shift low": (8, 7),
+    "shift high": (30, 31),
+    "weights": (NUM_FEATURES, NUM_FEATURES + 1),
+    "weights short": (NUM_FEATURES, NUM_FEATURES - 1),
+    "int32 low": (_INT32[0], _INT32[0] - 1),
+    "int32 high": (_INT32[1], _INT32[1] + 1),
+    "beta legal_lg": (0, 1),
+    "lut size": (LUT_SIZE, LUT_SIZE + 1),
+    "lut size short": (LUT_SIZE, LUT_SIZE - 1),
+    "lut top": (65535, 65536),
+    "lut bottom": (0, -1),
+    "lut order": (0, 1),
+}
+
+
+# MODEL fhmodel-writer-reader-agree
+# checks: harness/python/stkref/fhmodel.py  (which fail-high models are valid: the writer's check and the reader's)
+# contract: docs/fail-high-predictor.md#model-file-text
+# planted: ci/mutants/model-fhmodel-writer-reader-agree.patch  (a side with more weights than features written)
+@pytest.mark.parametrize("broken", [False, True])
+@pytest.mark.parametrize("rule", list(EDGES))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_the_writer_refuses_exactly_what_the_reader_refuses(rule: str, broken: bool, data) -> None:
+    """A metamorphic relation, no oracle needed: a model the writer writes reads back equal, and
+    one the writer refuses, written out by hand in the same layout, the reader refuses too; each
+    rule at its edge both ways (every rule drawn, not left to the generator's bias)."""
+    m = data.draw(models_at_the_edges(rule, broken))
+    try:
+        text = format_model(m)
+    except ValueError:
+        with pytest.raises(ModelFormatError):
+            parse_model(_raw_model_text(m), "m.txt")
+        return
+    assert text == _raw_model_text(m)
+    assert parse_model(text, "m.txt") == m
