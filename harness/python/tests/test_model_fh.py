@@ -304,18 +304,28 @@ def test_fhsynth_equals_model(seed: int, k: int) -> None:
     assert back.tobytes() == r.tobytes()
     recs = [{f: int(x[f]) for f in FIELDS} for x in r]
     kept_by_depth = [0] * 13
+    node_keys, moves_per_node = set(), []
     for i, x in enumerate(recs):
         whole = x["flags"] & 1
         d = x["depth"]
         assert x["weight"] == (2 ** (k - d) if d < k else 1)  # inverse keep probability
         if whole:
             kept_by_depth[d] += 1
-            # a node: the whole-node record, then its move records 1, 2, ... (alpha only)
+            key = (x["position_id"], x["node_id"])  # a node is named once
+            assert key not in node_keys, key
+            node_keys.add(key)
+            # a node: the whole-node record, then its move records 1, 2, ... (alpha only), each
+            # naming its node; an alpha node tries 1 to max_moves (6) moves, no more than legal
             j = i + 1
             while j < len(recs) and not recs[j]["flags"] & 1:
                 assert recs[j]["ordinal"] == j - i and recs[j]["depth"] == d
                 assert recs[j]["side"] == 0 == x["side"]
+                assert (recs[j]["position_id"], recs[j]["node_id"]) == key
                 j += 1
+            if x["side"] == 0:
+                assert 1 <= j - i - 1 <= min(6, x["legal"]), (j - i - 1, x["legal"])
+                moves_per_node.append(j - i - 1)
+    assert max(moves_per_node) == 6  # the whole range is drawn
     # depth uniform on 1..12 before sampling: kept nodes at depth d ~ nodes/12 * 2^-(K-d)
     for d in range(1, 13):
         p = 2.0 ** (d - k) if d < k else 1.0
