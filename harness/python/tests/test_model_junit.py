@@ -108,11 +108,16 @@ def test_junit_escaping_equals_model(text: str) -> None:
     assert junit.xml_safe(text) == model_escape(text)
     s = TestSuite(text or "s")
     s.property(text, text)
+    s.system_out = text
     s.add(TestCase("c", text or "n", Outcome.FAILED, message=text, detail=text, system_out=text))
     root = ET.fromstring(junit.to_xml([s]).encode())
     case = root.find("testsuite/testcase")
     assert case is not None
     assert case.find("failure").get("message") == model_escape(text)
+    # A case's and a suite's output: written (escaped) when there is any, no element when none.
+    for holder in (case, root.find("testsuite")):
+        out = holder.findall("system-out")
+        assert [o.text or "" for o in out] == ([model_escape(text)] if text else [])
 
 
 # MODEL junit-unique-names
