@@ -107,6 +107,31 @@ def test_integer_accepts_what_the_model_accepts(text: str, lo: int | None, hi: i
             assert not accepts(parse, str(b + step))
 
 
+# The shared ranges as their comments in stkref/options.py state them: (parser, the last value
+# kept at each end, the first refused past it; None: no such end).
+SHARED_EDGES = [
+    ("seed", ("0", "-1"), (str(2**64 - 1), str(2**64))),
+    ("count", ("0", "-1"), ("1000000000", "1000000001")),
+    ("positive_count", ("1", "0"), ("1000000000", "1000000001")),
+    ("jobs", ("1", "0"), ("1024", "1025")),
+    ("share", ("0", "-0.000001"), ("1", "1.000001")),
+    ("fraction", ("0.000001", "0"), ("0.999999", "1")),
+    ("percent", ("0", "-0.000001"), ("100", "100.000001")),
+    ("seconds", ("0.000001", "0"), ("1e7", "10000000.000001")),
+    ("centipawns", ("0", "-0.000001"), ("100000", "100000.000001")),
+]
+
+
+@pytest.mark.parametrize(("name", "low", "high"), SHARED_EDGES)
+def test_every_shared_range_both_ways_at_both_ends(name: str, low, high) -> None:
+    """Each shared range keeps its end value and refuses the nearest past it, at both ends (a
+    positive count that refused 1 passed every test before)."""
+    parse = getattr(options, name)
+    for kept, refused in (low, high):
+        assert accepts(parse, kept), (name, kept)
+        assert not accepts(parse, refused), (name, refused)
+
+
 def test_shared_ranges() -> None:
     assert accepts(options.seed, str(2**64 - 1)) and not accepts(options.seed, str(2**64))
     assert not accepts(options.seed, "-1")
