@@ -15,7 +15,6 @@ both digests), 2 when DIR holds no report or a report cannot be read.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import re
 import sys
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stkref import inputs
-from stkref.cli import run_tool
+from stkref.cli import ToolParser, run_tool
 from stkref.errors import InputError
 
 DIGEST = re.compile(r"^(?P<base>.+)_sha256(?:\.(?P<index>\d+))?$")
@@ -61,8 +60,10 @@ def pairs_of(report: Path) -> list[Pair]:
 
 
 def sha256_of(path: Path) -> str:
+    """Read through the checked reader: a FIFO or a device a report names is refused, never
+    waited on."""
     h = hashlib.sha256()
-    with path.open("rb") as f:
+    with inputs.open_input(path, inputs.DATA_LIMIT) as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
@@ -74,7 +75,7 @@ def check(pairs: list[Pair]) -> tuple[list[str], int, int]:
     checked = unchecked = 0
     for p in pairs:
         path = Path(p.file) if p.file else None
-        if path is None or not path.is_file():
+        if path is None or not path.exists():  # gone (a dangling link too): cannot be checked
             unchecked += 1
             continue
         checked += 1
@@ -87,15 +88,14 @@ def check(pairs: list[Pair]) -> tuple[list[str], int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m stkdev.report_digests", description=__doc__.split("\n")[0]
+    ap = ToolParser(prog="python -m stkdev.report_digests", description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "dir", nargs="?", default="reports/junit", type=inputs.folder, help="the JUnit reports"
     )
-    ap.add_argument("dir", nargs="?", default="reports/junit", type=Path)
     a = ap.parse_args(argv)
-    reports = sorted(a.dir.glob("*.xml")) if a.dir.is_dir() else []
+    reports = sorted(a.dir.glob("*.xml"))
     if not reports:
-        print(f"report_digests: no reports in {a.dir}", file=sys.stderr)
-        return 2
+        raise InputError(f"{a.dir}: no JUnit report (*.xml) there")
     bad, checked, unchecked = check([p for r in reports for p in pairs_of(r)])
     lines = [f"MISMATCH {b}" for b in bad] + [
         f"{len(reports)} reports, {checked} digests checked, {len(bad)} wrong, {unchecked} not"

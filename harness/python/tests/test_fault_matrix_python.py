@@ -558,6 +558,13 @@ ROWS = [
         needs=Path(shutil.which("c++") or "/nonexistent/c++"),
     ),
     Row(
+        "stkdev.report_digests",
+        lambda c: c.pos(c.inp / "reports" / "junit"),
+        ("reports",),
+        reads=("dir", lambda c: c.inp / "reports" / "junit"),
+        reads_folder=True,
+    ),
+    Row(
         "stkdev.measurements",
         lambda c: [c.opt("--reports", c.inp / "reports"), c.opt("--out", c.out / "m.md")],
         ("reports",),

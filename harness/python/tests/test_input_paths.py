@@ -337,6 +337,7 @@ CASES = [
         folder=True,
     ),
     case("stkdev.import_cycles", "roots", lambda x, _: [x], folder=True),
+    case("stkdev.report_digests", "dir", lambda x, _: [x], folder=True),
     case(
         "stkdev.standalone",
         "--build",

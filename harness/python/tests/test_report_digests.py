@@ -5,9 +5,11 @@ checkable, never passed over in silence; no report at all is exit 2."""
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from stkdev import report_digests
+from stkref.cli import run_tool
 
 
 def report(path: Path, props: dict[str, str]) -> None:
@@ -53,6 +55,12 @@ def test_matching_wrong_and_gone_digests(tmp_path: Path, capsys) -> None:
     assert "6 digests checked, 1 wrong" in out
 
 
-def test_no_report_is_exit_2(tmp_path: Path) -> None:
-    assert report_digests.main([str(tmp_path)]) == 2
-    assert report_digests.main([str(tmp_path / "none")]) == 2
+def test_no_report_or_an_unreadable_file_is_exit_2(tmp_path: Path, capsys) -> None:
+    assert run_tool(lambda: report_digests.main([str(tmp_path)])) == 2
+    assert "no JUnit report" in capsys.readouterr().err
+    assert run_tool(lambda: report_digests.main([str(tmp_path / "none")])) == 2
+    fifo = tmp_path / "net.nnue"  # a report naming a FIFO: refused, never waited on
+    os.mkfifo(fifo)
+    report(tmp_path / "r.xml", {"net": str(fifo), "net_sha256": "0" * 64})
+    assert run_tool(lambda: report_digests.main([str(tmp_path)])) == 2
+    assert "FIFO" in capsys.readouterr().err
