@@ -262,3 +262,29 @@ def test_check_output_equals_model(
     finally:
         if parent == "read-only":
             base.chmod(0o755)
+
+
+@pytest.mark.parametrize("bad_at", [0, 1, 2])
+def test_every_output_of_a_tool_is_checked_not_only_the_first(tmp_path: Path, bad_at: int) -> None:
+    """docs/faults.md "Outputs before any work": the parser checks each output a tool names; a
+    FIFO at any one of them refuses the run by that output's option."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    outs = [outputs.Output(f"--out{i}", tmp_path / f"o{i}", "file") for i in range(3)]
+    outs[bad_at] = outputs.Output(f"--out{bad_at}", fifo, "file")
+    with pytest.raises(InputError, match=f"--out{bad_at}"):
+        outputs.check_outputs(outs)
+    outputs.check_outputs([o for i, o in enumerate(outs) if i != bad_at])  # the rest are fine
+
+
+def test_a_new_file_is_written_readable_by_all_writable_by_its_owner(tmp_path: Path) -> None:
+    """docs/faults.md "Writes": the file left is an ordinary one, mode 0644, not the mode of the
+    temporary it was written through (mkstemp's 0600)."""
+    old = os.umask(0o022)
+    try:
+        outputs.write_bytes_atomic(tmp_path / "r.json", b"{}")
+        outputs.write_stream_atomic(tmp_path / "s.bin", [b"a", b"b"])  # the streaming writer
+    finally:
+        os.umask(old)
+    assert (tmp_path / "r.json").stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / "s.bin").stat().st_mode & 0o777 == 0o644
