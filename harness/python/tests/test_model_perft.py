@@ -318,3 +318,18 @@ def test_perft_positions_equal_model(
         timeout=120,
     )
     assert r.returncode == (0 if accepted else 2), (board.fen(), r.stdout + r.stderr)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "8/8/9/8/8/8/8/8 w - - 0 1", "x"],
+)
+def test_a_fen_that_does_not_parse_is_refused_by_file_and_line(tmp_path: Path, fen: str) -> None:
+    """A perft EPD line whose FEN does not parse is an input error naming the file and line (exit
+    2, as docs/input-rules.md's perft EPD rows for its other fields), never a traceback."""
+    from stkref.errors import InputError
+
+    epd = tmp_path / "p.epd"
+    epd.write_text(f"{chess.STARTING_FEN} ;D1 20\n{fen} ;D1 20\n")
+    with pytest.raises(InputError, match=rf"{epd}:2: "):
+        perft.read_perft_epd(epd)

@@ -252,3 +252,19 @@ def test_an_eval_mismatch_is_described_with_its_signed_delta() -> None:
     assert text.startswith(f"[curated:7] {chess.STARTING_FEN}\n")
     assert "engine eval 10 bucket 7 psqt 4 positional 6" in text
     assert "oracle eval 13 bucket 7 psqt 4 positional 9  (delta -3 cp)" in text
+
+
+@pytest.mark.parametrize("total", [0, 1, 49, 50, 51, 120])
+def test_a_failed_case_spells_out_50_mismatches_then_counts_the_rest(total: int) -> None:
+    """docs/harnesses/features.md "Verdicts": every mismatch is counted; the first 50 are spelled
+    out, then "... and K more" for the rest, nothing when none is left out."""
+    from stkref import parity
+    from stkref.junit import Outcome, TestCase
+
+    case = TestCase("features", "c")
+    details = [f"position {i}" for i in range(total)]
+    parity._failed(case, "m", details, total)
+    lines = case.detail.split("\n") if case.detail else []
+    assert case.outcome == Outcome.FAILED
+    assert lines[: min(total, 50)] == details[:50]
+    assert lines[50:] == ([f"... and {total - 50} more"] if total > 50 else [])
