@@ -135,3 +135,25 @@ def test_a_model_refuses_a_tensor_of_the_wrong_type_or_shape(name: str) -> None:
     for bad in (wrong_type, wrong_shape):
         with pytest.raises(ValueError, match=f"tensor {name}: expected"):
             dataclasses.replace(good, **{name: bad})
+
+
+@pytest.mark.parametrize("delta", [-1, 1])
+def test_every_tensor_of_another_shape_is_refused_by_name(delta: int) -> None:
+    """SPEC-NNUE.md "Float checkpoint and quantization": each tensor has exactly its shape for H;
+    one a row or a column larger or smaller, in any dimension of any tensor, is refused naming
+    the tensor (a tensor one row too large passed before)."""
+    from stkref.checkpoint import generate_checkpoint
+    from stkref.errors import InputError
+    from stkref.quantize import checkpoint_shapes, validate_checkpoint
+
+    base = generate_checkpoint(128, 1)
+    for key, shape in checkpoint_shapes(128).items():
+        for dim in range(len(shape)):
+            if key == "ft.weight" and dim == 1:
+                continue  # its columns are H itself: another H, or refused as one
+            bent = list(shape)
+            bent[dim] += delta
+            ckpt = dict(base)
+            ckpt[key] = np.zeros(bent, dtype=np.float32)
+            with pytest.raises(InputError, match=f"'{key}'"):
+                validate_checkpoint(ckpt)
