@@ -110,3 +110,18 @@ def test_sweep_refuses_runs_that_do_not_compare(tmp_path, capsys, change):
     assert run_tool(lambda: sweep.main([*argv, "--out", str(tmp_path / "s.json")])) == 2
     assert "do not compare" in capsys.readouterr().err
     assert not (tmp_path / "s.json").exists()
+
+
+def test_the_markdown_table_marks_the_chosen_run(tmp_path):
+    """docs/training.md "Choosing the settings": --md writes the sweep as docs/trained-net.md's
+    table, one row a run in the order given, the chosen one marked, the classical evaluation last,
+    the file ending in its newline."""
+    argv = _write(tmp_path, "best", 0.75, 0.92, 170.0)
+    argv += _write(tmp_path, "close", 1.0, 0.9185, 160.0)
+    out, md = tmp_path / "s.json", tmp_path / "s.md"
+    assert run_tool(lambda: sweep.main([*argv, "--out", str(out), "--md", str(md)])) == 0
+    lines = md.read_text().split("\n")
+    assert lines[-1] == "" and lines[-2].startswith("| classical evaluation |")
+    rows = [x for x in lines if x.startswith("| best") or x.startswith("| close")]
+    assert [r.split(" |")[0] for r in rows] == ["| best", "| close (chosen)"]
+    assert "| 91.85% | 160.0 |" in rows[1]
