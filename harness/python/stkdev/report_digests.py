@@ -15,7 +15,6 @@ both digests), 2 when DIR holds no report or a report cannot be read.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -59,16 +58,6 @@ def pairs_of(report: Path) -> list[Pair]:
     return out
 
 
-def sha256_of(path: Path) -> str:
-    """Read through the checked reader: a FIFO or a device a report names is refused, never
-    waited on."""
-    h = hashlib.sha256()
-    with inputs.open_input(path, inputs.DATA_LIMIT) as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def check(pairs: list[Pair]) -> tuple[list[str], int, int]:
     """(the mismatches, digests checked, digests that could not be: no file named or gone)."""
     bad: list[str] = []
@@ -79,7 +68,7 @@ def check(pairs: list[Pair]) -> tuple[list[str], int, int]:
             unchecked += 1
             continue
         checked += 1
-        actual = sha256_of(path)
+        actual = inputs.sha256_file(path, inputs.DATA_LIMIT)  # a FIFO there: refused
         if actual != p.recorded:
             bad.append(
                 f"{p.report}: property {p.prop} is {p.recorded}, but {p.file} has SHA-256 {actual}"

@@ -142,11 +142,12 @@ class SchemaRun:
         with self.tree_lock:
             self.fallback[why] = self.fallback.get(why, 0) + 1
 
-    def _build(self, targets: Sequence[str]) -> bool:
+    def _build(self, targets: Sequence[str]) -> None:
         """The schema build, on every core (nothing else runs yet); a file whose object fails to
-        build goes back to HEAD's text."""
+        build goes back to HEAD's text, and all of them do if the build still fails without those
+        (the held mutants are then the ones whose file is still in `texts`)."""
         if not self.job.ninja(targets, os.cpu_count() or 2).code:
-            return True
+            return
         for path in sorted(self.texts):
             if self.job.ninja([self.job.objects[path]]).code:
                 self.job.write(path, self.sources.text(path))
@@ -154,13 +155,10 @@ class SchemaRun:
                 self.fallback["schema object failed to build"] = (
                     self.fallback.get("schema object failed to build", 0) + 1
                 )
-        return not self.job.ninja(targets).code or self._give_up()
-
-    def _give_up(self) -> bool:
-        for path in list(self.texts):
-            self.job.write(path, self.sources.text(path))
-            del self.texts[path]
-        return False
+        if self.job.ninja(targets).code:
+            for path in list(self.texts):
+                self.job.write(path, self.sources.text(path))
+                del self.texts[path]
 
     def restore(self, targets: Sequence[str]) -> None:
         """HEAD's sources back in the clone and its build relinked (ccache has the objects)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -211,3 +212,15 @@ def differs_from(path: str | os.PathLike[str], text: str, source: str) -> bool:
         difflib.unified_diff(old.splitlines(True), text.splitlines(True), str(path), source)
     )
     return True
+
+
+def sha256_file(path: str | os.PathLike[str], limit: int = LIMIT) -> str:
+    """The file's SHA-256, read through the checked reader (a FIFO or a device is refused)."""
+    h = hashlib.sha256()
+    with open_input(path, limit) as f:
+        try:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        except OSError as e:
+            raise UnreadableInputError(path, f"read error: {e.strerror}") from e
+    return h.hexdigest()
