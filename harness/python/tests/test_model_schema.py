@@ -464,3 +464,22 @@ def test_a_schema_object_that_fails_to_build_goes_back_to_head_counted_once(file
     assert all(m.schema_id == 0 for m in mutants if m.file in failed)
     assert run.fallback.get("schema object failed to build", 0) == len(failed)
     assert sorted(run.texts) == sorted(files - broken)
+
+
+def test_a_schema_build_that_still_fails_puts_every_file_back_to_head():
+    """docs/mutation.md#schemata: when the build still fails once the files whose objects failed
+    are back to HEAD (a link error, say), every schema file goes back and every mutant is built
+    alone (from the diff draw of this change: the give-up loop made to run zero times survived)."""
+    from stkmutation import schema_run
+
+    class _LinkFails(_FakeJob):
+        def ninja(self, targets: object, jobs: int = 0) -> tool.Ran:
+            return tool.Ran(1 if targets == ["all"] else 0, "", 0.0)
+
+    job = _LinkFails(["a.cpp", "b.cpp"])
+    mutants = [_mutant(f, 1, 0) for f in ("a.cpp", "b.cpp")]
+    run = schema_run.SchemaRun.__new__(schema_run.SchemaRun)
+    schema_run.SchemaRun.__init__(run, None, job, _Sources(), _Syntax(set(), set()))  # type: ignore[arg-type]
+    assert run.prepare(mutants, ["all"]) == []
+    assert run.texts == {} and all(job.written[f] == SOURCE for f in ("a.cpp", "b.cpp"))
+    assert all(m.schema_id == 0 for m in mutants)
