@@ -2802,7 +2802,7 @@ def write_reports(
     rows = mutants_report.tally(records)
     headline = (
         f"HEAD {meta['head'][:10]}; {len(mutants)} mutants; {meta['seconds'] / 60:.1f} min with "
-        f"{meta['jobs']} job(s); {meta['mutants_per_hour']:.0f} mutants/hour"
+        f"{meta['jobs']} job(s){slots_note(meta)}; {meta['mutants_per_hour']:.0f} mutants/hour"
         f" ({meta['run_per_hour']:.0f} run mutants/hour); score"
         f" {mutants_report.fmt_score(rows.get('total', {}).get('score'))}."
     )
@@ -2818,6 +2818,12 @@ def write_reports(
     )
 
 
+def slots_note(meta: dict[str, Any]) -> str:
+    """", S schema slots" where the run ran more (or fewer) schema mutants side by side than jobs."""
+    slots, jobs = meta.get("slots"), meta.get("jobs")
+    return f", {slots} schema slots" if slots and slots != jobs else ""
+
+
 def time_spent(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> list[str]:
     """Where a run's time went: the phases before the mutants, the schema build and the
     baseline, then the mutants by what decided them (a C++ mutant's verdict from CTest alone or
@@ -2830,7 +2836,7 @@ def time_spent(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> list[
         if r["outcome"] in ("equivalent", "uncompilable") or not r.get("tests"):
             part = "no test run (equivalent, uncompilable, not covered by the map)"
         elif not r["file"].endswith(".py"):
-            stage2 = any(t.endswith(".py") for t in r["tests"])
+            stage2 = any(file_of(t).endswith(".py") for t in r["tests"])  # files or node ids
             part = "C++: second stage (pytest files)" if stage2 else "C++: CTest alone"
         else:
             part = "Python: pytest files"
@@ -2852,7 +2858,11 @@ def time_spent(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> list[
         ts = parts[name]
         lines.append(f"| {name} | {len(ts)} | {sum(ts):.0f} | {sum(ts) / len(ts):.1f} |")
     jobs = max(int(meta.get("jobs", 1)), 1)
-    lines += ["", f"Mutant seconds add up across the {jobs} job(s); the run's wall time is above."]
+    lines += [
+        "",
+        f"Mutant seconds add up across the {jobs} job(s){slots_note(meta)}; the run's wall time"
+        " is above.",
+    ]
     return lines
 
 
@@ -2975,6 +2985,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--jobs", type=options.jobs, default=1, metavar="J", help="scratch clones in parallel"
+    )
+    ap.add_argument(
+        "--slots",
+        type=options.jobs,
+        default=0,
+        metavar="S",
+        help="mutants whose tests run side by side on the one schema build (default: J; the"
+        " tests mostly wait on their subprocesses, docs/mutation.md, What it costs)",
     )
     ap.add_argument(
         "--diff",
@@ -3102,6 +3120,7 @@ def run_meta(
     complete: bool,
     t_start: float,
     t_mutants: float,
+    slots: int = 0,
 ) -> dict[str, Any]:
     """The report's record of a run: what was asked, on which HEAD, how far it got, its cost
     (with the stopped run's it resumes)."""
@@ -3122,6 +3141,8 @@ def run_meta(
         "asked": sorted(k for keys in (rerun or {}).values() for k in keys),
         "command": "ci/mutation.sh " + shlex.join(a.argv),
         "jobs": jobs,
+        # schema mutants side by side on the one build (--slots; J when not given)
+        "slots": slots or jobs,
         "coverage_commit": coverage_commit,
         # false while the run goes on (the report so far) and when it was stopped
         "complete": complete,
@@ -3300,6 +3321,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
         )
     todo = [m for m in mutants if m.ident not in done_before]
     jobs_n = max(1, min(a.jobs, len(todo)))
+    slots = max(1, min(a.slots or jobs_n, len(todo)))
     build_jobs = max(1, cores // jobs_n)
     jobs = free_clones(jobs_n, head, build_jobs, env)
     targets = build_targets(todo, cov)
@@ -3343,7 +3365,8 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
 
     def meta_now(done: list[Mutant], complete: bool) -> dict[str, Any]:
         return run_meta(
-            a, state, head, rerun, mutants, cov.commit, jobs_n, done, complete, t_start, t_mutants
+            a, state, head, rerun, mutants, cov.commit, jobs_n, done, complete, t_start, t_mutants,
+            slots,
         )
 
     def one(m: Mutant) -> None:
@@ -3383,7 +3406,7 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
                 last_write[0] = time.monotonic()
 
     if schema_run is not None:
-        schema_run.run_all(held, jobs_n, on_schema, stop)
+        schema_run.run_all(held, slots, on_schema, stop)
         if not stop.is_set():  # on the schema build, every switch off, before it is undone
             runner.verify_killers(jobs[0], [m for m in finished if m.via == "schema"], kept)
             state.schema["verify_seconds"] = round(runner.verify_seconds, 1)

@@ -483,3 +483,37 @@ def test_a_schema_build_that_still_fails_puts_every_file_back_to_head():
     assert run.prepare(mutants, ["all"]) == []
     assert run.texts == {} and all(job.written[f] == SOURCE for f in ("a.cpp", "b.cpp"))
     assert all(m.schema_id == 0 for m in mutants)
+
+
+@pytest.mark.parametrize("slots", [1, 2, 3])
+def test_run_all_runs_exactly_its_slots_side_by_side_each_mutant_once(slots: int):
+    """--slots S (docs/mutation.md, What it costs): S mutants' tests side by side on the one
+    build, never more (two on one scratch folder would share it), and each mutant run once with a
+    slot of its own (planted: a pool of S + 1 workers sharing S slots, or one worker)."""
+    import threading
+    import time
+
+    from stkmutation import schema_run
+
+    run = schema_run.SchemaRun.__new__(schema_run.SchemaRun)
+    lock, now, most, seen = threading.Lock(), [0], [0], []
+
+    def run_one(m: tool.Mutant, slot: int) -> None:
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+            held = [s for _, s, live in seen if live]
+            assert slot not in held, f"slot {slot} given twice"
+            seen.append((m.line, slot, True))
+        time.sleep(0.05)
+        with lock:
+            now[0] -= 1
+            seen[[x[0] for x in seen].index(m.line)] = (m.line, slot, False)
+
+    run.run_one = run_one  # type: ignore[method-assign]
+    done: list[int] = []
+    mutants = [tool.Mutant("a.cpp", i, "rule", "x;", "y;", "cpp") for i in range(1, 3 * slots + 2)]
+    run.run_all(mutants, slots, lambda m: done.append(m.line), threading.Event())
+    assert most[0] == slots
+    assert sorted(done) == [m.line for m in mutants]
+    assert {s for _, s, _ in seen} == set(range(slots))

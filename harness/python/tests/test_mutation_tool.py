@@ -415,7 +415,9 @@ def test_the_page_says_where_the_time_went(mt: ModuleType):
     recs = [
         {"file": "engine/src/a.cpp", "outcome": "killed", "tests": ["t1"], "seconds": 2.0},
         {"file": "engine/src/a.cpp", "outcome": "killed", "tests": ["python parity"], "seconds": 4},
-        {"file": "harness/src/b.cpp", "outcome": "survived", "tests": ["t1", "x/test_a.py"]},
+        # A second stage narrowed to the tests that ran the line names pytest node ids (seen
+        # in the ca1c60b shards: every such survivor counted as "CTest alone").
+        {"file": "harness/src/b.cpp", "outcome": "survived", "tests": ["t1", "x/test_a.py::t[1]"]},
         {"file": "harness/src/b.cpp", "outcome": "killed", "tests": ["x/test_b.py"], "seconds": 90},
         {"file": "engine/src/a.cpp", "outcome": "uncompilable", "tests": [], "seconds": 30.0},
         {"file": "engine/src/a.cpp", "outcome": "not-covered", "tests": [], "seconds": 0.5},
@@ -1532,6 +1534,11 @@ def test_the_report_records_the_run_state_and_leaves_the_options_as_given(mt: Mo
     assert meta["phases"]["clones"] >= 5.0 and set(meta["phases"]) == {"draw", "clones"}
     assert meta["seconds"] >= 105.0 and meta["mutant_seconds"] >= 45.0
     assert a.seed == mt.HEAD_SEED and mt.default_config(a) == "per-module-3-seed-head"
+    # --slots: recorded (J when not given) and named on the page only where it is not J
+    assert meta["slots"] == 1 and mt.slots_note(meta) == ""
+    more = mt.run_meta(a, state, "abc", None, [], "", 2, [], False, t0, t0, 4)
+    assert more["slots"] == 4 and mt.slots_note(more) == ", 4 schema slots"
+    assert mt.parse_args(["--slots", "3"]).slots == 3
 
 
 def test_the_baseline_runs_ctest_on_every_core_and_a_mutant_on_one(
