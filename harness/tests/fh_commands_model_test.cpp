@@ -305,7 +305,8 @@ TEST_CASE(
     const auto dir = test::scratch_dir("fhgen-model");
     // The default ECM path, from the same shared folder as every other test's (not the cwd's).
     const auto r = test::run_command("STK_SHARED='" + test::shared_dir() + "' " +
-                                     test::harness_bin() + " fhgen --games 2 --seed 5 --nodes 300 --max-plies 24 "
+                                     test::harness_bin() +
+                                     " fhgen --games 2 --seed 5 --nodes 300 --max-plies 24 "
                                      "--ecm-fraction 0.3 --heldout 0.4 --split-seed 9 --out-dir '" +
                                      (dir / "sets").string() + "'");
     INFO(r.output);

@@ -3,6 +3,7 @@
 // to at most 5 commands that fail the same way; a correct engine passes the same commands.
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -169,8 +170,18 @@ namespace {
 // What one replay run says in each place it says it (docs/reproducers.md, report-schema.md): the
 // JSON figures, the JUnit testcase and the printed lines agree with the bundle, the options and
 // the exit status.
+// The SHA-256 of a file, by coreutils (not the harness's own digest code).
+std::string sha256sum(const std::string& file) {
+  const auto r = test::run_command("sha256sum '" + file + "'");
+  REQUIRE(r.exit_code == 0);
+  return r.output.substr(0, 64);
+}
+
+// `same`: whether the replay ran the bundle's own engine (program digest and other words equal),
+// nullopt where the bundle records no digest.
 void check_replay_views(const std::filesystem::path& bundle, const std::filesystem::path& out,
-                        bool full, const std::string& engine, const test::RunResult& run) {
+                        bool full, const std::string& engine, const test::RunResult& run,
+                        std::optional<bool> same) {
   INFO(run.output);
   const nlohmann::json b = nlohmann::json::parse(test::read_file(bundle / "bundle.json"));
   const std::string id = b.at("id"), expected = b.at("symptom").at("kind").get<std::string>();
@@ -182,6 +193,16 @@ void check_replay_views(const std::filesystem::path& bundle, const std::filesyst
   CHECK(j.at("expected").get<std::string>().starts_with(expected));
   CHECK(j.at("reproduced") == again);
   CHECK(j.at("report").at("passed") == !again);
+  const std::string program = j.at("engine").get<std::string>();
+  CHECK(j.at("engine_sha256") == sha256sum(program.substr(0, program.find(' '))));
+  CHECK(j.at("bundle_engine_sha256") == b.value("engine_sha256", ""));
+  CHECK(j.at("same_engine") == (same ? nlohmann::json(*same) : nlohmann::json()));
+  const std::string on = !same   ? "replay: on an engine not known to be the bundle's"
+                         : *same ? "replay: on the bundle's own engine"
+                                 : "replay: on another engine than the bundle's";
+  CHECK_THAT(run.output, Catch::Matchers::Contains(on));
+  CHECK((run.output.find("did not happen again on the same engine") != std::string::npos) ==
+        (same == true && !again));
   CHECK_THAT(run.output, Catch::Matchers::Contains(
                              fmt::format("replay: {} commands of {} against {}\n",
                                          b.at(full ? "commands" : "minimized").size(),
@@ -193,6 +214,8 @@ void check_replay_views(const std::filesystem::path& bundle, const std::filesyst
                              again ? "the failure happens again" : "not reproduced")));
   const std::string xml = test::read_file(out / "junit" / ("replay-" + id + ".xml"));
   CHECK_THAT(xml, Catch::Matchers::Contains("name=\"" + id + "\""));
+  CHECK_THAT(xml, Catch::Matchers::Contains("<property name=\"engine_sha256\" value=\"" +
+                                            j.at("engine_sha256").get<std::string>() + "\""));
   CHECK((xml.find("<failure") != std::string::npos) == again);
 }
 
@@ -231,14 +254,14 @@ TEST_CASE("reproducers: a crashed match game leaves a minimized bundle that repl
   CHECK(again.exit_code == 1);
   CHECK_THAT(again.output, Catch::Matchers::Contains("the failure happens again"));
   CHECK(test::validate_junit((out / "junit" / "replay-c-o0-g1.xml").string()) == "");
-  check_replay_views(bundle, out, false, "", again);
+  check_replay_views(bundle, out, false, "", again, true);
   const auto full = test::run_command(replay + " --full");
   CHECK(full.exit_code == 1);
-  check_replay_views(bundle, out, true, "", full);
+  check_replay_views(bundle, out, true, "", full, true);
   const auto fixed = test::run_command(replay + " --engine '" + fake("") + "'");
   CHECK(fixed.exit_code == 0);
   CHECK_THAT(fixed.output, Catch::Matchers::Contains("not reproduced"));
-  check_replay_views(bundle, out, false, fake(""), fixed);
+  check_replay_views(bundle, out, false, fake(""), fixed, false);  // other arguments
   // An engine that fails otherwise (it hangs where the bundle's crashed) is not the bundle's
   // failure: exit 0, the report saying what was seen instead.
   const auto other = test::run_command(replay + " --full --answer-ms 300 --engine '" +
@@ -246,7 +269,59 @@ TEST_CASE("reproducers: a crashed match game leaves a minimized bundle that repl
   INFO(other.output);
   CHECK(other.exit_code == 0);
   CHECK_THAT(other.output, Catch::Matchers::Contains("seen no-answer (bestmove): not reproduced"));
-  check_replay_views(bundle, out, true, fake("hang-after-0"), other);
+  check_replay_views(bundle, out, true, fake("hang-after-0"), other, false);
+  // The same program at another path with the same arguments is the bundle's own engine.
+  const auto copy = dir / "copied-fake-uci";
+  std::filesystem::copy_file(fake(""), copy);
+  std::filesystem::permissions(copy, std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add);
+  const std::string copied = copy.string() + " --defect crash-at-ply-8";
+  const auto moved = test::run_command(replay + " --engine '" + copied + "'");
+  CHECK(moved.exit_code == 1);
+  check_replay_views(bundle, out, false, copied, moved, true);
+}
+
+TEST_CASE("reproducers: replay says whether it ran the bundle's own engine by its digest",
+          "[repro][harness]") {
+  // A bundle whose recorded failure does not happen again on its own engine (the fake without a
+  // defect recorded as having crashed): intermittent, and said so; the same bundle with another
+  // program's digest, or none, is not the bundle's own engine, or not known to be.
+  const auto dir = test::scratch_dir("repro-same-engine");
+  const auto out = dir / "o";
+  const auto bundle = dir / "b";
+  std::filesystem::create_directories(bundle);
+  const std::string engine = fake("");
+  nlohmann::json j = {{"schema", "stk-repro/1"},
+                      {"id", "b"},
+                      {"engine", engine},
+                      {"engine_sha256", sha256sum(engine)},
+                      {"symptom", {{"kind", "crash"}, {"detail", "killed by signal 6 (Aborted)"}}},
+                      {"commands", {"uci", "isready"}},
+                      {"minimized", {"uci", "isready"}}};
+  const std::string replay = test::harness_bin() + " replay '" + bundle.string() + "' --out-dir '" +
+                             out.string() + "'";
+  const auto with = [&](const nlohmann::json& digest) {
+    nlohmann::json k = j;
+    if (digest.is_null()) k.erase("engine_sha256");
+    else k["engine_sha256"] = digest;
+    test::write_file(bundle / "bundle.json", k.dump());
+    test::write_file(bundle / "commands.uci", "uci\nisready\n");
+    test::write_file(bundle / "minimized.uci", "uci\nisready\n");
+    return test::run_command(replay);
+  };
+  const auto own = with(j["engine_sha256"]);
+  CHECK(own.exit_code == 0);
+  check_replay_views(bundle, out, false, "", own, true);
+  const auto other = with(std::string(64, '0'));
+  CHECK(other.exit_code == 0);
+  check_replay_views(bundle, out, false, "", other, false);
+  const auto unknown = with(nullptr);
+  CHECK(unknown.exit_code == 0);
+  check_replay_views(bundle, out, false, "", unknown, std::nullopt);
+  // A digest that is not a string is the bundle's fault, named.
+  const auto bad = with(42);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Matchers::Contains("engine_sha256"));
 }
 
 TEST_CASE("reproducers: replay refuses what is not a bundle, naming the file", "[repro][harness]") {

@@ -150,6 +150,16 @@ std::string engine_sha256(const std::string& engine) {
   }
 }
 
+std::vector<std::string> engine_arguments(const std::string& engine) {
+  try {
+    std::vector<std::string> argv = proc::command_argv(engine);
+    argv.erase(argv.begin() + static_cast<std::ptrdiff_t>(program_word(argv)));
+    return argv;
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 std::string write_bundle(const std::string& repro_dir, const Failure& f, const Minimized* m) {
   require_safe_name("reproducer id", f.id);
   const fs::path dir = fs::path(repro_dir) / f.id;
@@ -204,6 +214,8 @@ LoadedBundle load_bundle(const std::string& dir) {
                      ": field 'id' must be a name (1 to 200 of letters, digits, '.', '_', "
                      "'-'; no '..'; not starting with '.' or '-')");
   b.engine = string_field(j, "engine", file);
+  // Recorded since the first bundles; "" where the program could not be read, or not recorded.
+  if (j.contains("engine_sha256")) b.engine_sha256 = string_field(j, "engine_sha256", file);
   if (!j.contains("symptom") || !j["symptom"].is_object())
     throw InputError(file + ": no object 'symptom'");
   b.symptom = {string_field(j["symptom"], "kind", file),

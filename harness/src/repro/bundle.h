@@ -39,11 +39,16 @@ std::string write_bundle(const std::string& repro_dir, const Failure& failure,
 // `env NAME=VALUE ...`, looked up in PATH), or "" when it cannot be read.
 std::string engine_sha256(const std::string& engine);
 
+// The words of an engine command other than its program (its `env NAME=VALUE` words and its
+// arguments), in order; empty when the command cannot be split.
+std::vector<std::string> engine_arguments(const std::string& engine);
+
 // Reads <bundle>/bundle.json (the engine, the symptom, the rerun command line) and both command
 // lists from commands.uci and minimized.uci (their exact bytes). Throws InputError naming the
 // file (and the byte offset of a JSON syntax error) when it is not a bundle.
 struct LoadedBundle {
   std::string dir, id, engine;
+  std::string engine_sha256;  // of its engine's program when written; "" when not recorded
   Symptom symptom;
   std::vector<std::string> commands, minimized, rerun;
 };

@@ -4,6 +4,7 @@
 // once it does not (fixed), 2 when the bundle cannot be read or the engine cannot be started.
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -23,14 +24,37 @@ namespace stk::harness {
 
 namespace {
 
+// Whether the replay ran the bundle's own engine: the program it recorded (its SHA-256, wherever
+// the file now is) with the same arguments. A failure that does not happen again on the bundle's
+// own engine is intermittent, not fixed. Unknown (nullopt) where either digest is missing.
+struct ProgramMatch {
+  std::string replayed;  // SHA-256 of the program the replay started, "" when unreadable
+  std::optional<bool> same;
+};
+
+ProgramMatch program_match(const repro::LoadedBundle& b, const std::string& engine) {
+  ProgramMatch m{repro::engine_sha256(engine), std::nullopt};
+  if (!m.replayed.empty() && !b.engine_sha256.empty())
+    m.same = m.replayed == b.engine_sha256 &&
+             repro::engine_arguments(engine) == repro::engine_arguments(b.engine);
+  return m;
+}
+
+std::string program_words(const ProgramMatch& m) {
+  if (!m.same) return "an engine not known to be the bundle's (a SHA-256 missing)";
+  return *m.same ? "the bundle's own engine" : "another engine than the bundle's";
+}
+
 report::RunReport replay_report(const repro::LoadedBundle& b, const std::string& engine, bool full,
-                                const repro::Replay& r,
+                                const repro::Replay& r, const ProgramMatch& program,
                                 const std::vector<std::pair<std::string, std::string>>& options) {
   report::RunReport run{"replay", b.id};
   junit::TestSuite& suite = run.suites.emplace_back();
   suite.name = "replay." + b.id;
   for (auto& [k, v] : options) suite.property("input." + k, v);
   suite.property("engine", engine);
+  suite.property("engine_sha256", program.replayed);
+  suite.property("bundle_engine_sha256", b.engine_sha256);
   suite.property("expected_symptom", b.symptom.describe());
   junit::add_build_properties(suite);
   junit::TestCase tc;
@@ -38,7 +62,8 @@ report::RunReport replay_report(const repro::LoadedBundle& b, const std::string&
   tc.name = b.id;
   tc.time_s = r.ms / 1000;
   tc.facts = {{"commands", std::to_string(full ? b.commands.size() : b.minimized.size())},
-              {"seen", r.symptom.describe()}};
+              {"seen", r.symptom.describe()},
+              {"engine", program_words(program)}};
   const bool again = r.symptom == b.symptom;
   if (again) {
     tc.outcome = junit::Outcome::Failed;
@@ -54,9 +79,12 @@ report::RunReport replay_report(const repro::LoadedBundle& b, const std::string&
   run.figures["expected"] = b.symptom.describe();
   run.figures["seen"] = r.symptom.describe();
   run.figures["reproduced"] = again;
-  run.markdown = fmt::format("Replayed `{}` ({} commands): expected {}, seen {}.\n", b.dir,
-                             full ? "all" : "minimized", b.symptom.describe(),
-                             r.symptom.describe());
+  run.figures["engine_sha256"] = program.replayed;
+  run.figures["bundle_engine_sha256"] = b.engine_sha256;
+  run.figures["same_engine"] = program.same ? report::Json(*program.same) : report::Json();
+  run.markdown = fmt::format("Replayed `{}` ({} commands) on {}: expected {}, seen {}.\n", b.dir,
+                             full ? "all" : "minimized", program_words(program),
+                             b.symptom.describe(), r.symptom.describe());
   return run;
 }
 
@@ -118,11 +146,17 @@ int run_replay(int argc, char** argv) {
               << std::flush;
     const repro::Replay r = scenario ? rerun_scenario(b, engine, out_dir)
                                      : repro::replay_commands(engine, commands, limits);
+    const ProgramMatch program = program_match(b, engine);
     std::cout << fmt::format("replay: expected {}, seen {}: {}\n", b.symptom.describe(),
                              r.symptom.describe(),
                              r.symptom == b.symptom ? "the failure happens again"
-                                                    : "not reproduced");
-    const report::RunReport run = replay_report(b, engine, full, r, given_options(app));
+                                                    : "not reproduced")
+              << fmt::format("replay: on {}{}\n", program_words(program),
+                             program.same == true && r.symptom != b.symptom
+                                 ? ": the failure did not happen again on the same engine"
+                                   " (intermittent, or it depends on time or the machine)"
+                                 : "");
+    const report::RunReport run = replay_report(b, engine, full, r, program, given_options(app));
     report::write_run_report(run, paths);
     return report::exit_status(run);
   } catch (...) {
