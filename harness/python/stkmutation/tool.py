@@ -2819,7 +2819,7 @@ def write_reports(
 
 
 def slots_note(meta: dict[str, Any]) -> str:
-    """", S schema slots" where the run ran more (or fewer) schema mutants side by side than jobs."""
+    """The page's ", S schema slots" where the run did not run J schema mutants side by side."""
     slots, jobs = meta.get("slots"), meta.get("jobs")
     return f", {slots} schema slots" if slots and slots != jobs else ""
 
@@ -3365,7 +3365,17 @@ def _main(a: argparse.Namespace, make_schema_run: SchemaFactory | None = None) -
 
     def meta_now(done: list[Mutant], complete: bool) -> dict[str, Any]:
         return run_meta(
-            a, state, head, rerun, mutants, cov.commit, jobs_n, done, complete, t_start, t_mutants,
+            a,
+            state,
+            head,
+            rerun,
+            mutants,
+            cov.commit,
+            jobs_n,
+            done,
+            complete,
+            t_start,
+            t_mutants,
             slots,
         )
 

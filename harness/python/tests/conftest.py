@@ -11,11 +11,13 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 import chess
 import numpy as np
 import pytest
+import rule_choice
 from hypothesis import HealthCheck, settings
 from report_contract import (
     HarnessRun,
@@ -49,6 +51,19 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("stk")
+
+
+@pytest.fixture(autouse=True)
+def every_rule_drawn() -> Iterator[None]:
+    """A property drawing its rule with rule_choice.every_rule must draw each (rule_choice.py)."""
+    rule_choice.start()
+    yield
+    if missed := rule_choice.never_drawn():
+        pytest.fail(
+            f"rules never drawn by this property: {', '.join(missed)} (more examples, or one"
+            " parametrize case a rule: rule_choice.py)",
+            pytrace=False,
+        )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -80,12 +80,11 @@ def npz(c: dict[str, np.ndarray]) -> bytes:
 # checks: harness/python/stkref/checkpoint.py  (a checkpoint read back equals what was saved; bad ones refused)
 # contract: ../shared/SPEC-NNUE.md#float-checkpoint-and-quantization
 # planted: ci/mutants/model-checkpoint-load-verdicts.patch  (the loaded checkpoint is not validated)
-@settings(max_examples=15)
-@given(
-    key=st.sampled_from(sorted(quantize.checkpoint_shapes(H))),
-    change=st.sampled_from(["keep", "nan", "inf", "padding", "shape"]),
-    data=st.data(),
-)
+# Every tensor under every change (rule_choice.py: 15 draws of the 35 left three tensors unbroken).
+@pytest.mark.parametrize("key", sorted(quantize.checkpoint_shapes(H)))
+@pytest.mark.parametrize("change", ["keep", "nan", "inf", "padding", "shape"])
+@settings(max_examples=2)
+@given(data=st.data())
 def test_load_checkpoint_verdicts(
     tmp_path_factory: pytest.TempPathFactory, key: str, change: str, data: st.DataObject
 ) -> None:

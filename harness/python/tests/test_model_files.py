@@ -61,12 +61,9 @@ def model_problem(kind: str, size: int, limit: int | None) -> str | None:
 # checks: harness/python/stkref/inputs.py  (which paths an input option reads, the size limit both ways)
 # contract: docs/faults.md#python-tools-python--m-stkref-stktrain-stkmutation-stkdev
 # planted: ci/mutants/model-inputs-refusals.patch  (a file one byte over the limit accepted)
-@settings(max_examples=40)
-@given(
-    kind=st.sampled_from(KINDS),
-    size=st.integers(0, 64),
-    slack=st.one_of(st.none(), st.integers(-2, 2)),
-)
+@pytest.mark.parametrize("kind", KINDS)  # each kind (rule_choice.py: "fifo" went undrawn in 40)
+@settings(max_examples=8)
+@given(size=st.integers(0, 64), slack=st.one_of(st.none(), st.integers(-2, 2)))
 def test_input_problem_equals_model(
     tmp_path_factory: pytest.TempPathFactory, kind: str, size: int, slack: int | None
 ) -> None:
