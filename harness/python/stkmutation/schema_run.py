@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import queue
+import sys
 import tempfile
 import threading
 import time
@@ -27,6 +28,11 @@ from stkmutation.tool import (
     run,
 )
 
+# The log of a kill held back until confirmed (SchemaRun.hold_if_oversubscribed).
+UNCONFIRMED = (
+    "killed beside more tests than the cores: not counted until run again at the baseline's load"
+)
+
 # A mutant whose tests may run longer than this (its limit, 3x their baseline + 10 s) is
 # compiled alone before them (SchemaRun._run).
 JUDGE_ALONE_FIRST_S = 1000.0
@@ -35,6 +41,9 @@ JUDGE_ALONE_FIRST_S = 1000.0
 class SchemaRun:
     def __init__(self, runner: Runner, job: Job, sources: Sources, syntax: SyntaxCheck) -> None:
         self.runner, self.job, self.sources, self.syntax = runner, job, sources, syntax
+        self.oversubscribed = False  # more slots than the baseline ran tests side by side
+        # Kills seen oversubscribed, held back until confirmed: (mutant, env, outcome, log).
+        self.pending: list[tuple[Mutant, dict[str, str], str, str]] = []
         self.texts: dict[str, str] = {}  # file -> its schema text, as written in the clone
         self.tree_lock = threading.Lock()  # the clone's sources, rewritten for an equivalence
         self.same_as_head: dict[str, bool] = {}  # object -> a side compile reproduces HEAD's
@@ -181,6 +190,9 @@ class SchemaRun:
         slots: queue.Queue[int] = queue.Queue()
         for i in range(workers):
             slots.put(i)
+        # The baseline set the time limits running as many tests side by side as there are
+        # cores; more slots than that load the machine past what it measured (confirm_alone).
+        self.oversubscribed = workers > self.runner.baseline_parallelism()
 
         def one(m: Mutant) -> None:
             slot = slots.get()
@@ -196,6 +208,7 @@ class SchemaRun:
 
         with concurrent.futures.ThreadPoolExecutor(workers) as ex:
             list(ex.map(one, mutants))
+        self.confirm_held_kills(stop)
 
     def env(self, m: Mutant, slot: int) -> dict[str, str]:
         """The mutant's switch on; a scratch folder per slot (tests of two mutants side by side
@@ -210,6 +223,7 @@ class SchemaRun:
         m.via = "schema"
         try:
             self._run(m, slot)
+            self.hold_if_oversubscribed(m, self.env(m, slot))
         finally:
             m.seconds = time.monotonic() - t0
 
@@ -236,6 +250,57 @@ class SchemaRun:
             return
         if m.survived and self.runner.binary_tests(m):
             self.runner.second_stage(self.job, m, p, env)
+
+    # -- kills seen oversubscribed (--slots above the cores)
+
+    def hold_if_oversubscribed(self, m: Mutant, env: dict[str, str]) -> None:
+        """A kill or timeout seen with more mutants side by side than the cores is held back
+        (reported as not run, so a report written before its confirmation never counts it)
+        until confirm_held_kills runs it again at the baseline's load: at 4 slots on 2 cores
+        two timing tests failed unmutated in 12 survivors' selections (docs/mutation.md)."""
+        if self.oversubscribed and m.outcome in ("killed", "timeout"):
+            self.pending.append((m, env, m.outcome, m.log))
+            m.outcome, m.log = "skipped", UNCONFIRMED
+
+    def confirm_held_kills(self, stop: threading.Event) -> None:
+        """The held kills, each run again once every slot is done, as many side by side as the
+        baseline ran tests: one failing again stands, one that does not kills nothing ("error").
+        Not run once `stop` is set: they stay not run, and a resumed run runs them again."""
+        pending, self.pending = self.pending, []
+
+        def one(item: tuple[Mutant, dict[str, str], str, str]) -> None:
+            m, env, outcome, log = item
+            if stop.is_set():
+                m.log = tool.STOPPED
+                return
+            m.outcome, m.log = outcome, log
+            self.confirm_at_baseline_load(m, env)
+
+        parallel = max(1, self.runner.baseline_parallelism())
+        with concurrent.futures.ThreadPoolExecutor(parallel) as ex:
+            list(ex.map(one, pending))
+
+    def confirm_at_baseline_load(self, m: Mutant, env: dict[str, str]) -> None:
+        """Runs the tests that failed (every test it ran when none is named), the mutant on;
+        a kill that does not fail again becomes "error"."""
+        named = set(m.killers)
+        cpp = sorted(t for t in named if not t.endswith(".py"))
+        py = [t for t in m.tests if tool.file_of(t).endswith(".py") and tool.file_of(t) in named]
+        if not cpp and not py:
+            cpp = [t for t in m.tests if not tool.file_of(t).endswith(".py")]
+            py = [t for t in m.tests if tool.file_of(t).endswith(".py")]
+        limit = max(m.limit_s, 60.0)  # the mutant's own limit: a hang under it fails again
+        again = bool(cpp) and self.job.ctest(cpp, limit, env=env).code != 0
+        if not again and py:
+            cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py]
+            again = run(cmd, self.job.tree, env, limit).code != 0
+        if not again:
+            names = ", ".join(sorted(named)) or "no test"
+            m.log = (
+                f"{m.outcome} beside more tests than the cores ({names} named), not again at the"
+                " baseline's load: a failure of load, no kill"
+            )
+            m.outcome = "error"
 
     # -- a survivor compiled alone
 

@@ -1695,7 +1695,9 @@ class Runner:
         if m.outcome != "killed" or not killers or not killers <= self.flaky:
             return
         cpp = sorted(t for t in killers if not t.endswith(".py"))
-        py = [t for t in m.tests if file_of(t) in killers]
+        # pytest's tests of the killing files only: a CTest name given to pytest fails (exit 4),
+        # and a flaky CTest kill that did not repeat was kept as a kill.
+        py = [t for t in m.tests if file_of(t).endswith(".py") and file_of(t) in killers]
         limit = max(m.limit_s, 60.0)  # the mutant's own limit: a hang under it is a kill too
         again = bool(cpp) and job.ctest(cpp, limit, env=env).code != 0
         if not again and py:

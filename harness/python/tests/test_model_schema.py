@@ -496,6 +496,8 @@ def test_run_all_runs_exactly_its_slots_side_by_side_each_mutant_once(slots: int
     from stkmutation import schema_run
 
     run = schema_run.SchemaRun.__new__(schema_run.SchemaRun)
+    run.runner = type("R", (), {"baseline_parallelism": staticmethod(lambda: 2)})()  # type: ignore[assignment]
+    run.pending = []
     lock, now, most, seen = threading.Lock(), [0], [0], []
 
     def run_one(m: tool.Mutant, slot: int) -> None:

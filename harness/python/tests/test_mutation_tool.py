@@ -2373,6 +2373,11 @@ def test_a_test_failing_beside_others_but_not_alone_is_kept_and_its_lone_kills_r
     # A flaky CTest test's lone kill repeats through CTest: any failing status (CTest's is 8) is
     # a kill, only 0 is not (the CTest branch survived the --diff run of 2026-12-06 unread).
     r.flaky.add("ctest case")
+    # ... and never through pytest: given a CTest name, pytest fails (exit 4), and a CTest kill
+    # that did not repeat was kept (a run stubbed to pass hid it until 2026-12-07).
+    monkeypatch.setattr(
+        mt, "run", lambda cmd, *a_, **k_: pytest.fail(f"pytest run for a CTest kill: {cmd}")
+    )
     statuses: list[tuple[list[str], object]] = []
     for status, outcome in ((8, "killed"), (1, "killed"), (0, "error")):
         job.ctest = lambda tests, limit, env=None, code=status: (
