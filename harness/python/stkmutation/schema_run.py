@@ -42,8 +42,8 @@ class SchemaRun:
     def __init__(self, runner: Runner, job: Job, sources: Sources, syntax: SyntaxCheck) -> None:
         self.runner, self.job, self.sources, self.syntax = runner, job, sources, syntax
         self.oversubscribed = False  # more slots than the baseline ran tests side by side
-        # Kills seen oversubscribed, held back until confirmed: (mutant, env, outcome, log).
-        self.pending: list[tuple[Mutant, dict[str, str], str, str]] = []
+        # Kills seen oversubscribed, held back until confirmed: (mutant, outcome, log).
+        self.pending: list[tuple[Mutant, str, str]] = []
         self.texts: dict[str, str] = {}  # file -> its schema text, as written in the clone
         self.tree_lock = threading.Lock()  # the clone's sources, rewritten for an equivalence
         self.same_as_head: dict[str, bool] = {}  # object -> a side compile reproduces HEAD's
@@ -191,7 +191,8 @@ class SchemaRun:
         for i in range(workers):
             slots.put(i)
         # The baseline set the time limits running as many tests side by side as there are
-        # cores; more slots than that load the machine past what it measured (confirm_alone).
+        # cores; more slots than that load the machine past what it measured
+        # (hold_if_oversubscribed).
         self.oversubscribed = workers > self.runner.baseline_parallelism()
 
         def one(m: Mutant) -> None:
@@ -223,7 +224,7 @@ class SchemaRun:
         m.via = "schema"
         try:
             self._run(m, slot)
-            self.hold_if_oversubscribed(m, self.env(m, slot))
+            self.hold_if_oversubscribed(m)
         finally:
             m.seconds = time.monotonic() - t0
 
@@ -253,13 +254,13 @@ class SchemaRun:
 
     # -- kills seen oversubscribed (--slots above the cores)
 
-    def hold_if_oversubscribed(self, m: Mutant, env: dict[str, str]) -> None:
+    def hold_if_oversubscribed(self, m: Mutant) -> None:
         """A kill or timeout seen with more mutants side by side than the cores is held back
         (reported as not run, so a report written before its confirmation never counts it)
         until confirm_held_kills runs it again at the baseline's load: at 4 slots on 2 cores
         two timing tests failed unmutated in 12 survivors' selections (docs/mutation.md)."""
         if self.oversubscribed and m.outcome in ("killed", "timeout"):
-            self.pending.append((m, env, m.outcome, m.log))
+            self.pending.append((m, m.outcome, m.log))
             m.outcome, m.log = "skipped", UNCONFIRMED
 
     def confirm_held_kills(self, stop: threading.Event) -> None:
@@ -267,16 +268,23 @@ class SchemaRun:
         baseline ran tests: one failing again stands, one that does not kills nothing ("error").
         Not run once `stop` is set: they stay not run, and a resumed run runs them again."""
         pending, self.pending = self.pending, []
+        parallel = max(1, self.runner.baseline_parallelism())
+        slots: queue.Queue[int] = queue.Queue()  # a scratch folder each, as the mutants had
+        for i in range(parallel):
+            slots.put(i)
 
-        def one(item: tuple[Mutant, dict[str, str], str, str]) -> None:
-            m, env, outcome, log = item
+        def one(item: tuple[Mutant, str, str]) -> None:
+            m, outcome, log = item
             if stop.is_set():
                 m.log = tool.STOPPED
                 return
             m.outcome, m.log = outcome, log
-            self.confirm_at_baseline_load(m, env)
+            slot = slots.get()
+            try:
+                self.confirm_at_baseline_load(m, self.env(m, slot))
+            finally:
+                slots.put(slot)
 
-        parallel = max(1, self.runner.baseline_parallelism())
         with concurrent.futures.ThreadPoolExecutor(parallel) as ex:
             list(ex.map(one, pending))
 

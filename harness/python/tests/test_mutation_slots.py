@@ -16,10 +16,11 @@ from stkmutation import schema_run, tool
 
 class _Job:
     def __init__(self, code: int, tree: Path) -> None:
-        self.code, self.tree, self.calls = code, tree, []
+        self.code, self.tree, self.calls, self.envs = code, tree, [], []
 
-    def ctest(self, names, timeout, **_):  # noqa: ANN001, ANN003, ANN202
+    def ctest(self, names, timeout, env=None, **_):  # noqa: ANN001, ANN003, ANN202
         self.calls.append(list(names))
+        self.envs.append(env)
         return tool.Ran(self.code, "", 0.0)
 
 
@@ -34,6 +35,7 @@ def _run(code: int, oversubscribed: bool, tmp: Path) -> schema_run.SchemaRun:
     run.job = _Job(code, tmp)  # type: ignore[assignment]
     run.runner = _Runner()  # type: ignore[assignment]
     run.oversubscribed, run.pending = oversubscribed, []
+    run.env = lambda m, slot: {"SLOT": str(slot)}  # type: ignore[method-assign]
     return run
 
 
@@ -49,7 +51,7 @@ def test_an_oversubscribed_kill_is_held_then_stands_only_if_it_fails_again(
 ) -> None:
     run = _run(1 if again else 0, True, tmp_path)
     m = _mutant("killed", ["t2"], ["t1", "t2", "t3"])
-    run.hold_if_oversubscribed(m, {})
+    run.hold_if_oversubscribed(m)
     assert (m.outcome, m.log) == ("skipped", schema_run.UNCONFIRMED)  # a report now: not run
     assert run.job.calls == []  # nothing runs while the slots are busy
     run.confirm_held_kills(threading.Event())
@@ -63,10 +65,10 @@ def test_a_held_timeout_naming_no_test_reruns_its_selection_and_survivors_are_no
 ) -> None:
     run = _run(0, True, tmp_path)
     m = _mutant("timeout", [], ["t1", "t2"])
-    run.hold_if_oversubscribed(m, {})
+    run.hold_if_oversubscribed(m)
     for outcome in ("survived", "not-covered", "equivalent", "uncompilable"):
         other = _mutant(outcome, ["t1"], ["t1"])
-        run.hold_if_oversubscribed(other, {})
+        run.hold_if_oversubscribed(other)
         assert other.outcome == outcome
     run.confirm_held_kills(threading.Event())
     assert run.job.calls == [["t1", "t2"]] and m.outcome == "error"
@@ -75,7 +77,7 @@ def test_a_held_timeout_naming_no_test_reruns_its_selection_and_survivors_are_no
 def test_a_stopped_run_leaves_its_held_kills_not_run(tmp_path: Path) -> None:
     run = _run(1, True, tmp_path)
     m = _mutant("killed", ["t1"], ["t1"])
-    run.hold_if_oversubscribed(m, {})
+    run.hold_if_oversubscribed(m)
     stop = threading.Event()
     stop.set()
     run.confirm_held_kills(stop)
@@ -85,7 +87,7 @@ def test_a_stopped_run_leaves_its_held_kills_not_run(tmp_path: Path) -> None:
 def test_with_no_more_slots_than_cores_a_kill_is_kept_as_seen(tmp_path: Path) -> None:
     run = _run(0, False, tmp_path)
     m = _mutant("killed", ["t1"], ["t1"])
-    run.hold_if_oversubscribed(m, {})
+    run.hold_if_oversubscribed(m)
     run.confirm_held_kills(threading.Event())
     assert run.job.calls == [] and m.outcome == "killed"
 
@@ -96,3 +98,29 @@ def test_run_all_holds_kills_only_above_the_baselines_parallelism(tmp_path: Path
         run.run_one = lambda m, slot: None  # type: ignore[method-assign]
         run.run_all([], slots, lambda m: None, threading.Event())
         assert run.oversubscribed is held
+
+
+def test_held_kills_confirmed_side_by_side_never_share_a_scratch_folder(tmp_path: Path) -> None:
+    """Confirmations run as many side by side as the baseline did (2 here), each with a slot's
+    scratch folder of its own (planted: every confirmation given slot 0's)."""
+    run = _run(1, True, tmp_path)
+    inside: list[str] = []
+    lock = threading.Lock()
+    clash: list[str] = []
+
+    def ctest(names, timeout, env=None, **_):  # noqa: ANN001, ANN003, ANN202
+        with lock:
+            if env["SLOT"] in inside:
+                clash.append(env["SLOT"])
+            inside.append(env["SLOT"])
+        threading.Event().wait(0.05)
+        with lock:
+            inside.remove(env["SLOT"])
+        return tool.Ran(1, "", 0.0)
+
+    run.job.ctest = ctest  # type: ignore[method-assign]
+    held = [_mutant("killed", [f"t{i}"], [f"t{i}"]) for i in range(6)]
+    for m in held:
+        run.hold_if_oversubscribed(m)
+    run.confirm_held_kills(threading.Event())
+    assert clash == [] and [m.outcome for m in held] == ["killed"] * 6
