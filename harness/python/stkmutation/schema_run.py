@@ -9,7 +9,6 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import queue
-import sys
 import tempfile
 import threading
 import time
@@ -292,17 +291,8 @@ class SchemaRun:
         """Runs the tests that failed (every test it ran when none is named), the mutant on;
         a kill that does not fail again becomes "error"."""
         named = set(m.killers)
-        cpp = sorted(t for t in named if not t.endswith(".py"))
-        py = [t for t in m.tests if tool.file_of(t).endswith(".py") and tool.file_of(t) in named]
-        if not cpp and not py:
-            cpp = [t for t in m.tests if not tool.file_of(t).endswith(".py")]
-            py = [t for t in m.tests if tool.file_of(t).endswith(".py")]
-        limit = max(m.limit_s, 60.0)  # the mutant's own limit: a hang under it fails again
-        again = bool(cpp) and self.job.ctest(cpp, limit, env=env).code != 0
-        if not again and py:
-            cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py]
-            again = run(cmd, self.job.tree, env, limit).code != 0
-        if not again:
+        rerun = named or {tool.file_of(t) for t in m.tests}  # none named: all it ran
+        if not self.runner.fails_again(self.job, m, rerun, env):
             names = ", ".join(sorted(named)) or "no test"
             m.log = (
                 f"{m.outcome} beside more tests than the cores ({names} named), not again at the"

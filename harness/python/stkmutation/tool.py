@@ -1694,21 +1694,31 @@ class Runner:
         killers = set(m.killers)
         if m.outcome != "killed" or not killers or not killers <= self.flaky:
             return
-        cpp = sorted(t for t in killers if not t.endswith(".py"))
-        # pytest's tests of the killing files only: a CTest name given to pytest fails (exit 4),
-        # and a flaky CTest kill that did not repeat was kept as a kill.
-        py = [t for t in m.tests if file_of(t).endswith(".py") and file_of(t) in killers]
-        limit = max(m.limit_s, 60.0)  # the mutant's own limit: a hang under it is a kill too
-        again = bool(cpp) and job.ctest(cpp, limit, env=env).code != 0
-        if not again and py:
-            cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py]
-            again = run(cmd, job.tree, env or self.py_env(job), limit).code != 0
-        if not again:
+        if not self.fails_again(job, m, killers, env):
             m.outcome = "error"
             m.log = (
                 f"killed only by {', '.join(sorted(killers))}, flaky under load (failed unmutated"
                 " beside others, passed alone), and the failure did not repeat: no kill"
             )
+
+    def fails_again(
+        self, job: Job, m: Mutant, named: set[str], env: dict[str, str] | None = None
+    ) -> bool:
+        """Whether `named` (CTest names and pytest files) fail again with the mutant on: the CTest
+        names through CTest, then the tests `m` ran of the named pytest files, under the mutant's
+        own limit (a hang under it fails too). A kill's confirmation (confirm_kill, and the held
+        kills of schema_run)."""
+        cpp = sorted(t for t in named if not t.endswith(".py"))
+        # pytest's tests of the named files only: a CTest name given to pytest fails (exit 4),
+        # and a flaky CTest kill that did not repeat was kept as a kill.
+        py = [t for t in m.tests if file_of(t).endswith(".py") and file_of(t) in named]
+        limit = max(m.limit_s, 60.0)
+        if cpp and job.ctest(cpp, limit, env=env).code != 0:
+            return True
+        if not py:
+            return False
+        cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py]
+        return run(cmd, job.tree, env or self.py_env(job), limit).code != 0
 
     def base_results(self) -> dict[str, dict[str, tuple[bool, float]]]:
         return {"ctest": self.ctest_base, "pytest": self.py_base}

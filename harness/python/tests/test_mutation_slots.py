@@ -25,9 +25,15 @@ class _Job:
 
 
 class _Runner:
+    fails_again = tool.Runner.fails_again  # the tool's own confirmation, on the stub job
+
     @staticmethod
     def baseline_parallelism() -> int:
         return 2
+
+    @staticmethod
+    def py_env(job: object) -> dict[str, str]:
+        return {}
 
 
 def _run(code: int, oversubscribed: bool, tmp: Path) -> schema_run.SchemaRun:
