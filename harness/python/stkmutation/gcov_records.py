@@ -16,12 +16,15 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 GCDA_MAGIC = 0x67636461  # "gcda"
 GCNO_MAGIC = 0x67636E6F  # "gcno"
 TAG_FUNCTION = 0x01000000
 TAG_LINES = 0x01450000
 TAG_ARC_COUNTERS = 0x01A10000
 _WORD = struct.Struct("<I")
+_TAG_LENGTH = struct.Struct("<II")
 
 
 class GcovFormatError(ValueError):
@@ -95,21 +98,50 @@ def stamp(data: bytes, name: str) -> int:
     return _WORD.unpack_from(data, 8)[0]
 
 
+def _gcda_records(data: bytes, name: str) -> list[tuple[int, int, int, bool]]:
+    """(tag, start of its body, end of its body, whether it is a counter record written compact)
+    of each record of a .gcda past its header: _Reader.records in one loop (a refresh reads
+    ~20,000 .gcda of thousands of records each; the generator's calls were most of its time)."""
+    if len(data) < 16 or _WORD.unpack_from(data)[0] != GCDA_MAGIC:
+        raise GcovFormatError(f"{name}: byte 0: not a gcda file")
+    out: list[tuple[int, int, int, bool]] = []
+    append, unpack, pos, end = out.append, _TAG_LENGTH.unpack_from, 16, len(data)
+    while pos < end:
+        if end - pos < 8:
+            if end - pos >= 4 and _WORD.unpack_from(data, pos)[0] == 0:
+                break  # the end marker libgcov writes last
+            at = pos if end - pos < 4 else pos + 4
+            raise GcovFormatError(f"{name}: byte {at}: truncated: a 32-bit word expected")
+        tag, length = unpack(data, pos)
+        if tag == 0:
+            break
+        body = pos + 8
+        if length >= 1 << 31 and tag == TAG_ARC_COUNTERS:  # all zero: the negated length
+            append((tag, body, body, True))
+            pos = body
+            continue
+        pos = body + length
+        if pos > end:
+            raise GcovFormatError(
+                f"{name}: byte {body - 8}: record {tag:#010x} of {length} bytes runs past the end"
+            )
+        append((tag, body, pos, False))
+    return out
+
+
 def executed_functions(data: bytes, name: str = "<gcda>") -> frozenset[int]:
     """The idents of the functions a .gcda counts as run: one of their arc counters is nonzero.
     A function record of length 0 (a COMDAT copy this object did not keep) ran nowhere here; one
     with no arc counters cannot be told apart and counts as run (a superset is safe)."""
-    r = _Reader(data, name)
-    r.header(GCDA_MAGIC)
     ran: set[int] = set()
     current: int | None = None  # the function whose counters follow, until they are seen
-    for tag, start, end, all_zero in r.records():
+    for tag, start, end, all_zero in _gcda_records(data, name):
         if tag == TAG_FUNCTION:
             if current is not None:
                 ran.add(current)
             current = _WORD.unpack_from(data, start)[0] if end - start >= 12 else None
         elif tag == TAG_ARC_COUNTERS and current is not None:
-            if not all_zero and (data[start:end].strip(b"\0") or start == end):
+            if not all_zero and (start == end or data[start:end].strip(b"\0")):
                 ran.add(current)
             current = None
     if current is not None:
@@ -130,30 +162,45 @@ def function_lines(data: bytes, name: str = "<gcno>") -> tuple[str, dict[int, Fu
             fr = _Reader(data, name, start, end)
             ident = fr.word()
             fr.pos += 8  # the two checksums
-            name = fr.string()
-            current = out.setdefault(ident, FunctionLines(name, bool(fr.word())))
+            function = fr.string()
+            current = out.setdefault(ident, FunctionLines(function, bool(fr.word())))
         elif tag == TAG_LINES:
             if current is None:
                 raise r.fail("lines before any function", start - 8)
-            _add_block_lines(_Reader(data, name, start + 4, end), current.lines)
+            _add_block_lines(data, name, start + 4, end, current.lines)
     return cwd, out
 
 
-def _add_block_lines(r: _Reader, into: dict[str, set[int]]) -> None:
-    """One LINES record past its block number: line numbers, and a 0 word followed by the name
-    of the file later numbers belong to, until a 0 word followed by an empty name."""
-    source: str | None = None
-    while r.pos < r.end:
-        line = r.word()
+def _add_block_lines(data: bytes, name: str, pos: int, end: int, into: dict[str, set[int]]) -> None:
+    """One LINES record past its block number (data[pos:end]): line numbers, and a 0 word
+    followed by the name of the file later numbers belong to, until a 0 word followed by an
+    empty name. One loop, no reader calls: a refresh reads millions of these words."""
+    unpack = _WORD.unpack_from
+    lines: set[int] | None = None  # those of the file named last
+    while pos + 4 <= end:
+        (line,) = unpack(data, pos)
+        pos += 4
         if line:
-            if source is None:
-                raise r.fail("a line number before any file name", r.pos - 4)
-            into.setdefault(source, set()).add(line)
+            if lines is None:
+                raise GcovFormatError(f"{name}: byte {pos - 4}: a line number before any file name")
+            lines.add(line)
             continue
-        source = r.string() or None
-        if source is None:
+        if pos + 4 > end:
+            break
+        (length,) = unpack(data, pos)
+        pos += 4
+        if pos + length > end:
+            raise GcovFormatError(
+                f"{name}: byte {pos}: truncated: a string of {length} bytes expected"
+            )
+        source = data[pos : pos + length].rstrip(b"\0").decode("utf-8", "surrogateescape")
+        pos += length
+        if not source:
             return
-    raise r.fail("lines record without its end marker")
+        lines = into.setdefault(source, set())
+    if pos < end:
+        raise GcovFormatError(f"{name}: byte {pos}: truncated: a 32-bit word expected")
+    raise GcovFormatError(f"{name}: byte {pos}: lines record without its end marker")
 
 
 def read_function_lines(gcno: Path) -> tuple[str, dict[int, FunctionLines]]:
@@ -166,96 +213,127 @@ def read_stamp(path: Path) -> int:
 
 
 TAG_OBJECT_SUMMARY = 0xA1000000
-_COUNTER = struct.Struct("<Q")
-
-
-@dataclass
-class Counts:
-    """One function's record of a .gcda: its three identifying words, and its arc counters
-    (None for a record of length 0: a COMDAT copy this object did not keep)."""
-
-    words: tuple[int, int, int]
-    arcs: list[int] | None
+_FUNCTION_WORDS = struct.Struct("<3I")
 
 
 @dataclass
 class Gcda:
-    """A whole .gcda: its header words, run count and largest sum, and its functions in order."""
+    """A whole .gcda: its header words, run count and largest sum; each function's three
+    identifying words (None for a record of length 0: a COMDAT copy this object did not keep)
+    and how many arc counters it has (0 for those); and every function's counters in order, as
+    one array (a merge is then one addition: per-counter Python was most of a refresh)."""
 
     header: tuple[int, int, int, int]
     runs: int
     sum_max: int
-    functions: list[Counts]
+    words: list[tuple[int, int, int] | None]
+    arc_counts: list[int]
+    counters: np.ndarray  # 64-bit unsigned: they wrap at 2^64 as libgcov's own do
 
 
 def read_gcda(data: bytes, name: str = "<gcda>") -> Gcda:
-    r = _Reader(data, name)
-    r.header(GCDA_MAGIC)
+    records = _gcda_records(data, name)
     header = struct.unpack_from("<4I", data, 0)
     runs = sum_max = 0
-    functions: list[Counts] = []
-    for tag, start, end, all_zero in r.records():
+    words: list[tuple[int, int, int] | None] = []
+    arc_counts: list[int] = []
+    pieces: list[bytes] = []  # the counters' bytes, an all-zero record's zeros written out
+    awaiting = False  # the last function record has had no counters yet
+    for tag, start, end, all_zero in records:
         if tag == TAG_OBJECT_SUMMARY and end - start == 8:
             runs, sum_max = struct.unpack_from("<2I", data, start)
         elif tag == TAG_FUNCTION:
             if end - start == 12:
-                functions.append(Counts(struct.unpack_from("<3I", data, start), []))
+                words.append(_FUNCTION_WORDS.unpack_from(data, start))
             elif end == start:
-                functions.append(Counts((0, 0, 0), None))
+                words.append(None)
             else:
-                raise r.fail(f"a function record of {end - start} bytes", start - 8)
+                raise GcovFormatError(
+                    f"{name}: byte {start - 8}: a function record of {end - start} bytes"
+                )
+            arc_counts.append(0)
+            awaiting = end != start
         elif tag == TAG_ARC_COUNTERS:
-            if not functions or functions[-1].arcs != []:
-                raise r.fail("arc counters outside a function", start - 8)
+            if not awaiting:
+                raise GcovFormatError(f"{name}: byte {start - 8}: arc counters outside a function")
+            awaiting = False
             if all_zero:
                 length = (1 << 32) - _WORD.unpack_from(data, start - 4)[0]
-                functions[-1].arcs = [0] * (length // 8)
+                pieces.append(bytes(length))
             else:
-                functions[-1].arcs = [c for (c,) in _COUNTER.iter_unpack(data[start:end])]
-    return Gcda(header, runs, sum_max, functions)
+                length = end - start
+                pieces.append(data[start:end])
+            arc_counts[-1] = length // 8
+    counters = np.frombuffer(b"".join(pieces), dtype="<u8")
+    return Gcda(header, runs, sum_max, words, arc_counts, counters)
 
 
 def merged(files: list[Gcda], name: str) -> Gcda:
     """The counts of one object summed over runs, as `gcov-tool merge` writes them: the same
-    functions in the same order, each counter added, the runs and the summary's sums added."""
+    functions in the same order, each counter added, the runs and the summary's sums added. A
+    function that is a COMDAT copy not kept in the first run keeps no counts (its counts are in
+    the object that kept it); nor do a later run's counts of a copy it did not keep."""
     first = files[0]
     out = Gcda(
         first.header,
         0,
         0,
-        [Counts(f.words, None if f.arcs is None else []) for f in first.functions],
+        list(first.words),
+        list(first.arc_counts),
+        np.zeros(len(first.counters), dtype=np.uint64),
     )
     for g in files:
-        if g.header[2] != first.header[2] or len(g.functions) != len(first.functions):
+        if g.header[2] != first.header[2] or len(g.words) != len(first.words):
             raise GcovFormatError(f"{name}: counts of another build of the object")
         out.runs += g.runs
         out.sum_max = (out.sum_max + g.sum_max) & 0xFFFFFFFF
-        for mine, theirs in zip(out.functions, g.functions, strict=True):
-            if theirs.arcs is None or mine.arcs is None:
-                continue  # a copy not kept here: its counts are in the object that kept it
-            if theirs.words != mine.words:
-                raise GcovFormatError(f"{name}: counts of another build of the object")
-            if not mine.arcs:
-                mine.arcs = [0] * len(theirs.arcs)
-            if len(theirs.arcs) != len(mine.arcs):
-                raise GcovFormatError(f"{name}: counts of another build of the object")
-            mine.arcs = [a + b for a, b in zip(mine.arcs, theirs.arcs, strict=True)]
+        if g.words == out.words and g.arc_counts == out.arc_counts:
+            out.counters += g.counters  # the usual case: one object's runs of one layout
+        else:
+            out.counters = _added_function_by_function(out, g, name)
     return out
+
+
+def _added_function_by_function(out: Gcda, g: Gcda, name: str) -> np.ndarray:
+    """out's counters plus g's where their layouts differ (a COMDAT copy kept in one run of the
+    object and not in another); out.arc_counts updated."""
+    mine_at = np.cumsum([0, *out.arc_counts])
+    theirs_at = np.cumsum([0, *g.arc_counts])
+    parts: list[np.ndarray] = []
+    for i, (mine, theirs) in enumerate(zip(out.words, g.words, strict=True)):
+        own = out.counters[mine_at[i] : mine_at[i + 1]]
+        if mine is None or theirs is None:
+            parts.append(own)
+            continue
+        if theirs != mine:
+            raise GcovFormatError(f"{name}: counts of another build of the object")
+        other = g.counters[theirs_at[i] : theirs_at[i + 1]]
+        if not len(own):  # a function record whose counters the first run did not write
+            own = np.zeros(len(other), dtype=np.uint64)
+            out.arc_counts[i] = len(other)
+        if len(other) != len(own):
+            raise GcovFormatError(f"{name}: counts of another build of the object")
+        parts.append(own + other)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
 
 
 def gcda_bytes(g: Gcda) -> bytes:
     """The .gcda libgcov would write for these counts (an all-zero record written compact)."""
+    raw = g.counters.astype("<u8").tobytes()
     parts = [struct.pack("<4I", *g.header)]
     parts.append(struct.pack("<4I", TAG_OBJECT_SUMMARY, 8, g.runs, g.sum_max))
-    for f in g.functions:
-        if f.arcs is None:
+    at = 0
+    for words, count in zip(g.words, g.arc_counts, strict=True):
+        if words is None:
             parts.append(struct.pack("<2I", TAG_FUNCTION, 0))
             continue
-        parts.append(struct.pack("<5I", TAG_FUNCTION, 12, *f.words))
-        n = 8 * len(f.arcs)
-        if any(f.arcs):
+        parts.append(struct.pack("<5I", TAG_FUNCTION, 12, *words))
+        n = 8 * count
+        counts = raw[at : at + n]
+        at += n
+        if counts.strip(b"\0"):
             parts.append(struct.pack("<2I", TAG_ARC_COUNTERS, n))
-            parts.append(b"".join(_COUNTER.pack(c) for c in f.arcs))
+            parts.append(counts)
         else:
             parts.append(struct.pack("<2I", TAG_ARC_COUNTERS, (-n) & 0xFFFFFFFF))
     parts.append(_WORD.pack(0))
