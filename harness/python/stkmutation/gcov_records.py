@@ -21,7 +21,10 @@ import numpy as np
 GCDA_MAGIC = 0x67636461  # "gcda"
 GCNO_MAGIC = 0x67636E6F  # "gcno"
 TAG_FUNCTION = 0x01000000
+TAG_BLOCKS = 0x01410000
+TAG_ARCS = 0x01430000
 TAG_LINES = 0x01450000
+ARC_ON_TREE = 1
 TAG_ARC_COUNTERS = 0x01A10000
 _WORD = struct.Struct("<I")
 _TAG_LENGTH = struct.Struct("<II")
@@ -40,6 +43,11 @@ class FunctionLines:
     name: str
     artificial: bool = False
     lines: dict[str, set[int]] = field(default_factory=dict)
+    # Its flow graph: how many blocks, each arc as (source, destination, counted: off the
+    # spanning tree, so the .gcda holds its count), and each block's lines.
+    blocks: int = 0
+    arcs: list[tuple[int, int, bool]] = field(default_factory=list)
+    block_lines: dict[int, dict[str, set[int]]] = field(default_factory=dict)
 
 
 class _Reader:
@@ -164,11 +172,75 @@ def function_lines(data: bytes, name: str = "<gcno>") -> tuple[str, dict[int, Fu
             fr.pos += 8  # the two checksums
             function = fr.string()
             current = out.setdefault(ident, FunctionLines(function, bool(fr.word())))
+        elif current is None and tag in (TAG_BLOCKS, TAG_ARCS, TAG_LINES):
+            raise r.fail("a block record before any function", start - 8)
+        elif tag == TAG_BLOCKS:
+            current.blocks = _WORD.unpack_from(data, start)[0] if end - start >= 4 else 0
+        elif tag == TAG_ARCS:
+            _add_arcs(data, name, start, end, current)
         elif tag == TAG_LINES:
-            if current is None:
-                raise r.fail("lines before any function", start - 8)
-            _add_block_lines(data, name, start + 4, end, current.lines)
+            block = _WORD.unpack_from(data, start)[0] if end - start >= 4 else 0
+            into = current.block_lines.setdefault(block, {})
+            _add_block_lines(data, name, start + 4, end, into)
+            for source, lines in into.items():
+                current.lines.setdefault(source, set()).update(lines)
     return cwd, out
+
+
+def _add_arcs(data: bytes, name: str, start: int, end: int, fn: FunctionLines) -> None:
+    """One ARCS record: its source block, then a (destination, flags) pair for each arc."""
+    if (end - start) % 8 != 4:
+        raise GcovFormatError(f"{name}: byte {start - 8}: an arcs record of {end - start} bytes")
+    (source,) = _WORD.unpack_from(data, start)
+    for pos in range(start + 4, end, 8):
+        destination, flags = _TAG_LENGTH.unpack_from(data, pos)
+        if max(source, destination) >= fn.blocks:
+            raise GcovFormatError(f"{name}: byte {pos}: an arc to or from a block past the last")
+        fn.arcs.append((source, destination, not flags & ARC_ON_TREE))
+
+
+ENTRY_BLOCK, EXIT_BLOCK = 0, 1
+
+
+def executed_blocks(fn: FunctionLines, counts: list[int]) -> set[int]:
+    """The blocks of fn whose count is nonzero, each arc's count solved from the counted ones
+    as gcov does (flow conservation: into a block as much as out of it; the entry block has no
+    arc in, the exit none out). A graph that does not solve counts as every block run."""
+    counted = [a for a in fn.arcs if a[2]]
+    if len(counted) != len(counts):
+        raise GcovFormatError(f"{fn.name}: {len(counts)} counters for {len(counted)} counted arcs")
+    known = iter(counts)
+    arc_count: list[int | None] = [next(known) if c else None for _, _, c in fn.arcs]
+    into: list[list[int]] = [[] for _ in range(fn.blocks)]
+    out_of: list[list[int]] = [[] for _ in range(fn.blocks)]
+    for i, (source, destination, _) in enumerate(fn.arcs):
+        out_of[source].append(i)
+        into[destination].append(i)
+    block_count: list[int | None] = [None] * fn.blocks
+    changed = True
+    while changed:
+        changed = False
+        for b in range(fn.blocks):
+            sides = [
+                s for s, skip in ((into[b], ENTRY_BLOCK), (out_of[b], EXIT_BLOCK)) if b != skip
+            ]
+            if block_count[b] is None:
+                for side in sides:
+                    if all(arc_count[a] is not None for a in side):
+                        block_count[b] = sum(arc_count[a] for a in side)  # type: ignore[misc]
+                        changed = True
+                        break
+            if block_count[b] is None:
+                continue
+            for side in sides:
+                unknown = [a for a in side if arc_count[a] is None]
+                if len(unknown) == 1:
+                    rest = sum(arc_count[a] for a in side if arc_count[a] is not None)
+                    arc_count[unknown[0]] = block_count[b] - rest  # type: ignore[operator]
+                    changed = True
+    if any(c is None for c in block_count):
+        return set(range(fn.blocks))
+    return {b for b, c in enumerate(block_count) if c}
 
 
 def _add_block_lines(data: bytes, name: str, pos: int, end: int, into: dict[str, set[int]]) -> None:

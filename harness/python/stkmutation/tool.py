@@ -2504,8 +2504,8 @@ def pytest_lines(
     GCOV_PREFIX (stkmutation.pytest_gcov): the C++ lines the file's processes executed, a status
     word ("ok" when the file passed), and each test's own lines by its name (`<file>::<test>`,
     what pytest takes on its command line from the repository's root). The file's lines are
-    those gcov counts run, in and outside its tests; a test's are those of the functions it
-    entered (function_lines_by_prefix: gcov on each test's counts was too slow)."""
+    those gcov counts run, in and outside its tests; a test's are those of the blocks it ran
+    (block_lines_by_prefix: gcov on each test's counts was too slow)."""
     nodes_root = bdir / "gcov-nodes" / hashlib.sha1(file.encode()).hexdigest()[:12]
     shutil.rmtree(nodes_root, ignore_errors=True)
     nodes_root.mkdir(parents=True)
@@ -2542,11 +2542,11 @@ def within(nodes: dict[str, dict], lines: dict[str, set[int]]) -> dict[str, dict
 
 
 def node_lines(nodes_root: Path, tree: Path, file: str) -> dict[str, dict]:
-    """The lines of the functions each test ran (pytest_gcov's folders under nodes_root), by
+    """The lines of the blocks each test ran (pytest_gcov's folders under nodes_root), by
     `<file>::<test>`; tests that started no C++ process are left out."""
     prefixes = sorted(p for p in nodes_root.iterdir() if p.is_dir())
     out: dict[str, dict] = {}
-    for prefix, lines in function_lines_by_prefix(prefixes, tree).items():
+    for prefix, lines in block_lines_by_prefix(prefixes, tree).items():
         nodeid = (prefix / pytest_gcov.NODE_ID_FILE).read_text()
         if lines:
             out[f"{file}::{nodeid.split('::', 1)[1]}"] = lines
@@ -2639,10 +2639,21 @@ def gcov_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dic
 _FUNCTION_LINES: dict[tuple[str, int], dict[int, dict[str, frozenset[int]]]] = {}
 
 
+# (.gcno path, its time) -> its working directory and functions, graphs included.
+_GCNO: dict[tuple[str, int], tuple[str, dict[int, gcov_records.FunctionLines]]] = {}
+
+
+def read_gcno(gcno: Path) -> tuple[str, dict[int, gcov_records.FunctionLines]]:
+    key = (str(gcno), gcno.stat().st_mtime_ns)
+    if key not in _GCNO:
+        _GCNO[key] = gcov_records.read_function_lines(gcno)
+    return _GCNO[key]
+
+
 def object_function_lines(gcno: Path, tree: Path) -> dict[int, dict[str, frozenset[int]]]:
     key = (str(gcno), gcno.stat().st_mtime_ns)
     if key not in _FUNCTION_LINES:
-        cwd, functions = gcov_records.read_function_lines(gcno)
+        cwd, functions = read_gcno(gcno)
         kept: dict[int, dict[str, frozenset[int]]] = {}
         # Each header's path resolved once an object (its functions name a few files each:
         # resolving them function by function was 30 s of a fault-matrix sample's 78).
@@ -2676,6 +2687,64 @@ def function_lines_by_prefix(
                 for path, lines in functions.get(ident, {}).items():
                     out[prefix].setdefault(path, set()).update(lines)
     return out
+
+
+def block_lines_by_prefix(prefixes: Sequence[Path], tree: Path) -> dict[Path, dict[str, set[int]]]:
+    """Of each prefix, the lines of engine/src and harness/src files of the blocks that ran,
+    read without gcov: each function that ran has its blocks' counts solved from its counted
+    arcs (gcov_records.executed_blocks). A superset of gcov's lines (gcov counts a line run
+    only where a block listing it ran, and leaves some of those out: the first line of a
+    lambda whose construction ran and whose body did not) and a subset of the lines of the
+    functions that ran. Counts that cannot be read count as every line of their object."""
+    out: dict[Path, dict[str, set[int]]] = {p: {} for p in prefixes}
+    for prefix in prefixes:
+        for gcda, gcno in counted_objects(prefix):
+            if not gcno.exists():
+                continue
+            data = gcda.read_bytes()
+            if not reaches_tree(gcda, gcno, data, tree):
+                continue
+            if damaged(gcno, data):
+                lines = object_lines(gcno, tree)
+            else:
+                lines = block_lines_run(gcda, gcno, data, tree)
+            for path, more in lines.items():
+                out[prefix].setdefault(path, set()).update(more)
+    return out
+
+
+# (.gcno path, SHA-1 of a .gcda's bytes) -> the lines of ours its solved counts ran.
+_BLOCK_LINES_RUN: dict[tuple[str, bytes], dict[str, set[int]]] = {}
+
+
+def block_lines_run(gcda: Path, gcno: Path, data: bytes, tree: Path) -> dict[str, set[int]]:
+    key = (str(gcno), hashlib.sha1(data).digest())
+    if key in _BLOCK_LINES_RUN:
+        return _BLOCK_LINES_RUN[key]
+    cwd, functions = read_gcno(gcno)
+    rels: dict[str, str | None] = {}
+    found: dict[str, set[int]] = {}
+    try:
+        counts = gcov_records.read_gcda(data, str(gcda))
+        at = 0
+        for words, n in zip(counts.words, counts.arc_counts, strict=True):
+            own, at = counts.counters[at : at + n], at + n
+            fn = functions.get(words[0]) if words is not None else None
+            if fn is None or fn.artificial or (n and not own.any()):
+                continue  # not ours, made by the compiler, or not run
+            # No counter: whether it ran cannot be told (executed_functions): all of it.
+            blocks = gcov_records.executed_blocks(fn, own.tolist()) if n else range(fn.blocks)
+            for b in blocks:
+                for source, lines in fn.block_lines.get(b, {}).items():
+                    if source not in rels:
+                        rels[source] = tree_source(Path(cwd), source, tree)
+                    if (rel := rels[source]) is not None:
+                        found.setdefault(rel, set()).update(lines)
+    except gcov_records.GcovFormatError as e:
+        print(f"mutation: {e}: counted as every function of its object run", flush=True)
+        found = object_lines(gcno, tree)
+    _BLOCK_LINES_RUN[key] = found
+    return found
 
 
 # (.gcno path, SHA-1 of a .gcda's bytes) -> the idents of the functions that .gcda counts as run.

@@ -154,9 +154,13 @@ def test_model_gcov_records(program, tmp_path_factory, mt, mask, extra_args):
     # lines as gcov on every object.
     exact = _gcov_exact(mt, prefix, tree)
     assert exact == _gcov_alone(prefix, tree)
+    # A test's lines, its blocks' counts solved from its counted arcs without gcov: here
+    # gcov's (no lambda); never fewer, and never more than its functions' lines (below).
+    by_block = mt.block_lines_by_prefix([prefix], tree)[prefix]
+    assert by_block == exact
     # A test's lines: every line of the functions it ran, so never fewer than gcov's.
     by_function = mt.function_lines_by_prefix([prefix], tree)[prefix]
-    for path, lines in exact.items():
+    for path, lines in by_block.items():
         assert lines <= by_function.get(path, set()), path
     assert set(by_function) == set(exact)  # other.cpp's start-up code shows no line
     # No line of a function that did not run (f<i>'s lines are 5i+2..5i+6 of a.cpp).

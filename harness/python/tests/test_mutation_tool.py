@@ -1847,7 +1847,8 @@ def test_a_pytest_file_counts_the_lines_of_the_binaries_it_runs(mt: ModuleType, 
     assert status == "ok"
     # Not line 6: argc was 2 (the test) or 3 (at collection, the only run of line 3).
     assert lines == {"harness/src/tool.cpp": {1, 2, 3, 4, 5}}
-    assert by_test == {f"{file}::test_it": lines}  # every line main's file ran
+    # The test's own: the blocks it ran (argc 2), not line 3, which only collection ran.
+    assert by_test == {f"{file}::test_it": {"harness/src/tool.cpp": {1, 2, 4, 5}}}
     assert not (bdir / "gcov-prefix").exists() or not any((bdir / "gcov-prefix").iterdir())
 
 
@@ -1959,7 +1960,7 @@ def test_compiler_warnings_are_read_off_a_builds_output(mt: ModuleType, output: 
 def test_a_pytest_files_lines_are_counted_test_by_test(mt: ModuleType, tmp_path: Path):
     # pytest_lines runs the file with stkmutation.pytest_gcov: each test's C++ processes count
     # under a prefix of their own. The file's lines are gcov's on all of them merged; a test's
-    # are the lines of the functions it entered that the file ran (docs/mutation.md, "Reading a
+    # are the lines of the blocks it ran that the file ran (docs/mutation.md, "Reading a
     # test's counts"). Planted: the hook leaves GCOV_PREFIX as it found it (every test's lines
     # land in the file's, none is a test's own).
     if not shutil.which("g++") or not shutil.which("gcov"):
@@ -1991,13 +1992,13 @@ def test_a_pytest_files_lines_are_counted_test_by_test(mt: ModuleType, tmp_path:
     file = "harness/python/tests/test_two.py"
     lines, status, nodes = mt.pytest_lines(build, tree, file, env)
     assert status == "ok"
-    main = {7, 8, 9, 10}  # all of main's lines the file ran, line 9 by test_two only
+    main = {7, 8}  # main's lines every run ran; line 9 by test_two only, 10 by the others
     assert nodes == {
-        f"{file}::test_one": {"engine/src/a.cpp": {1, 2} | main},  # not g's 4, 5
-        f"{file}::test_two": {"engine/src/a.cpp": {4, 5} | main},  # not f's 1, 2
-        f"{file}::test_one_again": {"engine/src/a.cpp": {1, 2} | main},
+        f"{file}::test_one": {"engine/src/a.cpp": {1, 2, 10} | main},  # not g's 4, 5
+        f"{file}::test_two": {"engine/src/a.cpp": {4, 5, 9} | main},  # not f's 1, 2
+        f"{file}::test_one_again": {"engine/src/a.cpp": {1, 2, 10} | main},
     }  # test_none started no process: not a test of the map
-    assert lines == {"engine/src/a.cpp": {1, 2, 4, 5} | main}  # gcov's, on every test's counts
+    assert lines == {"engine/src/a.cpp": {1, 2, 4, 5, 9, 10} | main}  # gcov's, every test's
 
 
 def test_the_second_stage_runs_only_the_tests_of_a_file_that_executed_the_line(mt: ModuleType):
