@@ -202,13 +202,16 @@ def _add_arcs(data: bytes, name: str, start: int, end: int, fn: FunctionLines) -
 ENTRY_BLOCK, EXIT_BLOCK = 0, 1
 
 
-def executed_blocks(fn: FunctionLines, counts: list[int]) -> set[int]:
+def executed_blocks(fn: FunctionLines, counts: list[int], name: str = "<gcda>") -> set[int]:
     """The blocks of fn whose count is nonzero, each arc's count solved from the counted ones
     as gcov does (flow conservation: into a block as much as out of it; the entry block has no
-    arc in, the exit none out). A graph that does not solve counts as every block run."""
+    arc in, the exit none out). A graph that does not solve counts as every block run. `name`
+    is the .gcda the counts are of, for the error when they are not the graph's."""
     counted = [a for a in fn.arcs if a[2]]
     if len(counted) != len(counts):
-        raise GcovFormatError(f"{fn.name}: {len(counts)} counters for {len(counted)} counted arcs")
+        raise GcovFormatError(
+            f"{name}: function {fn.name}: {len(counts)} counters for {len(counted)} counted arcs"
+        )
     known = iter(counts)
     arc_count: list[int | None] = [next(known) if c else None for _, _, c in fn.arcs]
     into: list[list[int]] = [[] for _ in range(fn.blocks)]

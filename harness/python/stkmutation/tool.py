@@ -2733,7 +2733,9 @@ def block_lines_run(gcda: Path, gcno: Path, data: bytes, tree: Path) -> dict[str
             if fn is None or fn.artificial or (n and not own.any()):
                 continue  # not ours, made by the compiler, or not run
             # No counter: whether it ran cannot be told (executed_functions): all of it.
-            blocks = gcov_records.executed_blocks(fn, own.tolist()) if n else range(fn.blocks)
+            blocks = (
+                gcov_records.executed_blocks(fn, own.tolist(), str(gcda)) if n else range(fn.blocks)
+            )
             for b in blocks:
                 for source, lines in fn.block_lines.get(b, {}).items():
                     if source not in rels:

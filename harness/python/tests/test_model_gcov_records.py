@@ -359,3 +359,31 @@ def test_merged_runs_sum_each_kept_function(runs):
 def test_a_gcda_written_back_is_the_same_bytes():
     data = _gcda([(1, [1, 0]), None, (3, [0, 0, 0]), (4, [])], runs=3)
     assert gcov_records.gcda_bytes(gcov_records.read_gcda(data, "x")) == data
+
+
+def _graph(blocks: int, arcs: list[tuple[int, int, bool]]) -> gcov_records.FunctionLines:
+    return gcov_records.FunctionLines("f", blocks=blocks, arcs=arcs)
+
+
+def test_block_counts_solve_from_the_counted_arcs_by_conservation():
+    # entry 0 -> 2 -> {3, 4} -> exit 1, the arcs 2->4 and 3->1 counted (the others, with the
+    # exit-to-entry arc GCC adds, are the spanning tree). 2->4 never, 3->1 once: the rest follow
+    # from flow in = flow out, so block 4 did not run and 0, 2, 3 and the exit did.
+    # Planted (gcov-blocks-solved-count-as-run): every solved block counted as run.
+    fn = _graph(5, [(0, 2, False), (2, 3, False), (2, 4, True), (3, 1, True), (4, 1, False)])
+    assert gcov_records.executed_blocks(fn, [0, 1], "x.gcda") == {0, 1, 2, 3}
+    assert gcov_records.executed_blocks(fn, [2, 0], "x.gcda") == {0, 1, 2, 4}
+    assert gcov_records.executed_blocks(fn, [0, 0], "x.gcda") == set()
+
+
+def test_a_graph_that_does_not_solve_counts_as_every_block_run():
+    # Two uncounted arcs on each side of block 2: nothing pins them, so the safe answer (a
+    # superset: a test more, never a mutant missed) is every block.
+    fn = _graph(3, [(0, 2, False), (0, 2, False), (2, 1, False), (2, 1, False)])
+    assert gcov_records.executed_blocks(fn, [], "x.gcda") == {0, 1, 2}
+
+
+def test_counts_that_are_not_the_graphs_name_their_file():
+    fn = _graph(3, [(0, 2, True), (2, 1, False)])
+    with pytest.raises(gcov_records.GcovFormatError, match=r"^x\.gcda: function f: 2 counters"):
+        gcov_records.executed_blocks(fn, [1, 1], "x.gcda")
