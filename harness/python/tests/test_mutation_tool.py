@@ -1939,6 +1939,120 @@ def test_a_survivor_ci_would_refuse_or_that_changes_nothing_skips_the_second_sta
     assert (tree / "src" / "a.cpp").read_text() == head  # the clone's text is HEAD's again
 
 
+FAKE_COMPILER = """\
+import json, sys, time
+args = sys.argv[1:]
+src, out = args[args.index("-c") + 1], args[args.index("-o") + 1]
+text = open(src).read()
+start = time.monotonic()
+time.sleep(float(args[args.index("--sleep") + 1]))
+with open(args[args.index("--log") + 1], "a") as log:
+    log.write(json.dumps([src, text, start, time.monotonic()]) + "\\n")
+if "BAD" in text:
+    sys.exit("a.cpp:1: error: BAD")
+open(out, "w").write(text.replace(" ", ""))  # spaces change no object: an equivalent mutant
+"""
+
+
+def side_compile_run(
+    mt: ModuleType, tmp_path: Path, files: list[str], sleep: float, bad_head=False
+):
+    """A SchemaRun whose side compiles run FAKE_COMPILER (one object per file, src/X.cpp ->
+    X.o) and log each compile: [source, text, start, end]."""
+    from stkmutation import schema_run
+
+    tree = tmp_path / "tree"
+    (tree / "src").mkdir(parents=True)
+    compiler, log = tmp_path / "cc.py", tmp_path / "compiles.log"
+    compiler.write_text(FAKE_COMPILER)
+    head = "int f() { return 1; }\n"
+
+    def command(f: str) -> list[str]:
+        obj = f"{Path(f).stem}.o"
+        return [sys.executable, str(compiler), "--sleep", str(sleep), "--log", str(log),
+                "-o", obj, "-c", str(tree / f)]  # fmt: skip
+
+    class FakeJob:
+        objects = {f: f"{Path(f).stem}.o" for f in files}
+        commands = {f"{Path(f).stem}.o": (command(f), str(tree)) for f in files}
+        # HEAD's object; "not reproducible" when a side compile of HEAD's texts differs from it
+        baseline_objects = {
+            o: mt.hashlib.sha256(("x" if bad_head else head.replace(" ", "")).encode()).hexdigest()
+            for o in commands
+        }
+
+        def write(self, path: str, text: str) -> None:
+            (tree / path).write_text(text)
+
+    class FakeSources:
+        def text(self, f: str) -> str:
+            return head
+
+        def mutated_text(self, m: Any) -> str:
+            return head.replace(m.original, m.mutated)
+
+    class FakeRunner:
+        env = dict(os.environ)
+
+    for f in files:
+        (tree / f).write_text(head)
+    run = schema_run.SchemaRun(FakeRunner(), FakeJob(), FakeSources(), None)  # type: ignore[arg-type]
+
+    def compiles() -> list[list[Any]]:
+        return [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+
+    return run, compiles
+
+
+def test_a_side_compiles_control_runs_only_where_a_refusal_needs_it(mt: ModuleType, tmp_path: Path):
+    # An object equal to HEAD's proves the side compile reproduces HEAD's: equivalent, one
+    # compile. An object that differs decides nothing: one compile. A refusal is uncompilable
+    # only where the control (HEAD's texts, once an object) compiles to HEAD's object.
+    # Planted: the control first for every object (two compiles each); no control before a
+    # refusal counts (an object whose side compile cannot reproduce HEAD's calls it uncompilable).
+    run, compiles = side_compile_run(mt, tmp_path, ["src/a.cpp", "src/b.cpp"], 0)
+
+    def judged(f: str, mutated: str) -> tuple[bool, str, int]:
+        before = len(compiles())
+        m = mt.Mutant(f, 1, "op", "return 1;", mutated, "cpp")
+        m.outcome = "survived"
+        decided = run.judged_alone(m)
+        return decided, m.outcome, len(compiles()) - before
+
+    assert judged("src/a.cpp", "return  1;") == (True, "equivalent", 1)
+    assert judged("src/a.cpp", "return 2;") == (False, "survived", 1)
+    assert judged("src/b.cpp", "return BAD;") == (True, "uncompilable", 2)  # its control
+    assert judged("src/b.cpp", "return BAD2;") == (True, "uncompilable", 1)  # the control kept
+    assert (tmp_path / "tree" / "src" / "b.cpp").read_text() == "int f() { return 1; }\n"
+
+    bad, bad_compiles = side_compile_run(mt, tmp_path / "bad", ["src/a.cpp"], 0, bad_head=True)
+    m = mt.Mutant("src/a.cpp", 1, "op", "return 1;", "return BAD;", "cpp")
+    m.outcome = "survived"
+    assert not bad.judged_alone(m) and m.outcome == "survived"  # a refusal without a control
+    assert len(bad_compiles()) == 2
+    m2 = mt.Mutant("src/a.cpp", 1, "op", "return 1;", "return 3;", "cpp")
+    assert not bad.judged_alone(m2) and len(bad_compiles()) == 2  # none after a failed control
+
+
+def test_side_compiles_of_two_objects_run_side_by_side(mt: ModuleType, tmp_path: Path):
+    # Objects share no source: slots judging survivors of different objects compile at once,
+    # two of one object one after the other (its batch's sources are rewritten for each).
+    # Planted: one lock for every object's side compile (the second waits for the first).
+    run, compiles = side_compile_run(mt, tmp_path, ["src/a.cpp", "src/b.cpp"], 1.0)
+    ms = [mt.Mutant(f, 1, "op", "return 1;", f"return {i};", "cpp")
+          for i, f in enumerate(["src/a.cpp", "src/b.cpp", "src/a.cpp"], 2)]  # fmt: skip
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(3) as ex:
+        assert not any(ex.map(run.judged_alone, ms))
+    spans = {}
+    for src, text, start, end in compiles():
+        spans.setdefault(Path(src).name, []).append((start, end))
+    (a1, a2), (b,) = sorted(spans["a.cpp"]), spans["b.cpp"]
+    assert a1[1] <= a2[0]  # one object: one compile at a time
+    assert b[0] < a1[1] and a1[0] < b[1]  # two objects: side by side
+
+
 @pytest.mark.parametrize(
     "output, warned",
     [
