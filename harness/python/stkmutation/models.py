@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -41,6 +42,7 @@ from stkref.outputs import Output, write_text_atomic
 ROOT = Path(__file__).resolve().parents[3]  # harness/python/stkmutation/ -> the repository
 TEST_DIRS = ("harness/tests", "engine/tests", "harness/python/tests")
 FIELDS = ("checks", "contract", "planted")
+SHARED_PREFIX = "../shared/"  # a contract in the shared documents (SPEC-NNUE.md, HARNESS.md)
 HEADER = re.compile(r"^\s*(?://|#)\s*MODEL\s+(\S+)\s*$")
 FIELD = re.compile(r"^\s*(?://|#)\s*(checks|contract|planted):\s*(\S+)\s*(?:\((.*)\))?\s*$")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -203,7 +205,7 @@ def problems(models: Sequence[Model], root: Path) -> list[str]:
         if not (root / m.checks).is_file():
             out.append(f"{where}: checks: no such file {m.checks}")
         doc, _, anchor = m.contract.partition("#")
-        doc_path = (root / doc).resolve()
+        doc_path = contract_path(root, doc)
         if not doc_path.is_file():
             out.append(f"{where}: contract: no such file {doc}")
         elif anchor and doc_path.suffix == ".md" and anchor not in anchors(doc_path):
@@ -220,6 +222,15 @@ def problems(models: Sequence[Model], root: Path) -> list[str]:
         elif not any(test_named(c, m) for c in listed):
             out.append(f"{where}: ci/mutants/MANIFEST runs no check naming {m.test_name!r}")
     return out
+
+
+def contract_path(root: Path, doc: str) -> Path:
+    """A contract's file: `../shared/...` is the shared documents' folder, STK_SHARED where set
+    (a scratch clone of the tree has no ../shared beside it), else the folder beside `root`."""
+    shared = os.environ.get("STK_SHARED")
+    if doc.startswith(SHARED_PREFIX) and shared:
+        return Path(shared).resolve() / doc[len(SHARED_PREFIX) :]
+    return (root / doc).resolve()
 
 
 def test_named(check: str, m: Model) -> bool:

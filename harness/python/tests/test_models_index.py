@@ -77,6 +77,28 @@ def test_a_block_that_names_what_is_not_there_is_refused(tmp_path, edit, message
     assert any(message in p for p in models.problems(models.collect(root), root))
 
 
+@pytest.mark.parametrize("where", ["beside", "STK_SHARED"])
+def test_a_shared_contract_is_read_from_stk_shared_where_set(tmp_path, monkeypatch, where) -> None:
+    # ../shared/ is the shared documents, STK_SHARED where set: a mutation run's scratch clone
+    # (build/mutation/job0) has no ../shared beside it, and every baseline there failed the
+    # committed-index check. Planted: the contract read beside the tree whatever STK_SHARED says.
+    root = tree(tmp_path / "repo", GOOD.replace("docs/stats.md", "../shared/HARNESS.md"))
+    shared = tmp_path / ("shared" if where == "beside" else "elsewhere")
+    shared.mkdir()
+    (shared / "HARNESS.md").write_text("# Harness\n\n## The Wilson interval\n")
+    if where == "STK_SHARED":
+        monkeypatch.setenv("STK_SHARED", str(shared))
+        (tmp_path / "shared").mkdir()  # an empty folder beside the tree: not the one to read
+    else:
+        monkeypatch.delenv("STK_SHARED", raising=False)
+    assert models.problems(models.collect(root), root) == []
+    (shared / "HARNESS.md").unlink()
+    assert any(
+        "contract: no such file ../shared/HARNESS.md" in p
+        for p in models.problems(models.collect(root), root)
+    )
+
+
 def test_a_patch_that_changes_another_file_is_refused(tmp_path: Path) -> None:
     root = tree(tmp_path, GOOD, patch=PATCH.replace(SOURCE, "harness/src/stats/elo.cpp"))
     assert [p for p in models.problems(models.collect(root), root) if "does not change" in p]
