@@ -1168,6 +1168,39 @@ def test_a_data_line_runs_the_tests_of_its_file(mt: ModuleType):
         assert not mt.DATA_LINE.match(text), text
 
 
+def test_a_member_default_runs_the_tests_of_its_file(mt: ModuleType):
+    # `int depth = 0;` in a struct runs in the compiler-made constructor, whose lines gcov never
+    # reports: the map names no test for it although every construction runs it. Like a
+    # constant's row, it takes the tests that ran its file, CTest and pytest alike; a local
+    # declaration no test ran stays not covered. Planted: the member rule removed
+    # (uncounted_data back to DATA_LINE alone).
+    text = (
+        "struct Signature {\n"  # 1
+        "  int depth = 0;\n"  # 2
+        "};\n"  # 3
+        "int f(int a) {\n"  # 4
+        "  int worst = 0;\n"  # 5
+        "  return a;\n"  # 6
+        "}\n"
+    )
+    py = "harness/python/tests/test_sig.py"
+    tests = [("t1", "stk-tests"), ("t2", "stk-tests"), (mt.PYTEST_PREFIX + py, mt.PYTEST_BINARY)]
+    cov = mt.CoverageMap("abc", tests)
+    cov.lines = {"harness/src/sig.cpp": {6: [0, 2]}}
+    job = types.SimpleNamespace(test_binary={"t1": "stk-tests", "t2": "stk-tests"}, tree=Path("/x"))
+    sources = types.SimpleNamespace(text=lambda f: text)
+    runner = mt.Runner(sources, cov, [job], {})
+
+    def at(line: int) -> object:
+        original = text.splitlines()[line - 1]
+        return mt.Mutant("harness/src/sig.cpp", line, "op", original, original + " ", "cpp")
+
+    assert runner.cpp_tests(at(2)) == (["t1"], None)
+    assert runner.pytest_selection(at(2), [py]) == [py]
+    assert runner.cpp_tests(at(5)) == (["t1", "t2"], False)  # every test, not covered
+    assert runner.pytest_selection(at(5), [py]) == []
+
+
 LOOPS = """\
 int f(const std::vector<int>& v) {
   int s = 0;
