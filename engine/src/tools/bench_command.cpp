@@ -1,22 +1,15 @@
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <string_view>
 
 #include "bench.h"
 #include "nnue/embedded_net.h"
+#include "tools/arguments.h"
 #include "tools/commands.h"
 
 namespace stk::tools {
 
 namespace {
-
-// An integer lo..hi, or -1.
-long parse_int(const char* text, long lo, long hi) {
-  char* end = nullptr;
-  const long v = std::strtol(text, &end, 10);
-  return end != text && !*end && v >= lo && v <= hi ? v : -1;
-}
 
 int bench_usage() {
   std::cerr << "usage: stk bench [depth] [--positions | --trace N]\n"
@@ -39,14 +32,14 @@ int bench_command(int argc, char** argv) {
     if (arg == "--positions" && !positions && !trace) {
       positions = true;
     } else if (arg == "--trace" && !positions && !trace && i + 1 < argc) {
-      trace = parse_int(argv[++i], 1, long(bench_positions().size()));
+      trace = parse_decimal(argv[++i], 1, long(bench_positions().size()));
       if (trace < 0) {
         std::cerr << "stk bench: --trace takes a position 1.." << bench_positions().size()
                   << ", got '" << argv[i] << "'\n";
         return 2;
       }
     } else if (!depth_given && !arg.empty() && arg[0] != '-') {
-      const long d = parse_int(argv[i], 1, 64);
+      const long d = parse_decimal(argv[i], 1, 64);
       if (d < 0) {
         std::cerr << "stk bench: depth must be an integer 1..64, got '" << argv[i] << "'\n";
         return 2;

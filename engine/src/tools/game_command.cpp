@@ -211,7 +211,8 @@ int game_command(int argc, char** argv) {
     if (first.starts_with("--"))
       return std::cerr << "stk game: unknown option '" << first << "'\n" << kUsage, 2;
     std::vector<std::string> tok = split(first);
-    for (int i = 2; i < argc; ++i) tok.push_back(argv[i]);
+    for (int i = 2; i < argc; ++i)  // the words of every argument, as of the first
+      for (std::string& word : split(argv[i])) tok.push_back(std::move(word));
     Game g;
     g.line = 1;
     if (auto err = parse_game(tok, false, g))

@@ -152,17 +152,23 @@ int eval_command(int argc, char** argv) {
       "usage: stk eval (--net FILE [--allow-trailing] [--impl scalar|avx2] | --classical) "
       "(\"<FEN>\" | --batch FILE)\n";
   std::string net_path, fen, batch, impl = nnue::kHasAvx2 ? "avx2" : "scalar";
-  bool allow_trailing = false, have_fen = false, classical = false;
+  int nets = 0, classicals = 0, fens = 0, batches = 0, trailings = 0, impls = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--allow-trailing") allow_trailing = true;
-    else if (a == "--classical") classical = true;
-    else if ((a == "--net" || a == "--batch" || a == "--impl") && i + 1 < argc)
-      (a == "--net" ? net_path : a == "--batch" ? batch : impl) = argv[++i];
-    else if (!a.starts_with("--") && !have_fen) fen = a, have_fen = true;
+    if (a == "--allow-trailing") ++trailings;
+    else if (a == "--classical") ++classicals;
+    else if (a == "--net" && i + 1 < argc) net_path = argv[++i], ++nets;
+    else if (a == "--batch" && i + 1 < argc) batch = argv[++i], ++batches;
+    else if (a == "--impl" && i + 1 < argc) impl = argv[++i], ++impls;
+    else if (!a.starts_with("--")) fen = a, ++fens;
     else return std::cerr << "stk eval: unexpected argument '" << a << "'\n" << usage, 2;
   }
-  if (net_path.empty() == !classical || have_fen == !batch.empty()) return std::cerr << usage, 2;
+  // One mode and one input, each option once; --allow-trailing and --impl belong to --net.
+  const bool classical = classicals == 1;
+  if (nets + classicals != 1 || fens + batches != 1 || trailings > 1 || impls > 1 ||
+      (classical && trailings + impls > 0))
+    return std::cerr << usage, 2;
+  const bool allow_trailing = trailings == 1;
   if (classical) {
     std::vector<Input> inputs;
     if (!read_inputs("eval", fen, batch, inputs)) return 2;

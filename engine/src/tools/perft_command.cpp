@@ -1,11 +1,11 @@
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
+#include "tools/arguments.h"
 #include "tools/commands.h"
 
 namespace stk::tools {
@@ -21,9 +21,8 @@ int perft_command(int argc, char** argv) {
     std::cerr << "stk perft: bad FEN \"" << argv[1] << "\": " << *err << "\n";
     return 2;
   }
-  char* end = nullptr;
-  long depth = std::strtol(argv[2], &end, 10);
-  if (*end || depth < 0 || depth > 20) {
+  const long depth = parse_decimal(argv[2], 0, 20);
+  if (depth < 0) {
     std::cerr << "stk perft: depth must be an integer 0..20, got '" << argv[2] << "'\n";
     return 2;
   }
@@ -34,7 +33,7 @@ int perft_command(int argc, char** argv) {
   }
   auto t0 = std::chrono::steady_clock::now();
   std::uint64_t total = 0;
-  if (divide) {
+  if (divide && depth > 0) {  // at depth 0 no move is played: the count is the position, 1
     for (auto& [m, n] : perft_divide(pos, int(depth))) {
       std::cout << to_uci(m) << ": " << n << "\n";
       total += n;
