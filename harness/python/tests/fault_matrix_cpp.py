@@ -1148,7 +1148,11 @@ def reference_run(row: Row, inputs: Path, root: Path) -> Reference:
         layout(r, inputs, row)
         env = {**base_env(), **row.env, **fault_env(r, 0, op)}
         args = default_args(r, row)
-        out = h.run_bounded([HARNESS, *row.argv(args)], cwd=r / "cwd", env=env, timeout=60)
+        # The clean run under umask 007, not the usual 022: an output whose mode is a literal
+        # (0644) or the temporary file's (0600) differs from 0666 less the umask (0660).
+        with h.umask(0o007 if i == 0 else h.current_umask()):
+            out = h.run_bounded([HARNESS, *row.argv(args)], cwd=r / "cwd", env=env, timeout=60)
+            wrong = h.wrong_modes(p for p in h.walk_files(r / "out") if not p.is_symlink())
         calls[op], _ = read_fault_report(r)
         assert out.returncode in row.normal, (
             f"{row.id}: reference run {out.summary()}\n{out.tail()}"
@@ -1156,6 +1160,7 @@ def reference_run(row: Row, inputs: Path, root: Path) -> Reference:
         # The out dir starts empty: every report in it is this run's.
         broken = report_contract.violations(out.returncode, [Path(p) for p in row.reports(args)])
         assert not broken, f"{row.id}: report contract: {broken}\n{out.tail()}"
+        assert not wrong, f"{row.id}: outputs not as a plain open leaves them: {wrong}"
     files = {
         str(p.relative_to(root / "0/out")): p.read_bytes()
         for p in h.walk_files(root / "0/out")

@@ -27,7 +27,7 @@ import subprocess
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
@@ -575,6 +575,37 @@ def diff_snapshots(before: dict[str, Entry], after: dict[str, Entry]) -> list[st
         else:
             changes.append(f"{rel}: changed ({old[0]} -> {new[0]})")
     return changes
+
+
+def current_umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def umask(mask: int) -> Iterator[None]:
+    """The process's umask set to `mask` (children inherit it), then put back."""
+    old = os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def wrong_modes(paths: Iterable[Path]) -> list[str]:
+    """The regular files among `paths` whose permission bits are not 0666 less the umask, what a
+    plain open would give: an atomic writer's temporary file is created 0600, and an output
+    left so (or created with a literal mode) is unreadable to the group that reads reports.
+    Root reads any mode, so no test reading the file as root can see it (docs/faults.md)."""
+    want = 0o666 & ~current_umask()
+    out = []
+    for p in paths:
+        st = p.lstat()
+        if stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) != want:
+            out.append(f"{p}: mode {stat.S_IMODE(st.st_mode):o}, not {want:o}")
+    return out
 
 
 def walk_files(root: Path) -> Iterator[Path]:

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pytest
 from conftest import material_games, validate_junit, zero_checkpoint
+from hostile import wrong_modes
 from tool_contract import (
     ENGINE,
     FAULT_LIB,
@@ -801,6 +802,7 @@ def check_contract(
             assert state in ("absent", "error"), f"{report}: {state} after exit 2\n{ran.says()}"
         if state != "absent":
             validate_junit(xsd, report, measured=False)
+            assert not wrong_modes([report]), wrong_modes([report])
     for rel, old in (before_out or {}).items():  # what an earlier run left: intact or whole
         p = c.out / rel
         if p in row.reports(c):

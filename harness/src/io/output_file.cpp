@@ -103,6 +103,8 @@ void require_own_regular_target(const std::string& path) {
   require_regular_target(path);
 }
 
+unsigned plain_file_mode() { return 0666 & ~kUmask; }
+
 void create_parent_dirs(const std::string& path) {
   const fs::path p(path);
   if (!p.has_parent_path()) return;
@@ -130,7 +132,7 @@ void replace_file(const std::string& path, std::string_view content) {
     ::unlink(tmp.c_str());
     fail(path, what, err);
   };
-  if (::fchmod(fd, 0666 & ~kUmask) != 0) abandon("cannot set the mode of " + tmp, errno, true);
+  if (::fchmod(fd, plain_file_mode()) != 0) abandon("cannot set the mode of " + tmp, errno, true);
   if (!write_all(fd, content)) abandon("cannot write " + tmp, errno, true);
   if (::fsync(fd) != 0) abandon("cannot fsync " + tmp, errno, true);
   if (::close(fd) != 0) abandon("cannot close " + tmp, errno, false);

@@ -44,6 +44,9 @@ void require_writable_target(const std::string& path);
 // at its own name only, never through a link ("PATH: is a symbolic link: ...").
 void require_own_regular_target(const std::string& path);
 
+// 0666 less the process's umask: the mode a plain open gives, and every output's (docs/faults.md).
+unsigned plain_file_mode();
+
 // Creates the parent folders of `path`; throws InputError naming the folder and the reason.
 void create_parent_dirs(const std::string& path);
 

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -53,6 +54,10 @@ class Db {
     const int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK)  // "disk I/O error"
       fail(std::string("cannot be opened: ") + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+    // SQLite creates the file 0644 less the umask (its journals follow the file's mode): made
+    // the mode every output has, so a group-writable umask (002) lets the group append too.
+    if (missing && ::chmod(path.c_str(), io::plain_file_mode()) != 0)
+      fail(std::string("cannot set its mode: ") + std::strerror(errno));
     sqlite3_busy_timeout(db_, 60000);  // concurrent `all` runs wait for each other's transaction
     // A damaged file or one that is not SQLite fails here, before anything is written.
     std::string verdict;
